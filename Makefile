@@ -1,0 +1,117 @@
+# hbcode-tools: one Makefile for everything.  `make run` and `make test` are
+# the two commands of the README; both install missing Debian packages first.
+
+CC       ?= gcc
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SAN      ?=
+
+# Debian 12 ships msgpack-c as `msgpack`; newer systems call it `msgpack-c`.
+MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
+PKGS       := libzmq $(MSGPACK_PC) sqlite3 jansson
+
+DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
+                libjansson-dev libcmocka-dev libxml2-utils
+
+OPT      ?= -O2
+CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
+            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon \
+            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+COMMON_SRC   := $(wildcard common/*.c)
+BROKER_SRC   := $(wildcard broker/*.c)
+HBCTL_SRC    := $(wildcard hbctl/*.c)
+SESSIONS_SRC := $(wildcard svc-sessions/*.c)
+UNIT_SRC     := $(wildcard tests/unit/test_*.c)
+ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
+HARNESS_SRC  := $(wildcard tests/harness/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIBCOMMON   := $(BUILD)/libhbcommon.a
+LIBSESSIONS := $(BUILD)/libsessions.a
+LIBHARNESS  := $(BUILD)/libharness.a
+PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions
+TEST_PROGS  := $(BUILD)/tests/svc-echo \
+               $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
+               $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
+BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay
+
+.PHONY: all deps run test test-asan check bench install clean
+
+all: $(PROGRAMS)
+
+deps:
+	@sh deploy/deps.sh $(DEB_PACKAGES)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	$(AR) rcs $@ $^
+$(LIBSESSIONS): $(call obj,$(filter-out svc-sessions/main.c,$(SESSIONS_SRC)))
+	$(AR) rcs $@ $^
+$(LIBHARNESS): $(call obj,$(HARNESS_SRC))
+	$(AR) rcs $@ $^
+
+$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBSESSIONS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
+$(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
+$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The checks: unit tests, the real broker and services end to end, the
+# deploy files; then the same again under ASan and UBSan.
+check: $(PROGRAMS) $(TEST_PROGS)
+	@sh tests/run.sh $(BUILD)
+
+test: deps
+	$(MAKE) check
+	$(MAKE) test-asan
+
+test-asan: deps
+	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check
+
+run: deps all
+	./$(BUILD)/hb-broker --config deploy/services.conf --libexec $(CURDIR)/$(BUILD)
+
+bench: deps $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
+	@sh tests/bench/run.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode \
+	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
+	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
+	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/svc-sessions $(DESTDIR)$(PREFIX)/libexec/hbcode/
+	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
+	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
+	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

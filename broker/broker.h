@@ -1,0 +1,119 @@
+/*
+ * broker - the types the kernel's modules share: services and their
+ * incarnations (instances), calls in flight, and the broker itself.
+ *
+ * Ownership: struct broker (in main) owns the services array; a service
+ * owns up to three instances (cur serving, next starting as its
+ * replacement, old draining); the broker's call table owns every call, and
+ * a call is linked on exactly one list: its service's wait queue or its
+ * instance's in-flight list.
+ */
+#ifndef HB_BROKER_H
+#define HB_BROKER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "map.h"
+#include "paths.h"
+#include "sock.h"
+
+#define BROKER_VERSION "0.1.0"
+
+struct service;
+struct call;
+
+/* A request id from a client, echoed back with its own type. */
+struct reqid {
+	int is_str;
+	int64_t i;
+	char s[64];
+};
+
+struct instance {
+	struct service *svc;
+	unsigned gen;
+	pid_t pid;
+	char id[96];               /* routing id "svc-sessions#3" */
+	char exec[CONFIG_PATH_MAX];
+	int ready;
+	int hung;                  /* killed for missing heartbeats */
+	int term_sent;
+	long long started_ms, last_beat_ms, kill_at_ms;
+	struct call *calls;        /* in flight here */
+	unsigned inflight;
+};
+
+struct service {
+	const struct service_config *cfg;
+	char exec[CONFIG_PATH_MAX];     /* replace changes it */
+	struct instance *cur, *next, *old;
+	unsigned gen, restarts, consecutive;
+	int admin_stopped, crashloop;
+	long long restart_at_ms;        /* 0: no restart scheduled */
+	long long last_death_ms;
+	char last_exit[512];
+	unsigned long served;
+	struct call *wait_head, *wait_tail;
+	/* an admin request answered when the replacement is ready */
+	int admin_waiting;
+	struct hb_peer admin_peer;
+	struct reqid admin_id;
+	char admin_op[24];
+};
+
+enum call_origin { FROM_FRONT, FROM_SERVICE };
+
+struct call {
+	char key[24];
+	enum call_origin origin;
+	struct hb_peer peer;            /* front client, or the calling instance */
+	struct reqid id;                /* FROM_FRONT */
+	char parent_key[24], sub[24];   /* FROM_SERVICE */
+	struct service *svc;
+	struct instance *inst;          /* NULL while waiting */
+	long long start_ms, wait_deadline_ms;
+	char *strings;                  /* one allocation for tool, args, context */
+	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id;
+	struct call *prev, *next;
+};
+
+struct broker_settings {
+	int heartbeat_ms;       /* services beat this often */
+	int hang_ms;            /* no beat for this long: hung */
+	int start_timeout_ms;   /* started but not ready: hung */
+	int call_wait_ms;       /* a call waits this long for a restarting service */
+	int healthy_ms;         /* up this long: the backoff starts again */
+	int backoff_base_ms, backoff_cap_ms;
+	int crashloop_after;    /* this many quick deaths in a row */
+	int stop_grace_ms;      /* TERM to KILL for a service */
+	int shutdown_grace_ms;  /* calls in flight get this long at SIGTERM */
+};
+
+struct broker {
+	void *zctx, *front, *back, *pub;
+	struct hb_paths paths;
+	char lock_path[HB_PATH_MAX];
+	char sock_paths[3][HB_PATH_MAX];
+	struct broker_config cfg;
+	struct broker_settings set;
+	struct service services[CONFIG_MAX_SERVICES];
+	int nservices;
+	struct hb_map calls;
+	uint64_t next_key;
+	long long started_ms;
+	int stopping;                   /* SIGTERM received */
+	long long stop_deadline_ms;
+	int ready_notified;
+	char **child_env;               /* environ for services, without our keys */
+};
+
+long long broker_now_ms(void);
+struct service *broker_service_by_name(struct broker *b, const char *name);
+struct service *broker_service_by_tool(struct broker *b, const char *tool);
+
+void reqid_from_env(struct reqid *r, const struct hb_env *e);
+void reqid_put(struct hb_env *e, const struct reqid *r);
+
+#endif

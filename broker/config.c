@@ -1,0 +1,157 @@
+/*
+ * config - parse the services file.  Strict: an unknown key, a duplicate
+ * service or tool, or a missing exec is an error at start-up, where a
+ * person sees it, rather than a surprise at the first call.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Split value on blanks into out[max]; returns the count or -1. */
+static int split_words(char *value, char **out, int max)
+{
+	int n = 0;
+
+	for (char *w = strtok(value, " \t"); w; w = strtok(NULL, " \t")) {
+		if (n == max || !(out[n] = strdup(w)))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int tool_taken(const struct broker_config *cfg, const char *tool)
+{
+	for (int i = 0; i < cfg->nservices; i++)
+		for (int j = 0; j < cfg->services[i].ntools; j++)
+			if (strcmp(cfg->services[i].tools[j], tool) == 0)
+				return 1;
+	return 0;
+}
+
+static int set_key(struct broker_config *cfg, struct service_config *svc, const char *key,
+		   char *value, const char *libexec, char *why, size_t whylen)
+{
+	if (strcmp(key, "exec") == 0) {
+		int n = value[0] == '/' ? snprintf(svc->exec, sizeof svc->exec, "%s", value)
+					: snprintf(svc->exec, sizeof svc->exec, "%s/%s", libexec, value);
+		if (n < 0 || (size_t)n >= sizeof svc->exec)
+			return snprintf(why, whylen, "exec path too long"), -1;
+	} else if (strcmp(key, "args") == 0) {
+		if (split_words(value, svc->args, CONFIG_MAX_ARGS) < 0)
+			return snprintf(why, whylen, "more than %d args", CONFIG_MAX_ARGS), -1;
+	} else if (strcmp(key, "concurrency") == 0) {
+		char *end;
+		long n = strtol(value, &end, 10);
+		if (*end || n < 1 || n > 256)
+			return snprintf(why, whylen, "concurrency must be 1..256"), -1;
+		svc->concurrency = (int)n;
+	} else if (strcmp(key, "tools") == 0) {
+		char *words[CONFIG_MAX_TOOLS];
+		int n = split_words(value, words, CONFIG_MAX_TOOLS);
+		if (n < 0)
+			return snprintf(why, whylen, "more than %d tools", CONFIG_MAX_TOOLS), -1;
+		for (int i = 0; i < n; i++) {
+			if (tool_taken(cfg, words[i])) {
+				snprintf(why, whylen, "tool %s is already served by another service", words[i]);
+				for (int j = i; j < n; j++)
+					free(words[j]);
+				return -1;
+			}
+			svc->tools[svc->ntools++] = words[i];
+		}
+	} else {
+		return snprintf(why, whylen, "unknown key \"%s\"", key), -1;
+	}
+	return 0;
+}
+
+int config_load(struct broker_config *cfg, const char *path, const char *libexec,
+		char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	struct service_config *svc = NULL;
+	char line[2048], why[256] = "";
+	int lineno = 0;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s", path);
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *s, *eq, *hash = strchr(line, '#');
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		s = trim(line);
+		if (!*s)
+			continue;
+		if (strncmp(s, "[service ", 9) == 0 && s[strlen(s) - 1] == ']') {
+			s[strlen(s) - 1] = '\0';
+			s = trim(s + 9);
+			if (cfg->nservices == CONFIG_MAX_SERVICES || !*s || strlen(s) >= CONFIG_NAME_MAX) {
+				snprintf(why, sizeof why, "bad or too many services");
+				goto bad;
+			}
+			for (int i = 0; i < cfg->nservices; i++)
+				if (strcmp(cfg->services[i].name, s) == 0) {
+					snprintf(why, sizeof why, "service %s appears twice", s);
+					goto bad;
+				}
+			svc = &cfg->services[cfg->nservices++];
+			snprintf(svc->name, sizeof svc->name, "%s", s);
+			svc->concurrency = 4;
+			continue;
+		}
+		if (!svc || !(eq = strchr(s, '='))) {
+			snprintf(why, sizeof why, "expected [service NAME] or key = value");
+			goto bad;
+		}
+		*eq = '\0';
+		if (set_key(cfg, svc, trim(s), trim(eq + 1), libexec, why, sizeof why) < 0)
+			goto bad;
+	}
+	fclose(f);
+	for (int i = 0; i < cfg->nservices; i++) {
+		if (!cfg->services[i].exec[0]) {
+			snprintf(err, errlen, "%s: service %s has no exec", path, cfg->services[i].name);
+			config_free(cfg);
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	fclose(f);
+	snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+	config_free(cfg);
+	return -1;
+}
+
+void config_free(struct broker_config *cfg)
+{
+	for (int i = 0; i < cfg->nservices; i++) {
+		for (char **a = cfg->services[i].args; *a; a++)
+			free(*a);
+		for (int j = 0; j < cfg->services[i].ntools; j++)
+			free(cfg->services[i].tools[j]);
+	}
+	memset(cfg, 0, sizeof *cfg);
+}

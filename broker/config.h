@@ -1,0 +1,41 @@
+/*
+ * config - the services the broker supervises, read from a small file:
+ *
+ *	[service svc-sessions]
+ *	exec = svc-sessions        # relative: found in the --libexec folder
+ *	args = --flag value        # split on blanks
+ *	concurrency = 4
+ *	tools = maintain_sessions manage_sessions
+ */
+#ifndef HB_CONFIG_H
+#define HB_CONFIG_H
+
+#include <stddef.h>
+
+#define CONFIG_MAX_SERVICES 16
+#define CONFIG_MAX_ARGS 16
+#define CONFIG_MAX_TOOLS 32
+#define CONFIG_NAME_MAX 64
+#define CONFIG_PATH_MAX 1024
+
+struct service_config {
+	char name[CONFIG_NAME_MAX];
+	char exec[CONFIG_PATH_MAX];
+	char *args[CONFIG_MAX_ARGS + 1]; /* NULL-terminated, owned */
+	int concurrency;
+	char *tools[CONFIG_MAX_TOOLS];   /* owned */
+	int ntools;
+};
+
+struct broker_config {
+	struct service_config services[CONFIG_MAX_SERVICES];
+	int nservices;
+};
+
+/* Parse path; relative exec names resolve against libexec.  0, or -1 with
+ * "file:line: reason" in err. */
+int config_load(struct broker_config *cfg, const char *path, const char *libexec,
+		char *err, size_t errlen);
+void config_free(struct broker_config *cfg);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * events - what the broker publishes on events.sock: service state and
+ * call start/end/progress, as topic + JSON (`hbctl watch` prints them).
+ */
+#ifndef HB_EVENTS_H
+#define HB_EVENTS_H
+
+#include "broker.h"
+
+void events_service(struct broker *b, const char *topic, const struct service *s,
+		    const struct instance *inst, const char *detail);
+void events_call_start(struct broker *b, const struct call *c);
+void events_call_end(struct broker *b, const struct call *c, int ok, long long duration_ms);
+void events_call_progress(struct broker *b, const struct call *c, const char *text);
+
+#endif

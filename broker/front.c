@@ -1,0 +1,165 @@
+/*
+ * front - dispatch of front-socket operations.  Each op is one function;
+ * the table below is the whole front protocol of the kernel.
+ */
+#include "front.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "log.h"
+#include "route.h"
+#include "status.h"
+#include "supervise.h"
+
+typedef void (*front_op_fn)(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+
+void front_reply_ok(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const char *json)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	reqid_put(&e, id);
+	hb_env_set_bool(&e, "ok", 1);
+	if (json)
+		hb_env_set_str(&e, "json", json);
+	if (hb_send_env(b->front, peer, &e) < 0)
+		log_debug(NULL, "reply dropped: %s", zmq_strerror(errno));
+}
+
+void front_reply_err(struct broker *b, const struct hb_peer *peer, const struct reqid *id,
+		     const char *code, const char *msg)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	if (id)
+		reqid_put(&e, id);
+	hb_env_set_bool(&e, "ok", 0);
+	hb_env_set_err(&e, code, msg);
+	if (hb_send_env(b->front, peer, &e) < 0)
+		log_debug(NULL, "error reply dropped: %s", zmq_strerror(errno));
+}
+
+static void op_hello(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	char json[160];
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	snprintf(json, sizeof json, "{\"broker\":\"hb-broker\",\"version\":\"%s\",\"protocol\":%d,\"pid\":%ld}",
+		 BROKER_VERSION, HB_PROTO_VERSION, (long)getpid());
+	front_reply_ok(b, peer, &id, json);
+}
+
+static void op_status(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	struct reqid id;
+	char *json = status_json(b);
+
+	reqid_from_env(&id, e);
+	if (!json) {
+		front_reply_err(b, peer, &id, "internal", "out of memory");
+		return;
+	}
+	front_reply_ok(b, peer, &id, json);
+	free(json);
+}
+
+/* service.restart/replace/stop/start share the lookup of "service". */
+static void op_service(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *op = hb_env_str(e, "op"), *name = hb_env_str_or(e, "service", "");
+	struct service *s = broker_service_by_name(b, name);
+	char err[512], json[256];
+	struct reqid id;
+	int rc;
+
+	reqid_from_env(&id, e);
+	if (!s) {
+		snprintf(err, sizeof err, "no service named \"%.64s\" in this broker's config", name);
+		front_reply_err(b, peer, &id, "unknown-service", err);
+		return;
+	}
+	if (b->stopping) {
+		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down");
+		return;
+	}
+	if (strcmp(op, "service.restart") == 0)
+		rc = supervisor_replace(b, s, s->exec, "restart", peer, &id, err, sizeof err);
+	else if (strcmp(op, "service.replace") == 0)
+		rc = supervisor_replace(b, s, hb_env_str_or(e, "path", ""), "replace", peer, &id, err, sizeof err);
+	else if (strcmp(op, "service.stop") == 0)
+		rc = supervisor_stop(b, s, err, sizeof err);
+	else
+		rc = supervisor_start(b, s, err, sizeof err);
+	if (rc < 0) {
+		front_reply_err(b, peer, &id, "service", err);
+		return;
+	}
+	/* restart and replace answer when the new incarnation is ready. */
+	if (strcmp(op, "service.stop") == 0 || strcmp(op, "service.start") == 0) {
+		snprintf(json, sizeof json, "{\"service\":\"%s\",\"state\":\"%s\"}", s->cfg->name,
+			 supervisor_state(s));
+		front_reply_ok(b, peer, &id, json);
+	}
+}
+
+static const struct {
+	const char *op;
+	front_op_fn fn;
+} front_ops[] = {
+	{ "hello", op_hello },
+	{ "status", op_status },
+	{ "call", route_front_call },
+	{ "cancel", route_front_cancel },
+	{ "service.restart", op_service },
+	{ "service.replace", op_service },
+	{ "service.stop", op_service },
+	{ "service.start", op_service },
+};
+
+static void dispatch(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *op = hb_env_str(e, "op");
+	struct reqid id;
+	char msg[160];
+
+	for (size_t i = 0; i < sizeof front_ops / sizeof front_ops[0]; i++)
+		if (strcmp(front_ops[i].op, op) == 0) {
+			front_ops[i].fn(b, peer, e);
+			return;
+		}
+	reqid_from_env(&id, e);
+	snprintf(msg, sizeof msg, "unknown op \"%.48s\"", op);
+	log_warn(NULL, "front: %s", msg);
+	front_reply_err(b, peer, &id, "unknown-op", msg);
+}
+
+void front_handle(struct broker *b)
+{
+	/* Bounded, so a flood on the front never starves the services. */
+	for (int n = 0; n < 256; n++) {
+		struct hb_peer peer;
+		struct hb_env e;
+		char err[256], name[64];
+		int rc = hb_recv_routed(b->front, &peer, &e, err, sizeof err);
+
+		if (rc < 0)
+			return;
+		if (rc == 0) {
+			hb_peer_name(&peer, name, sizeof name);
+			log_warn(NULL, "bad frame from client %s: %s", name, err);
+			front_reply_err(b, &peer, NULL, "bad-frame", err);
+			continue;
+		}
+		dispatch(b, &peer, &e);
+		hb_env_free(&e);
+	}
+}

@@ -1,0 +1,333 @@
+/*
+ * hb-broker - the kernel of hbcode-tools.
+ *
+ * Binds front (clients), back (services) and events (PUB) in the runtime
+ * directory, starts the services of the config and runs one poll loop:
+ * sockets, the signal self-pipe, and timers.  It owns no external I/O.
+ *
+ * SIGTERM/SIGINT: stop taking calls, give those in flight the shutdown
+ * grace, answer the rest, stop the services (TERM, then KILL), remove the
+ * sockets and exit 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "back.h"
+#include "broker.h"
+#include "front.h"
+#include "lock.h"
+#include "log.h"
+#include "notify.h"
+#include "route.h"
+#include "supervise.h"
+
+static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	(void)!write(signal_pipe[1], &c, 1);
+	errno = saved;
+}
+
+long long broker_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct service *broker_service_by_name(struct broker *b, const char *name)
+{
+	for (int i = 0; i < b->nservices; i++)
+		if (strcmp(b->services[i].cfg->name, name) == 0)
+			return &b->services[i];
+	return NULL;
+}
+
+struct service *broker_service_by_tool(struct broker *b, const char *tool)
+{
+	for (int i = 0; i < b->nservices; i++)
+		for (int j = 0; j < b->services[i].cfg->ntools; j++)
+			if (strcmp(b->services[i].cfg->tools[j], tool) == 0)
+				return &b->services[i];
+	return NULL;
+}
+
+void reqid_from_env(struct reqid *r, const struct hb_env *e)
+{
+	const struct hb_field *f = hb_env_get(e, "id");
+
+	memset(r, 0, sizeof *r);
+	if (f && f->type == HB_VAL_STR) {
+		r->is_str = 1;
+		snprintf(r->s, sizeof r->s, "%s", f->s);
+	} else if (f && f->type == HB_VAL_INT) {
+		r->i = f->i;
+	}
+}
+
+void reqid_put(struct hb_env *e, const struct reqid *r)
+{
+	if (r->is_str)
+		hb_env_set_str(e, "id", r->s);
+	else
+		hb_env_set_int(e, "id", r->i);
+}
+
+static int env_ms(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return dflt;
+	n = strtol(v, &end, 10);
+	return *end || n < 0 || n > 86400000 ? dflt : (int)n;
+}
+
+/* Timings, each overridable so tests need not wait for production values. */
+static void load_settings(struct broker_settings *s)
+{
+	s->heartbeat_ms = env_ms("HB_HEARTBEAT_MS", 1000);
+	s->hang_ms = env_ms("HB_HANG_MS", 3 * s->heartbeat_ms + 500);
+	s->start_timeout_ms = env_ms("HB_START_TIMEOUT_MS", 10000);
+	s->call_wait_ms = env_ms("HB_CALL_WAIT_MS", 10000);
+	s->healthy_ms = env_ms("HB_HEALTHY_MS", 10000);
+	s->backoff_base_ms = env_ms("HB_BACKOFF_BASE_MS", 250);
+	s->backoff_cap_ms = env_ms("HB_BACKOFF_CAP_MS", 30000);
+	s->crashloop_after = env_ms("HB_CRASHLOOP_AFTER", 5);
+	s->stop_grace_ms = env_ms("HB_STOP_GRACE_MS", 5000);
+	s->shutdown_grace_ms = env_ms("HB_SHUTDOWN_GRACE_MS", 5000);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hb-broker --config FILE [--libexec DIR]\n"
+			"  Directories: HB_HOME, or HB_DATA_DIR/HB_CACHE_DIR/HB_CONFIG_DIR/HB_RUNTIME_DIR,\n"
+			"  else XDG (see README).  HB_LOG=debug for more lines.\n");
+	return 100;
+}
+
+static int bind_socket(void *sock, struct broker *b, int idx, const char *name)
+{
+	char ep[HB_PATH_MAX + 8];
+
+	if (hb_ipc_endpoint(ep, sizeof ep, &b->paths, name) < 0) {
+		log_error(NULL, "the runtime directory %s is too long for a socket path", b->paths.runtime);
+		return -1;
+	}
+	if (zmq_bind(sock, ep) < 0) {
+		log_error(NULL, "cannot bind %s: %s", ep, zmq_strerror(errno));
+		return -1;
+	}
+	/* hb_ipc_endpoint bounds the path well below HB_PATH_MAX. */
+	memcpy(b->sock_paths[idx], ep + 6, strlen(ep + 6) + 1);
+	return 0;
+}
+
+static int open_sockets(struct broker *b)
+{
+	mode_t old = umask(0077); /* ipc sockets take their mode from the umask */
+	int rc = -1;
+
+	if (!(b->zctx = zmq_ctx_new()))
+		goto out;
+	b->front = hb_sock_router(b->zctx);
+	b->back = hb_sock_router(b->zctx);
+	b->pub = hb_sock_pub(b->zctx);
+	if (!b->front || !b->back || !b->pub)
+		goto out;
+	if (bind_socket(b->front, b, 0, "front.sock") < 0 || bind_socket(b->back, b, 1, "back.sock") < 0 ||
+	    bind_socket(b->pub, b, 2, "events.sock") < 0)
+		goto out;
+	rc = 0;
+out:
+	umask(old);
+	return rc;
+}
+
+static int setup_signals(void)
+{
+	struct sigaction sa;
+
+	if (pipe(signal_pipe) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (fcntl(signal_pipe[i], F_SETFL, O_NONBLOCK) < 0 || fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC) < 0)
+			return -1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	if (sigaction(SIGCHLD, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
+	    sigaction(SIGINT, &sa, NULL) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static void begin_shutdown(struct broker *b)
+{
+	if (b->stopping)
+		return;
+	b->stopping = 1;
+	b->stop_deadline_ms = broker_now_ms() + b->set.shutdown_grace_ms;
+	log_info(NULL, "stopping: %zu calls in flight get %d ms", b->calls.count, b->set.shutdown_grace_ms);
+	notify_manager("STOPPING=1");
+}
+
+static void read_signals(struct broker *b)
+{
+	char buf[64];
+	ssize_t n;
+
+	while ((n = read(signal_pipe[0], buf, sizeof buf)) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == SIGCHLD)
+				supervisor_reap(b);
+			else
+				begin_shutdown(b);
+		}
+}
+
+static long long poll_timeout(const struct broker *b, long long now)
+{
+	long long d = supervisor_next_deadline(b), r = route_next_deadline(b), t;
+
+	if (r && (!d || r < d))
+		d = r;
+	if (b->stopping && (!d || b->stop_deadline_ms < d))
+		d = b->stop_deadline_ms;
+	if (!b->ready_notified && (!d || b->started_ms + b->set.start_timeout_ms < d))
+		d = b->started_ms + b->set.start_timeout_ms;
+	t = d ? d - now : 1000;
+	return t < 0 ? 0 : (t > 1000 ? 1000 : t);
+}
+
+/* READY=1 once every service is up, or after the start timeout anyway:
+ * a broken service must not keep the broker from serving the others. */
+static void maybe_notify_ready(struct broker *b, long long now)
+{
+	if (b->ready_notified || b->stopping)
+		return;
+	if (!supervisor_all_up(b) && now < b->started_ms + b->set.start_timeout_ms)
+		return;
+	b->ready_notified = 1;
+	notify_manager(supervisor_all_up(b) ? "READY=1\nSTATUS=serving"
+					    : "READY=1\nSTATUS=serving; some services did not start");
+	log_info(NULL, "serving");
+}
+
+static void run(struct broker *b)
+{
+	int services_stopping = 0;
+
+	for (;;) {
+		zmq_pollitem_t items[3] = {
+			{ b->front, 0, ZMQ_POLLIN, 0 },
+			{ b->back, 0, ZMQ_POLLIN, 0 },
+			{ NULL, signal_pipe[0], ZMQ_POLLIN, 0 },
+		};
+		long long now = broker_now_ms();
+
+		if (zmq_poll(items, 3, poll_timeout(b, now)) < 0 && errno != EINTR) {
+			log_error(NULL, "poll failed: %s", zmq_strerror(errno));
+			break;
+		}
+		if (items[2].revents & ZMQ_POLLIN)
+			read_signals(b);
+		if (items[1].revents & ZMQ_POLLIN)
+			back_handle(b);
+		if (items[0].revents & ZMQ_POLLIN)
+			front_handle(b);
+		now = broker_now_ms();
+		route_tick(b, now);
+		supervisor_tick(b, now);
+		maybe_notify_ready(b, now);
+		if (!b->stopping)
+			continue;
+		if (!services_stopping && (b->calls.count == 0 || now >= b->stop_deadline_ms)) {
+			route_fail_all(b, "hb-broker stopped before this call finished; try the call again");
+			supervisor_terminate_all(b);
+			services_stopping = 1;
+		}
+		if (services_stopping && supervisor_all_exited(b))
+			break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *config = NULL, *libexec = NULL;
+	struct broker b;
+	char err[512], exe_dir[HB_PATH_MAX];
+
+	hb_log_init("hb-broker");
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+			config = argv[++i];
+		else if (strcmp(argv[i], "--libexec") == 0 && i + 1 < argc)
+			libexec = argv[++i];
+		else
+			return usage();
+	}
+	if (!config)
+		return usage();
+	if (!libexec) {
+		/* Default: the folder of this executable's path as given. */
+		snprintf(exe_dir, sizeof exe_dir, "%s", argv[0]);
+		char *slash = strrchr(exe_dir, '/');
+		snprintf(slash ? slash : exe_dir, sizeof exe_dir - (size_t)(slash ? slash - exe_dir : 0), "%s",
+			 slash ? "" : ".");
+		libexec = exe_dir;
+	}
+	memset(&b, 0, sizeof b);
+	load_settings(&b.set);
+	b.started_ms = broker_now_ms();
+	if (hb_paths_resolve(&b.paths, err, sizeof err) < 0 || config_load(&b.cfg, config, libexec, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	if (hb_mkdir_p(b.paths.runtime, 0700) < 0 || chmod(b.paths.runtime, 0700) < 0)
+		hb_fatal("cannot create the runtime directory %s: %s", b.paths.runtime, strerror(errno));
+	if (hb_mkdir_p(b.paths.data, 0700) < 0 || hb_mkdir_p(b.paths.cache, 0700) < 0 ||
+	    hb_mkdir_p(b.paths.config, 0700) < 0)
+		hb_fatal("cannot create the data, cache or config directory: %s", strerror(errno));
+	if (hb_path_join(b.lock_path, sizeof b.lock_path, b.paths.runtime, "hb-broker.lock") < 0 ||
+	    lock_take(b.lock_path, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	if (setup_signals() < 0)
+		hb_fatal("cannot set up signals: %s", strerror(errno));
+	if (open_sockets(&b) < 0)
+		hb_fatal("cannot open the broker sockets");
+	route_init(&b);
+	if (supervisor_init(&b, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	log_info(NULL, "pid %ld, runtime %s, %d services", (long)getpid(), b.paths.runtime, b.nservices);
+	supervisor_start_all(&b);
+	run(&b);
+
+	for (int i = 0; i < 3; i++)
+		unlink(b.sock_paths[i]);
+	zmq_close(b.front);
+	zmq_close(b.back);
+	zmq_close(b.pub);
+	zmq_ctx_term(b.zctx);
+	route_free(&b);
+	supervisor_free(&b);
+	config_free(&b.cfg);
+	unlink(b.lock_path);
+	log_info(NULL, "stopped");
+	return 0;
+}

@@ -1,0 +1,387 @@
+/*
+ * route - the call table and the paths of a call through the broker.
+ *
+ * A call answered here (service died, wait expired, cancelled) leaves the
+ * table at once; a late result for its key is then simply dropped, so no
+ * caller is ever answered twice.
+ */
+#include "route.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "events.h"
+#include "front.h"
+#include "log.h"
+#include "supervise.h"
+
+void route_init(struct broker *b)
+{
+	hb_map_init(&b->calls);
+}
+
+static void list_push(struct call **head, struct call **tail, struct call *c)
+{
+	c->prev = tail ? *tail : NULL;
+	c->next = NULL;
+	if (tail) {
+		if (*tail)
+			(*tail)->next = c;
+		else
+			*head = c;
+		*tail = c;
+	} else {
+		c->next = *head;
+		if (*head)
+			(*head)->prev = c;
+		*head = c;
+	}
+}
+
+static void unlink_call(struct call *c)
+{
+	struct call **head;
+
+	if (c->inst) {
+		head = &c->inst->calls;
+		c->inst->inflight--;
+	} else {
+		head = &c->svc->wait_head;
+		if (c->svc->wait_tail == c)
+			c->svc->wait_tail = c->prev;
+	}
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		*head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	c->prev = c->next = NULL;
+}
+
+/* Copy tool, args and context into one allocation. */
+static struct call *new_call(struct broker *b, struct service *s, const char *tool, const char *args,
+			     const char *ctx[6])
+{
+	const char *src[8] = { tool, args, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5] };
+	size_t lens[8], total = 0;
+	struct call *c = calloc(1, sizeof *c);
+	char *p;
+
+	if (!c)
+		return NULL;
+	for (int i = 0; i < 8; i++)
+		total += (lens[i] = strlen(src[i] ? src[i] : "")) + 1;
+	if (!(c->strings = p = malloc(total))) {
+		free(c);
+		return NULL;
+	}
+	const char **dst[8] = { &c->tool, &c->args, &c->session, &c->run, &c->project,
+				&c->agent, &c->access, &c->call_id };
+	for (int i = 0; i < 8; i++) {
+		memcpy(p, src[i] ? src[i] : "", lens[i] + 1);
+		*dst[i] = p;
+		p += lens[i] + 1;
+	}
+	snprintf(c->key, sizeof c->key, "c%llu", (unsigned long long)++b->next_key);
+	c->svc = s;
+	c->start_ms = broker_now_ms();
+	return c;
+}
+
+static void free_call(struct call *c)
+{
+	free(c->strings);
+	free(c);
+}
+
+/* Answer the caller and forget the call. */
+static void finish(struct broker *b, struct call *c, int ok, const char *text)
+{
+	struct hb_env e;
+	long long ms = broker_now_ms() - c->start_ms;
+
+	unlink_call(c);
+	hb_map_del(&b->calls, c->key);
+	hb_env_init(&e);
+	if (c->origin == FROM_FRONT) {
+		hb_env_set_str(&e, "op", "reply");
+		reqid_put(&e, &c->id);
+		hb_env_set_str(&e, "key", c->key);
+		hb_env_set_bool(&e, "ok", ok);
+		hb_env_set_str(&e, "text", text);
+		if (hb_send_env(b->front, &c->peer, &e) < 0)
+			log_warn(c->key, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
+	} else {
+		hb_env_set_str(&e, "op", "subcall.result");
+		hb_env_set_str(&e, "key", c->parent_key);
+		hb_env_set_str(&e, "sub", c->sub);
+		hb_env_set_bool(&e, "ok", ok);
+		hb_env_set_str(&e, "text", text);
+		if (hb_send_env(b->back, &c->peer, &e) < 0)
+			log_warn(c->key, "the calling service is gone; subcall answer dropped");
+	}
+	log_debug(c->key, "%s %s in %lld ms", c->tool, ok ? "ok" : "failed", ms);
+	events_call_end(b, c, ok, ms);
+	free_call(c);
+}
+
+static int send_to_instance(struct broker *b, struct call *c, struct instance *inst)
+{
+	struct hb_peer peer;
+	struct hb_env e;
+
+	peer.len = strlen(inst->id);
+	memcpy(peer.id, inst->id, peer.len);
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "call");
+	hb_env_set_str(&e, "key", c->key);
+	hb_env_set_str(&e, "tool", c->tool);
+	hb_env_set_str(&e, "json", c->args);
+	hb_env_set_str(&e, "session", c->session);
+	hb_env_set_str(&e, "run", c->run);
+	hb_env_set_str(&e, "project", c->project);
+	hb_env_set_str(&e, "agent", c->agent);
+	hb_env_set_str(&e, "access", c->access);
+	hb_env_set_str(&e, "call_id", c->call_id);
+	if (hb_send_env(b->back, &peer, &e) < 0)
+		return -1;
+	c->inst = inst;
+	inst->inflight++;
+	list_push(&inst->calls, NULL, c);
+	return 0;
+}
+
+/* Send c to its service now, or queue it until the service is ready. */
+static void dispatch(struct broker *b, struct call *c)
+{
+	struct service *s = c->svc;
+	char text[256];
+
+	if (hb_map_put(&b->calls, c->key, c) < 0) {
+		log_error(c->key, "out of memory: call dropped");
+		free_call(c);
+		return;
+	}
+	events_call_start(b, c);
+	if (s->cur && s->cur->ready && send_to_instance(b, c, s->cur) == 0)
+		return;
+	if (s->admin_stopped) {
+		list_push(&s->wait_head, &s->wait_tail, c);
+		snprintf(text, sizeof text, "%s is stopped; start it with: hbctl start %s",
+			 s->cfg->name, s->cfg->name);
+		finish(b, c, 0, text);
+		return;
+	}
+	c->wait_deadline_ms = broker_now_ms() + b->set.call_wait_ms;
+	list_push(&s->wait_head, &s->wait_tail, c);
+}
+
+static void call_context(const struct hb_env *e, const char *ctx[6])
+{
+	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
+
+	for (int i = 0; i < 6; i++)
+		ctx[i] = hb_env_str_or(e, keys[i], "");
+}
+
+void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *tool = hb_env_str(e, "tool"), *args = hb_env_str_or(e, "json", "{}");
+	const char *ctx[6];
+	struct reqid id;
+	struct service *s;
+	struct call *c;
+	char text[256];
+
+	reqid_from_env(&id, e);
+	if (!tool || !*tool) {
+		front_reply_err(b, peer, &id, "bad-request", "a call needs a \"tool\" string");
+		return;
+	}
+	if (b->stopping) {
+		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down; try the call again when it is back");
+		return;
+	}
+	s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	if (!s) {
+		snprintf(text, sizeof text, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+		front_reply_err(b, peer, &id, "unknown-tool", text);
+		return;
+	}
+	call_context(e, ctx);
+	if (!(c = new_call(b, s, tool, args, ctx))) {
+		front_reply_err(b, peer, &id, "internal", "hb-broker is out of memory");
+		return;
+	}
+	c->origin = FROM_FRONT;
+	c->peer = *peer;
+	c->id = id;
+	dispatch(b, c);
+}
+
+void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *key = hb_env_str_or(e, "key", "");
+	struct call *c = hb_map_get(&b->calls, key);
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (!c) {
+		front_reply_err(b, peer, &id, "unknown-call", "no call in flight has this key");
+		return;
+	}
+	if (c->inst) {
+		struct hb_peer to;
+		struct hb_env m;
+		to.len = strlen(c->inst->id);
+		memcpy(to.id, c->inst->id, to.len);
+		hb_env_init(&m);
+		hb_env_set_str(&m, "op", "cancel");
+		hb_env_set_str(&m, "key", c->key);
+		if (hb_send_env(b->back, &to, &m) < 0)
+			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
+		/* The service's late result for this key will be dropped; the
+		 * instance still counts it until then. */
+		c->inst->inflight++;
+	}
+	finish(b, c, 0, "Run stopped.");
+	front_reply_ok(b, peer, &id, "{\"cancelled\":true}");
+}
+
+void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e)
+{
+	const char *tool = hb_env_str_or(e, "tool", ""), *parent = hb_env_str_or(e, "key", "");
+	struct call *pc = hb_map_get(&b->calls, parent), *c;
+	const char *ctx[6] = { "", "", "", "", "", "" };
+	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	struct hb_env m;
+
+	if (pc) {
+		const char *pctx[6] = { pc->session, pc->run, pc->project, pc->agent, pc->access, pc->call_id };
+		memcpy(ctx, pctx, sizeof ctx);
+	}
+	if (!s || !pc || !(c = new_call(b, s, tool, hb_env_str_or(e, "json", "{}"), ctx))) {
+		struct hb_peer to;
+		to.len = strlen(from->id);
+		memcpy(to.id, from->id, to.len);
+		hb_env_init(&m);
+		hb_env_set_str(&m, "op", "subcall.result");
+		hb_env_set_str(&m, "key", parent);
+		hb_env_set_str(&m, "sub", hb_env_str_or(e, "sub", ""));
+		hb_env_set_bool(&m, "ok", 0);
+		hb_env_set_str(&m, "text", !s ? "no service of this broker serves that tool"
+					      : "the calling call is no longer in flight");
+		hb_send_env(b->back, &to, &m);
+		return;
+	}
+	c->origin = FROM_SERVICE;
+	c->peer.len = strlen(from->id);
+	memcpy(c->peer.id, from->id, c->peer.len);
+	snprintf(c->parent_key, sizeof c->parent_key, "%s", parent);
+	snprintf(c->sub, sizeof c->sub, "%s", hb_env_str_or(e, "sub", ""));
+	dispatch(b, c);
+}
+
+void route_result(struct broker *b, struct instance *from, const struct hb_env *e)
+{
+	const char *key = hb_env_str_or(e, "key", "");
+	struct call *c = hb_map_get(&b->calls, key);
+
+	if (!c || c->inst != from) {
+		/* Cancelled or answered already: the instance is done with it. */
+		if (from->inflight)
+			from->inflight--;
+		supervisor_check_drained(b, from);
+		return;
+	}
+	from->svc->served++;
+	finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str_or(e, "text", ""));
+	supervisor_check_drained(b, from);
+}
+
+void route_progress(struct broker *b, struct instance *from, const struct hb_env *e)
+{
+	struct call *c = hb_map_get(&b->calls, hb_env_str_or(e, "key", ""));
+
+	if (c && c->inst == from)
+		events_call_progress(b, c, hb_env_str_or(e, "text", ""));
+}
+
+void route_fail_instance(struct broker *b, struct instance *inst, const char *text)
+{
+	while (inst->calls)
+		finish(b, inst->calls, 0, text);
+	inst->inflight = 0;
+}
+
+void route_flush_waiting(struct broker *b, struct service *s)
+{
+	while (s->wait_head && s->cur && s->cur->ready) {
+		struct call *c = s->wait_head;
+		unlink_call(c);
+		if (send_to_instance(b, c, s->cur) < 0) {
+			list_push(&s->wait_head, &s->wait_tail, c);
+			finish(b, c, 0, "the service could not be reached; try the call again");
+		}
+	}
+}
+
+void route_fail_waiting(struct broker *b, struct service *s, const char *text)
+{
+	while (s->wait_head)
+		finish(b, s->wait_head, 0, text);
+}
+
+void route_fail_all(struct broker *b, const char *text)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		struct instance *insts[3] = { s->cur, s->next, s->old };
+		route_fail_waiting(b, s, text);
+		for (int j = 0; j < 3; j++)
+			if (insts[j])
+				while (insts[j]->calls)
+					finish(b, insts[j]->calls, 0, text);
+	}
+}
+
+void route_tick(struct broker *b, long long now)
+{
+	char text[256];
+
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		/* The queue is in arrival order, so deadlines are too. */
+		while (s->wait_head && now >= s->wait_head->wait_deadline_ms) {
+			snprintf(text, sizeof text, "%s did not come back within %d ms (%s); try the call again",
+				 s->cfg->name, b->set.call_wait_ms, s->last_exit[0] ? s->last_exit : "starting");
+			finish(b, s->wait_head, 0, text);
+		}
+	}
+}
+
+long long route_next_deadline(const struct broker *b)
+{
+	long long d = 0;
+
+	for (int i = 0; i < b->nservices; i++) {
+		const struct call *c = b->services[i].wait_head;
+		if (c && (!d || c->wait_deadline_ms < d))
+			d = c->wait_deadline_ms;
+	}
+	return d;
+}
+
+void route_free(struct broker *b)
+{
+	while (b->calls.count) {
+		struct call *c = hb_map_any(&b->calls);
+		hb_map_del(&b->calls, c->key);
+		free_call(c);
+	}
+	hb_map_clear(&b->calls);
+}

@@ -1,0 +1,36 @@
+/*
+ * route - calls in flight: from a client (or a service's subcall) to the
+ * service that serves the tool, and the answer back.
+ *
+ * Each call gets a broker-wide key.  A call for a service that is starting
+ * or restarting waits, up to call_wait_ms, in that service's queue.
+ */
+#ifndef HB_ROUTE_H
+#define HB_ROUTE_H
+
+#include "broker.h"
+
+void route_init(struct broker *b);
+/* A `call` on the front socket. */
+void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* A front `cancel` naming a call key: the service's handler sees the
+ * cancel; the caller is answered "Run stopped." at once. */
+void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* Back-socket messages of a known instance. */
+void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e);
+void route_result(struct broker *b, struct instance *from, const struct hb_env *e);
+void route_progress(struct broker *b, struct instance *from, const struct hb_env *e);
+
+/* Answer every call on inst with text (the instance is gone). */
+void route_fail_instance(struct broker *b, struct instance *inst, const char *text);
+/* Send waiting calls to s->cur, now ready. */
+void route_flush_waiting(struct broker *b, struct service *s);
+void route_fail_waiting(struct broker *b, struct service *s, const char *text);
+/* Shutdown: answer every call still open. */
+void route_fail_all(struct broker *b, const char *text);
+
+void route_tick(struct broker *b, long long now);
+long long route_next_deadline(const struct broker *b);
+void route_free(struct broker *b);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * spawn - fork/exec with an exec-failure pipe.
+ *
+ * The child may only call async-signal-safe functions between fork and
+ * exec (libzmq's threads exist in the parent), so argv and envp are built
+ * before the fork.  A close-on-exec pipe carries errno back when execve
+ * fails; EOF on it means the exec happened.
+ */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *const broker_keys[] = {
+	"HB_SERVICE_ID=", "HB_BACK_ENDPOINT=", "HB_HEARTBEAT_MS=", "HB_CONCURRENCY=", "HB_BROKER_PID=",
+	"NOTIFY_SOCKET=", NULL
+};
+
+char **spawn_base_env(void)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	if (!(env = calloc(n + 1, sizeof *env)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *const *b = broker_keys;
+		while (*b && strncmp(environ[i], *b, strlen(*b)) != 0)
+			b++;
+		if (*b)
+			continue;
+		if (!(env[k++] = strdup(environ[i]))) {
+			spawn_free_env(env);
+			return NULL;
+		}
+	}
+	return env;
+}
+
+void spawn_free_env(char **env)
+{
+	if (!env)
+		return;
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+}
+
+pid_t spawn_service(const char *exec, const char *name, char *const args[], char *const envp[],
+		    char *err, size_t errlen)
+{
+	char *argv[64];
+	int pfd[2], child_errno = 0, nargs = 0;
+	sigset_t all, old;
+	ssize_t n;
+	pid_t pid;
+
+	argv[nargs++] = (char *)name;
+	for (int i = 0; args[i] && nargs < 62; i++)
+		argv[nargs++] = args[i];
+	argv[nargs] = NULL;
+	if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(pfd[1], F_SETFD, FD_CLOEXEC) < 0) {
+		snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* No signal handler may run in the child before exec. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		for (int sig = 1; sig < 32; sig++)
+			sigaction(sig, &dfl, NULL);
+		setpgid(0, 0);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		execve(exec, argv, envp);
+		child_errno = errno;
+		(void)!write(pfd[1], &child_errno, sizeof child_errno);
+		_exit(127);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(pfd[1]);
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+		close(pfd[0]);
+		return -1;
+	}
+	do
+		n = read(pfd[0], &child_errno, sizeof child_errno);
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof child_errno) {
+		/* The child exits at once; the SIGCHLD path reaps it. */
+		snprintf(err, errlen, "cannot execute %s: %s", exec, strerror(child_errno));
+		return -1;
+	}
+	return pid;
+}
+
+void describe_exit(int status, char *out, size_t outlen)
+{
+	if (WIFEXITED(status))
+		snprintf(out, outlen, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(out, outlen, "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(out, outlen, "ended with wait status %d", status);
+}

@@ -1,0 +1,23 @@
+/*
+ * spawn - the mechanism of supervision: fork/exec a service and describe
+ * how a process ended.  The policy (when, how often) is supervise.c's.
+ */
+#ifndef HB_SPAWN_H
+#define HB_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Start exec with argv0 = name, the extra args and the environment.  The
+ * child gets its own process group, so a terminal's Ctrl-C reaches only
+ * the broker, which then stops its services in order.  Returns the pid, or
+ * -1 with a reason (exec failures are reported, not discovered later). */
+pid_t spawn_service(const char *exec, const char *name, char *const args[], char *const envp[],
+		    char *err, size_t errlen);
+/* "exited with status 1", "killed by signal 9". */
+void describe_exit(int status, char *out, size_t outlen);
+/* A copy of environ without the keys the broker sets for each service. */
+char **spawn_base_env(void);
+void spawn_free_env(char **env);
+
+#endif

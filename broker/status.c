@@ -1,0 +1,58 @@
+/*
+ * status - one JSON object: the broker (pid, uptime, calls) and per
+ * service its state, pid, generation, restarts, last exit, calls in flight
+ * and calls served.
+ */
+#include "status.h"
+
+#include <jansson.h>
+#include <unistd.h>
+
+#include "supervise.h"
+
+static json_t *service_json(const struct service *s)
+{
+	const struct instance *inst = s->cur ? s->cur : s->old;
+	unsigned inflight = (s->cur ? s->cur->inflight : 0) + (s->old ? s->old->inflight : 0);
+	unsigned waiting = 0;
+	json_t *o;
+
+	for (const struct call *c = s->wait_head; c; c = c->next)
+		waiting++;
+	o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, s:I}",
+		      "name", s->cfg->name, "state", supervisor_state(s), "exec", s->exec,
+		      "generation", (json_int_t)(inst ? inst->gen : s->gen),
+		      "restarts", (json_int_t)s->restarts, "crashLoop", s->crashloop,
+		      "callsInFlight", (json_int_t)inflight, "callsWaiting", (json_int_t)waiting,
+		      "callsServed", (json_int_t)s->served);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "pid", inst ? json_integer(inst->pid) : json_null());
+	json_object_set_new(o, "lastExit", s->last_exit[0] ? json_string(s->last_exit) : json_null());
+	if (s->next)
+		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));
+	return o;
+}
+
+char *status_json(const struct broker *b)
+{
+	json_t *root, *services;
+	char *text;
+
+	root = json_pack("{s:{s:I, s:I, s:s, s:s, s:I}}", "broker",
+			 "pid", (json_int_t)getpid(), "uptimeMs", (json_int_t)(broker_now_ms() - b->started_ms),
+			 "version", BROKER_VERSION, "state", b->stopping ? "stopping" : "running",
+			 "callsInFlight", (json_int_t)b->calls.count);
+	services = json_array();
+	if (!root || !services) {
+		json_decref(root);
+		json_decref(services);
+		return NULL;
+	}
+	for (int i = 0; i < b->nservices; i++)
+		json_array_append_new(services, service_json(&b->services[i]));
+	json_object_set_new(root, "services", services);
+	text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return text;
+}

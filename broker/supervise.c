@@ -1,0 +1,493 @@
+/*
+ * supervise - start, watch, restart and replace the services.
+ *
+ * State of a service, derived rather than stored: "stopped" (by hand),
+ * "up" (cur ready), "starting" (cur not ready yet), "backoff" (waiting for
+ * a scheduled restart), "crash-loop" (backoff after too many quick deaths).
+ */
+#include "supervise.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "front.h"
+#include "log.h"
+#include "route.h"
+#include "spawn.h"
+
+int supervisor_init(struct broker *b, char *err, size_t errlen)
+{
+	if (!(b->child_env = spawn_base_env())) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	b->nservices = b->cfg.nservices;
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		memset(s, 0, sizeof *s);
+		s->cfg = &b->cfg.services[i];
+		snprintf(s->exec, sizeof s->exec, "%s", s->cfg->exec);
+	}
+	return 0;
+}
+
+static int add_env(char **env, int *n, const char *fmt, const char *a, long v)
+{
+	char buf[HB_PATH_MAX + 64];
+
+	if (a)
+		snprintf(buf, sizeof buf, fmt, a);
+	else
+		snprintf(buf, sizeof buf, fmt, v);
+	if (!(env[*n] = strdup(buf)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+/* Start a new incarnation of s from exec.  NULL with err on failure. */
+static struct instance *start_instance(struct broker *b, struct service *s, const char *exec,
+				       char *err, size_t errlen)
+{
+	struct instance *inst = calloc(1, sizeof *inst);
+	char endpoint[HB_PATH_MAX + 8];
+	size_t base = 0;
+	char **env;
+	int n;
+
+	if (!inst) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	while (b->child_env[base])
+		base++;
+	if (!(env = calloc(base + 6, sizeof *env))) {
+		free(inst);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	inst->svc = s;
+	inst->gen = ++s->gen;
+	snprintf(inst->id, sizeof inst->id, "%s#%u", s->cfg->name, inst->gen);
+	snprintf(inst->exec, sizeof inst->exec, "%s", exec);
+	hb_ipc_endpoint(endpoint, sizeof endpoint, &b->paths, "back.sock");
+	n = (int)base;
+	memcpy(env, b->child_env, base * sizeof *env);
+	if (add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
+	    add_env(env, &n, "HB_BACK_ENDPOINT=%s", endpoint, 0) < 0 ||
+	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
+	    add_env(env, &n, "HB_CONCURRENCY=%ld", NULL, s->cfg->concurrency) < 0 ||
+	    add_env(env, &n, "HB_BROKER_PID=%ld", NULL, (long)getpid()) < 0) {
+		snprintf(err, errlen, "out of memory");
+		inst->pid = -1;
+	} else {
+		inst->pid = spawn_service(exec, s->cfg->name, s->cfg->args, env, err, errlen);
+	}
+	for (int i = (int)base; i < n; i++)
+		free(env[i]);
+	free(env);
+	if (inst->pid < 0) {
+		free(inst);
+		return NULL;
+	}
+	inst->started_ms = inst->last_beat_ms = broker_now_ms();
+	log_info(inst->id, "started %s as pid %ld", exec, (long)inst->pid);
+	return inst;
+}
+
+static long long backoff_delay(const struct broker *b, unsigned consecutive)
+{
+	long long d = b->set.backoff_base_ms;
+
+	if (consecutive == 0)
+		return 0; /* the first restart is at once */
+	for (unsigned i = 1; i < consecutive && d < b->set.backoff_cap_ms; i++)
+		d *= 2;
+	return d < b->set.backoff_cap_ms ? d : b->set.backoff_cap_ms;
+}
+
+static void schedule_restart(struct broker *b, struct service *s)
+{
+	long long now = broker_now_ms();
+	long long delay = backoff_delay(b, s->consecutive);
+
+	s->consecutive++;
+	s->restart_at_ms = now + delay;
+	if (s->consecutive >= (unsigned)b->set.crashloop_after && !s->crashloop) {
+		s->crashloop = 1;
+		log_warn(s->cfg->name, "crash loop: %u deaths in a row without a healthy period; "
+			 "restarting every %lld ms at most", s->consecutive, (long long)b->set.backoff_cap_ms);
+		events_service(b, "service.crashloop", s, NULL, s->last_exit);
+	}
+	if (delay)
+		log_info(s->cfg->name, "restart in %lld ms", delay);
+}
+
+static void start_current(struct broker *b, struct service *s)
+{
+	char err[256];
+
+	s->restart_at_ms = 0;
+	s->cur = start_instance(b, s, s->exec, err, sizeof err);
+	if (!s->cur) {
+		log_error(s->cfg->name, "%s", err);
+		snprintf(s->last_exit, sizeof s->last_exit, "%s", err);
+		route_fail_waiting(b, s, err);
+		schedule_restart(b, s);
+	}
+}
+
+void supervisor_start_all(struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++)
+		start_current(b, &b->services[i]);
+}
+
+static void answer_admin(struct broker *b, struct service *s, const char *errmsg)
+{
+	char json[256];
+
+	if (!s->admin_waiting)
+		return;
+	s->admin_waiting = 0;
+	if (errmsg) {
+		front_reply_err(b, &s->admin_peer, &s->admin_id, "service", errmsg);
+		return;
+	}
+	snprintf(json, sizeof json, "{\"service\":\"%s\",\"generation\":%u,\"pid\":%ld}",
+		 s->cfg->name, s->cur->gen, (long)s->cur->pid);
+	front_reply_ok(b, &s->admin_peer, &s->admin_id, json);
+}
+
+static void free_instance(struct instance *inst)
+{
+	free(inst);
+}
+
+/* An instance ended: answer for its calls, then decide what comes next. */
+static void instance_died(struct broker *b, struct instance *inst, int status)
+{
+	struct service *s = inst->svc;
+	char how[128], text[512];
+	long long now = broker_now_ms();
+
+	describe_exit(status, how, sizeof how);
+	if (inst->hung)
+		snprintf(how, sizeof how, "stopped responding: no heartbeat for %d ms, so it was killed",
+			 b->set.hang_ms);
+	log_warn(inst->id, "pid %ld %s", (long)inst->pid, how);
+	snprintf(text, sizeof text, "%s stopped while handling this call (%s); try the call again",
+		 s->cfg->name, how);
+	route_fail_instance(b, inst, text);
+
+	if (inst == s->old) {
+		s->old = NULL;
+		events_service(b, "service.retired", s, inst, how);
+		free_instance(inst);
+		return;
+	}
+	snprintf(s->last_exit, sizeof s->last_exit, "%s", how);
+	s->last_death_ms = now;
+	if (inst == s->next) {
+		s->next = NULL;
+		snprintf(text, sizeof text, "the new %s %s before it was ready; the old one keeps serving",
+			 s->cfg->name, how);
+		answer_admin(b, s, text);
+		events_service(b, "service.down", s, inst, how);
+		free_instance(inst);
+		return;
+	}
+	/* The serving incarnation. */
+	s->cur = NULL;
+	events_service(b, "service.down", s, inst, how);
+	if (inst->ready && now - inst->started_ms >= b->set.healthy_ms) {
+		s->consecutive = 0;
+		s->crashloop = 0;
+	}
+	free_instance(inst);
+	if (b->stopping || s->admin_stopped)
+		return;
+	s->restarts++;
+	schedule_restart(b, s);
+	if (s->restart_at_ms <= now)
+		start_current(b, s);
+}
+
+static struct instance *instance_by_pid(struct broker *b, pid_t pid)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		if (s->cur && s->cur->pid == pid)
+			return s->cur;
+		if (s->next && s->next->pid == pid)
+			return s->next;
+		if (s->old && s->old->pid == pid)
+			return s->old;
+	}
+	return NULL;
+}
+
+void supervisor_reap(struct broker *b)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		struct instance *inst = instance_by_pid(b, pid);
+		if (inst)
+			instance_died(b, inst, status);
+	}
+}
+
+static void terminate(struct broker *b, struct instance *inst, long long now)
+{
+	if (inst->term_sent)
+		return;
+	inst->term_sent = 1;
+	inst->kill_at_ms = now + b->set.stop_grace_ms;
+	if (kill(inst->pid, SIGTERM) < 0 && errno != ESRCH)
+		log_warn(inst->id, "cannot send TERM: %s", strerror(errno));
+}
+
+static void watch_instance(struct broker *b, struct instance *inst, long long now)
+{
+	if (!inst || inst->hung)
+		return;
+	if (inst->term_sent && now >= inst->kill_at_ms) {
+		log_warn(inst->id, "did not stop within %d ms of TERM; killing it", b->set.stop_grace_ms);
+		kill(inst->pid, SIGKILL);
+		inst->kill_at_ms = now + b->set.stop_grace_ms;
+		return;
+	}
+	if (inst->term_sent)
+		return;
+	if ((inst->ready && now - inst->last_beat_ms > b->set.hang_ms) ||
+	    (!inst->ready && now - inst->started_ms > b->set.start_timeout_ms)) {
+		log_warn(inst->id, "%s; killing pid %ld", inst->ready ? "heartbeats stopped" : "never became ready",
+			 (long)inst->pid);
+		inst->hung = 1;
+		kill(inst->pid, SIGKILL);
+	}
+}
+
+void supervisor_tick(struct broker *b, long long now)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		watch_instance(b, s->cur, now);
+		watch_instance(b, s->next, now);
+		watch_instance(b, s->old, now);
+		if (!s->cur && s->restart_at_ms && now >= s->restart_at_ms && !b->stopping && !s->admin_stopped)
+			start_current(b, s);
+	}
+}
+
+static long long earliest(long long a, long long b)
+{
+	return !a ? b : (!b ? a : (a < b ? a : b));
+}
+
+static long long instance_deadline(const struct broker *b, const struct instance *inst)
+{
+	if (!inst || inst->hung)
+		return 0;
+	if (inst->term_sent)
+		return inst->kill_at_ms;
+	return inst->ready ? inst->last_beat_ms + b->set.hang_ms + 1 : inst->started_ms + b->set.start_timeout_ms + 1;
+}
+
+long long supervisor_next_deadline(const struct broker *b)
+{
+	long long d = 0;
+
+	for (int i = 0; i < b->nservices; i++) {
+		const struct service *s = &b->services[i];
+		d = earliest(d, instance_deadline(b, s->cur));
+		d = earliest(d, instance_deadline(b, s->next));
+		d = earliest(d, instance_deadline(b, s->old));
+		if (!s->cur)
+			d = earliest(d, s->restart_at_ms);
+	}
+	return d;
+}
+
+struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct instance *cands[3] = { b->services[i].cur, b->services[i].next, b->services[i].old };
+		for (int j = 0; j < 3; j++)
+			if (cands[j] && strlen(cands[j]->id) == peer->len &&
+			    memcmp(cands[j]->id, peer->id, peer->len) == 0)
+				return cands[j];
+	}
+	return NULL;
+}
+
+void supervisor_check_drained(struct broker *b, struct instance *inst)
+{
+	if (inst == inst->svc->old && inst->inflight == 0)
+		terminate(b, inst, broker_now_ms());
+}
+
+static void retire(struct broker *b, struct service *s)
+{
+	if (!s->cur)
+		return;
+	if (s->old) /* a third generation: the oldest goes now */
+		terminate(b, s->old, broker_now_ms());
+	s->old = s->cur;
+	s->cur = NULL;
+	supervisor_check_drained(b, s->old);
+}
+
+void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	struct instance *inst = supervisor_instance(b, peer);
+	char name[128];
+	struct service *s;
+
+	hb_peer_name(peer, name, sizeof name);
+	if (!inst || inst->pid != peer->pid) {
+		/* Not a child we started: a stale or foreign process. */
+		log_warn(NULL, "refused ready from %s (pid %ld): not a service this broker started",
+			 name, (long)peer->pid);
+		return;
+	}
+	if (inst->ready)
+		return;
+	s = inst->svc;
+	inst->ready = 1;
+	inst->last_beat_ms = broker_now_ms();
+	log_info(inst->id, "ready (pid %ld, version %s, tools %s)", (long)inst->pid,
+		 hb_env_str_or(e, "version", "?"), hb_env_str_or(e, "tools", ""));
+	if (inst == s->next) {
+		retire(b, s);
+		s->cur = inst;
+		s->next = NULL;
+		snprintf(s->exec, sizeof s->exec, "%s", inst->exec);
+		answer_admin(b, s, NULL);
+	}
+	events_service(b, "service.up", s, inst, NULL);
+	route_flush_waiting(b, s);
+}
+
+void supervisor_on_heartbeat(struct instance *inst)
+{
+	inst->last_beat_ms = broker_now_ms();
+}
+
+int supervisor_replace(struct broker *b, struct service *s, const char *exec, const char *op,
+		       const struct hb_peer *peer, const struct reqid *id, char *err, size_t errlen)
+{
+	if (exec[0] != '/' || access(exec, X_OK) < 0) {
+		snprintf(err, errlen, "%s is not an executable file given by its absolute path", exec);
+		return -1;
+	}
+	if (s->next || s->admin_waiting) {
+		snprintf(err, errlen, "a new %s is already starting", s->cfg->name);
+		return -1;
+	}
+	if (!(s->next = start_instance(b, s, exec, err, errlen)))
+		return -1;
+	s->admin_stopped = 0;
+	s->restart_at_ms = 0;
+	s->admin_waiting = 1;
+	s->admin_peer = *peer;
+	s->admin_id = *id;
+	snprintf(s->admin_op, sizeof s->admin_op, "%s", op);
+	return 0;
+}
+
+int supervisor_stop(struct broker *b, struct service *s, char *err, size_t errlen)
+{
+	char text[256];
+
+	if (s->admin_stopped) {
+		snprintf(err, errlen, "%s is already stopped", s->cfg->name);
+		return -1;
+	}
+	s->admin_stopped = 1;
+	s->restart_at_ms = 0;
+	snprintf(text, sizeof text, "%s was stopped by an administrator; start it with: hbctl start %s",
+		 s->cfg->name, s->cfg->name);
+	route_fail_waiting(b, s, text);
+	if (s->next)
+		terminate(b, s->next, broker_now_ms());
+	retire(b, s); /* calls in flight finish, then TERM */
+	events_service(b, "service.stopped", s, NULL, NULL);
+	return 0;
+}
+
+int supervisor_start(struct broker *b, struct service *s, char *err, size_t errlen)
+{
+	if (s->cur || s->next) {
+		snprintf(err, errlen, "%s is already running", s->cfg->name);
+		return -1;
+	}
+	s->admin_stopped = 0;
+	s->consecutive = 0;
+	s->crashloop = 0;
+	start_current(b, s);
+	if (!s->cur) {
+		snprintf(err, errlen, "%s", s->last_exit);
+		return -1;
+	}
+	return 0;
+}
+
+void supervisor_terminate_all(struct broker *b)
+{
+	long long now = broker_now_ms();
+
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		s->restart_at_ms = 0;
+		if (s->cur)
+			terminate(b, s->cur, now);
+		if (s->next)
+			terminate(b, s->next, now);
+		if (s->old)
+			terminate(b, s->old, now);
+	}
+}
+
+int supervisor_all_exited(const struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++)
+		if (b->services[i].cur || b->services[i].next || b->services[i].old)
+			return 0;
+	return 1;
+}
+
+int supervisor_all_up(const struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++)
+		if (!b->services[i].admin_stopped && !(b->services[i].cur && b->services[i].cur->ready))
+			return 0;
+	return 1;
+}
+
+const char *supervisor_state(const struct service *s)
+{
+	if (s->admin_stopped)
+		return s->old ? "stopping" : "stopped";
+	if (s->cur)
+		return s->cur->ready ? "up" : "starting";
+	return s->crashloop ? "crash-loop" : "backoff";
+}
+
+void supervisor_free(struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		free(b->services[i].cur);
+		free(b->services[i].next);
+		free(b->services[i].old);
+	}
+	spawn_free_env(b->child_env);
+}

@@ -1,0 +1,48 @@
+/*
+ * supervise - the policy of the broker's supervisor.
+ *
+ * Each service has one serving incarnation (cur).  A dead one is answered
+ * for, then restarted: at once the first time, then with exponential
+ * backoff up to a cap; the count starts again after a healthy period.  A
+ * run of quick deaths is a crash loop, shown in status and events, never a
+ * busy loop.  A service whose heartbeats stop is killed and so restarted.
+ * Replace (and restart, which is a replace from the same path) starts the
+ * new incarnation beside the old one, moves new calls to it once it is
+ * ready, and lets the old one drain before TERM, then KILL.
+ */
+#ifndef HB_SUPERVISE_H
+#define HB_SUPERVISE_H
+
+#include "broker.h"
+
+int supervisor_init(struct broker *b, char *err, size_t errlen);
+void supervisor_start_all(struct broker *b);
+/* After SIGCHLD: reap every child that ended. */
+void supervisor_reap(struct broker *b);
+/* Timers: hung services, scheduled restarts, TERM→KILL escalation. */
+void supervisor_tick(struct broker *b, long long now);
+long long supervisor_next_deadline(const struct broker *b);
+
+/* The instance behind a back-socket peer, or NULL. */
+struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer);
+void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+void supervisor_on_heartbeat(struct instance *inst);
+/* An old instance with no calls left gets its TERM. */
+void supervisor_check_drained(struct broker *b, struct instance *inst);
+
+/* Admin operations; 0, or -1 with a reason.  replace/restart answer later
+ * (when the new incarnation is ready) through the admin request. */
+int supervisor_replace(struct broker *b, struct service *s, const char *exec, const char *op,
+		       const struct hb_peer *peer, const struct reqid *id, char *err, size_t errlen);
+int supervisor_stop(struct broker *b, struct service *s, char *err, size_t errlen);
+int supervisor_start(struct broker *b, struct service *s, char *err, size_t errlen);
+
+/* Shutdown: TERM every instance (KILL after the grace); 1 when all are gone. */
+void supervisor_terminate_all(struct broker *b);
+int supervisor_all_exited(const struct broker *b);
+/* 1 when every service not stopped by hand has a ready instance. */
+int supervisor_all_up(const struct broker *b);
+const char *supervisor_state(const struct service *s);
+void supervisor_free(struct broker *b);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * client - request/reply over a DEALER to the broker's front socket.
+ */
+#include "client.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zmq.h>
+
+#include "paths.h"
+#include "sock.h"
+
+int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen)
+{
+	struct hb_paths p;
+
+	if (hb_paths_resolve(&p, err, errlen) < 0)
+		return -1;
+	if (hb_ipc_endpoint(out, outlen, &p, "front.sock") < 0) {
+		snprintf(err, errlen, "the runtime directory path is too long for a socket");
+		return -1;
+	}
+	return 0;
+}
+
+int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, char *err, size_t errlen)
+{
+	char ep[HB_PATH_MAX + 8];
+	struct stat st;
+
+	memset(c, 0, sizeof *c);
+	c->timeout_ms = timeout_ms;
+	c->next_id = 1;
+	if (!endpoint) {
+		if (hb_client_endpoint(ep, sizeof ep, err, errlen) < 0)
+			return -1;
+		endpoint = ep;
+	}
+	/* No socket file: no broker.  Say so without waiting for a timeout. */
+	if (strncmp(endpoint, "ipc://", 6) == 0 && stat(endpoint + 6, &st) < 0) {
+		snprintf(err, errlen, "no hb-broker is running (no socket at %s)", endpoint + 6);
+		return -1;
+	}
+	if (!(c->zctx = zmq_ctx_new()) ||
+	    !(c->sock = hb_sock_dealer(c->zctx, NULL, 1, timeout_ms)) ||
+	    zmq_connect(c->sock, endpoint) < 0) {
+		snprintf(err, errlen, "cannot connect to %s: %s", endpoint, zmq_strerror(errno));
+		hb_client_close(c);
+		return -1;
+	}
+	return 0;
+}
+
+void hb_client_close(struct hb_client *c)
+{
+	if (c->sock)
+		zmq_close(c->sock);
+	if (c->zctx)
+		zmq_ctx_term(c->zctx);
+	c->sock = c->zctx = NULL;
+}
+
+int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *reply,
+		      char *err, size_t errlen)
+{
+	int64_t id = c->next_id++, got;
+
+	hb_env_init(reply);
+	hb_env_set_int(req, "id", id);
+	if (hb_send_env(c->sock, NULL, req) < 0) {
+		snprintf(err, errlen, errno == EAGAIN ? "no hb-broker is answering (nothing accepted the request)"
+						     : "cannot send to hb-broker: %s", zmq_strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		zmq_pollitem_t item = { c->sock, 0, ZMQ_POLLIN, 0 };
+		int rc = zmq_poll(&item, 1, c->timeout_ms);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0) {
+			snprintf(err, errlen, "hb-broker did not answer within %d ms", c->timeout_ms);
+			return -1;
+		}
+		rc = hb_recv_env(c->sock, reply, err, errlen);
+		if (rc < 0)
+			continue;
+		if (rc == 0)
+			return -1;
+		if (hb_env_int(reply, "id", &got) == 0 && got == id)
+			return 0;
+		if (!hb_env_get(reply, "id") && hb_env_str(reply, "err.code"))
+			return 0; /* an error about a frame the broker could not read */
+		hb_env_free(reply); /* a late answer to an earlier request */
+	}
+}

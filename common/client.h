@@ -1,0 +1,33 @@
+/*
+ * client - a front-socket client: one request, one reply, never a hang.
+ *
+ * Used by hbctl, the tests and the benchmark.  The socket has IMMEDIATE
+ * set and send/receive timeouts, so with no broker a request fails at once
+ * instead of queueing forever.
+ */
+#ifndef HB_CLIENT_H
+#define HB_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "envelope.h"
+
+struct hb_client {
+	void *zctx;
+	void *sock;
+	int64_t next_id;
+	int timeout_ms;
+};
+
+/* endpoint NULL: front.sock in the runtime directory from the environment. */
+int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, char *err, size_t errlen);
+void hb_client_close(struct hb_client *c);
+/* Give req a fresh "id", send it and wait for the reply with that id.
+ * 0 with *reply decoded (may carry err.code/err.msg), -1 with err set. */
+int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *reply,
+		      char *err, size_t errlen);
+/* The endpoint path of front.sock, for messages. */
+int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen);
+
+#endif

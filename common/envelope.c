@@ -1,0 +1,508 @@
+/*
+ * envelope - strict MessagePack codec for hbcode frames.
+ *
+ * hb_msgpack_check walks the raw bytes first: the msgpack-c unpacker
+ * reserves 24 bytes per announced element before reading any (a 5-byte
+ * frame claiming 2^32-1 elements asks for 96 GiB), so no count may exceed
+ * the bytes left, and depth is capped here rather than by msgpack-c's
+ * compile-time stack.  Only then does msgpack_unpack_next run.
+ */
+#include "envelope.h"
+
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hb_env_init(struct hb_env *e)
+{
+	e->n = 0;
+	e->arena = NULL;
+}
+
+void hb_env_free(struct hb_env *e)
+{
+	free(e->arena);
+	e->arena = NULL;
+	e->n = 0;
+}
+
+static uint64_t read_be(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Header size and payload or element count of the item starting with b.
+ * kind: 0 scalar (payload bytes in *size), 1 array, 2 map (count in *size),
+ * -1 refused. */
+static int item_shape(const unsigned char *p, size_t left, size_t *hdr, uint64_t *size,
+		      char *err, size_t errlen)
+{
+	unsigned b = p[0];
+	int lenbytes = 0, kind = 0;
+
+	*hdr = 1;
+	*size = 0;
+	if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
+		return 0;
+	if (b >= 0x80 && b <= 0x8f) {
+		*size = b & 0x0f;
+		return 2;
+	}
+	if (b >= 0x90 && b <= 0x9f) {
+		*size = b & 0x0f;
+		return 1;
+	}
+	if (b >= 0xa0 && b <= 0xbf) {
+		*size = b & 0x1f;
+		return 0;
+	}
+	switch (b) {
+	case 0xc1:
+		snprintf(err, errlen, "byte 0xc1 is never used in MessagePack");
+		return -1;
+	case 0xc4: case 0xd9: case 0xcc: case 0xd0: lenbytes = 1; break;
+	case 0xc5: case 0xda: case 0xcd: case 0xd1: case 0xdc: case 0xde: lenbytes = 2; break;
+	case 0xc6: case 0xdb: case 0xce: case 0xd2: case 0xca: case 0xdd: case 0xdf: lenbytes = 4; break;
+	case 0xcf: case 0xd3: case 0xcb: lenbytes = 8; break;
+	default:
+		snprintf(err, errlen, "MessagePack extension types are not accepted");
+		return -1;
+	}
+	if (left < 1 + (size_t)lenbytes) {
+		snprintf(err, errlen, "frame ends inside an item header");
+		return -1;
+	}
+	switch (b) {
+	case 0xcc: case 0xcd: case 0xce: case 0xcf:
+	case 0xd0: case 0xd1: case 0xd2: case 0xd3: case 0xca: case 0xcb:
+		*size = (uint64_t)lenbytes; /* fixed-size number after the type byte */
+		return 0;
+	case 0xdc: case 0xdd: kind = 1; break;
+	case 0xde: case 0xdf: kind = 2; break;
+	default: kind = 0; break; /* str and bin: length-prefixed payload */
+	}
+	*hdr = 1 + (size_t)lenbytes;
+	*size = read_be(p + 1, lenbytes);
+	return kind;
+}
+
+int hb_msgpack_check(const unsigned char *buf, size_t len, int max_depth, char *err, size_t errlen)
+{
+	uint64_t need[HB_MAX_DEPTH + 2];
+	size_t pos = 0;
+	int depth = 0;
+
+	if (max_depth > HB_MAX_DEPTH)
+		max_depth = HB_MAX_DEPTH;
+	need[0] = 1;
+	while (depth >= 0) {
+		size_t hdr;
+		uint64_t size;
+		int kind;
+
+		if (need[depth] == 0) {
+			depth--;
+			continue;
+		}
+		need[depth]--;
+		if (pos >= len) {
+			snprintf(err, errlen, "frame is truncated");
+			return -1;
+		}
+		kind = item_shape(buf + pos, len - pos, &hdr, &size, err, errlen);
+		if (kind < 0)
+			return -1;
+		pos += hdr;
+		if (kind == 0) {
+			if (size > len - pos) {
+				snprintf(err, errlen, "an item claims %llu bytes but only %zu are left",
+					 (unsigned long long)size, len - pos);
+				return -1;
+			}
+			pos += (size_t)size;
+			continue;
+		}
+		if (kind == 2)
+			size *= 2;
+		/* Every element takes at least one byte. */
+		if (size > len - pos) {
+			snprintf(err, errlen, "a container claims %llu elements but only %zu bytes are left",
+				 (unsigned long long)size, len - pos);
+			return -1;
+		}
+		if (depth + 1 > max_depth) {
+			snprintf(err, errlen, "nesting is deeper than %d levels", max_depth);
+			return -1;
+		}
+		need[++depth] = size;
+	}
+	if (pos != len) {
+		snprintf(err, errlen, "%zu trailing bytes after the envelope", len - pos);
+		return -1;
+	}
+	return 0;
+}
+
+static struct hb_field *find_field(const struct hb_env *e, const char *key)
+{
+	for (int i = 0; i < e->n; i++)
+		if (strcmp(e->f[i].key, key) == 0)
+			return (struct hb_field *)&e->f[i];
+	return NULL;
+}
+
+/* Copy a msgpack string into the arena, NUL-terminated. */
+static int copy_str(char **arena_pos, const msgpack_object_str *s, const char **out, char *err,
+		    size_t errlen, const char *what)
+{
+	if (memchr(s->ptr, '\0', s->size)) {
+		snprintf(err, errlen, "%s contains a NUL byte", what);
+		return -1;
+	}
+	memcpy(*arena_pos, s->ptr, s->size);
+	(*arena_pos)[s->size] = '\0';
+	*out = *arena_pos;
+	*arena_pos += s->size + 1;
+	return 0;
+}
+
+static int add_value(struct hb_env *e, char **arena_pos, const char *key, const msgpack_object *v,
+		     char *err, size_t errlen)
+{
+	struct hb_field *f;
+
+	if (find_field(e, key)) {
+		snprintf(err, errlen, "key \"%s\" appears twice", key);
+		return -1;
+	}
+	if (v->type == MSGPACK_OBJECT_NIL)
+		return 0; /* nil means absent */
+	if (e->n == HB_MAX_FIELDS) {
+		snprintf(err, errlen, "more than %d fields", HB_MAX_FIELDS);
+		return -1;
+	}
+	f = &e->f[e->n];
+	snprintf(f->key, sizeof f->key, "%s", key);
+	switch (v->type) {
+	case MSGPACK_OBJECT_STR:
+		f->type = HB_VAL_STR;
+		f->len = v->via.str.size;
+		if (copy_str(arena_pos, &v->via.str, &f->s, err, errlen, key) < 0)
+			return -1;
+		break;
+	case MSGPACK_OBJECT_POSITIVE_INTEGER:
+		if (v->via.u64 > INT64_MAX) {
+			snprintf(err, errlen, "\"%s\" is out of range", key);
+			return -1;
+		}
+		f->type = HB_VAL_INT;
+		f->i = (int64_t)v->via.u64;
+		break;
+	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+		f->type = HB_VAL_INT;
+		f->i = v->via.i64;
+		break;
+	case MSGPACK_OBJECT_BOOLEAN:
+		f->type = HB_VAL_BOOL;
+		f->i = v->via.boolean;
+		break;
+	default:
+		snprintf(err, errlen, "\"%s\" has a type that is not accepted (string, integer or boolean)", key);
+		return -1;
+	}
+	e->n++;
+	return 0;
+}
+
+static int key_of(const msgpack_object *k, char out[HB_MAX_KEY + 1], char *err, size_t errlen)
+{
+	if (k->type != MSGPACK_OBJECT_STR) {
+		snprintf(err, errlen, "a map key is not a string");
+		return -1;
+	}
+	if (k->via.str.size == 0 || k->via.str.size > HB_MAX_KEY / 2 ||
+	    memchr(k->via.str.ptr, '\0', k->via.str.size) || memchr(k->via.str.ptr, '.', k->via.str.size)) {
+		snprintf(err, errlen, "a map key is empty, too long or has a NUL or dot");
+		return -1;
+	}
+	memcpy(out, k->via.str.ptr, k->via.str.size);
+	out[k->via.str.size] = '\0';
+	return 0;
+}
+
+static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *root, char *err, size_t errlen)
+{
+	if (root->type != MSGPACK_OBJECT_MAP) {
+		snprintf(err, errlen, "the envelope is not a map");
+		return -1;
+	}
+	for (uint32_t i = 0; i < root->via.map.size; i++) {
+		const msgpack_object_kv *kv = &root->via.map.ptr[i];
+		char key[HB_MAX_KEY + 1];
+
+		if (key_of(&kv->key, key, err, errlen) < 0)
+			return -1;
+		if (kv->val.type != MSGPACK_OBJECT_MAP) {
+			if (add_value(e, arena_pos, key, &kv->val, err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		for (uint32_t j = 0; j < kv->val.via.map.size; j++) {
+			const msgpack_object_kv *in = &kv->val.via.map.ptr[j];
+			char sub[HB_MAX_KEY + 1], dotted[2 * HB_MAX_KEY + 2];
+
+			if (key_of(&in->key, sub, err, errlen) < 0)
+				return -1;
+			if (in->val.type == MSGPACK_OBJECT_MAP) {
+				snprintf(err, errlen, "\"%s.%s\" nests deeper than one map", key, sub);
+				return -1;
+			}
+			snprintf(dotted, sizeof dotted, "%s.%s", key, sub);
+			if (add_value(e, arena_pos, dotted, &in->val, err, errlen) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int hb_env_decode(struct hb_env *e, const void *buf, size_t len, char *err, size_t errlen)
+{
+	msgpack_unpacked up;
+	size_t off = 0;
+	char *arena_pos;
+	int64_t v;
+	int rc;
+
+	hb_env_init(e);
+	if (len > HB_MAX_FRAME) {
+		snprintf(err, errlen, "frame of %zu bytes is over the %u byte limit", len, HB_MAX_FRAME);
+		return -1;
+	}
+	if (hb_msgpack_check(buf, len, HB_MAX_DEPTH, err, errlen) < 0)
+		return -1;
+	msgpack_unpacked_init(&up);
+	rc = msgpack_unpack_next(&up, buf, len, &off);
+	if (rc != MSGPACK_UNPACK_SUCCESS || off != len) {
+		msgpack_unpacked_destroy(&up);
+		snprintf(err, errlen, "frame is not one MessagePack value");
+		return -1;
+	}
+	e->arena = malloc(len + 1);
+	if (!e->arena) {
+		msgpack_unpacked_destroy(&up);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	arena_pos = e->arena;
+	rc = flatten(e, &arena_pos, &up.data, err, errlen);
+	msgpack_unpacked_destroy(&up);
+	if (rc < 0)
+		goto bad;
+	if (hb_env_int(e, "v", &v) < 0) {
+		snprintf(err, errlen, "the envelope has no protocol version \"v\"");
+		goto bad;
+	}
+	if (v != HB_PROTO_VERSION) {
+		snprintf(err, errlen, "protocol version %lld is not supported (this side speaks %d)",
+			 (long long)v, HB_PROTO_VERSION);
+		goto bad;
+	}
+	if (!hb_env_str(e, "op")) {
+		snprintf(err, errlen, "the envelope has no \"op\" string");
+		goto bad;
+	}
+	return 0;
+bad:
+	hb_env_free(e);
+	return -1;
+}
+
+static struct hb_field *slot(struct hb_env *e, const char *key)
+{
+	struct hb_field *f = find_field(e, key);
+
+	if (f)
+		return f;
+	if (e->n == HB_MAX_FIELDS || strlen(key) > HB_MAX_KEY)
+		return NULL;
+	f = &e->f[e->n++];
+	snprintf(f->key, sizeof f->key, "%s", key);
+	return f;
+}
+
+int hb_env_set_strn(struct hb_env *e, const char *key, const char *s, size_t len)
+{
+	struct hb_field *f = slot(e, key);
+
+	if (!f)
+		return -1;
+	f->type = HB_VAL_STR;
+	f->s = s;
+	f->len = len;
+	return 0;
+}
+
+int hb_env_set_str(struct hb_env *e, const char *key, const char *s)
+{
+	return hb_env_set_strn(e, key, s, strlen(s));
+}
+
+int hb_env_set_int(struct hb_env *e, const char *key, int64_t v)
+{
+	struct hb_field *f = slot(e, key);
+
+	if (!f)
+		return -1;
+	f->type = HB_VAL_INT;
+	f->i = v;
+	return 0;
+}
+
+int hb_env_set_bool(struct hb_env *e, const char *key, int v)
+{
+	struct hb_field *f = slot(e, key);
+
+	if (!f)
+		return -1;
+	f->type = HB_VAL_BOOL;
+	f->i = v != 0;
+	return 0;
+}
+
+int hb_env_set_err(struct hb_env *e, const char *code, const char *msg)
+{
+	if (hb_env_set_str(e, "err.code", code) < 0 || hb_env_set_str(e, "err.msg", msg) < 0)
+		return -1;
+	return 0;
+}
+
+const struct hb_field *hb_env_get(const struct hb_env *e, const char *key)
+{
+	return find_field(e, key);
+}
+
+const char *hb_env_str(const struct hb_env *e, const char *key)
+{
+	const struct hb_field *f = find_field(e, key);
+
+	return f && f->type == HB_VAL_STR ? f->s : NULL;
+}
+
+const char *hb_env_str_or(const struct hb_env *e, const char *key, const char *dflt)
+{
+	const char *s = hb_env_str(e, key);
+
+	return s ? s : dflt;
+}
+
+int hb_env_int(const struct hb_env *e, const char *key, int64_t *out)
+{
+	const struct hb_field *f = find_field(e, key);
+
+	if (!f || f->type != HB_VAL_INT)
+		return -1;
+	*out = f->i;
+	return 0;
+}
+
+int hb_env_bool(const struct hb_env *e, const char *key, int dflt)
+{
+	const struct hb_field *f = find_field(e, key);
+
+	return f && f->type == HB_VAL_BOOL ? (int)f->i : dflt;
+}
+
+static void pack_value(msgpack_packer *pk, const struct hb_field *f)
+{
+	switch (f->type) {
+	case HB_VAL_STR:
+		msgpack_pack_str(pk, f->len);
+		msgpack_pack_str_body(pk, f->s, f->len);
+		break;
+	case HB_VAL_INT:
+		msgpack_pack_int64(pk, f->i);
+		break;
+	case HB_VAL_BOOL:
+		if (f->i)
+			msgpack_pack_true(pk);
+		else
+			msgpack_pack_false(pk);
+		break;
+	}
+}
+
+static size_t prefix_len(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot ? (size_t)(dot - key) : 0;
+}
+
+/* Whether field i's map prefix was already written by an earlier field. */
+static int prefix_seen(const struct hb_env *e, int i, size_t plen)
+{
+	for (int j = 0; j < i; j++)
+		if (prefix_len(e->f[j].key) == plen && strncmp(e->f[j].key, e->f[i].key, plen) == 0)
+			return 1;
+	return 0;
+}
+
+int hb_env_encode(const struct hb_env *e, char **buf, size_t *len)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	size_t entries = find_field(e, "v") ? 0 : 1;
+
+	for (int i = 0; i < e->n; i++) {
+		size_t plen = prefix_len(e->f[i].key);
+		if (!plen || !prefix_seen(e, i, plen))
+			entries++;
+	}
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, entries);
+	if (!find_field(e, "v")) {
+		msgpack_pack_str(&pk, 1);
+		msgpack_pack_str_body(&pk, "v", 1);
+		msgpack_pack_int(&pk, HB_PROTO_VERSION);
+	}
+	for (int i = 0; i < e->n; i++) {
+		const char *key = e->f[i].key;
+		size_t plen = prefix_len(key), members = 0;
+
+		if (!plen) {
+			msgpack_pack_str(&pk, strlen(key));
+			msgpack_pack_str_body(&pk, key, strlen(key));
+			pack_value(&pk, &e->f[i]);
+			continue;
+		}
+		if (prefix_seen(e, i, plen))
+			continue;
+		for (int j = i; j < e->n; j++)
+			if (prefix_len(e->f[j].key) == plen && strncmp(e->f[j].key, key, plen) == 0)
+				members++;
+		msgpack_pack_str(&pk, plen);
+		msgpack_pack_str_body(&pk, key, plen);
+		msgpack_pack_map(&pk, members);
+		for (int j = i; j < e->n; j++) {
+			const char *sub = e->f[j].key + plen + 1;
+			if (prefix_len(e->f[j].key) != plen || strncmp(e->f[j].key, key, plen) != 0)
+				continue;
+			msgpack_pack_str(&pk, strlen(sub));
+			msgpack_pack_str_body(&pk, sub, strlen(sub));
+			pack_value(&pk, &e->f[j]);
+		}
+	}
+	if (!sb.data) {
+		msgpack_sbuffer_destroy(&sb);
+		return -1;
+	}
+	*len = sb.size;
+	*buf = msgpack_sbuffer_release(&sb);
+	return 0;
+}

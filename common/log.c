@@ -1,0 +1,89 @@
+/*
+ * log - stderr lines for people and journald: "time level process [key] text".
+ *
+ * One write(2) per line so lines from worker threads never interleave.  The
+ * settings are read once, in hb_log_init, before any thread starts.
+ */
+#include "log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct log_settings {
+	char process[48];
+	enum hb_log_level min;
+};
+
+/* Set once in hb_log_init() before threads start, read-only afterwards. */
+static struct log_settings settings = { "hbcode", HB_LOG_INFO };
+
+static const char *const level_names[] = { "debug", "info", "warn", "error" };
+
+void hb_log_init(const char *process)
+{
+	const char *env = getenv("HB_LOG");
+
+	snprintf(settings.process, sizeof settings.process, "%s", process);
+	settings.min = HB_LOG_INFO;
+	if (env && strcmp(env, "debug") == 0)
+		settings.min = HB_LOG_DEBUG;
+	else if (env && strcmp(env, "warn") == 0)
+		settings.min = HB_LOG_WARN;
+	else if (env && strcmp(env, "error") == 0)
+		settings.min = HB_LOG_ERROR;
+}
+
+int hb_log_enabled(enum hb_log_level level)
+{
+	return level >= settings.min;
+}
+
+void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap)
+{
+	char line[2048];
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+	int r;
+
+	if (!hb_log_enabled(level))
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
+	r = snprintf(line + n, sizeof line - n, ".%03ldZ %s %s[%ld]%s%s%s ",
+		     ts.tv_nsec / 1000000, level_names[level], settings.process, (long)getpid(),
+		     key ? " [" : "", key ? key : "", key ? "]" : "");
+	if (r > 0 && (size_t)r < sizeof line - n)
+		n += (size_t)r;
+	r = vsnprintf(line + n, sizeof line - n, fmt, ap);
+	if (r > 0)
+		n += (size_t)r < sizeof line - n ? (size_t)r : sizeof line - n - 1;
+	if (n >= sizeof line - 1)
+		n = sizeof line - 2;
+	line[n++] = '\n';
+	/* Best effort: a failed log line has nowhere else to go. */
+	(void)!write(STDERR_FILENO, line, n);
+}
+
+void hb_log(enum hb_log_level level, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	hb_vlog(level, key, fmt, ap);
+	va_end(ap);
+}
+
+void hb_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	hb_vlog(HB_LOG_ERROR, NULL, fmt, ap);
+	va_end(ap);
+	exit(111);
+}

@@ -1,0 +1,26 @@
+/*
+ * log - one line per event on stderr: time, level, process, call key, text.
+ *
+ * Every process calls hb_log_init() once with its name; HB_LOG=debug turns on
+ * debug lines.  Secrets never go through here: callers pass no key material.
+ */
+#ifndef HB_LOG_H
+#define HB_LOG_H
+
+#include <stdarg.h>
+
+enum hb_log_level { HB_LOG_DEBUG, HB_LOG_INFO, HB_LOG_WARN, HB_LOG_ERROR };
+
+void hb_log_init(const char *process);
+int hb_log_enabled(enum hb_log_level level);
+void hb_log(enum hb_log_level level, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap);
+_Noreturn void hb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define log_debug(key, ...) hb_log(HB_LOG_DEBUG, (key), __VA_ARGS__)
+#define log_info(key, ...) hb_log(HB_LOG_INFO, (key), __VA_ARGS__)
+#define log_warn(key, ...) hb_log(HB_LOG_WARN, (key), __VA_ARGS__)
+#define log_error(key, ...) hb_log(HB_LOG_ERROR, (key), __VA_ARGS__)
+
+#endif

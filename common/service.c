@@ -1,0 +1,400 @@
+/*
+ * service - hb_service_main, the loop thread of every svc-* process.
+ *
+ * The loop owns the DEALER to the broker.  It announces `ready`, sends a
+ * heartbeat every HB_HEARTBEAT_MS, turns each `call` into a job for the
+ * pool, delivers `cancel` and subcall answers, and forwards what workers
+ * send.  It exits on SIGTERM after the calls in flight have answered (they
+ * are cancelled first), and when the broker that started it is gone.
+ */
+#include "service.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "log.h"
+#include "map.h"
+#include "paths.h"
+#include "service_pool.h"
+#include "sock.h"
+
+#define HB_VERSION "0.1.0"
+
+struct service_loop {
+	const char *name;
+	const struct hb_service_tool *tools;
+	char endpoint[HB_PATH_MAX + 8];
+	char identity[128];
+	int concurrency;
+	int heartbeat_ms;
+	pid_t broker_pid;       /* exit when our parent is no longer this */
+	void *zctx, *back, *inbox;
+	struct hb_pool pool;
+	struct hb_map calls;    /* key -> struct hb_call */
+	int sigpipe[2];
+	int stopping;
+	unsigned long served;
+};
+
+static int stop_pipe_fd = -1; /* written by the signal handler only */
+
+static void on_stop_signal(int sig)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	(void)!write(stop_pipe_fd, &c, 1);
+	errno = saved;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int env_int(const char *name, int dflt, int min, int max)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return dflt;
+	n = strtol(v, &end, 10);
+	return *end || n < min || n > max ? dflt : (int)n;
+}
+
+static int parse_settings(struct service_loop *s, int argc, char **argv)
+{
+	const char *id = getenv("HB_SERVICE_ID"), *ep = getenv("HB_BACK_ENDPOINT");
+	struct hb_paths paths;
+	char err[256];
+
+	s->concurrency = env_int("HB_CONCURRENCY", 4, 1, 256);
+	s->heartbeat_ms = env_int("HB_HEARTBEAT_MS", 1000, 10, 60000);
+	s->broker_pid = (pid_t)env_int("HB_BROKER_PID", 0, 0, 0x7fffffff);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--concurrency") == 0 && i + 1 < argc) {
+			s->concurrency = atoi(argv[++i]);
+			if (s->concurrency < 1 || s->concurrency > 256) {
+				fprintf(stderr, "%s: --concurrency must be 1..256\n", s->name);
+				return -1;
+			}
+		} else if (strcmp(argv[i], "--endpoint") == 0 && i + 1 < argc) {
+			ep = argv[++i];
+		} else {
+			fprintf(stderr, "usage: %s [--concurrency N] [--endpoint ipc://PATH]\n", s->name);
+			return -1;
+		}
+	}
+	snprintf(s->identity, sizeof s->identity, "%s#%s", s->name, "0");
+	if (id && *id)
+		snprintf(s->identity, sizeof s->identity, "%s", id);
+	if (ep && *ep) {
+		snprintf(s->endpoint, sizeof s->endpoint, "%s", ep);
+		return 0;
+	}
+	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
+	    hb_ipc_endpoint(s->endpoint, sizeof s->endpoint, &paths, "back.sock") < 0) {
+		fprintf(stderr, "%s: %s\n", s->name, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void send_simple(struct service_loop *s, const char *op)
+{
+	struct hb_env e;
+	char tools[1024] = "";
+	size_t n = 0;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", op);
+	if (strcmp(op, "ready") == 0) {
+		for (const struct hb_service_tool *t = s->tools; t->name && n < sizeof tools; t++)
+			n += (size_t)snprintf(tools + n, sizeof tools - n, "%s%s", n ? "," : "", t->name);
+		hb_env_set_str(&e, "service", s->name);
+		hb_env_set_int(&e, "pid", getpid());
+		hb_env_set_str(&e, "version", HB_VERSION);
+		hb_env_set_str(&e, "tools", tools);
+		hb_env_set_int(&e, "concurrency", s->concurrency);
+	} else {
+		hb_env_set_int(&e, "inflight", (int64_t)s->calls.count);
+	}
+	if (hb_send_env(s->back, NULL, &e) < 0)
+		log_warn(NULL, "cannot send %s: %s", op, zmq_strerror(errno));
+}
+
+static void answer_now(struct service_loop *s, const char *key, const char *text)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "result");
+	hb_env_set_str(&e, "key", key);
+	hb_env_set_bool(&e, "ok", 0);
+	hb_env_set_str(&e, "text", text);
+	if (hb_send_env(s->back, NULL, &e) < 0)
+		log_warn(key, "cannot answer: %s", zmq_strerror(errno));
+}
+
+static hb_tool_fn find_tool(const struct service_loop *s, const char *name)
+{
+	for (const struct hb_service_tool *t = s->tools; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t->fn;
+	return NULL;
+}
+
+/* Build a call that owns copies of the envelope's strings. */
+static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
+{
+	static const char *const names[] = { "key", "tool", "session", "run", "project",
+					     "agent", "access", "call_id", "json" };
+	const char *vals[9];
+	size_t lens[9], total = 0;
+	struct hb_call *c = calloc(1, sizeof *c);
+	char *p;
+
+	if (!c)
+		return NULL;
+	for (int i = 0; i < 9; i++) {
+		const struct hb_field *f = hb_env_get(e, names[i]);
+		vals[i] = f && f->type == HB_VAL_STR ? f->s : "";
+		lens[i] = f && f->type == HB_VAL_STR ? f->len : 0;
+		total += lens[i] + 1;
+	}
+	if (!(c->strings = p = malloc(total))) {
+		free(c);
+		return NULL;
+	}
+	const char **slots[9] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
+				  &c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
+				  &c->args };
+	for (int i = 0; i < 9; i++) {
+		memcpy(p, vals[i], lens[i]);
+		p[lens[i]] = '\0';
+		*slots[i] = p;
+		p += lens[i] + 1;
+	}
+	c->args_len = lens[8];
+	c->fn = fn;
+	atomic_init(&c->cancelled, 0);
+	return c;
+}
+
+static void take_call(struct service_loop *s, const struct hb_env *e)
+{
+	const char *key = hb_env_str(e, "key"), *tool = hb_env_str(e, "tool");
+	hb_tool_fn fn;
+	struct hb_call *c;
+	char msg[256];
+
+	if (!key || !tool || !*key) {
+		log_warn(NULL, "a call without key or tool was ignored");
+		return;
+	}
+	if (s->stopping) {
+		answer_now(s, key, "the service is stopping; try the call again");
+		return;
+	}
+	if (hb_map_get(&s->calls, key)) {
+		log_warn(key, "duplicate call key ignored");
+		return;
+	}
+	if (!(fn = find_tool(s, tool))) {
+		snprintf(msg, sizeof msg, "%s does not serve the tool \"%s\"", s->name, tool);
+		answer_now(s, key, msg);
+		return;
+	}
+	if (!(c = call_from_env(e, fn)) || hb_map_put(&s->calls, c->ctx.key, c) < 0) {
+		hb_call_free(c);
+		answer_now(s, key, "the service is out of memory");
+		return;
+	}
+	log_debug(key, "call %s", tool);
+	hb_pool_submit(&s->pool, c);
+}
+
+static void handle_back(struct service_loop *s)
+{
+	for (;;) {
+		struct hb_env e;
+		char err[256];
+		int rc = hb_recv_env(s->back, &e, err, sizeof err);
+		const char *op;
+		struct hb_call *c;
+
+		if (rc < 0)
+			return;
+		if (rc == 0) {
+			log_warn(NULL, "bad frame from the broker: %s", err);
+			continue;
+		}
+		op = hb_env_str(&e, "op");
+		c = hb_env_str(&e, "key") ? hb_map_get(&s->calls, hb_env_str(&e, "key")) : NULL;
+		if (strcmp(op, "call") == 0) {
+			take_call(s, &e);
+		} else if (strcmp(op, "cancel") == 0) {
+			if (c)
+				hb_pool_cancel(&s->pool, c);
+		} else if (strcmp(op, "subcall.result") == 0) {
+			const char *sub = hb_env_str_or(&e, "sub", "0");
+			if (c)
+				hb_pool_subcall_answer(&s->pool, c, strtoull(sub, NULL, 10),
+						       hb_env_bool(&e, "ok", 0), hb_env_str(&e, "text"));
+		} else if (strcmp(op, "heartbeat") != 0) {
+			log_warn(NULL, "unknown op \"%s\" from the broker ignored", op);
+		}
+		hb_env_free(&e);
+	}
+}
+
+static void handle_inbox(struct service_loop *s)
+{
+	for (;;) {
+		char head[1 + sizeof(struct hb_call *)];
+		zmq_msg_t body;
+		struct hb_call *c;
+		int n = zmq_recv(s->inbox, head, sizeof head, ZMQ_DONTWAIT);
+
+		if (n < 0)
+			return;
+		zmq_msg_init(&body);
+		if (zmq_msg_recv(&body, s->inbox, 0) < 0) {
+			zmq_msg_close(&body);
+			return;
+		}
+		if (zmq_msg_send(&body, s->back, 0) < 0) {
+			log_warn(NULL, "cannot forward to the broker: %s", zmq_strerror(errno));
+			zmq_msg_close(&body);
+		}
+		if (head[0] != HB_POOL_DONE)
+			continue;
+		memcpy(&c, head + 1, sizeof c);
+		log_debug(c->ctx.key, "done %s ok=%d", c->ctx.tool, c->ok);
+		hb_map_del(&s->calls, c->ctx.key);
+		hb_call_free(c);
+		s->served++;
+	}
+}
+
+static void cancel_one(void *value, void *arg)
+{
+	hb_pool_cancel(arg, value);
+}
+
+static int setup(struct service_loop *s)
+{
+	struct sigaction sa;
+
+	if (pipe(s->sigpipe) < 0 || fcntl(s->sigpipe[0], F_SETFL, O_NONBLOCK) < 0 ||
+	    fcntl(s->sigpipe[1], F_SETFL, O_NONBLOCK) < 0)
+		return -1;
+	stop_pipe_fd = s->sigpipe[1];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) < 0 || sigaction(SIGINT, &sa, NULL) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	if (!(s->zctx = zmq_ctx_new()))
+		return -1;
+	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
+	s->inbox = zmq_socket(s->zctx, ZMQ_PULL);
+	if (!s->back || !s->inbox || zmq_bind(s->inbox, HB_POOL_INBOX) < 0 ||
+	    zmq_connect(s->back, s->endpoint) < 0)
+		return -1;
+	hb_map_init(&s->calls);
+	return hb_pool_start(&s->pool, s->zctx, s->concurrency);
+}
+
+static void teardown(struct service_loop *s)
+{
+	hb_pool_stop(&s->pool);
+	handle_inbox(s); /* the last results */
+	while (s->calls.count) {
+		struct hb_call *c = hb_map_any(&s->calls);
+		hb_map_del(&s->calls, c->ctx.key);
+		hb_call_free(c);
+	}
+	hb_map_clear(&s->calls);
+	zmq_close(s->inbox);
+	zmq_close(s->back);
+	zmq_ctx_term(s->zctx);
+	close(s->sigpipe[0]);
+	close(s->sigpipe[1]);
+}
+
+int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools)
+{
+	struct service_loop s;
+	long long next_beat, stop_deadline = 0;
+
+	memset(&s, 0, sizeof s);
+	s.name = service;
+	s.tools = tools;
+	hb_log_init(service);
+	if (parse_settings(&s, argc, argv) < 0)
+		return 100;
+	if (setup(&s) < 0) {
+		log_error(NULL, "cannot start: %s", zmq_strerror(errno));
+		return 111;
+	}
+	send_simple(&s, "ready");
+	log_info(NULL, "ready as %s on %s with %d workers", s.identity, s.endpoint, s.concurrency);
+	next_beat = now_ms() + s.heartbeat_ms;
+	while (!s.stopping || (s.calls.count && now_ms() < stop_deadline)) {
+		zmq_pollitem_t items[3] = {
+			{ s.back, 0, ZMQ_POLLIN, 0 },
+			{ s.inbox, 0, ZMQ_POLLIN, 0 },
+			{ NULL, s.sigpipe[0], ZMQ_POLLIN, 0 },
+		};
+		long long wait = next_beat - now_ms();
+
+		if (zmq_poll(items, 3, wait < 0 ? 0 : wait) < 0 && errno != EINTR)
+			break;
+		if (items[2].revents & ZMQ_POLLIN) {
+			char buf[16];
+			while (read(s.sigpipe[0], buf, sizeof buf) > 0)
+				;
+			if (!s.stopping) {
+				log_info(NULL, "stopping: cancelling %zu calls in flight", s.calls.count);
+				s.stopping = 1;
+				stop_deadline = now_ms() + 3000;
+				hb_map_each(&s.calls, cancel_one, &s.pool);
+			}
+		}
+		if (items[0].revents & ZMQ_POLLIN)
+			handle_back(&s);
+		if (items[1].revents & ZMQ_POLLIN)
+			handle_inbox(&s);
+		if (now_ms() >= next_beat) {
+			send_simple(&s, "heartbeat");
+			next_beat = now_ms() + s.heartbeat_ms;
+			if (s.broker_pid && getppid() != s.broker_pid) {
+				log_warn(NULL, "the broker (pid %ld) is gone; exiting", (long)s.broker_pid);
+				break;
+			}
+		}
+	}
+	if (s.calls.count && s.stopping) {
+		/* A handler ignored its cancel: leave without waiting for it. */
+		log_warn(NULL, "%zu calls did not stop in time; exiting anyway", s.calls.count);
+		_exit(0);
+	}
+	hb_map_each(&s.calls, cancel_one, &s.pool);
+	teardown(&s);
+	log_info(NULL, "stopped after %lu calls", s.served);
+	return 0;
+}

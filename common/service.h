@@ -1,0 +1,72 @@
+/*
+ * service - the shared main loop of every svc-* process.
+ *
+ * A service's main.c is a table of tools and one call:
+ *
+ *	static const struct hb_service_tool tools[] = {
+ *		{ "maintain_sessions", maintain_sessions },
+ *		{ NULL, NULL }
+ *	};
+ *	int main(int argc, char **argv)
+ *	{ return hb_service_main(argc, argv, "svc-sessions", tools); }
+ *
+ * hb_service_main connects a DEALER to the broker's back socket, announces
+ * `ready`, sends heartbeats from its own thread of control (so a slow handler
+ * never looks like a hung service), and runs calls on a small worker pool.
+ * A handler runs on a worker thread; it may block.  It must not keep any
+ * pointer from the call after it returns.
+ *
+ * Settings come from the environment the broker sets (HB_SERVICE_ID,
+ * HB_BACK_ENDPOINT, HB_HEARTBEAT_MS, HB_CONCURRENCY) or from
+ * `--concurrency N` and `--endpoint EP`, so a service runs as well by hand.
+ */
+#ifndef HB_SERVICE_H
+#define HB_SERVICE_H
+
+#include <jansson.h>
+
+struct hb_call;
+
+/* Returns 0 after hb_call_succeed*, -1 after hb_call_fail*. */
+typedef int (*hb_tool_fn)(struct hb_call *call, const json_t *args);
+
+struct hb_service_tool {
+	const char *name;
+	hb_tool_fn fn;
+};
+
+/* Who is calling: from the broker's binding, never from the arguments.
+ * Absent values are "" (never NULL). */
+struct hb_call_context {
+	const char *key;      /* the broker's call key, for logs */
+	const char *tool;
+	const char *session;  /* HB Code session id */
+	const char *run;      /* run id */
+	const char *project;  /* project directory */
+	const char *agent;    /* codex | claude | "" */
+	const char *access;   /* read-only | full-auto | full-access | unrestricted | "" */
+	const char *call_id;  /* the agent's call identity (callId / toolUseId) */
+};
+
+int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools);
+
+const struct hb_call_context *hb_call_context(const struct hb_call *call);
+/* Nonzero once the caller cancelled or the service is stopping. */
+int hb_call_cancelled(const struct hb_call *call);
+
+/* The result text the agent reads.  Both return what the handler returns. */
+int hb_call_succeed(struct hb_call *call, const char *text);
+int hb_call_succeedf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hb_call_fail(struct hb_call *call, const char *text);
+int hb_call_failf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Publish a progress line for the timeline (best effort). */
+int hb_call_progress(struct hb_call *call, const char *text);
+
+/* Call another family's tool through the broker.  Blocks up to timeout_ms;
+ * returns 0 with *ok set and *text (caller frees) the tool's answer, or -1
+ * with *text an explanation (cancelled, timed out, broker gone). */
+int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,
+		    int timeout_ms, int *ok, char **text);
+
+#endif

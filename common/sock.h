@@ -1,0 +1,47 @@
+/*
+ * sock - ZeroMQ sockets set up the hbcode way, and envelope send/receive.
+ *
+ * Every socket gets LINGER 0 (a dead peer never blocks shutdown) and
+ * MAXMSGSIZE (an oversized frame drops the connection before any parser
+ * sees it).  ROUTER sockets get ROUTER_MANDATORY so a send to a departed
+ * peer fails instead of vanishing.
+ */
+#ifndef HB_SOCK_H
+#define HB_SOCK_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "envelope.h"
+
+#define HB_PEER_ID_MAX 255
+
+/* A ROUTER peer: its routing id, and its pid when it came over ipc. */
+struct hb_peer {
+	unsigned char id[HB_PEER_ID_MAX];
+	size_t len;
+	pid_t pid;  /* 0 when unknown */
+};
+
+void *hb_sock_router(void *ctx);
+/* A DEALER; identity may be NULL.  immediate: queue only to live
+ * connections; timeout_ms: send and receive timeouts (-1: none). */
+void *hb_sock_dealer(void *ctx, const char *identity, int immediate, int timeout_ms);
+void *hb_sock_pub(void *ctx);
+void *hb_sock_sub(void *ctx, const char *topic_prefix);
+
+/* Receive one routed message.  1: *e decoded; 0: a bad frame (reason in
+ * err; peer is filled when known, so the caller can answer); -1: nothing
+ * to read or the socket failed (errno set). */
+int hb_recv_routed(void *sock, struct hb_peer *peer, struct hb_env *e, char *err, size_t errlen);
+/* The same for a DEALER (no identity frame). */
+int hb_recv_env(void *sock, struct hb_env *e, char *err, size_t errlen);
+/* Send e to peer (NULL for a DEALER).  0 or -1 (errno from libzmq). */
+int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e);
+/* Publish an event: topic frame, then an envelope {op:"event",topic,json}. */
+int hb_publish(void *pub, const char *topic, const char *json);
+
+/* Printable peer id for logs. */
+void hb_peer_name(const struct hb_peer *peer, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * tools - the hbcode tool table (the page's build_app_capabilities and
+ * tool_approval in one place).
+ *
+ * Families name the service that serves a tool.  A family whose service is
+ * not built yet is simply not in the broker's config, and a call to it gets
+ * an honest "no service" error; the catalog issue decides how it is listed.
+ */
+#include "tools.h"
+
+#include <string.h>
+
+#define SESSIONS_HASH_NOTE \
+	"A project is named by the SHA-256 hex of its canonical absolute path (action guide prints yours)."
+
+static const struct hb_tool_def tool_table[] = {
+	{
+		"use_user_browser", "svc-browser", HB_CLASS_AGENT, HB_LIST_ALWAYS,
+		"Use the user's own browser (their logged-in profile) to open a page, read it, "
+		"click, type or take a screenshot.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"action\":{\"type\":\"string\",\"enum\":[\"open\",\"read\",\"click\",\"type\",\"screenshot\"]},"
+		"\"url\":{\"type\":\"string\"},\"selector\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"}},"
+		"\"required\":[\"action\"],\"additionalProperties\":false}",
+	},
+	{
+		"maintain_sessions", "svc-sessions", HB_CLASS_READ_ONLY, HB_LIST_ALWAYS,
+		"Read-only view of the HB Code sessions. Actions: guide (how to use this tool), "
+		"listSessions (sessions with their agent, project, access level and which one is active, "
+		"newest first; 25 rows by default, at most 200; filter by projectDirectoryHash), "
+		"resolveSession (the Codex thread or Claude session of one session). " SESSIONS_HASH_NOTE,
+		"{\"type\":\"object\",\"properties\":{"
+		"\"action\":{\"type\":\"string\",\"enum\":[\"guide\",\"listSessions\",\"resolveSession\"]},"
+		"\"projectDirectoryHash\":{\"type\":\"string\",\"pattern\":\"^[0-9a-f]{64}$\"},"
+		"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":200},"
+		"\"includeArchived\":{\"type\":\"boolean\"},"
+		"\"agent\":{\"type\":\"string\",\"enum\":[\"codex\",\"claude\"]},"
+		"\"targetSessionId\":{\"type\":\"string\"}},"
+		"\"required\":[\"action\"],\"additionalProperties\":false}",
+	},
+	{
+		"manage_sessions", "svc-sessions", HB_CLASS_AGENT, HB_LIST_ALWAYS,
+		"Change HB Code sessions: create a session (title, agent, projectPath, accessLevel), "
+		"rename, archive, unarchive, make a session the active one of its project (activate), "
+		"or change its access level (setAccessLevel). Returns the changed session.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"action\":{\"type\":\"string\",\"enum\":[\"create\",\"rename\",\"archive\",\"unarchive\","
+		"\"activate\",\"setAccessLevel\"]},"
+		"\"targetSessionId\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},"
+		"\"agent\":{\"type\":\"string\",\"enum\":[\"codex\",\"claude\"]},"
+		"\"projectPath\":{\"type\":\"string\"},"
+		"\"accessLevel\":{\"type\":\"string\",\"enum\":[\"read-only\",\"full-auto\",\"full-access\","
+		"\"unrestricted\"]}},"
+		"\"required\":[\"action\"],\"additionalProperties\":false}",
+	},
+	{
+		"send_session_message", "svc-messages", HB_CLASS_DESKTOP, HB_LIST_ALWAYS,
+		"Send a message to another HB Code session (Codex or Claude). Find its id with "
+		"maintain_sessions. Returns a receipt at once; do not wait or poll for an answer: "
+		"it arrives later as a new message in this session.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"recipientSessionId\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},"
+		"\"required\":[\"recipientSessionId\",\"message\"],\"additionalProperties\":false}",
+	},
+	{
+		"synthesize_speech", "svc-speech", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
+		"Turn text into a spoken WAV file with Gemini text-to-speech. Optional voice (one of the "
+		"30 prebuilt voices, Kore by default) and style notes that are not read aloud.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"text\":{\"type\":\"string\"},\"voice\":{\"type\":\"string\"},\"style\":{\"type\":\"string\"}},"
+		"\"required\":[\"text\"],\"additionalProperties\":false}",
+	},
+	{
+		"create_explainer_video", "svc-explainer", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
+		"Make a short narrated explainer video (1080p MP4, 30-120 seconds) from a question, "
+		"the facts and their sources.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"question\":{\"type\":\"string\"},\"facts\":{\"type\":\"string\"},"
+		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+		"\"required\":[\"question\",\"facts\"],\"additionalProperties\":false}",
+	},
+	{
+		"extract_video_context", "svc-video", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
+		"Watch a video (YouTube URL, public video URL, or a local file with consent) with Gemini "
+		"and return timestamped notes for a goal, as a tutorial or a meeting.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"youtube_url\":{\"type\":\"string\"},\"video_url\":{\"type\":\"string\"},"
+		"\"local_file\":{\"type\":\"string\"},\"localFileConsent\":{\"type\":\"boolean\"},"
+		"\"intent\":{\"type\":\"string\",\"enum\":[\"tutorial\",\"meeting\"]},"
+		"\"goal\":{\"type\":\"string\"}},"
+		"\"required\":[\"intent\",\"goal\"],\"additionalProperties\":false}",
+	},
+	{
+		"send_mobile_notification", "svc-alerts", HB_CLASS_AGENT, HB_LIST_NOTIFICATIONS,
+		"Send one push alert about this session to the user's phone and desktop. Title at most "
+		"60 characters, body at most 180: put the outcome first.",
+		"{\"type\":\"object\",\"properties\":{"
+		"\"title\":{\"type\":\"string\",\"maxLength\":60},\"body\":{\"type\":\"string\",\"maxLength\":180}},"
+		"\"required\":[\"title\",\"body\"],\"additionalProperties\":false}",
+	},
+};
+
+const struct hb_tool_def *hb_tool_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof tool_table / sizeof tool_table[0]; i++)
+		if (strcmp(tool_table[i].name, name) == 0)
+			return &tool_table[i];
+	return NULL;
+}
+
+const struct hb_tool_def *hb_tools_all(size_t *n)
+{
+	*n = sizeof tool_table / sizeof tool_table[0];
+	return tool_table;
+}
+
+const char *hb_approval_class_name(enum hb_approval_class c)
+{
+	switch (c) {
+	case HB_CLASS_READ_ONLY: return "read-only";
+	case HB_CLASS_DESKTOP: return "desktop";
+	case HB_CLASS_AGENT: return "agent";
+	}
+	return "agent";
+}
+
+const char *hb_list_condition_name(enum hb_list_condition c)
+{
+	switch (c) {
+	case HB_LIST_ALWAYS: return "always";
+	case HB_LIST_GEMINI_KEY: return "gemini-key";
+	case HB_LIST_NOTIFICATIONS: return "notifications";
+	}
+	return "always";
+}

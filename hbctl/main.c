@@ -1,0 +1,239 @@
+/*
+ * hbctl - status and administration of a running hb-broker.
+ *
+ *	hbctl status [--json]
+ *	hbctl call TOOL 'JSON' [--session ID] [--timeout MS]
+ *	hbctl watch [TOPIC-PREFIX]
+ *	hbctl restart|stop|start SVC
+ *	hbctl replace SVC PATH
+ *
+ * Exit status: 0 done; 1 the broker answered with an error or the tool
+ * failed; 2 no broker answers (said at once, never a hang); 100 usage.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "client.h"
+#include "log.h"
+#include "paths.h"
+#include "sock.h"
+
+#define EXIT_FAIL 1
+#define EXIT_NO_BROKER 2
+#define EXIT_USAGE 100
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hbctl status [--json]\n"
+			"       hbctl call TOOL 'JSON' [--session ID] [--timeout MS]\n"
+			"       hbctl watch [TOPIC-PREFIX]\n"
+			"       hbctl restart|stop|start SERVICE\n"
+			"       hbctl replace SERVICE /absolute/path/to/new/binary\n");
+	return EXIT_USAGE;
+}
+
+/* One request; prints errors itself.  0, EXIT_FAIL or EXIT_NO_BROKER. */
+static int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
+{
+	struct hb_client c;
+	char err[512];
+	int rc;
+
+	if (hb_client_open(&c, NULL, timeout_ms, err, sizeof err) < 0) {
+		fprintf(stderr, "hbctl: %s\n", err);
+		return EXIT_NO_BROKER;
+	}
+	rc = hb_client_request(&c, req, reply, err, sizeof err);
+	hb_client_close(&c);
+	if (rc < 0) {
+		fprintf(stderr, "hbctl: %s\n", err);
+		return EXIT_NO_BROKER;
+	}
+	if (hb_env_str(reply, "err.msg")) {
+		fprintf(stderr, "hbctl: %s\n", hb_env_str(reply, "err.msg"));
+		hb_env_free(reply);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void print_status(const char *text)
+{
+	json_t *root = json_loads(text, 0, NULL), *svcs, *s, *br;
+	size_t i;
+
+	if (!root) {
+		puts(text);
+		return;
+	}
+	br = json_object_get(root, "broker");
+	printf("hb-broker pid %lld, up %.1f s, %lld calls in flight, %s\n",
+	       (long long)json_integer_value(json_object_get(br, "pid")),
+	       (double)json_integer_value(json_object_get(br, "uptimeMs")) / 1000.0,
+	       (long long)json_integer_value(json_object_get(br, "callsInFlight")),
+	       json_string_value(json_object_get(br, "state")));
+	printf("%-16s %-11s %8s %4s %8s %8s %8s  %s\n", "SERVICE", "STATE", "PID", "GEN", "RESTARTS",
+	       "INFLIGHT", "SERVED", "LAST EXIT");
+	svcs = json_object_get(root, "services");
+	json_array_foreach(svcs, i, s) {
+		const json_t *pid = json_object_get(s, "pid"), *last = json_object_get(s, "lastExit");
+		char pidbuf[24] = "-";
+
+		if (json_is_integer(pid))
+			snprintf(pidbuf, sizeof pidbuf, "%lld", (long long)json_integer_value(pid));
+		printf("%-16s %-11s %8s %4lld %8lld %8lld %8lld  %s\n",
+		       json_string_value(json_object_get(s, "name")),
+		       json_string_value(json_object_get(s, "state")),
+		       pidbuf,
+		       (long long)json_integer_value(json_object_get(s, "generation")),
+		       (long long)json_integer_value(json_object_get(s, "restarts")),
+		       (long long)json_integer_value(json_object_get(s, "callsInFlight")),
+		       (long long)json_integer_value(json_object_get(s, "callsServed")),
+		       json_is_string(last) ? json_string_value(last) : "-");
+	}
+	json_decref(root);
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct hb_env req, reply;
+	int json_out = argc > 2 && strcmp(argv[2], "--json") == 0, rc;
+
+	if (argc > 3 || (argc == 3 && !json_out))
+		return usage();
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "status");
+	if ((rc = request(&req, &reply, 2000)) != 0)
+		return rc;
+	if (json_out)
+		puts(hb_env_str_or(&reply, "json", "{}"));
+	else
+		print_status(hb_env_str_or(&reply, "json", "{}"));
+	hb_env_free(&reply);
+	return 0;
+}
+
+static int cmd_call(int argc, char **argv)
+{
+	const char *session = "";
+	struct hb_env req, reply;
+	long timeout = 600000;
+	int rc;
+
+	if (argc < 4)
+		return usage();
+	for (int i = 4; i < argc; i++) {
+		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
+			session = argv[++i];
+		else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
+			timeout = strtol(argv[++i], NULL, 10);
+		else
+			return usage();
+	}
+	if (timeout <= 0 || timeout > INT_MAX)
+		return usage();
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "call");
+	hb_env_set_str(&req, "tool", argv[2]);
+	hb_env_set_str(&req, "json", argv[3]);
+	hb_env_set_str(&req, "session", session);
+	if ((rc = request(&req, &reply, (int)timeout)) != 0)
+		return rc;
+	puts(hb_env_str_or(&reply, "text", ""));
+	rc = hb_env_bool(&reply, "ok", 0) ? 0 : EXIT_FAIL;
+	hb_env_free(&reply);
+	return rc;
+}
+
+static int cmd_service(int argc, char **argv)
+{
+	struct hb_env req, reply;
+	char op[32];
+	int rc, replace = strcmp(argv[1], "replace") == 0;
+
+	if (argc != (replace ? 4 : 3))
+		return usage();
+	snprintf(op, sizeof op, "service.%s", argv[1]);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	hb_env_set_str(&req, "service", argv[2]);
+	if (replace)
+		hb_env_set_str(&req, "path", argv[3]);
+	/* restart and replace answer when the new process is ready. */
+	if ((rc = request(&req, &reply, 30000)) != 0)
+		return rc;
+	puts(hb_env_str_or(&reply, "json", "{}"));
+	hb_env_free(&reply);
+	return 0;
+}
+
+static volatile sig_atomic_t watch_stop;
+
+static void on_watch_signal(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+static int cmd_watch(int argc, char **argv)
+{
+	char ep[HB_PATH_MAX + 8], err[256];
+	struct hb_paths p;
+	void *ctx, *sub;
+
+	if (argc > 3)
+		return usage();
+	if (hb_paths_resolve(&p, err, sizeof err) < 0 || hb_ipc_endpoint(ep, sizeof ep, &p, "events.sock") < 0) {
+		fprintf(stderr, "hbctl: %s\n", err);
+		return EXIT_NO_BROKER;
+	}
+	signal(SIGINT, on_watch_signal);
+	signal(SIGTERM, on_watch_signal);
+	ctx = zmq_ctx_new();
+	sub = ctx ? hb_sock_sub(ctx, argc == 3 ? argv[2] : "") : NULL;
+	if (!sub || zmq_connect(sub, ep) < 0) {
+		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
+		return EXIT_NO_BROKER;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (!watch_stop) {
+		zmq_pollitem_t item = { sub, 0, ZMQ_POLLIN, 0 };
+		char topic[128];
+		struct hb_env e;
+
+		if (zmq_poll(&item, 1, 500) <= 0)
+			continue;
+		if (zmq_recv(sub, topic, sizeof topic, 0) < 0)
+			continue;
+		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
+			puts(hb_env_str_or(&e, "json", "{}"));
+			hb_env_free(&e);
+		}
+	}
+	zmq_close(sub);
+	zmq_ctx_term(ctx);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	hb_log_init("hbctl");
+	if (argc < 2)
+		return usage();
+	if (strcmp(argv[1], "status") == 0)
+		return cmd_status(argc, argv);
+	if (strcmp(argv[1], "call") == 0)
+		return cmd_call(argc, argv);
+	if (strcmp(argv[1], "watch") == 0)
+		return cmd_watch(argc, argv);
+	if (strcmp(argv[1], "restart") == 0 || strcmp(argv[1], "replace") == 0 ||
+	    strcmp(argv[1], "stop") == 0 || strcmp(argv[1], "start") == 0)
+		return cmd_service(argc, argv);
+	return usage();
+}

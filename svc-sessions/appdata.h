@@ -1,0 +1,43 @@
+/*
+ * appdata - connections to appdata.db, the SQLite file svc-sessions owns.
+ *
+ * A read-write connection migrates the schema when it opens, so every writer
+ * sees the current tables.  A read-only connection (maintain_sessions) is
+ * opened with SQLITE_OPEN_READONLY and query_only, so no argument can make
+ * it write, whatever SQL a bug might let through.
+ */
+#ifndef SESSIONS_APPDATA_H
+#define SESSIONS_APPDATA_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#define APPDATA_FILE_NAME "appdata.db"
+#define APPDATA_BUSY_TIMEOUT_MS 5000
+
+/* "<data dir>/appdata.db", creating the data dir (0700) when missing. */
+int appdata_default_path(char *out, size_t outlen, char *err, size_t errlen);
+
+/* WAL, busy_timeout, foreign_keys on, schema migrated.  NULL with err set. */
+sqlite3 *appdata_open_rw(const char *path, char *err, size_t errlen);
+/* Read-only and query_only.  Creates and migrates the file first when it is
+ * missing or behind, so a first lookup on a new machine finds empty tables. */
+sqlite3 *appdata_open_ro(const char *path, char *err, size_t errlen);
+/* sqlite3_close_v2; NULL is fine. */
+void appdata_close(sqlite3 *db);
+
+/* Milliseconds since the Unix epoch (the unit of every *_at column). */
+long long appdata_now_ms(void);
+
+/* Transactions; each writes the SQLite message into err on failure.
+ * BEGIN IMMEDIATE takes the write lock up front, so busy_timeout applies
+ * there and not to a later lock upgrade that could deadlock. */
+int appdata_begin_write(sqlite3 *db, char *err, size_t errlen);
+int appdata_commit(sqlite3 *db, char *err, size_t errlen);
+/* Best effort; an error is only logged. */
+void appdata_rollback(sqlite3 *db);
+
+/* "appdata.db: <what>: <sqlite message>" into err; returns -1. */
+int appdata_error(sqlite3 *db, const char *what, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * appdata_schema - the migration steps of appdata.db.
+ *
+ * Steps only ever get appended: a shipped step is never edited, because files
+ * in the field already carry its version number.  The version is read again
+ * inside the write transaction, so two processes migrating at once apply
+ * each step exactly once.
+ */
+#include "appdata_schema.h"
+
+#include "appdata.h"
+
+#include <stdio.h>
+
+struct migration_step {
+	int version;
+	const char *sql;
+};
+
+/* Version 1: sessions and the three tables that hang off them.
+ * A Codex sub-agent thread has no session of its own: its link row names the
+ * parent thread instead, and resolution walks up to a row with a session. */
+static const struct migration_step migration_steps[] = {
+	{ 1,
+	  "CREATE TABLE sessions ("
+	  " id TEXT PRIMARY KEY,"
+	  " title TEXT NOT NULL,"
+	  " agent TEXT NOT NULL CHECK (agent IN ('codex', 'claude')),"
+	  " project_dir TEXT NOT NULL,"
+	  " project_hash TEXT NOT NULL,"
+	  " access_level TEXT NOT NULL"
+	  "  CHECK (access_level IN ('read-only', 'full-auto', 'full-access', 'unrestricted')),"
+	  " created_at INTEGER NOT NULL,"
+	  " updated_at INTEGER NOT NULL,"
+	  " archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)));"
+	  "CREATE INDEX sessions_by_project ON sessions (project_hash, updated_at);"
+	  "CREATE INDEX sessions_by_update ON sessions (updated_at);"
+	  "CREATE TABLE project_workspace ("
+	  " project_dir TEXT PRIMARY KEY,"
+	  " project_hash TEXT NOT NULL,"
+	  " active_session_id TEXT REFERENCES sessions (id),"
+	  " updated_at INTEGER NOT NULL);"
+	  "CREATE INDEX project_workspace_by_active ON project_workspace (active_session_id);"
+	  "CREATE TABLE codex_session_links ("
+	  " thread_id TEXT PRIMARY KEY,"
+	  " session_id TEXT REFERENCES sessions (id),"
+	  " parent_thread_id TEXT,"
+	  " created_at INTEGER NOT NULL,"
+	  " CHECK ((session_id IS NULL) <> (parent_thread_id IS NULL)));"
+	  "CREATE INDEX codex_session_links_by_session ON codex_session_links (session_id, created_at);"
+	  "CREATE TABLE claude_sessions ("
+	  " session_id TEXT PRIMARY KEY REFERENCES sessions (id),"
+	  " claude_session_id TEXT NOT NULL,"
+	  " updated_at INTEGER NOT NULL);" },
+};
+
+#define MIGRATION_STEP_COUNT ((int)(sizeof migration_steps / sizeof migration_steps[0]))
+
+int appdata_schema_latest(void)
+{
+	return migration_steps[MIGRATION_STEP_COUNT - 1].version;
+}
+
+int appdata_schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt = NULL;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL) != SQLITE_OK)
+		return appdata_error(db, "reading user_version", err, errlen);
+	int rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		appdata_error(db, "reading user_version", err, errlen);
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	*version = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+static int apply_step(sqlite3 *db, const struct migration_step *step, char *err, size_t errlen)
+{
+	if (sqlite3_exec(db, step->sql, NULL, NULL, NULL) != SQLITE_OK) {
+		char what[64];
+		snprintf(what, sizeof what, "migrating to version %d", step->version);
+		return appdata_error(db, what, err, errlen);
+	}
+	/* PRAGMA takes no bound parameters; the number is ours, not input. */
+	char bump[64];
+	snprintf(bump, sizeof bump, "PRAGMA user_version = %d", step->version);
+	if (sqlite3_exec(db, bump, NULL, NULL, NULL) != SQLITE_OK)
+		return appdata_error(db, "setting user_version", err, errlen);
+	return 0;
+}
+
+/* One step in one transaction; *done set when nothing was left to do. */
+static int migrate_one(sqlite3 *db, int *done, char *err, size_t errlen)
+{
+	if (appdata_begin_write(db, err, errlen) != 0)
+		return -1;
+	int version;
+	if (appdata_schema_version(db, &version, err, errlen) != 0)
+		goto fail;
+	if (version > appdata_schema_latest()) {
+		snprintf(err, errlen, "appdata.db has schema version %d, newer than this program's %d",
+			 version, appdata_schema_latest());
+		goto fail;
+	}
+	*done = 1;
+	for (int i = 0; i < MIGRATION_STEP_COUNT; i++) {
+		if (migration_steps[i].version <= version)
+			continue;
+		if (apply_step(db, &migration_steps[i], err, errlen) != 0)
+			goto fail;
+		*done = 0;
+		break;
+	}
+	return appdata_commit(db, err, errlen);
+fail:
+	appdata_rollback(db);
+	return -1;
+}
+
+int appdata_schema_migrate(sqlite3 *db, char *err, size_t errlen)
+{
+	int version;
+	if (appdata_schema_version(db, &version, err, errlen) != 0)
+		return -1;
+	/* The common case: already current, no write lock taken. */
+	if (version == appdata_schema_latest())
+		return 0;
+	int done = 0;
+	while (!done) {
+		if (migrate_one(db, &done, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}

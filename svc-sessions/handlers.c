@@ -1,0 +1,116 @@
+/*
+ * handlers - the service side of the svc-sessions tools.
+ *
+ * Each call opens its own connection and closes it before answering: calls
+ * run on a worker pool, and a connection per call keeps threads from ever
+ * sharing one, at a cost far below that of the model's round trip.
+ */
+#include "handlers.h"
+
+#include "appdata.h"
+#include "json.h"
+#include "log.h"
+#include "paths.h"
+#include "session_lookup.h"
+#include "session_manage.h"
+#include "thread_links.h"
+
+#include <stdlib.h>
+
+#define ERROR_LEN 1024
+
+enum connection_kind { CONNECTION_READ_ONLY, CONNECTION_READ_WRITE };
+
+typedef json_t *(*run_fn)(sqlite3 *db, const json_t *args, const char *caller_project,
+			  char *err, size_t errlen);
+
+/* A string result is text for the model; anything else is sent as JSON. */
+static int answer(struct hb_call *call, json_t *result)
+{
+	if (json_is_string(result))
+		return hb_call_succeed(call, json_string_value(result));
+	char *text = hb_json_dump(result);
+	if (!text)
+		return hb_call_fail(call, "out of memory while writing the answer");
+	int rc = hb_call_succeed(call, text);
+	free(text);
+	return rc;
+}
+
+static int run_on_appdata(struct hb_call *call, const json_t *args, enum connection_kind kind, run_fn run)
+{
+	const struct hb_call_context *ctx = hb_call_context(call);
+	char path[HB_PATH_MAX], err[ERROR_LEN];
+	if (appdata_default_path(path, sizeof path, err, sizeof err) != 0) {
+		log_error(ctx->key, "%s", err);
+		return hb_call_fail(call, err);
+	}
+	sqlite3 *db = kind == CONNECTION_READ_ONLY ? appdata_open_ro(path, err, sizeof err)
+						   : appdata_open_rw(path, err, sizeof err);
+	if (!db) {
+		log_error(ctx->key, "%s", err);
+		return hb_call_fail(call, err);
+	}
+	json_t *result = run(db, args, ctx->project, err, sizeof err);
+	appdata_close(db);
+	if (!result) {
+		log_info(ctx->key, "%s failed: %s", ctx->tool, err);
+		return hb_call_fail(call, err);
+	}
+	int rc = answer(call, result);
+	json_decref(result);
+	return rc;
+}
+
+/* Adapters to one signature; only the lookup uses the caller's project. */
+static json_t *run_manage(sqlite3 *db, const json_t *args, const char *caller_project, char *err, size_t errlen)
+{
+	(void)caller_project;
+	return session_manage_run(db, args, err, errlen);
+}
+
+static json_t *run_resolve_thread(sqlite3 *db, const json_t *args, const char *caller_project,
+				  char *err, size_t errlen)
+{
+	(void)caller_project;
+	return thread_links_resolve(db, args, err, errlen);
+}
+
+static json_t *run_link_thread(sqlite3 *db, const json_t *args, const char *caller_project,
+			       char *err, size_t errlen)
+{
+	(void)caller_project;
+	return thread_links_link_thread(db, args, err, errlen);
+}
+
+static json_t *run_link_claude(sqlite3 *db, const json_t *args, const char *caller_project,
+			       char *err, size_t errlen)
+{
+	(void)caller_project;
+	return thread_links_link_claude(db, args, err, errlen);
+}
+
+int handle_maintain_sessions(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_ONLY, session_lookup_run);
+}
+
+int handle_manage_sessions(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_WRITE, run_manage);
+}
+
+int handle_resolve_thread(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_ONLY, run_resolve_thread);
+}
+
+int handle_link_thread(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_WRITE, run_link_thread);
+}
+
+int handle_link_claude(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_WRITE, run_link_claude);
+}

@@ -1,0 +1,21 @@
+/*
+ * svc-sessions - the service that owns appdata.db: session lookup for agents
+ * (maintain_sessions), session changes (manage_sessions) and the broker's
+ * internal thread and Claude links (the underscore operations).
+ */
+#include "handlers.h"
+#include "service.h"
+
+static const struct hb_service_tool tools[] = {
+	{ "maintain_sessions", handle_maintain_sessions },
+	{ "manage_sessions", handle_manage_sessions },
+	{ "_resolve_thread", handle_resolve_thread },
+	{ "_link_thread", handle_link_thread },
+	{ "_link_claude", handle_link_claude },
+	{ NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	return hb_service_main(argc, argv, "svc-sessions", tools);
+}

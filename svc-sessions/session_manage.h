@@ -1,0 +1,29 @@
+/*
+ * session_manage - manage_sessions without the service loop: the changes an
+ * agent may make to sessions, on a read-write connection.
+ *
+ * Arguments ("action" required; a field of another action is an error):
+ *   create:         title, agent ("codex"|"claude"), projectPath (absolute,
+ *                   <= 4096 bytes), accessLevel? (default "full-auto")
+ *   rename:         targetSessionId, title
+ *   archive:        targetSessionId   (an active session stops being active)
+ *   unarchive:      targetSessionId
+ *   activate:       targetSessionId   (refused for an archived session)
+ *   setAccessLevel: targetSessionId, accessLevel
+ * accessLevel: read-only | full-auto | full-access | unrestricted.
+ * Titles are trimmed, 1..200 characters, without control characters.
+ * Every action sets updated_at and returns the session row (session_row.h).
+ */
+#ifndef SESSIONS_SESSION_MANAGE_H
+#define SESSIONS_SESSION_MANAGE_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stddef.h>
+
+#define SESSION_DEFAULT_ACCESS_LEVEL "full-auto"
+
+/* The changed (or created) row; NULL with err set. */
+json_t *session_manage_run(sqlite3 *db, const json_t *args, char *err, size_t errlen);
+
+#endif
