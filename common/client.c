@@ -62,32 +62,50 @@ void hb_client_close(struct hb_client *c)
 	c->sock = c->zctx = NULL;
 }
 
-int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *reply,
-		      char *err, size_t errlen)
+int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *err, size_t errlen)
 {
-	int64_t id = c->next_id++, got;
-
-	hb_env_init(reply);
-	hb_env_set_int(req, "id", id);
+	*id = c->next_id++;
+	hb_env_set_int(req, "id", *id);
 	if (hb_send_env(c->sock, NULL, req) < 0) {
-		snprintf(err, errlen, errno == EAGAIN ? "no hb-broker is answering (nothing accepted the request)"
-						     : "cannot send to hb-broker: %s", zmq_strerror(errno));
+		if (errno == EAGAIN)
+			snprintf(err, errlen, "no hb-broker is answering (nothing accepted the request)");
+		else
+			snprintf(err, errlen, "cannot send to hb-broker: %s", zmq_strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, char *err, size_t errlen)
+{
+	hb_env_init(reply);
 	for (;;) {
 		zmq_pollitem_t item = { c->sock, 0, ZMQ_POLLIN, 0 };
-		int rc = zmq_poll(&item, 1, c->timeout_ms);
+		int rc = zmq_poll(&item, 1, timeout_ms);
 
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc <= 0) {
-			snprintf(err, errlen, "hb-broker did not answer within %d ms", c->timeout_ms);
+			snprintf(err, errlen, "hb-broker did not answer within %d ms", timeout_ms);
 			return -1;
 		}
 		rc = hb_recv_env(c->sock, reply, err, errlen);
-		if (rc < 0)
-			continue;
+		if (rc > 0)
+			return 0;
 		if (rc == 0)
+			return -1;
+	}
+}
+
+int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *reply,
+		      char *err, size_t errlen)
+{
+	int64_t id, got;
+
+	if (hb_client_send(c, req, &id, err, errlen) < 0)
+		return -1;
+	for (;;) {
+		if (hb_client_recv(c, reply, c->timeout_ms, err, errlen) < 0)
 			return -1;
 		if (hb_env_int(reply, "id", &got) == 0 && got == id)
 			return 0;

@@ -27,6 +27,10 @@ void hb_client_close(struct hb_client *c);
  * 0 with *reply decoded (may carry err.code/err.msg), -1 with err set. */
 int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *reply,
 		      char *err, size_t errlen);
+/* Pipelining: send req with a fresh id (returned in *id), and receive the
+ * next reply of any id, waiting up to timeout_ms.  0, or -1 with err. */
+int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *err, size_t errlen);
+int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, char *err, size_t errlen);
 /* The endpoint path of front.sock, for messages. */
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen);
 

@@ -1,0 +1,101 @@
+/*
+ * svc-echo - a test-only service for the kernel's tests and benchmark.
+ *
+ * Its tools exercise the service loop and the broker without any external
+ * I/O: echo (the arguments back), sleep (a slow, cancellable call),
+ * subcall (a call through the broker to another tool), progress, and exit
+ * (the process ends, for crash tests).  It is never installed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "service.h"
+
+static int echo(struct hb_call *call, const json_t *args)
+{
+	char *text = hb_json_dump(args);
+	int rc;
+
+	if (!text)
+		return hb_call_fail(call, "out of memory");
+	rc = hb_call_succeed(call, text);
+	free(text);
+	return rc;
+}
+
+static int sleep_ms(struct hb_call *call, const json_t *args)
+{
+	long long ms;
+	char err[256];
+
+	if (hb_json_opt_int(args, "ms", 0, 600000, 100, &ms, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	for (long long left = ms; left > 0; left -= 5) {
+		struct timespec ts = { 0, 5 * 1000000L };
+		if (hb_call_cancelled(call))
+			return hb_call_fail(call, "cancelled");
+		nanosleep(&ts, NULL);
+	}
+	return hb_call_succeedf(call, "slept %lld ms", ms);
+}
+
+static int subcall(struct hb_call *call, const json_t *args)
+{
+	const char *tool, *json;
+	char err[256], *text;
+	int ok;
+
+	if (hb_json_req_string(args, "tool", 64, &tool, err, sizeof err) < 0 ||
+	    hb_json_req_string(args, "json", 65536, &json, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	if (hb_call_subcall(call, tool, json, 10000, &ok, &text) < 0 || !ok) {
+		int rc = hb_call_failf(call, "subcall failed: %s", text ? text : "?");
+		free(text);
+		return rc;
+	}
+	ok = hb_call_succeedf(call, "subcall answered: %s", text);
+	free(text);
+	return ok;
+}
+
+static int progress(struct hb_call *call, const json_t *args)
+{
+	const char *text;
+	char err[256];
+
+	if (hb_json_req_string(args, "text", 1000, &text, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	hb_call_progress(call, text);
+	return hb_call_succeed(call, "progress sent");
+}
+
+static int exit_now(struct hb_call *call, const json_t *args)
+{
+	long long code;
+	char err[256];
+
+	if (hb_json_opt_int(args, "code", 0, 255, 3, &code, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	_exit((int)code); /* no cleanup: a crash as the broker sees it */
+}
+
+static const struct hb_service_tool tools[] = {
+	{ "echo", echo },
+	{ "sleep", sleep_ms },
+	{ "subcall", subcall },
+	{ "progress", progress },
+	{ "exit", exit_now },
+	{ NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	/* HB_ECHO_FAIL_START makes a copy that dies at once (crash-loop tests). */
+	if (getenv("HB_ECHO_FAIL_START"))
+		return 7;
+	return hb_service_main(argc, argv, "svc-echo", tools);
+}

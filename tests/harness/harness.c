@@ -1,0 +1,303 @@
+/*
+ * harness - process plumbing for the integration tests.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "envelope.h"
+
+void fx_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+long long fx_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void fx_use_env(struct fixture *f)
+{
+	setenv("HB_HOME", f->dir, 1);
+	unsetenv("HB_RUNTIME_DIR");
+	unsetenv("HB_DATA_DIR");
+	unsetenv("HB_CACHE_DIR");
+	unsetenv("HB_CONFIG_DIR");
+}
+
+static int write_config(struct fixture *f, const char *config)
+{
+	char path[400];
+	FILE *out;
+
+	snprintf(path, sizeof path, "%s/services.conf", f->dir);
+	if (!(out = fopen(path, "w")))
+		return -1;
+	for (const char *p = config; *p; p++) {
+		if (strncmp(p, "@BUILD@", 7) == 0) {
+			fputs(f->build, out);
+			p += 6;
+		} else {
+			fputc(*p, out);
+		}
+	}
+	return fclose(out);
+}
+
+pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *logname)
+{
+	char exe[600], conf[400], log[400];
+	pid_t pid;
+
+	snprintf(exe, sizeof exe, "%s/hb-broker", f->build);
+	snprintf(conf, sizeof conf, "%s/services.conf", f->dir);
+	snprintf(log, sizeof log, "%s/%s", f->dir, logname);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			dup2(fd, 1);
+		}
+		fx_use_env(f);
+		for (const char *const *e = env; e && *e; e++)
+			putenv((char *)*e);
+		execl(exe, "hb-broker", "--config", conf, "--libexec", f->build, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int all_up(json_t *st)
+{
+	json_t *svcs = json_object_get(st, "services"), *s;
+	size_t i;
+
+	json_array_foreach(svcs, i, s)
+		if (strcmp(json_string_value(json_object_get(s, "state")), "up") != 0)
+			return 0;
+	return 1;
+}
+
+int fx_start(struct fixture *f, const char *config, const char *const *env)
+{
+	const char *build = getenv("HB_BUILD");
+	long long deadline;
+
+	memset(f, 0, sizeof *f);
+	snprintf(f->dir, sizeof f->dir, "/tmp/hbtest.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	if (!build)
+		build = "build";
+	if (build[0] == '/')
+		snprintf(f->build, sizeof f->build, "%s", build);
+	else {
+		char cwd[256];
+		if (!getcwd(cwd, sizeof cwd))
+			return -1;
+		snprintf(f->build, sizeof f->build, "%s/%s", cwd, build);
+	}
+	snprintf(f->log, sizeof f->log, "%s/broker.log", f->dir);
+	if (write_config(f, config) < 0)
+		return -1;
+	fx_use_env(f);
+	f->broker = fx_spawn_broker(f, env, "broker.log");
+	deadline = fx_now_ms() + 10000;
+	while (fx_now_ms() < deadline) {
+		json_t *st = fx_status(f);
+		int up = st && all_up(st);
+		json_decref(st);
+		if (up)
+			return 0;
+		fx_sleep_ms(20);
+	}
+	fprintf(stderr, "harness: the broker did not come up; log %s\n", f->log);
+	return -1;
+}
+
+static void print_log(const char *path)
+{
+	char line[1024];
+	FILE *in = fopen(path, "r");
+
+	if (!in)
+		return;
+	fprintf(stderr, "---- %s\n", path);
+	while (fgets(line, sizeof line, in))
+		fputs(line, stderr);
+	fclose(in);
+}
+
+int fx_stop(struct fixture *f, int *status)
+{
+	int st = 0;
+	char cmd[400];
+
+	if (f->broker > 0) {
+		kill(f->broker, SIGTERM);
+		while (waitpid(f->broker, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (status)
+		*status = st;
+	if (getenv("HB_TEST_VERBOSE"))
+		print_log(f->log);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms)
+{
+	char ep[400], err[256];
+
+	snprintf(ep, sizeof ep, "ipc://%s/run/front.sock", f->dir);
+	if (hb_client_open(c, ep, timeout_ms, err, sizeof err) < 0) {
+		fprintf(stderr, "harness: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char **text)
+{
+	struct hb_client c;
+	struct hb_env req, reply;
+	char err[256];
+	int rc;
+
+	*text = NULL;
+	*ok = 0;
+	if (fx_client(f, &c, 20000) < 0)
+		return -1;
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "call");
+	hb_env_set_str(&req, "tool", tool);
+	hb_env_set_str(&req, "json", json);
+	rc = hb_client_request(&c, &req, &reply, err, sizeof err);
+	hb_client_close(&c);
+	if (rc < 0) {
+		*text = strdup(err);
+		return -1;
+	}
+	*ok = hb_env_bool(&reply, "ok", 0);
+	*text = strdup(hb_env_str_or(&reply, "text", hb_env_str_or(&reply, "err.msg", "")));
+	hb_env_free(&reply);
+	return 0;
+}
+
+json_t *fx_status(struct fixture *f)
+{
+	struct hb_client c;
+	struct hb_env req, reply;
+	char err[256];
+	json_t *st = NULL;
+
+	if (fx_client(f, &c, 2000) < 0)
+		return NULL;
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "status");
+	if (hb_client_request(&c, &req, &reply, err, sizeof err) == 0) {
+		const char *json = hb_env_str(&reply, "json");
+		st = json ? json_loads(json, 0, NULL) : NULL;
+		hb_env_free(&reply);
+	}
+	hb_client_close(&c);
+	return st;
+}
+
+static json_t *find_service(json_t *st, const char *name)
+{
+	json_t *svcs = json_object_get(st, "services"), *s;
+	size_t i;
+
+	json_array_foreach(svcs, i, s)
+		if (strcmp(json_string_value(json_object_get(s, "name")), name) == 0)
+			return s;
+	return NULL;
+}
+
+long long fx_service_num(struct fixture *f, const char *name, const char *field)
+{
+	json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+	long long v = s ? json_integer_value(json_object_get(s, field)) : 0;
+
+	json_decref(st);
+	return v;
+}
+
+pid_t fx_service_pid(struct fixture *f, const char *name)
+{
+	return (pid_t)fx_service_num(f, name, "pid");
+}
+
+int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_ms)
+{
+	long long deadline = fx_now_ms() + timeout_ms;
+
+	while (fx_now_ms() < deadline) {
+		json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+		int up = s && strcmp(json_string_value(json_object_get(s, "state")), "up") == 0 &&
+			 json_integer_value(json_object_get(s, "generation")) >= gen;
+		json_decref(st);
+		if (up)
+			return 0;
+		fx_sleep_ms(10);
+	}
+	return -1;
+}
+
+int fx_hbctl(struct fixture *f, char **out, const char *const *args)
+{
+	char exe[600], path[400];
+	const char *argv[16];
+	int n = 0, st = 0;
+	pid_t pid;
+
+	snprintf(exe, sizeof exe, "%s/hbctl", f->build);
+	snprintf(path, sizeof path, "%s/hbctl.out", f->dir);
+	argv[n++] = "hbctl";
+	for (const char *const *a = args; *a && n < 15; a++)
+		argv[n++] = *a;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		fx_use_env(f);
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (out) {
+		FILE *in = fopen(path, "r");
+		size_t len = 0;
+		*out = calloc(1, 65536);
+		if (in && *out) {
+			len = fread(*out, 1, 65535, in);
+			(*out)[len] = '\0';
+		}
+		if (in)
+			fclose(in);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -1,0 +1,51 @@
+/*
+ * harness - start the real hb-broker with real services in a temporary
+ * folder, talk to it, and clean up.  Used by tests/integration/.
+ *
+ * Binaries are found in $HB_BUILD (set by tests/run.sh; default "build").
+ */
+#ifndef HB_HARNESS_H
+#define HB_HARNESS_H
+
+#include <jansson.h>
+#include <sys/types.h>
+
+#include "client.h"
+
+struct fixture {
+	char dir[256];
+	char build[512];
+	char log[300];
+	pid_t broker;
+};
+
+/* The config text may use @BUILD@ for the build folder.  env: extra
+ * NAME=VALUE strings for the broker (NULL-terminated, may be NULL).
+ * Waits until every service is up.  0 or -1. */
+int fx_start(struct fixture *f, const char *config, const char *const *env);
+/* Start a broker process only (no waiting); returns its pid. */
+pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *logname);
+/* SIGTERM the broker, wait for it (exit status in *status if not NULL),
+ * remove the folder.  Prints the broker log when keep_log is set. */
+int fx_stop(struct fixture *f, int *status);
+
+/* A call through hbctl's path; *text is malloc'd.  0 when the broker
+ * answered (ok tells whether the tool succeeded), -1 otherwise. */
+int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char **text);
+/* status JSON, or NULL */
+json_t *fx_status(struct fixture *f);
+/* The service's pid / generation / string field in status (0/NULL if none). */
+pid_t fx_service_pid(struct fixture *f, const char *name);
+long long fx_service_num(struct fixture *f, const char *name, const char *field);
+/* Wait until name is up with a generation >= gen; 0 or -1 on timeout. */
+int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_ms);
+/* A client on this fixture's front socket. */
+int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms);
+/* Set HB_HOME etc. in this process to the fixture's folder. */
+void fx_use_env(struct fixture *f);
+/* Run hbctl with args; returns its exit status; output in *out (malloc'd). */
+int fx_hbctl(struct fixture *f, char **out, const char *const *args);
+void fx_sleep_ms(int ms);
+long long fx_now_ms(void);
+
+#endif

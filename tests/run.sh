@@ -1,0 +1,44 @@
+#!/bin/sh
+# Run every test against the binaries in BUILD (default: build): the unit
+# tests, the integration tests with the real broker and services, and the
+# deploy-file checks.  Prints one line per test program; exits non-zero if
+# any failed.  HB_TEST_VERBOSE=1 prints broker logs of integration tests.
+build=${1:-build}
+case $build in /*) ;; *) build=$(pwd)/$build ;; esac
+HB_BUILD=$build
+export HB_BUILD
+# Tests must not touch the user's own hbcode folders.
+unset HB_HOME HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
+# ASan: leaks are bugs; UBSan: any finding fails.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+failed=0
+total=0
+for t in "$build"/tests/test_* "$build"/tests/itest_*; do
+	[ -x "$t" ] || continue
+	total=$((total + 1))
+	name=$(basename "$t")
+	log=$(mktemp)
+	start=$(date +%s)
+	if "$t" >"$log" 2>&1; then
+		echo "ok   $name ($(( $(date +%s) - start )) s)"
+	else
+		echo "FAIL $name"
+		cat "$log"
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+done
+total=$((total + 1))
+if sh tests/deploy/check.sh >/tmp/hb-deploy-check.$$ 2>&1; then
+	echo "ok   deploy/check.sh"
+else
+	echo "FAIL deploy/check.sh"
+	cat /tmp/hb-deploy-check.$$
+	failed=$((failed + 1))
+fi
+rm -f /tmp/hb-deploy-check.$$
+echo "$((total - failed)) of $total test programs passed ($build)"
+[ "$failed" -eq 0 ]
