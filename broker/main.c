@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 	memset(&b, 0, sizeof b);
 	load_settings(&b.set);
 	b.started_ms = broker_now_ms();
-	if (hb_paths_resolve(&b.paths, err, sizeof err) < 0 || config_load(&b.cfg, config, libexec, err, sizeof err) < 0)
+	if (hb_paths_resolve(&b.paths, err, sizeof err) < 0)
 		hb_fatal("%s", err);
 	if (hb_mkdir_p(b.paths.runtime, 0700) < 0 || chmod(b.paths.runtime, 0700) < 0)
 		hb_fatal("cannot create the runtime directory %s: %s", b.paths.runtime, strerror(errno));
@@ -306,6 +306,8 @@ int main(int argc, char **argv)
 		hb_fatal("cannot create the data, cache or config directory: %s", strerror(errno));
 	if (hb_path_join(b.lock_path, sizeof b.lock_path, b.paths.runtime, "hb-broker.lock") < 0 ||
 	    lock_take(b.lock_path, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	if (config_load(&b.cfg, config, libexec, err, sizeof err) < 0)
 		hb_fatal("%s", err);
 	if (setup_signals() < 0)
 		hb_fatal("cannot set up signals: %s", strerror(errno));

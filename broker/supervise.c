@@ -32,7 +32,7 @@ int supervisor_init(struct broker *b, char *err, size_t errlen)
 		struct service *s = &b->services[i];
 		memset(s, 0, sizeof *s);
 		s->cfg = &b->cfg.services[i];
-		snprintf(s->exec, sizeof s->exec, "%s", s->cfg->exec);
+		memcpy(s->exec, s->cfg->exec, sizeof s->exec); /* same size */
 	}
 	return 0;
 }
