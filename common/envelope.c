@@ -241,12 +241,23 @@ static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *roo
 		snprintf(err, errlen, "the envelope is not a map");
 		return -1;
 	}
+	if (root->via.map.size > HB_MAX_FIELDS) {
+		snprintf(err, errlen, "more than %d fields", HB_MAX_FIELDS);
+		return -1;
+	}
 	for (uint32_t i = 0; i < root->via.map.size; i++) {
 		const msgpack_object_kv *kv = &root->via.map.ptr[i];
 		char key[HB_MAX_KEY + 1];
 
 		if (key_of(&kv->key, key, err, errlen) < 0)
 			return -1;
+		for (uint32_t k = 0; k < i; k++) {
+			const msgpack_object_str *o = &root->via.map.ptr[k].key.via.str;
+			if (o->size == kv->key.via.str.size && memcmp(o->ptr, kv->key.via.str.ptr, o->size) == 0) {
+				snprintf(err, errlen, "key \"%s\" appears twice", key);
+				return -1;
+			}
+		}
 		if (kv->val.type != MSGPACK_OBJECT_MAP) {
 			if (add_value(e, arena_pos, key, &kv->val, err, errlen) < 0)
 				return -1;
@@ -260,6 +271,10 @@ static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *roo
 				return -1;
 			if (in->val.type == MSGPACK_OBJECT_MAP) {
 				snprintf(err, errlen, "\"%s.%s\" nests deeper than one map", key, sub);
+				return -1;
+			}
+			if (strlen(key) + 1 + strlen(sub) > HB_MAX_KEY) {
+				snprintf(err, errlen, "\"%s.%s\" is longer than %d bytes", key, sub, HB_MAX_KEY);
 				return -1;
 			}
 			snprintf(dotted, sizeof dotted, "%s.%s", key, sub);

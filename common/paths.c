@@ -90,8 +90,15 @@ int hb_mkdir_p(const char *path, mode_t mode)
 			return -1;
 		*s = '/';
 	}
-	if (mkdir(buf, mode) < 0 && errno != EEXIST)
-		return -1;
+	if (mkdir(buf, mode) < 0) {
+		struct stat st;
+		if (errno != EEXIST)
+			return -1;
+		if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -1,0 +1,155 @@
+#!/bin/sh
+# check.sh - check the deploy files as `make install` renders them.
+#
+# Renders deploy/hb-broker.service.in and deploy/ai.hbcode.broker.plist.in
+# with a temporary PREFIX (the same sed as the Makefile's install), puts
+# executable stand-ins at the paths they name, then runs
+# `systemd-analyze verify --user` on the unit and `xmllint` (and `plutil
+# -lint`, on macOS) on the plist, and checks that both start the broker
+# with the same command line.  Prints one ok/FAIL/skip line per check;
+# exits non-zero if any check failed.
+set -u
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hb-deploy-check.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+failed=0
+ok() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+skip() { echo "skip $*"; }
+
+prefix=$tmp/prefix
+out=$tmp/out
+unit=$out/hb-broker.service
+plist=$out/ai.hbcode.broker.plist
+mkdir -p "$out" "$prefix/bin" "$prefix/libexec/hbcode" "$prefix/share/hbcode"
+
+# 1. Render, exactly as `make install` does.
+sed "s|@PREFIX@|$prefix|g" "$root/deploy/hb-broker.service.in" >"$unit" || fail "render unit"
+sed "s|@PREFIX@|$prefix|g" "$root/deploy/ai.hbcode.broker.plist.in" >"$plist" || fail "render plist"
+if grep -n '@[A-Z_]*@' "$unit" "$plist"; then
+	fail "placeholders left after rendering (above)"
+else
+	ok "rendered with PREFIX=$prefix"
+fi
+
+# Stand-ins for what the files point at, so verify finds an executable.
+printf '#!/bin/sh\nexit 0\n' >"$prefix/bin/hb-broker"
+chmod 0755 "$prefix/bin/hb-broker"
+cp "$root/deploy/services.conf" "$prefix/share/hbcode/services.conf" 2>/dev/null ||
+	: >"$prefix/share/hbcode/services.conf"
+
+# 2. The unit, as systemd reads it.
+if command -v systemd-analyze >/dev/null 2>&1; then
+	# verify starts a user manager in test mode; it wants a runtime dir.
+	if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+		mkdir -m 0700 "$tmp/xdg-run"
+		XDG_RUNTIME_DIR=$tmp/xdg-run
+		export XDG_RUNTIME_DIR
+	fi
+	systemd-analyze verify --user "$unit" >"$tmp/verify.log" 2>&1
+	# verify also reports on unrelated units installed on this machine, and
+	# exits 0 after warnings such as an unknown key: only lines about ours
+	# count, whatever the exit status.
+	if grep -F 'hb-broker.service' "$tmp/verify.log" >"$tmp/verify.ours"; then
+		fail "systemd-analyze verify --user hb-broker.service:"
+		sed 's/^/     /' "$tmp/verify.ours"
+	else
+		# An empty report proves nothing if verify could not load the unit
+		# (e.g. no runtime dir): plant an unknown key in a copy and make
+		# sure verify names it.
+		mkdir "$tmp/canary"
+		awk '{ print } /^\[Service\]$/ { print "HbCheckCanary=1" }' "$unit" \
+			>"$tmp/canary/hb-broker.service"
+		systemd-analyze verify --user "$tmp/canary/hb-broker.service" >"$tmp/canary.log" 2>&1
+		if grep -q 'HbCheckCanary' "$tmp/canary.log"; then
+			ok "systemd-analyze verify --user hb-broker.service"
+		else
+			fail "systemd-analyze verify does not report a planted error; it said:"
+			sed 's/^/     /' "$tmp/verify.log" "$tmp/canary.log"
+		fi
+	fi
+else
+	skip "systemd-analyze not installed"
+fi
+
+# 3. What verify does not check: StartLimit* must be in [Unit] (systemd
+# still accepts them in [Service], without a word, for compatibility), and
+# the keys the broker's behaviour depends on.
+if awk '
+	/^\[/ { section = $0; next }
+	/^StartLimit(IntervalSec|Burst)=/ && section != "[Unit]" {
+		print "     " $0 " is in " section ", not [Unit]"; bad = 1
+	}
+	END { exit bad }
+' "$unit"; then
+	ok "StartLimitIntervalSec/StartLimitBurst in [Unit]"
+else
+	fail "start limits misplaced (above)"
+fi
+for key in Type=notify NotifyAccess=main KillMode=mixed Restart=on-failure \
+	RuntimeDirectory=hbcode RuntimeDirectoryMode=0700 WantedBy=default.target; do
+	grep -qx "$key" "$unit" || fail "unit lacks $key"
+done
+grep -q '^ExecStart=' "$unit" || fail "unit lacks ExecStart="
+
+# 4. The plist: well-formed XML, and a valid plist where plutil exists.
+if command -v xmllint >/dev/null 2>&1; then
+	if xmllint --noout --nonet "$plist" 2>"$tmp/xmllint.log"; then
+		ok "xmllint ai.hbcode.broker.plist"
+	else
+		fail "xmllint ai.hbcode.broker.plist:"
+		sed 's/^/     /' "$tmp/xmllint.log"
+	fi
+else
+	skip "xmllint not installed"
+fi
+if command -v plutil >/dev/null 2>&1; then
+	if plutil -lint "$plist" >"$tmp/plutil.log" 2>&1; then
+		ok "plutil -lint ai.hbcode.broker.plist"
+	else
+		fail "plutil -lint ai.hbcode.broker.plist:"
+		sed 's/^/     /' "$tmp/plutil.log"
+	fi
+fi
+
+# 5. Both start the same command line, and the plist has the keys launchd
+# needs (read with Python's plistlib, which checks plist structure too).
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$unit" "$plist" >"$tmp/same.log" 2>&1 <<'EOF'
+import plistlib, shlex, sys
+
+def check(unit, plist):
+    execstart = [l.split("=", 1)[1].strip() for l in open(unit) if l.startswith("ExecStart=")]
+    assert len(execstart) == 1, "want one ExecStart=, got %d" % len(execstart)
+    with open(plist, "rb") as f:
+        p = plistlib.load(f)
+    assert p.get("Label") == "ai.hbcode.broker", "Label is %r" % p.get("Label")
+    args = p.get("ProgramArguments")
+    assert args == shlex.split(execstart[0]), \
+        "ProgramArguments %r differ from ExecStart %r" % (args, execstart[0])
+    assert p.get("KeepAlive") == {"SuccessfulExit": False, "Crashed": True}, \
+        "KeepAlive is %r" % p.get("KeepAlive")
+    assert p.get("RunAtLoad") is True, "RunAtLoad is not true"
+    for k in ("ThrottleInterval", "ExitTimeOut"):
+        assert isinstance(p.get(k), int), "%s is not an integer" % k
+
+try:
+    check(sys.argv[1], sys.argv[2])
+except Exception as e:
+    print("%s: %s" % (type(e).__name__, e))
+    sys.exit(1)
+EOF
+	then
+		ok "plist ProgramArguments match the unit's ExecStart"
+	else
+		fail "plist contents:"
+		sed 's/^/     /' "$tmp/same.log"
+	fi
+else
+	skip "python3 not installed (plist contents not compared)"
+fi
+
+[ "$failed" -eq 0 ]
