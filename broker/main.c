@@ -22,6 +22,7 @@
 
 #include "back.h"
 #include "broker.h"
+#include "envvar.h"
 #include "front.h"
 #include "lock.h"
 #include "log.h"
@@ -88,14 +89,7 @@ void reqid_put(struct hb_env *e, const struct reqid *r)
 
 static int env_ms(const char *name, int dflt)
 {
-	const char *v = getenv(name);
-	char *end;
-	long n;
-
-	if (!v || !*v)
-		return dflt;
-	n = strtol(v, &end, 10);
-	return *end || n < 0 || n > 86400000 ? dflt : (int)n;
+	return hb_getenv_int(name, dflt, 0, 86400000);
 }
 
 /* Timings, each overridable so tests need not wait for production values. */

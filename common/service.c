@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "envvar.h"
 #include "log.h"
 #include "map.h"
 #include "paths.h"
@@ -62,27 +63,15 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int env_int(const char *name, int dflt, int min, int max)
-{
-	const char *v = getenv(name);
-	char *end;
-	long n;
-
-	if (!v || !*v)
-		return dflt;
-	n = strtol(v, &end, 10);
-	return *end || n < min || n > max ? dflt : (int)n;
-}
-
 static int parse_settings(struct service_loop *s, int argc, char **argv)
 {
 	const char *id = getenv("HB_SERVICE_ID"), *ep = getenv("HB_BACK_ENDPOINT");
 	struct hb_paths paths;
 	char err[256];
 
-	s->concurrency = env_int("HB_CONCURRENCY", 4, 1, 256);
-	s->heartbeat_ms = env_int("HB_HEARTBEAT_MS", 1000, 10, 60000);
-	s->broker_pid = (pid_t)env_int("HB_BROKER_PID", 0, 0, 0x7fffffff);
+	s->concurrency = hb_getenv_int("HB_CONCURRENCY", 4, 1, 256);
+	s->heartbeat_ms = hb_getenv_int("HB_HEARTBEAT_MS", 1000, 10, 60000);
+	s->broker_pid = (pid_t)hb_getenv_int("HB_BROKER_PID", 0, 0, 0x7fffffff);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--concurrency") == 0 && i + 1 < argc) {
 			s->concurrency = atoi(argv[++i]);
