@@ -3,8 +3,8 @@
  * incarnations (instances), calls in flight, and the broker itself.
  *
  * Ownership: struct broker (in main) owns the services array; a service
- * owns up to three instances (cur serving, next starting as its
- * replacement, old draining); the broker's call table owns every call, and
+ * owns its instances (cur serving, next starting as its replacement,
+ * and a list of old ones draining); the broker's call table owns every call, and
  * a call is linked on exactly one list: its service's wait queue or its
  * instance's in-flight list.
  */
@@ -43,12 +43,14 @@ struct instance {
 	long long started_ms, last_beat_ms, kill_at_ms;
 	struct call *calls;        /* in flight here */
 	unsigned inflight;
+	struct instance *older;    /* next in the service's draining list */
 };
 
 struct service {
 	const struct service_config *cfg;
 	char exec[CONFIG_PATH_MAX];     /* replace changes it */
-	struct instance *cur, *next, *old;
+	struct instance *cur, *next;
+	struct instance *old;           /* draining generations, newest first */
 	unsigned gen, restarts, consecutive;
 	int admin_stopped, crashloop;
 	long long restart_at_ms;        /* 0: no restart scheduled */
@@ -106,6 +108,7 @@ struct broker {
 	int stopping;                   /* SIGTERM received */
 	long long stop_deadline_ms;
 	int ready_notified;
+	int event_topics;               /* topics someone subscribes to */
 	char **child_env;               /* environ for services, without our keys */
 };
 

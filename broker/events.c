@@ -7,8 +7,33 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include <zmq.h>
 
 #include "log.h"
+
+/* Events carry wall-clock time (Unix ms): readers compare it with logs. */
+static long long wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void events_read_subscriptions(struct broker *b)
+{
+	char buf[256];
+	int n;
+
+	while ((n = zmq_recv(b->pub, buf, sizeof buf, ZMQ_DONTWAIT)) > 0) {
+		if (buf[0] == 1)
+			b->event_topics++;
+		else if (buf[0] == 0 && b->event_topics > 0)
+			b->event_topics--;
+	}
+}
 
 static void publish(struct broker *b, const char *topic, json_t *body)
 {
@@ -17,7 +42,7 @@ static void publish(struct broker *b, const char *topic, json_t *body)
 	if (!body)
 		return;
 	json_object_set_new(body, "event", json_string(topic));
-	json_object_set_new(body, "time", json_integer(broker_now_ms()));
+	json_object_set_new(body, "time", json_integer(wall_ms()));
 	text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	if (!text)
@@ -30,7 +55,11 @@ static void publish(struct broker *b, const char *topic, json_t *body)
 void events_service(struct broker *b, const char *topic, const struct service *s,
 		    const struct instance *inst, const char *detail)
 {
-	json_t *body = json_pack("{s:s, s:I}", "service", s->cfg->name, "restarts", (json_int_t)s->restarts);
+	json_t *body;
+
+	if (!b->event_topics)
+		return;
+	body = json_pack("{s:s, s:I}", "service", s->cfg->name, "restarts", (json_int_t)s->restarts);
 
 	if (!body)
 		return;
@@ -56,12 +85,18 @@ static json_t *call_body(const struct call *c)
 
 void events_call_start(struct broker *b, const struct call *c)
 {
+	if (!b->event_topics)
+		return; /* the hot path: nothing to build when nobody listens */
 	publish(b, "call.start", call_body(c));
 }
 
 void events_call_end(struct broker *b, const struct call *c, int ok, long long duration_ms)
 {
-	json_t *body = call_body(c);
+	json_t *body;
+
+	if (!b->event_topics)
+		return;
+	body = call_body(c);
 
 	if (body) {
 		json_object_set_new(body, "ok", json_boolean(ok));
@@ -72,7 +107,11 @@ void events_call_end(struct broker *b, const struct call *c, int ok, long long d
 
 void events_call_progress(struct broker *b, const struct call *c, const char *text)
 {
-	json_t *body = call_body(c);
+	json_t *body;
+
+	if (!b->event_topics)
+		return;
+	body = call_body(c);
 
 	if (body)
 		json_object_set_new(body, "text", json_string(text));

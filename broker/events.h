@@ -7,6 +7,8 @@
 
 #include "broker.h"
 
+/* Read subscription changes from the events socket. */
+void events_read_subscriptions(struct broker *b);
 void events_service(struct broker *b, const char *topic, const struct service *s,
 		    const struct instance *inst, const char *detail);
 void events_call_start(struct broker *b, const struct call *c);

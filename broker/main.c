@@ -23,6 +23,7 @@
 #include "back.h"
 #include "broker.h"
 #include "envvar.h"
+#include "events.h"
 #include "front.h"
 #include "lock.h"
 #include "log.h"
@@ -230,17 +231,20 @@ static void run(struct broker *b)
 	int services_stopping = 0;
 
 	for (;;) {
-		zmq_pollitem_t items[3] = {
+		zmq_pollitem_t items[4] = {
 			{ b->front, 0, ZMQ_POLLIN, 0 },
 			{ b->back, 0, ZMQ_POLLIN, 0 },
 			{ NULL, signal_pipe[0], ZMQ_POLLIN, 0 },
+			{ b->pub, 0, ZMQ_POLLIN, 0 },
 		};
 		long long now = broker_now_ms();
 
-		if (zmq_poll(items, 3, poll_timeout(b, now)) < 0 && errno != EINTR) {
+		if (zmq_poll(items, 4, poll_timeout(b, now)) < 0 && errno != EINTR) {
 			log_error(NULL, "poll failed: %s", zmq_strerror(errno));
 			break;
 		}
+		if (items[3].revents & ZMQ_POLLIN)
+			events_read_subscriptions(b); /* first: a new watcher sees this round */
 		if (items[2].revents & ZMQ_POLLIN)
 			read_signals(b);
 		if (items[1].revents & ZMQ_POLLIN)

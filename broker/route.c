@@ -340,12 +340,13 @@ void route_fail_all(struct broker *b, const char *text)
 {
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		struct instance *insts[3] = { s->cur, s->next, s->old };
+		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+
 		route_fail_waiting(b, s, text);
-		for (int j = 0; j < 3; j++)
-			if (insts[j])
-				while (insts[j]->calls)
-					finish(b, insts[j]->calls, 0, text);
+		for (int j = 0; j < n; j++)
+			while (all[j]->calls)
+				finish(b, all[j]->calls, 0, text);
 	}
 }
 

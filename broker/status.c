@@ -13,9 +13,13 @@
 static json_t *service_json(const struct service *s)
 {
 	const struct instance *inst = s->cur ? s->cur : s->old;
-	unsigned inflight = (s->cur ? s->cur->inflight : 0) + (s->old ? s->old->inflight : 0);
-	unsigned waiting = 0;
+	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+	int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+	unsigned inflight = 0, waiting = 0;
 	json_t *o;
+
+	for (int i = 0; i < n; i++)
+		inflight += all[i]->inflight;
 
 	for (const struct call *c = s->wait_head; c; c = c->next)
 		waiting++;

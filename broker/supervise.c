@@ -170,6 +170,30 @@ static void free_instance(struct instance *inst)
 	free(inst);
 }
 
+int supervisor_instances(const struct service *s, struct instance **out, int max)
+{
+	int n = 0;
+
+	if (s->cur && n < max)
+		out[n++] = s->cur;
+	if (s->next && n < max)
+		out[n++] = s->next;
+	for (struct instance *o = s->old; o && n < max; o = o->older)
+		out[n++] = o;
+	return n;
+}
+
+/* Take inst off the draining list; 1 when it was on it. */
+static int unlink_draining(struct service *s, struct instance *inst)
+{
+	for (struct instance **p = &s->old; *p; p = &(*p)->older)
+		if (*p == inst) {
+			*p = inst->older;
+			return 1;
+		}
+	return 0;
+}
+
 /* An instance ended: answer for its calls, then decide what comes next. */
 static void instance_died(struct broker *b, struct instance *inst, int status)
 {
@@ -186,8 +210,7 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 		 s->cfg->name, how);
 	route_fail_instance(b, inst, text);
 
-	if (inst == s->old) {
-		s->old = NULL;
+	if (unlink_draining(s, inst)) {
 		events_service(b, "service.retired", s, inst, how);
 		free_instance(inst);
 		return;
@@ -196,11 +219,13 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 	s->last_death_ms = now;
 	if (inst == s->next) {
 		s->next = NULL;
-		snprintf(text, sizeof text, "the new %s %s before it was ready; the old one keeps serving",
-			 s->cfg->name, how);
+		snprintf(text, sizeof text, "the new %s %s before it was ready%s", s->cfg->name, how,
+			 s->cur ? "; the old one keeps serving" : "");
 		answer_admin(b, s, text);
 		events_service(b, "service.down", s, inst, how);
 		free_instance(inst);
+		if (!s->cur && !s->restart_at_ms && !s->admin_stopped && !b->stopping)
+			schedule_restart(b, s);
 		return;
 	}
 	/* The serving incarnation. */
@@ -280,9 +305,11 @@ void supervisor_tick(struct broker *b, long long now)
 {
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		watch_instance(b, s->cur, now);
-		watch_instance(b, s->next, now);
-		watch_instance(b, s->old, now);
+		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+
+		for (int j = 0; j < n; j++)
+			watch_instance(b, all[j], now);
 		if (!s->cur && s->restart_at_ms && now >= s->restart_at_ms && !b->stopping && !s->admin_stopped)
 			start_current(b, s);
 	}
@@ -308,9 +335,11 @@ long long supervisor_next_deadline(const struct broker *b)
 
 	for (int i = 0; i < b->nservices; i++) {
 		const struct service *s = &b->services[i];
-		d = earliest(d, instance_deadline(b, s->cur));
-		d = earliest(d, instance_deadline(b, s->next));
-		d = earliest(d, instance_deadline(b, s->old));
+		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+
+		for (int j = 0; j < n; j++)
+			d = earliest(d, instance_deadline(b, all[j]));
 		if (!s->cur)
 			d = earliest(d, s->restart_at_ms);
 	}
@@ -319,31 +348,33 @@ long long supervisor_next_deadline(const struct broker *b)
 
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
 {
+	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+
 	for (int i = 0; i < b->nservices; i++) {
-		struct instance *cands[3] = { b->services[i].cur, b->services[i].next, b->services[i].old };
-		for (int j = 0; j < 3; j++)
-			if (cands[j] && strlen(cands[j]->id) == peer->len &&
-			    memcmp(cands[j]->id, peer->id, peer->len) == 0)
-				return cands[j];
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
+		for (int j = 0; j < n; j++)
+			if (strlen(all[j]->id) == peer->len && memcmp(all[j]->id, peer->id, peer->len) == 0)
+				return all[j];
 	}
 	return NULL;
 }
 
 void supervisor_check_drained(struct broker *b, struct instance *inst)
 {
-	if (inst == inst->svc->old && inst->inflight == 0)
+	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0)
 		terminate(b, inst, broker_now_ms());
 }
 
 static void retire(struct broker *b, struct service *s)
 {
-	if (!s->cur)
+	struct instance *inst = s->cur;
+
+	if (!inst)
 		return;
-	if (s->old) /* a third generation: the oldest goes now */
-		terminate(b, s->old, broker_now_ms());
-	s->old = s->cur;
 	s->cur = NULL;
-	supervisor_check_drained(b, s->old);
+	inst->older = s->old;
+	s->old = inst;
+	supervisor_check_drained(b, inst);
 }
 
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -389,14 +420,20 @@ int supervisor_replace(struct broker *b, struct service *s, const char *exec, co
 		snprintf(err, errlen, "%s is not an executable file given by its absolute path", exec);
 		return -1;
 	}
+	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+
 	if (s->next || s->admin_waiting) {
 		snprintf(err, errlen, "a new %s is already starting", s->cfg->name);
+		return -1;
+	}
+	if (supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2) > SUPERVISOR_MAX_DRAINING) {
+		snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later",
+			 SUPERVISOR_MAX_DRAINING, s->cfg->name);
 		return -1;
 	}
 	if (!(s->next = start_instance(b, s, exec, err, errlen)))
 		return -1;
 	s->admin_stopped = 0;
-	s->restart_at_ms = 0;
 	s->admin_waiting = 1;
 	s->admin_peer = *peer;
 	s->admin_id = *id;
@@ -447,13 +484,12 @@ void supervisor_terminate_all(struct broker *b)
 
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
+		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+
 		s->restart_at_ms = 0;
-		if (s->cur)
-			terminate(b, s->cur, now);
-		if (s->next)
-			terminate(b, s->next, now);
-		if (s->old)
-			terminate(b, s->old, now);
+		for (int j = 0; j < n; j++)
+			terminate(b, all[j], now);
 	}
 }
 
@@ -485,9 +521,11 @@ const char *supervisor_state(const struct service *s)
 void supervisor_free(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++) {
-		free(b->services[i].cur);
-		free(b->services[i].next);
-		free(b->services[i].old);
+		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
+
+		for (int j = 0; j < n; j++)
+			free_instance(all[j]);
 	}
 	spawn_free_env(b->child_env);
 }

@@ -343,10 +343,12 @@ static struct hb_field *slot(struct hb_env *e, const char *key)
 
 	if (f)
 		return f;
-	if (e->n == HB_MAX_FIELDS || strlen(key) > HB_MAX_KEY)
+	size_t len = strlen(key);
+
+	if (e->n == HB_MAX_FIELDS || len > HB_MAX_KEY)
 		return NULL;
 	f = &e->f[e->n++];
-	snprintf(f->key, sizeof f->key, "%s", key);
+	memcpy(f->key, key, len + 1); /* on the hot path: no snprintf */
 	return f;
 }
 
@@ -478,7 +480,15 @@ int hb_env_encode(const struct hb_env *e, char **buf, size_t *len)
 		if (!plen || !prefix_seen(e, i, plen))
 			entries++;
 	}
+	/* Size the buffer once: msgpack's default first chunk is 8 KiB, too
+	 * big for malloc's per-thread cache, and the buffer is freed by
+	 * libzmq's I/O thread. */
 	msgpack_sbuffer_init(&sb);
+	sb.alloc = 16;
+	for (int i = 0; i < e->n; i++)
+		sb.alloc += 2 * strlen(e->f[i].key) + 24 + (e->f[i].type == HB_VAL_STR ? e->f[i].len : 0);
+	if (!(sb.data = malloc(sb.alloc)))
+		return -1;
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
 	msgpack_pack_map(&pk, entries);
 	if (!find_field(e, "v")) {

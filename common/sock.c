@@ -57,7 +57,7 @@ void *hb_sock_dealer(void *ctx, const char *identity, int immediate, int timeout
 
 void *hb_sock_pub(void *ctx)
 {
-	return new_socket(ctx, ZMQ_PUB);
+	return new_socket(ctx, ZMQ_XPUB);
 }
 
 void *hb_sock_sub(void *ctx, const char *topic_prefix)

@@ -27,6 +27,9 @@ void *hb_sock_router(void *ctx);
 /* A DEALER; identity may be NULL.  immediate: queue only to live
  * connections; timeout_ms: send and receive timeouts (-1: none). */
 void *hb_sock_dealer(void *ctx, const char *identity, int immediate, int timeout_ms);
+/* An XPUB: it publishes like PUB and also lets the owner read the
+ * subscriptions (byte 1 + topic, byte 0 + topic when the last subscriber of
+ * a topic leaves), so nothing is built for events nobody listens to. */
 void *hb_sock_pub(void *ctx);
 void *hb_sock_sub(void *ctx, const char *topic_prefix);
 

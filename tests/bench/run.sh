@@ -1,0 +1,88 @@
+#!/bin/sh
+# The broker benchmark (`make bench`): start hb-broker with svc-echo and a
+# minimal service, and a bare ZeroMQ relay with its worker, all in a temp
+# folder; run bench-broker against both; stop everything.
+#
+#   sh tests/bench/run.sh [BUILD]
+#
+# The broker runs with production timings, except HB_HEALTHY_MS (so that
+# the repeated SIGKILL test takes the first-restart path each time instead
+# of the crash-loop backoff) and the stop/shutdown graces (so that the
+# 10,000 sleeping calls of the memory test do not hold the exit up).
+# HB_BENCH_* variables size the run (see tests/bench/bench-broker.c).
+set -u
+
+build=${1:-build}
+case $build in /*) ;; *) build=$(pwd)/$build ;; esac
+for f in hb-broker tests/svc-echo bench/bench-broker bench/bare-relay; do
+	if [ ! -x "$build/$f" ]; then
+		echo "run.sh: $build/$f is missing; run: make bench" >&2
+		exit 1
+	fi
+done
+
+# Never touch the user's own hbcode folders.
+unset HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
+
+tmp=$(mktemp -d /tmp/hbbench.XXXXXX) || exit 1
+broker_pid=
+relay_pid=
+worker_pid=
+
+cleanup() {
+	for p in $worker_pid $relay_pid $broker_pid; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $worker_pid $relay_pid $broker_pid; do
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+cat >"$tmp/services.conf" <<EOF
+[service echo]
+exec = $build/tests/svc-echo
+concurrency = 4
+tools = echo sleep
+
+[service bare-echo]
+exec = $build/bench/bare-relay
+args = svc
+concurrency = 1
+tools = becho
+EOF
+
+echo "command: make bench  (sh tests/bench/run.sh ${1:-build})"
+echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')), Linux $(uname -r)"
+echo "libzmq:  $(pkg-config --modversion libzmq 2>/dev/null || echo '?')"
+
+HB_HOME=$tmp HB_LOG=warn HB_HEALTHY_MS=300 HB_STOP_GRACE_MS=300 HB_SHUTDOWN_GRACE_MS=100 \
+	"$build/hb-broker" --config "$tmp/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
+broker_pid=$!
+"$build/bench/bare-relay" relay "ipc://$tmp/bare-front.sock" "ipc://$tmp/bare-back.sock" >"$tmp/relay.log" 2>&1 &
+relay_pid=$!
+"$build/bench/bare-relay" worker "ipc://$tmp/bare-back.sock" >"$tmp/worker.log" 2>&1 &
+worker_pid=$!
+
+# The broker creates its socket after start-up: wait for it (5 s at most).
+i=0
+while [ ! -S "$tmp/run/front.sock" ] || [ ! -S "$tmp/bare-front.sock" ]; do
+	i=$((i + 1))
+	if [ $i -gt 100 ] || ! kill -0 "$broker_pid" 2>/dev/null; then
+		echo "run.sh: the broker or the relay did not start; broker log:" >&2
+		cat "$tmp/broker.log" >&2
+		exit 1
+	fi
+	sleep 0.05
+done
+
+HB_BENCH_SETTLE_MS=${HB_BENCH_SETTLE_MS:-600} \
+	"$build/bench/bench-broker" "ipc://$tmp/run/front.sock" "ipc://$tmp/bare-front.sock" "$broker_pid"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "run.sh: bench-broker failed ($rc); broker log:" >&2
+	tail -n 40 "$tmp/broker.log" >&2
+fi
+exit $rc
