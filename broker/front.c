@@ -127,10 +127,15 @@ static const struct {
 
 static void dispatch(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *op = hb_env_str(e, "op");
+	const char *op = hb_env_str(e, "op"), *sid = hb_env_str(e, "id");
 	struct reqid id;
 	char msg[160];
 
+	if (sid && strlen(sid) >= sizeof id.s) {
+		snprintf(msg, sizeof msg, "a request id may have at most %zu bytes", sizeof id.s - 1);
+		front_reply_err(b, peer, NULL, "bad-request", msg);
+		return;
+	}
 	for (size_t i = 0; i < sizeof front_ops / sizeof front_ops[0]; i++)
 		if (strcmp(front_ops[i].op, op) == 0) {
 			front_ops[i].fn(b, peer, e);

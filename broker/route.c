@@ -180,12 +180,30 @@ static void dispatch(struct broker *b, struct call *c)
 	list_push(&s->wait_head, &s->wait_tail, c);
 }
 
-static void call_context(const struct hb_env *e, const char *ctx[6])
+/* The call's context from the request; -1 with a reason when a part is
+ * too long to travel on (see HB_MAX_CONTEXT). */
+static int call_context(const struct hb_env *e, const char *ctx[6], char *err, size_t errlen)
 {
 	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 6; i++) {
 		ctx[i] = hb_env_str_or(e, keys[i], "");
+		if (strlen(ctx[i]) > HB_MAX_CONTEXT) {
+			snprintf(err, errlen, "\"%s\" is %zu bytes; at most %d are accepted", keys[i],
+				 strlen(ctx[i]), HB_MAX_CONTEXT);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_args_size(const char *args, char *err, size_t errlen)
+{
+	if (strlen(args) <= HB_MAX_PAYLOAD)
+		return 0;
+	snprintf(err, errlen, "the arguments are %zu bytes; at most %u are accepted", strlen(args),
+		 HB_MAX_PAYLOAD);
+	return -1;
 }
 
 void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -212,7 +230,10 @@ void route_front_call(struct broker *b, const struct hb_peer *peer, const struct
 		front_reply_err(b, peer, &id, "unknown-tool", text);
 		return;
 	}
-	call_context(e, ctx);
+	if (call_context(e, ctx, text, sizeof text) < 0 || check_args_size(args, text, sizeof text) < 0) {
+		front_reply_err(b, peer, &id, "too-large", text);
+		return;
+	}
 	if (!(c = new_call(b, s, tool, args, ctx))) {
 		front_reply_err(b, peer, &id, "internal", "hb-broker is out of memory");
 		return;
@@ -259,7 +280,10 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	const char *ctx[6] = { "", "", "", "", "", "" };
 	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
 	struct hb_env m;
+	char why[128] = "";
 
+	if (check_args_size(hb_env_str_or(e, "json", "{}"), why, sizeof why) < 0)
+		s = NULL;
 	if (pc) {
 		const char *pctx[6] = { pc->session, pc->run, pc->project, pc->agent, pc->access, pc->call_id };
 		memcpy(ctx, pctx, sizeof ctx);
@@ -273,8 +297,8 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 		hb_env_set_str(&m, "key", parent);
 		hb_env_set_str(&m, "sub", hb_env_str_or(e, "sub", ""));
 		hb_env_set_bool(&m, "ok", 0);
-		hb_env_set_str(&m, "text", !s ? "no service of this broker serves that tool"
-					      : "the calling call is no longer in flight");
+		hb_env_set_str(&m, "text", why[0] ? why : !s ? "no service of this broker serves that tool"
+							     : "the calling call is no longer in flight");
 		hb_send_env(b->back, &to, &m);
 		return;
 	}

@@ -23,6 +23,12 @@
 
 #define HB_PROTO_VERSION 1
 #define HB_MAX_FRAME (8u << 20)  /* also ZMQ_MAXMSGSIZE */
+/* Tool arguments and results are capped at half a frame, so the envelope
+ * around them (key, context, ids) always fits in the frame that carries
+ * them on; a frame over HB_MAX_FRAME would be dropped by the receiver's
+ * libzmq without a word. */
+#define HB_MAX_PAYLOAD (HB_MAX_FRAME / 2)
+#define HB_MAX_CONTEXT 4096      /* each context string: session, run, ... */
 #define HB_MAX_DEPTH 4           /* msgpack nesting allowed before decoding */
 #define HB_MAX_FIELDS 32
 #define HB_MAX_KEY 32

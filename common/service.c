@@ -264,7 +264,11 @@ static void handle_inbox(struct service_loop *s)
 			zmq_msg_close(&body);
 			return;
 		}
-		if (zmq_msg_send(&body, s->back, 0) < 0) {
+		if (zmq_msg_size(&body) > HB_MAX_FRAME) {
+			/* The broker would drop the connection: never send it. */
+			log_error(NULL, "a %zu-byte message to the broker was dropped", zmq_msg_size(&body));
+			zmq_msg_close(&body);
+		} else if (zmq_msg_send(&body, s->back, 0) < 0) {
 			log_warn(NULL, "cannot forward to the broker: %s", zmq_strerror(errno));
 			zmq_msg_close(&body);
 		}

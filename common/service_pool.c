@@ -122,6 +122,8 @@ int hb_call_progress(struct hb_call *call, const char *text)
 {
 	struct hb_env e;
 
+	if (strlen(text) > HB_MAX_CONTEXT)
+		return -1; /* a progress line, not a payload */
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "progress");
 	hb_env_set_str(&e, "key", call->ctx.key);
@@ -140,6 +142,10 @@ int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_jso
 
 	*ok = 0;
 	*text = NULL;
+	if (strlen(args_json) > HB_MAX_PAYLOAD) {
+		*text = strdup("the subcall's arguments are larger than a call can carry");
+		return -1;
+	}
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += timeout_ms / 1000;
 	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
@@ -223,6 +229,9 @@ static void run_call(struct hb_call *call)
 		hb_call_failf(call, "%s ended without an answer (a bug in the service)", call->ctx.tool);
 	else if (!call->text)
 		hb_call_fail(call, "out of memory while answering");
+	else if (strlen(call->text) > HB_MAX_PAYLOAD)
+		hb_call_failf(call, "%s answered %zu bytes, more than the %u bytes an answer can carry",
+			      call->ctx.tool, strlen(call->text), HB_MAX_PAYLOAD);
 }
 
 static void send_result(void *push, struct hb_call *call)

@@ -183,6 +183,12 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e)
 		errno = ENOMEM;
 		return -1;
 	}
+	if (len > HB_MAX_FRAME) {
+		/* The peer's libzmq would drop it silently: fail here instead. */
+		free(buf);
+		errno = EMSGSIZE;
+		return -1;
+	}
 	if (peer && zmq_send(sock, peer->id, peer->len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0) {
 		free(buf);
 		return -1;
