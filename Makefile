@@ -46,6 +46,8 @@ TEST_PROGS  := $(BUILD)/tests/svc-echo \
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay
 
 .PHONY: all deps run test test-asan check bench install clean
+# Keep test objects: they are intermediate files of the pattern rules.
+.SECONDARY:
 
 all: $(PROGRAMS)
 

@@ -144,6 +144,23 @@ static void print_log(const char *path)
 	fclose(in);
 }
 
+static int log_has_sanitizer_report(const char *path)
+{
+	static const char *const markers[] = { "ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+					       "runtime error:", NULL };
+	char line[1024];
+	FILE *in = fopen(path, "r");
+	int found = 0;
+
+	if (!in)
+		return 0;
+	while (!found && fgets(line, sizeof line, in))
+		for (const char *const *m = markers; *m && !found; m++)
+			found = strstr(line, *m) != NULL;
+	fclose(in);
+	return found;
+}
+
 int fx_stop(struct fixture *f, int *status)
 {
 	int st = 0;
@@ -154,12 +171,21 @@ int fx_stop(struct fixture *f, int *status)
 		while (waitpid(f->broker, &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* Services write to the broker's stderr, so one log holds what the
+	 * sanitizers found in any of the processes: a finding fails the run. */
+	if (log_has_sanitizer_report(f->log)) {
+		fprintf(stderr, "harness: a sanitizer reported a problem:\n");
+		print_log(f->log);
+		st = 1 << 8; /* as if the broker had exited with status 1 */
+	} else if (getenv("HB_TEST_VERBOSE")) {
+		print_log(f->log);
+	}
 	if (status)
 		*status = st;
-	if (getenv("HB_TEST_VERBOSE"))
-		print_log(f->log);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-	return system(cmd) == 0 ? 0 : -1;
+	if (system(cmd) != 0)
+		return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms)
