@@ -921,6 +921,78 @@ static void test_crash_isolated(void **state)
 	finish_fixture();
 }
 
+/* ---- 12. Replace again while the old generation drains ------------------ */
+
+static void test_double_replace_while_draining(void **state)
+{
+	struct fixture *f = &F;
+	const char *replace[] = { "replace", "svc-echo", NULL, NULL };
+	char exe[1100], *out, *text;
+	struct hb_client c;
+	pid_t first;
+	int64_t id, got;
+	int ok;
+
+	(void)state;
+	start(f, echo_conf, NULL);
+	first = fx_service_pid(f, "svc-echo");
+	snprintf(exe, sizeof exe, "%s/tests/svc-echo", f->build);
+	replace[2] = exe;
+	open_client(f, &c);
+	id = send_call(&c, "sleep", "{\"ms\":1000}");
+	wait_num(f, "svc-echo", "callsInFlight", 1);
+	/* Two replacements while generation 1 still has its call. */
+	assert_int_equal(fx_hbctl(f, &out, replace), 0);
+	free(out);
+	assert_int_equal(fx_hbctl(f, &out, replace), 0);
+	assert_non_null(strstr(out, "\"generation\":3"));
+	free(out);
+	text = recv_reply(&c, &got, &ok);
+	assert_int_equal(got, id);
+	assert_true(ok);
+	assert_string_equal(text, "slept 1000 ms");
+	free(text);
+	hb_client_close(&c);
+	wait_num(f, "svc-echo", "callsInFlight", 0);
+	wait_gone(first);
+	call_ok(f, "echo", "{\"gen\":3}", "{\"gen\":3}");
+	finish_fixture();
+}
+
+/* ---- 13. A restart during a crash loop leaves the loop going ------------- */
+
+static void test_restart_in_crash_loop_keeps_trying(void **state)
+{
+	static const char *const env[] = { "HB_ECHO_FAIL_START=1", "HB_BACKOFF_BASE_MS=50",
+					   "HB_BACKOFF_CAP_MS=200", "HB_CRASHLOOP_AFTER=3", NULL };
+	static const char *const restart[] = { "restart", "svc-echo", NULL };
+	struct fixture *f = &F;
+	long long r1, deadline;
+	json_t *st;
+	char *out;
+
+	(void)state;
+	prepare(f, echo_conf);
+	f->broker = fx_spawn_broker(f, env, "broker.log");
+	assert_true(f->broker > 0);
+	deadline = fx_now_ms() + WAIT_MS;
+	while (!(st = fx_status(f)) && fx_now_ms() < deadline)
+		fx_sleep_ms(10);
+	assert_non_null(st);
+	json_decref(st);
+	wait_state(f, "svc-echo", "crash-loop");
+	assert_int_equal(fx_hbctl(f, &out, restart), 1);
+	assert_non_null(strstr(out, "exited with status 7 before it was ready"));
+	assert_null(strstr(out, "keeps serving")); /* there is no old one */
+	free(out);
+	r1 = fx_service_num(f, "svc-echo", "restarts");
+	deadline = fx_now_ms() + WAIT_MS;
+	while (fx_service_num(f, "svc-echo", "restarts") <= r1 + 2 && fx_now_ms() < deadline)
+		fx_sleep_ms(20);
+	assert_true(fx_service_num(f, "svc-echo", "restarts") > r1 + 2);
+	finish_fixture();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -935,6 +1007,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_sigterm_with_call_in_flight, teardown),
 		cmocka_unit_test_teardown(test_foreign_ready_refused, teardown),
 		cmocka_unit_test_teardown(test_crash_isolated, teardown),
+		cmocka_unit_test_teardown(test_double_replace_while_draining, teardown),
+		cmocka_unit_test_teardown(test_restart_in_crash_loop_keeps_trying, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
