@@ -97,10 +97,14 @@ test: deps
 test-asan: deps
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check
 
-run: deps all
+# deps may install pkg-config and the libraries, so the build runs in a
+# sub-make that reads their flags afresh.
+run: deps
+	$(MAKE) all
 	./$(BUILD)/hb-broker --config deploy/services.conf --libexec $(CURDIR)/$(BUILD)
 
-bench: deps $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
+bench: deps
+	$(MAKE) $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
 	@sh tests/bench/run.sh $(BUILD)
 
 install: all
