@@ -88,7 +88,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
 # The checks: unit tests, the real broker and services end to end, the
 # deploy files; then the same again under ASan and UBSan.
 check: $(PROGRAMS) $(TEST_PROGS)
-	@sh tests/run.sh $(BUILD)
+	@SAN='$(SAN)' OPT='$(OPT)' sh tests/run.sh $(BUILD)
 
 test: deps
 	$(MAKE) check

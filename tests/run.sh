@@ -32,6 +32,15 @@ for t in "$build"/tests/test_* "$build"/tests/itest_*; do
 	rm -f "$log"
 done
 total=$((total + 1))
+if sh tests/deploy/install.sh "$build" >/tmp/hb-install-check.$$ 2>&1; then
+	echo "ok   deploy/install.sh"
+else
+	echo "FAIL deploy/install.sh"
+	cat /tmp/hb-install-check.$$
+	failed=$((failed + 1))
+fi
+rm -f /tmp/hb-install-check.$$
+total=$((total + 1))
 if sh tests/deploy/check.sh >/tmp/hb-deploy-check.$$ 2>&1; then
 	echo "ok   deploy/check.sh"
 else
