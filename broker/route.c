@@ -62,6 +62,21 @@ static void unlink_call(struct call *c)
 	c->prev = c->next = NULL;
 }
 
+/* "c" + the decimal number: on every call, so no printf. */
+static void format_key(char out[24], uint64_t n)
+{
+	char digits[21];
+	int len = 0;
+
+	do
+		digits[len++] = (char)('0' + n % 10);
+	while ((n /= 10) && len < 20);
+	out[0] = 'c';
+	for (int i = 0; i < len; i++)
+		out[1 + i] = digits[len - 1 - i];
+	out[1 + len] = '\0';
+}
+
 /* Copy tool, args and context into one allocation. */
 static struct call *new_call(struct broker *b, struct service *s, const char *tool, const char *args,
 			     const char *ctx[6])
@@ -86,7 +101,7 @@ static struct call *new_call(struct broker *b, struct service *s, const char *to
 		*dst[i] = p;
 		p += lens[i] + 1;
 	}
-	snprintf(c->key, sizeof c->key, "c%llu", (unsigned long long)++b->next_key);
+	format_key(c->key, ++b->next_key);
 	c->svc = s;
 	c->start_ms = broker_now_ms();
 	return c;

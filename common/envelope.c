@@ -187,7 +187,7 @@ static int add_value(struct hb_env *e, char **arena_pos, const char *key, const 
 		return -1;
 	}
 	f = &e->f[e->n];
-	snprintf(f->key, sizeof f->key, "%s", key);
+	memcpy(f->key, key, strlen(key) + 1); /* callers bound it by HB_MAX_KEY */
 	switch (v->type) {
 	case MSGPACK_OBJECT_STR:
 		f->type = HB_VAL_STR;
