@@ -346,6 +346,17 @@ long long supervisor_next_deadline(const struct broker *b)
 	return d;
 }
 
+/* The loop thread of an instance connects as "NAME#GEN", each worker as
+ * "NAME#GEN.wN" (workers answer on their own sockets). */
+static int peer_is_instance(const struct hb_peer *peer, const struct instance *inst)
+{
+	size_t len = strlen(inst->id);
+
+	if (peer->len < len || memcmp(peer->id, inst->id, len) != 0)
+		return 0;
+	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w');
+}
+
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
 {
 	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
@@ -353,7 +364,7 @@ struct instance *supervisor_instance(struct broker *b, const struct hb_peer *pee
 	for (int i = 0; i < b->nservices; i++) {
 		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
 		for (int j = 0; j < n; j++)
-			if (strlen(all[j]->id) == peer->len && memcmp(all[j]->id, peer->id, peer->len) == 0)
+			if (peer_is_instance(peer, all[j]))
 				return all[j];
 	}
 	return NULL;

@@ -3,9 +3,10 @@
  *
  * The loop owns the DEALER to the broker.  It announces `ready`, sends a
  * heartbeat every HB_HEARTBEAT_MS, turns each `call` into a job for the
- * pool, delivers `cancel` and subcall answers, and forwards what workers
- * send.  It exits on SIGTERM after the calls in flight have answered (they
- * are cancelled first), and when the broker that started it is gone.
+ * pool and delivers `cancel` and subcall answers; workers answer the
+ * broker on their own sockets.  It exits on SIGTERM after the calls in
+ * flight have answered (they are cancelled first), and when the broker
+ * that started it is gone.
  */
 #include "service.h"
 
@@ -21,7 +22,6 @@
 
 #include "envvar.h"
 #include "log.h"
-#include "map.h"
 #include "paths.h"
 #include "service_pool.h"
 #include "sock.h"
@@ -36,12 +36,10 @@ struct service_loop {
 	int concurrency;
 	int heartbeat_ms;
 	pid_t broker_pid;       /* exit when our parent is no longer this */
-	void *zctx, *back, *inbox;
+	void *zctx, *back;
 	struct hb_pool pool;
-	struct hb_map calls;    /* key -> struct hb_call */
 	int sigpipe[2];
 	int stopping;
-	unsigned long served;
 };
 
 static int stop_pipe_fd = -1; /* written by the signal handler only */
@@ -118,7 +116,7 @@ static void send_simple(struct service_loop *s, const char *op)
 		hb_env_set_str(&e, "tools", tools);
 		hb_env_set_int(&e, "concurrency", s->concurrency);
 	} else {
-		hb_env_set_int(&e, "inflight", (int64_t)s->calls.count);
+		hb_env_set_int(&e, "inflight", (int64_t)hb_pool_inflight(&s->pool));
 	}
 	if (hb_send_env(s->back, NULL, &e) < 0)
 		log_warn(NULL, "cannot send %s: %s", op, zmq_strerror(errno));
@@ -197,22 +195,21 @@ static void take_call(struct service_loop *s, const struct hb_env *e)
 		answer_now(s, key, "the service is stopping; try the call again");
 		return;
 	}
-	if (hb_map_get(&s->calls, key)) {
-		log_warn(key, "duplicate call key ignored");
-		return;
-	}
 	if (!(fn = find_tool(s, tool))) {
 		snprintf(msg, sizeof msg, "%s does not serve the tool \"%s\"", s->name, tool);
 		answer_now(s, key, msg);
 		return;
 	}
-	if (!(c = call_from_env(e, fn)) || hb_map_put(&s->calls, c->ctx.key, c) < 0) {
-		hb_call_free(c);
+	if (!(c = call_from_env(e, fn))) {
 		answer_now(s, key, "the service is out of memory");
 		return;
 	}
 	log_debug(key, "call %s", tool);
-	hb_pool_submit(&s->pool, c);
+	if (hb_pool_submit(&s->pool, c) < 0) {
+		/* The broker never reuses a key: a duplicate is a bug to log. */
+		log_warn(key, "call key already in flight (or out of memory); ignored");
+		hb_call_free(c);
+	}
 }
 
 static void handle_back(struct service_loop *s)
@@ -221,8 +218,7 @@ static void handle_back(struct service_loop *s)
 		struct hb_env e;
 		char err[256];
 		int rc = hb_recv_env(s->back, &e, err, sizeof err);
-		const char *op;
-		struct hb_call *c;
+		const char *op, *key;
 
 		if (rc < 0)
 			return;
@@ -231,60 +227,20 @@ static void handle_back(struct service_loop *s)
 			continue;
 		}
 		op = hb_env_str(&e, "op");
-		c = hb_env_str(&e, "key") ? hb_map_get(&s->calls, hb_env_str(&e, "key")) : NULL;
+		key = hb_env_str_or(&e, "key", "");
 		if (strcmp(op, "call") == 0) {
 			take_call(s, &e);
 		} else if (strcmp(op, "cancel") == 0) {
-			if (c)
-				hb_pool_cancel(&s->pool, c);
+			hb_pool_cancel(&s->pool, key);
 		} else if (strcmp(op, "subcall.result") == 0) {
 			const char *sub = hb_env_str_or(&e, "sub", "0");
-			if (c)
-				hb_pool_subcall_answer(&s->pool, c, strtoull(sub, NULL, 10),
-						       hb_env_bool(&e, "ok", 0), hb_env_str(&e, "text"));
+			hb_pool_subcall_answer(&s->pool, key, strtoull(sub, NULL, 10), hb_env_bool(&e, "ok", 0),
+					       hb_env_str(&e, "text"));
 		} else if (strcmp(op, "heartbeat") != 0) {
 			log_warn(NULL, "unknown op \"%s\" from the broker ignored", op);
 		}
 		hb_env_free(&e);
 	}
-}
-
-static void handle_inbox(struct service_loop *s)
-{
-	for (;;) {
-		char head[1 + sizeof(struct hb_call *)];
-		zmq_msg_t body;
-		struct hb_call *c;
-		int n = zmq_recv(s->inbox, head, sizeof head, ZMQ_DONTWAIT);
-
-		if (n < 0)
-			return;
-		zmq_msg_init(&body);
-		if (zmq_msg_recv(&body, s->inbox, 0) < 0) {
-			zmq_msg_close(&body);
-			return;
-		}
-		if (zmq_msg_size(&body) > HB_MAX_FRAME) {
-			/* The broker would drop the connection: never send it. */
-			log_error(NULL, "a %zu-byte message to the broker was dropped", zmq_msg_size(&body));
-			zmq_msg_close(&body);
-		} else if (zmq_msg_send(&body, s->back, 0) < 0) {
-			log_warn(NULL, "cannot forward to the broker: %s", zmq_strerror(errno));
-			zmq_msg_close(&body);
-		}
-		if (head[0] != HB_POOL_DONE)
-			continue;
-		memcpy(&c, head + 1, sizeof c);
-		log_debug(c->ctx.key, "done %s ok=%d", c->ctx.tool, c->ok);
-		hb_map_del(&s->calls, c->ctx.key);
-		hb_call_free(c);
-		s->served++;
-	}
-}
-
-static void cancel_one(void *value, void *arg)
-{
-	hb_pool_cancel(arg, value);
 }
 
 static int setup(struct service_loop *s)
@@ -304,25 +260,14 @@ static int setup(struct service_loop *s)
 	if (!(s->zctx = zmq_ctx_new()))
 		return -1;
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
-	s->inbox = zmq_socket(s->zctx, ZMQ_PULL);
-	if (!s->back || !s->inbox || zmq_bind(s->inbox, HB_POOL_INBOX) < 0 ||
-	    zmq_connect(s->back, s->endpoint) < 0)
+	if (!s->back || zmq_connect(s->back, s->endpoint) < 0)
 		return -1;
-	hb_map_init(&s->calls);
-	return hb_pool_start(&s->pool, s->zctx, s->concurrency);
+	return hb_pool_start(&s->pool, s->zctx, s->endpoint, s->identity, s->concurrency);
 }
 
 static void teardown(struct service_loop *s)
 {
 	hb_pool_stop(&s->pool);
-	handle_inbox(s); /* the last results */
-	while (s->calls.count) {
-		struct hb_call *c = hb_map_any(&s->calls);
-		hb_map_del(&s->calls, c->ctx.key);
-		hb_call_free(c);
-	}
-	hb_map_clear(&s->calls);
-	zmq_close(s->inbox);
 	zmq_close(s->back);
 	zmq_ctx_term(s->zctx);
 	close(s->sigpipe[0]);
@@ -347,31 +292,31 @@ int hb_service_main(int argc, char **argv, const char *service, const struct hb_
 	send_simple(&s, "ready");
 	log_info(NULL, "ready as %s on %s with %d workers", s.identity, s.endpoint, s.concurrency);
 	next_beat = now_ms() + s.heartbeat_ms;
-	while (!s.stopping || (s.calls.count && now_ms() < stop_deadline)) {
-		zmq_pollitem_t items[3] = {
+	while (!s.stopping || (hb_pool_inflight(&s.pool) && now_ms() < stop_deadline)) {
+		zmq_pollitem_t items[2] = {
 			{ s.back, 0, ZMQ_POLLIN, 0 },
-			{ s.inbox, 0, ZMQ_POLLIN, 0 },
 			{ NULL, s.sigpipe[0], ZMQ_POLLIN, 0 },
 		};
 		long long wait = next_beat - now_ms();
 
-		if (zmq_poll(items, 3, wait < 0 ? 0 : wait) < 0 && errno != EINTR)
+		/* While stopping, look every 10 ms whether the calls are done. */
+		if (s.stopping && wait > 10)
+			wait = 10;
+		if (zmq_poll(items, 2, wait < 0 ? 0 : wait) < 0 && errno != EINTR)
 			break;
-		if (items[2].revents & ZMQ_POLLIN) {
+		if (items[1].revents & ZMQ_POLLIN) {
 			char buf[16];
 			while (read(s.sigpipe[0], buf, sizeof buf) > 0)
 				;
 			if (!s.stopping) {
-				log_info(NULL, "stopping: cancelling %zu calls in flight", s.calls.count);
+				log_info(NULL, "stopping: cancelling %zu calls in flight", hb_pool_inflight(&s.pool));
 				s.stopping = 1;
 				stop_deadline = now_ms() + 3000;
-				hb_map_each(&s.calls, cancel_one, &s.pool);
+				hb_pool_cancel_all(&s.pool);
 			}
 		}
 		if (items[0].revents & ZMQ_POLLIN)
 			handle_back(&s);
-		if (items[1].revents & ZMQ_POLLIN)
-			handle_inbox(&s);
 		if (now_ms() >= next_beat) {
 			send_simple(&s, "heartbeat");
 			next_beat = now_ms() + s.heartbeat_ms;
@@ -381,13 +326,13 @@ int hb_service_main(int argc, char **argv, const char *service, const struct hb_
 			}
 		}
 	}
-	if (s.calls.count && s.stopping) {
+	if (s.stopping && hb_pool_inflight(&s.pool)) {
 		/* A handler ignored its cancel: leave without waiting for it. */
-		log_warn(NULL, "%zu calls did not stop in time; exiting anyway", s.calls.count);
+		log_warn(NULL, "%zu calls did not stop in time; exiting anyway", hb_pool_inflight(&s.pool));
 		_exit(0);
 	}
-	hb_map_each(&s.calls, cancel_one, &s.pool);
+	hb_pool_cancel_all(&s.pool);
+	log_info(NULL, "stopped after %lu calls", hb_pool_served(&s.pool));
 	teardown(&s);
-	log_info(NULL, "stopped after %lu calls", s.served);
 	return 0;
 }

@@ -2,11 +2,10 @@
  * service_pool - the worker threads of a service, and the hb_call_* API
  * that handlers use.
  *
- * A worker owns one PUSH socket to the loop thread; results, progress and
- * subcall requests travel over it as ready-made envelopes, so the loop
- * thread only forwards bytes.  A handler may block (a Gemini request, a
- * render): other calls go on on other workers, and heartbeats go on in the
- * loop thread.
+ * A worker owns one DEALER to the broker; results, progress and subcall
+ * requests go out on it directly.  A handler may block (a Gemini request,
+ * a render): other calls go on on other workers, and heartbeats go on in
+ * the loop thread.
  */
 #include "service_pool.h"
 
@@ -21,6 +20,7 @@
 #include "envelope.h"
 #include "json.h"
 #include "log.h"
+#include "sock.h"
 
 void hb_call_free(struct hb_call *call)
 {
@@ -97,25 +97,10 @@ int hb_call_failf(struct hb_call *call, const char *fmt, ...)
 	return set_result(call, 0, s);
 }
 
-/* Send an envelope to the loop thread; kind says whether the call is done. */
-static int push_env(void *push, char kind, const struct hb_call *call, const struct hb_env *e)
+/* Send an envelope to the broker on the worker's own socket. */
+static int send_env(const struct hb_call *call, const struct hb_env *e)
 {
-	char head[1 + sizeof call];
-	char *buf;
-	size_t len;
-	int rc;
-
-	head[0] = kind;
-	memcpy(head + 1, &call, sizeof call);
-	if (hb_env_encode(e, &buf, &len) < 0)
-		return -1;
-	if (zmq_send(push, head, sizeof head, ZMQ_SNDMORE) < 0) {
-		free(buf);
-		return -1;
-	}
-	rc = zmq_send(push, buf, len, 0);
-	free(buf);
-	return rc < 0 ? -1 : 0;
+	return hb_send_env(call->sock, NULL, e);
 }
 
 int hb_call_progress(struct hb_call *call, const char *text)
@@ -128,7 +113,7 @@ int hb_call_progress(struct hb_call *call, const char *text)
 	hb_env_set_str(&e, "op", "progress");
 	hb_env_set_str(&e, "key", call->ctx.key);
 	hb_env_set_str(&e, "text", text);
-	return push_env(call->push, HB_POOL_FWD, call, &e);
+	return send_env(call, &e);
 }
 
 int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,
@@ -166,7 +151,7 @@ int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_jso
 	hb_env_set_str(&e, "sub", seqbuf);
 	hb_env_set_str(&e, "tool", tool);
 	hb_env_set_str(&e, "json", args_json);
-	if (push_env(call->push, HB_POOL_FWD, call, &e) < 0) {
+	if (send_env(call, &e) < 0) {
 		*text = strdup("the subcall could not be sent to the broker");
 		return -1;
 	}
@@ -188,11 +173,14 @@ int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_jso
 	return rc;
 }
 
-void hb_pool_subcall_answer(struct hb_pool *pool, struct hb_call *call, uint64_t seq, int ok,
+void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text)
 {
+	struct hb_call *call;
+
 	pthread_mutex_lock(&pool->lock);
-	if (call->sub_waiting && call->sub_seq == seq && !call->sub_answered) {
+	call = hb_map_get(&pool->calls, key);
+	if (call && call->sub_waiting && call->sub_seq == seq && !call->sub_answered) {
 		call->sub_ok = ok;
 		call->sub_text = strdup(text ? text : "");
 		call->sub_answered = 1;
@@ -201,12 +189,49 @@ void hb_pool_subcall_answer(struct hb_pool *pool, struct hb_call *call, uint64_t
 	pthread_mutex_unlock(&pool->lock);
 }
 
-void hb_pool_cancel(struct hb_pool *pool, struct hb_call *call)
+void hb_pool_cancel(struct hb_pool *pool, const char *key)
 {
-	atomic_store(&call->cancelled, 1);
+	struct hb_call *call;
+
 	pthread_mutex_lock(&pool->lock);
+	if ((call = hb_map_get(&pool->calls, key)))
+		atomic_store(&call->cancelled, 1);
 	pthread_cond_broadcast(&pool->sub);
 	pthread_mutex_unlock(&pool->lock);
+}
+
+static void cancel_one(void *value, void *arg)
+{
+	(void)arg;
+	atomic_store(&((struct hb_call *)value)->cancelled, 1);
+}
+
+void hb_pool_cancel_all(struct hb_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	hb_map_each(&pool->calls, cancel_one, NULL);
+	pthread_cond_broadcast(&pool->sub);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+size_t hb_pool_inflight(struct hb_pool *pool)
+{
+	size_t n;
+
+	pthread_mutex_lock(&pool->lock);
+	n = pool->calls.count;
+	pthread_mutex_unlock(&pool->lock);
+	return n;
+}
+
+unsigned long hb_pool_served(struct hb_pool *pool)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&pool->lock);
+	n = pool->served;
+	pthread_mutex_unlock(&pool->lock);
+	return n;
 }
 
 static void run_call(struct hb_call *call)
@@ -234,7 +259,8 @@ static void run_call(struct hb_call *call)
 			      call->ctx.tool, strlen(call->text), HB_MAX_PAYLOAD);
 }
 
-static void send_result(void *push, struct hb_call *call)
+/* Answer the broker, then forget the call. */
+static void finish_call(struct hb_pool *pool, struct hb_call *call)
 {
 	struct hb_env e;
 
@@ -243,19 +269,33 @@ static void send_result(void *push, struct hb_call *call)
 	hb_env_set_str(&e, "key", call->ctx.key);
 	hb_env_set_bool(&e, "ok", call->ok);
 	hb_env_set_str(&e, "text", call->text ? call->text : "");
-	if (push_env(push, HB_POOL_DONE, call, &e) < 0)
-		log_error(call->ctx.key, "cannot hand the result to the loop thread: %s", zmq_strerror(errno));
+	if (send_env(call, &e) < 0)
+		log_error(call->ctx.key, "cannot send the result: %s", zmq_strerror(errno));
+	log_debug(call->ctx.key, "done %s ok=%d", call->ctx.tool, call->ok);
+	pthread_mutex_lock(&pool->lock);
+	hb_map_del(&pool->calls, call->ctx.key);
+	pool->served++;
+	pthread_mutex_unlock(&pool->lock);
+	hb_call_free(call);
 }
+
+struct worker_start {
+	struct hb_pool *pool;
+	int index;
+};
 
 static void *worker_main(void *arg)
 {
-	struct hb_pool *pool = arg;
-	void *push = zmq_socket(pool->zctx, ZMQ_PUSH);
-	int zero = 0;
+	struct worker_start *ws = arg;
+	struct hb_pool *pool = ws->pool;
+	char identity[160];
+	void *sock;
 
-	if (!push || zmq_setsockopt(push, ZMQ_LINGER, &zero, sizeof zero) < 0 ||
-	    zmq_connect(push, HB_POOL_INBOX) < 0)
-		hb_fatal("worker cannot reach the loop thread: %s", zmq_strerror(errno));
+	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
+	free(ws);
+	sock = hb_sock_dealer(pool->zctx, identity, 0, -1);
+	if (!sock || zmq_connect(sock, pool->endpoint) < 0)
+		hb_fatal("worker cannot reach the broker at %s: %s", pool->endpoint, zmq_strerror(errno));
 	for (;;) {
 		struct hb_call *call;
 
@@ -272,37 +312,52 @@ static void *worker_main(void *arg)
 			pool->tail = NULL;
 		pthread_mutex_unlock(&pool->lock);
 
-		call->push = push;
+		call->sock = sock;
 		run_call(call);
-		send_result(push, call); /* the loop thread frees the call */
+		finish_call(pool, call);
 	}
-	zmq_close(push);
+	zmq_close(sock);
 	return NULL;
 }
 
-int hb_pool_start(struct hb_pool *pool, void *zctx, int nthreads)
+int hb_pool_start(struct hb_pool *pool, void *zctx, const char *endpoint, const char *identity,
+		  int nthreads)
 {
 	memset(pool, 0, sizeof *pool);
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->sub, NULL);
+	hb_map_init(&pool->calls);
 	pool->zctx = zctx;
+	pool->endpoint = endpoint;
+	pool->identity = identity;
 	pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
 	if (!pool->threads)
 		return -1;
 	for (int i = 0; i < nthreads; i++) {
-		if (pthread_create(&pool->threads[i], NULL, worker_main, pool) != 0)
+		struct worker_start *ws = malloc(sizeof *ws);
+		if (!ws)
 			return -1;
+		ws->pool = pool;
+		ws->index = i;
+		if (pthread_create(&pool->threads[i], NULL, worker_main, ws) != 0) {
+			free(ws);
+			return -1;
+		}
 		pool->nthreads++;
 	}
 	return 0;
 }
 
-void hb_pool_submit(struct hb_pool *pool, struct hb_call *call)
+int hb_pool_submit(struct hb_pool *pool, struct hb_call *call)
 {
 	call->pool = pool;
 	call->next = NULL;
 	pthread_mutex_lock(&pool->lock);
+	if (hb_map_get(&pool->calls, call->ctx.key) || hb_map_put(&pool->calls, call->ctx.key, call) < 0) {
+		pthread_mutex_unlock(&pool->lock);
+		return -1;
+	}
 	if (pool->tail)
 		pool->tail->next = call;
 	else
@@ -310,6 +365,7 @@ void hb_pool_submit(struct hb_pool *pool, struct hb_call *call)
 	pool->tail = call;
 	pthread_cond_signal(&pool->work);
 	pthread_mutex_unlock(&pool->lock);
+	return 0;
 }
 
 void hb_pool_stop(struct hb_pool *pool)
@@ -322,6 +378,14 @@ void hb_pool_stop(struct hb_pool *pool)
 	for (int i = 0; i < pool->nthreads; i++)
 		pthread_join(pool->threads[i], NULL);
 	free(pool->threads);
+	/* The workers drained the queue before they ended; nothing should be
+	 * left, but a call that is, is freed here. */
+	while (pool->calls.count) {
+		struct hb_call *c = hb_map_any(&pool->calls);
+		hb_map_del(&pool->calls, c->ctx.key);
+		hb_call_free(c);
+	}
+	hb_map_clear(&pool->calls);
 	pthread_mutex_destroy(&pool->lock);
 	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->sub);
