@@ -22,6 +22,10 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 		return;
 	}
 	inst = supervisor_instance(b, peer);
+	if (strcmp(op, "worker") == 0 && inst && inst->pid == peer->pid) {
+		route_worker(b, inst, peer); /* may come before the loop's ready */
+		return;
+	}
 	if (!inst || !inst->ready || inst->pid != peer->pid) {
 		hb_peer_name(peer, name, sizeof name);
 		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker",
@@ -30,7 +34,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	}
 	supervisor_on_heartbeat(inst); /* any message shows it is alive */
 	if (strcmp(op, "result") == 0)
-		route_result(b, inst, e);
+		route_result(b, inst, peer, e);
 	else if (strcmp(op, "progress") == 0)
 		route_progress(b, inst, e);
 	else if (strcmp(op, "subcall") == 0)

@@ -31,6 +31,13 @@ struct reqid {
 	char s[64];
 };
 
+/* A worker thread of an instance: it takes one call at a time. */
+struct worker {
+	struct hb_peer peer;
+	int busy;
+	int gone;                  /* a send to it failed: never used again */
+};
+
 struct instance {
 	struct service *svc;
 	unsigned gen;
@@ -43,6 +50,8 @@ struct instance {
 	long long started_ms, last_beat_ms, kill_at_ms;
 	struct call *calls;        /* in flight here */
 	unsigned inflight;
+	struct worker *workers;    /* as they announce themselves */
+	int nworkers, maxworkers, busy;
 	struct instance *older;    /* next in the service's draining list */
 };
 
@@ -75,6 +84,7 @@ struct call {
 	char parent_key[24], sub[24];   /* FROM_SERVICE */
 	struct service *svc;
 	struct instance *inst;          /* NULL while waiting */
+	int worker;                     /* index in inst->workers */
 	long long start_ms, wait_deadline_ms;
 	char *strings;                  /* one allocation for tool, args, context */
 	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id;

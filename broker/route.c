@@ -144,13 +144,12 @@ static void finish(struct broker *b, struct call *c, int ok, const char *text)
 	free_call(c);
 }
 
+/* Send c to a free worker of inst; -1 when none is free. */
 static int send_to_instance(struct broker *b, struct call *c, struct instance *inst)
 {
-	struct hb_peer peer;
 	struct hb_env e;
+	int w;
 
-	peer.len = strlen(inst->id);
-	memcpy(peer.id, inst->id, peer.len);
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "call");
 	hb_env_set_str(&e, "key", c->key);
@@ -162,8 +161,20 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	hb_env_set_str(&e, "agent", c->agent);
 	hb_env_set_str(&e, "access", c->access);
 	hb_env_set_str(&e, "call_id", c->call_id);
-	if (hb_send_env(b->back, &peer, &e) < 0)
+	for (w = 0; w < inst->nworkers; w++) {
+		struct worker *wk = &inst->workers[w];
+		if (wk->busy || wk->gone)
+			continue;
+		if (hb_send_env(b->back, &wk->peer, &e) == 0)
+			break;
+		log_warn(inst->id, "worker %d unreachable (%s); not used again", w, zmq_strerror(errno));
+		wk->gone = 1;
+	}
+	if (w == inst->nworkers)
 		return -1;
+	inst->workers[w].busy = 1;
+	inst->busy++;
+	c->worker = w;
 	c->inst = inst;
 	inst->inflight++;
 	list_push(&inst->calls, NULL, c);
@@ -182,7 +193,7 @@ static void dispatch(struct broker *b, struct call *c)
 		return;
 	}
 	events_call_start(b, c);
-	if (s->cur && s->cur->ready && send_to_instance(b, c, s->cur) == 0)
+	if (s->cur && s->cur->ready && s->cur->busy < s->cur->nworkers && send_to_instance(b, c, s->cur) == 0)
 		return;
 	if (s->admin_stopped) {
 		list_push(&s->wait_head, &s->wait_tail, c);
@@ -191,7 +202,9 @@ static void dispatch(struct broker *b, struct call *c)
 		finish(b, c, 0, text);
 		return;
 	}
-	c->wait_deadline_ms = broker_now_ms() + b->set.call_wait_ms;
+	/* Busy workers: wait as long as it takes.  No serving instance: wait
+	 * call_wait_ms for one (route_restamp_waiting when it dies). */
+	c->wait_deadline_ms = s->cur && s->cur->ready ? 0 : broker_now_ms() + b->set.call_wait_ms;
 	list_push(&s->wait_head, &s->wait_tail, c);
 }
 
@@ -280,9 +293,7 @@ void route_front_cancel(struct broker *b, const struct hb_peer *peer, const stru
 		hb_env_set_str(&m, "key", c->key);
 		if (hb_send_env(b->back, &to, &m) < 0)
 			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
-		/* The service's late result for this key will be dropped; the
-		 * instance still counts it until then. */
-		c->inst->inflight++;
+		/* The worker stays busy until its late result comes. */
 	}
 	finish(b, c, 0, "Run stopped.");
 	front_reply_ok(b, peer, &id, "{\"cancelled\":true}");
@@ -325,21 +336,52 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	dispatch(b, c);
 }
 
-void route_result(struct broker *b, struct instance *from, const struct hb_env *e)
+void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer)
+{
+	for (int w = 0; w < inst->nworkers; w++)
+		if (inst->workers[w].peer.len == peer->len &&
+		    memcmp(inst->workers[w].peer.id, peer->id, peer->len) == 0)
+			return; /* announced twice */
+	if (inst->nworkers == inst->maxworkers) {
+		log_warn(inst->id, "more workers than its concurrency of %d; extra ignored", inst->maxworkers);
+		return;
+	}
+	inst->workers[inst->nworkers].peer = *peer;
+	inst->nworkers++;
+	if (inst == inst->svc->cur && inst->ready)
+		route_flush_waiting(b, inst->svc);
+}
+
+/* The worker behind peer is free again. */
+static void release_worker(struct instance *inst, const struct hb_peer *peer)
+{
+	for (int w = 0; w < inst->nworkers; w++) {
+		struct worker *wk = &inst->workers[w];
+		if (wk->peer.len == peer->len && memcmp(wk->peer.id, peer->id, peer->len) == 0) {
+			if (wk->busy) {
+				wk->busy = 0;
+				inst->busy--;
+			}
+			return;
+		}
+	}
+}
+
+void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,
+		  const struct hb_env *e)
 {
 	const char *key = hb_env_str_or(e, "key", "");
 	struct call *c = hb_map_get(&b->calls, key);
 
-	if (!c || c->inst != from) {
-		/* Cancelled or answered already: the instance is done with it. */
-		if (from->inflight)
-			from->inflight--;
+	release_worker(from, peer);
+	if (c && c->inst == from) {
+		from->svc->served++;
+		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str_or(e, "text", ""));
+	} /* else cancelled or answered already: only the worker is freed */
+	if (from == from->svc->cur)
+		route_flush_waiting(b, from->svc);
+	else
 		supervisor_check_drained(b, from);
-		return;
-	}
-	from->svc->served++;
-	finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str_or(e, "text", ""));
-	supervisor_check_drained(b, from);
 }
 
 void route_progress(struct broker *b, struct instance *from, const struct hb_env *e)
@@ -359,14 +401,23 @@ void route_fail_instance(struct broker *b, struct instance *inst, const char *te
 
 void route_flush_waiting(struct broker *b, struct service *s)
 {
-	while (s->wait_head && s->cur && s->cur->ready) {
+	while (s->wait_head && s->cur && s->cur->ready && s->cur->busy < s->cur->nworkers) {
 		struct call *c = s->wait_head;
 		unlink_call(c);
 		if (send_to_instance(b, c, s->cur) < 0) {
+			/* Every free worker turned out gone: wait for the next. */
 			list_push(&s->wait_head, &s->wait_tail, c);
-			finish(b, c, 0, "the service could not be reached; try the call again");
+			break;
 		}
 	}
+}
+
+void route_restamp_waiting(struct broker *b, struct service *s)
+{
+	long long deadline = broker_now_ms() + b->set.call_wait_ms;
+
+	for (struct call *c = s->wait_head; c; c = c->next)
+		c->wait_deadline_ms = deadline;
 }
 
 void route_fail_waiting(struct broker *b, struct service *s, const char *text)
@@ -395,8 +446,10 @@ void route_tick(struct broker *b, long long now)
 
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		/* The queue is in arrival order, so deadlines are too. */
-		while (s->wait_head && now >= s->wait_head->wait_deadline_ms) {
+		if (s->cur && s->cur->ready)
+			continue; /* waiting for a free worker: no deadline */
+		/* Deadlines run in queue order (restamped together on a death). */
+		while (s->wait_head && s->wait_head->wait_deadline_ms && now >= s->wait_head->wait_deadline_ms) {
 			snprintf(text, sizeof text, "%s did not come back within %d ms (%s); try the call again",
 				 s->cfg->name, b->set.call_wait_ms, s->last_exit[0] ? s->last_exit : "starting");
 			finish(b, s->wait_head, 0, text);
@@ -409,8 +462,11 @@ long long route_next_deadline(const struct broker *b)
 	long long d = 0;
 
 	for (int i = 0; i < b->nservices; i++) {
-		const struct call *c = b->services[i].wait_head;
-		if (c && (!d || c->wait_deadline_ms < d))
+		const struct service *s = &b->services[i];
+		const struct call *c = s->wait_head;
+		if (s->cur && s->cur->ready)
+			continue;
+		if (c && c->wait_deadline_ms && (!d || c->wait_deadline_ms < d))
 			d = c->wait_deadline_ms;
 	}
 	return d;

@@ -16,9 +16,12 @@ void route_front_call(struct broker *b, const struct hb_peer *peer, const struct
 /* A front `cancel` naming a call key: the service's handler sees the
  * cancel; the caller is answered "Run stopped." at once. */
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* A worker of inst announced itself: it can take calls. */
+void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer);
 /* Back-socket messages of a known instance. */
 void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e);
-void route_result(struct broker *b, struct instance *from, const struct hb_env *e);
+void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,
+		  const struct hb_env *e);
 void route_progress(struct broker *b, struct instance *from, const struct hb_env *e);
 
 /* Answer every call on inst with text (the instance is gone). */
@@ -26,6 +29,8 @@ void route_fail_instance(struct broker *b, struct instance *inst, const char *te
 /* Send waiting calls to s->cur, now ready. */
 void route_flush_waiting(struct broker *b, struct service *s);
 void route_fail_waiting(struct broker *b, struct service *s, const char *text);
+/* The service lost its serving instance: waiting calls get call_wait_ms. */
+void route_restamp_waiting(struct broker *b, struct service *s);
 /* Shutdown: answer every call still open. */
 void route_fail_all(struct broker *b, const char *text);
 

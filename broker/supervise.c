@@ -73,6 +73,13 @@ static struct instance *start_instance(struct broker *b, struct service *s, cons
 		return NULL;
 	}
 	inst->svc = s;
+	inst->maxworkers = s->cfg->concurrency;
+	if (!(inst->workers = calloc((size_t)inst->maxworkers, sizeof *inst->workers))) {
+		free(env);
+		free(inst);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	inst->gen = ++s->gen;
 	snprintf(inst->id, sizeof inst->id, "%s#%u", s->cfg->name, inst->gen);
 	snprintf(inst->exec, sizeof inst->exec, "%s", exec);
@@ -93,6 +100,7 @@ static struct instance *start_instance(struct broker *b, struct service *s, cons
 		free(env[i]);
 	free(env);
 	if (inst->pid < 0) {
+		free(inst->workers);
 		free(inst);
 		return NULL;
 	}
@@ -167,6 +175,7 @@ static void answer_admin(struct broker *b, struct service *s, const char *errmsg
 
 static void free_instance(struct instance *inst)
 {
+	free(inst->workers);
 	free(inst);
 }
 
@@ -228,8 +237,10 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 			schedule_restart(b, s);
 		return;
 	}
-	/* The serving incarnation. */
+	/* The serving incarnation.  Calls waiting for a free worker now wait
+	 * for a new incarnation, which has a deadline. */
 	s->cur = NULL;
+	route_restamp_waiting(b, s);
 	events_service(b, "service.down", s, inst, how);
 	if (inst->ready && now - inst->started_ms >= b->set.healthy_ms) {
 		s->consecutive = 0;
@@ -372,7 +383,7 @@ struct instance *supervisor_instance(struct broker *b, const struct hb_peer *pee
 
 void supervisor_check_drained(struct broker *b, struct instance *inst)
 {
-	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0)
+	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0)
 		terminate(b, inst, broker_now_ms());
 }
 

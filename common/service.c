@@ -2,9 +2,9 @@
  * service - hb_service_main, the loop thread of every svc-* process.
  *
  * The loop owns the DEALER to the broker.  It announces `ready`, sends a
- * heartbeat every HB_HEARTBEAT_MS, turns each `call` into a job for the
- * pool and delivers `cancel` and subcall answers; workers answer the
- * broker on their own sockets.  It exits on SIGTERM after the calls in
+ * heartbeat every HB_HEARTBEAT_MS and delivers `cancel` and subcall
+ * answers to the workers, which take calls from the broker and answer on
+ * their own sockets (service_pool.c).  It exits on SIGTERM after the calls in
  * flight have answered (they are cancelled first), and when the broker
  * that started it is gone.
  */
@@ -135,83 +135,6 @@ static void answer_now(struct service_loop *s, const char *key, const char *text
 		log_warn(key, "cannot answer: %s", zmq_strerror(errno));
 }
 
-static hb_tool_fn find_tool(const struct service_loop *s, const char *name)
-{
-	for (const struct hb_service_tool *t = s->tools; t->name; t++)
-		if (strcmp(t->name, name) == 0)
-			return t->fn;
-	return NULL;
-}
-
-/* Build a call that owns copies of the envelope's strings. */
-static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
-{
-	static const char *const names[] = { "key", "tool", "session", "run", "project",
-					     "agent", "access", "call_id", "json" };
-	const char *vals[9];
-	size_t lens[9], total = 0;
-	struct hb_call *c = calloc(1, sizeof *c);
-	char *p;
-
-	if (!c)
-		return NULL;
-	for (int i = 0; i < 9; i++) {
-		const struct hb_field *f = hb_env_get(e, names[i]);
-		vals[i] = f && f->type == HB_VAL_STR ? f->s : "";
-		lens[i] = f && f->type == HB_VAL_STR ? f->len : 0;
-		total += lens[i] + 1;
-	}
-	if (!(c->strings = p = malloc(total))) {
-		free(c);
-		return NULL;
-	}
-	const char **slots[9] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
-				  &c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
-				  &c->args };
-	for (int i = 0; i < 9; i++) {
-		memcpy(p, vals[i], lens[i]);
-		p[lens[i]] = '\0';
-		*slots[i] = p;
-		p += lens[i] + 1;
-	}
-	c->args_len = lens[8];
-	c->fn = fn;
-	atomic_init(&c->cancelled, 0);
-	return c;
-}
-
-static void take_call(struct service_loop *s, const struct hb_env *e)
-{
-	const char *key = hb_env_str(e, "key"), *tool = hb_env_str(e, "tool");
-	hb_tool_fn fn;
-	struct hb_call *c;
-	char msg[256];
-
-	if (!key || !tool || !*key) {
-		log_warn(NULL, "a call without key or tool was ignored");
-		return;
-	}
-	if (s->stopping) {
-		answer_now(s, key, "the service is stopping; try the call again");
-		return;
-	}
-	if (!(fn = find_tool(s, tool))) {
-		snprintf(msg, sizeof msg, "%s does not serve the tool \"%s\"", s->name, tool);
-		answer_now(s, key, msg);
-		return;
-	}
-	if (!(c = call_from_env(e, fn))) {
-		answer_now(s, key, "the service is out of memory");
-		return;
-	}
-	log_debug(key, "call %s", tool);
-	if (hb_pool_submit(&s->pool, c) < 0) {
-		/* The broker never reuses a key: a duplicate is a bug to log. */
-		log_warn(key, "call key already in flight (or out of memory); ignored");
-		hb_call_free(c);
-	}
-}
-
 static void handle_back(struct service_loop *s)
 {
 	for (;;) {
@@ -229,7 +152,8 @@ static void handle_back(struct service_loop *s)
 		op = hb_env_str(&e, "op");
 		key = hb_env_str_or(&e, "key", "");
 		if (strcmp(op, "call") == 0) {
-			take_call(s, &e);
+			/* Calls go to the workers' sockets, never to the loop's. */
+			answer_now(s, key, "a call reached the service's control socket; try the call again");
 		} else if (strcmp(op, "cancel") == 0) {
 			hb_pool_cancel(&s->pool, key);
 		} else if (strcmp(op, "subcall.result") == 0) {
@@ -262,7 +186,7 @@ static int setup(struct service_loop *s)
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
 	if (!s->back || zmq_connect(s->back, s->endpoint) < 0)
 		return -1;
-	return hb_pool_start(&s->pool, s->zctx, s->endpoint, s->identity, s->concurrency);
+	return hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency);
 }
 
 static void teardown(struct service_loop *s)

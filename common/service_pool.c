@@ -1,20 +1,21 @@
 /*
- * service_pool - the worker threads of a service, and the hb_call_* API
- * that handlers use.
+ * service_pool - the worker threads of a service.
  *
- * A worker owns one DEALER to the broker; results, progress and subcall
- * requests go out on it directly.  A handler may block (a Gemini request,
- * a render): other calls go on on other workers, and heartbeats go on in
+ * Each worker owns a DEALER to the broker (routing id "<id>.wN"), says
+ * `worker` once connected, and from then on the broker sends it one call
+ * at a time: the broker knows which workers are free, queues the rest,
+ * and so can move waiting calls to a new generation on replace.  A call
+ * goes from the socket to the handler and back on one thread, with no
+ * handoff inside the service.  A handler may block (a Gemini request, a
+ * render): other calls go on on other workers, and heartbeats go on in
  * the loop thread.
  */
 #include "service_pool.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <zmq.h>
 
 #include "envelope.h"
@@ -22,156 +23,7 @@
 #include "log.h"
 #include "sock.h"
 
-void hb_call_free(struct hb_call *call)
-{
-	if (!call)
-		return;
-	free(call->text);
-	free(call->sub_text);
-	free(call->strings);
-	free(call);
-}
-
-const struct hb_call_context *hb_call_context(const struct hb_call *call)
-{
-	return &call->ctx;
-}
-
-int hb_call_cancelled(const struct hb_call *call)
-{
-	return atomic_load(&((struct hb_call *)call)->cancelled);
-}
-
-static int set_result(struct hb_call *call, int ok, char *text)
-{
-	free(call->text);
-	call->text = text;
-	call->ok = ok;
-	call->answered = 1;
-	return ok ? 0 : -1;
-}
-
-int hb_call_succeed(struct hb_call *call, const char *text)
-{
-	return set_result(call, 1, strdup(text));
-}
-
-int hb_call_fail(struct hb_call *call, const char *text)
-{
-	return set_result(call, 0, strdup(text));
-}
-
-static char *vformat(const char *fmt, va_list ap)
-{
-	char *s = NULL;
-	va_list ap2;
-	int n;
-
-	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (n >= 0 && (s = malloc((size_t)n + 1)))
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
-int hb_call_succeedf(struct hb_call *call, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
-	return set_result(call, 1, s);
-}
-
-int hb_call_failf(struct hb_call *call, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
-	return set_result(call, 0, s);
-}
-
-/* Send an envelope to the broker on the worker's own socket. */
-static int send_env(const struct hb_call *call, const struct hb_env *e)
-{
-	return hb_send_env(call->sock, NULL, e);
-}
-
-int hb_call_progress(struct hb_call *call, const char *text)
-{
-	struct hb_env e;
-
-	if (strlen(text) > HB_MAX_CONTEXT)
-		return -1; /* a progress line, not a payload */
-	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "progress");
-	hb_env_set_str(&e, "key", call->ctx.key);
-	hb_env_set_str(&e, "text", text);
-	return send_env(call, &e);
-}
-
-int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,
-		    int timeout_ms, int *ok, char **text)
-{
-	struct hb_pool *pool = call->pool;
-	struct hb_env e;
-	struct timespec deadline;
-	char seqbuf[24];
-	int rc = 0;
-
-	*ok = 0;
-	*text = NULL;
-	if (strlen(args_json) > HB_MAX_PAYLOAD) {
-		*text = strdup("the subcall's arguments are larger than a call can carry");
-		return -1;
-	}
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += timeout_ms / 1000;
-	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&pool->lock);
-	call->sub_seq = ++pool->sub_seq;
-	call->sub_waiting = 1;
-	call->sub_answered = 0;
-	pthread_mutex_unlock(&pool->lock);
-
-	snprintf(seqbuf, sizeof seqbuf, "%llu", (unsigned long long)call->sub_seq);
-	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "subcall");
-	hb_env_set_str(&e, "key", call->ctx.key);
-	hb_env_set_str(&e, "sub", seqbuf);
-	hb_env_set_str(&e, "tool", tool);
-	hb_env_set_str(&e, "json", args_json);
-	if (send_env(call, &e) < 0) {
-		*text = strdup("the subcall could not be sent to the broker");
-		return -1;
-	}
-	pthread_mutex_lock(&pool->lock);
-	while (!call->sub_answered && !hb_call_cancelled(call) && rc != ETIMEDOUT)
-		rc = pthread_cond_timedwait(&pool->sub, &pool->lock, &deadline);
-	call->sub_waiting = 0;
-	if (call->sub_answered) {
-		*ok = call->sub_ok;
-		*text = call->sub_text;
-		call->sub_text = NULL;
-		rc = 0;
-	} else {
-		*text = strdup(hb_call_cancelled(call) ? "the call was cancelled" :
-			       "the subcall got no answer in time");
-		rc = -1;
-	}
-	pthread_mutex_unlock(&pool->lock);
-	return rc;
-}
+#define WORKER_POLL_MS 100 /* how soon an idle worker notices a stop */
 
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text)
@@ -209,6 +61,7 @@ static void cancel_one(void *value, void *arg)
 void hb_pool_cancel_all(struct hb_pool *pool)
 {
 	pthread_mutex_lock(&pool->lock);
+	pool->stopping = 1;
 	hb_map_each(&pool->calls, cancel_one, NULL);
 	pthread_cond_broadcast(&pool->sub);
 	pthread_mutex_unlock(&pool->lock);
@@ -232,6 +85,61 @@ unsigned long hb_pool_served(struct hb_pool *pool)
 	n = pool->served;
 	pthread_mutex_unlock(&pool->lock);
 	return n;
+}
+
+static int pool_stopping(struct hb_pool *pool)
+{
+	int stopping;
+
+	pthread_mutex_lock(&pool->lock);
+	stopping = pool->stopping;
+	pthread_mutex_unlock(&pool->lock);
+	return stopping;
+}
+
+static hb_tool_fn find_tool(const struct hb_pool *pool, const char *name)
+{
+	for (const struct hb_service_tool *t = pool->tools; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t->fn;
+	return NULL;
+}
+
+/* A call that owns copies of the envelope's strings. */
+static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
+{
+	static const char *const names[] = { "key", "tool", "session", "run", "project",
+					     "agent", "access", "call_id", "json" };
+	const char *vals[9];
+	size_t lens[9], total = 0;
+	struct hb_call *c = calloc(1, sizeof *c);
+	char *p;
+
+	if (!c)
+		return NULL;
+	for (int i = 0; i < 9; i++) {
+		const struct hb_field *f = hb_env_get(e, names[i]);
+		vals[i] = f && f->type == HB_VAL_STR ? f->s : "";
+		lens[i] = f && f->type == HB_VAL_STR ? f->len : 0;
+		total += lens[i] + 1;
+	}
+	if (!(c->strings = p = malloc(total))) {
+		free(c);
+		return NULL;
+	}
+	const char **slots[9] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
+				  &c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
+				  &c->args };
+	for (int i = 0; i < 9; i++) {
+		memcpy(p, vals[i], lens[i]);
+		p[lens[i]] = '\0';
+		*slots[i] = p;
+		p += lens[i] + 1;
+	}
+	c->args_len = lens[8];
+	c->fn = fn;
+	atomic_init(&c->cancelled, 0);
+	return c;
 }
 
 static void run_call(struct hb_call *call)
@@ -259,24 +167,62 @@ static void run_call(struct hb_call *call)
 			      call->ctx.tool, strlen(call->text), HB_MAX_PAYLOAD);
 }
 
-/* Answer the broker, then forget the call. */
-static void finish_call(struct hb_pool *pool, struct hb_call *call)
+static void answer(void *sock, const char *key, int ok, const char *text)
 {
 	struct hb_env e;
 
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "result");
-	hb_env_set_str(&e, "key", call->ctx.key);
-	hb_env_set_bool(&e, "ok", call->ok);
-	hb_env_set_str(&e, "text", call->text ? call->text : "");
-	if (send_env(call, &e) < 0)
-		log_error(call->ctx.key, "cannot send the result: %s", zmq_strerror(errno));
-	log_debug(call->ctx.key, "done %s ok=%d", call->ctx.tool, call->ok);
+	hb_env_set_str(&e, "key", key);
+	hb_env_set_bool(&e, "ok", ok);
+	hb_env_set_str(&e, "text", text);
+	if (hb_send_env(sock, NULL, &e) < 0)
+		log_error(key, "cannot send the result: %s", zmq_strerror(errno));
+}
+
+/* One call from the broker, from envelope to answer. */
+static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
+{
+	const char *key = hb_env_str(e, "key"), *tool = hb_env_str_or(e, "tool", "");
+	hb_tool_fn fn = find_tool(pool, tool);
+	struct hb_call *c;
+	char msg[256];
+	int tracked;
+
+	if (!key || !*key) {
+		log_warn(NULL, "a call without a key was ignored");
+		return;
+	}
+	if (!fn) {
+		snprintf(msg, sizeof msg, "%s does not serve the tool \"%.64s\"", pool->service, tool);
+		answer(sock, key, 0, msg);
+		return;
+	}
+	if (!(c = call_from_env(e, fn))) {
+		answer(sock, key, 0, "the service is out of memory");
+		return;
+	}
+	c->pool = pool;
+	c->sock = sock;
 	pthread_mutex_lock(&pool->lock);
-	hb_map_del(&pool->calls, call->ctx.key);
+	tracked = !hb_map_get(&pool->calls, c->ctx.key) && hb_map_put(&pool->calls, c->ctx.key, c) == 0;
+	if (tracked && pool->stopping)
+		atomic_store(&c->cancelled, 1);
+	pthread_mutex_unlock(&pool->lock);
+	if (!tracked) {
+		answer(sock, key, 0, "this call key is already in flight");
+		hb_call_free(c);
+		return;
+	}
+	log_debug(key, "call %s", tool);
+	run_call(c);
+	answer(sock, key, c->ok, c->text ? c->text : "");
+	log_debug(key, "done %s ok=%d", tool, c->ok);
+	pthread_mutex_lock(&pool->lock);
+	hb_map_del(&pool->calls, c->ctx.key);
 	pool->served++;
 	pthread_mutex_unlock(&pool->lock);
-	hb_call_free(call);
+	hb_call_free(c);
 }
 
 struct worker_start {
@@ -289,6 +235,7 @@ static void *worker_main(void *arg)
 	struct worker_start *ws = arg;
 	struct hb_pool *pool = ws->pool;
 	char identity[160];
+	struct hb_env hello;
 	void *sock;
 
 	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
@@ -296,41 +243,45 @@ static void *worker_main(void *arg)
 	sock = hb_sock_dealer(pool->zctx, identity, 0, -1);
 	if (!sock || zmq_connect(sock, pool->endpoint) < 0)
 		hb_fatal("worker cannot reach the broker at %s: %s", pool->endpoint, zmq_strerror(errno));
-	for (;;) {
-		struct hb_call *call;
+	hb_env_init(&hello);
+	hb_env_set_str(&hello, "op", "worker");
+	if (hb_send_env(sock, NULL, &hello) < 0)
+		log_warn(identity, "cannot announce the worker: %s", zmq_strerror(errno));
+	while (!pool_stopping(pool)) {
+		zmq_pollitem_t item = { sock, 0, ZMQ_POLLIN, 0 };
+		struct hb_env e;
+		char err[256];
+		int rc;
 
-		pthread_mutex_lock(&pool->lock);
-		while (!pool->head && !pool->stopping)
-			pthread_cond_wait(&pool->work, &pool->lock);
-		if (!pool->head) {
-			pthread_mutex_unlock(&pool->lock);
-			break;
-		}
-		call = pool->head;
-		pool->head = call->next;
-		if (!pool->head)
-			pool->tail = NULL;
-		pthread_mutex_unlock(&pool->lock);
-
-		call->sock = sock;
-		run_call(call);
-		finish_call(pool, call);
+		if (zmq_poll(&item, 1, WORKER_POLL_MS) <= 0)
+			continue;
+		rc = hb_recv_env(sock, &e, err, sizeof err);
+		if (rc == 0)
+			log_warn(identity, "bad frame from the broker: %s", err);
+		if (rc <= 0)
+			continue;
+		if (strcmp(hb_env_str(&e, "op"), "call") == 0)
+			serve(pool, sock, &e);
+		else
+			log_warn(identity, "unknown op \"%.32s\" from the broker ignored", hb_env_str(&e, "op"));
+		hb_env_free(&e);
 	}
 	zmq_close(sock);
 	return NULL;
 }
 
-int hb_pool_start(struct hb_pool *pool, void *zctx, const char *endpoint, const char *identity,
-		  int nthreads)
+int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
+		  const char *identity, const struct hb_service_tool *tools, int nthreads)
 {
 	memset(pool, 0, sizeof *pool);
 	pthread_mutex_init(&pool->lock, NULL);
-	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->sub, NULL);
 	hb_map_init(&pool->calls);
 	pool->zctx = zctx;
+	pool->service = service;
 	pool->endpoint = endpoint;
 	pool->identity = identity;
+	pool->tools = tools;
 	pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
 	if (!pool->threads)
 		return -1;
@@ -349,44 +300,17 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *endpoint, const 
 	return 0;
 }
 
-int hb_pool_submit(struct hb_pool *pool, struct hb_call *call)
-{
-	call->pool = pool;
-	call->next = NULL;
-	pthread_mutex_lock(&pool->lock);
-	if (hb_map_get(&pool->calls, call->ctx.key) || hb_map_put(&pool->calls, call->ctx.key, call) < 0) {
-		pthread_mutex_unlock(&pool->lock);
-		return -1;
-	}
-	if (pool->tail)
-		pool->tail->next = call;
-	else
-		pool->head = call;
-	pool->tail = call;
-	pthread_cond_signal(&pool->work);
-	pthread_mutex_unlock(&pool->lock);
-	return 0;
-}
-
 void hb_pool_stop(struct hb_pool *pool)
 {
 	pthread_mutex_lock(&pool->lock);
 	pool->stopping = 1;
-	pthread_cond_broadcast(&pool->work);
+	hb_map_each(&pool->calls, cancel_one, NULL);
 	pthread_cond_broadcast(&pool->sub);
 	pthread_mutex_unlock(&pool->lock);
 	for (int i = 0; i < pool->nthreads; i++)
 		pthread_join(pool->threads[i], NULL);
 	free(pool->threads);
-	/* The workers drained the queue before they ended; nothing should be
-	 * left, but a call that is, is freed here. */
-	while (pool->calls.count) {
-		struct hb_call *c = hb_map_any(&pool->calls);
-		hb_map_del(&pool->calls, c->ctx.key);
-		hb_call_free(c);
-	}
-	hb_map_clear(&pool->calls);
+	hb_map_clear(&pool->calls); /* each worker took out its own calls */
 	pthread_mutex_destroy(&pool->lock);
-	pthread_cond_destroy(&pool->work);
 	pthread_cond_destroy(&pool->sub);
 }

@@ -1,14 +1,16 @@
 /*
- * service_pool - private to the service loop: calls and the worker pool.
+ * service_pool - private to the service loop: the worker threads and the
+ * calls they run.
  *
  * Each worker has its own DEALER to the broker (routing id "<service
- * id>.w<n>"), so an answer goes from the worker straight to the broker
- * without waking the loop thread: one thread handoff less per call.
+ * id>.w<n>"); the broker sends it one call at a time and it answers on the
+ * same socket, so a call never changes thread inside the service.
  *
- * Ownership: the loop thread creates each call and puts it in the pool's
- * table and queue; the worker that ran it takes it out of the table and
- * frees it after sending the answer.  The table, the queue and the subcall
- * fields are under pool->lock; `cancelled` is atomic.
+ * Ownership: the worker that receives a call creates it, puts it in the
+ * pool's table (so the loop thread can cancel it or hand it a subcall
+ * answer by key), and takes it out and frees it after answering.  The
+ * table, `stopping` and the subcall fields are under pool->lock;
+ * `cancelled` is atomic.
  */
 #ifndef HB_SERVICE_POOL_H
 #define HB_SERVICE_POOL_H
@@ -39,38 +41,37 @@ struct hb_call {
 	int sub_waiting, sub_answered, sub_ok;
 	uint64_t sub_seq;
 	char *sub_text;
-	struct hb_call *next;          /* work queue */
 };
 
 struct hb_pool {
 	pthread_mutex_t lock;
-	pthread_cond_t work;           /* the queue has a call, or stopping */
 	pthread_cond_t sub;            /* a subcall was answered or cancelled */
-	struct hb_call *head, *tail;
-	struct hb_map calls;           /* key -> call, queued or running */
+	struct hb_map calls;           /* key -> running call */
 	int stopping;
 	uint64_t sub_seq;
 	unsigned long served;
 	void *zctx;
+	const char *service;
 	const char *endpoint, *identity; /* the broker, and the loop's routing id */
+	const struct hb_service_tool *tools;
 	pthread_t *threads;
 	int nthreads;
 };
 
-int hb_pool_start(struct hb_pool *pool, void *zctx, const char *endpoint, const char *identity,
-		  int nthreads);
-/* Queue a call; -1 when its key is in flight already or out of memory. */
-int hb_pool_submit(struct hb_pool *pool, struct hb_call *call);
-/* Cancel by key (a handler sees hb_call_cancelled()); all: every call. */
+int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
+		  const char *identity, const struct hb_service_tool *tools, int nthreads);
+/* Cancel by key (a handler sees hb_call_cancelled()).  cancel_all is the
+ * start of a stop: every running call is cancelled and workers take no
+ * new one. */
 void hb_pool_cancel(struct hb_pool *pool, const char *key);
 void hb_pool_cancel_all(struct hb_pool *pool);
 /* Deliver a subcall answer (loop thread). */
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text);
-/* Calls queued or running, and calls answered so far. */
+/* Calls running, and calls answered so far. */
 size_t hb_pool_inflight(struct hb_pool *pool);
 unsigned long hb_pool_served(struct hb_pool *pool);
-/* Stop the workers (they finish what they run) and free what is left. */
+/* Stop the workers: running calls are cancelled and answered first. */
 void hb_pool_stop(struct hb_pool *pool);
 void hb_call_free(struct hb_call *call);
 

@@ -209,6 +209,10 @@ static int svc(void)
 	hb_env_set_str(&e, "tools", "becho");
 	hb_env_set_int(&e, "concurrency", 1);
 	hb_send_env(s, NULL, &e);
+	/* Its one socket is also its one worker: calls come to it. */
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "worker");
+	hb_send_env(s, NULL, &e);
 	next_beat = now_ms() + beat_ms;
 	for (;;) {
 		zmq_pollitem_t item = { s, 0, ZMQ_POLLIN, 0 };

@@ -476,7 +476,9 @@ static void test_replace_loses_no_call(void **state)
 	open_client(f, &c);
 	for (int i = 0; i < 20; i++)
 		first[i] = send_call(&c, "sleep", "{\"ms\":300}");
-	wait_num(f, "svc-echo", "callsInFlight", 20);
+	/* Concurrency 8: eight run, the broker holds twelve for free workers. */
+	wait_num(f, "svc-echo", "callsInFlight", 8);
+	wait_num(f, "svc-echo", "callsWaiting", 12);
 
 	snprintf(exe, sizeof exe, "%s/tests/svc-echo", f->build);
 	{
@@ -493,7 +495,8 @@ static void test_replace_loses_no_call(void **state)
 	assert_true(new_pid > 0);
 	assert_int_not_equal(new_pid, old);
 	assert_int_equal(fx_service_pid(f, "svc-echo"), new_pid);
-	/* The old one is still draining its 20 sleeps. */
+	/* The old one is still draining its sleeps; the waiting calls move
+	 * to the new one. */
 	assert_int_equal(kill(old, 0), 0);
 
 	/* Freeze the old one: the later calls can only be answered by the new. */
@@ -993,6 +996,42 @@ static void test_restart_in_crash_loop_keeps_trying(void **state)
 	finish_fixture();
 }
 
+/* ---- 14. Busy workers: a call waits as long as it takes ----------------- */
+
+static void test_busy_service_call_waits(void **state)
+{
+	static const char conf[] =
+		"[service svc-echo]\n"
+		"exec = @BUILD@/tests/svc-echo\n"
+		"concurrency = 1\n"
+		"tools = echo sleep\n";
+	static const char *const env[] = { "HB_CALL_WAIT_MS=100", NULL };
+	struct fixture *f = &F;
+	struct hb_client c;
+	int64_t slow, quick, id;
+	char *text;
+	int ok;
+
+	(void)state;
+	start(f, conf, env);
+	open_client(f, &c);
+	slow = send_call(&c, "sleep", "{\"ms\":600}");
+	quick = send_call(&c, "echo", "{\"queued\":true}");
+	wait_num(f, "svc-echo", "callsWaiting", 1);
+	/* The restart wait (100 ms) is not a limit on waiting for a worker. */
+	text = recv_reply(&c, &id, &ok);
+	assert_int_equal(id, slow);
+	assert_true(ok);
+	free(text);
+	text = recv_reply(&c, &id, &ok);
+	assert_int_equal(id, quick);
+	assert_true(ok);
+	assert_string_equal(text, "{\"queued\":true}");
+	free(text);
+	hb_client_close(&c);
+	finish_fixture();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1009,6 +1048,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_crash_isolated, teardown),
 		cmocka_unit_test_teardown(test_double_replace_while_draining, teardown),
 		cmocka_unit_test_teardown(test_restart_in_crash_loop_keeps_trying, teardown),
+		cmocka_unit_test_teardown(test_busy_service_call_waits, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

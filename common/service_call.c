@@ -1,0 +1,169 @@
+/*
+ * service_call - the hb_call_* API that tool handlers use: who is calling,
+ * whether the call was cancelled, the answer, progress lines and subcalls.
+ *
+ * A handler runs on a worker thread; everything it sends goes out on that
+ * worker's own socket (call->sock), which only that thread touches.
+ */
+#include "service_pool.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "envelope.h"
+#include "sock.h"
+void hb_call_free(struct hb_call *call)
+{
+	if (!call)
+		return;
+	free(call->text);
+	free(call->sub_text);
+	free(call->strings);
+	free(call);
+}
+
+const struct hb_call_context *hb_call_context(const struct hb_call *call)
+{
+	return &call->ctx;
+}
+
+int hb_call_cancelled(const struct hb_call *call)
+{
+	return atomic_load(&((struct hb_call *)call)->cancelled);
+}
+
+static int set_result(struct hb_call *call, int ok, char *text)
+{
+	free(call->text);
+	call->text = text;
+	call->ok = ok;
+	call->answered = 1;
+	return ok ? 0 : -1;
+}
+
+int hb_call_succeed(struct hb_call *call, const char *text)
+{
+	return set_result(call, 1, strdup(text));
+}
+
+int hb_call_fail(struct hb_call *call, const char *text)
+{
+	return set_result(call, 0, strdup(text));
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n >= 0 && (s = malloc((size_t)n + 1)))
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+int hb_call_succeedf(struct hb_call *call, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return set_result(call, 1, s);
+}
+
+int hb_call_failf(struct hb_call *call, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return set_result(call, 0, s);
+}
+
+/* Send an envelope to the broker on the worker's own socket. */
+static int send_env(const struct hb_call *call, const struct hb_env *e)
+{
+	return hb_send_env(call->sock, NULL, e);
+}
+
+int hb_call_progress(struct hb_call *call, const char *text)
+{
+	struct hb_env e;
+
+	if (strlen(text) > HB_MAX_CONTEXT)
+		return -1; /* a progress line, not a payload */
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "progress");
+	hb_env_set_str(&e, "key", call->ctx.key);
+	hb_env_set_str(&e, "text", text);
+	return send_env(call, &e);
+}
+
+int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,
+		    int timeout_ms, int *ok, char **text)
+{
+	struct hb_pool *pool = call->pool;
+	struct hb_env e;
+	struct timespec deadline;
+	char seqbuf[24];
+	int rc = 0;
+
+	*ok = 0;
+	*text = NULL;
+	if (strlen(args_json) > HB_MAX_PAYLOAD) {
+		*text = strdup("the subcall's arguments are larger than a call can carry");
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&pool->lock);
+	call->sub_seq = ++pool->sub_seq;
+	call->sub_waiting = 1;
+	call->sub_answered = 0;
+	pthread_mutex_unlock(&pool->lock);
+
+	snprintf(seqbuf, sizeof seqbuf, "%llu", (unsigned long long)call->sub_seq);
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "subcall");
+	hb_env_set_str(&e, "key", call->ctx.key);
+	hb_env_set_str(&e, "sub", seqbuf);
+	hb_env_set_str(&e, "tool", tool);
+	hb_env_set_str(&e, "json", args_json);
+	if (send_env(call, &e) < 0) {
+		*text = strdup("the subcall could not be sent to the broker");
+		return -1;
+	}
+	pthread_mutex_lock(&pool->lock);
+	while (!call->sub_answered && !hb_call_cancelled(call) && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&pool->sub, &pool->lock, &deadline);
+	call->sub_waiting = 0;
+	if (call->sub_answered) {
+		*ok = call->sub_ok;
+		*text = call->sub_text;
+		call->sub_text = NULL;
+		rc = 0;
+	} else {
+		*text = strdup(hb_call_cancelled(call) ? "the call was cancelled" :
+			       "the subcall got no answer in time");
+		rc = -1;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return rc;
+}
+
