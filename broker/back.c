@@ -23,7 +23,10 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	}
 	inst = supervisor_instance(b, peer);
 	if (strcmp(op, "worker") == 0 && inst && inst->pid == peer->pid) {
-		route_worker(b, inst, peer); /* may come before the loop's ready */
+		int64_t slots = 1;
+		hb_env_int(e, "slots", &slots);
+		/* A worker may say so before the loop's ready arrives. */
+		route_worker(b, inst, peer, slots < 1 ? 1 : slots > 1024 ? 1024 : (int)slots);
 		return;
 	}
 	if (!inst || !inst->ready || inst->pid != peer->pid) {

@@ -31,10 +31,11 @@ struct reqid {
 	char s[64];
 };
 
-/* A worker thread of an instance: it takes one call at a time. */
+/* A worker of an instance: a thread of hb_service_main takes one call at
+ * a time (1 slot); an event-driven worker may announce more slots. */
 struct worker {
 	struct hb_peer peer;
-	int busy;
+	int slots, busy;
 	int gone;                  /* a send to it failed: never used again */
 };
 
@@ -51,7 +52,8 @@ struct instance {
 	struct call *calls;        /* in flight here */
 	unsigned inflight;
 	struct worker *workers;    /* as they announce themselves */
-	int nworkers, maxworkers, busy;
+	int nworkers, maxworkers;
+	int slots, busy;           /* over all workers */
 	struct instance *older;    /* next in the service's draining list */
 };
 

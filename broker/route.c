@@ -144,6 +144,21 @@ static void finish(struct broker *b, struct call *c, int ok, const char *text)
 	free_call(c);
 }
 
+/* The worker with a free slot and the fewest calls, or -1. */
+static int least_busy_worker(const struct instance *inst)
+{
+	int best = -1;
+
+	for (int w = 0; w < inst->nworkers; w++) {
+		const struct worker *wk = &inst->workers[w];
+		if (wk->gone || wk->busy >= wk->slots)
+			continue;
+		if (best < 0 || wk->busy < inst->workers[best].busy)
+			best = w;
+	}
+	return best;
+}
+
 /* Send c to a free worker of inst; -1 when none is free. */
 static int send_to_instance(struct broker *b, struct call *c, struct instance *inst)
 {
@@ -161,18 +176,18 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	hb_env_set_str(&e, "agent", c->agent);
 	hb_env_set_str(&e, "access", c->access);
 	hb_env_set_str(&e, "call_id", c->call_id);
-	for (w = 0; w < inst->nworkers; w++) {
+	while ((w = least_busy_worker(inst)) >= 0) {
 		struct worker *wk = &inst->workers[w];
-		if (wk->busy || wk->gone)
-			continue;
 		if (hb_send_env(b->back, &wk->peer, &e) == 0)
 			break;
 		log_warn(inst->id, "worker %d unreachable (%s); not used again", w, zmq_strerror(errno));
 		wk->gone = 1;
+		inst->slots -= wk->slots;
+		inst->busy -= wk->busy;
 	}
-	if (w == inst->nworkers)
+	if (w < 0)
 		return -1;
-	inst->workers[w].busy = 1;
+	inst->workers[w].busy++;
 	inst->busy++;
 	c->worker = w;
 	c->inst = inst;
@@ -193,7 +208,7 @@ static void dispatch(struct broker *b, struct call *c)
 		return;
 	}
 	events_call_start(b, c);
-	if (s->cur && s->cur->ready && s->cur->busy < s->cur->nworkers && send_to_instance(b, c, s->cur) == 0)
+	if (s->cur && s->cur->ready && s->cur->busy < s->cur->slots && send_to_instance(b, c, s->cur) == 0)
 		return;
 	if (s->admin_stopped) {
 		list_push(&s->wait_head, &s->wait_tail, c);
@@ -336,7 +351,7 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	dispatch(b, c);
 }
 
-void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer)
+void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer, int slots)
 {
 	for (int w = 0; w < inst->nworkers; w++)
 		if (inst->workers[w].peer.len == peer->len &&
@@ -347,7 +362,9 @@ void route_worker(struct broker *b, struct instance *inst, const struct hb_peer 
 		return;
 	}
 	inst->workers[inst->nworkers].peer = *peer;
+	inst->workers[inst->nworkers].slots = slots;
 	inst->nworkers++;
+	inst->slots += slots;
 	if (inst == inst->svc->cur && inst->ready)
 		route_flush_waiting(b, inst->svc);
 }
@@ -358,9 +375,10 @@ static void release_worker(struct instance *inst, const struct hb_peer *peer)
 	for (int w = 0; w < inst->nworkers; w++) {
 		struct worker *wk = &inst->workers[w];
 		if (wk->peer.len == peer->len && memcmp(wk->peer.id, peer->id, peer->len) == 0) {
-			if (wk->busy) {
-				wk->busy = 0;
-				inst->busy--;
+			if (wk->busy > 0) {
+				wk->busy--;
+				if (!wk->gone)
+					inst->busy--;
 			}
 			return;
 		}
@@ -401,7 +419,7 @@ void route_fail_instance(struct broker *b, struct instance *inst, const char *te
 
 void route_flush_waiting(struct broker *b, struct service *s)
 {
-	while (s->wait_head && s->cur && s->cur->ready && s->cur->busy < s->cur->nworkers) {
+	while (s->wait_head && s->cur && s->cur->ready && s->cur->busy < s->cur->slots) {
 		struct call *c = s->wait_head;
 		unlink_call(c);
 		if (send_to_instance(b, c, s->cur) < 0) {

@@ -17,7 +17,7 @@ void route_front_call(struct broker *b, const struct hb_peer *peer, const struct
  * cancel; the caller is answered "Run stopped." at once. */
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 /* A worker of inst announced itself: it can take calls. */
-void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer);
+void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer, int slots);
 /* Back-socket messages of a known instance. */
 void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e);
 void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,

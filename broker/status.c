@@ -35,7 +35,8 @@ static json_t *service_json(const struct service *s)
 	json_object_set_new(o, "lastExit", s->last_exit[0] ? json_string(s->last_exit) : json_null());
 	if (s->cur) {
 		json_object_set_new(o, "workers", json_integer(s->cur->nworkers));
-		json_object_set_new(o, "workersBusy", json_integer(s->cur->busy));
+		json_object_set_new(o, "slots", json_integer(s->cur->slots));
+		json_object_set_new(o, "slotsBusy", json_integer(s->cur->busy));
 	}
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));

@@ -23,8 +23,6 @@
 #include "log.h"
 #include "sock.h"
 
-#define WORKER_POLL_MS 100 /* how soon an idle worker notices a stop */
-
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text)
 {
@@ -230,6 +228,9 @@ struct worker_start {
 	int index;
 };
 
+/* A last answer still gets out when the service stops right after it. */
+static const int answer_linger_ms = 1000;
+
 static void *worker_main(void *arg)
 {
 	struct worker_start *ws = arg;
@@ -241,20 +242,25 @@ static void *worker_main(void *arg)
 	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
 	free(ws);
 	sock = hb_sock_dealer(pool->zctx, identity, 0, -1);
-	if (!sock || zmq_connect(sock, pool->endpoint) < 0)
+	if (!sock || zmq_setsockopt(sock, ZMQ_LINGER, &answer_linger_ms, sizeof answer_linger_ms) < 0 ||
+	    zmq_connect(sock, pool->endpoint) < 0)
 		hb_fatal("worker cannot reach the broker at %s: %s", pool->endpoint, zmq_strerror(errno));
 	hb_env_init(&hello);
 	hb_env_set_str(&hello, "op", "worker");
 	if (hb_send_env(sock, NULL, &hello) < 0)
 		log_warn(identity, "cannot announce the worker: %s", zmq_strerror(errno));
+	/* Blocks until a call comes; hb_pool_stop wakes it with ETERM. */
 	while (!pool_stopping(pool)) {
 		zmq_pollitem_t item = { sock, 0, ZMQ_POLLIN, 0 };
 		struct hb_env e;
 		char err[256];
 		int rc;
 
-		if (zmq_poll(&item, 1, WORKER_POLL_MS) <= 0)
+		if (zmq_poll(&item, 1, -1) < 0) {
+			if (errno == ETERM)
+				break;
 			continue;
+		}
 		rc = hb_recv_env(sock, &e, err, sizeof err);
 		if (rc == 0)
 			log_warn(identity, "bad frame from the broker: %s", err);
@@ -307,6 +313,8 @@ void hb_pool_stop(struct hb_pool *pool)
 	hb_map_each(&pool->calls, cancel_one, NULL);
 	pthread_cond_broadcast(&pool->sub);
 	pthread_mutex_unlock(&pool->lock);
+	/* Every blocking ZeroMQ call of the workers now returns ETERM. */
+	zmq_ctx_shutdown(pool->zctx);
 	for (int i = 0; i < pool->nthreads; i++)
 		pthread_join(pool->threads[i], NULL);
 	free(pool->threads);

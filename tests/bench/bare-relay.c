@@ -212,6 +212,7 @@ static int svc(void)
 	/* Its one socket is also its one worker: calls come to it. */
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "worker");
+	hb_env_set_int(&e, "slots", 1024); /* it never blocks: any number at once */
 	hb_send_env(s, NULL, &e);
 	next_beat = now_ms() + beat_ms;
 	for (;;) {

@@ -44,7 +44,7 @@ trap 'exit 130' INT TERM
 cat >"$tmp/services.conf" <<EOF
 [service echo]
 exec = $build/tests/svc-echo
-concurrency = 4
+concurrency = ${HB_BENCH_CONCURRENCY:-4}
 tools = echo sleep
 
 [service bare-echo]
