@@ -54,6 +54,7 @@ struct instance {
 	struct worker *workers;    /* as they announce themselves */
 	int nworkers, maxworkers;
 	int slots, busy;           /* over all workers */
+	int overflow, queued;      /* calls the loop may hold for busy workers */
 	struct instance *older;    /* next in the service's draining list */
 };
 

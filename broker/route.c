@@ -159,7 +159,15 @@ static int least_busy_worker(const struct instance *inst)
 	return best;
 }
 
-/* Send c to a free worker of inst; -1 when none is free. */
+/* Whether inst can take a call now: a free worker slot or room in its
+ * overflow queue. */
+static int has_room(const struct instance *inst)
+{
+	return inst->ready && (inst->busy < inst->slots || inst->queued < inst->overflow);
+}
+
+/* Send c to a free worker of inst (or its overflow queue); -1 when
+ * neither has room. */
 static int send_to_instance(struct broker *b, struct call *c, struct instance *inst)
 {
 	struct hb_env e;
@@ -176,6 +184,21 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	hb_env_set_str(&e, "agent", c->agent);
 	hb_env_set_str(&e, "access", c->access);
 	hb_env_set_str(&e, "call_id", c->call_id);
+	if (inst->busy >= inst->slots && inst->queued < inst->overflow) {
+		/* Every worker busy: the service's own queue, for whichever
+		 * worker is free first. */
+		struct hb_peer loop;
+		loop.len = strlen(inst->id);
+		memcpy(loop.id, inst->id, loop.len);
+		if (hb_send_env(b->back, &loop, &e) < 0)
+			return -1;
+		inst->queued++;
+		c->worker = -1;
+		c->inst = inst;
+		inst->inflight++;
+		list_push(&inst->calls, NULL, c);
+		return 0;
+	}
 	while ((w = least_busy_worker(inst)) >= 0) {
 		struct worker *wk = &inst->workers[w];
 		if (hb_send_env(b->back, &wk->peer, &e) == 0)
@@ -208,7 +231,7 @@ static void dispatch(struct broker *b, struct call *c)
 		return;
 	}
 	events_call_start(b, c);
-	if (s->cur && s->cur->ready && s->cur->busy < s->cur->slots && send_to_instance(b, c, s->cur) == 0)
+	if (s->cur && has_room(s->cur) && send_to_instance(b, c, s->cur) == 0)
 		return;
 	if (s->admin_stopped) {
 		list_push(&s->wait_head, &s->wait_tail, c);
@@ -391,7 +414,12 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	const char *key = hb_env_str_or(e, "key", "");
 	struct call *c = hb_map_get(&b->calls, key);
 
-	release_worker(from, peer);
+	if (hb_env_bool(e, "queued", 0)) {
+		if (from->queued > 0)
+			from->queued--;
+	} else {
+		release_worker(from, peer);
+	}
 	if (c && c->inst == from) {
 		from->svc->served++;
 		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str_or(e, "text", ""));
@@ -419,7 +447,7 @@ void route_fail_instance(struct broker *b, struct instance *inst, const char *te
 
 void route_flush_waiting(struct broker *b, struct service *s)
 {
-	while (s->wait_head && s->cur && s->cur->ready && s->cur->busy < s->cur->slots) {
+	while (s->wait_head && s->cur && has_room(s->cur)) {
 		struct call *c = s->wait_head;
 		unlink_call(c);
 		if (send_to_instance(b, c, s->cur) < 0) {

@@ -37,6 +37,7 @@ static json_t *service_json(const struct service *s)
 		json_object_set_new(o, "workers", json_integer(s->cur->nworkers));
 		json_object_set_new(o, "slots", json_integer(s->cur->slots));
 		json_object_set_new(o, "slotsBusy", json_integer(s->cur->busy));
+		json_object_set_new(o, "queuedInService", json_integer(s->cur->queued));
 	}
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));

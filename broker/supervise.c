@@ -383,7 +383,8 @@ struct instance *supervisor_instance(struct broker *b, const struct hb_peer *pee
 
 void supervisor_check_drained(struct broker *b, struct instance *inst)
 {
-	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0)
+	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0 &&
+	    inst->queued == 0)
 		terminate(b, inst, broker_now_ms());
 }
 
@@ -404,6 +405,7 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 	struct instance *inst = supervisor_instance(b, peer);
 	char name[128];
 	struct service *s;
+	int64_t overflow;
 
 	hb_peer_name(peer, name, sizeof name);
 	if (!inst || inst->pid != peer->pid) {
@@ -416,6 +418,8 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 		return;
 	s = inst->svc;
 	inst->ready = 1;
+	if (hb_env_int(e, "overflow", &overflow) == 0 && overflow > 0)
+		inst->overflow = overflow > 65536 ? 65536 : (int)overflow;
 	inst->last_beat_ms = broker_now_ms();
 	log_info(inst->id, "ready (pid %ld, version %s, tools %s)", (long)inst->pid,
 		 hb_env_str_or(e, "version", "?"), hb_env_str_or(e, "tools", ""));

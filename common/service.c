@@ -27,6 +27,10 @@
 #include "sock.h"
 
 #define HB_VERSION "0.1.0"
+/* Calls the broker may queue in a busy service, per worker: enough to
+ * keep workers fed between broker round trips, few enough that a replace
+ * moves most waiting calls to the new generation. */
+#define HB_OVERFLOW_PER_WORKER 8
 
 struct service_loop {
 	const char *name;
@@ -115,6 +119,7 @@ static void send_simple(struct service_loop *s, const char *op)
 		hb_env_set_str(&e, "version", HB_VERSION);
 		hb_env_set_str(&e, "tools", tools);
 		hb_env_set_int(&e, "concurrency", s->concurrency);
+		hb_env_set_int(&e, "overflow", (int64_t)s->concurrency * HB_OVERFLOW_PER_WORKER);
 	} else {
 		hb_env_set_int(&e, "inflight", (int64_t)hb_pool_inflight(&s->pool));
 	}
@@ -131,6 +136,7 @@ static void answer_now(struct service_loop *s, const char *key, const char *text
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", 0);
 	hb_env_set_str(&e, "text", text);
+	hb_env_set_bool(&e, "queued", 1); /* only overflow calls reach the loop */
 	if (hb_send_env(s->back, NULL, &e) < 0)
 		log_warn(key, "cannot answer: %s", zmq_strerror(errno));
 }
@@ -152,8 +158,9 @@ static void handle_back(struct service_loop *s)
 		op = hb_env_str(&e, "op");
 		key = hb_env_str_or(&e, "key", "");
 		if (strcmp(op, "call") == 0) {
-			/* Calls go to the workers' sockets, never to the loop's. */
-			answer_now(s, key, "a call reached the service's control socket; try the call again");
+			char why[256];
+			if (hb_pool_enqueue(&s->pool, &e, why, sizeof why) < 0)
+				answer_now(s, key, why);
 		} else if (strcmp(op, "cancel") == 0) {
 			hb_pool_cancel(&s->pool, key);
 		} else if (strcmp(op, "subcall.result") == 0) {
@@ -191,7 +198,7 @@ static int setup(struct service_loop *s)
 
 static void teardown(struct service_loop *s)
 {
-	hb_pool_stop(&s->pool);
+	hb_pool_stop(&s->pool, s->back);
 	zmq_close(s->back);
 	zmq_ctx_term(s->zctx);
 	close(s->sigpipe[0]);

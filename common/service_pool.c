@@ -13,6 +13,8 @@
 #include "service_pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +167,9 @@ static void run_call(struct hb_call *call)
 			      call->ctx.tool, strlen(call->text), HB_MAX_PAYLOAD);
 }
 
-static void answer(void *sock, const char *key, int ok, const char *text)
+/* queued: the call came through the loop's overflow queue, which the
+ * broker counts apart from the workers' own calls. */
+static void answer(void *sock, const char *key, int queued, int ok, const char *text)
 {
 	struct hb_env e;
 
@@ -174,53 +178,104 @@ static void answer(void *sock, const char *key, int ok, const char *text)
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", ok);
 	hb_env_set_str(&e, "text", text);
+	if (queued)
+		hb_env_set_bool(&e, "queued", 1);
 	if (hb_send_env(sock, NULL, &e) < 0)
 		log_error(key, "cannot send the result: %s", zmq_strerror(errno));
 }
 
-/* One call from the broker, from envelope to answer. */
-static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
+/* A tracked call for envelope e, or NULL with *why set (answer it). */
+static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
-	const char *key = hb_env_str(e, "key"), *tool = hb_env_str_or(e, "tool", "");
+	const char *tool = hb_env_str_or(e, "tool", "");
 	hb_tool_fn fn = find_tool(pool, tool);
 	struct hb_call *c;
-	char msg[256];
 	int tracked;
 
-	if (!key || !*key) {
-		log_warn(NULL, "a call without a key was ignored");
-		return;
-	}
 	if (!fn) {
-		snprintf(msg, sizeof msg, "%s does not serve the tool \"%.64s\"", pool->service, tool);
-		answer(sock, key, 0, msg);
-		return;
+		snprintf(why, whylen, "%s does not serve the tool \"%.64s\"", pool->service, tool);
+		return NULL;
 	}
 	if (!(c = call_from_env(e, fn))) {
-		answer(sock, key, 0, "the service is out of memory");
-		return;
+		snprintf(why, whylen, "the service is out of memory");
+		return NULL;
 	}
 	c->pool = pool;
-	c->sock = sock;
 	pthread_mutex_lock(&pool->lock);
 	tracked = !hb_map_get(&pool->calls, c->ctx.key) && hb_map_put(&pool->calls, c->ctx.key, c) == 0;
 	if (tracked && pool->stopping)
 		atomic_store(&c->cancelled, 1);
 	pthread_mutex_unlock(&pool->lock);
 	if (!tracked) {
-		answer(sock, key, 0, "this call key is already in flight");
+		snprintf(why, whylen, "this call key is already in flight");
 		hb_call_free(c);
-		return;
+		return NULL;
 	}
-	log_debug(key, "call %s", tool);
+	return c;
+}
+
+/* Run c on this worker, answer on its socket, forget it. */
+static void run_and_answer(struct hb_pool *pool, void *sock, struct hb_call *c)
+{
+	c->sock = sock;
+	log_debug(c->ctx.key, "call %s%s", c->ctx.tool, c->queued ? " (queued)" : "");
 	run_call(c);
-	answer(sock, key, c->ok, c->text ? c->text : "");
-	log_debug(key, "done %s ok=%d", tool, c->ok);
+	answer(sock, c->ctx.key, c->queued, c->ok, c->text ? c->text : "");
+	log_debug(c->ctx.key, "done %s ok=%d", c->ctx.tool, c->ok);
 	pthread_mutex_lock(&pool->lock);
 	hb_map_del(&pool->calls, c->ctx.key);
 	pool->served++;
 	pthread_mutex_unlock(&pool->lock);
 	hb_call_free(c);
+}
+
+/* A call the broker sent to this worker's own socket. */
+static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
+{
+	const char *key = hb_env_str(e, "key");
+	struct hb_call *c;
+	char why[256];
+
+	if (!key || !*key) {
+		log_warn(NULL, "a call without a key was ignored");
+		return;
+	}
+	if (!(c = make_call(pool, e, why, sizeof why))) {
+		answer(sock, key, 0, 0, why);
+		return;
+	}
+	run_and_answer(pool, sock, c);
+}
+
+int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
+{
+	struct hb_call *c = make_call(pool, e, why, whylen);
+	char byte = 1;
+
+	if (!c)
+		return -1;
+	c->queued = 1;
+	pthread_mutex_lock(&pool->lock);
+	if (pool->qtail)
+		pool->qtail->next = c;
+	else
+		pool->qhead = c;
+	pool->qtail = c;
+	pthread_mutex_unlock(&pool->lock);
+	/* Wake an idle worker; a full pipe means plenty of wake-ups pending. */
+	(void)!write(pool->wake[1], &byte, 1);
+	return 0;
+}
+
+static struct hb_call *take_queued(struct hb_pool *pool)
+{
+	struct hb_call *c;
+
+	pthread_mutex_lock(&pool->lock);
+	if ((c = pool->qhead) && !(pool->qhead = c->next))
+		pool->qtail = NULL;
+	pthread_mutex_unlock(&pool->lock);
+	return c;
 }
 
 struct worker_start {
@@ -249,18 +304,28 @@ static void *worker_main(void *arg)
 	hb_env_set_str(&hello, "op", "worker");
 	if (hb_send_env(sock, NULL, &hello) < 0)
 		log_warn(identity, "cannot announce the worker: %s", zmq_strerror(errno));
-	/* Blocks until a call comes; hb_pool_stop wakes it with ETERM. */
+	/* Queued calls first; then block until a call or a wake-up comes
+	 * (hb_pool_stop wakes every worker with ETERM). */
 	while (!pool_stopping(pool)) {
-		zmq_pollitem_t item = { sock, 0, ZMQ_POLLIN, 0 };
+		zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { NULL, pool->wake[0], ZMQ_POLLIN, 0 } };
+		struct hb_call *queued = take_queued(pool);
 		struct hb_env e;
-		char err[256];
+		char err[256], byte;
 		int rc;
 
-		if (zmq_poll(&item, 1, -1) < 0) {
+		if (queued) {
+			run_and_answer(pool, sock, queued);
+			continue;
+		}
+		if (zmq_poll(items, 2, -1) < 0) {
 			if (errno == ETERM)
 				break;
 			continue;
 		}
+		if (items[1].revents & ZMQ_POLLIN)
+			(void)!read(pool->wake[0], &byte, 1); /* one of several idle workers wins */
+		if (!(items[0].revents & ZMQ_POLLIN))
+			continue;
 		rc = hb_recv_env(sock, &e, err, sizeof err);
 		if (rc == 0)
 			log_warn(identity, "bad frame from the broker: %s", err);
@@ -288,6 +353,9 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	pool->endpoint = endpoint;
 	pool->identity = identity;
 	pool->tools = tools;
+	if (pipe(pool->wake) < 0 || fcntl(pool->wake[0], F_SETFL, O_NONBLOCK) < 0 ||
+	    fcntl(pool->wake[1], F_SETFL, O_NONBLOCK) < 0)
+		return -1;
 	pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
 	if (!pool->threads)
 		return -1;
@@ -306,8 +374,10 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	return 0;
 }
 
-void hb_pool_stop(struct hb_pool *pool)
+void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
 {
+	struct hb_call *c;
+
 	pthread_mutex_lock(&pool->lock);
 	pool->stopping = 1;
 	hb_map_each(&pool->calls, cancel_one, NULL);
@@ -318,7 +388,15 @@ void hb_pool_stop(struct hb_pool *pool)
 	for (int i = 0; i < pool->nthreads; i++)
 		pthread_join(pool->threads[i], NULL);
 	free(pool->threads);
+	/* Queued calls no worker took (the stop came first) are answered. */
+	while ((c = take_queued(pool))) {
+		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.");
+		hb_map_del(&pool->calls, c->ctx.key);
+		hb_call_free(c);
+	}
 	hb_map_clear(&pool->calls); /* each worker took out its own calls */
+	close(pool->wake[0]);
+	close(pool->wake[1]);
 	pthread_mutex_destroy(&pool->lock);
 	pthread_cond_destroy(&pool->sub);
 }

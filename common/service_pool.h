@@ -4,7 +4,11 @@
  *
  * Each worker has its own DEALER to the broker (routing id "<service
  * id>.w<n>"); the broker sends it one call at a time and it answers on the
- * same socket, so a call never changes thread inside the service.
+ * same socket, so a call never changes thread inside the service.  When
+ * every worker is busy the broker may send calls to the loop's socket
+ * instead (up to the overflow window the service announced); those wait
+ * in a queue that the next free worker takes from, so a slow call never
+ * holds one up.
  *
  * Ownership: the worker that receives a call creates it, puts it in the
  * pool's table (so the loop thread can cancel it or hand it a subcall
@@ -19,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "envelope.h"
 #include "map.h"
 #include "service.h"
 
@@ -34,6 +39,7 @@ struct hb_call {
 	atomic_int cancelled;
 	/* the handler's result */
 	int answered, ok;
+	int queued;                    /* came through the loop's overflow queue */
 	char *text;
 	/* the worker's DEALER while the call runs */
 	void *sock;
@@ -41,12 +47,15 @@ struct hb_call {
 	int sub_waiting, sub_answered, sub_ok;
 	uint64_t sub_seq;
 	char *sub_text;
+	struct hb_call *next;          /* overflow queue */
 };
 
 struct hb_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t sub;            /* a subcall was answered or cancelled */
-	struct hb_map calls;           /* key -> running call */
+	struct hb_map calls;           /* key -> queued or running call */
+	struct hb_call *qhead, *qtail; /* overflow: calls for whichever worker is free */
+	int wake[2];                   /* a byte per queued call wakes an idle worker */
 	int stopping;
 	uint64_t sub_seq;
 	unsigned long served;
@@ -60,6 +69,9 @@ struct hb_pool {
 
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
 		  const char *identity, const struct hb_service_tool *tools, int nthreads);
+/* Overflow: a call the broker sent to the loop because every worker was
+ * busy; the next free worker takes it.  -1 with a reason to answer. */
+int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen);
 /* Cancel by key (a handler sees hb_call_cancelled()).  cancel_all is the
  * start of a stop: every running call is cancelled and workers take no
  * new one. */
@@ -71,8 +83,9 @@ void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq,
 /* Calls running, and calls answered so far. */
 size_t hb_pool_inflight(struct hb_pool *pool);
 unsigned long hb_pool_served(struct hb_pool *pool);
-/* Stop the workers: running calls are cancelled and answered first. */
-void hb_pool_stop(struct hb_pool *pool);
+/* Stop the workers: running calls are cancelled and answered first;
+ * queued ones nobody took are answered on stop_sock. */
+void hb_pool_stop(struct hb_pool *pool, void *stop_sock);
 void hb_call_free(struct hb_call *call);
 
 #endif

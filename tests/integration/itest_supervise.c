@@ -476,9 +476,10 @@ static void test_replace_loses_no_call(void **state)
 	open_client(f, &c);
 	for (int i = 0; i < 20; i++)
 		first[i] = send_call(&c, "sleep", "{\"ms\":300}");
-	/* Concurrency 8: eight run, the broker holds twelve for free workers. */
-	wait_num(f, "svc-echo", "callsInFlight", 8);
-	wait_num(f, "svc-echo", "callsWaiting", 12);
+	/* Concurrency 8: eight run, twelve wait in the service's own queue. */
+	wait_num(f, "svc-echo", "callsInFlight", 20);
+	wait_num(f, "svc-echo", "slotsBusy", 8);
+	wait_num(f, "svc-echo", "queuedInService", 12);
 
 	snprintf(exe, sizeof exe, "%s/tests/svc-echo", f->build);
 	{
@@ -1008,25 +1009,68 @@ static void test_busy_service_call_waits(void **state)
 	static const char *const env[] = { "HB_CALL_WAIT_MS=100", NULL };
 	struct fixture *f = &F;
 	struct hb_client c;
-	int64_t slow, quick, id;
+	int64_t ids[10], id;
 	char *text;
 	int ok;
 
 	(void)state;
 	start(f, conf, env);
 	open_client(f, &c);
-	slow = send_call(&c, "sleep", "{\"ms\":600}");
-	quick = send_call(&c, "echo", "{\"queued\":true}");
+	ids[0] = send_call(&c, "sleep", "{\"ms\":600}");
+	for (int i = 1; i < 10; i++)
+		ids[i] = send_call(&c, "echo", "{\"queued\":true}");
+	/* One worker busy, eight calls in its service's queue (the overflow
+	 * window of 8 per worker), one held by the broker. */
+	wait_num(f, "svc-echo", "slotsBusy", 1);
+	wait_num(f, "svc-echo", "queuedInService", 8);
 	wait_num(f, "svc-echo", "callsWaiting", 1);
-	/* The restart wait (100 ms) is not a limit on waiting for a worker. */
+	/* The restart wait (100 ms) is no limit on waiting for a worker. */
+	for (int i = 0; i < 10; i++) {
+		text = recv_reply(&c, &id, &ok);
+		assert_int_equal(id, ids[i]); /* one worker: in order */
+		if (!ok)
+			fail_msg("call %d failed: %s", i, text);
+		free(text);
+	}
+	hb_client_close(&c);
+	wait_num(f, "svc-echo", "queuedInService", 0);
+	wait_num(f, "svc-echo", "slotsBusy", 0);
+	finish_fixture();
+}
+
+/* ---- 15. A slow call holds up no queued call ------------------------------ */
+
+static void test_slow_call_holds_up_no_queued_call(void **state)
+{
+	static const char conf[] =
+		"[service svc-echo]\n"
+		"exec = @BUILD@/tests/svc-echo\n"
+		"concurrency = 2\n"
+		"tools = echo sleep\n";
+	struct fixture *f = &F;
+	struct hb_client c;
+	int64_t slow, id;
+	char *text;
+	int ok;
+
+	(void)state;
+	start(f, conf, NULL);
+	open_client(f, &c);
+	slow = send_call(&c, "sleep", "{\"ms\":3000}");
+	wait_num(f, "svc-echo", "slotsBusy", 1);
+	for (int i = 0; i < 12; i++)
+		send_call(&c, "sleep", "{\"ms\":20}");
+	/* Both workers busy means calls queue in the service; the free
+	 * worker takes them all while the slow one sleeps. */
+	for (int i = 0; i < 12; i++) {
+		text = recv_reply(&c, &id, &ok);
+		assert_int_not_equal(id, slow);
+		assert_true(ok);
+		free(text);
+	}
 	text = recv_reply(&c, &id, &ok);
 	assert_int_equal(id, slow);
 	assert_true(ok);
-	free(text);
-	text = recv_reply(&c, &id, &ok);
-	assert_int_equal(id, quick);
-	assert_true(ok);
-	assert_string_equal(text, "{\"queued\":true}");
 	free(text);
 	hb_client_close(&c);
 	finish_fixture();
@@ -1049,6 +1093,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_double_replace_while_draining, teardown),
 		cmocka_unit_test_teardown(test_restart_in_crash_loop_keeps_trying, teardown),
 		cmocka_unit_test_teardown(test_busy_service_call_waits, teardown),
+		cmocka_unit_test_teardown(test_slow_call_holds_up_no_queued_call, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
