@@ -214,7 +214,8 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 	if (inst->hung)
 		snprintf(how, sizeof how, "stopped responding: no heartbeat for %d ms, so it was killed",
 			 b->set.hang_ms);
-	log_warn(inst->id, "pid %ld %s", (long)inst->pid, how);
+	/* A stop we asked for is news, not a warning. */
+	hb_log(inst->term_sent ? HB_LOG_INFO : HB_LOG_WARN, inst->id, "pid %ld %s", (long)inst->pid, how);
 	snprintf(text, sizeof text, "%s stopped while handling this call (%s); try the call again",
 		 s->cfg->name, how);
 	route_fail_instance(b, inst, text);

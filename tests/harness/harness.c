@@ -94,10 +94,9 @@ static int all_up(json_t *st)
 	return 1;
 }
 
-int fx_start(struct fixture *f, const char *config, const char *const *env)
+int fx_prepare(struct fixture *f, const char *config)
 {
 	const char *build = getenv("HB_BUILD");
-	long long deadline;
 
 	memset(f, 0, sizeof *f);
 	snprintf(f->dir, sizeof f->dir, "/tmp/hbtest.XXXXXX");
@@ -117,6 +116,15 @@ int fx_start(struct fixture *f, const char *config, const char *const *env)
 	if (write_config(f, config) < 0)
 		return -1;
 	fx_use_env(f);
+	return 0;
+}
+
+int fx_start(struct fixture *f, const char *config, const char *const *env)
+{
+	long long deadline;
+
+	if (fx_prepare(f, config) < 0)
+		return -1;
 	f->broker = fx_spawn_broker(f, env, "broker.log");
 	deadline = fx_now_ms() + 10000;
 	while (fx_now_ms() < deadline) {

@@ -23,6 +23,9 @@ struct fixture {
  * NAME=VALUE strings for the broker (NULL-terminated, may be NULL).
  * Waits until every service is up.  0 or -1. */
 int fx_start(struct fixture *f, const char *config, const char *const *env);
+/* The folder, the config and the environment, without starting anything
+ * (for brokers that never come up, or none at all).  0 or -1. */
+int fx_prepare(struct fixture *f, const char *config);
 /* Start a broker process only (no waiting); returns its pid. */
 pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *logname);
 /* SIGTERM the broker, wait for it (exit status in *status if not NULL),

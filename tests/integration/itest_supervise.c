@@ -102,38 +102,9 @@ static void start(struct fixture *f, const char *config, const char *const *env)
 	assert_int_equal(fx_start(f, config, env), 0);
 }
 
-/* A fixture folder and config without starting anything (for brokers that
- * never come up, or none at all).  Mirrors fx_start's set-up. */
 static void prepare(struct fixture *f, const char *config)
 {
-	const char *build = getenv("HB_BUILD");
-	char path[400], cwd[256];
-	FILE *out;
-
-	memset(f, 0, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/hbtest.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	if (!build)
-		build = "build";
-	if (build[0] == '/') {
-		snprintf(f->build, sizeof f->build, "%s", build);
-	} else {
-		assert_non_null(getcwd(cwd, sizeof cwd));
-		snprintf(f->build, sizeof f->build, "%s/%s", cwd, build);
-	}
-	snprintf(f->log, sizeof f->log, "%s/broker.log", f->dir);
-	snprintf(path, sizeof path, "%s/services.conf", f->dir);
-	assert_non_null(out = fopen(path, "w"));
-	for (const char *p = config; *p; p++) {
-		if (strncmp(p, "@BUILD@", 7) == 0) {
-			fputs(f->build, out);
-			p += 6;
-		} else {
-			fputc(*p, out);
-		}
-	}
-	assert_int_equal(fclose(out), 0);
-	fx_use_env(f);
+	assert_int_equal(fx_prepare(f, config), 0);
 }
 
 static void open_client(struct fixture *f, struct hb_client *c)
