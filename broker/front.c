@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "catalog.h"
 #include "log.h"
 #include "route.h"
 #include "status.h"
@@ -111,10 +112,25 @@ static void op_service(struct broker *b, const struct hb_peer *peer, const struc
 	}
 }
 
+static void op_catalog(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	struct reqid id;
+	char err[256], *json;
+
+	reqid_from_env(&id, e);
+	if (!(json = catalog_build(&b->paths, hb_env_str_or(e, "for", ""), err, sizeof err))) {
+		front_reply_err(b, peer, &id, "catalog", err);
+		return;
+	}
+	front_reply_ok(b, peer, &id, json);
+	free(json);
+}
+
 static const struct {
 	const char *op;
 	front_op_fn fn;
 } front_ops[] = {
+	{ "catalog", op_catalog },
 	{ "hello", op_hello },
 	{ "status", op_status },
 	{ "call", route_front_call },

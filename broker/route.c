@@ -17,6 +17,7 @@
 #include "front.h"
 #include "log.h"
 #include "supervise.h"
+#include "tools.h"
 
 void route_init(struct broker *b)
 {
@@ -272,6 +273,22 @@ static int check_args_size(const char *args, char *err, size_t errlen)
 	return -1;
 }
 
+/* Why nobody serves tool: a tool of the catalog whose service is not
+ * here yet gets an honest sentence, anything else is unknown. */
+static void unserved_tool_text(const char *tool, char *out, size_t outlen)
+{
+	const struct hb_tool_def *t = tool[0] == '_' ? NULL : hb_tool_find(tool);
+
+	if (t && strcmp(t->name, "use_user_browser") == 0)
+		snprintf(out, outlen, "The browser bridge is off: use_user_browser cannot reach your browser "
+			 "in this HB Code yet.");
+	else if (t)
+		snprintf(out, outlen, "%s is not available: its service (%s) does not run in this HB Code yet.",
+			 t->name, t->family);
+	else
+		snprintf(out, outlen, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+}
+
 void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *tool = hb_env_str(e, "tool"), *args = hb_env_str_or(e, "json", "{}");
@@ -292,7 +309,7 @@ void route_front_call(struct broker *b, const struct hb_peer *peer, const struct
 	}
 	s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
 	if (!s) {
-		snprintf(text, sizeof text, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+		unserved_tool_text(tool, text, sizeof text);
 		front_reply_err(b, peer, &id, "unknown-tool", text);
 		return;
 	}

@@ -13,6 +13,15 @@
 #define SESSIONS_HASH_NOTE \
 	"A project is named by the SHA-256 hex of its canonical absolute path (action guide prints yours)."
 
+#define NOTIFY_BASE \
+	"Send one push alert about this session to the user's phone and desktop. Title at most " \
+	"60 characters, body at most 180: put the outcome first. "
+#define NOTIFY_IMPORTANT \
+	"Use it only for a result the user is waiting for or a question that blocks your work."
+#define NOTIFY_FREQUENT \
+	"Use it for results, blocking questions, meaningful milestones and failures; do not send " \
+	"routine progress updates."
+
 static const struct hb_tool_def tool_table[] = {
 	{
 		"use_user_browser", "svc-browser", HB_CLASS_AGENT, HB_LIST_ALWAYS,
@@ -92,8 +101,7 @@ static const struct hb_tool_def tool_table[] = {
 	},
 	{
 		"send_mobile_notification", "svc-alerts", HB_CLASS_AGENT, HB_LIST_NOTIFICATIONS,
-		"Send one push alert about this session to the user's phone and desktop. Title at most "
-		"60 characters, body at most 180: put the outcome first.",
+		NOTIFY_BASE NOTIFY_IMPORTANT,
 		"{\"type\":\"object\",\"properties\":{"
 		"\"title\":{\"type\":\"string\",\"maxLength\":60},\"body\":{\"type\":\"string\",\"maxLength\":180}},"
 		"\"required\":[\"title\",\"body\"],\"additionalProperties\":false}",
@@ -132,4 +140,21 @@ const char *hb_list_condition_name(enum hb_list_condition c)
 	case HB_LIST_NOTIFICATIONS: return "notifications";
 	}
 	return "always";
+}
+
+const char *hb_tool_description(const struct hb_tool_def *t, enum hb_notify_policy policy)
+{
+	if (t->listed == HB_LIST_NOTIFICATIONS && policy == HB_NOTIFY_FREQUENT)
+		return NOTIFY_BASE NOTIFY_FREQUENT;
+	return t->description;
+}
+
+int hb_tool_listed(const struct hb_tool_def *t, const struct hb_settings *s)
+{
+	switch (t->listed) {
+	case HB_LIST_ALWAYS: return 1;
+	case HB_LIST_GEMINI_KEY: return s->gemini_key;
+	case HB_LIST_NOTIFICATIONS: return s->notifications;
+	}
+	return 0;
 }

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "settings.h"
+
 enum hb_approval_class { HB_CLASS_READ_ONLY, HB_CLASS_DESKTOP, HB_CLASS_AGENT };
 enum hb_list_condition { HB_LIST_ALWAYS, HB_LIST_GEMINI_KEY, HB_LIST_NOTIFICATIONS };
 
@@ -27,6 +29,11 @@ const struct hb_tool_def *hb_tool_find(const char *name);
 /* The whole table; *n gets its length. */
 const struct hb_tool_def *hb_tools_all(size_t *n);
 const char *hb_approval_class_name(enum hb_approval_class c);
+/* The description the model reads: the "Agent notifications" policy
+ * changes send_mobile_notification's, and only that one. */
+const char *hb_tool_description(const struct hb_tool_def *t, enum hb_notify_policy policy);
+/* Whether the catalog lists t under these settings (build_app_capabilities). */
+int hb_tool_listed(const struct hb_tool_def *t, const struct hb_settings *s);
 const char *hb_list_condition_name(enum hb_list_condition c);
 
 #endif

@@ -6,6 +6,8 @@
  *	hbctl watch [TOPIC-PREFIX]
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
+ *	hbctl catalog --for codex|claude
+ *	hbctl settings ...          (settings.c)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang); 100 usage.
@@ -20,21 +22,21 @@
 #include <zmq.h>
 
 #include "client.h"
+#include "hbctl.h"
 #include "log.h"
 #include "paths.h"
 #include "sock.h"
 
-#define EXIT_FAIL 1
-#define EXIT_NO_BROKER 2
-#define EXIT_USAGE 100
-
-static int usage(void)
+int usage(void)
 {
 	fprintf(stderr, "usage: hbctl status [--json]\n"
 			"       hbctl call TOOL 'JSON' [--session ID] [--timeout MS]\n"
 			"       hbctl watch [TOPIC-PREFIX]\n"
 			"       hbctl restart|stop|start SERVICE\n"
-			"       hbctl replace SERVICE /absolute/path/to/new/binary\n");
+			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
+			"       hbctl catalog --for codex|claude\n"
+			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
+			"                       policy important|frequent]\n");
 	return EXIT_USAGE;
 }
 
@@ -173,6 +175,23 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_catalog(int argc, char **argv)
+{
+	struct hb_env req, reply;
+	int rc;
+
+	if (argc != 4 || strcmp(argv[2], "--for") != 0)
+		return usage();
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "catalog");
+	hb_env_set_str(&req, "for", argv[3]);
+	if ((rc = request(&req, &reply, 2000)) != 0)
+		return rc;
+	puts(hb_env_str_or(&reply, "json", "{}"));
+	hb_env_free(&reply);
+	return 0;
+}
+
 static volatile sig_atomic_t watch_stop;
 
 static void on_watch_signal(int sig)
@@ -232,6 +251,10 @@ int main(int argc, char **argv)
 		return cmd_call(argc, argv);
 	if (strcmp(argv[1], "watch") == 0)
 		return cmd_watch(argc, argv);
+	if (strcmp(argv[1], "catalog") == 0)
+		return cmd_catalog(argc, argv);
+	if (strcmp(argv[1], "settings") == 0)
+		return cmd_settings(argc, argv);
 	if (strcmp(argv[1], "restart") == 0 || strcmp(argv[1], "replace") == 0 ||
 	    strcmp(argv[1], "stop") == 0 || strcmp(argv[1], "start") == 0)
 		return cmd_service(argc, argv);

@@ -1,0 +1,202 @@
+/*
+ * settings - two small files in the config directory: gemini-api-key
+ * (the key, mode 0600) and settings.json ({"notifications": bool,
+ * "notificationPolicy": "important"|"frequent"}).  Both are replaced
+ * atomically (temporary file, fsync, rename), so a reader never sees half
+ * a file.
+ */
+#include "settings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define KEY_FILE "gemini-api-key"
+#define SETTINGS_FILE "settings.json"
+
+const char *hb_notify_policy_name(enum hb_notify_policy policy)
+{
+	return policy == HB_NOTIFY_FREQUENT ? "frequent" : "important";
+}
+
+int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out)
+{
+	if (strcasecmp(name, "important") == 0)
+		*out = HB_NOTIFY_IMPORTANT;
+	else if (strcasecmp(name, "frequent") == 0)
+		*out = HB_NOTIFY_FREQUENT;
+	else
+		return -1;
+	return 0;
+}
+
+/* Strip surrounding blanks and newlines in place. */
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+{
+	const char *env = getenv("GEMINI_API_KEY");
+	char path[HB_PATH_MAX], buf[HB_GEMINI_KEY_MAX + 2], *k;
+	size_t n;
+	FILE *in;
+
+	if (env && *env && strlen(env) < keylen) {
+		memcpy(key, env, strlen(env) + 1);
+		return 0;
+	}
+	if (hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 || !(in = fopen(path, "r")))
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, in);
+	fclose(in);
+	buf[n] = '\0';
+	k = trim(buf);
+	if (!*k || strlen(k) >= keylen) {
+		memset(buf, 0, sizeof buf);
+		return -1;
+	}
+	memcpy(key, k, strlen(k) + 1);
+	memset(buf, 0, sizeof buf); /* no copy of the key left behind */
+	return 0;
+}
+
+static int load_settings_file(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX];
+	json_error_t jerr;
+	json_t *root, *v;
+
+	if (hb_path_join(path, sizeof path, p->config, SETTINGS_FILE) < 0) {
+		snprintf(err, errlen, "the config directory path is too long");
+		return -1;
+	}
+	if (access(path, F_OK) < 0)
+		return 0; /* nothing set yet: the defaults */
+	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(root)) {
+		snprintf(err, errlen, "%s is not a JSON object (%s); fix or delete it", path,
+			 root ? "wrong type" : jerr.text);
+		json_decref(root);
+		return -1;
+	}
+	if ((v = json_object_get(root, "notifications")) && json_is_boolean(v))
+		out->notifications = json_is_true(v);
+	if ((v = json_object_get(root, "notificationPolicy")) && json_is_string(v) &&
+	    hb_notify_policy_parse(json_string_value(v), &out->policy) < 0) {
+		snprintf(err, errlen, "%s: notificationPolicy must be important or frequent", path);
+		json_decref(root);
+		return -1;
+	}
+	json_decref(root);
+	return 0;
+}
+
+int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
+{
+	char key[HB_GEMINI_KEY_MAX + 1];
+	const char *env = getenv("GEMINI_API_KEY");
+
+	memset(out, 0, sizeof *out);
+	out->policy = HB_NOTIFY_IMPORTANT;
+	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key) == 0;
+	out->gemini_key_from_env = env && *env;
+	memset(key, 0, sizeof key);
+	return load_settings_file(p, out, err, errlen);
+}
+
+/* Write data to dir/name atomically with the given mode. */
+static int replace_file(const char *dir, const char *name, const char *data, mode_t mode,
+			char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX], tmp[HB_PATH_MAX + 16];
+	size_t len = strlen(data);
+	int fd;
+
+	if (hb_mkdir_p(dir, 0700) < 0 || hb_path_join(path, sizeof path, dir, name) < 0) {
+		snprintf(err, errlen, "cannot use the config directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (fchmod(fd, mode) < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen)
+{
+	size_t len = strlen(key);
+
+	if (len == 0 || len > HB_GEMINI_KEY_MAX || strpbrk(key, " \t\r\n")) {
+		snprintf(err, errlen, "a Gemini API key is 1 to %d characters without blanks", HB_GEMINI_KEY_MAX);
+		return -1;
+	}
+	return replace_file(p->config, KEY_FILE, key, 0600, err, errlen);
+}
+
+int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX];
+
+	if (hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 || (unlink(path) < 0 && errno != ENOENT)) {
+		snprintf(err, errlen, "cannot delete the saved Gemini key: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int save_settings(const struct hb_paths *p, const struct hb_settings *s, char *err, size_t errlen)
+{
+	char text[160];
+
+	snprintf(text, sizeof text, "{\"notifications\":%s,\"notificationPolicy\":\"%s\"}\n",
+		 s->notifications ? "true" : "false", hb_notify_policy_name(s->policy));
+	return replace_file(p->config, SETTINGS_FILE, text, 0600, err, errlen);
+}
+
+int hb_settings_set_notifications(const struct hb_paths *p, int on, char *err, size_t errlen)
+{
+	struct hb_settings s;
+
+	if (hb_settings_load(p, &s, err, errlen) < 0)
+		return -1;
+	s.notifications = on != 0;
+	return save_settings(p, &s, err, errlen);
+}
+
+int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy policy, char *err, size_t errlen)
+{
+	struct hb_settings s;
+
+	if (hb_settings_load(p, &s, err, errlen) < 0)
+		return -1;
+	s.policy = policy;
+	return save_settings(p, &s, err, errlen);
+}

@@ -1,0 +1,42 @@
+/*
+ * settings - what the user set in the desktop's Settings that the tools
+ * depend on: the Gemini API key, desktop and phone notifications, and the
+ * "Agent notifications" policy.
+ *
+ * Read again for every catalog request and every call (never cached), so a
+ * change takes effect at once.  The key lives in a 0600 file in the config
+ * directory, or comes from GEMINI_API_KEY; it is never logged or printed,
+ * and struct hb_settings only says whether there is one.
+ */
+#ifndef HB_SETTINGS_H
+#define HB_SETTINGS_H
+
+#include <stddef.h>
+
+#include "paths.h"
+
+enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
+
+struct hb_settings {
+	int gemini_key;                 /* a key is saved (or in the environment) */
+	int gemini_key_from_env;
+	int notifications;              /* desktop and phone notifications on */
+	enum hb_notify_policy policy;
+};
+
+#define HB_GEMINI_KEY_MAX 256
+
+/* 0, or -1 with err (a broken settings file is an error, not a default). */
+int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen);
+/* The key itself, for the one place that sends it; 0 when there is one. */
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen);
+/* Save (0600, written to a temporary name and renamed) or delete. */
+int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen);
+int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen);
+int hb_settings_set_notifications(const struct hb_paths *p, int on, char *err, size_t errlen);
+int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy policy, char *err, size_t errlen);
+const char *hb_notify_policy_name(enum hb_notify_policy policy);
+/* "important" / "frequent" (any case); -1 otherwise. */
+int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out);
+
+#endif

@@ -1,0 +1,451 @@
+#!/usr/bin/env node
+// mock-responses.mjs: a loopback mock of the OpenAI Responses API, enough for
+// the real `codex app-server` 0.171.0 to run turns that call a dynamic tool.
+//
+// Node stdlib only. Listens on 127.0.0.1 (never anything else). The first
+// stdout line is `PORT <n>`; nothing else goes to stdout.
+//
+// Usage:
+//   node mock-responses.mjs [--port N] [--script FILE] [--log FILE]
+//                           [--scenario NAME] [--quiet]
+// Environment (used when the flag is absent):
+//   MOCK_PORT, MOCK_SCRIPT (file), MOCK_SCRIPT_JSON (inline JSON),
+//   MOCK_LOG (JSON-lines request log), MOCK_SCENARIO
+//
+// See README.md for the script format and the scenarios.
+
+import http from "node:http";
+import fs from "node:fs";
+import zlib from "node:zlib";
+import { parseArgs } from "node:util";
+
+const { values: opt } = parseArgs({
+  options: {
+    port: { type: "string" },
+    script: { type: "string" },
+    log: { type: "string" },
+    scenario: { type: "string" },
+    quiet: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+  strict: true,
+});
+
+if (opt.help) {
+  process.stderr.write(
+    "usage: node mock-responses.mjs [--port N] [--script FILE] [--log FILE] [--scenario tool|message|slow|hang|fail|error]\n",
+  );
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- script --
+
+const DEFAULT_SCRIPT = {
+  // tool     : first request of a turn -> function call; request carrying
+  //            its function_call_output -> final assistant message.
+  // message  : every request -> final assistant message (no tool call).
+  // slow     : like tool, but the final message is delayed by finalDelayMs
+  //            (a window for turn/interrupt after the tool answered).
+  // hang     : like tool, but the answer to the function_call_output is an
+  //            SSE stream that never completes (until the client goes away).
+  // fail     : every request -> response.failed (model-side error).
+  // error    : every request -> HTTP 500 JSON error.
+  scenario: "tool",
+  tool: {
+    namespace: "hbcode",
+    name: "maintain_sessions",
+    arguments: { action: "list", max_age_days: 7 },
+    callId: "call_mock_1",
+  },
+  // {{output}} in finalText is replaced by the tool output text received.
+  finalText: "Done: the hbcode tool returned its result.",
+  // ms before the first SSE event of a tool-call response
+  toolDelayMs: 0,
+  // ms before the first SSE event of the final-message response
+  finalDelayMs: 0,
+  // ms between SSE events
+  eventGapMs: 0,
+  // slow scenario: finalDelayMs defaults to this
+  slowMs: 3000,
+  // number of output_text.delta chunks for the final text
+  deltaChunks: 3,
+  usage: { input_tokens: 10, output_tokens: 5 },
+  model: "mock-model",
+};
+
+function loadScript() {
+  let s = {};
+  const file = opt.script ?? process.env.MOCK_SCRIPT;
+  if (file) s = JSON.parse(fs.readFileSync(file, "utf8"));
+  else if (process.env.MOCK_SCRIPT_JSON) s = JSON.parse(process.env.MOCK_SCRIPT_JSON);
+  const merged = { ...DEFAULT_SCRIPT, ...s, tool: { ...DEFAULT_SCRIPT.tool, ...(s.tool ?? {}) } };
+  const scen = opt.scenario ?? process.env.MOCK_SCENARIO;
+  if (scen) merged.scenario = scen;
+  if (merged.scenario === "slow" && !("finalDelayMs" in s)) merged.finalDelayMs = merged.slowMs;
+  if (!Array.isArray(merged.turns)) merged.turns = [];
+  return merged;
+}
+
+const script = loadScript();
+const logPath = opt.log ?? process.env.MOCK_LOG ?? null;
+const quiet = opt.quiet;
+
+function note(...a) {
+  if (!quiet) process.stderr.write(`[mock-responses] ${a.join(" ")}\n`);
+}
+
+// ------------------------------------------------------------------ state --
+
+let requestSeq = 0; // every HTTP request
+let responseSeq = 0; // every /responses answer
+let turnSeq = 0; // every request that starts a turn (no pending tool output)
+const issuedCalls = new Map(); // call_id -> { turn, tool }
+const open = new Set(); // open SSE responses (for shutdown)
+
+function logRecord(rec) {
+  if (!logPath) return;
+  try {
+    fs.appendFileSync(logPath, JSON.stringify(rec) + "\n");
+  } catch (e) {
+    note("cannot write log:", e.message);
+  }
+}
+
+// ---------------------------------------------------------------- helpers --
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function decodeBody(buf, encoding) {
+  const enc = (encoding || "identity").toLowerCase().trim();
+  if (enc === "identity" || enc === "") return buf;
+  if (enc === "gzip" || enc === "x-gzip") return zlib.gunzipSync(buf);
+  if (enc === "deflate") return zlib.inflateSync(buf);
+  if (enc === "br") return zlib.brotliDecompressSync(buf);
+  if (enc === "zstd" && typeof zlib.zstdDecompressSync === "function") return zlib.zstdDecompressSync(buf);
+  throw new Error(`unsupported content-encoding ${enc}`);
+}
+
+// Text of a function_call_output's `output`: a string, or (newer wire) an
+// array of content items ({type:"input_text", text}) or {content:[...]}.
+function outputText(out) {
+  if (out == null) return null;
+  if (typeof out === "string") return out;
+  const items = Array.isArray(out) ? out : Array.isArray(out.content) ? out.content : null;
+  if (items) {
+    return items
+      .map((c) => (typeof c === "string" ? c : c && typeof c.text === "string" ? c.text : ""))
+      .join("");
+  }
+  return JSON.stringify(out);
+}
+
+// The last function_call_output in `input` answering one of our calls, if
+// it comes after the last message (i.e. this request continues a tool call).
+function pendingToolOutput(input) {
+  if (!Array.isArray(input)) return null;
+  for (let i = input.length - 1; i >= 0; i--) {
+    const it = input[i];
+    if (!it || typeof it !== "object") continue;
+    if (it.type === "function_call_output" || it.type === "custom_tool_call_output") {
+      return { callId: it.call_id, text: outputText(it.output), raw: it.output };
+    }
+    if (it.type === "message") return null;
+  }
+  return null;
+}
+
+function turnScript(turnIndex) {
+  // turns[i] overrides the top-level script for the i-th turn (0-based).
+  const t = script.turns[turnIndex] ?? {};
+  return { ...script, ...t, tool: { ...script.tool, ...(t.tool ?? {}) } };
+}
+
+function callIdFor(ts, turnIndex) {
+  if (ts.tool.callId && script.turns[turnIndex]?.tool?.callId) return ts.tool.callId;
+  return turnIndex === 0 ? ts.tool.callId : `${ts.tool.callId}_${turnIndex + 1}`;
+}
+
+function usage(u) {
+  const input = u?.input_tokens ?? 10;
+  const output = u?.output_tokens ?? 5;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
+}
+
+function responseObject(id, status, output, extra = {}) {
+  return {
+    id,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    error: null,
+    incomplete_details: null,
+    model: script.model,
+    output,
+    parallel_tool_calls: false,
+    tool_choice: "auto",
+    tools: [],
+    usage: null,
+    ...extra,
+  };
+}
+
+function functionCallEvents(respId, ts, callId) {
+  const args = typeof ts.tool.arguments === "string" ? ts.tool.arguments : JSON.stringify(ts.tool.arguments ?? {});
+  const itemId = `fc_${responseSeq}`;
+  const base = { type: "function_call", id: itemId, call_id: callId, name: ts.tool.name };
+  if (ts.tool.namespace) base.namespace = ts.tool.namespace;
+  const done = { ...base, arguments: args, status: "completed" };
+  return [
+    { type: "response.output_item.added", output_index: 0, item: { ...base, arguments: "", status: "in_progress" } },
+    { type: "response.function_call_arguments.delta", item_id: itemId, output_index: 0, delta: args },
+    { type: "response.function_call_arguments.done", item_id: itemId, output_index: 0, arguments: args },
+    { type: "response.output_item.done", output_index: 0, item: done },
+    {
+      type: "response.completed",
+      response: responseObject(respId, "completed", [done], { usage: usage(ts.usage) }),
+    },
+  ];
+}
+
+function messageEvents(respId, ts, text) {
+  const itemId = `msg-${responseSeq}`;
+  const chunks = [];
+  const n = Math.max(1, Math.min(ts.deltaChunks ?? 1, text.length || 1));
+  const size = Math.ceil(text.length / n) || 1;
+  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+  if (chunks.length === 0) chunks.push("");
+  const part = { type: "output_text", text, annotations: [] };
+  const item = { type: "message", id: itemId, role: "assistant", status: "completed", content: [part] };
+  const ev = [
+    {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] },
+    },
+    {
+      type: "response.content_part.added",
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    },
+  ];
+  for (const d of chunks) {
+    ev.push({ type: "response.output_text.delta", item_id: itemId, output_index: 0, content_index: 0, delta: d });
+  }
+  ev.push(
+    { type: "response.output_text.done", item_id: itemId, output_index: 0, content_index: 0, text },
+    { type: "response.content_part.done", item_id: itemId, output_index: 0, content_index: 0, part },
+    { type: "response.output_item.done", output_index: 0, item },
+    { type: "response.completed", response: responseObject(respId, "completed", [item], { usage: usage(ts.usage) }) },
+  );
+  return ev;
+}
+
+function failedEvents(respId, ts) {
+  return [
+    {
+      type: "response.failed",
+      response: responseObject(respId, "failed", [], {
+        error: { code: ts.failCode ?? "server_error", message: ts.failMessage ?? "mock model failure (scripted)" },
+      }),
+    },
+  ];
+}
+
+async function streamSse(req, res, events, { delayMs = 0, gapMs = 0, hang = false, respId }) {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-request-id": `req_mock_${requestSeq}`,
+    "openai-model": script.model,
+  });
+  open.add(res);
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+    open.delete(res);
+  });
+  if (delayMs > 0) await sleep(delayMs);
+  let seq = 0;
+  const send = (e) => {
+    if (closed) return;
+    const ev = { ...e, sequence_number: seq++ };
+    res.write(`event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`);
+  };
+  send({ type: "response.created", response: responseObject(respId, "in_progress", []) });
+  send({ type: "response.in_progress", response: responseObject(respId, "in_progress", []) });
+  for (const e of hang ? events.slice(0, Math.max(0, events.length - 1)) : events) {
+    if (closed) break;
+    if (gapMs > 0) await sleep(gapMs);
+    send(e);
+  }
+  if (hang) {
+    // Keep the stream open (with SSE comments as keep-alives) until the
+    // client goes away; never send response.completed.
+    while (!closed) {
+      await sleep(500);
+      if (!closed) res.write(": keep-alive\n\n");
+    }
+    return { closedByClient: true };
+  }
+  if (!closed) res.end();
+  return { closedByClient: closed };
+}
+
+// ------------------------------------------------------------------ server --
+
+async function handleResponses(req, res, body, rec) {
+  responseSeq++;
+  const respId = `resp_mock_${responseSeq}`;
+  const pending = pendingToolOutput(body.input);
+  let ts;
+  let kind;
+  if (pending && issuedCalls.has(pending.callId)) {
+    const call = issuedCalls.get(pending.callId);
+    ts = turnScript(call.turn);
+    kind = "final";
+    rec.toolOutput = { callId: pending.callId, text: pending.text, raw: pending.raw };
+    rec.turn = call.turn;
+  } else {
+    const turn = turnSeq++;
+    ts = turnScript(turn);
+    rec.turn = turn;
+    if (pending) rec.toolOutput = { callId: pending.callId, text: pending.text, raw: pending.raw, unknownCall: true };
+    kind = ts.scenario === "message" ? "final" : "tool";
+  }
+  if (ts.scenario === "error") {
+    rec.answer = { kind: "http500" };
+    logRecord(rec);
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: "mock server error (scripted)", type: "server_error", code: null } }));
+    return;
+  }
+  let events;
+  let delayMs = 0;
+  let hang = false;
+  if (ts.scenario === "fail") {
+    events = failedEvents(respId, ts);
+    rec.answer = { kind: "failed" };
+  } else if (kind === "tool") {
+    const callId = callIdFor(ts, rec.turn);
+    issuedCalls.set(callId, { turn: rec.turn, tool: ts.tool });
+    events = functionCallEvents(respId, ts, callId);
+    delayMs = ts.toolDelayMs ?? 0;
+    rec.answer = { kind: "function_call", callId, namespace: ts.tool.namespace ?? null, name: ts.tool.name };
+  } else {
+    const out = rec.toolOutput?.text ?? "";
+    const text = String(ts.finalText).split("{{output}}").join(out);
+    events = messageEvents(respId, ts, text);
+    delayMs = ts.finalDelayMs ?? 0;
+    hang = ts.scenario === "hang" && !!rec.toolOutput;
+    rec.answer = { kind: hang ? "hang" : "message", text };
+  }
+  rec.responseId = respId;
+  logRecord(rec);
+  note(`#${rec.seq} turn=${rec.turn} -> ${rec.answer.kind}${rec.toolOutput ? ` (tool output ${JSON.stringify(rec.toolOutput.text)?.slice(0, 120)})` : ""}`);
+  const r = await streamSse(req, res, events, { delayMs, gapMs: ts.eventGapMs ?? 0, hang, respId });
+  if (r.closedByClient) {
+    logRecord({ seq: rec.seq, t: Date.now(), event: "client-closed-stream", responseId: respId });
+    note(`#${rec.seq} client closed the stream`);
+  }
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", async () => {
+    const seq = ++requestSeq;
+    const raw = Buffer.concat(chunks);
+    const rec = {
+      seq,
+      t: Date.now(),
+      method: req.method,
+      path: req.url,
+      headers: redactHeaders(req.headers),
+    };
+    let text = "";
+    try {
+      text = decodeBody(raw, req.headers["content-encoding"]).toString("utf8");
+    } catch (e) {
+      rec.bodyError = e.message;
+    }
+    let body = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        rec.bodyText = text.slice(0, 4096);
+      }
+    }
+    rec.body = body;
+    try {
+      const path = (req.url || "").split("?")[0];
+      if (req.method === "POST" && /\/responses$/.test(path)) {
+        if (!body || typeof body !== "object") {
+          rec.answer = { kind: "http400" };
+          logRecord(rec);
+          res.writeHead(400, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: "mock: body is not JSON", type: "invalid_request_error" } }));
+          return;
+        }
+        await handleResponses(req, res, body, rec);
+        return;
+      }
+      if (req.method === "GET" && /\/models$/.test(path)) {
+        rec.answer = { kind: "models" };
+        logRecord(rec);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [], models: [] }));
+        return;
+      }
+      rec.answer = { kind: "http404" };
+      logRecord(rec);
+      note(`#${seq} ${req.method} ${req.url} -> 404`);
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: `mock: no route for ${req.method} ${path}`, type: "not_found" } }));
+    } catch (e) {
+      note(`#${seq} handler error: ${e.stack || e}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: String(e.message), type: "mock_error" } }));
+      } else res.end();
+    }
+  });
+});
+
+function redactHeaders(h) {
+  const out = { ...h };
+  if (out.authorization) out.authorization = out.authorization.replace(/^(Bearer\s+).*/i, "$1<redacted>");
+  return out;
+}
+
+server.keepAliveTimeout = 5000;
+const port = Number(opt.port ?? process.env.MOCK_PORT ?? 0);
+server.listen(port, "127.0.0.1", () => {
+  const a = server.address();
+  process.stdout.write(`PORT ${a.port}\n`);
+  note(`listening on http://127.0.0.1:${a.port}/v1 scenario=${script.scenario} log=${logPath ?? "-"}`);
+});
+
+function shutdown(sig) {
+  note(`${sig}: shutting down`);
+  for (const r of open) r.destroy();
+  server.close(() => process.exit(0));
+  server.closeAllConnections?.();
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
+// Exit when the parent closes our stdin (if it gave us a pipe).
+if (process.env.MOCK_EXIT_ON_STDIN_EOF === "1") {
+  process.stdin.on("end", () => shutdown("stdin EOF"));
+  process.stdin.resume();
+}
