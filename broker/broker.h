@@ -21,8 +21,11 @@
 
 #define BROKER_VERSION "0.1.0"
 
+struct broker;
 struct service;
 struct call;
+struct run;
+struct approval;
 
 /* A request id from a client, echoed back with its own type. */
 struct reqid {
@@ -77,21 +80,40 @@ struct service {
 	char admin_op[24];
 };
 
-enum call_origin { FROM_FRONT, FROM_SERVICE };
+enum call_origin { FROM_FRONT, FROM_SERVICE, FROM_BROKER };
+enum call_state { CALL_RESOLVING, CALL_WAITING, CALL_SENT };
+/* The shape of a front answer: plain, or the agent's own (call.c). */
+enum answer_form { FORM_PLAIN, FORM_CODEX, FORM_CLAUDE };
 
-struct call {
-	char key[24];
+typedef void (*call_done_fn)(struct broker *b, void *arg, int ok, const char *text);
+
+/* Who gets the answer of a call: the requester, and each duplicate of it
+ * that joined while it was in flight. */
+struct waiter {
 	enum call_origin origin;
 	struct hb_peer peer;            /* front client, or the calling instance */
 	struct reqid id;                /* FROM_FRONT */
+	enum answer_form form;
+	char *native_id;                /* JSON text of the JSON-RPC id or requestId */
 	char parent_key[24], sub[24];   /* FROM_SERVICE */
+	call_done_fn done;              /* FROM_BROKER */
+	void *arg;
+	struct waiter *next;
+};
+
+struct call {
+	char key[24];
+	enum call_state state;
+	struct waiter *waiters;         /* the first is the requester */
+	char *identity;                 /* the agent's call identity, or NULL */
 	struct service *svc;
-	struct instance *inst;          /* NULL while waiting */
-	int worker;                     /* index in inst->workers */
+	struct instance *inst;          /* CALL_SENT */
+	int worker;                     /* index in inst->workers, -1 for overflow */
 	long long start_ms, wait_deadline_ms;
-	char *strings;                  /* one allocation for tool, args, context */
+	char *strings;                  /* tool and args */
+	char *ctx_strings;              /* the context, once it is known */
 	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id;
-	struct call *prev, *next;
+	struct call *prev, *next;       /* the wait queue or the instance's list */
 };
 
 struct broker_settings {
@@ -115,8 +137,12 @@ struct broker {
 	struct broker_settings set;
 	struct service services[CONFIG_MAX_SERVICES];
 	int nservices;
-	struct hb_map calls;
+	struct hb_map calls;            /* key -> call */
+	struct hb_map identities;       /* agent call identity -> call */
 	uint64_t next_key;
+	struct run *runs;
+	struct approval *approvals;
+	uint64_t next_approval;
 	long long started_ms;
 	int stopping;                   /* SIGTERM received */
 	long long stop_deadline_ms;

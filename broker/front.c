@@ -11,7 +11,10 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "approvals.h"
 #include "catalog.h"
+#include "intake.h"
+#include "runs.h"
 #include "log.h"
 #include "route.h"
 #include "status.h"
@@ -133,7 +136,17 @@ static const struct {
 	{ "catalog", op_catalog },
 	{ "hello", op_hello },
 	{ "status", op_status },
-	{ "call", route_front_call },
+	{ "call", intake_call },
+	{ "codex.call", intake_codex_call },
+	{ "claude.call", intake_claude_call },
+	{ "claude.cancel", intake_claude_cancel },
+	{ "thread.link", intake_thread_link },
+	{ "claude.permission", approvals_request },
+	{ "approval.list", approvals_list },
+	{ "approval.resolve", approvals_resolve },
+	{ "run.open", runs_open },
+	{ "run.close", runs_close },
+	{ "run.stop", runs_stop },
 	{ "cancel", route_front_cancel },
 	{ "service.restart", op_service },
 	{ "service.replace", op_service },

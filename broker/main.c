@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "approvals.h"
 #include "back.h"
 #include "broker.h"
 #include "envvar.h"
@@ -29,6 +30,7 @@
 #include "log.h"
 #include "notify.h"
 #include "route.h"
+#include "runs.h"
 #include "supervise.h"
 
 static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
@@ -325,6 +327,8 @@ int main(int argc, char **argv)
 	zmq_close(b.pub);
 	zmq_ctx_term(b.zctx);
 	route_free(&b);
+	approvals_free(&b);
+	runs_free(&b);
 	supervisor_free(&b);
 	config_free(&b.cfg);
 	unlink(b.lock_path);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zmq.h>
 
+#include "call.h"
 #include "events.h"
 #include "front.h"
 #include "log.h"
@@ -22,6 +23,7 @@
 void route_init(struct broker *b)
 {
 	hb_map_init(&b->calls);
+	hb_map_init(&b->identities);
 }
 
 static void list_push(struct call **head, struct call **tail, struct call *c)
@@ -63,86 +65,25 @@ static void unlink_call(struct call *c)
 	c->prev = c->next = NULL;
 }
 
-/* "c" + the decimal number: on every call, so no printf. */
-static void format_key(char out[24], uint64_t n)
-{
-	char digits[21];
-	int len = 0;
-
-	do
-		digits[len++] = (char)('0' + n % 10);
-	while ((n /= 10) && len < 20);
-	out[0] = 'c';
-	for (int i = 0; i < len; i++)
-		out[1 + i] = digits[len - 1 - i];
-	out[1 + len] = '\0';
-}
-
-/* Copy tool, args and context into one allocation. */
-static struct call *new_call(struct broker *b, struct service *s, const char *tool, const char *args,
-			     const char *ctx[6])
-{
-	const char *src[8] = { tool, args, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5] };
-	size_t lens[8], total = 0;
-	struct call *c = calloc(1, sizeof *c);
-	char *p;
-
-	if (!c)
-		return NULL;
-	for (int i = 0; i < 8; i++)
-		total += (lens[i] = strlen(src[i] ? src[i] : "")) + 1;
-	if (!(c->strings = p = malloc(total))) {
-		free(c);
-		return NULL;
-	}
-	const char **dst[8] = { &c->tool, &c->args, &c->session, &c->run, &c->project,
-				&c->agent, &c->access, &c->call_id };
-	for (int i = 0; i < 8; i++) {
-		memcpy(p, src[i] ? src[i] : "", lens[i] + 1);
-		*dst[i] = p;
-		p += lens[i] + 1;
-	}
-	format_key(c->key, ++b->next_key);
-	c->svc = s;
-	c->start_ms = broker_now_ms();
-	return c;
-}
-
-static void free_call(struct call *c)
-{
-	free(c->strings);
-	free(c);
-}
-
-/* Answer the caller and forget the call. */
+/* Answer every waiter and forget the call. */
 static void finish(struct broker *b, struct call *c, int ok, const char *text)
 {
-	struct hb_env e;
 	long long ms = broker_now_ms() - c->start_ms;
 
-	unlink_call(c);
+	if (c->state != CALL_RESOLVING)
+		unlink_call(c);
 	hb_map_del(&b->calls, c->key);
-	hb_env_init(&e);
-	if (c->origin == FROM_FRONT) {
-		hb_env_set_str(&e, "op", "reply");
-		reqid_put(&e, &c->id);
-		hb_env_set_str(&e, "key", c->key);
-		hb_env_set_bool(&e, "ok", ok);
-		hb_env_set_str(&e, "text", text);
-		if (hb_send_env(b->front, &c->peer, &e) < 0)
-			log_warn(c->key, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
-	} else {
-		hb_env_set_str(&e, "op", "subcall.result");
-		hb_env_set_str(&e, "key", c->parent_key);
-		hb_env_set_str(&e, "sub", c->sub);
-		hb_env_set_bool(&e, "ok", ok);
-		hb_env_set_str(&e, "text", text);
-		if (hb_send_env(b->back, &c->peer, &e) < 0)
-			log_warn(c->key, "the calling service is gone; subcall answer dropped");
-	}
+	if (c->identity)
+		hb_map_del(&b->identities, c->identity);
 	log_debug(c->key, "%s %s in %lld ms", c->tool, ok ? "ok" : "failed", ms);
 	events_call_end(b, c, ok, ms);
-	free_call(c);
+	call_answer(b, c, ok, text);
+	call_free(c);
+}
+
+void route_finish(struct broker *b, struct call *c, int ok, const char *text)
+{
+	finish(b, c, ok, text);
 }
 
 /* The worker with a free slot and the fewest calls, or -1. */
@@ -196,6 +137,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 		inst->queued++;
 		c->worker = -1;
 		c->inst = inst;
+		c->state = CALL_SENT;
 		inst->inflight++;
 		list_push(&inst->calls, NULL, c);
 		return 0;
@@ -215,25 +157,22 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	inst->busy++;
 	c->worker = w;
 	c->inst = inst;
+	c->state = CALL_SENT;
 	inst->inflight++;
 	list_push(&inst->calls, NULL, c);
 	return 0;
 }
 
 /* Send c to its service now, or queue it until the service is ready. */
-static void dispatch(struct broker *b, struct call *c)
+void route_dispatch(struct broker *b, struct call *c)
 {
 	struct service *s = c->svc;
 	char text[256];
 
-	if (hb_map_put(&b->calls, c->key, c) < 0) {
-		log_error(c->key, "out of memory: call dropped");
-		free_call(c);
-		return;
-	}
 	events_call_start(b, c);
 	if (s->cur && has_room(s->cur) && send_to_instance(b, c, s->cur) == 0)
 		return;
+	c->state = CALL_WAITING;
 	if (s->admin_stopped) {
 		list_push(&s->wait_head, &s->wait_tail, c);
 		snprintf(text, sizeof text, "%s is stopped; start it with: hbctl start %s",
@@ -247,84 +186,106 @@ static void dispatch(struct broker *b, struct call *c)
 	list_push(&s->wait_head, &s->wait_tail, c);
 }
 
-/* The call's context from the request; -1 with a reason when a part is
- * too long to travel on (see HB_MAX_CONTEXT). */
-static int call_context(const struct hb_env *e, const char *ctx[6], char *err, size_t errlen)
+int route_register(struct broker *b, struct call *c)
 {
-	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
-
-	for (int i = 0; i < 6; i++) {
-		ctx[i] = hb_env_str_or(e, keys[i], "");
-		if (strlen(ctx[i]) > HB_MAX_CONTEXT) {
-			snprintf(err, errlen, "\"%s\" is %zu bytes; at most %d are accepted", keys[i],
-				 strlen(ctx[i]), HB_MAX_CONTEXT);
-			return -1;
-		}
+	c->state = CALL_RESOLVING;
+	if (hb_map_put(&b->calls, c->key, c) < 0)
+		return -1;
+	if (c->identity && hb_map_put(&b->identities, c->identity, c) < 0) {
+		hb_map_del(&b->calls, c->key);
+		return -1;
 	}
 	return 0;
 }
 
-static int check_args_size(const char *args, char *err, size_t errlen)
+struct call *route_find_identity(struct broker *b, const char *identity)
 {
-	if (strlen(args) <= HB_MAX_PAYLOAD)
-		return 0;
-	snprintf(err, errlen, "the arguments are %zu bytes; at most %u are accepted", strlen(args),
-		 HB_MAX_PAYLOAD);
-	return -1;
+	return hb_map_get(&b->identities, identity);
 }
 
-/* Why nobody serves tool: a tool of the catalog whose service is not
- * here yet gets an honest sentence, anything else is unknown. */
-static void unserved_tool_text(const char *tool, char *out, size_t outlen)
+void route_submit(struct broker *b, struct call *c)
 {
-	const struct hb_tool_def *t = tool[0] == '_' ? NULL : hb_tool_find(tool);
+	struct call *running = c->identity ? route_find_identity(b, c->identity) : NULL;
 
-	if (t && strcmp(t->name, "use_user_browser") == 0)
-		snprintf(out, outlen, "The browser bridge is off: use_user_browser cannot reach your browser "
-			 "in this HB Code yet.");
-	else if (t)
-		snprintf(out, outlen, "%s is not available: its service (%s) does not run in this HB Code yet.",
-			 t->name, t->family);
-	else
-		snprintf(out, outlen, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+	if (running && c->waiters) {
+		/* A duplicate of a call in flight joins it instead of running twice. */
+		log_info(running->key, "a duplicate of %s joins it", c->identity);
+		if (call_add_waiter(running, c->waiters) < 0)
+			call_answer(b, c, 0, "hb-broker is out of memory");
+		call_free(c);
+		return;
+	}
+	if (route_register(b, c) < 0) {
+		call_answer(b, c, 0, "hb-broker is out of memory");
+		call_free(c);
+		return;
+	}
+	route_dispatch(b, c);
 }
 
-void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+int route_internal(struct broker *b, const char *tool, const char *args, call_done_fn done, void *arg)
 {
-	const char *tool = hb_env_str(e, "tool"), *args = hb_env_str_or(e, "json", "{}");
-	const char *ctx[6];
-	struct reqid id;
-	struct service *s;
+	struct service *s = broker_service_by_tool(b, tool);
+	struct waiter w;
 	struct call *c;
-	char text[256];
 
-	reqid_from_env(&id, e);
-	if (!tool || !*tool) {
-		front_reply_err(b, peer, &id, "bad-request", "a call needs a \"tool\" string");
-		return;
+	if (!s || !(c = call_new(b, s, tool, args)))
+		return -1;
+	memset(&w, 0, sizeof w);
+	w.origin = FROM_BROKER;
+	w.done = done;
+	w.arg = arg;
+	if (call_add_waiter(c, &w) < 0) {
+		call_free(c);
+		return -1;
 	}
-	if (b->stopping) {
-		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down; try the call again when it is back");
-		return;
+	route_submit(b, c);
+	return 0;
+}
+
+void route_cancel(struct broker *b, struct call *c, const char *text)
+{
+	if (c->state == CALL_SENT) {
+		struct hb_peer to;
+		struct hb_env m;
+		to.len = strlen(c->inst->id);
+		memcpy(to.id, c->inst->id, to.len);
+		hb_env_init(&m);
+		hb_env_set_str(&m, "op", "cancel");
+		hb_env_set_str(&m, "key", c->key);
+		if (hb_send_env(b->back, &to, &m) < 0)
+			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
+		/* The worker stays busy until its late result comes. */
 	}
-	s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
-	if (!s) {
-		unserved_tool_text(tool, text, sizeof text);
-		front_reply_err(b, peer, &id, "unknown-tool", text);
-		return;
+	finish(b, c, 0, text);
+}
+
+struct run_match {
+	const char *run;
+	struct call *found;
+};
+
+static void match_run(void *value, void *arg)
+{
+	struct call *c = value;
+	struct run_match *m = arg;
+
+	if (!m->found && strcmp(c->run, m->run) == 0)
+		m->found = c;
+}
+
+void route_abort_run(struct broker *b, const char *run, const char *text)
+{
+	struct run_match m = { run, NULL };
+
+	/* One at a time: finishing a call changes the table. */
+	for (;;) {
+		m.found = NULL;
+		hb_map_each(&b->calls, match_run, &m);
+		if (!m.found)
+			return;
+		route_cancel(b, m.found, text);
 	}
-	if (call_context(e, ctx, text, sizeof text) < 0 || check_args_size(args, text, sizeof text) < 0) {
-		front_reply_err(b, peer, &id, "too-large", text);
-		return;
-	}
-	if (!(c = new_call(b, s, tool, args, ctx))) {
-		front_reply_err(b, peer, &id, "internal", "hb-broker is out of memory");
-		return;
-	}
-	c->origin = FROM_FRONT;
-	c->peer = *peer;
-	c->id = id;
-	dispatch(b, c);
 }
 
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -338,57 +299,49 @@ void route_front_cancel(struct broker *b, const struct hb_peer *peer, const stru
 		front_reply_err(b, peer, &id, "unknown-call", "no call in flight has this key");
 		return;
 	}
-	if (c->inst) {
-		struct hb_peer to;
-		struct hb_env m;
-		to.len = strlen(c->inst->id);
-		memcpy(to.id, c->inst->id, to.len);
-		hb_env_init(&m);
-		hb_env_set_str(&m, "op", "cancel");
-		hb_env_set_str(&m, "key", c->key);
-		if (hb_send_env(b->back, &to, &m) < 0)
-			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
-		/* The worker stays busy until its late result comes. */
-	}
-	finish(b, c, 0, "Run stopped.");
+	route_cancel(b, c, "Run stopped.");
 	front_reply_ok(b, peer, &id, "{\"cancelled\":true}");
 }
 
 void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e)
 {
 	const char *tool = hb_env_str_or(e, "tool", ""), *parent = hb_env_str_or(e, "key", "");
-	struct call *pc = hb_map_get(&b->calls, parent), *c;
-	const char *ctx[6] = { "", "", "", "", "", "" };
+	const char *args = hb_env_str_or(e, "json", "{}");
+	struct call *pc = hb_map_get(&b->calls, parent), *c = NULL;
 	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
-	struct hb_env m;
-	char why[128] = "";
+	struct waiter w;
 
-	if (check_args_size(hb_env_str_or(e, "json", "{}"), why, sizeof why) < 0)
-		s = NULL;
-	if (pc) {
-		const char *pctx[6] = { pc->session, pc->run, pc->project, pc->agent, pc->access, pc->call_id };
-		memcpy(ctx, pctx, sizeof ctx);
-	}
-	if (!s || !pc || !(c = new_call(b, s, tool, hb_env_str_or(e, "json", "{}"), ctx))) {
-		struct hb_peer to;
-		to.len = strlen(from->id);
-		memcpy(to.id, from->id, to.len);
-		hb_env_init(&m);
-		hb_env_set_str(&m, "op", "subcall.result");
-		hb_env_set_str(&m, "key", parent);
-		hb_env_set_str(&m, "sub", hb_env_str_or(e, "sub", ""));
-		hb_env_set_bool(&m, "ok", 0);
-		hb_env_set_str(&m, "text", why[0] ? why : !s ? "no service of this broker serves that tool"
-							     : "the calling call is no longer in flight");
-		hb_send_env(b->back, &to, &m);
+	memset(&w, 0, sizeof w);
+	w.origin = FROM_SERVICE;
+	w.peer.len = strlen(from->id);
+	memcpy(w.peer.id, from->id, w.peer.len);
+	snprintf(w.parent_key, sizeof w.parent_key, "%s", parent);
+	snprintf(w.sub, sizeof w.sub, "%s", hb_env_str_or(e, "sub", ""));
+	if (strlen(args) > HB_MAX_PAYLOAD) {
+		call_answer_waiter(b, &w, NULL, 0, "the subcall's arguments are larger than a call can carry");
 		return;
 	}
-	c->origin = FROM_SERVICE;
-	c->peer.len = strlen(from->id);
-	memcpy(c->peer.id, from->id, c->peer.len);
-	snprintf(c->parent_key, sizeof c->parent_key, "%s", parent);
-	snprintf(c->sub, sizeof c->sub, "%s", hb_env_str_or(e, "sub", ""));
-	dispatch(b, c);
+	if (!s || !pc) {
+		call_answer_waiter(b, &w, NULL, 0, !s ? "no service of this broker serves that tool"
+						: "the calling call is no longer in flight");
+		return;
+	}
+	if (!(c = call_new(b, s, tool, args)) || call_add_waiter(c, &w) < 0) {
+		if (c)
+			call_free(c);
+		call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
+		return;
+	}
+	{
+		/* A subcall runs with the context of the call that made it. */
+		const char *ctx[6] = { pc->session, pc->run, pc->project, pc->agent, pc->access, pc->call_id };
+		if (call_set_context(c, ctx) < 0) {
+			call_answer(b, c, 0, "hb-broker is out of memory");
+			call_free(c);
+			return;
+		}
+	}
+	route_submit(b, c);
 }
 
 void route_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer, int slots)
@@ -540,7 +493,8 @@ void route_free(struct broker *b)
 	while (b->calls.count) {
 		struct call *c = hb_map_any(&b->calls);
 		hb_map_del(&b->calls, c->key);
-		free_call(c);
+		call_free(c);
 	}
 	hb_map_clear(&b->calls);
+	hb_map_clear(&b->identities);
 }

@@ -11,8 +11,24 @@
 #include "broker.h"
 
 void route_init(struct broker *b);
-/* A `call` on the front socket. */
-void route_front_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* Start c (it has its first waiter, and its context unless it is still
+ * being resolved): a duplicate of a call in flight (same identity) joins
+ * it, else c is registered and sent to its service or queued. */
+void route_submit(struct broker *b, struct call *c);
+/* The two halves of route_submit, for a call whose context is resolved
+ * first (Codex: the thread's session): register now, dispatch later. */
+int route_register(struct broker *b, struct call *c);
+void route_dispatch(struct broker *b, struct call *c);
+struct call *route_find_identity(struct broker *b, const char *identity);
+/* The broker's own request to a service tool (e.g. _resolve_thread);
+ * done(b, arg, ok, text) is called once.  -1 when nothing serves it. */
+int route_internal(struct broker *b, const char *tool, const char *args, call_done_fn done, void *arg);
+/* Answer c now (and forget it); its service's late result is dropped. */
+void route_finish(struct broker *b, struct call *c, int ok, const char *text);
+/* Cancel c in its service (the handler sees it) and answer it with text. */
+void route_cancel(struct broker *b, struct call *c, const char *text);
+/* Cancel every call of a run. */
+void route_abort_run(struct broker *b, const char *run, const char *text);
 /* A front `cancel` naming a call key: the service's handler sees the
  * cancel; the caller is answered "Run stopped." at once. */
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);

@@ -8,7 +8,14 @@
 #define EXIT_NO_BROKER 2
 #define EXIT_USAGE 100
 
+#include "envelope.h"
+
 int usage(void);
+/* One request to the broker; prints errors itself.  0, EXIT_FAIL or
+ * EXIT_NO_BROKER; on 0 *reply is decoded (caller frees). */
+int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
+/* approvals.c */
+int cmd_approvals(int argc, char **argv);
 /* settings.c: works on the files directly, with or without a broker. */
 int cmd_settings(int argc, char **argv);
 

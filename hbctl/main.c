@@ -8,6 +8,7 @@
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
  *	hbctl settings ...          (settings.c)
+ *	hbctl approvals|approve|decline   (approvals.c)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang); 100 usage.
@@ -35,13 +36,14 @@ int usage(void)
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"
+			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent]\n");
 	return EXIT_USAGE;
 }
 
 /* One request; prints errors itself.  0, EXIT_FAIL or EXIT_NO_BROKER. */
-static int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
+int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
 {
 	struct hb_client c;
 	char err[512];
@@ -255,6 +257,9 @@ int main(int argc, char **argv)
 		return cmd_catalog(argc, argv);
 	if (strcmp(argv[1], "settings") == 0)
 		return cmd_settings(argc, argv);
+	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
+	    strcmp(argv[1], "decline") == 0)
+		return cmd_approvals(argc, argv);
 	if (strcmp(argv[1], "restart") == 0 || strcmp(argv[1], "replace") == 0 ||
 	    strcmp(argv[1], "stop") == 0 || strcmp(argv[1], "start") == 0)
 		return cmd_service(argc, argv);

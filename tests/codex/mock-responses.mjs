@@ -47,7 +47,8 @@ const DEFAULT_SCRIPT = {
   // slow     : like tool, but the final message is delayed by finalDelayMs
   //            (a window for turn/interrupt after the tool answered).
   // hang     : like tool, but the answer to the function_call_output is an
-  //            SSE stream that never completes (until the client goes away).
+  //            SSE stream that sends response.created / response.in_progress
+  //            and then only keep-alive comments, until the client goes away.
   // fail     : every request -> response.failed (model-side error).
   // error    : every request -> HTTP 500 JSON error.
   scenario: "tool",
@@ -67,7 +68,7 @@ const DEFAULT_SCRIPT = {
   eventGapMs: 0,
   // slow scenario: finalDelayMs defaults to this
   slowMs: 3000,
-  // number of output_text.delta chunks for the final text
+  // number of output_text.delta chunks for the final text (0: none)
   deltaChunks: 3,
   usage: { input_tokens: 10, output_tokens: 5 },
   model: "mock-model",
@@ -215,11 +216,16 @@ function functionCallEvents(respId, ts, callId) {
 
 function messageEvents(respId, ts, text) {
   const itemId = `msg-${responseSeq}`;
+  // deltaChunks: 0 sends no response.output_text.delta at all (as in the
+  // reference recording: codex then emits no item/agentMessage/delta).
   const chunks = [];
-  const n = Math.max(1, Math.min(ts.deltaChunks ?? 1, text.length || 1));
-  const size = Math.ceil(text.length / n) || 1;
-  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
-  if (chunks.length === 0) chunks.push("");
+  const want = Number(ts.deltaChunks ?? 1);
+  if (want > 0) {
+    const n = Math.max(1, Math.min(want, text.length || 1));
+    const size = Math.ceil(text.length / n) || 1;
+    for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+    if (chunks.length === 0) chunks.push("");
+  }
   const part = { type: "output_text", text, annotations: [] };
   const item = { type: "message", id: itemId, role: "assistant", status: "completed", content: [part] };
   const ev = [
@@ -259,45 +265,55 @@ function failedEvents(respId, ts) {
   ];
 }
 
-async function streamSse(req, res, events, { delayMs = 0, gapMs = 0, hang = false, respId }) {
+async function streamSse(req, res, events, { delayMs = 0, gapMs = 0, hang = false, respId, seq: reqSeq }) {
   res.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
     connection: "keep-alive",
-    "x-request-id": `req_mock_${requestSeq}`,
+    "x-request-id": `req_mock_${reqSeq}`,
     "openai-model": script.model,
   });
+  res.flushHeaders();
   open.add(res);
   let closed = false;
+  let ended = false;
   res.on("close", () => {
     closed = true;
     open.delete(res);
+    if (!ended) {
+      // The client (codex) dropped the stream before response.completed,
+      // e.g. after turn/interrupt.
+      logRecord({ seq: reqSeq, t: Date.now(), event: "client-closed-stream", responseId: respId });
+      note(`#${reqSeq} client closed the stream before it ended`);
+    }
   });
   if (delayMs > 0) await sleep(delayMs);
-  let seq = 0;
+  let n = 0;
   const send = (e) => {
     if (closed) return;
-    const ev = { ...e, sequence_number: seq++ };
+    const ev = { ...e, sequence_number: n++ };
     res.write(`event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`);
   };
   send({ type: "response.created", response: responseObject(respId, "in_progress", []) });
   send({ type: "response.in_progress", response: responseObject(respId, "in_progress", []) });
-  for (const e of hang ? events.slice(0, Math.max(0, events.length - 1)) : events) {
-    if (closed) break;
-    if (gapMs > 0) await sleep(gapMs);
-    send(e);
-  }
   if (hang) {
-    // Keep the stream open (with SSE comments as keep-alives) until the
-    // client goes away; never send response.completed.
+    // Keep the stream open (SSE comments as keep-alives) and never send any
+    // output or response.completed, until the client goes away.
     while (!closed) {
       await sleep(500);
       if (!closed) res.write(": keep-alive\n\n");
     }
-    return { closedByClient: true };
+    return;
   }
-  if (!closed) res.end();
-  return { closedByClient: closed };
+  for (const e of events) {
+    if (closed) break;
+    if (gapMs > 0) await sleep(gapMs);
+    send(e);
+  }
+  if (!closed) {
+    ended = true;
+    res.end();
+  }
 }
 
 // ------------------------------------------------------------------ server --
@@ -351,11 +367,7 @@ async function handleResponses(req, res, body, rec) {
   rec.responseId = respId;
   logRecord(rec);
   note(`#${rec.seq} turn=${rec.turn} -> ${rec.answer.kind}${rec.toolOutput ? ` (tool output ${JSON.stringify(rec.toolOutput.text)?.slice(0, 120)})` : ""}`);
-  const r = await streamSse(req, res, events, { delayMs, gapMs: ts.eventGapMs ?? 0, hang, respId });
-  if (r.closedByClient) {
-    logRecord({ seq: rec.seq, t: Date.now(), event: "client-closed-stream", responseId: respId });
-    note(`#${rec.seq} client closed the stream`);
-  }
+  await streamSse(req, res, events, { delayMs, gapMs: ts.eventGapMs ?? 0, hang, respId, seq: rec.seq });
 }
 
 const server = http.createServer((req, res) => {

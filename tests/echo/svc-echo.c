@@ -3,8 +3,8 @@
  *
  * Its tools exercise the service loop and the broker without any external
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
- * subcall (a call through the broker to another tool), progress, and exit
- * (the process ends, for crash tests).  It is never installed.
+ * subcall (a call through the broker to another tool), progress, exit
+ * (the process ends, for crash tests) and whoami (the call's context).  It is never installed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +73,21 @@ static int progress(struct hb_call *call, const json_t *args)
 	return hb_call_succeed(call, "progress sent");
 }
 
+/* The call's context as the service sees it (from the broker's binding). */
+static int whoami(struct hb_call *call, const json_t *args)
+{
+	const struct hb_call_context *c = hb_call_context(call);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "session", c->session, "run", c->run,
+			      "project", c->project, "agent", c->agent, "access", c->access, "callId", c->call_id,
+			      "args", args);
+	char *text = o ? hb_json_dump(o) : NULL;
+	int rc = text ? hb_call_succeed(call, text) : hb_call_fail(call, "out of memory");
+
+	free(text);
+	json_decref(o);
+	return rc;
+}
+
 static int exit_now(struct hb_call *call, const json_t *args)
 {
 	long long code;
@@ -89,6 +104,7 @@ static const struct hb_service_tool tools[] = {
 	{ "subcall", subcall },
 	{ "progress", progress },
 	{ "exit", exit_now },
+	{ "whoami", whoami },
 	{ NULL, NULL },
 };
 

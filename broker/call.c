@@ -1,0 +1,187 @@
+/*
+ * call - the answer of a call goes to each waiter in its own form: a plain
+ * reply for hbctl and tests; for Codex the JSON-RPC response to
+ * item/tool/call, always a result ({contentItems, success}), never a
+ * JSON-RPC error (the model would only see "dynamic tool request
+ * failed"); for Claude the toolResult the bridge writes to the host
+ * (MCP-style content plus isError); a subcall result for a service; a
+ * callback for the broker's own requests.
+ */
+#include "call.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "log.h"
+
+/* "c" + the decimal number: on every call, so no printf. */
+static void format_key(char out[24], uint64_t n)
+{
+	char digits[21];
+	int len = 0;
+
+	do
+		digits[len++] = (char)('0' + n % 10);
+	while ((n /= 10) && len < 20);
+	out[0] = 'c';
+	for (int i = 0; i < len; i++)
+		out[1 + i] = digits[len - 1 - i];
+	out[1 + len] = '\0';
+}
+
+static const char empty[] = "";
+
+struct call *call_new(struct broker *b, struct service *svc, const char *tool, const char *args)
+{
+	size_t tl = strlen(tool), al = strlen(args);
+	struct call *c = calloc(1, sizeof *c);
+
+	if (!c || !(c->strings = malloc(tl + al + 2))) {
+		free(c);
+		return NULL;
+	}
+	memcpy(c->strings, tool, tl + 1);
+	memcpy(c->strings + tl + 1, args, al + 1);
+	c->tool = c->strings;
+	c->args = c->strings + tl + 1;
+	c->session = c->run = c->project = c->agent = c->access = c->call_id = empty;
+	format_key(c->key, ++b->next_key);
+	c->svc = svc;
+	c->worker = -1;
+	c->start_ms = broker_now_ms();
+	return c;
+}
+
+int call_set_context(struct call *c, const char *const ctx[6])
+{
+	const char **dst[6] = { &c->session, &c->run, &c->project, &c->agent, &c->access, &c->call_id };
+	size_t lens[6], total = 0;
+	char *p, *old;
+
+	for (int i = 0; i < 6; i++)
+		total += (lens[i] = strlen(ctx[i] ? ctx[i] : "")) + 1;
+	if (!(p = malloc(total)))
+		return -1;
+	old = c->ctx_strings; /* ctx may point into it: free it last */
+	c->ctx_strings = p;
+	for (int i = 0; i < 6; i++) {
+		memcpy(p, ctx[i] ? ctx[i] : "", lens[i] + 1);
+		*dst[i] = p;
+		p += lens[i] + 1;
+	}
+	free(old);
+	return 0;
+}
+
+int call_add_waiter(struct call *c, const struct waiter *w)
+{
+	struct waiter *n = malloc(sizeof *n), **tail = &c->waiters;
+
+	if (!n)
+		return -1;
+	*n = *w;
+	n->next = NULL;
+	if (w->native_id && !(n->native_id = strdup(w->native_id))) {
+		free(n);
+		return -1;
+	}
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = n;
+	return 0;
+}
+
+/* The agent's own answer as JSON text (malloc'd), or NULL for plain. */
+static char *native_answer(const struct waiter *w, int ok, const char *text)
+{
+	json_t *id = w->native_id ? json_loads(w->native_id, JSON_DECODE_ANY, NULL) : json_null();
+	json_t *root = NULL;
+	char *out;
+
+	if (!id)
+		id = json_null();
+	if (w->form == FORM_CODEX)
+		root = json_pack("{s:o, s:{s:[{s:s, s:s%}], s:b}}", "id", id, "result", "contentItems", "type",
+				 "inputText", "text", text, strlen(text), "success", ok);
+	else if (w->form == FORM_CLAUDE)
+		root = json_pack("{s:o, s:[{s:s, s:s%}], s:b}", "requestId", id, "content", "type", "text", "text",
+				 text, strlen(text), "isError", !ok);
+	else
+		json_decref(id);
+	if (!root)
+		return NULL;
+	out = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return out;
+}
+
+void call_answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text)
+{
+	struct hb_env e;
+	char *native = NULL;
+
+	hb_env_init(&e);
+	switch (w->origin) {
+	case FROM_FRONT:
+		hb_env_set_str(&e, "op", "reply");
+		reqid_put(&e, &w->id);
+		if (key)
+			hb_env_set_str(&e, "key", key);
+		hb_env_set_bool(&e, "ok", ok);
+		hb_env_set_str(&e, "text", text);
+		if (w->form != FORM_PLAIN) {
+			if (!(native = native_answer(w, ok, text))) {
+				log_error(NULL, "cannot write the agent's answer (out of memory or bad text)");
+				hb_env_set_bool(&e, "ok", 0);
+				hb_env_set_err(&e, "internal", "the answer could not be written as JSON");
+			} else {
+				hb_env_set_str(&e, "json", native);
+			}
+		}
+		if (hb_send_env(b->front, &w->peer, &e) < 0)
+			log_warn(NULL, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
+		free(native);
+		break;
+	case FROM_SERVICE:
+		hb_env_set_str(&e, "op", "subcall.result");
+		hb_env_set_str(&e, "key", w->parent_key);
+		hb_env_set_str(&e, "sub", w->sub);
+		hb_env_set_bool(&e, "ok", ok);
+		hb_env_set_str(&e, "text", text);
+		if (hb_send_env(b->back, &w->peer, &e) < 0)
+			log_warn(w->parent_key, "the calling service is gone; subcall answer dropped");
+		break;
+	case FROM_BROKER:
+		w->done(b, w->arg, ok, text);
+		break;
+	}
+}
+
+void call_answer(struct broker *b, struct call *c, int ok, const char *text)
+{
+	while (c->waiters) {
+		struct waiter *w = c->waiters;
+		c->waiters = w->next;
+		call_answer_waiter(b, w, c->key, ok, text);
+		free(w->native_id);
+		free(w);
+	}
+}
+
+void call_free(struct call *c)
+{
+	while (c->waiters) {
+		struct waiter *w = c->waiters;
+		c->waiters = w->next;
+		free(w->native_id);
+		free(w);
+	}
+	free(c->identity);
+	free(c->ctx_strings);
+	free(c->strings);
+	free(c);
+}

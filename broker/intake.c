@@ -1,0 +1,389 @@
+/*
+ * intake - the three doors of a call.
+ *
+ * Arguments never choose the session or the run.  Codex: the thread's
+ * durable link (svc-sessions, through the parent for a forked sub-agent)
+ * names the session, and the session's active run is used; sessionId,
+ * runId and projectDirectory that older threads put into arguments are
+ * dropped.  Claude: the run is the one its bridge opened on this
+ * connection, and an event that names any of the three is refused.
+ * Identity: Codex callId, Claude toolUseId (or requestId); a duplicate of
+ * a call in flight joins it.
+ */
+#include "intake.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "call.h"
+#include "front.h"
+#include "log.h"
+#include "route.h"
+#include "runs.h"
+#include "tools.h"
+
+#define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
+#define CLAUDE_PREFIX "mcp__hbcode__"
+
+static const char *const binding_keys[] = { "sessionId", "runId", "projectDirectory", NULL };
+
+/* Why nobody serves tool: a tool of the catalog whose service is not
+ * here yet gets an honest sentence, anything else is unknown. */
+static void unserved_tool_text(const char *tool, char *out, size_t outlen)
+{
+	const struct hb_tool_def *t = tool[0] == '_' ? NULL : hb_tool_find(tool);
+
+	if (t && strcmp(t->name, "use_user_browser") == 0)
+		snprintf(out, outlen, "The browser bridge is off: use_user_browser cannot reach your browser "
+			 "in this HB Code yet.");
+	else if (t)
+		snprintf(out, outlen, "%s is not available: its service (%s) does not run in this HB Code yet.",
+			 t->name, t->family);
+	else
+		snprintf(out, outlen, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+}
+
+static int check_sizes(const char *args, const char *const ctx[6], char *err, size_t errlen)
+{
+	if (strlen(args) > HB_MAX_PAYLOAD) {
+		snprintf(err, errlen, "the arguments are %zu bytes; at most %u are accepted", strlen(args),
+			 HB_MAX_PAYLOAD);
+		return -1;
+	}
+	for (int i = 0; i < 6; i++)
+		if (ctx[i] && strlen(ctx[i]) > HB_MAX_CONTEXT) {
+			snprintf(err, errlen, "a context string is %zu bytes; at most %d are accepted",
+				 strlen(ctx[i]), HB_MAX_CONTEXT);
+			return -1;
+		}
+	return 0;
+}
+
+static void front_waiter(struct waiter *w, const struct hb_peer *peer, const struct hb_env *e,
+			 enum answer_form form)
+{
+	memset(w, 0, sizeof *w);
+	w->origin = FROM_FRONT;
+	w->peer = *peer;
+	reqid_from_env(&w->id, e);
+	w->form = form;
+}
+
+/* A call for tool with context ctx, answered to w; identity may be NULL. */
+static void start_call(struct broker *b, const struct waiter *w, const char *tool, const char *args,
+		       const char *const ctx[6], const char *identity)
+{
+	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	char text[512];
+	struct call *c;
+
+	if (!s) {
+		unserved_tool_text(tool, text, sizeof text);
+		call_answer_waiter(b, w, NULL, 0, text);
+		return;
+	}
+	if (check_sizes(args, ctx, text, sizeof text) < 0) {
+		call_answer_waiter(b, w, NULL, 0, text);
+		return;
+	}
+	if (!(c = call_new(b, s, tool, args)) || call_set_context(c, ctx) < 0 || call_add_waiter(c, w) < 0 ||
+	    (identity && !(c->identity = strdup(identity)))) {
+		if (c)
+			call_free(c);
+		call_answer_waiter(b, w, NULL, 0, "hb-broker is out of memory");
+		return;
+	}
+	route_submit(b, c);
+}
+
+void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
+	const char *tool = hb_env_str(e, "tool"), *ctx[6];
+	struct waiter w;
+
+	front_waiter(&w, peer, e, FORM_PLAIN);
+	if (!tool || !*tool) {
+		front_reply_err(b, peer, &w.id, "bad-request", "a call needs a \"tool\" string");
+		return;
+	}
+	if (b->stopping) {
+		front_reply_err(b, peer, &w.id, "stopping", "hb-broker is shutting down; try the call again when it is back");
+		return;
+	}
+	if (tool[0] == '_' || !broker_service_by_tool(b, tool)) {
+		char text[256];
+		unserved_tool_text(tool, text, sizeof text);
+		front_reply_err(b, peer, &w.id, "unknown-tool", text);
+		return;
+	}
+	for (int i = 0; i < 6; i++)
+		ctx[i] = hb_env_str_or(e, keys[i], "");
+	{
+		char text[256];
+		if (check_sizes(hb_env_str_or(e, "json", "{}"), ctx, text, sizeof text) < 0) {
+			front_reply_err(b, peer, &w.id, "too-large", text);
+			return;
+		}
+	}
+	start_call(b, &w, tool, hb_env_str_or(e, "json", "{}"), ctx, NULL);
+}
+
+/* ---- Codex ------------------------------------------------------------- */
+
+/* The JSON text of v (malloc'd). */
+static char *dump(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* The thread's session is known (or not): finish the binding and go. */
+static void codex_resolved(struct broker *b, void *arg, int ok, const char *text)
+{
+	char *key = arg;
+	struct call *c = hb_map_get(&b->calls, key);
+	json_t *res;
+	const char *session;
+	struct run *r;
+
+	free(key);
+	if (!c)
+		return; /* cancelled while the link was looked up */
+	if (!ok) {
+		route_finish(b, c, 0, strstr(text, NOT_LINKED) ? NOT_LINKED : text);
+		return;
+	}
+	res = json_loads(text, 0, NULL);
+	session = json_string_value(json_object_get(res, "sessionId"));
+	if (!session) {
+		json_decref(res);
+		route_finish(b, c, 0, NOT_LINKED);
+		return;
+	}
+	r = runs_active(b, session);
+	{
+		const char *ctx[6] = { session, r ? r->id : "", r ? r->project : "", "codex",
+				       r ? r->access : "", c->call_id };
+		if (call_set_context(c, ctx) < 0) {
+			json_decref(res);
+			route_finish(b, c, 0, "hb-broker is out of memory");
+			return;
+		}
+	}
+	json_decref(res);
+	route_dispatch(b, c);
+}
+
+void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *msg = json_loads(hb_env_str_or(e, "json", ""), JSON_REJECT_DUPLICATES, NULL);
+	json_t *params = json_object_get(msg, "params"), *args, *ns;
+	const char *thread, *callid, *tool, *method = json_string_value(json_object_get(msg, "method"));
+	char identity[600], *args_text = NULL, *rid = NULL, lookup[700];
+	struct service *s;
+	struct waiter w;
+	struct call *c = NULL, *running;
+
+	front_waiter(&w, peer, e, FORM_CODEX);
+	if (!msg || !method || strcmp(method, "item/tool/call") != 0 || !json_object_get(msg, "id")) {
+		front_reply_err(b, peer, &w.id, "bad-request", "codex.call carries an item/tool/call JSON-RPC request");
+		goto out;
+	}
+	w.native_id = rid = dump(json_object_get(msg, "id"));
+	thread = json_string_value(json_object_get(params, "threadId"));
+	callid = json_string_value(json_object_get(params, "callId"));
+	tool = json_string_value(json_object_get(params, "tool"));
+	ns = json_object_get(params, "namespace");
+	args = json_object_get(params, "arguments");
+	if (!rid || !thread || !callid || !tool || (args && !json_is_object(args)) ||
+	    strlen(thread) > 200 || strlen(callid) > 200) {
+		call_answer_waiter(b, &w, NULL, 0, "item/tool/call needs threadId, callId, tool and object arguments");
+		goto out;
+	}
+	if (ns && !json_is_null(ns) && (!json_is_string(ns) || strcmp(json_string_value(ns), "hbcode") != 0)) {
+		call_answer_waiter(b, &w, NULL, 0, "only tools of the hbcode namespace are served here");
+		goto out;
+	}
+	if (b->stopping) {
+		call_answer_waiter(b, &w, NULL, 0, "HB Code is restarting its tools; try the call again.");
+		goto out;
+	}
+	snprintf(identity, sizeof identity, "codex:%s:%s", thread, callid);
+	if ((running = route_find_identity(b, identity))) {
+		if (call_add_waiter(running, &w) < 0)
+			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
+		goto out;
+	}
+	/* Older threads send these; they never choose anything. */
+	args = args ? json_deep_copy(args) : json_object();
+	for (const char *const *k = binding_keys; args && *k; k++)
+		json_object_del(args, *k);
+	args_text = args ? dump(args) : NULL;
+	json_decref(args);
+	s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	if (!s || !args_text) {
+		char text[256];
+		unserved_tool_text(tool, text, sizeof text);
+		call_answer_waiter(b, &w, NULL, 0, args_text ? text : "hb-broker is out of memory");
+		goto out;
+	}
+	{
+		const char *ctx[6] = { "", "", "", "codex", "", callid };
+		char text[256];
+		if (check_sizes(args_text, ctx, text, sizeof text) < 0) {
+			call_answer_waiter(b, &w, NULL, 0, text);
+			goto out;
+		}
+		if (!(c = call_new(b, s, tool, args_text)) || call_set_context(c, ctx) < 0 ||
+		    call_add_waiter(c, &w) < 0 || !(c->identity = strdup(identity)) || route_register(b, c) < 0) {
+			if (c)
+				call_free(c);
+			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
+			goto out;
+		}
+	}
+	{
+		json_t *q = json_pack("{s:s}", "threadId", thread);
+		char *qtext = q ? dump(q) : NULL, *key = strdup(c->key);
+		json_decref(q);
+		snprintf(lookup, sizeof lookup, "%s", qtext ? qtext : "");
+		free(qtext);
+		if (!key || !lookup[0] || route_internal(b, "_resolve_thread", lookup, codex_resolved, key) < 0) {
+			free(key);
+			route_finish(b, c, 0, "the session service is not running; try the call again");
+		}
+	}
+out:
+	free(rid);
+	free(args_text);
+	json_decref(msg);
+}
+
+/* ---- Claude ------------------------------------------------------------ */
+
+/* The first of the binding keys that obj names, or NULL. */
+static const char *names_binding(const json_t *obj)
+{
+	for (const char *const *k = binding_keys; *k; k++)
+		if (json_object_get(obj, *k))
+			return *k;
+	return NULL;
+}
+
+void intake_claude_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *ev = json_loads(hb_env_str_or(e, "json", ""), JSON_REJECT_DUPLICATES, NULL);
+	json_t *rid = json_object_get(ev, "requestId"), *args = json_object_get(ev, "arguments");
+	const char *tool = json_string_value(json_object_get(ev, "tool"));
+	const char *tuid = json_string_value(json_object_get(ev, "toolUseId")), *bad;
+	struct run *r = runs_of_peer(b, peer);
+	char identity[400], text[256], *args_text = NULL, *rtext = NULL;
+	struct waiter w;
+
+	front_waiter(&w, peer, e, FORM_CLAUDE);
+	if (!ev || !(json_is_string(rid) || json_is_integer(rid)) || !tool) {
+		front_reply_err(b, peer, &w.id, "bad-request", "claude.call carries a toolCall event with requestId and tool");
+		goto out;
+	}
+	w.native_id = rtext = dump(rid);
+	if (!r || r->stopped) {
+		call_answer_waiter(b, &w, NULL, 0, r ? "Run stopped." : "This connection has no open run: open one first.");
+		goto out;
+	}
+	if ((bad = names_binding(ev)) || (json_is_object(args) && (bad = names_binding(args)))) {
+		snprintf(text, sizeof text, "The call was refused: it names %s, which the run decides, not the call.", bad);
+		call_answer_waiter(b, &w, NULL, 0, text);
+		goto out;
+	}
+	if (args && !json_is_object(args)) {
+		call_answer_waiter(b, &w, NULL, 0, "the arguments must be a JSON object");
+		goto out;
+	}
+	if (strncmp(tool, CLAUDE_PREFIX, strlen(CLAUDE_PREFIX)) == 0)
+		tool += strlen(CLAUDE_PREFIX);
+	args_text = args ? dump(args) : strdup("{}");
+	snprintf(identity, sizeof identity, "claude:%s:%.200s", r->id, tuid && *tuid ? tuid : rtext);
+	{
+		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access,
+				       tuid && *tuid ? tuid : rtext };
+		if (!args_text)
+			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
+		else
+			start_call(b, &w, tool, args_text, ctx, identity);
+	}
+out:
+	free(rtext);
+	free(args_text);
+	json_decref(ev);
+}
+
+void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *ev = json_loads(hb_env_str_or(e, "json", ""), 0, NULL);
+	const char *tuid = json_string_value(json_object_get(ev, "toolUseId"));
+	char identity[400], *rtext = dump(json_object_get(ev, "requestId"));
+	struct run *r = runs_of_peer(b, peer);
+	struct call *c = NULL;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (r && (tuid || rtext)) {
+		snprintf(identity, sizeof identity, "claude:%s:%.200s", r->id, tuid && *tuid ? tuid : rtext);
+		c = route_find_identity(b, identity);
+	}
+	if (c)
+		route_cancel(b, c, "Run stopped.");
+	/* Cancelling what already ended is not an error: the host raced us. */
+	front_reply_ok(b, peer, &id, c ? "{\"cancelled\":true}" : "{\"cancelled\":false}");
+	free(rtext);
+	json_decref(ev);
+}
+
+/* ---- thread links (hb-codex-bridge records them) ------------------------ */
+
+struct link_reply {
+	struct hb_peer peer;
+	struct reqid id;
+};
+
+static void link_done(struct broker *b, void *arg, int ok, const char *text)
+{
+	struct link_reply *lr = arg;
+
+	if (ok)
+		front_reply_ok(b, &lr->peer, &lr->id, text);
+	else
+		front_reply_err(b, &lr->peer, &lr->id, "link", text);
+	free(lr);
+}
+
+void intake_thread_link(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *thread = hb_env_str(e, "threadId"), *session = hb_env_str(e, "sessionId");
+	const char *parent = hb_env_str(e, "parentThreadId");
+	struct link_reply *lr = malloc(sizeof *lr);
+	json_t *q = NULL;
+	char *text = NULL;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (!lr) {
+		front_reply_err(b, peer, &id, "internal", "out of memory");
+		return;
+	}
+	lr->peer = *peer;
+	lr->id = id;
+	if (thread && session && !parent)
+		q = json_pack("{s:s, s:s}", "threadId", thread, "sessionId", session);
+	else if (thread && parent && !session)
+		q = json_pack("{s:s, s:s}", "threadId", thread, "parentThreadId", parent);
+	if (!q || !(text = dump(q)) || route_internal(b, "_link_thread", text, link_done, lr) < 0) {
+		front_reply_err(b, peer, &id, q ? "link" : "bad-request",
+				q ? "the session service is not running" : "thread.link needs threadId and one of sessionId, parentThreadId");
+		free(lr);
+	}
+	free(text);
+	json_decref(q);
+}

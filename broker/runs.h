@@ -1,0 +1,37 @@
+/*
+ * runs - the table of active runs: which session, run id, project
+ * directory, agent and access level a call belongs to.  A Claude bridge
+ * opens its run on its own connection, which binds its calls to it; a
+ * Codex call finds its run through the thread's session.
+ */
+#ifndef HB_RUNS_H
+#define HB_RUNS_H
+
+#include "broker.h"
+
+struct run {
+	char id[128];
+	char session[128];
+	char project[1024];
+	char agent[16];                 /* codex | claude */
+	char access[16];                /* read-only | full-auto | full-access | unrestricted */
+	struct hb_peer owner;           /* the connection that opened it */
+	int stopped;
+	long long opened_ms;
+	struct run *next;
+};
+
+/* Front operations run.open, run.close, run.stop. */
+void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+void runs_close(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+void runs_stop(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+struct run *runs_find(struct broker *b, const char *id);
+/* The open run bound to a connection (Claude), or NULL. */
+struct run *runs_of_peer(struct broker *b, const struct hb_peer *peer);
+/* The session's active run: the newest open one, or NULL (Codex). */
+struct run *runs_active(struct broker *b, const char *session);
+/* The Claude permission mode for an access level (page 003), or NULL. */
+const char *runs_permission_mode(const char *access);
+void runs_free(struct broker *b);
+
+#endif

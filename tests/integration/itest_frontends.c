@@ -1,0 +1,473 @@
+/*
+ * itest_frontends - the agents' doors into the real broker: Codex
+ * item/tool/call frames bound through the thread's durable link (and a
+ * forked thread's parent), arguments that never choose the session,
+ * duplicates that join, Claude toolCall/toolCancel on a connection bound
+ * to its run, run stop and close, and approval cards with hbctl.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/harness.h"
+
+static const char conf[] =
+	"[service svc-sessions]\n"
+	"exec = @BUILD@/svc-sessions\n"
+	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n"
+	"[service svc-echo]\n"
+	"exec = @BUILD@/tests/svc-echo\n"
+	"concurrency = 4\n"
+	"tools = echo sleep whoami\n";
+
+#define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
+
+static struct fixture F;
+static char session_id[64];
+
+/* Send an envelope of op with string fields (NULL-terminated pairs). */
+static int64_t send_op(struct hb_client *c, const char *op, ...)
+{
+	struct hb_env req;
+	char err[256];
+	int64_t id;
+	va_list ap;
+	const char *k;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	va_start(ap, op);
+	while ((k = va_arg(ap, const char *)))
+		hb_env_set_str(&req, k, va_arg(ap, const char *));
+	va_end(ap);
+	if (hb_client_send(c, &req, &id, err, sizeof err) < 0)
+		fail_msg("send %s: %s", op, err);
+	return id;
+}
+
+/* The reply to request id (others are not expected here). */
+static void reply_to(struct hb_client *c, int64_t id, struct hb_env *reply)
+{
+	char err[256];
+	int64_t got = -1;
+
+	if (hb_client_recv(c, reply, 15000, err, sizeof err) < 0)
+		fail_msg("no reply: %s", err);
+	hb_env_int(reply, "id", &got);
+	assert_int_equal(got, id);
+}
+
+/* The native answer of a reply, parsed. */
+static json_t *native(struct hb_env *reply)
+{
+	json_t *j = json_loads(hb_env_str_or(reply, "json", ""), 0, NULL);
+
+	if (!j)
+		fail_msg("no native answer: %s", hb_env_str_or(reply, "err.msg", hb_env_str_or(reply, "text", "?")));
+	return j;
+}
+
+static const char *codex_text(json_t *ans)
+{
+	return json_string_value(json_object_get(
+		json_array_get(json_object_get(json_object_get(ans, "result"), "contentItems"), 0), "text"));
+}
+
+static int codex_success(json_t *ans)
+{
+	return json_is_true(json_object_get(json_object_get(ans, "result"), "success"));
+}
+
+static char *codex_frame(int rpcid, const char *thread, const char *callid, const char *tool, const char *args)
+{
+	char *out = malloc(4096);
+
+	assert_non_null(out);
+	snprintf(out, 4096, "{\"method\":\"item/tool/call\",\"id\":%d,\"params\":{\"threadId\":\"%s\","
+		 "\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":\"%s\","
+		 "\"arguments\":%s}}", rpcid, thread, callid, tool, args);
+	return out;
+}
+
+static json_t *codex_call(struct hb_client *c, int rpcid, const char *thread, const char *callid,
+			  const char *tool, const char *args)
+{
+	char *frame = codex_frame(rpcid, thread, callid, tool, args);
+	struct hb_env reply;
+	json_t *ans;
+	int64_t id = send_op(c, "codex.call", "json", frame, (char *)NULL);
+
+	free(frame);
+	reply_to(c, id, &reply);
+	ans = native(&reply);
+	assert_int_equal(json_integer_value(json_object_get(ans, "id")), rpcid);
+	hb_env_free(&reply);
+	return ans;
+}
+
+static int setup(void **state)
+{
+	char *text = NULL;
+	json_t *row;
+	int ok;
+
+	(void)state;
+	if (fx_start(&F, conf, NULL) < 0)
+		return -1;
+	if (fx_call(&F, "manage_sessions", "{\"action\":\"create\",\"title\":\"Front\",\"agent\":\"codex\","
+		    "\"projectPath\":\"/tmp\",\"accessLevel\":\"full-auto\"}", &ok, &text) < 0 || !ok)
+		return -1;
+	row = json_loads(text, 0, NULL);
+	snprintf(session_id, sizeof session_id, "%s", json_string_value(json_object_get(row, "id")));
+	json_decref(row);
+	free(text);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	int st = 0;
+
+	(void)state;
+	return fx_stop(&F, &st) == 0 ? 0 : -1;
+}
+
+static void test_codex_unlinked_thread(void **state)
+{
+	struct hb_client c;
+	json_t *ans;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	ans = codex_call(&c, 7, "thread-nobody-knows", "call-1", "maintain_sessions", "{\"action\":\"guide\"}");
+	assert_false(codex_success(ans));
+	assert_string_equal(codex_text(ans), NOT_LINKED);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+				    json_object_get(ans, "result"), "contentItems"), 0), "type")), "inputText");
+	json_decref(ans);
+	hb_client_close(&c);
+}
+
+static void test_codex_binding(void **state)
+{
+	struct hb_client c;
+	struct hb_env reply;
+	json_t *ans, *who;
+	char args[512];
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	reply_to(&c, send_op(&c, "thread.link", "threadId", "thread-main", "sessionId", session_id, (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	reply_to(&c, send_op(&c, "thread.link", "threadId", "thread-fork", "parentThreadId", "thread-main",
+			     (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+
+	/* What older threads put in the arguments is dropped, not refused. */
+	snprintf(args, sizeof args, "{\"action\":\"resolveSession\",\"targetSessionId\":\"%s\","
+		 "\"sessionId\":\"s-evil\",\"runId\":\"r-evil\",\"projectDirectory\":\"/evil\"}", session_id);
+	ans = codex_call(&c, 8, "thread-main", "call-2", "maintain_sessions", args);
+	if (!codex_success(ans))
+		fail_msg("resolveSession failed: %s", codex_text(ans));
+	assert_non_null(strstr(codex_text(ans), session_id));
+	json_decref(ans);
+
+	/* With an open run of the session, calls are bound to it. */
+	reply_to(&c, send_op(&c, "run.open", "run", "run-codex-1", "session", session_id, "project", "/tmp",
+			     "agent", "codex", "access", "full-auto", (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	ans = codex_call(&c, 9, "thread-fork", "call-3", "whoami", "{\"sessionId\":\"s-evil\",\"x\":1}");
+	if (!codex_success(ans))
+		fail_msg("whoami through the forked thread failed: %s", codex_text(ans));
+	who = json_loads(codex_text(ans), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(who, "session")), session_id);
+	assert_string_equal(json_string_value(json_object_get(who, "run")), "run-codex-1");
+	assert_string_equal(json_string_value(json_object_get(who, "project")), "/tmp");
+	assert_string_equal(json_string_value(json_object_get(who, "agent")), "codex");
+	assert_string_equal(json_string_value(json_object_get(who, "access")), "full-auto");
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "call-3");
+	assert_null(json_object_get(json_object_get(who, "args"), "sessionId"));
+	json_decref(who);
+	json_decref(ans);
+	reply_to(&c, send_op(&c, "run.close", "run", "run-codex-1", (char *)NULL), &reply);
+	hb_env_free(&reply);
+
+	/* A tool failure is success:false with text, never a JSON-RPC error. */
+	ans = codex_call(&c, 10, "thread-main", "call-4", "maintain_sessions", "{\"action\":\"nope\"}");
+	assert_false(codex_success(ans));
+	assert_null(json_object_get(ans, "error"));
+	assert_non_null(strstr(codex_text(ans), "action"));
+	json_decref(ans);
+	hb_client_close(&c);
+}
+
+static void test_codex_duplicate_joins(void **state)
+{
+	struct hb_client c;
+	struct hb_env r1, r2;
+	long long served = fx_service_num(&F, "svc-echo", "callsServed");
+	char *frame1 = codex_frame(21, "thread-main", "call-dup", "sleep", "{\"ms\":400}");
+	char *frame2 = codex_frame(22, "thread-main", "call-dup", "sleep", "{\"ms\":400}");
+	int64_t id1, id2, got;
+	json_t *a1, *a2;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	id1 = send_op(&c, "codex.call", "json", frame1, (char *)NULL);
+	fx_sleep_ms(100);
+	id2 = send_op(&c, "codex.call", "json", frame2, (char *)NULL);
+	reply_to(&c, id1, &r1);
+	assert_int_equal(hb_client_recv(&c, &r2, 15000, frame1, 64), 0);
+	got = -1;
+	hb_env_int(&r2, "id", &got);
+	assert_int_equal(got, id2);
+	a1 = native(&r1);
+	a2 = native(&r2);
+	assert_true(codex_success(a1) && codex_success(a2));
+	assert_int_equal(json_integer_value(json_object_get(a1, "id")), 21);
+	assert_int_equal(json_integer_value(json_object_get(a2, "id")), 22);
+	/* One run of the tool for both. */
+	assert_int_equal(fx_service_num(&F, "svc-echo", "callsServed"), served + 1);
+	json_decref(a1);
+	json_decref(a2);
+	hb_env_free(&r1);
+	hb_env_free(&r2);
+	free(frame1);
+	free(frame2);
+	hb_client_close(&c);
+}
+
+static json_t *claude_call(struct hb_client *c, const char *event)
+{
+	struct hb_env reply;
+	json_t *ans;
+
+	reply_to(c, send_op(c, "claude.call", "json", event, (char *)NULL), &reply);
+	ans = native(&reply);
+	hb_env_free(&reply);
+	return ans;
+}
+
+static const char *claude_text(json_t *ans)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(ans, "content"), 0), "text"));
+}
+
+static void open_claude_run(struct hb_client *c, const char *run, const char *access, const char *mode)
+{
+	struct hb_env reply;
+	json_t *j;
+
+	reply_to(c, send_op(c, "run.open", "run", run, "session", session_id, "project", "/tmp/claude",
+			    "agent", "claude", "access", access, (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(j, "permissionMode")), mode);
+	json_decref(j);
+	hb_env_free(&reply);
+}
+
+static void test_claude_binding(void **state)
+{
+	struct hb_client a, other;
+	json_t *ans, *who;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	assert_int_equal(fx_client(&F, &other, 15000), 0);
+	open_claude_run(&a, "run-claude-1", "read-only", "plan");
+	ans = claude_call(&a, "{\"requestId\":\"q1\",\"tool\":\"mcp__hbcode__whoami\",\"arguments\":{\"a\":1},"
+			      "\"toolUseId\":\"tu-1\"}");
+	assert_string_equal(json_string_value(json_object_get(ans, "requestId")), "q1");
+	assert_false(json_is_true(json_object_get(ans, "isError")));
+	who = json_loads(claude_text(ans), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(who, "run")), "run-claude-1");
+	assert_string_equal(json_string_value(json_object_get(who, "project")), "/tmp/claude");
+	assert_string_equal(json_string_value(json_object_get(who, "agent")), "claude");
+	assert_string_equal(json_string_value(json_object_get(who, "access")), "read-only");
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "tu-1");
+	json_decref(who);
+	json_decref(ans);
+
+	/* An event that names the session, the run or the project is refused. */
+	ans = claude_call(&a, "{\"requestId\":\"q2\",\"tool\":\"whoami\",\"arguments\":{},\"runId\":\"x\"}");
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	assert_non_null(strstr(claude_text(ans), "runId"));
+	json_decref(ans);
+	ans = claude_call(&a, "{\"requestId\":\"q3\",\"tool\":\"whoami\",\"arguments\":{\"projectDirectory\":\"/x\"}}");
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	json_decref(ans);
+
+	/* Another connection has no run: nothing binds its calls. */
+	ans = claude_call(&other, "{\"requestId\":\"q4\",\"tool\":\"whoami\",\"arguments\":{}}");
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	assert_non_null(strstr(claude_text(ans), "no open run"));
+	json_decref(ans);
+	hb_client_close(&other);
+	{
+		struct hb_env reply;
+		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-1", (char *)NULL), &reply);
+		hb_env_free(&reply);
+	}
+	hb_client_close(&a);
+}
+
+static void test_claude_cancel_and_stop(void **state)
+{
+	struct hb_client a;
+	struct hb_env reply;
+	int64_t call, cancel;
+	json_t *ans;
+	long long t0;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	open_claude_run(&a, "run-claude-2", "full-auto", "acceptEdits");
+	t0 = fx_now_ms();
+	call = send_op(&a, "claude.call", "json", "{\"requestId\":7,\"tool\":\"sleep\",\"arguments\":{\"ms\":10000},"
+						  "\"toolUseId\":\"tu-sleep\"}", (char *)NULL);
+	fx_sleep_ms(200);
+	cancel = send_op(&a, "claude.cancel", "json", "{\"requestId\":7,\"toolUseId\":\"tu-sleep\"}", (char *)NULL);
+	reply_to(&a, call, &reply);
+	ans = native(&reply);
+	assert_int_equal(json_integer_value(json_object_get(ans, "requestId")), 7);
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	assert_string_equal(claude_text(ans), "Run stopped.");
+	json_decref(ans);
+	hb_env_free(&reply);
+	reply_to(&a, cancel, &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	/* The handler saw the cancel: its worker is free long before 10 s. */
+	while (fx_service_num(&F, "svc-echo", "slotsBusy") != 0 && fx_now_ms() - t0 < 8000)
+		fx_sleep_ms(20);
+	assert_int_equal(fx_service_num(&F, "svc-echo", "slotsBusy"), 0);
+	assert_true(fx_now_ms() - t0 < 8000);
+
+	/* Stopping the run aborts what is still open on it. */
+	call = send_op(&a, "claude.call", "json", "{\"requestId\":8,\"tool\":\"sleep\",\"arguments\":{\"ms\":10000},"
+						  "\"toolUseId\":\"tu-sleep2\"}", (char *)NULL);
+	fx_sleep_ms(200);
+	{
+		struct hb_client admin;
+		assert_int_equal(fx_client(&F, &admin, 15000), 0);
+		reply_to(&admin, send_op(&admin, "run.stop", "run", "run-claude-2", (char *)NULL), &reply);
+		assert_true(hb_env_bool(&reply, "ok", 0));
+		hb_env_free(&reply);
+		hb_client_close(&admin);
+	}
+	reply_to(&a, call, &reply);
+	ans = native(&reply);
+	assert_string_equal(claude_text(ans), "Run stopped.");
+	json_decref(ans);
+	hb_env_free(&reply);
+	reply_to(&a, send_op(&a, "run.close", "run", "run-claude-2", (char *)NULL), &reply);
+	hb_env_free(&reply);
+	hb_client_close(&a);
+}
+
+static json_t *permission_answer(struct hb_client *c, int64_t id)
+{
+	struct hb_env reply;
+	json_t *j;
+
+	reply_to(c, id, &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_non_null(j);
+	hb_env_free(&reply);
+	return j;
+}
+
+static void test_approvals(void **state)
+{
+	const char *list[] = { "approvals", NULL };
+	const char *approve[] = { "approve", "a1", NULL };
+	const char *decline[] = { "decline", "a2", "--message", "not now", NULL };
+	struct hb_client a;
+	int64_t p1, p2, p3, slow;
+	json_t *d;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	open_claude_run(&a, "run-claude-3", "full-access", "auto");
+	/* A slow tool holds up no approval. */
+	slow = send_op(&a, "claude.call", "json", "{\"requestId\":\"s\",\"tool\":\"sleep\",\"arguments\":{\"ms\":3000},"
+						  "\"toolUseId\":\"tu-slow\"}", (char *)NULL);
+	p1 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p1\",\"tool\":\"mcp__hbcode__manage_sessions\","
+						      "\"input\":{\"action\":\"archive\"},\"toolUseId\":\"tu-p1\"}", (char *)NULL);
+	fx_sleep_ms(100);
+	assert_int_equal(fx_hbctl(&F, &out, list), 0);
+	assert_non_null(strstr(out, "a1  mcp__hbcode__manage_sessions  run run-claude-3"));
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, approve), 0);
+	free(out);
+	d = permission_answer(&a, p1); /* before the slow call's answer */
+	assert_string_equal(json_string_value(json_object_get(d, "requestId")), "p1");
+	assert_string_equal(json_string_value(json_object_get(d, "decision")), "allow");
+	json_decref(d);
+
+	p2 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p2\",\"tool\":\"mcp__hbcode__manage_sessions\","
+						      "\"input\":{},\"toolUseId\":\"tu-p2\"}", (char *)NULL);
+	fx_sleep_ms(100);
+	assert_int_equal(fx_hbctl(&F, &out, decline), 0);
+	free(out);
+	d = permission_answer(&a, p2);
+	assert_string_equal(json_string_value(json_object_get(d, "decision")), "deny");
+	assert_string_equal(json_string_value(json_object_get(d, "message")), "not now");
+	json_decref(d);
+	{
+		struct hb_env reply;
+		reply_to(&a, slow, &reply);
+		hb_env_free(&reply);
+	}
+
+	/* A stop denies the open card with "Run stopped.". */
+	p3 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p3\",\"tool\":\"x\",\"input\":{},"
+						      "\"toolUseId\":\"tu-p3\"}", (char *)NULL);
+	fx_sleep_ms(100);
+	{
+		struct hb_client admin;
+		struct hb_env reply;
+		assert_int_equal(fx_client(&F, &admin, 15000), 0);
+		reply_to(&admin, send_op(&admin, "run.stop", "run", "run-claude-3", (char *)NULL), &reply);
+		hb_env_free(&reply);
+		hb_client_close(&admin);
+	}
+	d = permission_answer(&a, p3);
+	assert_string_equal(json_string_value(json_object_get(d, "decision")), "deny");
+	assert_string_equal(json_string_value(json_object_get(d, "message")), "Run stopped.");
+	json_decref(d);
+	assert_int_equal(fx_hbctl(&F, &out, list), 0);
+	assert_non_null(strstr(out, "no approvals waiting"));
+	free(out);
+	{
+		struct hb_env reply;
+		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-3", (char *)NULL), &reply);
+		hb_env_free(&reply);
+	}
+	hb_client_close(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_codex_unlinked_thread),
+		cmocka_unit_test(test_codex_binding),
+		cmocka_unit_test(test_codex_duplicate_joins),
+		cmocka_unit_test(test_claude_binding),
+		cmocka_unit_test(test_claude_cancel_and_stop),
+		cmocka_unit_test(test_approvals),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
