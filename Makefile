@@ -29,6 +29,7 @@ endif
 COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
+BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
@@ -39,13 +40,13 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCOMMON   := $(BUILD)/libhbcommon.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBHARNESS  := $(BUILD)/libharness.a
-PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions
+PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/hb-codex-bridge
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay
 
-.PHONY: all deps run test test-asan check bench install clean
+.PHONY: all deps npm-deps run test test-asan check bench install clean
 # Keep test objects: they are intermediate files of the pattern rules.
 .SECONDARY:
 
@@ -53,6 +54,10 @@ all: $(PROGRAMS)
 
 deps:
 	@sh deploy/deps.sh $(DEB_PACKAGES)
+
+# The real agents for the end-to-end tests (pinned in their lock files).
+npm-deps:
+	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -68,6 +73,8 @@ $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -90,11 +97,11 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
 check: $(PROGRAMS) $(TEST_PROGS)
 	@SAN='$(SAN)' OPT='$(OPT)' sh tests/run.sh $(BUILD)
 
-test: deps
+test: deps npm-deps
 	$(MAKE) check
 	$(MAKE) test-asan
 
-test-asan: deps
+test-asan: deps npm-deps
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check
 
 # deps may install pkg-config and the libraries, so the build runs in a
@@ -111,7 +118,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode \
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
-	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service

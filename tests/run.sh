@@ -31,6 +31,21 @@ for t in "$build"/tests/test_* "$build"/tests/itest_*; do
 	fi
 	rm -f "$log"
 done
+for t in tests/e2e/*.sh; do
+	[ -f "$t" ] || continue
+	total=$((total + 1))
+	name=e2e/$(basename "$t")
+	log=$(mktemp)
+	start=$(date +%s)
+	if bash "$t" "$build" >"$log" 2>&1; then
+		echo "ok   $name ($(( $(date +%s) - start )) s)"
+	else
+		echo "FAIL $name"
+		cat "$log"
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+done
 total=$((total + 1))
 if sh tests/deploy/install.sh "$build" >/tmp/hb-install-check.$$ 2>&1; then
 	echo "ok   deploy/install.sh"

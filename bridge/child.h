@@ -1,0 +1,25 @@
+/*
+ * child - the agent process a bridge sits in front of: started with pipes
+ * on its stdin and stdout (stderr is shared), optionally in its own
+ * process group so that the whole group can be killed at the end.
+ */
+#ifndef HB_CHILD_H
+#define HB_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int in;   /* we write: its stdin */
+	int out;  /* we read: its stdout */
+};
+
+/* argv[0] is looked up in PATH.  envp NULL: our environment.  0, or -1
+ * with a reason (a failed exec is reported here, not discovered later). */
+int child_spawn(struct child *c, char *const argv[], char *const envp[], int own_group,
+		char *err, size_t errlen);
+/* Wait for the child; returns an exit status for our own exit (128+sig). */
+int child_wait(struct child *c);
+
+#endif

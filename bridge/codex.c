@@ -1,0 +1,427 @@
+/*
+ * hb-codex-bridge - sits on the stdio pipe of `codex app-server`.
+ *
+ *	hb-codex-bridge [--session ID] -- codex app-server [ARGS...]
+ *
+ * Every line passes through both ways, in order and byte for byte, except:
+ * - the caller's `initialize` gets capabilities.experimentalApi = true
+ *   when missing (dynamicTools needs it);
+ * - a `thread/start` whose dynamicTools have no hbcode namespace gets the
+ *   catalog's (from the broker, read at that moment);
+ * - every `item/tool/call` from the server is answered here, through the
+ *   broker (codex.call); the caller never sees it;
+ * - threads the server reports (thread/started, and the answers to
+ *   thread/start, resume and fork) are linked to --session, or to their
+ *   parent for a fork or a sub-agent, through the broker (thread.link).
+ * It ends with the server, with the server's exit status.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "child.h"
+#include "client.h"
+#include "lines.h"
+#include "log.h"
+#include "map.h"
+#include "sock.h"
+
+struct bridge {
+	const char *session;            /* --session, or NULL */
+	struct child server;
+	struct hb_client broker;
+	int broker_ok;
+	struct hb_map pending;          /* broker request id -> struct pending */
+	int links_pending;              /* thread links not yet confirmed */
+	struct held *held, **held_tail; /* tool calls waiting for those links */
+};
+
+/* A request sent to the broker, waiting for its answer. */
+struct pending {
+	char key[24];                   /* the broker request id, as text */
+	char *rpcid;                    /* a tool call: the server's JSON-RPC id, as JSON;
+					   NULL for a thread link */
+};
+
+/* A tool call that arrived while a thread link was on its way: sent once
+ * the links are confirmed, so the broker never looks up a link that is
+ * still being written. */
+struct held {
+	char *line;
+	struct held *next;
+};
+
+static int track(struct bridge *br, int64_t id, char *rpcid)
+{
+	struct pending *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return -1;
+	snprintf(p->key, sizeof p->key, "%lld", (long long)id);
+	p->rpcid = rpcid;
+	if (hb_map_put(&br->pending, p->key, p) < 0) {
+		free(p);
+		return -1;
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hb-codex-bridge [--session ID] -- codex app-server [ARGS...]\n");
+	return 100;
+}
+
+static void to_server(struct bridge *br, const char *line, size_t len)
+{
+	if (write_line(br->server.in, line, len) < 0)
+		log_warn(NULL, "cannot write to the server: %s", strerror(errno));
+}
+
+static void to_caller(const char *line, size_t len)
+{
+	if (write_line(STDOUT_FILENO, line, len) < 0)
+		log_warn(NULL, "cannot write to the caller: %s", strerror(errno));
+}
+
+static void write_json(int fd, json_t *v)
+{
+	char *text = json_dumps(v, JSON_COMPACT);
+
+	if (text)
+		write_line(fd, text, strlen(text));
+	free(text);
+}
+
+/* Answer the server's item/tool/call ourselves: a tool result, never a
+ * JSON-RPC error (the model would only see "dynamic tool request failed"). */
+static void answer_tool_call(struct bridge *br, json_t *rpcid, const char *text)
+{
+	json_t *ans = json_pack("{s:O, s:{s:[{s:s, s:s}], s:b}}", "id", rpcid, "result", "contentItems", "type",
+				"inputText", "text", text, "success", 0);
+
+	if (ans)
+		write_json(br->server.in, ans);
+	json_decref(ans);
+}
+
+static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
+{
+	struct hb_env req;
+	char err[256], *rpcid;
+	int64_t id;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "codex.call");
+	hb_env_set_str(&req, "json", line);
+	if (!br->broker_ok || hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
+		answer_tool_call(br, json_object_get(msg, "id"),
+				 "HB Code's tool broker is not running, so the tool could not run. Try the call again.");
+		return;
+	}
+	rpcid = json_dumps(json_object_get(msg, "id"), JSON_COMPACT | JSON_ENCODE_ANY);
+	if (!rpcid || track(br, id, rpcid) < 0) {
+		free(rpcid);
+		log_error(NULL, "out of memory tracking a tool call");
+	}
+}
+
+/* Link a thread; tool calls wait until the broker confirms it. */
+static void link_thread(struct bridge *br, const char *thread, const char *session, const char *parent)
+{
+	struct hb_env req;
+	char err[256];
+	int64_t id;
+
+	if (!br->broker_ok)
+		return;
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "thread.link");
+	hb_env_set_str(&req, "threadId", thread);
+	if (parent)
+		hb_env_set_str(&req, "parentThreadId", parent);
+	else
+		hb_env_set_str(&req, "sessionId", session);
+	if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
+		log_warn(NULL, "cannot link thread %s: %s", thread, err);
+		return;
+	}
+	if (track(br, id, NULL) == 0)
+		br->links_pending++;
+}
+
+/* A thread object the server reported: link it. */
+static void note_thread(struct bridge *br, json_t *thread)
+{
+	const char *id = json_string_value(json_object_get(thread, "id"));
+	const char *parent = json_string_value(json_object_get(thread, "parentThreadId"));
+
+	if (!parent)
+		parent = json_string_value(json_object_get(thread, "forkedFromId"));
+	if (!id)
+		return;
+	if (parent)
+		link_thread(br, id, NULL, parent);
+	else if (br->session)
+		link_thread(br, id, br->session, NULL);
+}
+
+static int has_hbcode_namespace(json_t *tools)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(tools, i, t)
+		if (json_is_string(json_object_get(t, "name")) &&
+		    strcmp(json_string_value(json_object_get(t, "name")), "hbcode") == 0)
+			return 1;
+	return 0;
+}
+
+/* The catalog's dynamicTools, or NULL (then thread/start goes unchanged). */
+static json_t *fetch_catalog(struct bridge *br)
+{
+	struct hb_env req, reply;
+	char err[256];
+	json_t *cat, *tools;
+
+	if (!br->broker_ok)
+		return NULL;
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "catalog");
+	hb_env_set_str(&req, "for", "codex");
+	/* Other replies may be in flight: hb_client_request skips them, so
+	 * pending tool answers must not be lost; the catalog is asked on a
+	 * socket of its own. */
+	{
+		struct hb_client c;
+		if (hb_client_open(&c, NULL, 2000, err, sizeof err) < 0)
+			return NULL;
+		if (hb_client_request(&c, &req, &reply, err, sizeof err) < 0) {
+			hb_client_close(&c);
+			return NULL;
+		}
+		hb_client_close(&c);
+	}
+	cat = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	hb_env_free(&reply);
+	tools = json_incref(json_object_get(cat, "dynamicTools"));
+	json_decref(cat);
+	return tools;
+}
+
+/* A line from the caller (desktop) to the server. */
+static void from_caller(struct bridge *br, char *line, size_t len)
+{
+	json_t *msg = json_loadb(line, len, 0, NULL), *params;
+	const char *method = json_string_value(json_object_get(msg, "method"));
+
+	if (method && strcmp(method, "initialize") == 0) {
+		params = json_object_get(msg, "params");
+		json_t *caps = json_object_get(params, "capabilities");
+		if (json_is_object(params) && !json_is_true(json_object_get(caps, "experimentalApi"))) {
+			if (!json_is_object(caps))
+				json_object_set_new(params, "capabilities", caps = json_object());
+			json_object_set_new(caps, "experimentalApi", json_true());
+			write_json(br->server.in, msg);
+			json_decref(msg);
+			return;
+		}
+	} else if (method && strcmp(method, "thread/start") == 0) {
+		json_t *tools;
+		params = json_object_get(msg, "params");
+		tools = json_object_get(params, "dynamicTools");
+		if (json_is_object(params) && !has_hbcode_namespace(tools)) {
+			json_t *cat = fetch_catalog(br);
+			if (cat) {
+				if (!json_is_array(tools))
+					json_object_set_new(params, "dynamicTools", tools = json_array());
+				json_array_extend(tools, cat);
+				json_decref(cat);
+				write_json(br->server.in, msg);
+				json_decref(msg);
+				return;
+			}
+		}
+	}
+	json_decref(msg);
+	to_server(br, line, len);
+}
+
+/* A line from the server to the caller. */
+static void from_server(struct bridge *br, char *line, size_t len)
+{
+	json_t *msg = json_loadb(line, len, 0, NULL), *params = json_object_get(msg, "params");
+	const char *method = json_string_value(json_object_get(msg, "method"));
+	json_t *ns = json_object_get(params, "namespace");
+
+	if (method && strcmp(method, "item/tool/call") == 0 && json_object_get(msg, "id") &&
+	    (!ns || json_is_null(ns) || (json_is_string(ns) && strcmp(json_string_value(ns), "hbcode") == 0))) {
+		struct held *h;
+		if (!br->links_pending)
+			send_tool_call(br, msg, line);
+		else if ((h = calloc(1, sizeof *h)) && (h->line = strdup(line))) {
+			*br->held_tail = h;
+			br->held_tail = &h->next;
+		} else {
+			free(h);
+			answer_tool_call(br, json_object_get(msg, "id"), "out of memory in hb-codex-bridge");
+		}
+		json_decref(msg);
+		return; /* the caller never sees it */
+	}
+	if (method && strcmp(method, "thread/started") == 0)
+		note_thread(br, json_object_get(params, "thread"));
+	else if (!method && json_is_object(json_object_get(json_object_get(msg, "result"), "thread")))
+		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"));
+	json_decref(msg);
+	to_caller(line, len);
+}
+
+/* The links are in: send the tool calls that waited for them. */
+static void release_held(struct bridge *br)
+{
+	while (br->held && !br->links_pending) {
+		struct held *h = br->held;
+		json_t *msg = json_loads(h->line, 0, NULL);
+		br->held = h->next;
+		if (!br->held)
+			br->held_tail = &br->held;
+		if (msg)
+			send_tool_call(br, msg, h->line);
+		json_decref(msg);
+		free(h->line);
+		free(h);
+	}
+}
+
+static void from_broker(struct bridge *br)
+{
+	for (;;) {
+		struct hb_env reply;
+		char err[256], key[32];
+		struct pending *p;
+		int64_t id = -1;
+
+		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
+			return;
+		hb_env_int(&reply, "id", &id);
+		snprintf(key, sizeof key, "%lld", (long long)id);
+		if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
+			if (hb_env_str(&reply, "err.msg"))
+				log_warn(NULL, "thread link refused: %s", hb_env_str(&reply, "err.msg"));
+			hb_map_del(&br->pending, key);
+			free(p);
+			br->links_pending--;
+			release_held(br);
+		} else if (p) {
+			const char *native = hb_env_str(&reply, "json");
+			if (native) {
+				if (write_line(br->server.in, native, strlen(native)) < 0)
+					log_warn(NULL, "cannot answer the server: %s", strerror(errno));
+			} else {
+				json_t *idv = json_loads(p->rpcid, JSON_DECODE_ANY, NULL);
+				answer_tool_call(br, idv, hb_env_str_or(&reply, "err.msg", "the tool call failed"));
+				json_decref(idv);
+			}
+			hb_map_del(&br->pending, key);
+			free(p->rpcid);
+			free(p);
+		} else if (hb_env_str(&reply, "err.msg")) {
+			log_warn(NULL, "broker: %s", hb_env_str(&reply, "err.msg"));
+		}
+		hb_env_free(&reply);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bridge br;
+	struct lines in, out;
+	char err[512];
+	int i, status;
+
+	hb_log_init("hb-codex-bridge");
+	memset(&br, 0, sizeof br);
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
+			br.session = argv[++i];
+		else
+			return usage();
+	}
+	if (i + 1 >= argc)
+		return usage();
+	signal(SIGPIPE, SIG_IGN);
+	hb_map_init(&br.pending);
+	br.held_tail = &br.held;
+	br.broker_ok = hb_client_open(&br.broker, NULL, 5000, err, sizeof err) == 0;
+	if (!br.broker_ok)
+		log_warn(NULL, "%s; hbcode tool calls will fail until it runs", err);
+	if (child_spawn(&br.server, argv + i + 1, NULL, 0, err, sizeof err) < 0) {
+		log_error(NULL, "%s", err);
+		return 111;
+	}
+	lines_init(&in);
+	lines_init(&out);
+	while (!out.eof) {
+		zmq_pollitem_t items[3];
+		char *line;
+		size_t len;
+		int n = 0;
+
+		memset(items, 0, sizeof items);
+		if (!in.eof) {
+			items[n].fd = STDIN_FILENO;
+			items[n++].events = ZMQ_POLLIN;
+		}
+		items[n].fd = br.server.out;
+		items[n++].events = ZMQ_POLLIN;
+		if (br.broker_ok) {
+			items[n].socket = br.broker.sock;
+			items[n++].events = ZMQ_POLLIN;
+		}
+		if (zmq_poll(items, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < n; k++) {
+			/* A pipe's hang-up comes as POLLERR from zmq_poll: read it to see EOF. */
+			if (!(items[k].revents & (ZMQ_POLLIN | ZMQ_POLLERR)))
+				continue;
+			if (items[k].socket) {
+				from_broker(&br);
+			} else if (items[k].fd == STDIN_FILENO) {
+				if (lines_fill(&in, STDIN_FILENO) <= 0) {
+					in.eof = 1;
+					close(br.server.in); /* the caller is done: so is the server's input */
+				}
+				while ((line = lines_next(&in, &len)))
+					from_caller(&br, line, len);
+			} else {
+				if (lines_fill(&out, br.server.out) <= 0)
+					out.eof = 1;
+				while ((line = lines_next(&out, &len)))
+					from_server(&br, line, len);
+			}
+		}
+	}
+	status = child_wait(&br.server);
+	while (br.pending.count) {
+		struct pending *p = hb_map_any(&br.pending);
+		hb_map_del(&br.pending, p->key);
+		free(p->rpcid);
+		free(p);
+	}
+	hb_map_clear(&br.pending);
+	lines_free(&in);
+	lines_free(&out);
+	if (br.broker_ok)
+		hb_client_close(&br.broker);
+	return status;
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# End to end with the real Codex: drive.mjs (the desktop's JSON-RPC side)
+# -> hb-codex-bridge -> the real `codex app-server` 0.171.0 (tests/codex)
+# -> a mock Responses API on 127.0.0.1; tool calls go bridge -> hb-broker
+# -> svc-sessions -> back.  Checks: the turn completes, the model's next
+# request carries the tool's output text, and a thread with no link gets
+# the exact tool error.  Usage: codex.sh BUILD (needs `npm ci` in tests/codex).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/codex
+if [ ! -x "$rig/node_modules/.bin/codex" ]; then
+	echo "FAIL the pinned codex is not installed: run make npm-deps (npm ci in tests/codex)"
+	exit 1
+fi
+tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
+broker=
+mock=
+cleanup() {
+	[ -n "$mock" ] && kill "$mock" 2>/dev/null
+	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
+	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+export HB_HOME=$tmp/hb
+unset HB_RUNTIME_DIR HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR
+mkdir -p "$HB_HOME"
+cat >"$tmp/services.conf" <<CONF
+[service svc-sessions]
+exec = $build/svc-sessions
+tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+CONF
+"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
+broker=$!
+for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+session=$("$build/hbctl" call manage_sessions \
+	'{"action":"create","title":"E2E","agent":"codex","projectPath":"/tmp"}' |
+	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
+check "a session to link the thread to" '[ -n "$session" ]'
+
+# One scenario: $1 name, $2 bridge args ("" or "--session ID").
+run() {
+	local name=$1 bridge_args=$2 dir=$tmp/$1
+	mkdir -p "$dir"
+	local script="{\"scenario\":\"tool\",\"tool\":{\"namespace\":\"hbcode\",\"name\":\"maintain_sessions\",\"arguments\":{\"action\":\"guide\",\"sessionId\":\"s-from-old-thread\"},\"callId\":\"call_$name\"},\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}"
+	MOCK_SCRIPT_JSON=$script node "$rig/mock-responses.mjs" --port 0 --log "$dir/mock.jsonl" --quiet \
+		>"$dir/mock.out" 2>"$dir/mock.err" &
+	mock=$!
+	for _ in $(seq 100); do [ -s "$dir/mock.out" ] && break; sleep 0.05; done
+	local port
+	port=$(sed -n 's/^PORT //p' "$dir/mock.out" | head -1)
+	# shellcheck disable=SC2086
+	timeout 90 node "$rig/drive.mjs" --mock-port "$port" --mode bridge --timeout 60 \
+		--work-dir "$dir/work" --quiet --env "HB_HOME=$HB_HOME" \
+		-- "$build/hb-codex-bridge" $bridge_args -- codex app-server \
+		>"$dir/summary.json" 2>"$dir/drive.err"
+	echo $? >"$dir/rc"
+	kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null
+	mock=
+}
+
+# What the model received as the tool's output, from the mock's log.
+tool_output() {
+	node -e '
+		const fs = require("fs");
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l);
+			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
+		}' "$1"
+}
+field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
+
+run linked "--session $session"
+d=$tmp/linked
+check "linked: drive.mjs ran the turn" '[ "$(cat $d/rc)" = 0 ]'
+check "linked: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
+check "linked: the model got the tool output (maintain_sessions guide)" \
+	'tool_output $d/mock.jsonl | grep -q "read-only view of the HB Code sessions"'
+check "linked: the caller never saw item/tool/call" \
+	'[ "$(field $d/summary.json toolCalls.0.requestSeen)" != true ]'
+
+run unlinked ""
+d=$tmp/unlinked
+check "unlinked: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
+check "unlinked: the exact tool error reached the model" \
+	'[ "$(tool_output $d/mock.jsonl)" = "is not linked to a HB Code session yet. Try the call again." ]'
+
+check "no sanitizer report from the bridge, the broker or the service" \
+	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*/drive.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	for s in linked unlinked; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
+	tail -20 "$tmp/broker.log"
+fi
+exit $fail
