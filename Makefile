@@ -40,7 +40,8 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCOMMON   := $(BUILD)/libhbcommon.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBHARNESS  := $(BUILD)/libharness.a
-PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/hb-codex-bridge
+PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/hb-codex-bridge \
+               $(BUILD)/hb-claude-bridge
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
@@ -75,6 +76,8 @@ $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -118,7 +121,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode \
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
-	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service

@@ -1,0 +1,545 @@
+/*
+ * hb-claude-bridge - the desktop side of one Claude run's agent-host pipe
+ * (docs/agent-host-pipe.md).
+ *
+ *	hb-claude-bridge --session ID --run ID --project DIR --access LEVEL
+ *	                 [--claude-session UUID] [--model M] -- node HOST.mjs [ARGS...]
+ *
+ * It opens the run with the broker, starts the host in its own process
+ * group with the nine child-session markers removed from its environment,
+ * and sends `open` with the catalog, allowedTools and the permission mode
+ * of the access level.  Then it passes the desktop's lines (its stdin) to
+ * the host and the host's lines back (its stdout), giving each desktop
+ * request 35 seconds, and handles itself: toolCall (through the broker,
+ * answered with toolResult), toolCancel (the call is aborted in its
+ * service) and permission (an approval card in the broker; the answer goes
+ * back as `permission`).  At the end it sends close, closes the host's
+ * stdin, waits up to 10 seconds, kills the host's process group and closes
+ * the run.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "child.h"
+#include "client.h"
+#include "lines.h"
+#include "log.h"
+#include "map.h"
+#include "sock.h"
+
+#define REQUEST_LIMIT_MS 35000
+#define CLOSE_WAIT_MS 10000
+
+/* The nine variables a parent Claude Code session gives its children
+ * (found in Claude Code 2.1.332; see docs/agent-host-pipe.md).  A host
+ * that inherits them runs as a child session, whose transcript is not
+ * saved. */
+static const char *const child_markers[] = {
+	"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PID",
+	"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_CHILD_NOTES_DIR", "CLAUDE_EFFORT", "AI_AGENT",
+	"TRACEPARENT", NULL
+};
+
+struct options {
+	const char *session, *run, *project, *access, *claude_session, *model;
+	char **host_argv;
+};
+
+/* A request in flight: to the broker (key "b<id>") or to the host
+ * (key "h<id>" for ours, "d<json id>" for the desktop's). */
+struct pending {
+	char key[80];
+	enum { P_TOOL, P_CANCEL, P_PERMISSION, P_OURS, P_DESKTOP } kind;
+	char *host_request_id;          /* P_TOOL / P_PERMISSION: the host's requestId (JSON) */
+	long long deadline_ms;          /* P_DESKTOP */
+	char *desktop_id;               /* P_DESKTOP: the id as JSON */
+};
+
+struct bridge {
+	struct options opt;
+	struct child host;
+	struct hb_client broker;
+	struct hb_map pending;
+	long long next_host_id;
+	int closing;
+	long long close_deadline_ms;
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: hb-claude-bridge --session ID --run ID --project DIR --access LEVEL\n"
+			"                        [--claude-session UUID] [--model M] -- node HOST.mjs [ARGS...]\n");
+	return 100;
+}
+
+static struct pending *track(struct bridge *br, const char *key, int kind)
+{
+	struct pending *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	snprintf(p->key, sizeof p->key, "%s", key);
+	p->kind = kind;
+	if (hb_map_put(&br->pending, p->key, p) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void forget(struct bridge *br, struct pending *p)
+{
+	hb_map_del(&br->pending, p->key);
+	free(p->host_request_id);
+	free(p->desktop_id);
+	free(p);
+}
+
+static void send_json(int fd, json_t *v)
+{
+	char *text = json_dumps(v, JSON_COMPACT);
+
+	if (!text || write_line(fd, text, strlen(text)) < 0)
+		log_warn(NULL, "cannot write a line: %s", strerror(errno));
+	free(text);
+}
+
+/* A request of ours to the host; its reply is not the desktop's. */
+static void host_request(struct bridge *br, const char *method, json_t *params)
+{
+	char id[32], key[40];
+	json_t *req;
+
+	snprintf(id, sizeof id, "hb-%lld", ++br->next_host_id);
+	req = json_pack("{s:s, s:s, s:o}", "id", id, "method", method, "params", params ? params : json_object());
+	snprintf(key, sizeof key, "h%s", id);
+	track(br, key, P_OURS);
+	send_json(br->host.in, req);
+	json_decref(req);
+}
+
+static int broker_send(struct bridge *br, const char *op, const char *json, int kind, const char *host_rid)
+{
+	struct hb_env req;
+	char err[256], key[40];
+	struct pending *p;
+	int64_t id;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	hb_env_set_str(&req, "json", json);
+	if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
+		log_warn(NULL, "broker: %s", err);
+		return -1;
+	}
+	snprintf(key, sizeof key, "b%lld", (long long)id);
+	if ((p = track(br, key, kind)) && host_rid)
+		p->host_request_id = strdup(host_rid);
+	return 0;
+}
+
+static void tool_result(struct bridge *br, json_t *rid, int is_error, const char *text)
+{
+	json_t *params = json_pack("{s:O, s:[{s:s, s:s}], s:b}", "requestId", rid, "content", "type", "text",
+				   "text", text, "isError", is_error);
+
+	host_request(br, "toolResult", params);
+}
+
+/* An event from the host that the bridge handles; 1 when it did. */
+static int handle_event(struct bridge *br, json_t *msg, const char *line)
+{
+	const char *ev = json_string_value(json_object_get(msg, "event"));
+	json_t *rid = json_object_get(msg, "requestId");
+	char *rtext;
+
+	if (!ev)
+		return 0;
+	if (strcmp(ev, "toolCall") == 0 || strcmp(ev, "permission") == 0) {
+		int tool = strcmp(ev, "toolCall") == 0;
+		rtext = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
+		if (broker_send(br, tool ? "claude.call" : "claude.permission", line, tool ? P_TOOL : P_PERMISSION,
+				rtext) < 0) {
+			if (tool)
+				tool_result(br, rid, 1, "HB Code's tool broker is not running; try the call again.");
+			else
+				host_request(br, "permission", json_pack("{s:O, s:s, s:s}", "requestId", rid,
+									 "decision", "deny", "message",
+									 "HB Code could not ask you: its tool broker is not running."));
+		}
+		free(rtext);
+		return 1;
+	}
+	if (strcmp(ev, "toolCancel") == 0) {
+		broker_send(br, "claude.cancel", line, P_CANCEL, NULL);
+		return 1;
+	}
+	return 0; /* message, permissionResolved, failed, closed: the desktop's */
+}
+
+static void from_host(struct bridge *br, char *line, size_t len)
+{
+	json_t *msg = json_loadb(line, len, 0, NULL), *id = json_object_get(msg, "id");
+	char key[80];
+	struct pending *p;
+
+	if (msg && !id && handle_event(br, msg, line)) {
+		json_decref(msg);
+		return;
+	}
+	if (msg && id) {
+		char *idtext = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+		snprintf(key, sizeof key, json_is_string(id) && strncmp(json_string_value(id), "hb-", 3) == 0 ? "h%s" : "d%s",
+			 json_is_string(id) ? json_string_value(id) : (idtext ? idtext : ""));
+		free(idtext);
+		p = hb_map_get(&br->pending, key);
+		if (p && p->kind == P_OURS) {
+			if (json_object_get(msg, "error"))
+				log_warn(NULL, "host refused our request: %s", line);
+			if (json_is_object(json_object_get(msg, "result")) &&
+			    json_object_get(json_object_get(msg, "result"), "inheritedMarkers")) {
+				/* The open's answer: the desktop sees it as an event. */
+				json_t *ev = json_pack("{s:s, s:O}", "event", "opened", "result", json_object_get(msg, "result"));
+				send_json(STDOUT_FILENO, ev);
+				json_decref(ev);
+			}
+			forget(br, p);
+			json_decref(msg);
+			return;
+		}
+		if (p)
+			forget(br, p);
+		else if (key[0] == 'd') {
+			/* Answered after its 35 s: the desktop has had its error. */
+			json_decref(msg);
+			return;
+		}
+	}
+	json_decref(msg);
+	if (write_line(STDOUT_FILENO, line, len) < 0)
+		log_warn(NULL, "cannot write to the desktop: %s", strerror(errno));
+}
+
+static void begin_close(struct bridge *br)
+{
+	if (br->closing)
+		return;
+	br->closing = 1;
+	br->close_deadline_ms = now_ms() + CLOSE_WAIT_MS;
+	host_request(br, "close", NULL);
+	close(br->host.in);
+	br->host.in = -1;
+}
+
+static void from_desktop(struct bridge *br, char *line, size_t len)
+{
+	json_t *msg = json_loadb(line, len, 0, NULL), *id = json_object_get(msg, "id");
+	const char *method = json_string_value(json_object_get(msg, "method"));
+	char key[80], *idtext;
+	struct pending *p;
+
+	if (br->closing)
+		goto out;
+	if (method && strcmp(method, "close") == 0) {
+		json_t *ok = json_pack("{s:O, s:{}}", "id", id ? id : json_null(), "result");
+		send_json(STDOUT_FILENO, ok);
+		json_decref(ok);
+		begin_close(br);
+		goto out;
+	}
+	if (msg && id && (idtext = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
+		snprintf(key, sizeof key, "d%s", json_is_string(id) ? json_string_value(id) : idtext);
+		if ((p = track(br, key, P_DESKTOP))) {
+			p->deadline_ms = now_ms() + REQUEST_LIMIT_MS;
+			p->desktop_id = idtext;
+		} else {
+			free(idtext);
+		}
+	}
+	if (write_line(br->host.in, line, len) < 0)
+		log_warn(NULL, "cannot write to the host: %s", strerror(errno));
+out:
+	json_decref(msg);
+}
+
+static void from_broker(struct bridge *br)
+{
+	for (;;) {
+		struct hb_env reply;
+		char err[256], key[40];
+		struct pending *p;
+		int64_t id = -1;
+
+		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
+			return;
+		hb_env_int(&reply, "id", &id);
+		snprintf(key, sizeof key, "b%lld", (long long)id);
+		if (!(p = hb_map_get(&br->pending, key))) {
+			hb_env_free(&reply);
+			continue;
+		}
+		if (p->kind == P_TOOL) {
+			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
+			if (ans) {
+				json_object_del(ans, "requestId");
+				json_object_set(ans, "requestId", rid);
+				host_request(br, "toolResult", json_incref(ans));
+			} else {
+				tool_result(br, rid, 1, hb_env_str_or(&reply, "err.msg", "the tool call failed"));
+			}
+			json_decref(ans);
+			json_decref(rid);
+		} else if (p->kind == P_PERMISSION) {
+			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
+			const char *decision = json_string_value(json_object_get(ans, "decision"));
+			const char *message = json_string_value(json_object_get(ans, "message"));
+			json_t *params = json_pack("{s:O, s:s}", "requestId", rid, "decision",
+						   decision && strcmp(decision, "allow") == 0 ? "allow" : "deny");
+			if (params && (!decision || strcmp(decision, "allow") != 0))
+				json_object_set_new(params, "message", json_string(message ? message :
+					hb_env_str_or(&reply, "err.msg", "HB Code could not ask you.")));
+			host_request(br, "permission", params);
+			json_decref(ans);
+			json_decref(rid);
+		}
+		forget(br, p);
+		hb_env_free(&reply);
+	}
+}
+
+/* Desktop requests past their 35 seconds get an error of their own. */
+static void expire(void *value, void *arg)
+{
+	struct pending *p = value, **first = arg;
+
+	if (p->kind == P_DESKTOP && now_ms() >= p->deadline_ms && !*first)
+		*first = p;
+}
+
+static void check_deadlines(struct bridge *br)
+{
+	for (;;) {
+		struct pending *p = NULL;
+		json_t *id, *err;
+
+		hb_map_each(&br->pending, expire, &p);
+		if (!p)
+			return;
+		id = json_loads(p->desktop_id, JSON_DECODE_ANY, NULL);
+		err = json_pack("{s:o, s:{s:s, s:s}}", "id", id ? id : json_null(), "error", "code", "timeout",
+				"message", "the agent host did not answer within 35 seconds");
+		send_json(STDOUT_FILENO, err);
+		json_decref(err);
+		/* Keep the key so the late answer is dropped, not forwarded. */
+		p->kind = P_OURS;
+	}
+}
+
+/* A request answered at once, on the bridge's own connection: the run is
+ * bound to the connection that opens it, so run.open must go on the one
+ * that later carries the calls.  Used before and after the loop only. */
+static int broker_request(struct hb_client *c, const char *op, const char *const *kv, json_t **out)
+{
+	struct hb_env req, reply;
+	char err[256];
+	int rc;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	for (; kv && kv[0]; kv += 2)
+		hb_env_set_str(&req, kv[0], kv[1]);
+	rc = hb_client_request(c, &req, &reply, err, sizeof err);
+	if (rc < 0 || !hb_env_bool(&reply, "ok", 0)) {
+		log_error(NULL, "%s: %s", op, rc < 0 ? err : hb_env_str_or(&reply, "err.msg", "refused"));
+		if (rc == 0)
+			hb_env_free(&reply);
+		return -1;
+	}
+	if (out)
+		*out = json_loads(hb_env_str_or(&reply, "json", "{}"), 0, NULL);
+	hb_env_free(&reply);
+	return 0;
+}
+
+static int parse_options(struct options *o, int argc, char **argv)
+{
+	int i;
+
+	memset(o, 0, sizeof *o);
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char **slot = strcmp(argv[i], "--session") == 0 ? &o->session
+				  : strcmp(argv[i], "--run") == 0 ? &o->run
+				  : strcmp(argv[i], "--project") == 0 ? &o->project
+				  : strcmp(argv[i], "--access") == 0 ? &o->access
+				  : strcmp(argv[i], "--claude-session") == 0 ? &o->claude_session
+				  : strcmp(argv[i], "--model") == 0 ? &o->model : NULL;
+		if (!slot || i + 1 >= argc)
+			return -1;
+		*slot = argv[++i];
+	}
+	if (i + 1 >= argc || !o->session || !o->run || !o->project || !o->access)
+		return -1;
+	o->host_argv = argv + i + 1;
+	return 0;
+}
+
+/* The open request's params from the catalog and the run. */
+static json_t *open_params(const struct options *o, json_t *catalog, const char *mode)
+{
+	json_t *tools = json_array(), *t, *params;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(catalog, "appCapabilities"), "tools"), i, t)
+		json_array_append_new(tools, json_pack("{s:O, s:O, s:O, s:O}", "name", json_object_get(t, "name"),
+						       "description", json_object_get(t, "description"),
+						       "inputSchema", json_object_get(t, "inputSchema"),
+						       "approval", json_object_get(t, "approval")));
+	params = json_pack("{s:s, s:s, s:s, s:O, s:o}", "sessionId", o->claude_session, "cwd", o->project,
+			   "permissionMode", mode, "allowedTools", json_object_get(catalog, "allowedTools"),
+			   "appCapabilities", tools);
+	if (params && o->model)
+		json_object_set_new(params, "model", json_string(o->model));
+	return params;
+}
+
+static void clean_environment(void)
+{
+	for (const char *const *m = child_markers; *m; m++)
+		unsetenv(*m);
+}
+
+int main(int argc, char **argv)
+{
+	struct bridge br;
+	struct lines in, out;
+	json_t *opened = NULL, *catalog = NULL;
+	char err[512], uuid[40];
+	int status = 1;
+
+	hb_log_init("hb-claude-bridge");
+	memset(&br, 0, sizeof br);
+	if (parse_options(&br.opt, argc, argv) < 0)
+		return usage();
+	signal(SIGPIPE, SIG_IGN);
+	if (!br.opt.claude_session) {
+		/* A new conversation: a random UUID (version 4) of our own. */
+		unsigned char r[16];
+		FILE *u = fopen("/dev/urandom", "r");
+		if (!u || fread(r, 1, 16, u) != 16)
+			return 111;
+		fclose(u);
+		r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
+		r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
+		snprintf(uuid, sizeof uuid, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+		br.opt.claude_session = uuid;
+	}
+	if (hb_client_open(&br.broker, NULL, 5000, err, sizeof err) < 0) {
+		log_error(NULL, "%s", err);
+		return 1;
+	}
+	{
+		const char *open_kv[] = { "session", br.opt.session, "run", br.opt.run, "project", br.opt.project,
+					  "agent", "claude", "access", br.opt.access, NULL };
+		const char *cat_kv[] = { "for", "claude", NULL };
+		if (broker_request(&br.broker, "run.open", open_kv, &opened) < 0) {
+			hb_client_close(&br.broker);
+			return 1;
+		}
+		if (broker_request(&br.broker, "catalog", cat_kv, &catalog) < 0) {
+			const char *kv[] = { "run", br.opt.run, NULL };
+			broker_request(&br.broker, "run.close", kv, NULL);
+			hb_client_close(&br.broker);
+			json_decref(opened);
+			return 1;
+		}
+	}
+	hb_map_init(&br.pending);
+	clean_environment();
+	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
+		log_error(NULL, "%s", err);
+		goto end;
+	}
+	host_request(&br, "open", open_params(&br.opt, catalog,
+					       json_string_value(json_object_get(opened, "permissionMode"))));
+	lines_init(&in);
+	lines_init(&out);
+	while (!out.eof) {
+		zmq_pollitem_t items[3];
+		char *line;
+		size_t len;
+		int n = 0;
+		long long wait = br.closing ? br.close_deadline_ms - now_ms() : 1000;
+
+		if (br.closing && wait <= 0) {
+			log_warn(NULL, "the host did not end within %d s of close; killing it", CLOSE_WAIT_MS / 1000);
+			kill(-br.host.pid, SIGKILL);
+			break;
+		}
+		memset(items, 0, sizeof items);
+		if (!in.eof) {
+			items[n].fd = STDIN_FILENO;
+			items[n++].events = ZMQ_POLLIN;
+		}
+		items[n].fd = br.host.out;
+		items[n++].events = ZMQ_POLLIN;
+		items[n].socket = br.broker.sock;
+		items[n++].events = ZMQ_POLLIN;
+		if (zmq_poll(items, n, wait) < 0 && errno != EINTR)
+			break;
+		for (int k = 0; k < n; k++) {
+			if (!(items[k].revents & (ZMQ_POLLIN | ZMQ_POLLERR)))
+				continue;
+			if (items[k].socket) {
+				from_broker(&br);
+			} else if (items[k].fd == STDIN_FILENO) {
+				if (lines_fill(&in, STDIN_FILENO) <= 0) {
+					in.eof = 1;
+					begin_close(&br); /* the desktop is gone: end the run */
+				}
+				while ((line = lines_next(&in, &len)))
+					from_desktop(&br, line, len);
+			} else {
+				if (lines_fill(&out, br.host.out) <= 0)
+					out.eof = 1;
+				while ((line = lines_next(&out, &len)))
+					from_host(&br, line, len);
+			}
+		}
+		check_deadlines(&br);
+	}
+	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */
+	status = child_wait(&br.host);
+	lines_free(&in);
+	lines_free(&out);
+end:
+	{
+		const char *kv[] = { "run", br.opt.run, NULL };
+		/* Late answers to our requests may come first: skipped by id. */
+		broker_request(&br.broker, "run.close", kv, NULL);
+	}
+	while (br.pending.count)
+		forget(&br, hb_map_any(&br.pending));
+	hb_map_clear(&br.pending);
+	hb_client_close(&br.broker);
+	json_decref(opened);
+	json_decref(catalog);
+	return status;
+}

@@ -1,0 +1,74 @@
+// claude-drive.mjs - plays the desktop against hb-claude-bridge: waits for
+// the bridge's "opened" event, sends one prompt, answers approval cards
+// through `hbctl approve|decline` as the scenario says, and prints a JSON
+// summary when the run is idle.  Node stdlib only.
+//
+//   node claude-drive.mjs --hbctl PATH --prompt TEXT [--approve | --decline MSG]
+//        [--timeout S] -- hb-claude-bridge ARGS... -- node host.mjs
+import { spawn, spawnSync } from "node:child_process";
+import readline from "node:readline";
+
+const argv = process.argv.slice(2);
+const sep = argv.indexOf("--");
+const opts = {};
+for (let i = 0; i < sep; i++) {
+  const k = argv[i].replace(/^--/, "");
+  if (k === "approve") opts.approve = true;
+  else opts[k] = argv[++i];
+}
+const cmd = argv.slice(sep + 1);
+const summary = { opened: null, events: [], approvals: [], finalText: null, errors: [] };
+const child = spawn(cmd[0], cmd.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+const send = (o) => child.stdin.write(JSON.stringify(o) + "\n");
+const timer = setTimeout(() => { summary.errors.push("timeout"); finish(3); }, 1000 * (Number(opts.timeout) || 60));
+let done = false;
+
+function finish(code) {
+  if (done) return;
+  done = true;
+  clearTimeout(timer);
+  clearInterval(poll);
+  send({ id: "close-1", method: "close" });
+  child.stdin.end();
+  child.on("exit", (status) => {
+    summary.bridgeExit = status;
+    console.log(JSON.stringify(summary));
+    process.exit(code);
+  });
+}
+
+// Approval cards live in the broker: look for one and answer it.
+const poll = setInterval(() => {
+  if (!opts.approve && opts.decline === undefined) return;
+  const r = spawnSync(opts.hbctl, ["approvals"], { encoding: "utf8" });
+  const m = /^(a\d+)\s+(\S+)/m.exec(r.stdout || "");
+  if (!m) return;
+  summary.approvals.push({ id: m[1], tool: m[2] });
+  const args = opts.approve ? ["approve", m[1]] : ["decline", m[1], "--message", opts.decline];
+  spawnSync(opts.hbctl, args, { encoding: "utf8" });
+}, 100);
+
+readline.createInterface({ input: child.stdout }).on("line", (line) => {
+  let m;
+  try { m = JSON.parse(line); } catch { summary.errors.push("not JSON: " + line); return; }
+  if (m.event === "opened") {
+    summary.opened = m.result;
+    send({ id: 1, method: "send", params: { text: opts.prompt } });
+    return;
+  }
+  if (m.event === "message") {
+    const msg = m.message;
+    summary.events.push(msg.type + (msg.subtype ? "/" + msg.subtype : "") + (msg.state ? ":" + msg.state : ""));
+    if (msg.type === "assistant")
+      for (const c of msg.message?.content || []) if (c.type === "text") summary.finalText = c.text;
+    if (msg.type === "system" && msg.subtype === "session_state_changed" && msg.state === "idle" && summary.sent)
+      finish(0);
+    return;
+  }
+  if (m.id === 1) { summary.sent = !m.error; if (m.error) { summary.errors.push(m.error); finish(1); } return; }
+  if (m.event) summary.events.push("event:" + m.event);
+  if (m.event === "failed") { summary.errors.push(m.error); finish(1); }
+  if (m.event === "toolCall" || m.event === "permission" || m.event === "toolCancel")
+    summary.errors.push("the bridge let " + m.event + " through");
+});
+child.on("exit", (status) => { if (!done) { summary.bridgeExit = status; summary.errors.push("bridge exited"); done = true; console.log(JSON.stringify(summary)); process.exit(1); } });

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# End to end with the real Claude Agent SDK: claude-drive.mjs (the desktop)
+# -> hb-claude-bridge -> the reference agent host (tests/agent-host, the
+# real @anthropic-ai/claude-agent-sdk 0.3.332 and its Claude Code) -> a mock
+# Messages API on 127.0.0.1; hbcode tools go bridge -> hb-broker ->
+# svc-sessions.  Checks: a read-only tool runs without asking; an
+# agent-class tool raises an approval card and runs after `hbctl approve`;
+# a decline reaches the model as the denial; the nine child-session
+# markers never reach the host.  Usage: claude.sh BUILD.
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/agent-host
+if [ ! -d "$rig/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
+	echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in tests/agent-host)"
+	exit 1
+fi
+tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
+broker=
+mock=
+cleanup() {
+	[ -n "$mock" ] && kill "$mock" 2>/dev/null
+	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
+	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
+# The tool results the model received, from the mock's log.
+tool_results() {
+	node -e '
+		const fs = require("fs");
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l);
+			for (const m of (r.body && r.body.messages) || [])
+				for (const c of Array.isArray(m.content) ? m.content : [])
+					if (c.type === "tool_result") console.log(JSON.stringify(c));
+		}' "$1"
+}
+
+export HB_HOME=$tmp/hb
+unset HB_RUNTIME_DIR HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$HB_HOME" "$tmp/home/.claude" "$tmp/project"
+cat >"$tmp/services.conf" <<CONF
+[service svc-sessions]
+exec = $build/svc-sessions
+tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+CONF
+"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
+broker=$!
+for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+session=$("$build/hbctl" call manage_sessions \
+	"{\"action\":\"create\",\"title\":\"Claude E2E\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" |
+	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
+check "a session for the run" '[ -n "$session" ]'
+
+node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+
+# $1 name, $2 prompt, then driver options.
+run() {
+	local name=$1 prompt=$2
+	shift 2
+	# The nine markers of a parent Claude Code session, which the bridge
+	# must remove before the host starts.
+	env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CLAUDECODE=1 CLAUDE_CODE_CHILD_SESSION=1 \
+		CLAUDE_CODE_SESSION_ID=parent CLAUDE_PID=1 CLAUDE_CODE_SESSION_ATTENDED=1 \
+		CLAUDE_CODE_CHILD_NOTES_DIR=/tmp CLAUDE_EFFORT=low AI_AGENT=x TRACEPARENT=00-x \
+		timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" "$@" \
+		-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
+		--access full-auto -- node "$rig/host.mjs" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+}
+
+run readonly '@tool maintain_sessions {"action":"guide"}'
+check "read-only: the run ended idle" '[ "$(cat $tmp/readonly.rc)" = 0 ]'
+check "read-only: no child-session marker reached the host" '[ "$(field $tmp/readonly.json opened.inheritedMarkers)" = "[]" ]'
+check "read-only: no approval was asked" '[ "$(field $tmp/readonly.json approvals)" = "[]" ]'
+check "read-only: the model got the tool output" 'tool_results $tmp/mock.jsonl | grep -q "read-only view of the HB Code sessions"'
+
+run approve '@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed by Claude"}' --approve
+check "approve: the run ended idle" '[ "$(cat $tmp/approve.rc)" = 0 ]'
+check "approve: an approval card was raised for manage_sessions" \
+	'[ "$(field $tmp/approve.json approvals.0.tool)" = mcp__hbcode__manage_sessions ]'
+check "approve: the tool ran after the approval" 'tool_results $tmp/mock.jsonl | grep -q "Renamed by Claude"'
+
+run decline '@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}' --decline "Not now, please."
+check "decline: the run ended idle" '[ "$(cat $tmp/decline.rc)" = 0 ]'
+check "decline: the model got the denial" 'tool_results $tmp/mock.jsonl | grep -q "Not now, please."'
+check "decline: the tool did not run (session not archived)" \
+	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "\"archived\":false"'
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	for s in readonly approve decline; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
+	tail -20 "$tmp/broker.log"
+fi
+exit $fail
