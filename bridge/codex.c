@@ -45,7 +45,9 @@ struct bridge {
 struct pending {
 	char key[24];                   /* the broker request id, as text */
 	char *rpcid;                    /* a tool call: the server's JSON-RPC id, as JSON;
-					   NULL for a thread link */
+					   NULL for a thread link or a cancel */
+	int link;                       /* a thread link (tool calls wait for it) */
+	char thread[200], turn[200], call[200];
 };
 
 /* A tool call that arrived while a thread link was on its way: sent once
@@ -128,6 +130,21 @@ static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 	if (!rpcid || track(br, id, rpcid) < 0) {
 		free(rpcid);
 		log_error(NULL, "out of memory tracking a tool call");
+		return;
+	}
+	{
+		/* What turn/interrupt needs to find it again. */
+		json_t *params = json_object_get(msg, "params");
+		const char *thread = json_string_value(json_object_get(params, "threadId"));
+		const char *turn = json_string_value(json_object_get(params, "turnId"));
+		const char *callid = json_string_value(json_object_get(params, "callId"));
+		char key[24];
+		struct pending *p;
+		snprintf(key, sizeof key, "%lld", (long long)id);
+		p = hb_map_get(&br->pending, key);
+		snprintf(p->thread, sizeof p->thread, "%s", thread ? thread : "");
+		snprintf(p->turn, sizeof p->turn, "%s", turn ? turn : "");
+		snprintf(p->call, sizeof p->call, "%s", callid ? callid : "");
 	}
 }
 
@@ -151,8 +168,12 @@ static void link_thread(struct bridge *br, const char *thread, const char *sessi
 		log_warn(NULL, "cannot link thread %s: %s", thread, err);
 		return;
 	}
-	if (track(br, id, NULL) == 0)
+	if (track(br, id, NULL) == 0) {
+		char key[24];
+		snprintf(key, sizeof key, "%lld", (long long)id);
+		((struct pending *)hb_map_get(&br->pending, key))->link = 1;
 		br->links_pending++;
+	}
 }
 
 /* A thread object the server reported: link it. */
@@ -215,12 +236,55 @@ static json_t *fetch_catalog(struct bridge *br)
 	return tools;
 }
 
+struct interrupt_match {
+	const char *thread, *turn;
+	struct pending *found[64];
+	int n;
+};
+
+static void match_turn(void *value, void *arg)
+{
+	struct pending *p = value;
+	struct interrupt_match *m = arg;
+
+	if (p->rpcid && m->n < 64 && strcmp(p->thread, m->thread) == 0 &&
+	    (!*m->turn || strcmp(p->turn, m->turn) == 0))
+		m->found[m->n++] = p;
+}
+
+/* turn/interrupt: the tool calls of that turn stop in their services too
+ * (Codex itself only drops their late answers). */
+static void cancel_turn(struct bridge *br, json_t *params)
+{
+	struct interrupt_match m = { json_string_value(json_object_get(params, "threadId")),
+				     json_string_value(json_object_get(params, "turnId")), { 0 }, 0 };
+
+	if (!m.thread || !br->broker_ok)
+		return;
+	if (!m.turn)
+		m.turn = "";
+	hb_map_each(&br->pending, match_turn, &m);
+	for (int i = 0; i < m.n; i++) {
+		struct hb_env req;
+		char err[256] = "";
+		int64_t id;
+		hb_env_init(&req);
+		hb_env_set_str(&req, "op", "codex.cancel");
+		hb_env_set_str(&req, "threadId", m.found[i]->thread);
+		hb_env_set_str(&req, "callId", m.found[i]->call);
+		if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0 || track(br, id, NULL) < 0)
+			log_warn(NULL, "cannot cancel call %s: %s", m.found[i]->call, err);
+	}
+}
+
 /* A line from the caller (desktop) to the server. */
 static void from_caller(struct bridge *br, char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *params;
 	const char *method = json_string_value(json_object_get(msg, "method"));
 
+	if (method && strcmp(method, "turn/interrupt") == 0)
+		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
 		params = json_object_get(msg, "params");
 		json_t *caps = json_object_get(params, "capabilities");
@@ -314,11 +378,16 @@ static void from_broker(struct bridge *br)
 		snprintf(key, sizeof key, "%lld", (long long)id);
 		if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
 			if (hb_env_str(&reply, "err.msg"))
-				log_warn(NULL, "thread link refused: %s", hb_env_str(&reply, "err.msg"));
+				log_warn(NULL, "%s refused: %s", p->link ? "thread link" : "cancel",
+					 hb_env_str(&reply, "err.msg"));
 			hb_map_del(&br->pending, key);
-			free(p);
-			br->links_pending--;
-			release_held(br);
+			if (p->link) {
+				br->links_pending--;
+				free(p);
+				release_held(br);
+			} else {
+				free(p);
+			}
 		} else if (p) {
 			const char *native = hb_env_str(&reply, "json");
 			if (native) {

@@ -138,6 +138,7 @@ static const struct {
 	{ "status", op_status },
 	{ "call", intake_call },
 	{ "codex.call", intake_codex_call },
+	{ "codex.cancel", intake_codex_cancel },
 	{ "claude.call", intake_claude_call },
 	{ "claude.cancel", intake_claude_cancel },
 	{ "thread.link", intake_thread_link },

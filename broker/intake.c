@@ -261,6 +261,20 @@ out:
 	json_decref(msg);
 }
 
+void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *thread = hb_env_str_or(e, "threadId", ""), *callid = hb_env_str_or(e, "callId", "");
+	char identity[600];
+	struct call *c;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	snprintf(identity, sizeof identity, "codex:%s:%s", thread, callid);
+	if ((c = route_find_identity(b, identity)))
+		route_cancel(b, c, "Run stopped.");
+	front_reply_ok(b, peer, &id, c ? "{\"cancelled\":true}" : "{\"cancelled\":false}");
+}
+
 /* ---- Claude ------------------------------------------------------------ */
 
 /* The first of the binding keys that obj names, or NULL. */

@@ -11,6 +11,8 @@
 
 void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* codex.cancel {threadId, callId}: the turn was interrupted. */
+void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void intake_claude_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 /* thread.link {threadId, sessionId | parentThreadId}: the durable link. */

@@ -37,6 +37,7 @@ int usage(void)
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"
 			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
+			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent]\n");
 	return EXIT_USAGE;
@@ -177,6 +178,24 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
+/* hbctl run stop|close ID: what the desktop's stop button does. */
+static int cmd_run(int argc, char **argv)
+{
+	struct hb_env req, reply;
+	int rc;
+
+	if (argc != 4 || (strcmp(argv[2], "stop") != 0 && strcmp(argv[2], "close") != 0))
+		return usage();
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", strcmp(argv[2], "stop") == 0 ? "run.stop" : "run.close");
+	hb_env_set_str(&req, "run", argv[3]);
+	if ((rc = request(&req, &reply, 5000)) != 0)
+		return rc;
+	puts(hb_env_str_or(&reply, "json", "{}"));
+	hb_env_free(&reply);
+	return 0;
+}
+
 static int cmd_catalog(int argc, char **argv)
 {
 	struct hb_env req, reply;
@@ -255,6 +274,8 @@ int main(int argc, char **argv)
 		return cmd_watch(argc, argv);
 	if (strcmp(argv[1], "catalog") == 0)
 		return cmd_catalog(argc, argv);
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc, argv);
 	if (strcmp(argv[1], "settings") == 0)
 		return cmd_settings(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||

@@ -46,6 +46,12 @@ const poll = setInterval(() => {
   summary.approvals.push({ id: m[1], tool: m[2] });
   const args = opts.approve ? ["approve", m[1]] : ["decline", m[1], "--message", opts.decline];
   spawnSync(opts.hbctl, args, { encoding: "utf8" });
+  // Then, for the slow-call scenarios: interrupt the turn, or stop the run.
+  if (opts["interrupt-after"])
+    setTimeout(() => send({ id: "int-1", method: "interrupt" }), Number(opts["interrupt-after"]));
+  if (opts["stop-run-after"])
+    setTimeout(() => spawnSync(opts.hbctl, ["run", "stop", opts.run], { encoding: "utf8" }),
+               Number(opts["stop-run-after"]));
 }, 100);
 
 readline.createInterface({ input: child.stdout }).on("line", (line) => {

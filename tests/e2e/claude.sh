@@ -48,6 +48,10 @@ cat >"$tmp/services.conf" <<CONF
 [service svc-sessions]
 exec = $build/svc-sessions
 tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+# Test-only: svc-echo's slow stand-in under a catalog name, to interrupt.
+[service svc-echo]
+exec = $build/tests/svc-echo
+tools = use_user_browser
 CONF
 "$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
 broker=$!
@@ -96,10 +100,29 @@ check "decline: the run ended idle" '[ "$(cat $tmp/decline.rc)" = 0 ]'
 check "decline: the model got the denial" 'tool_results $tmp/mock.jsonl | grep -q "Not now, please."'
 check "decline: the tool did not run (session not archived)" \
 	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "\"archived\":false"'
+# svc-echo's slow stand-in sleeps 30 s unless its handler sees a cancel.
+slots_free_soon() {
+	for _ in $(seq 50); do
+		"$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":0' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+run interrupt '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/"}' --approve --interrupt-after 1000
+check "interrupt: the run ended idle" '[ "$(cat $tmp/interrupt.rc)" = 0 ]'
+check "interrupt: the slow call was approved first" '[ "$(field $tmp/interrupt.json approvals.0.tool)" = mcp__hbcode__use_user_browser ]'
+check "interrupt: the cancel reached the service (its handler stopped)" slots_free_soon
+
+run stop '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/x"}' --approve --stop-run-after 1000 --run run-stop
+check "stop: the run ended idle" '[ "$(cat $tmp/stop.rc)" = 0 ]'
+check "stop: the model got Run stopped. as the tool result" 'tool_results $tmp/mock.jsonl | grep -q "Run stopped."'
+check "stop: the handler stopped" slots_free_soon
+
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in readonly approve decline; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
+	for s in readonly approve decline interrupt stop; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

@@ -33,6 +33,10 @@ cat >"$tmp/services.conf" <<CONF
 [service svc-sessions]
 exec = $build/svc-sessions
 tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+# Test-only: svc-echo's slow stand-in under a catalog name, to interrupt.
+[service svc-echo]
+exec = $build/tests/svc-echo
+tools = use_user_browser
 CONF
 "$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
 broker=$!
@@ -42,11 +46,13 @@ session=$("$build/hbctl" call manage_sessions \
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
 check "a session to link the thread to" '[ -n "$session" ]'
 
-# One scenario: $1 name, $2 bridge args ("" or "--session ID").
+# One scenario: $1 name, $2 bridge args ("" or "--session ID"), $3 the
+# tool call as mock script JSON, then drive.mjs options.
 run() {
-	local name=$1 bridge_args=$2 dir=$tmp/$1
+	local name=$1 bridge_args=$2 tool=$3 dir=$tmp/$1
+	shift 3
 	mkdir -p "$dir"
-	local script="{\"scenario\":\"tool\",\"tool\":{\"namespace\":\"hbcode\",\"name\":\"maintain_sessions\",\"arguments\":{\"action\":\"guide\",\"sessionId\":\"s-from-old-thread\"},\"callId\":\"call_$name\"},\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}"
+	local script="{\"scenario\":\"tool\",\"tool\":$tool,\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}"
 	MOCK_SCRIPT_JSON=$script node "$rig/mock-responses.mjs" --port 0 --log "$dir/mock.jsonl" --quiet \
 		>"$dir/mock.out" 2>"$dir/mock.err" &
 	mock=$!
@@ -55,7 +61,7 @@ run() {
 	port=$(sed -n 's/^PORT //p' "$dir/mock.out" | head -1)
 	# shellcheck disable=SC2086
 	timeout 90 node "$rig/drive.mjs" --mock-port "$port" --mode bridge --timeout 60 \
-		--work-dir "$dir/work" --quiet --env "HB_HOME=$HB_HOME" \
+		--work-dir "$dir/work" --quiet --env "HB_HOME=$HB_HOME" "$@" \
 		-- "$build/hb-codex-bridge" $bridge_args -- codex app-server \
 		>"$dir/summary.json" 2>"$dir/drive.err"
 	echo $? >"$dir/rc"
@@ -75,7 +81,8 @@ tool_output() {
 }
 field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
 
-run linked "--session $session"
+guide='{"namespace":"hbcode","name":"maintain_sessions","arguments":{"action":"guide","sessionId":"s-from-old-thread"},"callId":"call_guide"}'
+run linked "--session $session" "$guide"
 d=$tmp/linked
 check "linked: drive.mjs ran the turn" '[ "$(cat $d/rc)" = 0 ]'
 check "linked: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
@@ -84,17 +91,33 @@ check "linked: the model got the tool output (maintain_sessions guide)" \
 check "linked: the caller never saw item/tool/call" \
 	'[ "$(field $d/summary.json toolCalls.0.requestSeen)" != true ]'
 
-run unlinked ""
+run unlinked "" "$guide"
 d=$tmp/unlinked
 check "unlinked: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
 check "unlinked: the exact tool error reached the model" \
 	'[ "$(tool_output $d/mock.jsonl)" = "is not linked to a HB Code session yet. Try the call again." ]'
 
+# turn/interrupt during a slow call: the stand-in sleeps 30 s unless its
+# handler sees the cancel the bridge sends for the interrupted turn.
+run interrupt "--session $session" \
+	'{"namespace":"hbcode","name":"use_user_browser","arguments":{"action":"open"},"callId":"call_slow"}' \
+	--interrupt-on turn-started --interrupt-delay 1500 --expect-status interrupted
+d=$tmp/interrupt
+check "interrupt: the turn ended interrupted" '[ "$(field $d/summary.json turnStatus)" = interrupted ]'
+slots_free_soon() {
+	for _ in $(seq 50); do
+		"$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":0' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "interrupt: the slow call stopped in its service" slots_free_soon
+
 check "no sanitizer report from the bridge, the broker or the service" \
 	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*/drive.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in linked unlinked; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
+	for s in linked unlinked interrupt; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

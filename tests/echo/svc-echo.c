@@ -88,6 +88,21 @@ static int whoami(struct hb_call *call, const json_t *args)
 	return rc;
 }
 
+/* Test-only: a slow tool under a catalog name (use_user_browser), so that
+ * the end-to-end tests can interrupt a real agent during a slow call.  It
+ * sleeps 30 s unless cancelled, whatever its arguments. */
+static int slow_stand_in(struct hb_call *call, const json_t *args)
+{
+	(void)args;
+	for (int left = 30000; left > 0; left -= 5) {
+		struct timespec ts = { 0, 5 * 1000000L };
+		if (hb_call_cancelled(call))
+			return hb_call_fail(call, "cancelled");
+		nanosleep(&ts, NULL);
+	}
+	return hb_call_succeed(call, "the slow stand-in finished");
+}
+
 static int exit_now(struct hb_call *call, const json_t *args)
 {
 	long long code;
@@ -105,6 +120,7 @@ static const struct hb_service_tool tools[] = {
 	{ "progress", progress },
 	{ "exit", exit_now },
 	{ "whoami", whoami },
+	{ "use_user_browser", slow_stand_in },
 	{ NULL, NULL },
 };
 
