@@ -12,7 +12,7 @@ MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-
 PKGS       := libzmq $(MSGPACK_PC) sqlite3 jansson
 
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
-                libjansson-dev libcmocka-dev libxml2-utils
+                libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
