@@ -29,6 +29,7 @@
 
 #include "child.h"
 #include "client.h"
+#include "dialect.h"
 #include "lines.h"
 #include "log.h"
 #include "map.h"
@@ -155,12 +156,13 @@ static int broker_send(struct bridge *br, const char *op, const char *json, int 
 
 static void tool_result(struct bridge *br, json_t *rid, int is_error, const char *text)
 {
-	json_t *params = json_pack("{s:O, s:[{s:s, s:s}], s:b}", "requestId", rid, "content", "type", "text",
-				   "text", text, "isError", is_error);
+	char *id = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
+	char *params = id ? dialect_claude_result(id, !is_error, text) : NULL;
 
-	host_request(br, "toolResult", params);
+	host_request(br, "toolResult", params ? json_loads(params, 0, NULL) : NULL);
+	free(params);
+	free(id);
 }
-
 /* An event from the host that the bridge handles; 1 when it did. */
 static int handle_event(struct bridge *br, json_t *msg, const char *line)
 {

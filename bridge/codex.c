@@ -26,6 +26,7 @@
 
 #include "child.h"
 #include "client.h"
+#include "dialect.h"
 #include "lines.h"
 #include "log.h"
 #include "map.h"
@@ -104,14 +105,14 @@ static void write_json(int fd, json_t *v)
  * JSON-RPC error (the model would only see "dynamic tool request failed"). */
 static void answer_tool_call(struct bridge *br, json_t *rpcid, const char *text)
 {
-	json_t *ans = json_pack("{s:O, s:{s:[{s:s, s:s}], s:b}}", "id", rpcid, "result", "contentItems", "type",
-				"inputText", "text", text, "success", 0);
+	char *id = json_dumps(rpcid, JSON_COMPACT | JSON_ENCODE_ANY);
+	char *ans = id ? dialect_codex_answer(id, 0, text) : NULL;
 
-	if (ans)
-		write_json(br->server.in, ans);
-	json_decref(ans);
+	if (!ans || write_line(br->server.in, ans, strlen(ans)) < 0)
+		log_warn(NULL, "cannot answer the server's tool call");
+	free(ans);
+	free(id);
 }
-
 static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 {
 	struct hb_env req;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <zmq.h>
 
+#include "dialect.h"
 #include "log.h"
 
 /* "c" + the decimal number: on every call, so no printf. */
@@ -98,25 +99,11 @@ int call_add_waiter(struct call *c, const struct waiter *w)
 /* The agent's own answer as JSON text (malloc'd), or NULL for plain. */
 static char *native_answer(const struct waiter *w, int ok, const char *text)
 {
-	json_t *id = w->native_id ? json_loads(w->native_id, JSON_DECODE_ANY, NULL) : json_null();
-	json_t *root = NULL;
-	char *out;
-
-	if (!id)
-		id = json_null();
 	if (w->form == FORM_CODEX)
-		root = json_pack("{s:o, s:{s:[{s:s, s:s%}], s:b}}", "id", id, "result", "contentItems", "type",
-				 "inputText", "text", text, strlen(text), "success", ok);
-	else if (w->form == FORM_CLAUDE)
-		root = json_pack("{s:o, s:[{s:s, s:s%}], s:b}", "requestId", id, "content", "type", "text", "text",
-				 text, strlen(text), "isError", !ok);
-	else
-		json_decref(id);
-	if (!root)
-		return NULL;
-	out = json_dumps(root, JSON_COMPACT);
-	json_decref(root);
-	return out;
+		return dialect_codex_answer(w->native_id, ok, text);
+	if (w->form == FORM_CLAUDE)
+		return dialect_claude_result(w->native_id, ok, text);
+	return NULL;
 }
 
 void call_answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text)

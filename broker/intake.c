@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "call.h"
+#include "dialect.h"
 #include "front.h"
 #include "log.h"
 #include "route.h"
@@ -25,9 +26,6 @@
 #include "tools.h"
 
 #define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
-#define CLAUDE_PREFIX "mcp__hbcode__"
-
-static const char *const binding_keys[] = { "sessionId", "runId", "projectDirectory", NULL };
 
 /* Why nobody serves tool: a tool of the catalog whose service is not
  * here yet gets an honest sentence, anything else is unknown. */
@@ -178,65 +176,47 @@ static void codex_resolved(struct broker *b, void *arg, int ok, const char *text
 
 void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	json_t *msg = json_loads(hb_env_str_or(e, "json", ""), JSON_REJECT_DUPLICATES, NULL);
-	json_t *params = json_object_get(msg, "params"), *args, *ns;
-	const char *thread, *callid, *tool, *method = json_string_value(json_object_get(msg, "method"));
-	char identity[600], *args_text = NULL, *rid = NULL, lookup[700];
+	const char *line = hb_env_str_or(e, "json", "");
+	struct codex_tool_call tc;
+	char identity[600], lookup[700], err[256];
 	struct service *s;
 	struct waiter w;
 	struct call *c = NULL, *running;
+	int rc = dialect_codex_parse(line, strlen(line), &tc, err, sizeof err);
 
 	front_waiter(&w, peer, e, FORM_CODEX);
-	if (!msg || !method || strcmp(method, "item/tool/call") != 0 || !json_object_get(msg, "id")) {
+	if (rc == -1) {
 		front_reply_err(b, peer, &w.id, "bad-request", "codex.call carries an item/tool/call JSON-RPC request");
-		goto out;
+		return;
 	}
-	w.native_id = rid = dump(json_object_get(msg, "id"));
-	thread = json_string_value(json_object_get(params, "threadId"));
-	callid = json_string_value(json_object_get(params, "callId"));
-	tool = json_string_value(json_object_get(params, "tool"));
-	ns = json_object_get(params, "namespace");
-	args = json_object_get(params, "arguments");
-	if (!rid || !thread || !callid || !tool || (args && !json_is_object(args)) ||
-	    strlen(thread) > 200 || strlen(callid) > 200) {
-		call_answer_waiter(b, &w, NULL, 0, "item/tool/call needs threadId, callId, tool and object arguments");
-		goto out;
-	}
-	if (ns && !json_is_null(ns) && (!json_is_string(ns) || strcmp(json_string_value(ns), "hbcode") != 0)) {
-		call_answer_waiter(b, &w, NULL, 0, "only tools of the hbcode namespace are served here");
+	w.native_id = tc.rpcid;
+	if (rc < 0) {
+		call_answer_waiter(b, &w, NULL, 0, err);
 		goto out;
 	}
 	if (b->stopping) {
 		call_answer_waiter(b, &w, NULL, 0, "HB Code is restarting its tools; try the call again.");
 		goto out;
 	}
-	snprintf(identity, sizeof identity, "codex:%s:%s", thread, callid);
+	dialect_identity(identity, sizeof identity, "codex", tc.thread, tc.call_id);
 	if ((running = route_find_identity(b, identity))) {
 		if (call_add_waiter(running, &w) < 0)
 			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
 		goto out;
 	}
-	/* Older threads send these; they never choose anything. */
-	args = args ? json_deep_copy(args) : json_object();
-	for (const char *const *k = binding_keys; args && *k; k++)
-		json_object_del(args, *k);
-	args_text = args ? dump(args) : NULL;
-	json_decref(args);
-	s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
-	if (!s || !args_text) {
-		char text[256];
-		unserved_tool_text(tool, text, sizeof text);
-		call_answer_waiter(b, &w, NULL, 0, args_text ? text : "hb-broker is out of memory");
+	s = tc.tool[0] == '_' ? NULL : broker_service_by_tool(b, tc.tool);
+	if (!s) {
+		unserved_tool_text(tc.tool, err, sizeof err);
+		call_answer_waiter(b, &w, NULL, 0, err);
 		goto out;
 	}
 	{
-		const char *ctx[6] = { "", "", "", "codex", "", callid };
-		char text[256];
-		if (check_sizes(args_text, ctx, text, sizeof text) < 0) {
-			call_answer_waiter(b, &w, NULL, 0, text);
+		const char *ctx[6] = { "", "", "", "codex", "", tc.call_id };
+		if (check_sizes(tc.args, ctx, err, sizeof err) < 0) {
+			call_answer_waiter(b, &w, NULL, 0, err);
 			goto out;
 		}
-		if (!(c = call_new(b, s, tool, args_text)) || call_set_context(c, ctx) < 0 ||
+		if (!(c = call_new(b, s, tc.tool, tc.args)) || call_set_context(c, ctx) < 0 ||
 		    call_add_waiter(c, &w) < 0 || !(c->identity = strdup(identity)) || route_register(b, c) < 0) {
 			if (c)
 				call_free(c);
@@ -245,7 +225,8 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 		}
 	}
 	{
-		json_t *q = json_pack("{s:s}", "threadId", thread);
+		/* The session comes from the thread's durable link. */
+		json_t *q = json_pack("{s:s}", "threadId", tc.thread);
 		char *qtext = q ? dump(q) : NULL, *key = strdup(c->key);
 		json_decref(q);
 		snprintf(lookup, sizeof lookup, "%s", qtext ? qtext : "");
@@ -256,9 +237,7 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 		}
 	}
 out:
-	free(rid);
-	free(args_text);
-	json_decref(msg);
+	dialect_codex_free(&tc);
 }
 
 void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -269,68 +248,41 @@ void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const str
 	struct reqid id;
 
 	reqid_from_env(&id, e);
-	snprintf(identity, sizeof identity, "codex:%s:%s", thread, callid);
-	if ((c = route_find_identity(b, identity)))
+	if (dialect_identity(identity, sizeof identity, "codex", thread, callid) == 0 &&
+	    (c = route_find_identity(b, identity)))
 		route_cancel(b, c, "Run stopped.");
 	front_reply_ok(b, peer, &id, c ? "{\"cancelled\":true}" : "{\"cancelled\":false}");
 }
 
 /* ---- Claude ------------------------------------------------------------ */
 
-/* The first of the binding keys that obj names, or NULL. */
-static const char *names_binding(const json_t *obj)
-{
-	for (const char *const *k = binding_keys; *k; k++)
-		if (json_object_get(obj, *k))
-			return *k;
-	return NULL;
-}
-
 void intake_claude_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	json_t *ev = json_loads(hb_env_str_or(e, "json", ""), JSON_REJECT_DUPLICATES, NULL);
-	json_t *rid = json_object_get(ev, "requestId"), *args = json_object_get(ev, "arguments");
-	const char *tool = json_string_value(json_object_get(ev, "tool"));
-	const char *tuid = json_string_value(json_object_get(ev, "toolUseId")), *bad;
+	const char *line = hb_env_str_or(e, "json", "");
+	struct claude_tool_call tc;
 	struct run *r = runs_of_peer(b, peer);
-	char identity[400], text[256], *args_text = NULL, *rtext = NULL;
+	char identity[400], text[256];
 	struct waiter w;
 
 	front_waiter(&w, peer, e, FORM_CLAUDE);
-	if (!ev || !(json_is_string(rid) || json_is_integer(rid)) || !tool) {
-		front_reply_err(b, peer, &w.id, "bad-request", "claude.call carries a toolCall event with requestId and tool");
-		goto out;
+	if (dialect_claude_parse(line, strlen(line), &tc, text, sizeof text) < 0) {
+		front_reply_err(b, peer, &w.id, "bad-request", text);
+		return;
 	}
-	w.native_id = rtext = dump(rid);
+	w.native_id = tc.request_id;
 	if (!r || r->stopped) {
 		call_answer_waiter(b, &w, NULL, 0, r ? "Run stopped." : "This connection has no open run: open one first.");
-		goto out;
-	}
-	if ((bad = names_binding(ev)) || (json_is_object(args) && (bad = names_binding(args)))) {
-		snprintf(text, sizeof text, "The call was refused: it names %s, which the run decides, not the call.", bad);
+	} else if (tc.binding) {
+		snprintf(text, sizeof text, "The call was refused: it names %s, which the run decides, not the call.",
+			 tc.binding);
 		call_answer_waiter(b, &w, NULL, 0, text);
-		goto out;
+	} else {
+		const char *who = *tc.tool_use_id ? tc.tool_use_id : tc.request_id;
+		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access, who };
+		dialect_identity(identity, sizeof identity, "claude", r->id, who);
+		start_call(b, &w, tc.tool, tc.args, ctx, identity);
 	}
-	if (args && !json_is_object(args)) {
-		call_answer_waiter(b, &w, NULL, 0, "the arguments must be a JSON object");
-		goto out;
-	}
-	if (strncmp(tool, CLAUDE_PREFIX, strlen(CLAUDE_PREFIX)) == 0)
-		tool += strlen(CLAUDE_PREFIX);
-	args_text = args ? dump(args) : strdup("{}");
-	snprintf(identity, sizeof identity, "claude:%s:%.200s", r->id, tuid && *tuid ? tuid : rtext);
-	{
-		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access,
-				       tuid && *tuid ? tuid : rtext };
-		if (!args_text)
-			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
-		else
-			start_call(b, &w, tool, args_text, ctx, identity);
-	}
-out:
-	free(rtext);
-	free(args_text);
-	json_decref(ev);
+	dialect_claude_free(&tc);
 }
 
 void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -344,8 +296,8 @@ void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const st
 
 	reqid_from_env(&id, e);
 	if (r && (tuid || rtext)) {
-		snprintf(identity, sizeof identity, "claude:%s:%.200s", r->id, tuid && *tuid ? tuid : rtext);
-		c = route_find_identity(b, identity);
+		if (dialect_identity(identity, sizeof identity, "claude", r->id, tuid && *tuid ? tuid : rtext) == 0)
+			c = route_find_identity(b, identity);
 	}
 	if (c)
 		route_cancel(b, c, "Run stopped.");
