@@ -244,7 +244,7 @@ void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const str
 {
 	const char *thread = hb_env_str_or(e, "threadId", ""), *callid = hb_env_str_or(e, "callId", "");
 	char identity[600];
-	struct call *c;
+	struct call *c = NULL;
 	struct reqid id;
 
 	reqid_from_env(&id, e);
