@@ -317,6 +317,14 @@ static void test_claude_binding(void **state)
 		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-1", (char *)NULL), &reply);
 		hb_env_free(&reply);
 	}
+	/* The fourth row of page 003's table (the others are opened above
+	 * and in the tests below). */
+	open_claude_run(&a, "run-claude-unrestricted", "unrestricted", "bypassPermissions");
+	{
+		struct hb_env reply;
+		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-unrestricted", (char *)NULL), &reply);
+		hb_env_free(&reply);
+	}
 	hb_client_close(&a);
 }
 
