@@ -45,7 +45,7 @@ PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
-BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay
+BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer
 
 .PHONY: all deps npm-deps run test test-asan check bench install clean
 # Keep test objects: they are intermediate files of the pattern rules.

@@ -139,6 +139,7 @@ struct broker {
 	int nservices;
 	struct hb_map calls;            /* key -> call */
 	struct hb_map identities;       /* agent call identity -> call */
+	struct hb_map thread_sessions;  /* Codex thread -> session (intake.c) */
 	uint64_t next_key;
 	struct run *runs;
 	struct approval *approvals;

@@ -137,41 +137,86 @@ static char *dump(const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* Durable links never change (a thread cannot be linked to another
+ * session), so the broker keeps what it resolved: a Codex call then costs
+ * no lookup in svc-sessions.  Bounded: past the cap it starts afresh. */
+#define THREAD_CACHE_MAX 10000
+
+struct thread_session {
+	char *thread;                   /* the map's key */
+	char *session;
+};
+
+static void forget_thread(void *value, void *arg)
+{
+	struct thread_session *ts = value;
+
+	(void)arg;
+	free(ts->thread);
+	free(ts->session);
+	free(ts);
+}
+
+void intake_free(struct broker *b)
+{
+	hb_map_each(&b->thread_sessions, forget_thread, NULL);
+	hb_map_clear(&b->thread_sessions);
+}
+
+static void remember_thread(struct broker *b, const char *thread, const char *session)
+{
+	struct thread_session *ts;
+
+	if (hb_map_get(&b->thread_sessions, thread))
+		return;
+	if (b->thread_sessions.count >= THREAD_CACHE_MAX)
+		intake_free(b);
+	if (!(ts = calloc(1, sizeof *ts)) || !(ts->thread = strdup(thread)) || !(ts->session = strdup(session)) ||
+	    hb_map_put(&b->thread_sessions, ts->thread, ts) < 0) {
+		if (ts)
+			forget_thread(ts, NULL);
+	}
+}
+
+/* Bind c to the session's active run and send it on. */
+static void bind_codex_call(struct broker *b, struct call *c, const char *session)
+{
+	struct run *r = runs_active(b, session);
+	const char *ctx[6] = { session, r ? r->id : "", r ? r->project : "", "codex", r ? r->access : "", c->call_id };
+
+	if (call_set_context(c, ctx) < 0) {
+		route_finish(b, c, 0, "hb-broker is out of memory");
+		return;
+	}
+	route_dispatch(b, c);
+}
+
+struct codex_lookup {
+	char key[24];                   /* the waiting call */
+	char *thread;
+};
+
 /* The thread's session is known (or not): finish the binding and go. */
 static void codex_resolved(struct broker *b, void *arg, int ok, const char *text)
 {
-	char *key = arg;
-	struct call *c = hb_map_get(&b->calls, key);
-	json_t *res;
-	const char *session;
-	struct run *r;
+	struct codex_lookup *lk = arg;
+	struct call *c = hb_map_get(&b->calls, lk->key);
+	json_t *res = ok ? json_loads(text, 0, NULL) : NULL;
+	const char *session = json_string_value(json_object_get(res, "sessionId"));
 
-	free(key);
+	if (session)
+		remember_thread(b, lk->thread, session);
 	if (!c)
-		return; /* cancelled while the link was looked up */
-	if (!ok) {
+		; /* cancelled while the link was looked up */
+	else if (!ok)
 		route_finish(b, c, 0, strstr(text, NOT_LINKED) ? NOT_LINKED : text);
-		return;
-	}
-	res = json_loads(text, 0, NULL);
-	session = json_string_value(json_object_get(res, "sessionId"));
-	if (!session) {
-		json_decref(res);
+	else if (!session)
 		route_finish(b, c, 0, NOT_LINKED);
-		return;
-	}
-	r = runs_active(b, session);
-	{
-		const char *ctx[6] = { session, r ? r->id : "", r ? r->project : "", "codex",
-				       r ? r->access : "", c->call_id };
-		if (call_set_context(c, ctx) < 0) {
-			json_decref(res);
-			route_finish(b, c, 0, "hb-broker is out of memory");
-			return;
-		}
-	}
+	else
+		bind_codex_call(b, c, session);
 	json_decref(res);
-	route_dispatch(b, c);
+	free(lk->thread);
+	free(lk);
 }
 
 void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -226,13 +271,30 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 	}
 	{
 		/* The session comes from the thread's durable link. */
-		json_t *q = json_pack("{s:s}", "threadId", tc.thread);
-		char *qtext = q ? dump(q) : NULL, *key = strdup(c->key);
+		struct thread_session *known = hb_map_get(&b->thread_sessions, tc.thread);
+		struct codex_lookup *lk;
+		json_t *q;
+		char *qtext;
+
+		if (known) {
+			bind_codex_call(b, c, known->session);
+			goto out;
+		}
+		q = json_pack("{s:s}", "threadId", tc.thread);
+		qtext = q ? dump(q) : NULL;
 		json_decref(q);
 		snprintf(lookup, sizeof lookup, "%s", qtext ? qtext : "");
 		free(qtext);
-		if (!key || !lookup[0] || route_internal(b, "_resolve_thread", lookup, codex_resolved, key) < 0) {
-			free(key);
+		lk = calloc(1, sizeof *lk);
+		if (lk) {
+			snprintf(lk->key, sizeof lk->key, "%s", c->key);
+			lk->thread = strdup(tc.thread);
+		}
+		if (!lk || !lk->thread || !lookup[0] ||
+		    route_internal(b, "_resolve_thread", lookup, codex_resolved, lk) < 0) {
+			if (lk)
+				free(lk->thread);
+			free(lk);
 			route_finish(b, c, 0, "the session service is not running; try the call again");
 		}
 	}

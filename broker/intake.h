@@ -15,6 +15,8 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void intake_claude_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* Free what intake keeps (the resolved thread links). */
+void intake_free(struct broker *b);
 /* thread.link {threadId, sessionId | parentThreadId}: the durable link. */
 void intake_thread_link(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 

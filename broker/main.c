@@ -26,6 +26,7 @@
 #include "envvar.h"
 #include "events.h"
 #include "front.h"
+#include "intake.h"
 #include "lock.h"
 #include "log.h"
 #include "notify.h"
@@ -314,6 +315,7 @@ int main(int argc, char **argv)
 	if (open_sockets(&b) < 0)
 		hb_fatal("cannot open the broker sockets");
 	route_init(&b);
+	hb_map_init(&b.thread_sessions);
 	if (supervisor_init(&b, err, sizeof err) < 0)
 		hb_fatal("%s", err);
 	log_info(NULL, "pid %ld, runtime %s, %d services", (long)getpid(), b.paths.runtime, b.nservices);
@@ -328,6 +330,7 @@ int main(int argc, char **argv)
 	zmq_ctx_term(b.zctx);
 	route_free(&b);
 	approvals_free(&b);
+	intake_free(&b);
 	runs_free(&b);
 	supervisor_free(&b);
 	config_free(&b.cfg);

@@ -42,6 +42,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cat >"$tmp/services.conf" <<EOF
+# The bridge measurements use their own echo service: the memory test
+# leaves 10,000 sleeping calls on the first one.
+[service bridge-echo]
+exec = $build/tests/svc-echo
+concurrency = 4
+tools = whoami
+
+[service svc-sessions]
+exec = $build/svc-sessions
+tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+
 [service echo]
 exec = $build/tests/svc-echo
 concurrency = ${HB_BENCH_CONCURRENCY:-4}
@@ -81,6 +92,36 @@ done
 HB_BENCH_SETTLE_MS=${HB_BENCH_SETTLE_MS:-600} \
 	"$build/bench/bench-broker" "ipc://$tmp/run/front.sock" "ipc://$tmp/bare-front.sock" "$broker_pid"
 rc=$?
+
+# What each bridge adds to one tool call: the agent side (bridge-peer, as
+# the bridge's child) alternates calls through the bridge with the same
+# call straight to the broker.
+calls=${HB_BENCH_BRIDGE_CALLS:-2000}
+session=$(HB_HOME=$tmp "$build/hbctl" call manage_sessions \
+	'{"action":"create","title":"bench","agent":"codex","projectPath":"/tmp"}' | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+if [ $rc -eq 0 ] && [ -n "$session" ]; then
+	# The desktop's side stays open and silent: a FIFO held open for
+	# reading and writing never reaches end of file.
+	mkfifo "$tmp/desktop"
+	exec 9<>"$tmp/desktop"
+	HB_HOME=$tmp BENCH_SESSION=$session "$build/hb-codex-bridge" -- \
+		"$build/bench/bridge-peer" codex "$calls" "$tmp/codex.out" <&9
+	HB_HOME=$tmp BENCH_SESSION=$session "$build/hb-claude-bridge" --session "$session" \
+		--run bench-run --project /tmp --access full-auto -- \
+		"$build/bench/bridge-peer" claude "$calls" "$tmp/claude.out" <&9 >/dev/null
+	exec 9>&-
+	echo
+	echo "What a bridge adds to one tool call (agent line in -> answer line out), $calls calls each,"
+	echo "beside the same call sent straight to the broker, alternating, in us:"
+	for b in codex claude; do
+		if [ -s "$tmp/$b.out" ]; then
+			awk -v b="$b" '$1=="bridge"{bp50=$2;bp99=$3} $1=="broker"{p50=$2;p99=$3}
+				END{printf "  hb-%s-bridge   p50 %6d  p99 %6d   broker alone p50 %6d  p99 %6d   added p50 %6d\n", b, bp50, bp99, p50, p99, bp50-p50}' "$tmp/$b.out"
+		else
+			echo "  hb-$b-bridge: no result (see $tmp)"; rc=1
+		fi
+	done
+fi
 if [ $rc -ne 0 ]; then
 	echo "run.sh: bench-broker failed ($rc); broker log:" >&2
 	tail -n 40 "$tmp/broker.log" >&2
