@@ -29,12 +29,15 @@
 
 #include "child.h"
 #include "client.h"
+#include "envvar.h"
 #include "dialect.h"
 #include "lines.h"
 #include "log.h"
 #include "map.h"
 #include "sock.h"
 
+/* Page 003: 35 s per request, 10 s after close.  HB_HOST_REQUEST_MS and
+ * HB_HOST_CLOSE_MS change them for tests only. */
 #define REQUEST_LIMIT_MS 35000
 #define CLOSE_WAIT_MS 10000
 
@@ -71,6 +74,7 @@ struct bridge {
 	long long next_host_id;
 	int closing;
 	long long close_deadline_ms;
+	int request_limit_ms, close_wait_ms;
 };
 
 static long long now_ms(void)
@@ -242,7 +246,7 @@ static void begin_close(struct bridge *br)
 	if (br->closing)
 		return;
 	br->closing = 1;
-	br->close_deadline_ms = now_ms() + CLOSE_WAIT_MS;
+	br->close_deadline_ms = now_ms() + br->close_wait_ms;
 	host_request(br, "close", NULL);
 	close(br->host.in);
 	br->host.in = -1;
@@ -267,7 +271,7 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 	if (msg && id && (idtext = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
 		snprintf(key, sizeof key, "d%s", json_is_string(id) ? json_string_value(id) : idtext);
 		if ((p = track(br, key, P_DESKTOP))) {
-			p->deadline_ms = now_ms() + REQUEST_LIMIT_MS;
+			p->deadline_ms = now_ms() + br->request_limit_ms;
 			p->desktop_id = idtext;
 		} else {
 			free(idtext);
@@ -346,7 +350,7 @@ static void check_deadlines(struct bridge *br)
 			return;
 		id = json_loads(p->desktop_id, JSON_DECODE_ANY, NULL);
 		err = json_pack("{s:o, s:{s:s, s:s}}", "id", id ? id : json_null(), "error", "code", "timeout",
-				"message", "the agent host did not answer within 35 seconds");
+				"message", "the agent host did not answer in time (35 seconds)");
 		send_json(STDOUT_FILENO, err);
 		json_decref(err);
 		/* Keep the key so the late answer is dropped, not forwarded. */
@@ -439,6 +443,8 @@ int main(int argc, char **argv)
 	memset(&br, 0, sizeof br);
 	if (parse_options(&br.opt, argc, argv) < 0)
 		return usage();
+	br.request_limit_ms = hb_getenv_int("HB_HOST_REQUEST_MS", REQUEST_LIMIT_MS, 1, 3600000);
+	br.close_wait_ms = hb_getenv_int("HB_HOST_CLOSE_MS", CLOSE_WAIT_MS, 1, 3600000);
 	signal(SIGPIPE, SIG_IGN);
 	if (!br.opt.claude_session) {
 		/* A new conversation: a random UUID (version 4) of our own. */
@@ -491,7 +497,8 @@ int main(int argc, char **argv)
 		long long wait = br.closing ? br.close_deadline_ms - now_ms() : 1000;
 
 		if (br.closing && wait <= 0) {
-			log_warn(NULL, "the host did not end within %d s of close; killing it", CLOSE_WAIT_MS / 1000);
+			log_warn(NULL, "the host did not end within %d ms of close; killing its process group",
+				 br.close_wait_ms);
 			kill(-br.host.pid, SIGKILL);
 			break;
 		}
