@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zmq.h>
+
 #include "../harness/harness.h"
+#include "sock.h"
 
 static const char conf[] =
 	"[service svc-sessions]\n"
@@ -402,18 +405,36 @@ static void test_approvals(void **state)
 	const char *decline[] = { "decline", "a2", "--message", "not now", NULL };
 	struct hb_client a;
 	int64_t p1, p2, p3, slow;
+	char ep[400];
+	void *zctx, *sub;
 	json_t *d;
 	char *out;
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	/* Watch the events: a slow tool holds up no approval and no event. */
+	snprintf(ep, sizeof ep, "ipc://%s/run/events.sock", F.dir);
+	assert_non_null(zctx = zmq_ctx_new());
+	assert_non_null(sub = hb_sock_sub(zctx, "approval."));
+	assert_int_equal(zmq_connect(sub, ep), 0);
+	fx_sleep_ms(300); /* the subscription reaches the broker */
 	open_claude_run(&a, "run-claude-3", "full-access", "auto");
-	/* A slow tool holds up no approval. */
-	slow = send_op(&a, "claude.call", "json", "{\"requestId\":\"s\",\"tool\":\"sleep\",\"arguments\":{\"ms\":3000},"
+	slow = send_op(&a, "claude.call", "json", "{\"requestId\":\"s\",\"tool\":\"sleep\",\"arguments\":{\"ms\":5000},"
 						  "\"toolUseId\":\"tu-slow\"}", (char *)NULL);
 	p1 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p1\",\"tool\":\"mcp__hbcode__manage_sessions\","
 						      "\"input\":{\"action\":\"archive\"},\"toolUseId\":\"tu-p1\"}", (char *)NULL);
-	fx_sleep_ms(100);
+	{
+		zmq_pollitem_t item = { sub, 0, ZMQ_POLLIN, 0 };
+		char topic[64];
+		struct hb_env ev;
+		/* The card's event, while the slow call is still running. */
+		assert_int_equal(zmq_poll(&item, 1, 4500), 1);
+		assert_true(zmq_recv(sub, topic, sizeof topic, 0) > 0);
+		assert_int_equal(hb_recv_env(sub, &ev, topic, sizeof topic), 1);
+		assert_non_null(strstr(hb_env_str_or(&ev, "json", ""), "\"event\":\"approval.requested\""));
+		hb_env_free(&ev);
+		assert_int_equal(fx_service_num(&F, "svc-echo", "slotsBusy"), 1); /* still sleeping */
+	}
 	assert_int_equal(fx_hbctl(&F, &out, list), 0);
 	assert_non_null(strstr(out, "a1  mcp__hbcode__manage_sessions  run run-claude-3"));
 	free(out);
@@ -464,6 +485,8 @@ static void test_approvals(void **state)
 		hb_env_free(&reply);
 	}
 	hb_client_close(&a);
+	zmq_close(sub);
+	zmq_ctx_term(zctx);
 }
 
 int main(void)
