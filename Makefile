@@ -29,7 +29,7 @@ endif
 COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
-BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c
+BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)

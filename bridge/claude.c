@@ -32,6 +32,7 @@
 #include "envvar.h"
 #include "dialect.h"
 #include "lines.h"
+#include "pump.h"
 #include "log.h"
 #include "map.h"
 #include "sock.h"
@@ -330,6 +331,48 @@ static void from_broker(struct bridge *br)
 	}
 }
 
+static void on_desktop_line(void *ctx, char *line, size_t len)
+{
+	from_desktop(ctx, line, len);
+}
+
+static void on_desktop_done(void *ctx)
+{
+	begin_close(ctx); /* the desktop is gone: end the run */
+}
+
+static void on_host_line(void *ctx, char *line, size_t len)
+{
+	from_host(ctx, line, len);
+}
+
+static void on_broker(void *ctx)
+{
+	from_broker(ctx);
+}
+
+static void check_deadlines(struct bridge *br);
+
+/* Between waits: the request limits, and the end of the close wait. */
+static long long claude_before_wait(void *ctx)
+{
+	struct bridge *br = ctx;
+	long long left;
+
+	check_deadlines(br);
+	if (!br->closing)
+		return 1000;
+	if ((left = br->close_deadline_ms - now_ms()) > 0)
+		return left;
+	log_warn(NULL, "the host did not end within %d ms of close; killing its process group", br->close_wait_ms);
+	kill(-br->host.pid, SIGKILL);
+	return -2;
+}
+
+static const struct pump_ops claude_pump = {
+	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait,
+};
+
 /* Desktop requests past their 35 seconds get an error of their own. */
 static void expire(void *value, void *arg)
 {
@@ -434,7 +477,6 @@ static void clean_environment(void)
 int main(int argc, char **argv)
 {
 	struct bridge br;
-	struct lines in, out;
 	json_t *opened = NULL, *catalog = NULL;
 	char err[512], uuid[40];
 	int status = 1;
@@ -487,57 +529,9 @@ int main(int argc, char **argv)
 	}
 	host_request(&br, "open", open_params(&br.opt, catalog,
 					       json_string_value(json_object_get(opened, "permissionMode"))));
-	lines_init(&in);
-	lines_init(&out);
-	while (!out.eof) {
-		zmq_pollitem_t items[3];
-		char *line;
-		size_t len;
-		int n = 0;
-		long long wait = br.closing ? br.close_deadline_ms - now_ms() : 1000;
-
-		if (br.closing && wait <= 0) {
-			log_warn(NULL, "the host did not end within %d ms of close; killing its process group",
-				 br.close_wait_ms);
-			kill(-br.host.pid, SIGKILL);
-			break;
-		}
-		memset(items, 0, sizeof items);
-		if (!in.eof) {
-			items[n].fd = STDIN_FILENO;
-			items[n++].events = ZMQ_POLLIN;
-		}
-		items[n].fd = br.host.out;
-		items[n++].events = ZMQ_POLLIN;
-		items[n].socket = br.broker.sock;
-		items[n++].events = ZMQ_POLLIN;
-		if (zmq_poll(items, n, wait) < 0 && errno != EINTR)
-			break;
-		for (int k = 0; k < n; k++) {
-			if (!(items[k].revents & (ZMQ_POLLIN | ZMQ_POLLERR)))
-				continue;
-			if (items[k].socket) {
-				from_broker(&br);
-			} else if (items[k].fd == STDIN_FILENO) {
-				if (lines_fill(&in, STDIN_FILENO) <= 0) {
-					in.eof = 1;
-					begin_close(&br); /* the desktop is gone: end the run */
-				}
-				while ((line = lines_next(&in, &len)))
-					from_desktop(&br, line, len);
-			} else {
-				if (lines_fill(&out, br.host.out) <= 0)
-					out.eof = 1;
-				while ((line = lines_next(&out, &len)))
-					from_host(&br, line, len);
-			}
-		}
-		check_deadlines(&br);
-	}
+	pump_run(br.host.out, br.broker.sock, &claude_pump, &br);
 	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */
 	status = child_wait(&br.host);
-	lines_free(&in);
-	lines_free(&out);
 end:
 	{
 		const char *kv[] = { "run", br.opt.run, NULL };

@@ -28,6 +28,7 @@
 #include "client.h"
 #include "dialect.h"
 #include "lines.h"
+#include "pump.h"
 #include "log.h"
 #include "map.h"
 #include "sock.h"
@@ -409,10 +410,35 @@ static void from_broker(struct bridge *br)
 	}
 }
 
+static void on_caller_line(void *ctx, char *line, size_t len)
+{
+	from_caller(ctx, line, len);
+}
+
+/* The caller is done: so is the server's input. */
+static void on_caller_done(void *ctx)
+{
+	struct bridge *br = ctx;
+
+	close(br->server.in);
+	br->server.in = -1;
+}
+
+static void on_server_line(void *ctx, char *line, size_t len)
+{
+	from_server(ctx, line, len);
+}
+
+static void on_broker(void *ctx)
+{
+	from_broker(ctx);
+}
+
+static const struct pump_ops codex_pump = { on_caller_line, on_caller_done, on_server_line, on_broker, NULL };
+
 int main(int argc, char **argv)
 {
 	struct bridge br;
-	struct lines in, out;
 	char err[512];
 	int i, status;
 
@@ -436,51 +462,7 @@ int main(int argc, char **argv)
 		log_error(NULL, "%s", err);
 		return 111;
 	}
-	lines_init(&in);
-	lines_init(&out);
-	while (!out.eof) {
-		zmq_pollitem_t items[3];
-		char *line;
-		size_t len;
-		int n = 0;
-
-		memset(items, 0, sizeof items);
-		if (!in.eof) {
-			items[n].fd = STDIN_FILENO;
-			items[n++].events = ZMQ_POLLIN;
-		}
-		items[n].fd = br.server.out;
-		items[n++].events = ZMQ_POLLIN;
-		if (br.broker_ok) {
-			items[n].socket = br.broker.sock;
-			items[n++].events = ZMQ_POLLIN;
-		}
-		if (zmq_poll(items, n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int k = 0; k < n; k++) {
-			/* A pipe's hang-up comes as POLLERR from zmq_poll: read it to see EOF. */
-			if (!(items[k].revents & (ZMQ_POLLIN | ZMQ_POLLERR)))
-				continue;
-			if (items[k].socket) {
-				from_broker(&br);
-			} else if (items[k].fd == STDIN_FILENO) {
-				if (lines_fill(&in, STDIN_FILENO) <= 0) {
-					in.eof = 1;
-					close(br.server.in); /* the caller is done: so is the server's input */
-				}
-				while ((line = lines_next(&in, &len)))
-					from_caller(&br, line, len);
-			} else {
-				if (lines_fill(&out, br.server.out) <= 0)
-					out.eof = 1;
-				while ((line = lines_next(&out, &len)))
-					from_server(&br, line, len);
-			}
-		}
-	}
+	pump_run(br.server.out, br.broker_ok ? br.broker.sock : NULL, &codex_pump, &br);
 	status = child_wait(&br.server);
 	while (br.pending.count) {
 		struct pending *p = hb_map_any(&br.pending);
@@ -489,8 +471,6 @@ int main(int argc, char **argv)
 		free(p);
 	}
 	hb_map_clear(&br.pending);
-	lines_free(&in);
-	lines_free(&out);
 	if (br.broker_ok)
 		hb_client_close(&br.broker);
 	return status;
