@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "incarnation.h"
 #include "front.h"
 #include "log.h"
 #include "route.h"
@@ -35,78 +36,6 @@ int supervisor_init(struct broker *b, char *err, size_t errlen)
 		memcpy(s->exec, s->cfg->exec, sizeof s->exec); /* same size */
 	}
 	return 0;
-}
-
-static int add_env(char **env, int *n, const char *fmt, const char *a, long v)
-{
-	char buf[HB_PATH_MAX + 64];
-
-	if (a)
-		snprintf(buf, sizeof buf, fmt, a);
-	else
-		snprintf(buf, sizeof buf, fmt, v);
-	if (!(env[*n] = strdup(buf)))
-		return -1;
-	(*n)++;
-	return 0;
-}
-
-/* Start a new incarnation of s from exec.  NULL with err on failure. */
-static struct instance *start_instance(struct broker *b, struct service *s, const char *exec,
-				       char *err, size_t errlen)
-{
-	struct instance *inst = calloc(1, sizeof *inst);
-	char endpoint[HB_PATH_MAX + 8];
-	size_t base = 0;
-	char **env;
-	int n;
-
-	if (!inst) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	while (b->child_env[base])
-		base++;
-	if (!(env = calloc(base + 6, sizeof *env))) {
-		free(inst);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	inst->svc = s;
-	inst->maxworkers = s->cfg->concurrency;
-	if (!(inst->workers = calloc((size_t)inst->maxworkers, sizeof *inst->workers))) {
-		free(env);
-		free(inst);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	inst->gen = ++s->gen;
-	snprintf(inst->id, sizeof inst->id, "%s#%u", s->cfg->name, inst->gen);
-	snprintf(inst->exec, sizeof inst->exec, "%s", exec);
-	hb_ipc_endpoint(endpoint, sizeof endpoint, &b->paths, "back.sock");
-	n = (int)base;
-	memcpy(env, b->child_env, base * sizeof *env);
-	if (add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
-	    add_env(env, &n, "HB_BACK_ENDPOINT=%s", endpoint, 0) < 0 ||
-	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
-	    add_env(env, &n, "HB_CONCURRENCY=%ld", NULL, s->cfg->concurrency) < 0 ||
-	    add_env(env, &n, "HB_BROKER_PID=%ld", NULL, (long)getpid()) < 0) {
-		snprintf(err, errlen, "out of memory");
-		inst->pid = -1;
-	} else {
-		inst->pid = spawn_service(exec, s->cfg->name, s->cfg->args, env, err, errlen);
-	}
-	for (int i = (int)base; i < n; i++)
-		free(env[i]);
-	free(env);
-	if (inst->pid < 0) {
-		free(inst->workers);
-		free(inst);
-		return NULL;
-	}
-	inst->started_ms = inst->last_beat_ms = broker_now_ms();
-	log_info(inst->id, "started %s as pid %ld", exec, (long)inst->pid);
-	return inst;
 }
 
 static long long backoff_delay(const struct broker *b, unsigned consecutive)
@@ -142,7 +71,7 @@ static void start_current(struct broker *b, struct service *s)
 	char err[256];
 
 	s->restart_at_ms = 0;
-	s->cur = start_instance(b, s, s->exec, err, sizeof err);
+	s->cur = incarnation_start(b, s, s->exec, err, sizeof err);
 	if (!s->cur) {
 		log_error(s->cfg->name, "%s", err);
 		snprintf(s->last_exit, sizeof s->last_exit, "%s", err);
@@ -171,25 +100,6 @@ static void answer_admin(struct broker *b, struct service *s, const char *errmsg
 	snprintf(json, sizeof json, "{\"service\":\"%s\",\"generation\":%u,\"pid\":%ld}",
 		 s->cfg->name, s->cur->gen, (long)s->cur->pid);
 	front_reply_ok(b, &s->admin_peer, &s->admin_id, json);
-}
-
-static void free_instance(struct instance *inst)
-{
-	free(inst->workers);
-	free(inst);
-}
-
-int supervisor_instances(const struct service *s, struct instance **out, int max)
-{
-	int n = 0;
-
-	if (s->cur && n < max)
-		out[n++] = s->cur;
-	if (s->next && n < max)
-		out[n++] = s->next;
-	for (struct instance *o = s->old; o && n < max; o = o->older)
-		out[n++] = o;
-	return n;
 }
 
 /* Take inst off the draining list; 1 when it was on it. */
@@ -222,7 +132,7 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 
 	if (unlink_draining(s, inst)) {
 		events_service(b, "service.retired", s, inst, how);
-		free_instance(inst);
+		incarnation_free(inst);
 		return;
 	}
 	snprintf(s->last_exit, sizeof s->last_exit, "%s", how);
@@ -233,7 +143,7 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 			 s->cur ? "; the old one keeps serving" : "");
 		answer_admin(b, s, text);
 		events_service(b, "service.down", s, inst, how);
-		free_instance(inst);
+		incarnation_free(inst);
 		if (!s->cur && !s->restart_at_ms && !s->admin_stopped && !b->stopping)
 			schedule_restart(b, s);
 		return;
@@ -247,7 +157,7 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 		s->consecutive = 0;
 		s->crashloop = 0;
 	}
-	free_instance(inst);
+	incarnation_free(inst);
 	if (b->stopping || s->admin_stopped)
 		return;
 	s->restarts++;
@@ -256,40 +166,16 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 		start_current(b, s);
 }
 
-static struct instance *instance_by_pid(struct broker *b, pid_t pid)
-{
-	for (int i = 0; i < b->nservices; i++) {
-		struct service *s = &b->services[i];
-		if (s->cur && s->cur->pid == pid)
-			return s->cur;
-		if (s->next && s->next->pid == pid)
-			return s->next;
-		if (s->old && s->old->pid == pid)
-			return s->old;
-	}
-	return NULL;
-}
-
 void supervisor_reap(struct broker *b)
 {
 	int status;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		struct instance *inst = instance_by_pid(b, pid);
+		struct instance *inst = incarnation_by_pid(b, pid);
 		if (inst)
 			instance_died(b, inst, status);
 	}
-}
-
-static void terminate(struct broker *b, struct instance *inst, long long now)
-{
-	if (inst->term_sent)
-		return;
-	inst->term_sent = 1;
-	inst->kill_at_ms = now + b->set.stop_grace_ms;
-	if (kill(inst->pid, SIGTERM) < 0 && errno != ESRCH)
-		log_warn(inst->id, "cannot send TERM: %s", strerror(errno));
 }
 
 static void watch_instance(struct broker *b, struct instance *inst, long long now)
@@ -358,35 +244,11 @@ long long supervisor_next_deadline(const struct broker *b)
 	return d;
 }
 
-/* The loop thread of an instance connects as "NAME#GEN", each worker as
- * "NAME#GEN.wN" (workers answer on their own sockets). */
-static int peer_is_instance(const struct hb_peer *peer, const struct instance *inst)
-{
-	size_t len = strlen(inst->id);
-
-	if (peer->len < len || memcmp(peer->id, inst->id, len) != 0)
-		return 0;
-	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w');
-}
-
-struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
-{
-	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-
-	for (int i = 0; i < b->nservices; i++) {
-		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
-		for (int j = 0; j < n; j++)
-			if (peer_is_instance(peer, all[j]))
-				return all[j];
-	}
-	return NULL;
-}
-
 void supervisor_check_drained(struct broker *b, struct instance *inst)
 {
 	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0 &&
 	    inst->queued == 0)
-		terminate(b, inst, broker_now_ms());
+		incarnation_terminate(b, inst, broker_now_ms());
 }
 
 static void retire(struct broker *b, struct service *s)
@@ -458,7 +320,7 @@ int supervisor_replace(struct broker *b, struct service *s, const char *exec, co
 			 SUPERVISOR_MAX_DRAINING, s->cfg->name);
 		return -1;
 	}
-	if (!(s->next = start_instance(b, s, exec, err, errlen)))
+	if (!(s->next = incarnation_start(b, s, exec, err, errlen)))
 		return -1;
 	s->admin_stopped = 0;
 	s->admin_waiting = 1;
@@ -482,7 +344,7 @@ int supervisor_stop(struct broker *b, struct service *s, char *err, size_t errle
 		 s->cfg->name, s->cfg->name);
 	route_fail_waiting(b, s, text);
 	if (s->next)
-		terminate(b, s->next, broker_now_ms());
+		incarnation_terminate(b, s->next, broker_now_ms());
 	retire(b, s); /* calls in flight finish, then TERM */
 	events_service(b, "service.stopped", s, NULL, NULL);
 	return 0;
@@ -516,7 +378,7 @@ void supervisor_terminate_all(struct broker *b)
 
 		s->restart_at_ms = 0;
 		for (int j = 0; j < n; j++)
-			terminate(b, all[j], now);
+			incarnation_terminate(b, all[j], now);
 	}
 }
 
@@ -552,7 +414,7 @@ void supervisor_free(struct broker *b)
 		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
 
 		for (int j = 0; j < n; j++)
-			free_instance(all[j]);
+			incarnation_free(all[j]);
 	}
 	spawn_free_env(b->child_env);
 }

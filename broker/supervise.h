@@ -14,6 +14,7 @@
 #define HB_SUPERVISE_H
 
 #include "broker.h"
+#include "incarnation.h"
 
 int supervisor_init(struct broker *b, char *err, size_t errlen);
 void supervisor_start_all(struct broker *b);
@@ -23,12 +24,7 @@ void supervisor_reap(struct broker *b);
 void supervisor_tick(struct broker *b, long long now);
 long long supervisor_next_deadline(const struct broker *b);
 
-#define SUPERVISOR_MAX_DRAINING 8
-/* Every live instance of s (cur, next, the draining ones) into out[max];
- * returns the count. */
-int supervisor_instances(const struct service *s, struct instance **out, int max);
-/* The instance behind a back-socket peer, or NULL. */
-struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer);
+
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void supervisor_on_heartbeat(struct instance *inst);
 /* An old instance with no calls left gets its TERM. */

@@ -1,0 +1,157 @@
+/*
+ * incarnation - one running copy of a service: started with its identity
+ * (NAME#GEN) and environment, found again by pid or by the routing id of
+ * its loop or its workers, asked to stop (TERM, then KILL after the
+ * grace), freed.  supervise.c decides when; this file does it.
+ */
+#include "incarnation.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "spawn.h"
+
+static int add_env(char **env, int *n, const char *fmt, const char *a, long v)
+{
+	char buf[HB_PATH_MAX + 64];
+
+	if (a)
+		snprintf(buf, sizeof buf, fmt, a);
+	else
+		snprintf(buf, sizeof buf, fmt, v);
+	if (!(env[*n] = strdup(buf)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+/* Start a new incarnation of s from exec.  NULL with err on failure. */
+struct instance *incarnation_start(struct broker *b, struct service *s, const char *exec,
+				       char *err, size_t errlen)
+{
+	struct instance *inst = calloc(1, sizeof *inst);
+	char endpoint[HB_PATH_MAX + 8];
+	size_t base = 0;
+	char **env;
+	int n;
+
+	if (!inst) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	while (b->child_env[base])
+		base++;
+	if (!(env = calloc(base + 6, sizeof *env))) {
+		free(inst);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	inst->svc = s;
+	inst->maxworkers = s->cfg->concurrency;
+	if (!(inst->workers = calloc((size_t)inst->maxworkers, sizeof *inst->workers))) {
+		free(env);
+		free(inst);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	inst->gen = ++s->gen;
+	snprintf(inst->id, sizeof inst->id, "%s#%u", s->cfg->name, inst->gen);
+	snprintf(inst->exec, sizeof inst->exec, "%s", exec);
+	hb_ipc_endpoint(endpoint, sizeof endpoint, &b->paths, "back.sock");
+	n = (int)base;
+	memcpy(env, b->child_env, base * sizeof *env);
+	if (add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
+	    add_env(env, &n, "HB_BACK_ENDPOINT=%s", endpoint, 0) < 0 ||
+	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
+	    add_env(env, &n, "HB_CONCURRENCY=%ld", NULL, s->cfg->concurrency) < 0 ||
+	    add_env(env, &n, "HB_BROKER_PID=%ld", NULL, (long)getpid()) < 0) {
+		snprintf(err, errlen, "out of memory");
+		inst->pid = -1;
+	} else {
+		inst->pid = spawn_service(exec, s->cfg->name, s->cfg->args, env, err, errlen);
+	}
+	for (int i = (int)base; i < n; i++)
+		free(env[i]);
+	free(env);
+	if (inst->pid < 0) {
+		free(inst->workers);
+		free(inst);
+		return NULL;
+	}
+	inst->started_ms = inst->last_beat_ms = broker_now_ms();
+	log_info(inst->id, "started %s as pid %ld", exec, (long)inst->pid);
+	return inst;
+}
+
+void incarnation_free(struct instance *inst)
+{
+	free(inst->workers);
+	free(inst);
+}
+
+int supervisor_instances(const struct service *s, struct instance **out, int max)
+{
+	int n = 0;
+
+	if (s->cur && n < max)
+		out[n++] = s->cur;
+	if (s->next && n < max)
+		out[n++] = s->next;
+	for (struct instance *o = s->old; o && n < max; o = o->older)
+		out[n++] = o;
+	return n;
+}
+
+struct instance *incarnation_by_pid(struct broker *b, pid_t pid)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		if (s->cur && s->cur->pid == pid)
+			return s->cur;
+		if (s->next && s->next->pid == pid)
+			return s->next;
+		if (s->old && s->old->pid == pid)
+			return s->old;
+	}
+	return NULL;
+}
+
+void incarnation_terminate(struct broker *b, struct instance *inst, long long now)
+{
+	if (inst->term_sent)
+		return;
+	inst->term_sent = 1;
+	inst->kill_at_ms = now + b->set.stop_grace_ms;
+	if (kill(inst->pid, SIGTERM) < 0 && errno != ESRCH)
+		log_warn(inst->id, "cannot send TERM: %s", strerror(errno));
+}
+
+/* The loop thread of an instance connects as "NAME#GEN", each worker as
+ * "NAME#GEN.wN" (workers answer on their own sockets). */
+static int peer_is_instance(const struct hb_peer *peer, const struct instance *inst)
+{
+	size_t len = strlen(inst->id);
+
+	if (peer->len < len || memcmp(peer->id, inst->id, len) != 0)
+		return 0;
+	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w');
+}
+
+struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
+{
+	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+
+	for (int i = 0; i < b->nservices; i++) {
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
+		for (int j = 0; j < n; j++)
+			if (peer_is_instance(peer, all[j]))
+				return all[j];
+	}
+	return NULL;
+}
+
