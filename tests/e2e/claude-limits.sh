@@ -8,28 +8,9 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
-broker=
-cleanup() {
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
-	[ -s "$tmp/pids" ] && kill $(cat "$tmp/pids") 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
-
-export HB_HOME=$tmp/hb
-unset HB_RUNTIME_DIR HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR
-mkdir -p "$HB_HOME"
-cat >"$tmp/services.conf" <<CONF
-[service svc-sessions]
-exec = $build/svc-sessions
-tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
-CONF
-"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
-broker=$!
-for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+. "$here/lib.sh"
+trap '[ -s "$tmp/pids" ] && kill $(cat "$tmp/pids") 2>/dev/null; e2e_cleanup' EXIT
+sessions_conf | start_broker
 
 # The desktop: a request the host ignores, then (after the limit) close.
 {

@@ -15,18 +15,7 @@ if [ ! -d "$rig/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
 	echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in tests/agent-host)"
 	exit 1
 fi
-tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
-broker=
-mock=
-cleanup() {
-	[ -n "$mock" ] && kill "$mock" 2>/dev/null
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
-	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/lib.sh"
 field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
 # The tool results the model received, from the mock's log.
 tool_results() {
@@ -41,21 +30,9 @@ tool_results() {
 		}' "$1"
 }
 
-export HB_HOME=$tmp/hb
-unset HB_RUNTIME_DIR HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
-mkdir -p "$HB_HOME" "$tmp/home/.claude" "$tmp/project"
-cat >"$tmp/services.conf" <<CONF
-[service svc-sessions]
-exec = $build/svc-sessions
-tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
-# Test-only: svc-echo's slow stand-in under a catalog name, to interrupt.
-[service svc-echo]
-exec = $build/tests/svc-echo
-tools = use_user_browser
-CONF
-"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
-broker=$!
-for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
+{ sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude E2E\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" |
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
@@ -100,15 +77,6 @@ check "decline: the run ended idle" '[ "$(cat $tmp/decline.rc)" = 0 ]'
 check "decline: the model got the denial" 'tool_results $tmp/mock.jsonl | grep -q "Not now, please."'
 check "decline: the tool did not run (session not archived)" \
 	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "\"archived\":false"'
-# svc-echo's slow stand-in sleeps 30 s unless its handler sees a cancel.
-slots_free_soon() {
-	for _ in $(seq 50); do
-		"$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":0' && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 run interrupt '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/"}' --approve --interrupt-after 1000
 check "interrupt: the run ended idle" '[ "$(cat $tmp/interrupt.rc)" = 0 ]'
 check "interrupt: the slow call was approved first" '[ "$(field $tmp/interrupt.json approvals.0.tool)" = mcp__hbcode__use_user_browser ]'

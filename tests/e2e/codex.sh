@@ -13,34 +13,8 @@ if [ ! -x "$rig/node_modules/.bin/codex" ]; then
 	echo "FAIL the pinned codex is not installed: run make npm-deps (npm ci in tests/codex)"
 	exit 1
 fi
-tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
-broker=
-mock=
-cleanup() {
-	[ -n "$mock" ] && kill "$mock" 2>/dev/null
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
-	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
-
-export HB_HOME=$tmp/hb
-unset HB_RUNTIME_DIR HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR
-mkdir -p "$HB_HOME"
-cat >"$tmp/services.conf" <<CONF
-[service svc-sessions]
-exec = $build/svc-sessions
-tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
-# Test-only: svc-echo's slow stand-in under a catalog name, to interrupt.
-[service svc-echo]
-exec = $build/tests/svc-echo
-tools = use_user_browser
-CONF
-"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
-broker=$!
-for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+. "$(dirname "$0")/lib.sh"
+{ sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E","agent":"codex","projectPath":"/tmp"}' |
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
@@ -104,13 +78,6 @@ run interrupt "--session $session" \
 	--interrupt-on turn-started --interrupt-delay 1500 --expect-status interrupted
 d=$tmp/interrupt
 check "interrupt: the turn ended interrupted" '[ "$(field $d/summary.json turnStatus)" = interrupted ]'
-slots_free_soon() {
-	for _ in $(seq 50); do
-		"$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":0' && return 0
-		sleep 0.1
-	done
-	return 1
-}
 check "interrupt: the slow call stopped in its service" slots_free_soon
 
 check "no sanitizer report from the bridge, the broker or the service" \
