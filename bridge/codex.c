@@ -471,6 +471,12 @@ int main(int argc, char **argv)
 		free(p);
 	}
 	hb_map_clear(&br.pending);
+	while (br.held) { /* tool calls whose links never came: the server is gone */
+		struct held *h = br.held;
+		br.held = h->next;
+		free(h->line);
+		free(h);
+	}
 	if (br.broker_ok)
 		hb_client_close(&br.broker);
 	return status;
