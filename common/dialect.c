@@ -101,23 +101,8 @@ static char *answer_with_id(const char *idtext, json_t *body, const char *idkey)
 
 char *dialect_codex_answer(const char *rpcid, int ok, const char *text)
 {
-	json_t *body = json_object(), *result = json_pack("{s:[{s:s, s:s%}], s:b}", "contentItems", "type",
-							    "inputText", "text", text, strlen(text), "success", ok);
-	json_t *id = rpcid ? json_loads(rpcid, JSON_DECODE_ANY, NULL) : NULL;
-	char *out;
-
-	if (!body || !result) {
-		json_decref(body);
-		json_decref(result);
-		json_decref(id);
-		return NULL;
-	}
-	/* The order of the recorded answers: id, then result. */
-	json_object_set_new(body, "id", id ? id : json_null());
-	json_object_set_new(body, "result", result);
-	out = json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(body);
-	return out;
+	return answer_with_id(rpcid, json_pack("{s:{s:[{s:s, s:s%}], s:b}}", "result", "contentItems", "type",
+					       "inputText", "text", text, strlen(text), "success", ok), "id");
 }
 
 int dialect_claude_parse(const char *line, size_t len, struct claude_tool_call *out, char *err, size_t errlen)

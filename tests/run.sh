@@ -28,13 +28,14 @@ run_isolated() {
 
 failed=0
 total=0
-for t in "$build"/tests/test_* "$build"/tests/itest_*; do
-	[ -x "$t" ] || continue
+# run_one NAME COMMAND...: one line ok/FAIL, and the output on failure.
+run_one() {
+	name=$1
+	shift
 	total=$((total + 1))
-	name=$(basename "$t")
 	log=$(mktemp)
 	start=$(date +%s)
-	if "$t" >"$log" 2>&1; then
+	if "$@" >"$log" 2>&1; then
 		echo "ok   $name ($(( $(date +%s) - start )) s)"
 	else
 		echo "FAIL $name"
@@ -42,39 +43,15 @@ for t in "$build"/tests/test_* "$build"/tests/itest_*; do
 		failed=$((failed + 1))
 	fi
 	rm -f "$log"
+}
+
+for t in "$build"/tests/test_* "$build"/tests/itest_*; do
+	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
 done
 for t in tests/e2e/*.sh; do
-	[ -f "$t" ] && [ "$(basename "$t")" != lib.sh ] || continue
-	total=$((total + 1))
-	name=e2e/$(basename "$t")
-	log=$(mktemp)
-	start=$(date +%s)
-	if run_isolated bash "$t" "$build" >"$log" 2>&1; then
-		echo "ok   $name ($(( $(date +%s) - start )) s)"
-	else
-		echo "FAIL $name"
-		cat "$log"
-		failed=$((failed + 1))
-	fi
-	rm -f "$log"
+	[ "$(basename "$t")" != lib.sh ] && run_one "e2e/$(basename "$t")" run_isolated bash "$t" "$build"
 done
-total=$((total + 1))
-if sh tests/deploy/install.sh "$build" >/tmp/hb-install-check.$$ 2>&1; then
-	echo "ok   deploy/install.sh"
-else
-	echo "FAIL deploy/install.sh"
-	cat /tmp/hb-install-check.$$
-	failed=$((failed + 1))
-fi
-rm -f /tmp/hb-install-check.$$
-total=$((total + 1))
-if sh tests/deploy/check.sh >/tmp/hb-deploy-check.$$ 2>&1; then
-	echo "ok   deploy/check.sh"
-else
-	echo "FAIL deploy/check.sh"
-	cat /tmp/hb-deploy-check.$$
-	failed=$((failed + 1))
-fi
-rm -f /tmp/hb-deploy-check.$$
+run_one deploy/install.sh sh tests/deploy/install.sh "$build"
+run_one deploy/check.sh sh tests/deploy/check.sh
 echo "$((total - failed)) of $total test programs passed ($build)"
 [ "$failed" -eq 0 ]

@@ -196,6 +196,18 @@ int fx_stop(struct fixture *f, int *status)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+int fx_stop_clean(struct fixture *f)
+{
+	int st = 0;
+
+	fx_stop(f, &st);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "hb-broker ended with wait status %d on SIGTERM\n", st);
+		return -1;
+	}
+	return 0;
+}
+
 int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms)
 {
 	char ep[400], err[256];

@@ -32,6 +32,9 @@ pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *log
  * remove the folder.  Prints the broker log when keep_log is set. */
 int fx_stop(struct fixture *f, int *status);
 
+/* fx_stop, and 0 only when the broker ended with status 0 on SIGTERM
+ * (under the sanitizers: and nobody reported anything).  For teardowns. */
+int fx_stop_clean(struct fixture *f);
 /* A call through hbctl's path; *text is malloc'd.  0 when the broker
  * answered (ok tells whether the tool succeeded), -1 otherwise. */
 int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char **text);

@@ -635,15 +635,8 @@ static int setup_broker(void **state)
 
 static int teardown_broker(void **state)
 {
-	int st = 0;
-
 	(void)state;
-	fx_stop(&fx, &st);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "hb-broker ended with wait status %d on SIGTERM\n", st);
-		return -1;
-	}
-	return 0;
+	return fx_stop_clean(&fx);
 }
 
 int main(void)
