@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "front.h"
 #include "log.h"
 #include "runs.h"
@@ -47,17 +48,10 @@ static void publish(struct broker *b, const char *topic, const struct approval *
 		    const char *extra)
 {
 	json_t *body = card_json(a);
-	char *text;
 
-	if (!body)
-		return;
-	json_object_set_new(body, "event", json_string(topic));
-	if (extra_key)
+	if (body && extra_key)
 		json_object_set_new(body, extra_key, json_string(extra));
-	if ((text = json_dumps(body, JSON_COMPACT)))
-		hb_publish(b->pub, topic, text);
-	free(text);
-	json_decref(body);
+	events_publish(b, topic, body);
 }
 
 /* Answer the bridge's permission request. */

@@ -35,12 +35,16 @@ void events_read_subscriptions(struct broker *b)
 	}
 }
 
-static void publish(struct broker *b, const char *topic, json_t *body)
+void events_publish(struct broker *b, const char *topic, json_t *body)
 {
 	char *text;
 
 	if (!body)
 		return;
+	if (!b->event_topics) {
+		json_decref(body);
+		return;
+	}
 	json_object_set_new(body, "event", json_string(topic));
 	json_object_set_new(body, "time", json_integer(wall_ms()));
 	text = json_dumps(body, JSON_COMPACT);
@@ -69,7 +73,7 @@ void events_service(struct broker *b, const char *topic, const struct service *s
 	}
 	if (detail)
 		json_object_set_new(body, "detail", json_string(detail));
-	publish(b, topic, body);
+	events_publish(b, topic, body);
 }
 
 static json_t *call_body(const struct call *c)
@@ -87,7 +91,7 @@ void events_call_start(struct broker *b, const struct call *c)
 {
 	if (!b->event_topics)
 		return; /* the hot path: nothing to build when nobody listens */
-	publish(b, "call.start", call_body(c));
+	events_publish(b, "call.start", call_body(c));
 }
 
 void events_call_end(struct broker *b, const struct call *c, int ok, long long duration_ms)
@@ -102,7 +106,7 @@ void events_call_end(struct broker *b, const struct call *c, int ok, long long d
 		json_object_set_new(body, "ok", json_boolean(ok));
 		json_object_set_new(body, "durationMs", json_integer(duration_ms));
 	}
-	publish(b, "call.end", body);
+	events_publish(b, "call.end", body);
 }
 
 void events_call_progress(struct broker *b, const struct call *c, const char *text)
@@ -115,5 +119,5 @@ void events_call_progress(struct broker *b, const struct call *c, const char *te
 
 	if (body)
 		json_object_set_new(body, "text", json_string(text));
-	publish(b, "call.progress", body);
+	events_publish(b, "call.progress", body);
 }

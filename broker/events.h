@@ -5,10 +5,14 @@
 #ifndef HB_EVENTS_H
 #define HB_EVENTS_H
 
+#include <jansson.h>
+
 #include "broker.h"
 
 /* Read subscription changes from the events socket. */
 void events_read_subscriptions(struct broker *b);
+/* Publish body (taken) under topic, with "event" and "time" added. */
+void events_publish(struct broker *b, const char *topic, json_t *body);
 void events_service(struct broker *b, const char *topic, const struct service *s,
 		    const struct instance *inst, const char *detail);
 void events_call_start(struct broker *b, const struct call *c);
