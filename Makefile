@@ -9,10 +9,11 @@ SAN      ?=
 
 # Debian 12 ships msgpack-c as `msgpack`; newer systems call it `msgpack-c`.
 MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS       := libzmq $(MSGPACK_PC) sqlite3 jansson
+PKGS       := libzmq $(MSGPACK_PC) sqlite3 jansson libcurl samplerate
 
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
-                libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux
+                libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
+                libcurl4-openssl-dev libsamplerate0-dev sox sqlite3
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
@@ -29,8 +30,10 @@ endif
 COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
-BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c
+BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c bridge/deliveries.c
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
+MESSAGES_SRC := $(wildcard svc-messages/*.c)
+SPEECH_SRC   := $(wildcard svc-speech/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
 HARNESS_SRC  := $(wildcard tests/harness/*.c)
@@ -39,13 +42,16 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIBCOMMON   := $(BUILD)/libhbcommon.a
 LIBSESSIONS := $(BUILD)/libsessions.a
+LIBMESSAGES := $(BUILD)/libmessages.a
+LIBSPEECH   := $(BUILD)/libspeech.a
 LIBHARNESS  := $(BUILD)/libharness.a
-PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/hb-codex-bridge \
-               $(BUILD)/hb-claude-bridge
+PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
+               $(BUILD)/svc-speech $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
-BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer
+BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
+               $(BUILD)/bench/bench-speech
 
 .PHONY: all deps npm-deps run test test-asan check bench install clean
 # Keep test objects: they are intermediate files of the pattern rules.
@@ -60,6 +66,9 @@ deps:
 npm-deps:
 	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
+# svc-messages keeps its messages in appdata.db through svc-sessions' module.
+$(BUILD)/obj/svc-messages/%.o: CFLAGS += -Isvc-sessions
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -68,6 +77,10 @@ $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 	$(AR) rcs $@ $^
 $(LIBSESSIONS): $(call obj,$(filter-out svc-sessions/main.c,$(SESSIONS_SRC)))
 	$(AR) rcs $@ $^
+$(LIBSPEECH): $(call obj,$(filter-out svc-speech/main.c,$(SPEECH_SRC)))
+	$(AR) rcs $@ $^
+$(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
+	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 	$(AR) rcs $@ $^
 
@@ -75,22 +88,30 @@ $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBSESSIONS) $(LIBCOMMON)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
+# The speech benchmark times the stitching in-process and starts the fake Gemini.
+$(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -122,7 +143,7 @@ install: all
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge $(DESTDIR)$(PREFIX)/bin/
-	install -m 0755 $(BUILD)/svc-sessions $(DESTDIR)$(PREFIX)/libexec/hbcode/
+	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist

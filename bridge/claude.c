@@ -28,6 +28,7 @@
 #include <zmq.h>
 
 #include "child.h"
+#include "claude_deliver.h"
 #include "client.h"
 #include "envvar.h"
 #include "dialect.h"
@@ -35,6 +36,7 @@
 #include "pump.h"
 #include "log.h"
 #include "map.h"
+#include "session_message.h"
 #include "sock.h"
 
 /* Page 003: 35 s per request, 10 s after close.  HB_HOST_REQUEST_MS and
@@ -76,6 +78,7 @@ struct bridge {
 	int closing;
 	long long close_deadline_ms;
 	int request_limit_ms, close_wait_ms;
+	struct claude_deliver cd;       /* messages from other sessions */
 };
 
 static long long now_ms(void)
@@ -205,6 +208,10 @@ static void from_host(struct bridge *br, char *line, size_t len)
 	char key[80];
 	struct pending *p;
 
+	if (msg && claude_deliver_from_host(&br->cd, msg)) {
+		json_decref(msg);
+		return; /* the answer to our own send of a session message */
+	}
 	if (msg && !id && handle_event(br, msg, line)) {
 		json_decref(msg);
 		return;
@@ -224,6 +231,7 @@ static void from_host(struct bridge *br, char *line, size_t len)
 				json_t *ev = json_pack("{s:s, s:O}", "event", "opened", "result", json_object_get(msg, "result"));
 				send_json(STDOUT_FILENO, ev);
 				json_decref(ev);
+				claude_deliver_opened(&br->cd, br->host.in);
 			}
 			forget(br, p);
 			json_decref(msg);
@@ -247,6 +255,7 @@ static void begin_close(struct bridge *br)
 	if (br->closing)
 		return;
 	br->closing = 1;
+	claude_deliver_closing(&br->cd);
 	br->close_deadline_ms = now_ms() + br->close_wait_ms;
 	host_request(br, "close", NULL);
 	close(br->host.in);
@@ -260,7 +269,7 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 	char key[80], *idtext;
 	struct pending *p;
 
-	if (br->closing)
+	if (br->closing || (msg && claude_deliver_refuse(&br->cd, msg)))
 		goto out;
 	if (method && strcmp(method, "close") == 0) {
 		json_t *ok = json_pack("{s:O, s:{}}", "id", id ? id : json_null(), "result");
@@ -294,6 +303,11 @@ static void from_broker(struct bridge *br)
 
 		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
 			return;
+		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
+			claude_deliver(&br->cd, &reply);
+			hb_env_free(&reply);
+			continue;
+		}
 		hb_env_int(&reply, "id", &id);
 		snprintf(key, sizeof key, "b%lld", (long long)id);
 		if (!(p = hb_map_get(&br->pending, key))) {
@@ -360,8 +374,10 @@ static long long claude_before_wait(void *ctx)
 	long long left;
 
 	check_deadlines(br);
-	if (!br->closing)
-		return 1000;
+	if (!br->closing) {
+		long long attach = claude_deliver_tick(&br->cd);
+		return attach >= 0 && attach < 1000 ? attach : 1000;
+	}
 	if ((left = br->close_deadline_ms - now_ms()) > 0)
 		return left;
 	log_warn(NULL, "the host did not end within %d ms of close; killing its process group", br->close_wait_ms);
@@ -460,9 +476,9 @@ static json_t *open_params(const struct options *o, json_t *catalog, const char 
 						       "description", json_object_get(t, "description"),
 						       "inputSchema", json_object_get(t, "inputSchema"),
 						       "approval", json_object_get(t, "approval")));
-	params = json_pack("{s:s, s:s, s:s, s:O, s:o}", "sessionId", o->claude_session, "cwd", o->project,
+	params = json_pack("{s:s, s:s, s:s, s:O, s:s, s:o}", "sessionId", o->claude_session, "cwd", o->project,
 			   "permissionMode", mode, "allowedTools", json_object_get(catalog, "allowedTools"),
-			   "appCapabilities", tools);
+			   "appendSystemPrompt", HB_SESSION_MESSAGE_CLAUDE_RULE, "appCapabilities", tools);
 	if (params && o->model)
 		json_object_set_new(params, "model", json_string(o->model));
 	return params;
@@ -522,6 +538,7 @@ int main(int argc, char **argv)
 		}
 	}
 	hb_map_init(&br.pending);
+	claude_deliver_init(&br.cd, &br.broker, br.opt.session);
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
@@ -541,6 +558,7 @@ end:
 	while (br.pending.count)
 		forget(&br, hb_map_any(&br.pending));
 	hb_map_clear(&br.pending);
+	claude_deliver_free(&br.cd);
 	hb_client_close(&br.broker);
 	json_decref(opened);
 	json_decref(catalog);

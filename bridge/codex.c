@@ -26,22 +26,13 @@
 
 #include "child.h"
 #include "client.h"
+#include "codex.h"
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
 #include "log.h"
 #include "map.h"
 #include "sock.h"
-
-struct bridge {
-	const char *session;            /* --session, or NULL */
-	struct child server;
-	struct hb_client broker;
-	int broker_ok;
-	struct hb_map pending;          /* broker request id -> struct pending */
-	int links_pending;              /* thread links not yet confirmed */
-	struct held *held, **held_tail; /* tool calls waiting for those links */
-};
 
 /* A request sent to the broker, waiting for its answer. */
 struct pending {
@@ -93,7 +84,7 @@ static void to_caller(const char *line, size_t len)
 		log_warn(NULL, "cannot write to the caller: %s", strerror(errno));
 }
 
-static void write_json(int fd, json_t *v)
+void codex_write_json(int fd, json_t *v)
 {
 	char *text = json_dumps(v, JSON_COMPACT);
 
@@ -188,10 +179,12 @@ static void note_thread(struct bridge *br, json_t *thread)
 		parent = json_string_value(json_object_get(thread, "forkedFromId"));
 	if (!id)
 		return;
-	if (parent)
+	if (parent) {
 		link_thread(br, id, NULL, parent);
-	else if (br->session)
+	} else if (br->session) {
 		link_thread(br, id, br->session, NULL);
+		codex_deliver_thread(br, id);
+	}
 }
 
 static int has_hbcode_namespace(json_t *tools)
@@ -285,6 +278,10 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 	json_t *msg = json_loadb(line, len, 0, NULL), *params;
 	const char *method = json_string_value(json_object_get(msg, "method"));
 
+	if (msg && codex_deliver_refuse(br, msg)) {
+		json_decref(msg);
+		return;
+	}
 	if (method && strcmp(method, "turn/interrupt") == 0)
 		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
@@ -294,7 +291,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 			if (!json_is_object(caps))
 				json_object_set_new(params, "capabilities", caps = json_object());
 			json_object_set_new(caps, "experimentalApi", json_true());
-			write_json(br->server.in, msg);
+			codex_write_json(br->server.in, msg);
 			json_decref(msg);
 			return;
 		}
@@ -309,7 +306,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 					json_object_set_new(params, "dynamicTools", tools = json_array());
 				json_array_extend(tools, cat);
 				json_decref(cat);
-				write_json(br->server.in, msg);
+				codex_write_json(br->server.in, msg);
 				json_decref(msg);
 				return;
 			}
@@ -326,6 +323,10 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *ns = json_object_get(params, "namespace");
 
+	if (msg && codex_deliver_from_server(br, msg)) {
+		json_decref(msg);
+		return; /* the answer to our own turn/start or turn/steer */
+	}
 	if (method && strcmp(method, "item/tool/call") == 0 && json_object_get(msg, "id") &&
 	    (!ns || json_is_null(ns) || (json_is_string(ns) && strcmp(json_string_value(ns), "hbcode") == 0))) {
 		struct held *h;
@@ -376,6 +377,11 @@ static void from_broker(struct bridge *br)
 
 		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
 			return;
+		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
+			codex_deliver(br, &reply);
+			hb_env_free(&reply);
+			continue;
+		}
 		hb_env_int(&reply, "id", &id);
 		snprintf(key, sizeof key, "%lld", (long long)id);
 		if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
@@ -434,7 +440,13 @@ static void on_broker(void *ctx)
 	from_broker(ctx);
 }
 
-static const struct pump_ops codex_pump = { on_caller_line, on_caller_done, on_server_line, on_broker, NULL };
+static long long before_wait(void *ctx)
+{
+	return codex_deliver_tick(ctx);
+}
+
+static const struct pump_ops codex_pump = { on_caller_line, on_caller_done, on_server_line, on_broker,
+					    before_wait };
 
 int main(int argc, char **argv)
 {
@@ -458,6 +470,7 @@ int main(int argc, char **argv)
 	br.broker_ok = hb_client_open(&br.broker, NULL, 5000, err, sizeof err) == 0;
 	if (!br.broker_ok)
 		log_warn(NULL, "%s; hbcode tool calls will fail until it runs", err);
+	deliveries_init(&br.dl, br.broker_ok ? &br.broker : NULL, br.session, "codex");
 	if (child_spawn(&br.server, argv + i + 1, NULL, 0, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		return 111;
@@ -477,6 +490,7 @@ int main(int argc, char **argv)
 		free(h->line);
 		free(h);
 	}
+	codex_deliver_free(&br);
 	if (br.broker_ok)
 		hb_client_close(&br.broker);
 	return status;

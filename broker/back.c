@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "deliver.h"
 #include "log.h"
 #include "route.h"
 #include "supervise.h"
@@ -42,6 +43,10 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 		route_progress(b, inst, e);
 	else if (strcmp(op, "subcall") == 0)
 		route_subcall(b, inst, e);
+	else if (strcmp(op, "deliver") == 0)
+		deliver_request(b, inst, peer, e);
+	else if (strcmp(op, "event") == 0)
+		deliver_event(b, inst, e);
 	else if (strcmp(op, "heartbeat") != 0)
 		log_warn(inst->id, "back: unknown op \"%.48s\" dropped", op);
 }

@@ -26,6 +26,7 @@ struct service;
 struct call;
 struct run;
 struct approval;
+struct attachment;
 
 /* A request id from a client, echoed back with its own type. */
 struct reqid {
@@ -143,6 +144,7 @@ struct broker {
 	uint64_t next_key;
 	struct run *runs;
 	struct approval *approvals;
+	struct attachment *attachments; /* bridges and their sessions (deliver.c) */
 	uint64_t next_approval;
 	long long started_ms;
 	int stopping;                   /* SIGTERM received */

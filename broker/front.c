@@ -13,10 +13,13 @@
 
 #include "approvals.h"
 #include "catalog.h"
+#include "deliver.h"
 #include "intake.h"
+#include "messages.h"
 #include "runs.h"
 #include "log.h"
 #include "route.h"
+#include "session_message.h"
 #include "status.h"
 #include "supervise.h"
 
@@ -49,6 +52,40 @@ void front_reply_err(struct broker *b, const struct hb_peer *peer, const struct 
 	hb_env_set_err(&e, code, msg);
 	if (hb_send_env(b->front, peer, &e) < 0)
 		log_debug(NULL, "error reply dropped: %s", zmq_strerror(errno));
+}
+
+struct relay {
+	struct hb_peer peer;
+	struct reqid id;
+	const char *err_code;           /* a literal */
+};
+
+static void relay_done(struct broker *b, void *arg, int ok, const char *text)
+{
+	struct relay *r = arg;
+
+	if (ok)
+		front_reply_ok(b, &r->peer, &r->id, text);
+	else
+		front_reply_err(b, &r->peer, &r->id, r->err_code, text);
+	free(r);
+}
+
+int front_relay_internal(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const char *tool,
+			 const char *args, const char *err_code)
+{
+	struct relay *r = malloc(sizeof *r);
+
+	if (!r)
+		return -1;
+	r->peer = *peer;
+	r->id = *id;
+	r->err_code = err_code;
+	if (route_internal(b, tool, args, relay_done, r) < 0) {
+		free(r);
+		return -1;
+	}
+	return 0;
 }
 
 static void op_hello(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -149,6 +186,12 @@ static const struct {
 	{ "run.close", runs_close },
 	{ "run.stop", runs_stop },
 	{ "cancel", route_front_cancel },
+	{ "session.attach", deliver_attach },
+	{ "session.detach", deliver_detach },
+	{ "deliver.done", deliver_done },
+	{ "messages.list", messages_admin },
+	{ "messages.send", messages_admin },
+	{ "messages.discard", messages_admin },
 	{ "service.restart", op_service },
 	{ "service.replace", op_service },
 	{ "service.stop", op_service },
@@ -164,6 +207,12 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	if (sid && strlen(sid) >= sizeof id.s) {
 		snprintf(msg, sizeof msg, "a request id may have at most %zu bytes", sizeof id.s - 1);
 		front_reply_err(b, peer, NULL, "bad-request", msg);
+		return;
+	}
+	if (hb_is_session_message_id(sid)) {
+		/* Those name a message between sessions; no client may use one. */
+		front_reply_err(b, peer, NULL, "bad-request",
+				"request ids that start with " HB_SESSION_MESSAGE_PREFIX " are reserved");
 		return;
 	}
 	for (size_t i = 0; i < sizeof front_ops / sizeof front_ops[0]; i++)

@@ -132,14 +132,16 @@ void incarnation_terminate(struct broker *b, struct instance *inst, long long no
 }
 
 /* The loop thread of an instance connects as "NAME#GEN", each worker as
- * "NAME#GEN.wN" (workers answer on their own sockets). */
+ * "NAME#GEN.wN" (workers answer on their own sockets), its background
+ * task as "NAME#GEN.task". */
 static int peer_is_instance(const struct hb_peer *peer, const struct instance *inst)
 {
 	size_t len = strlen(inst->id);
 
 	if (peer->len < len || memcmp(peer->id, inst->id, len) != 0)
 		return 0;
-	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w');
+	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w') ||
+	       (peer->len == len + 5 && memcmp(peer->id + len, ".task", 5) == 0);
 }
 
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)

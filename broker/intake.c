@@ -119,6 +119,22 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 	}
 	for (int i = 0; i < 6; i++)
 		ctx[i] = hb_env_str_or(e, keys[i], "");
+	if (*ctx[1]) {
+		/* A named run binds the call: its session, project, agent and
+		 * access are the run's, never the client's word. */
+		struct run *r = runs_find(b, ctx[1]);
+		char text[512];
+		if (!r || r->stopped || (*ctx[0] && strcmp(ctx[0], r->session) != 0)) {
+			snprintf(text, sizeof text, "run \"%.128s\" is not an open run%s", ctx[1],
+				 r && !r->stopped ? " of this session" : "");
+			front_reply_err(b, peer, &w.id, "no-run", text);
+			return;
+		}
+		ctx[0] = r->session;
+		ctx[2] = r->project;
+		ctx[3] = r->agent;
+		ctx[4] = r->access;
+	}
 	{
 		char text[256];
 		if (check_sizes(hb_env_str_or(e, "json", "{}"), ctx, text, sizeof text) < 0) {
@@ -371,47 +387,22 @@ void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const st
 
 /* ---- thread links (hb-codex-bridge records them) ------------------------ */
 
-struct link_reply {
-	struct hb_peer peer;
-	struct reqid id;
-};
-
-static void link_done(struct broker *b, void *arg, int ok, const char *text)
-{
-	struct link_reply *lr = arg;
-
-	if (ok)
-		front_reply_ok(b, &lr->peer, &lr->id, text);
-	else
-		front_reply_err(b, &lr->peer, &lr->id, "link", text);
-	free(lr);
-}
-
 void intake_thread_link(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *thread = hb_env_str(e, "threadId"), *session = hb_env_str(e, "sessionId");
 	const char *parent = hb_env_str(e, "parentThreadId");
-	struct link_reply *lr = malloc(sizeof *lr);
 	json_t *q = NULL;
 	char *text = NULL;
 	struct reqid id;
 
 	reqid_from_env(&id, e);
-	if (!lr) {
-		front_reply_err(b, peer, &id, "internal", "out of memory");
-		return;
-	}
-	lr->peer = *peer;
-	lr->id = id;
 	if (thread && session && !parent)
 		q = json_pack("{s:s, s:s}", "threadId", thread, "sessionId", session);
 	else if (thread && parent && !session)
 		q = json_pack("{s:s, s:s}", "threadId", thread, "parentThreadId", parent);
-	if (!q || !(text = dump(q)) || route_internal(b, "_link_thread", text, link_done, lr) < 0) {
+	if (!q || !(text = dump(q)) || front_relay_internal(b, peer, &id, "_link_thread", text, "link") < 0)
 		front_reply_err(b, peer, &id, q ? "link" : "bad-request",
 				q ? "the session service is not running" : "thread.link needs threadId and one of sessionId, parentThreadId");
-		free(lr);
-	}
 	free(text);
 	json_decref(q);
 }

@@ -24,6 +24,7 @@
 #include "back.h"
 #include "broker.h"
 #include "envvar.h"
+#include "deliver.h"
 #include "events.h"
 #include "front.h"
 #include "intake.h"
@@ -256,6 +257,7 @@ static void run(struct broker *b)
 			front_handle(b);
 		now = broker_now_ms();
 		route_tick(b, now);
+		deliver_tick(b, now);
 		supervisor_tick(b, now);
 		maybe_notify_ready(b, now);
 		if (!b->stopping)
@@ -329,6 +331,7 @@ int main(int argc, char **argv)
 	zmq_close(b.pub);
 	zmq_ctx_term(b.zctx);
 	route_free(&b);
+	deliver_free(&b);
 	approvals_free(&b);
 	intake_free(&b);
 	runs_free(&b);

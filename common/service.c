@@ -24,6 +24,7 @@
 #include "log.h"
 #include "paths.h"
 #include "service_pool.h"
+#include "service_task.h"
 #include "sock.h"
 
 #define HB_VERSION "0.1.0"
@@ -42,6 +43,8 @@ struct service_loop {
 	pid_t broker_pid;       /* exit when our parent is no longer this */
 	void *zctx, *back;
 	struct hb_pool pool;
+	hb_task_fn task_fn;
+	void *task_arg;
 	int sigpipe[2];
 	int stopping;
 };
@@ -193,11 +196,18 @@ static int setup(struct service_loop *s)
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
 	if (!s->back || zmq_connect(s->back, s->endpoint) < 0)
 		return -1;
-	return hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency);
+	if (hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency) < 0)
+		return -1;
+	if (s->task_fn &&
+	    !(s->pool.task = hb_task_start(s->zctx, s->endpoint, s->identity, s->task_fn, s->task_arg)))
+		return -1;
+	return 0;
 }
 
 static void teardown(struct service_loop *s)
 {
+	hb_task_stop(s->pool.task);
+	s->pool.task = NULL;
 	hb_pool_stop(&s->pool, s->back);
 	zmq_close(s->back);
 	zmq_ctx_term(s->zctx);
@@ -207,12 +217,20 @@ static void teardown(struct service_loop *s)
 
 int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools)
 {
+	return hb_service_main_task(argc, argv, service, tools, NULL, NULL);
+}
+
+int hb_service_main_task(int argc, char **argv, const char *service, const struct hb_service_tool *tools,
+			 hb_task_fn task, void *arg)
+{
 	struct service_loop s;
 	long long next_beat, stop_deadline = 0;
 
 	memset(&s, 0, sizeof s);
 	s.name = service;
 	s.tools = tools;
+	s.task_fn = task;
+	s.task_arg = arg;
 	hb_log_init(service);
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;

@@ -50,6 +50,29 @@ struct hb_call_context {
 
 int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools);
 
+/* A service's own background task (svc-messages' delivery loop): it runs
+ * on a thread of its own from `ready` to the stop, with its own DEALER to
+ * the broker's back socket (routing id "<service id>.task"), which only
+ * that thread touches.  It must return soon after hb_task_stopping(). */
+struct hb_task;
+typedef void (*hb_task_fn)(struct hb_task *task, void *arg);
+int hb_service_main_task(int argc, char **argv, const char *service, const struct hb_service_tool *tools,
+			 hb_task_fn task, void *arg);
+void *hb_task_socket(struct hb_task *task);
+void *hb_task_zctx(struct hb_task *task);
+int hb_task_stopping(struct hb_task *task);
+/* Readable after hb_call_wake_task() or at the stop; hb_task_drain_wake()
+ * empties it. */
+int hb_task_wake_fd(struct hb_task *task);
+void hb_task_drain_wake(struct hb_task *task);
+/* Wake the service's task (e.g. a handler committed work for it). */
+void hb_call_wake_task(struct hb_call *call);
+
+/* Publish a timeline event through the broker (topic "timeline.*", json an
+ * object), from a handler or from the task.  Best effort: 0 or -1. */
+int hb_call_publish(struct hb_call *call, const char *topic, const char *json);
+int hb_task_publish(struct hb_task *task, const char *topic, const char *json);
+
 const struct hb_call_context *hb_call_context(const struct hb_call *call);
 /* Nonzero once the caller cancelled or the service is stopping. */
 int hb_call_cancelled(const struct hb_call *call);

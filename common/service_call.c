@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "envelope.h"
+#include "service_task.h"
 #include "sock.h"
 void hb_call_free(struct hb_call *call)
 {
@@ -29,6 +30,17 @@ void hb_call_free(struct hb_call *call)
 const struct hb_call_context *hb_call_context(const struct hb_call *call)
 {
 	return &call->ctx;
+}
+
+void hb_call_wake_task(struct hb_call *call)
+{
+	if (call->pool->task)
+		hb_task_wake(call->pool->task);
+}
+
+int hb_call_publish(struct hb_call *call, const char *topic, const char *json)
+{
+	return hb_service_send_event(call->sock, topic, json);
 }
 
 int hb_call_cancelled(const struct hb_call *call)

@@ -65,6 +65,7 @@ struct hb_pool {
 	const struct hb_service_tool *tools;
 	pthread_t *threads;
 	int nthreads;
+	struct hb_task *task;          /* the service's background task, or NULL */
 };
 
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,

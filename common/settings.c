@@ -1,7 +1,9 @@
 /*
  * settings - two small files in the config directory: gemini-api-key
  * (the key, mode 0600) and settings.json ({"notifications": bool,
- * "notificationPolicy": "important"|"frequent"}).  Both are replaced
+ * "notificationPolicy": "important"|"frequent"}, plus the Gemini client's
+ * strings such as "geminiBaseUrl" and "speechModel", read by
+ * hb_settings_string).  Both are replaced
  * atomically (temporary file, fsync, rename), so a reader never sees half
  * a file.
  */
@@ -75,34 +77,74 @@ int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
 	return 0;
 }
 
-static int load_settings_file(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
+/* settings.json as an object: an empty one when there is no file yet,
+ * NULL with err when it is broken (fix or delete it: never a default). */
+static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
 {
 	char path[HB_PATH_MAX];
 	json_error_t jerr;
-	json_t *root, *v;
+	json_t *root;
 
 	if (hb_path_join(path, sizeof path, p->config, SETTINGS_FILE) < 0) {
 		snprintf(err, errlen, "the config directory path is too long");
-		return -1;
+		return NULL;
 	}
 	if (access(path, F_OK) < 0)
-		return 0; /* nothing set yet: the defaults */
+		return json_object(); /* nothing set yet: the defaults */
 	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(root)) {
 		snprintf(err, errlen, "%s is not a JSON object (%s); fix or delete it", path,
 			 root ? "wrong type" : jerr.text);
 		json_decref(root);
-		return -1;
+		return NULL;
 	}
+	return root;
+}
+
+static int load_settings_file(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
+{
+	json_t *root, *v;
+
+	if (!(root = load_root(p, err, errlen)))
+		return -1;
 	if ((v = json_object_get(root, "notifications")) && json_is_boolean(v))
 		out->notifications = json_is_true(v);
 	if ((v = json_object_get(root, "notificationPolicy")) && json_is_string(v) &&
 	    hb_notify_policy_parse(json_string_value(v), &out->policy) < 0) {
-		snprintf(err, errlen, "%s: notificationPolicy must be important or frequent", path);
+		snprintf(err, errlen, "%s: notificationPolicy must be important or frequent", SETTINGS_FILE);
 		json_decref(root);
 		return -1;
 	}
 	json_decref(root);
 	return 0;
+}
+
+int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
+		       char *out, size_t outlen, char *err, size_t errlen)
+{
+	const char *value = env ? getenv(env) : NULL, *from = env;
+	json_t *root = NULL, *v;
+	int rc = 0;
+
+	if (!value || !*value) {
+		if (!(root = load_root(p, err, errlen)))
+			return -1;
+		v = json_object_get(root, key);
+		from = SETTINGS_FILE;
+		if (v && !json_is_string(v)) {
+			snprintf(err, errlen, "%s: %s must be a string", SETTINGS_FILE, key);
+			json_decref(root);
+			return -1;
+		}
+		value = v ? json_string_value(v) : dflt;
+	}
+	if (strlen(value) >= outlen) {
+		snprintf(err, errlen, "%s: %s is longer than %zu bytes", from, key, outlen - 1);
+		rc = -1;
+	} else {
+		memcpy(out, value, strlen(value) + 1);
+	}
+	json_decref(root);
+	return rc;
 }
 
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
@@ -172,13 +214,25 @@ int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t er
 	return 0;
 }
 
+/* Only the two keys change: the others (geminiBaseUrl, the models) stay. */
 static int save_settings(const struct hb_paths *p, const struct hb_settings *s, char *err, size_t errlen)
 {
-	char text[160];
+	json_t *root = load_root(p, err, errlen);
+	char *text;
+	int rc = -1;
 
-	snprintf(text, sizeof text, "{\"notifications\":%s,\"notificationPolicy\":\"%s\"}\n",
-		 s->notifications ? "true" : "false", hb_notify_policy_name(s->policy));
-	return replace_file(p->config, SETTINGS_FILE, text, 0600, err, errlen);
+	if (!root)
+		return -1;
+	if (json_object_set_new(root, "notifications", json_boolean(s->notifications)) < 0 ||
+	    json_object_set_new(root, "notificationPolicy", json_string(hb_notify_policy_name(s->policy))) < 0 ||
+	    !(text = json_dumps(root, JSON_COMPACT))) {
+		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
+	} else {
+		rc = replace_file(p->config, SETTINGS_FILE, text, 0600, err, errlen);
+		free(text);
+	}
+	json_decref(root);
+	return rc;
 }
 
 int hb_settings_set_notifications(const struct hb_paths *p, int on, char *err, size_t errlen)

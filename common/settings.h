@@ -35,6 +35,12 @@ int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char 
 int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen);
 int hb_settings_set_notifications(const struct hb_paths *p, int on, char *err, size_t errlen);
 int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy policy, char *err, size_t errlen);
+/* A string setting of settings.json (e.g. "geminiBaseUrl"), or the
+ * environment variable env when it is set (tests point the Gemini client at
+ * a local fake that way), or dflt.  0, or -1 with err when the file is
+ * broken, the value is not a string or does not fit in outlen. */
+int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
+		       char *out, size_t outlen, char *err, size_t errlen);
 const char *hb_notify_policy_name(enum hb_notify_policy policy);
 /* "important" / "frequent" (any case); -1 otherwise. */
 int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out);

@@ -74,9 +74,15 @@ static const struct hb_tool_def tool_table[] = {
 	{
 		"synthesize_speech", "svc-speech", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
 		"Turn text into a spoken WAV file with Gemini text-to-speech. Optional voice (one of the "
-		"30 prebuilt voices, Kore by default) and style notes that are not read aloud.",
+		"30 prebuilt voices, Kore by default) and style notes that are not read aloud. Answers "
+		"{file, durationSeconds, parts, voice, model}.",
 		"{\"type\":\"object\",\"properties\":{"
-		"\"text\":{\"type\":\"string\"},\"voice\":{\"type\":\"string\"},\"style\":{\"type\":\"string\"}},"
+		"\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60000,"
+		"\"description\":\"What to say, at most 60,000 characters.\"},"
+		"\"voice\":{\"type\":\"string\",\"description\":\"A prebuilt Gemini voice, e.g. Kore (default), "
+		"Puck, Charon, Zephyr, Aoede; any case.\"},"
+		"\"style\":{\"type\":\"string\",\"maxLength\":2000,\"description\":\"Director's notes: how to "
+		"speak (tone, pace, accent). Never read aloud.\"}},"
 		"\"required\":[\"text\"],\"additionalProperties\":false}",
 	},
 	{

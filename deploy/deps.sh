@@ -14,14 +14,14 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	ok=1
 	command -v pkg-config >/dev/null 2>&1 || ok=0
 	if [ "$ok" = 1 ]; then
-		pkg-config --exists libzmq jansson sqlite3 || ok=0
+		pkg-config --exists libzmq jansson sqlite3 libcurl samplerate || ok=0
 		pkg-config --exists msgpack-c || pkg-config --exists msgpack || ok=0
 		pkg-config --exists cmocka || ok=0
 	fi
 	[ "$ok" = 1 ] && exit 0
-	echo "deps: libzmq, msgpack-c, jansson, sqlite3 or cmocka not found through pkg-config." >&2
+	echo "deps: libzmq, msgpack-c, jansson, sqlite3, libcurl, libsamplerate or cmocka not found through pkg-config." >&2
 	echo "deps: install them with:" >&2
-	echo "    brew install zeromq msgpack jansson sqlite cmocka pkg-config" >&2
+	echo "    brew install zeromq msgpack jansson sqlite curl libsamplerate sox cmocka pkg-config" >&2
 	echo "deps: (with Homebrew's sqlite, also export PKG_CONFIG_PATH=\"\$(brew --prefix sqlite)/lib/pkgconfig\")" >&2
 	exit 1
 fi

@@ -2,13 +2,15 @@
  * hbctl - status and administration of a running hb-broker.
  *
  *	hbctl status [--json]
- *	hbctl call TOOL 'JSON' [--session ID] [--timeout MS]
+ *	hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]
  *	hbctl watch [TOPIC-PREFIX]
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
  *	hbctl settings ...          (settings.c)
  *	hbctl approvals|approve|decline   (approvals.c)
+ *	hbctl messages [send|discard ID]  (messages.c)
+ *	hbctl run open|stop|close ...
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang); 100 usage.
@@ -31,12 +33,14 @@
 int usage(void)
 {
 	fprintf(stderr, "usage: hbctl status [--json]\n"
-			"       hbctl call TOOL 'JSON' [--session ID] [--timeout MS]\n"
+			"       hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]\n"
 			"       hbctl watch [TOPIC-PREFIX]\n"
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"
 			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
+			"       hbctl messages [--session ID] [--json] | messages send|discard ID\n"
+			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
 			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent]\n");
@@ -126,7 +130,7 @@ static int cmd_status(int argc, char **argv)
 
 static int cmd_call(int argc, char **argv)
 {
-	const char *session = "";
+	const char *session = "", *run = "", *call_id = "";
 	struct hb_env req, reply;
 	long timeout = 600000;
 	int rc;
@@ -136,6 +140,10 @@ static int cmd_call(int argc, char **argv)
 	for (int i = 4; i < argc; i++) {
 		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
 			session = argv[++i];
+		else if (strcmp(argv[i], "--run") == 0 && i + 1 < argc)
+			run = argv[++i];
+		else if (strcmp(argv[i], "--call-id") == 0 && i + 1 < argc)
+			call_id = argv[++i];
 		else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
 			timeout = strtol(argv[++i], NULL, 10);
 		else
@@ -148,6 +156,8 @@ static int cmd_call(int argc, char **argv)
 	hb_env_set_str(&req, "tool", argv[2]);
 	hb_env_set_str(&req, "json", argv[3]);
 	hb_env_set_str(&req, "session", session);
+	hb_env_set_str(&req, "run", run);
+	hb_env_set_str(&req, "call_id", call_id);
 	if ((rc = request(&req, &reply, (int)timeout)) != 0)
 		return rc;
 	puts(hb_env_str_or(&reply, "text", ""));
@@ -178,17 +188,43 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
+/* hbctl run open ID --session S --project DIR --agent A --access L: what
+ * the desktop does when a turn starts; the run stays open until closed. */
+static int run_open(int argc, char **argv, struct hb_env *req)
+{
+	static const char *const opts[] = { "--session", "--project", "--agent", "--access" };
+
+	if (argc != 12)
+		return -1;
+	hb_env_set_str(req, "op", "run.open");
+	hb_env_set_str(req, "run", argv[3]);
+	for (int i = 4; i < argc; i += 2) {
+		size_t k;
+		for (k = 0; k < 4 && strcmp(argv[i], opts[k]) != 0; k++)
+			;
+		if (k == 4)
+			return -1;
+		hb_env_set_str(req, opts[k] + 2, argv[i + 1]);
+	}
+	return 0;
+}
+
 /* hbctl run stop|close ID: what the desktop's stop button does. */
 static int cmd_run(int argc, char **argv)
 {
 	struct hb_env req, reply;
 	int rc;
 
-	if (argc != 4 || (strcmp(argv[2], "stop") != 0 && strcmp(argv[2], "close") != 0))
-		return usage();
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", strcmp(argv[2], "stop") == 0 ? "run.stop" : "run.close");
-	hb_env_set_str(&req, "run", argv[3]);
+	if (argc >= 3 && strcmp(argv[2], "open") == 0) {
+		if (run_open(argc, argv, &req) < 0)
+			return usage();
+	} else if (argc != 4 || (strcmp(argv[2], "stop") != 0 && strcmp(argv[2], "close") != 0)) {
+		return usage();
+	} else {
+		hb_env_set_str(&req, "op", strcmp(argv[2], "stop") == 0 ? "run.stop" : "run.close");
+		hb_env_set_str(&req, "run", argv[3]);
+	}
 	if ((rc = request(&req, &reply, 5000)) != 0)
 		return rc;
 	puts(hb_env_str_or(&reply, "json", "{}"));
@@ -278,6 +314,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (strcmp(argv[1], "settings") == 0)
 		return cmd_settings(argc, argv);
+	if (strcmp(argv[1], "messages") == 0)
+		return cmd_messages(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
 	    strcmp(argv[1], "decline") == 0)
 		return cmd_approvals(argc, argv);

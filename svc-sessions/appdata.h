@@ -37,6 +37,14 @@ int appdata_commit(sqlite3 *db, char *err, size_t errlen);
 /* Best effort; an error is only logged. */
 void appdata_rollback(sqlite3 *db);
 
+/* A statement with its parameters bound in order: types holds one letter
+ * per parameter, 's' const char * (NULL binds NULL) or 'i' long long.
+ * NULL with err set on failure; the caller finalizes. */
+sqlite3_stmt *appdata_prepare(sqlite3 *db, const char *sql, char *err, size_t errlen, const char *types, ...);
+/* Run one statement that returns no rows; *changes (may be NULL) gets
+ * sqlite3_changes.  0 or -1 with err. */
+int appdata_exec(sqlite3 *db, const char *sql, int *changes, char *err, size_t errlen, const char *types, ...);
+
 /* "appdata.db: <what>: <sqlite message>" into err; returns -1. */
 int appdata_error(sqlite3 *db, const char *what, char *err, size_t errlen);
 

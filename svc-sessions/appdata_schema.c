@@ -52,6 +52,38 @@ static const struct migration_step migration_steps[] = {
 	  " session_id TEXT PRIMARY KEY REFERENCES sessions (id),"
 	  " claude_session_id TEXT NOT NULL,"
 	  " updated_at INTEGER NOT NULL);" },
+	/* Version 2: messages between sessions (svc-messages writes them).
+	 * One row per sender session and call id, so a repeated call never
+	 * sends twice.  The outbox is the recipient's queue: an entry lives
+	 * from the receipt until the message is sent or discarded; `held`
+	 * entries wait for the user, the others for the delivery loop. */
+	{ 2,
+	  "CREATE TABLE chat_session_messages ("
+	  " id INTEGER PRIMARY KEY,"
+	  " sender_session_id TEXT NOT NULL REFERENCES sessions (id),"
+	  " call_id TEXT NOT NULL,"
+	  " recipient_session_id TEXT NOT NULL REFERENCES sessions (id),"
+	  " sender_run_id TEXT NOT NULL,"
+	  " sender_access TEXT NOT NULL,"
+	  " body TEXT NOT NULL,"
+	  " state TEXT NOT NULL CHECK (state IN ('queued', 'held', 'sent', 'discarded')),"
+	  " hold_reason TEXT,"
+	  " turn_id TEXT,"
+	  " created_at INTEGER NOT NULL,"
+	  " updated_at INTEGER NOT NULL,"
+	  " sent_at INTEGER,"
+	  " UNIQUE (sender_session_id, call_id));"
+	  "CREATE INDEX chat_session_messages_by_recipient"
+	  " ON chat_session_messages (recipient_session_id, state, id);"
+	  "CREATE TABLE session_message_outbox ("
+	  " message_id INTEGER PRIMARY KEY REFERENCES chat_session_messages (id),"
+	  " recipient_session_id TEXT NOT NULL,"
+	  " held INTEGER NOT NULL CHECK (held IN (0, 1)),"
+	  " approved INTEGER NOT NULL DEFAULT 0 CHECK (approved IN (0, 1)),"
+	  " attempts INTEGER NOT NULL DEFAULT 0,"
+	  " next_attempt_at INTEGER NOT NULL,"
+	  " last_error TEXT);"
+	  "CREATE INDEX session_message_outbox_due ON session_message_outbox (held, next_attempt_at);" },
 };
 
 #define MIGRATION_STEP_COUNT ((int)(sizeof migration_steps / sizeof migration_steps[0]))

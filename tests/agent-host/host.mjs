@@ -127,6 +127,7 @@ const PARAMS = {
     model: [false, nonEmpty],
     effort: [false, oneOf(EFFORTS)],
     allowedTools: [false, strArray],
+    appendSystemPrompt: [false, str],
     appCapabilities: [true, (v) => {
       if (!Array.isArray(v)) return 'must be an array';
       const seen = new Set();
@@ -316,7 +317,10 @@ async function doOpen(p) {
     mcpServers: { [SERVER]: createSdkMcpServer({ name: SERVER, version: '1.0.0', alwaysLoad: true, tools }) },
     canUseTool,
     settingSources: ['user', 'project', 'local'],
-    systemPrompt: { type: 'preset', preset: 'claude_code' },
+    systemPrompt: {
+      type: 'preset', preset: 'claude_code',
+      ...(p.appendSystemPrompt ? { append: p.appendSystemPrompt } : {}),
+    },
     persistSession: true,
     env,
     stderr: (d) => process.stderr.write(`claude: ${d}`),

@@ -126,4 +126,14 @@ if [ $rc -ne 0 ]; then
 	echo "run.sh: bench-broker failed ($rc); broker log:" >&2
 	tail -n 40 "$tmp/broker.log" >&2
 fi
+
+# Speech: svc-speech under its own broker against the fake Gemini server
+# at a fixed latency (tests/bench/bench-speech.c; HB_BENCH_SPEECH_* size it).
+if [ -x "$build/bench/bench-speech" ] && command -v node >/dev/null 2>&1; then
+	echo
+	HB_BUILD=$build "$build/bench/bench-speech" || rc=1
+else
+	echo "run.sh: bench-speech or node is missing; no speech figures" >&2
+	rc=1
+fi
 exit $rc

@@ -65,6 +65,9 @@ check "read-only: the run ended idle" '[ "$(cat $tmp/readonly.rc)" = 0 ]'
 check "read-only: no child-session marker reached the host" '[ "$(field $tmp/readonly.json opened.inheritedMarkers)" = "[]" ]'
 check "read-only: no approval was asked" '[ "$(field $tmp/readonly.json approvals)" = "[]" ]'
 check "read-only: the model got the tool output" 'tool_results $tmp/mock.jsonl | grep -q "read-only view of the HB Code sessions"'
+# The page's one rule, appended to Claude's system prompt by the bridge.
+check "read-only: the system prompt carries the send_session_message rule" \
+	'grep -q "use the hbcode tool send_session_message (find the session'"'"'s id with maintain_sessions). Claude'"'"'s own SendMessage and ListAgents cannot reach HB Code sessions." $tmp/mock.jsonl'
 
 run approve '@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed by Claude"}' --approve
 check "approve: the run ended idle" '[ "$(cat $tmp/approve.rc)" = 0 ]'

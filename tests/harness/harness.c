@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,4 +346,25 @@ int fx_hbctl(struct fixture *f, char **out, const char *const *args)
 			fclose(in);
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int64_t fx_send_op(struct hb_client *c, const char *op, ...)
+{
+	struct hb_env req;
+	char err[256];
+	int64_t id;
+	va_list ap;
+	const char *k;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	va_start(ap, op);
+	while ((k = va_arg(ap, const char *)))
+		hb_env_set_str(&req, k, va_arg(ap, const char *));
+	va_end(ap);
+	if (hb_client_send(c, &req, &id, err, sizeof err) < 0) {
+		fprintf(stderr, "send %s: %s\n", op, err);
+		return -1;
+	}
+	return id;
 }

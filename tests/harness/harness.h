@@ -8,6 +8,7 @@
 #define HB_HARNESS_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "client.h"
@@ -47,6 +48,9 @@ long long fx_service_num(struct fixture *f, const char *name, const char *field)
 int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_ms);
 /* A client on this fixture's front socket. */
 int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms);
+/* Send op with string fields (NULL-terminated name/value pairs) on c;
+ * returns the request id, or -1 when it could not be sent. */
+int64_t fx_send_op(struct hb_client *c, const char *op, ...);
 /* Set HB_HOME etc. in this process to the fixture's folder. */
 void fx_use_env(struct fixture *f);
 /* Run hbctl with args; returns its exit status; output in *out (malloc'd). */

@@ -34,22 +34,12 @@ static struct fixture F;
 static char session_id[64];
 
 /* Send an envelope of op with string fields (NULL-terminated pairs). */
-static int64_t send_op(struct hb_client *c, const char *op, ...)
-{
-	struct hb_env req;
-	char err[256];
-	int64_t id;
-	va_list ap;
-	const char *k;
+#define send_op(c, ...) checked_id(fx_send_op((c), __VA_ARGS__))
 
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", op);
-	va_start(ap, op);
-	while ((k = va_arg(ap, const char *)))
-		hb_env_set_str(&req, k, va_arg(ap, const char *));
-	va_end(ap);
-	if (hb_client_send(c, &req, &id, err, sizeof err) < 0)
-		fail_msg("send %s: %s", op, err);
+static int64_t checked_id(int64_t id)
+{
+	if (id < 0)
+		fail_msg("a request could not be sent");
 	return id;
 }
 

@@ -209,20 +209,24 @@ static void test_migration_sets_version_and_is_idempotent(void **state)
 	struct fixture *f = *state;
 	int version = 0;
 	assert_int_equal(appdata_schema_version(f->rw, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 1);
-	assert_int_equal(appdata_schema_latest(), 1);
+	assert_int_equal(version, 2);
+	assert_int_equal(appdata_schema_latest(), 2);
 	assert_int_equal(appdata_schema_migrate(f->rw, f->err, sizeof f->err), 0);
 
 	sqlite3 *again = appdata_open_rw(f->path, f->err, sizeof f->err);
 	assert_non_null(again);
 	assert_int_equal(appdata_schema_version(again, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 1);
+	assert_int_equal(version, 2);
 	appdata_close(again);
 	exec_sql(f, "SELECT id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at, archived FROM sessions;"
 		    "SELECT project_dir, project_hash, active_session_id, updated_at FROM project_workspace;"
 		    "SELECT thread_id, session_id, parent_thread_id, created_at FROM codex_session_links;"
-		    "SELECT session_id, claude_session_id, updated_at FROM claude_sessions;");
+		    "SELECT session_id, claude_session_id, updated_at FROM claude_sessions;"
+		    "SELECT id, sender_session_id, call_id, recipient_session_id, sender_run_id, sender_access,"
+		    " body, state, hold_reason, turn_id, created_at, updated_at, sent_at FROM chat_session_messages;"
+		    "SELECT message_id, recipient_session_id, held, approved, attempts, next_attempt_at,"
+		    " last_error FROM session_message_outbox;");
 }
 
 static void test_newer_schema_is_refused(void **state)
@@ -231,6 +235,27 @@ static void test_newer_schema_is_refused(void **state)
 	exec_sql(f, "PRAGMA user_version = 99");
 	assert_null(appdata_open_rw(f->path, f->err, sizeof f->err));
 	assert_non_null(strstr(f->err, "newer"));
+}
+
+/* A file of version 1 (before session messages) gets the two new tables
+ * and keeps its rows. */
+static void test_version_1_file_is_migrated(void **state)
+{
+	struct fixture *f = *state;
+	int version = 0;
+
+	exec_sql(f, "INSERT INTO sessions (id, title, agent, project_dir, project_hash, access_level, created_at,"
+		    " updated_at) VALUES ('s-old', 'Old', 'codex', '/p', 'h', 'full-auto', 1, 1);"
+		    "DROP TABLE session_message_outbox; DROP TABLE chat_session_messages; PRAGMA user_version = 1");
+	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
+	assert_non_null(db);
+	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
+	assert_int_equal(version, 2);
+	assert_int_equal(sqlite3_exec(db, "SELECT COUNT(*) FROM chat_session_messages, session_message_outbox", NULL,
+				      NULL, NULL),
+			 SQLITE_OK);
+	appdata_close(db);
+	assert_int_equal(list_count(f, "{\"action\":\"listSessions\"}"), 1);
 }
 
 static void test_read_only_connection_cannot_write(void **state)
@@ -256,7 +281,7 @@ static void test_read_only_open_creates_missing_file(void **state)
 	assert_non_null(db);
 	int version = 0;
 	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 1);
+	assert_int_equal(version, appdata_schema_latest());
 	appdata_close(db);
 	remove_file(f->dir, "fresh.db");
 	remove_file(f->dir, "fresh.db-wal");
@@ -675,6 +700,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_migration_sets_version_and_is_idempotent),
 		T(test_newer_schema_is_refused),
+		T(test_version_1_file_is_migrated),
 		T(test_read_only_connection_cannot_write),
 		T(test_read_only_open_creates_missing_file),
 		T(test_create_returns_row),

@@ -1,0 +1,39 @@
+/*
+ * claude_deliver - messages from other sessions into this run's Claude
+ * conversation.  Claude cannot steer a running turn (page 003), so a
+ * message waits until the host reports the session idle and then goes in
+ * with the host's `send`, whose messageId (a UUID derived from the
+ * operation id) becomes the transcript's user message uuid.
+ */
+#ifndef HB_CLAUDE_DELIVER_H
+#define HB_CLAUDE_DELIVER_H
+
+#include <jansson.h>
+
+#include "deliveries.h"
+
+struct claude_deliver {
+	struct deliveries dl;
+	int host_in;                    /* -1 until the open succeeded */
+	int busy;                       /* a turn runs (send .. idle) */
+	int closing;
+	struct delivery *working;       /* our send in flight */
+};
+
+void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session);
+/* The host answered our open: deliveries may start. */
+void claude_deliver_opened(struct claude_deliver *cd, int host_in);
+/* The run is closing: nothing more goes in. */
+void claude_deliver_closing(struct claude_deliver *cd);
+/* The broker's `deliver`. */
+void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
+/* A line from the host: 1 when it answered our send (the desktop never
+ * sees it); state events are watched and passed on (0). */
+int claude_deliver_from_host(struct claude_deliver *cd, json_t *msg);
+/* A desktop request with a reserved id: refused on stdout (1). */
+int claude_deliver_refuse(struct claude_deliver *cd, json_t *msg);
+/* Before each wait: session.attach when due; ms until the next. */
+long long claude_deliver_tick(struct claude_deliver *cd);
+void claude_deliver_free(struct claude_deliver *cd);
+
+#endif

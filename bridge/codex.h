@@ -1,0 +1,52 @@
+/*
+ * codex - the state of hb-codex-bridge, shared by its two files: codex.c
+ * (the pipe, tool calls, thread links) and codex_deliver.c (messages from
+ * other sessions into this session's thread).
+ */
+#ifndef HB_CODEX_BRIDGE_H
+#define HB_CODEX_BRIDGE_H
+
+#include <jansson.h>
+
+#include "child.h"
+#include "client.h"
+#include "deliveries.h"
+#include "map.h"
+
+struct held;
+struct delivered_run;
+
+struct bridge {
+	const char *session;            /* --session, or NULL */
+	struct child server;
+	struct hb_client broker;
+	int broker_ok;
+	struct hb_map pending;          /* broker request id -> struct pending */
+	int links_pending;              /* thread links not yet confirmed */
+	struct held *held, **held_tail; /* tool calls waiting for those links */
+	/* messages from other sessions (codex_deliver.c) */
+	struct deliveries dl;
+	char thread[200];               /* the session's own thread, once known */
+	char turn[200];                 /* its running turn, or "" */
+	struct delivery *working;       /* the one turn/start or turn/steer in flight */
+	struct delivered_run *runs;     /* runs opened for turns we started */
+};
+
+/* Write one JSON value as a line to fd. */
+void codex_write_json(int fd, json_t *v);
+
+/* codex_deliver.c */
+/* The session's own thread became known (thread/start or resume). */
+void codex_deliver_thread(struct bridge *br, const char *thread);
+/* The broker's `deliver`. */
+void codex_deliver(struct bridge *br, const struct hb_env *e);
+/* A line from the server: 1 when it was the answer to our own request
+ * (the caller never sees it); notifications update the turn state. */
+int codex_deliver_from_server(struct bridge *br, json_t *msg);
+/* A line from the caller that uses a reserved id: refused (1). */
+int codex_deliver_refuse(struct bridge *br, json_t *msg);
+/* Before each wait: repeat session.attach; ms until the next time. */
+long long codex_deliver_tick(struct bridge *br);
+void codex_deliver_free(struct bridge *br);
+
+#endif

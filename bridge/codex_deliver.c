@@ -1,0 +1,254 @@
+/*
+ * codex_deliver - messages from other sessions into this session's Codex
+ * thread.  Into a running turn with turn/steer (after the agent's current
+ * step, as the page says; expectedTurnId guards against a turn that just
+ * ended, and a failed steer starts a turn instead), into an idle thread
+ * with turn/start, under a run of its own with the access the broker
+ * approved, closed when the turn completes.  One request at a time, so a
+ * second message steers into the turn the first one started.  Our
+ * requests carry the operation id (session-message-N) as their JSON-RPC
+ * id and clientUserMessageId; the caller may use neither.
+ */
+#include "codex.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "session_message.h"
+
+#define STEER_SUFFIX "#steer"
+
+/* A run the bridge opened for a turn it started. */
+struct delivered_run {
+	char run[64];
+	char turn[200];
+	struct delivered_run *next;
+};
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void broker_op(struct bridge *br, const char *op, const char *run, const struct delivery *x)
+{
+	struct hb_env e;
+	char err[256];
+	int64_t id;
+
+	if (!br->broker_ok)
+		return;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", op);
+	hb_env_set_str(&e, "run", run);
+	if (x) {
+		hb_env_set_str(&e, "session", br->session);
+		hb_env_set_str(&e, "project", x->project);
+		hb_env_set_str(&e, "agent", "codex");
+		hb_env_set_str(&e, "access", x->access);
+	}
+	if (hb_client_send(&br->broker, &e, &id, err, sizeof err) < 0)
+		log_warn(run, "%s: %s", op, err);
+}
+
+/* The sandbox and approval policy of an access level (the same four
+ * levels the desktop gives a Codex turn). */
+static void set_access(json_t *params, const char *access)
+{
+	int rank = hb_access_rank(access);
+	json_t *sandbox;
+
+	if (rank <= 0)
+		sandbox = json_pack("{s:s, s:b}", "type", "readOnly", "networkAccess", 0);
+	else if (rank == 1)
+		sandbox = json_pack("{s:s, s:[], s:b, s:b, s:b}", "type", "workspaceWrite", "writableRoots",
+				    "networkAccess", 0, "excludeTmpdirEnvVar", 0, "excludeSlashTmp", 0);
+	else
+		sandbox = json_pack("{s:s}", "type", "dangerFullAccess");
+	json_object_set_new(params, "sandboxPolicy", sandbox);
+	json_object_set_new(params, "approvalPolicy", json_string(rank == 3 ? "never" : "on-request"));
+}
+
+static json_t *user_input(const char *text)
+{
+	return json_pack("[{s:s, s:s, s:[]}]", "type", "text", "text", text, "text_elements");
+}
+
+static void send_request(struct bridge *br, struct delivery *x)
+{
+	char id[80];
+	json_t *req, *params;
+	int steer = br->turn[0] && !x->tried_steer;
+
+	x->state = DELIVERY_WORKING;
+	br->working = x;
+	snprintf(id, sizeof id, "%s%s", x->op_id, steer ? STEER_SUFFIX : "");
+	params = json_pack("{s:s, s:s, s:o}", "threadId", br->thread, "clientUserMessageId", x->op_id, "input",
+			   user_input(x->text));
+	if (steer) {
+		json_object_set_new(params, "expectedTurnId", json_string(br->turn));
+	} else {
+		set_access(params, x->access);
+		broker_op(br, "run.open", x->op_id, x);
+	}
+	req = json_pack("{s:s, s:s, s:o}", "id", id, "method", steer ? "turn/steer" : "turn/start", "params", params);
+	codex_write_json(br->server.in, req);
+	json_decref(req);
+	log_info(x->op_id, "%s into thread %s", steer ? "steering" : "starting a turn", br->thread);
+}
+
+static void pump(struct bridge *br)
+{
+	struct delivery *x;
+
+	if (!br->working && br->thread[0] && br->server.in >= 0 && (x = deliveries_next(&br->dl)))
+		send_request(br, x);
+}
+
+void codex_deliver_thread(struct bridge *br, const char *thread)
+{
+	if (!br->thread[0])
+		snprintf(br->thread, sizeof br->thread, "%s", thread);
+}
+
+void codex_deliver(struct bridge *br, const struct hb_env *e)
+{
+	if (!br->thread[0])
+		return; /* not attached yet: the broker will ask again */
+	deliveries_take(&br->dl, e);
+	pump(br);
+}
+
+static void remember_run(struct bridge *br, const char *run, const char *turn)
+{
+	struct delivered_run *r = calloc(1, sizeof *r);
+
+	if (!r) {
+		broker_op(br, "run.close", run, NULL);
+		return;
+	}
+	snprintf(r->run, sizeof r->run, "%s", run);
+	snprintf(r->turn, sizeof r->turn, "%s", turn);
+	r->next = br->runs;
+	br->runs = r;
+}
+
+static void close_runs_of_turn(struct bridge *br, const char *turn)
+{
+	for (struct delivered_run **pp = &br->runs; *pp;) {
+		struct delivered_run *r = *pp;
+		if (strcmp(r->turn, turn) == 0) {
+			broker_op(br, "run.close", r->run, NULL);
+			*pp = r->next;
+			free(r);
+		} else {
+			pp = &r->next;
+		}
+	}
+}
+
+/* The answer to our turn/start or turn/steer. */
+static void on_answer(struct bridge *br, const char *id, json_t *msg)
+{
+	size_t n = strlen(id), sl = strlen(STEER_SUFFIX);
+	int steer = n > sl && strcmp(id + n - sl, STEER_SUFFIX) == 0;
+	char op_id[64];
+	struct delivery *x;
+	json_t *result = json_object_get(msg, "result");
+	const char *why = json_string_value(json_object_get(json_object_get(msg, "error"), "message"));
+
+	snprintf(op_id, sizeof op_id, "%.*s", (int)(steer ? n - sl : n), id);
+	if (!(x = deliveries_find(&br->dl, op_id)) || x != br->working)
+		return;
+	br->working = NULL;
+	if (steer && result) {
+		deliveries_finish(&br->dl, x, 1, json_string_value(json_object_get(result, "turnId")), NULL);
+	} else if (steer) {
+		/* The turn ended meanwhile: start one instead. */
+		log_info(op_id, "steer refused (%s); starting a turn", why ? why : "?");
+		x->tried_steer = 1;
+		deliveries_requeue(&br->dl, x);
+	} else if (result) {
+		json_t *turn = json_object_get(result, "turn");
+		const char *tid = json_string_value(json_object_get(turn, "id"));
+		const char *status = json_string_value(json_object_get(turn, "status"));
+		if (tid && (!status || strcmp(status, "inProgress") == 0)) {
+			snprintf(br->turn, sizeof br->turn, "%s", tid);
+			remember_run(br, op_id, tid);
+		} else {
+			broker_op(br, "run.close", op_id, NULL);
+		}
+		deliveries_finish(&br->dl, x, 1, tid, NULL);
+	} else {
+		broker_op(br, "run.close", op_id, NULL);
+		deliveries_finish(&br->dl, x, 0, NULL, why ? why : "codex refused turn/start");
+	}
+	pump(br);
+}
+
+int codex_deliver_from_server(struct bridge *br, json_t *msg)
+{
+	json_t *id = json_object_get(msg, "id");
+	const char *method = json_string_value(json_object_get(msg, "method"));
+	json_t *params = json_object_get(msg, "params");
+	const char *thread = json_string_value(json_object_get(params, "threadId"));
+	const char *turn = json_string_value(json_object_get(json_object_get(params, "turn"), "id"));
+
+	if (!method && deliveries_reserved(id)) {
+		on_answer(br, json_string_value(id), msg);
+		return 1;
+	}
+	if (!method || !thread || !turn || strcmp(thread, br->thread) != 0)
+		return 0;
+	if (strcmp(method, "turn/started") == 0) {
+		snprintf(br->turn, sizeof br->turn, "%s", turn);
+		pump(br);
+	} else if (strcmp(method, "turn/completed") == 0) {
+		if (strcmp(br->turn, turn) == 0)
+			br->turn[0] = '\0';
+		close_runs_of_turn(br, turn);
+		pump(br);
+	}
+	return 0;
+}
+
+int codex_deliver_refuse(struct bridge *br, json_t *msg)
+{
+	json_t *id = json_object_get(msg, "id");
+	char *line = NULL;
+
+	(void)br;
+	if (!deliveries_reserved(id) &&
+	    !deliveries_reserved(json_object_get(json_object_get(msg, "params"), "clientUserMessageId")))
+		return 0;
+	if (id && (line = deliveries_refusal(id, json_integer(-32600)))) {
+		json_t *v = json_loads(line, 0, NULL);
+		codex_write_json(1, v);
+		json_decref(v);
+	}
+	free(line);
+	return 1;
+}
+
+long long codex_deliver_tick(struct bridge *br)
+{
+	if (!br->broker_ok || !br->thread[0])
+		return -1;
+	return deliveries_attach(&br->dl, mono_ms());
+}
+
+void codex_deliver_free(struct bridge *br)
+{
+	while (br->runs) {
+		struct delivered_run *r = br->runs;
+		br->runs = r->next;
+		free(r);
+	}
+	deliveries_free(&br->dl);
+}

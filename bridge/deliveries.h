@@ -1,0 +1,67 @@
+/*
+ * deliveries - what both bridges do for messages between sessions: say
+ * to the broker which session's agent they carry (session.attach, every
+ * second), remember each operation id the broker handed them, so that a
+ * message asked for again (svc-messages or the broker restarted) goes into
+ * the agent once and the repeat gets the first outcome, and report the
+ * outcome (deliver.done).  Also: a client's own request may not use a
+ * session message's operation id.
+ */
+#ifndef HB_DELIVERIES_H
+#define HB_DELIVERIES_H
+
+#include <jansson.h>
+
+#include "client.h"
+#include "map.h"
+
+#define DELIVERY_ATTACH_EVERY_MS 1000
+
+enum delivery_state { DELIVERY_WAITING, DELIVERY_WORKING, DELIVERY_DONE };
+
+struct delivery {
+	char op_id[64];
+	enum delivery_state state;
+	char turn[200];                 /* DONE: the turn (Codex) or message uuid (Claude) */
+	char *text;                     /* the envelope, until done */
+	char access[16];
+	char project[1024];
+	int tried_steer;                /* Codex: a steer failed, start a turn */
+	struct delivery *next;          /* the bridge's queue of waiting ones */
+};
+
+struct deliveries {
+	struct hb_client *broker;
+	const char *session, *agent;
+	struct hb_map by_op;            /* op id -> struct delivery */
+	struct delivery *queue, **queue_tail;
+	long long next_attach_ms;
+};
+
+void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent);
+void deliveries_free(struct deliveries *d);
+
+/* Repeat session.attach when it is due (now in ms, monotonic); returns
+ * ms until the next one. */
+long long deliveries_attach(struct deliveries *d, long long now);
+
+/* The broker's `deliver`: a new delivery (WAITING, appended to the queue)
+ * or NULL when it is a repeat (answered here when it is done) or bad. */
+struct delivery *deliveries_take(struct deliveries *d, const struct hb_env *e);
+/* The first waiting delivery, taken off the queue; NULL when none. */
+struct delivery *deliveries_next(struct deliveries *d);
+/* Put x back at the head of the queue (the agent was busy). */
+void deliveries_requeue(struct deliveries *d, struct delivery *x);
+/* Find by op id. */
+struct delivery *deliveries_find(struct deliveries *d, const char *op_id);
+/* Report the outcome.  ok: x is DONE with turn (kept for repeats);
+ * otherwise x is forgotten, so the next ask tries again. */
+void deliveries_finish(struct deliveries *d, struct delivery *x, int ok, const char *turn, const char *why);
+
+/* Nonzero when v is a string id reserved for session messages. */
+int deliveries_reserved(const json_t *v);
+/* The error line for a client that used one (malloc'd); code (taken) is
+ * the pipe's own kind of error code. */
+char *deliveries_refusal(const json_t *id, json_t *code);
+
+#endif

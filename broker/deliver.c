@@ -1,0 +1,263 @@
+/*
+ * deliver - see deliver.h.  Attachments are the only state here; they
+ * expire when a bridge stops repeating session.attach (its connection is
+ * gone: a ROUTER gets no notice of that), and a send that fails drops one
+ * at once.
+ */
+#include "deliver.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "envvar.h"
+#include "events.h"
+#include "failpoint.h"
+#include "front.h"
+#include "log.h"
+#include "runs.h"
+#include "session_message.h"
+
+/* A bridge repeats session.attach every second; three missed ones and
+ * more mean it is gone. */
+#define ATTACH_TTL_DEFAULT_MS 3500
+
+struct attachment {
+	char session[128];
+	char agent[16];
+	struct hb_peer peer;
+	long long seen_ms;
+	struct attachment *next;
+};
+
+static int attach_ttl_ms(void)
+{
+	return hb_getenv_int("HB_ATTACH_TTL_MS", ATTACH_TTL_DEFAULT_MS, 100, 3600000);
+}
+
+static int same_peer(const struct hb_peer *a, const struct hb_peer *b)
+{
+	return a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
+}
+
+static struct attachment *find_peer(struct broker *b, const struct hb_peer *peer, const char *session)
+{
+	for (struct attachment *a = b->attachments; a; a = a->next)
+		if (same_peer(&a->peer, peer) && (!session || strcmp(a->session, session) == 0))
+			return a;
+	return NULL;
+}
+
+/* The bridge that attached last for session, or NULL. */
+static struct attachment *find_session(struct broker *b, const char *session)
+{
+	struct attachment *best = NULL;
+
+	for (struct attachment *a = b->attachments; a; a = a->next)
+		if (strcmp(a->session, session) == 0 && (!best || a->seen_ms > best->seen_ms))
+			best = a;
+	return best;
+}
+
+static void drop(struct broker *b, struct attachment *gone, const char *why)
+{
+	for (struct attachment **pp = &b->attachments; *pp; pp = &(*pp)->next)
+		if (*pp == gone) {
+			*pp = gone->next;
+			log_info(NULL, "session %s: its bridge is detached (%s)", gone->session, why);
+			events_publish(b, "session.detached", json_pack("{s:s, s:s}", "session", gone->session,
+									 "reason", why));
+			free(gone);
+			return;
+		}
+}
+
+void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *session = hb_env_str_or(e, "session", ""), *agent = hb_env_str_or(e, "agent", "");
+	struct attachment *a;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (!*session || strlen(session) >= sizeof a->session ||
+	    (strcmp(agent, "codex") != 0 && strcmp(agent, "claude") != 0)) {
+		front_reply_err(b, peer, &id, "bad-request",
+				"session.attach needs \"session\" (at most 127 bytes) and \"agent\" (codex or claude)");
+		return;
+	}
+	if ((a = find_peer(b, peer, session))) {
+		a->seen_ms = broker_now_ms();
+		front_reply_ok(b, peer, &id, NULL);
+		return;
+	}
+	if (!(a = calloc(1, sizeof *a))) {
+		front_reply_err(b, peer, &id, "internal", "hb-broker is out of memory");
+		return;
+	}
+	snprintf(a->session, sizeof a->session, "%s", session);
+	snprintf(a->agent, sizeof a->agent, "%s", agent);
+	a->peer = *peer;
+	a->seen_ms = broker_now_ms();
+	a->next = b->attachments;
+	b->attachments = a;
+	log_info(NULL, "session %s: a %s bridge is attached", session, agent);
+	/* svc-messages listens for this: the session's outbox may go now. */
+	events_publish(b, "session.attached", json_pack("{s:s, s:s}", "session", session, "agent", agent));
+	front_reply_ok(b, peer, &id, NULL);
+}
+
+void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	struct attachment *a = find_peer(b, peer, hb_env_str_or(e, "session", ""));
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (a)
+		drop(b, a, "the bridge said so");
+	front_reply_ok(b, peer, &id, NULL);
+}
+
+/* The current incarnation of the service that sends session messages:
+ * outcomes go to its task. */
+static int send_to_messages_task(struct broker *b, const struct hb_env *m)
+{
+	struct service *s = broker_service_by_tool(b, "send_session_message");
+	struct hb_peer to;
+
+	if (!s || !s->cur || !s->cur->ready)
+		return -1;
+	to.len = (size_t)snprintf((char *)to.id, sizeof to.id, "%s.task", s->cur->id);
+	to.pid = 0;
+	return hb_send_env(b->back, &to, m);
+}
+
+void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *op_id = hb_env_str_or(e, "opId", "");
+	struct hb_env m;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (!hb_is_session_message_id(op_id) || !find_peer(b, peer, NULL)) {
+		front_reply_err(b, peer, &id, "bad-request",
+				"deliver.done needs the \"opId\" of a session message, from an attached bridge");
+		return;
+	}
+	hb_env_init(&m);
+	hb_env_set_str(&m, "op", "deliver.result");
+	hb_env_set_str(&m, "opId", op_id);
+	hb_env_set_str(&m, "status", hb_env_bool(e, "ok", 0) ? "delivered" : "failed");
+	hb_env_set_str(&m, "turn", hb_env_str_or(e, "turn", ""));
+	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
+	/* Lost when svc-messages is down: it asks again after its restart. */
+	if (send_to_messages_task(b, &m) < 0)
+		log_warn(NULL, "%s: the outcome could not reach svc-messages; it will ask again", op_id);
+	front_reply_ok(b, peer, &id, NULL);
+}
+
+static void answer_task(struct broker *b, const struct hb_peer *peer, const struct hb_env *e, const char *status,
+			const char *reason)
+{
+	struct hb_env m;
+	int64_t id = 0;
+
+	hb_env_int(e, "id", &id);
+	hb_env_init(&m);
+	hb_env_set_str(&m, "op", "deliver.result");
+	hb_env_set_int(&m, "id", id);
+	hb_env_set_str(&m, "opId", hb_env_str_or(e, "opId", ""));
+	hb_env_set_str(&m, "status", status);
+	if (reason)
+		hb_env_set_str(&m, "reason", reason);
+	if (hb_send_env(b->back, peer, &m) < 0)
+		log_warn(NULL, "deliver: cannot answer svc-messages: %s", zmq_strerror(errno));
+}
+
+void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *op_id = hb_env_str_or(e, "opId", ""), *session = hb_env_str_or(e, "session", "");
+	struct attachment *a = find_session(b, session);
+	struct run *live = runs_active(b, session);
+	struct hb_message_end sender = { "", hb_env_str_or(e, "senderAccess", ""),
+					  hb_env_str_or(e, "senderProject", "") };
+	struct hb_message_end recipient = { hb_env_str_or(e, "recipientTitle", ""),
+					     live ? live->access : hb_env_str_or(e, "recipientAccess", ""),
+					     hb_env_str_or(e, "recipientProject", "") };
+	char reason[768];
+	struct hb_env m;
+
+	/* Only the service that sends session messages may have them carried
+	 * into an agent. */
+	if (from->svc != broker_service_by_tool(b, "send_session_message") || !hb_is_session_message_id(op_id) ||
+	    !*session) {
+		log_warn(from->id, "deliver dropped: not from svc-messages, or without a message id or session");
+		return;
+	}
+	if (!a) {
+		answer_task(b, peer, e, "offline", "no bridge carries this session's agent now");
+		return;
+	}
+	/* Again just before delivery: the recipient's access may have changed,
+	 * and only the broker knows the access of its running turn. */
+	if (!hb_env_bool(e, "approved", 0) && hb_message_hold(&sender, &recipient, reason, sizeof reason)) {
+		answer_task(b, peer, e, "held", reason);
+		return;
+	}
+	hb_failpoint("broker.before-forward");
+	hb_env_init(&m);
+	hb_env_set_str(&m, "op", "deliver");
+	hb_env_set_str(&m, "opId", op_id);
+	hb_env_set_str(&m, "session", session);
+	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
+	hb_env_set_str(&m, "access", recipient.access);
+	hb_env_set_str(&m, "project", recipient.project);
+	if (hb_send_env(b->front, &a->peer, &m) < 0) {
+		drop(b, a, "a delivery could not reach it");
+		answer_task(b, peer, e, "offline", "the session's bridge is gone");
+		return;
+	}
+	hb_failpoint("broker.after-forward");
+	/* For observers; the bridge got it addressed to it, which a PUB
+	 * event (dropped for a slow or late subscriber) could not promise. */
+	events_publish(b, "message.delivery", json_pack("{s:s, s:s, s:s}", "session", session, "opId", op_id,
+							  "access", recipient.access));
+	answer_task(b, peer, e, "accepted", NULL);
+}
+
+void deliver_event(struct broker *b, struct instance *from, const struct hb_env *e)
+{
+	const char *topic = hb_env_str_or(e, "topic", "");
+	json_t *body = json_loads(hb_env_str_or(e, "json", ""), 0, NULL);
+
+	/* Services publish timeline rows only; the kernel's own topics stay
+	 * the kernel's. */
+	if (strncmp(topic, "timeline.", 9) != 0 || !json_is_object(body)) {
+		log_warn(from->id, "event \"%.48s\" dropped: services publish timeline.* objects only", topic);
+		json_decref(body);
+		return;
+	}
+	events_publish(b, topic, body);
+}
+
+void deliver_tick(struct broker *b, long long now)
+{
+	int ttl = attach_ttl_ms();
+
+	for (struct attachment *a = b->attachments, *next; a; a = next) {
+		next = a->next;
+		if (now - a->seen_ms > ttl)
+			drop(b, a, "it stopped attaching");
+	}
+}
+
+void deliver_free(struct broker *b)
+{
+	while (b->attachments) {
+		struct attachment *a = b->attachments;
+		b->attachments = a->next;
+		free(a);
+	}
+}

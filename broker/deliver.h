@@ -1,0 +1,30 @@
+/*
+ * deliver - the last leg of a message between sessions.  A bridge says
+ * which session's agent it carries (session.attach, repeated every
+ * second, so a restarted broker learns it again); svc-messages' task asks
+ * the broker to deliver an outbox entry (back op `deliver`); the broker
+ * checks the hold rules again with the access of the recipient's running
+ * turn, hands the message to the bridge and answers `accepted`, `held` or
+ * `offline`; the bridge's `deliver.done` goes back to svc-messages' task.
+ * The broker keeps no message: svc-messages re-sends until it hears the
+ * outcome, and the bridge carries one operation id into its agent once.
+ */
+#ifndef HB_DELIVER_H
+#define HB_DELIVER_H
+
+#include "broker.h"
+
+/* Front ops of a bridge: session.attach, session.detach, deliver.done. */
+void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* Back ops of a service: deliver (svc-messages' task) and event (a
+ * timeline event to publish). */
+void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e);
+void deliver_event(struct broker *b, struct instance *from, const struct hb_env *e);
+/* Forget bridges that stopped attaching (the loop wakes at least once a
+ * second, which is precise enough for a 3.5 s expiry). */
+void deliver_tick(struct broker *b, long long now);
+void deliver_free(struct broker *b);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * svc-messages - messages between HB Code sessions: the tool
+ * send_session_message, the user's queue (the underscore tools behind
+ * hbctl messages), and the delivery loop that carries the outbox to the
+ * recipients' bridges through the broker.
+ */
+#include "admin.h"
+#include "outbox.h"
+#include "send.h"
+#include "service.h"
+
+static const struct hb_service_tool tools[] = {
+	{ "send_session_message", handle_send_session_message },
+	{ "_messages_list", handle_messages_list },
+	{ "_messages_send", handle_messages_send },
+	{ "_messages_discard", handle_messages_discard },
+	{ NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	return hb_service_main_task(argc, argv, "svc-messages", tools, outbox_run, NULL);
+}

@@ -1,0 +1,262 @@
+/*
+ * outbox - the delivery loop: every due outbox entry goes to the broker
+ * (`deliver`), which checks the hold rules again and hands it to the
+ * recipient's bridge; the outcome comes back as `deliver.result`.
+ *
+ * Nothing here is remembered outside appdata.db, so a SIGKILL at any
+ * point loses nothing: an entry stays in the outbox until its outcome is
+ * written, and is asked for again (after NO_ANSWER_MS without an answer,
+ * RECHECK_MS after the bridge took it) until then.  Asking twice is safe:
+ * the bridge carries one operation id into its agent once and answers a
+ * repeat with the first outcome.  A bridge that attaches (the broker's
+ * session.attached event) makes its session's entries due at once.
+ */
+#include "outbox.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+#include "appdata.h"
+#include "failpoint.h"
+#include "log.h"
+#include "message_store.h"
+#include "paths.h"
+#include "session_message.h"
+#include "sock.h"
+#include "timeline.h"
+
+#define NO_ANSWER_MS 2000       /* the broker did not answer: ask again */
+#define RECHECK_MS 5000         /* the bridge has it: ask for the outcome again */
+#define OFFLINE_MS 5000         /* no bridge: try again (an attach comes sooner) */
+#define FAILED_MS 10000         /* the agent refused it: try again */
+#define DUE_BATCH 32
+
+struct outbox {
+	struct hb_task *task;
+	void *sock, *sub;
+	sqlite3 *db;
+	int64_t next_id;
+};
+
+static void deliver_one(struct outbox *ob, const struct msg_due *d, long long now)
+{
+	char op_id[48], err[512];
+	char *text = hb_message_envelope(d->from.id, d->from.title, d->from.agent, d->body);
+	struct hb_env e;
+
+	if (!text)
+		return;
+	store_op_id(d->id, op_id, sizeof op_id);
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "deliver");
+	hb_env_set_int(&e, "id", ++ob->next_id);
+	hb_env_set_str(&e, "opId", op_id);
+	hb_env_set_str(&e, "session", d->to.id);
+	hb_env_set_str(&e, "text", text);
+	hb_env_set_str(&e, "senderAccess", d->sender_access);
+	hb_env_set_str(&e, "senderProject", d->from.project);
+	hb_env_set_str(&e, "recipientTitle", d->to.title);
+	hb_env_set_str(&e, "recipientAccess", d->to.access);
+	hb_env_set_str(&e, "recipientProject", d->to.project);
+	hb_env_set_bool(&e, "approved", d->approved);
+	if (hb_send_env(ob->sock, NULL, &e) < 0)
+		log_warn(op_id, "cannot ask the broker to deliver: %s", zmq_strerror(errno));
+	free(text);
+	if (store_reschedule(ob->db, d->id, now + NO_ANSWER_MS, 0, NULL, err, sizeof err) < 0)
+		log_warn(op_id, "%s", err);
+}
+
+static void deliver_due(struct outbox *ob)
+{
+	struct msg_due due[DUE_BATCH];
+	long long now = appdata_now_ms();
+	char err[512];
+	int n = store_due(ob->db, now, due, DUE_BATCH, err, sizeof err);
+
+	if (n < 0)
+		log_warn(NULL, "reading the outbox: %s", err);
+	for (int i = 0; i < n; i++) {
+		deliver_one(ob, &due[i], now);
+		free(due[i].body);
+	}
+}
+
+static void publish(struct outbox *ob, const char *topic, char *json)
+{
+	if (json && hb_task_publish(ob->task, topic, json) < 0)
+		log_debug(NULL, "%s not published", topic);
+	free(json);
+}
+
+/* The sender's row (and, once delivered, the recipient's user row). */
+static void publish_outcome(struct outbox *ob, long long id, const char *signal, const char *reason, int delivered)
+{
+	char err[512];
+	json_t *m = store_get(ob->db, id, err, sizeof err);
+	const char *from = json_string_value(json_object_get(m, "fromSessionId"));
+	const char *call_id = json_string_value(json_object_get(m, "callId"));
+	const char *op_id = json_string_value(json_object_get(m, "id"));
+	const char *to = json_string_value(json_object_get(m, "toSessionId"));
+	const char *to_title = json_string_value(json_object_get(m, "toTitle"));
+
+	if (from && call_id && op_id && to && to_title) {
+		struct timeline_message row = { from, call_id, op_id, to, to_title, signal, reason, delivered };
+		if (delivered) {
+			/* The user row first: the sender's link points at it. */
+			char *text = hb_message_envelope(from, json_string_value(json_object_get(m, "fromTitle")),
+							 json_string_value(json_object_get(m, "fromAgent")),
+							 json_string_value(json_object_get(m, "message")));
+			const char *turn = json_string_value(json_object_get(m, "turnId"));
+			if (text)
+				publish(ob, "timeline.user",
+					timeline_user_row(to, op_id, text, turn ? turn : "", from, call_id));
+			free(text);
+		}
+		publish(ob, "timeline.message", timeline_sender_row(&row));
+	}
+	json_decref(m);
+}
+
+static void on_result(struct outbox *ob, const struct hb_env *e)
+{
+	const char *op_id = hb_env_str_or(e, "opId", ""), *status = hb_env_str_or(e, "status", "");
+	const char *reason = hb_env_str_or(e, "reason", hb_env_str_or(e, "text", ""));
+	long long id = store_parse_op_id(op_id), now = appdata_now_ms();
+	char err[512] = "";
+	int changed = 0, rc = 0;
+
+	if (!id)
+		return;
+	if (strcmp(status, "delivered") == 0) {
+		hb_failpoint("messages.before-mark-sent");
+		if ((rc = store_mark_sent(ob->db, id, hb_env_str_or(e, "turn", ""), &changed, err, sizeof err)) == 0 &&
+		    changed) {
+			log_info(op_id, "delivered (turn %s)", hb_env_str_or(e, "turn", "?"));
+			publish_outcome(ob, id, TIMELINE_SENT, NULL, 1);
+		}
+	} else if (strcmp(status, "held") == 0) {
+		if ((rc = store_mark_held(ob->db, id, reason, &changed, err, sizeof err)) == 0 && changed) {
+			log_info(op_id, "held for the user: %s", reason);
+			publish_outcome(ob, id, TIMELINE_NEEDS_APPROVAL, reason, 0);
+		}
+	} else if (strcmp(status, "accepted") == 0) {
+		hb_failpoint("messages.after-accept");
+		rc = store_reschedule(ob->db, id, now + RECHECK_MS, 0, NULL, err, sizeof err);
+	} else if (strcmp(status, "offline") == 0) {
+		rc = store_reschedule(ob->db, id, now + OFFLINE_MS, 0, reason, err, sizeof err);
+	} else if (strcmp(status, "failed") == 0) {
+		log_warn(op_id, "the recipient's agent did not take it: %s", reason);
+		rc = store_reschedule(ob->db, id, now + FAILED_MS, 1, reason, err, sizeof err);
+	}
+	if (rc < 0)
+		log_warn(op_id, "%s", err);
+}
+
+static void on_broker(struct outbox *ob)
+{
+	for (;;) {
+		struct hb_env e;
+		char err[256];
+		int rc = hb_recv_env(ob->sock, &e, err, sizeof err);
+
+		if (rc < 0)
+			return;
+		if (rc == 1 && strcmp(hb_env_str_or(&e, "op", ""), "deliver.result") == 0)
+			on_result(ob, &e);
+		else if (rc == 0)
+			log_warn(NULL, "bad frame from the broker: %s", err);
+		if (rc == 1)
+			hb_env_free(&e);
+	}
+}
+
+/* session.attached: that session's entries are due now. */
+static void on_event(struct outbox *ob)
+{
+	for (;;) {
+		char topic[64], err[256];
+		struct hb_env e;
+		json_t *body;
+
+		if (zmq_recv(ob->sub, topic, sizeof topic, ZMQ_DONTWAIT) < 0)
+			return;
+		if (hb_recv_env(ob->sub, &e, err, sizeof err) != 1)
+			continue;
+		body = json_loads(hb_env_str_or(&e, "json", ""), 0, NULL);
+		if (json_string_value(json_object_get(body, "session")) &&
+		    store_session_reachable(ob->db, json_string_value(json_object_get(body, "session")),
+					    appdata_now_ms(), err, sizeof err) < 0)
+			log_warn(NULL, "%s", err);
+		json_decref(body);
+		hb_env_free(&e);
+	}
+}
+
+static int open_all(struct outbox *ob, char *err, size_t errlen)
+{
+	char path[4096], ep[HB_PATH_MAX + 8];
+	struct hb_paths p;
+
+	if (appdata_default_path(path, sizeof path, err, errlen) < 0 || !(ob->db = appdata_open_rw(path, err, errlen)))
+		return -1;
+	if (hb_paths_resolve(&p, err, errlen) < 0 || hb_ipc_endpoint(ep, sizeof ep, &p, "events.sock") < 0)
+		return -1;
+	if (!(ob->sub = hb_sock_sub(hb_task_zctx(ob->task), "session.attached")) || zmq_connect(ob->sub, ep) < 0) {
+		snprintf(err, errlen, "cannot listen to the broker's events: %s", zmq_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void close_all(struct outbox *ob)
+{
+	if (ob->sub)
+		zmq_close(ob->sub);
+	appdata_close(ob->db);
+	ob->sub = NULL;
+	ob->db = NULL;
+}
+
+void outbox_run(struct hb_task *task, void *arg)
+{
+	struct outbox ob = { task, hb_task_socket(task), NULL, NULL, 0 };
+	char err[512];
+
+	(void)arg;
+	while (!hb_task_stopping(task)) {
+		zmq_pollitem_t items[3] = {
+			{ ob.sock, 0, ZMQ_POLLIN, 0 },
+			{ ob.sub, 0, ZMQ_POLLIN, 0 },
+			{ NULL, hb_task_wake_fd(task), ZMQ_POLLIN, 0 },
+		};
+		long long next, wait = 1000;
+
+		if (!ob.db && open_all(&ob, err, sizeof err) < 0) {
+			/* e.g. the data directory is not writable yet: try again */
+			zmq_pollitem_t wake = { NULL, hb_task_wake_fd(task), ZMQ_POLLIN, 0 };
+			log_warn(NULL, "outbox: %s", err);
+			close_all(&ob);
+			if (zmq_poll(&wake, 1, 1000) > 0)
+				hb_task_drain_wake(task);
+			continue;
+		}
+		deliver_due(&ob);
+		if ((next = store_next_due(ob.db)))
+			wait = next - appdata_now_ms();
+		wait = wait < 10 ? 10 : wait > 1000 ? 1000 : wait;
+		items[1].socket = ob.sub;
+		if (zmq_poll(items, 3, wait) < 0 && errno != EINTR)
+			break;
+		if (items[2].revents & ZMQ_POLLIN)
+			hb_task_drain_wake(task);
+		if (items[0].revents & ZMQ_POLLIN)
+			on_broker(&ob);
+		if (items[1].revents & ZMQ_POLLIN)
+			on_event(&ob);
+	}
+	close_all(&ob);
+}
