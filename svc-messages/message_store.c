@@ -197,6 +197,12 @@ int store_reschedule(sqlite3 *db, long long id, long long next_ms, int failed, c
 			    NULL, err, errlen, "iisi", next_ms, (long long)(failed != 0), why, id);
 }
 
+int store_mark_handed(sqlite3 *db, long long id, long long next_ms, char *err, size_t errlen)
+{
+	return appdata_exec(db, "UPDATE session_message_outbox SET approved = 1, next_attempt_at = ? WHERE message_id = ?",
+			    NULL, err, errlen, "ii", next_ms, id);
+}
+
 int store_session_reachable(sqlite3 *db, const char *session, long long now, char *err, size_t errlen)
 {
 	return appdata_exec(db,

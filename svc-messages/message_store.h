@@ -63,6 +63,10 @@ int store_mark_sent(sqlite3 *db, long long id, const char *turn, int *changed, c
 int store_mark_held(sqlite3 *db, long long id, const char *reason, int *changed, char *err, size_t errlen);
 int store_reschedule(sqlite3 *db, long long id, long long next_ms, int failed, const char *why, char *err,
 		     size_t errlen);
+/* A bridge took the message: it passed the hold rules just before
+ * delivery, so asking again (for its outcome) must not check them again
+ * (a delivered message whose report was lost would be held otherwise). */
+int store_mark_handed(sqlite3 *db, long long id, long long next_ms, char *err, size_t errlen);
 /* A bridge of this session attached: its entries are due now. */
 int store_session_reachable(sqlite3 *db, const char *session, long long now, char *err, size_t errlen);
 

@@ -145,7 +145,7 @@ static void on_result(struct outbox *ob, const struct hb_env *e)
 		}
 	} else if (strcmp(status, "accepted") == 0) {
 		hb_failpoint("messages.after-accept");
-		rc = store_reschedule(ob->db, id, now + RECHECK_MS, 0, NULL, err, sizeof err);
+		rc = store_mark_handed(ob->db, id, now + RECHECK_MS, err, sizeof err);
 	} else if (strcmp(status, "offline") == 0) {
 		rc = store_reschedule(ob->db, id, now + OFFLINE_MS, 0, reason, err, sizeof err);
 	} else if (strcmp(status, "failed") == 0) {

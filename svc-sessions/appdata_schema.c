@@ -56,7 +56,9 @@ static const struct migration_step migration_steps[] = {
 	 * One row per sender session and call id, so a repeated call never
 	 * sends twice.  The outbox is the recipient's queue: an entry lives
 	 * from the receipt until the message is sent or discarded; `held`
-	 * entries wait for the user, the others for the delivery loop. */
+	 * entries wait for the user, the others for the delivery loop;
+	 * `approved` ones skip the hold rules (the user sent it, or a bridge
+	 * already took it). */
 	{ 2,
 	  "CREATE TABLE chat_session_messages ("
 	  " id INTEGER PRIMARY KEY,"

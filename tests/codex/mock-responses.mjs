@@ -68,6 +68,8 @@ const DEFAULT_SCRIPT = {
   eventGapMs: 0,
   // slow scenario: finalDelayMs defaults to this
   slowMs: 3000,
+  // a file whose existence every answer of the turn waits for (null: none)
+  waitForFile: null,
   // number of output_text.delta chunks for the final text (0: none)
   deltaChunks: 3,
   usage: { input_tokens: 10, output_tokens: 5 },
@@ -367,6 +369,12 @@ async function handleResponses(req, res, body, rec) {
   rec.responseId = respId;
   logRecord(rec);
   note(`#${rec.seq} turn=${rec.turn} -> ${rec.answer.kind}${rec.toolOutput ? ` (tool output ${JSON.stringify(rec.toolOutput.text)?.slice(0, 120)})` : ""}`);
+  // waitForFile: answer only once that file exists (a test decides when
+  // this turn may go on: a window that does not depend on timing).
+  if (ts.waitForFile) {
+    note(`#${rec.seq} waiting for ${ts.waitForFile}`);
+    while (!fs.existsSync(ts.waitForFile)) await sleep(50);
+  }
   await streamSse(req, res, events, { delayMs, gapMs: ts.eventGapMs ?? 0, hang, respId, seq: rec.seq });
 }
 

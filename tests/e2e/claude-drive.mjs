@@ -4,8 +4,14 @@
 // summary when the run is idle.  Node stdlib only.
 //
 //   node claude-drive.mjs --hbctl PATH --prompt TEXT [--approve | --decline MSG]
-//        [--timeout S] -- hb-claude-bridge ARGS... -- node host.mjs
+//        [--timeout S] [--transcript FILE] [--stay-until FILE]
+//        -- hb-claude-bridge ARGS... -- node host.mjs
+//
+// --transcript FILE: every line from the bridge as {t (ms since 1970), line}
+// --stay-until FILE: do not end at the first idle; end once FILE exists
+// (the run stays open for what else reaches it, e.g. session messages).
 import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
 import readline from "node:readline";
 
 const argv = process.argv.slice(2);
@@ -22,12 +28,15 @@ const child = spawn(cmd[0], cmd.slice(1), { stdio: ["pipe", "pipe", "inherit"] }
 const send = (o) => child.stdin.write(JSON.stringify(o) + "\n");
 const timer = setTimeout(() => { summary.errors.push("timeout"); finish(3); }, 1000 * (Number(opts.timeout) || 60));
 let done = false;
+const transcript = opts.transcript ? fs.openSync(opts.transcript, "w") : null;
+const stay = opts["stay-until"] ? setInterval(() => { if (fs.existsSync(opts["stay-until"])) finish(0); }, 100) : null;
 
 function finish(code) {
   if (done) return;
   done = true;
   clearTimeout(timer);
   clearInterval(poll);
+  if (stay) clearInterval(stay);
   send({ id: "close-1", method: "close" });
   child.stdin.end();
   child.on("exit", (status) => {
@@ -55,6 +64,7 @@ const poll = setInterval(() => {
 }, 100);
 
 readline.createInterface({ input: child.stdout }).on("line", (line) => {
+  if (transcript !== null) fs.writeSync(transcript, JSON.stringify({ t: Date.now(), line }) + "\n");
   let m;
   try { m = JSON.parse(line); } catch { summary.errors.push("not JSON: " + line); return; }
   if (m.event === "opened") {
@@ -67,7 +77,8 @@ readline.createInterface({ input: child.stdout }).on("line", (line) => {
     summary.events.push(msg.type + (msg.subtype ? "/" + msg.subtype : "") + (msg.state ? ":" + msg.state : ""));
     if (msg.type === "assistant")
       for (const c of msg.message?.content || []) if (c.type === "text") summary.finalText = c.text;
-    if (msg.type === "system" && msg.subtype === "session_state_changed" && msg.state === "idle" && summary.sent)
+    if (msg.type === "system" && msg.subtype === "session_state_changed" && msg.state === "idle" && summary.sent &&
+        !stay)
       finish(0);
     return;
   }

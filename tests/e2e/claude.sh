@@ -11,11 +11,8 @@ set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/agent-host
-if [ ! -d "$rig/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
-	echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in tests/agent-host)"
-	exit 1
-fi
 . "$(dirname "$0")/lib.sh"
+require claude
 field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
 # The tool results the model received, from the mock's log.
 tool_results() {

@@ -9,11 +9,8 @@ set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
-if [ ! -x "$rig/node_modules/.bin/codex" ]; then
-	echo "FAIL the pinned codex is not installed: run make npm-deps (npm ci in tests/codex)"
-	exit 1
-fi
 . "$(dirname "$0")/lib.sh"
+require codex
 { sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E","agent":"codex","projectPath":"/tmp"}' |

@@ -9,7 +9,13 @@ mock=
 fail=0
 e2e_cleanup() {
 	[ -n "$mock" ] && kill "$mock" 2>/dev/null
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
+	# `... | start_broker` runs it in a subshell: its pid is in the file.
+	[ -z "$broker" ] && [ -s "$tmp/broker.pid" ] && broker=$(cat "$tmp/broker.pid")
+	if [ -n "$broker" ] && kill "$broker" 2>/dev/null; then
+		wait "$broker" 2>/dev/null
+		# not our child when started in that subshell: wait cannot see it
+		for _ in $(seq 100); do kill -0 "$broker" 2>/dev/null || break; sleep 0.1; done
+	fi
 	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
 	rm -rf "$tmp"
 }
@@ -25,9 +31,35 @@ start_broker() {
 	cat >"$tmp/services.conf"
 	"$build/hb-broker" --config "$tmp/services.conf" >"$tmp/broker.log" 2>&1 &
 	broker=$!
+	echo "$broker" >"$tmp/broker.pid"
 	for _ in $(seq 100); do "$build/hbctl" status >/dev/null 2>&1 && return 0; sleep 0.1; done
 	echo "FAIL the broker did not start"; cat "$tmp/broker.log"
 	exit 1
+}
+
+# require codex|claude|sqlite3: stop with FAIL when what the script needs
+# is not installed (make npm-deps / make deps install them).
+require() {
+	case $1 in
+	codex) [ -x "$here/codex/node_modules/.bin/codex" ] ||
+		{ echo "FAIL the pinned codex is not installed: run make npm-deps (npm ci in tests/codex)"; exit 1; } ;;
+	claude) [ -d "$here/agent-host/node_modules/@anthropic-ai/claude-agent-sdk" ] ||
+		{ echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in tests/agent-host)"; exit 1; } ;;
+	sqlite3) command -v sqlite3 >/dev/null 2>&1 ||
+		{ echo "FAIL sqlite3 is not installed: run make deps"; exit 1; } ;;
+	esac
+}
+
+# wait_for SECONDS CONDITION: true once CONDITION holds, false after SECONDS.
+wait_for() {
+	local n=$(($1 * 5))
+	for _ in $(seq "$n"); do eval "$2" && return 0; sleep 0.2; done
+	return 1
+}
+
+# The svc-messages section of a config.
+messages_conf() {
+	printf '[service svc-messages]\nexec = %s/svc-messages\nconcurrency = 2\ntools = send_session_message _messages_list _messages_send _messages_discard\n' "$build"
 }
 
 # The svc-sessions section of a config.

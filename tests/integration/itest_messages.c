@@ -53,7 +53,7 @@ static void *zctx, *events;             /* timeline events */
 static char failpoints[300];
 /* Sessions: A sends (codex, /pa, full-auto, run "run-a"); the others
  * receive. */
-static char A[64], B[64], C[64], D[64], E[64], G[64];
+static char A[64], B[64], C[64], D[64], E[64], G[64], H[64];
 
 static int64_t checked(int64_t id)
 {
@@ -284,6 +284,7 @@ static int setup(void **state)
 	create_session(D, "Delta", "codex", "/tmp/pa", "unrestricted");
 	create_session(E, "Epsilon", "codex", "/tmp/pa", "full-auto");
 	create_session(G, "Eta", "codex", "/tmp/pb", "read-only");
+	create_session(H, "Theta", "codex", "/tmp/pa", "full-auto");
 	open_run("run-a", A, "/tmp/pa", "full-auto");
 	return 0;
 }
@@ -599,6 +600,39 @@ static void test_killed_after_accept_asks_again(void **state)
 	hb_client_close(&br);
 }
 
+/* A bridge took a message but its outcome was lost; meanwhile the
+ * recipient's turn got more access.  Asked again, the message is not held:
+ * it passed the rules when the bridge took it, and may be in the agent. */
+static void test_handed_message_is_not_held_again(void **state)
+{
+	struct hb_client br;
+	struct hb_env d, r;
+	char op[48];
+	json_t *ev;
+	int sent = 0;
+
+	(void)state;
+	bridge_attach(&br, H, "codex");
+	expect_receipt("t1", H, "taken once", "queued", op);
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	hb_env_free(&d);
+	/* no outcome; H's turn is now unrestricted, above the sender's */
+	open_run("run-h", H, "/tmp/pa", "unrestricted");
+	next_delivery(&br, &d); /* asked again, not held */
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	hb_env_free(&d);
+	bridge_done(&br, op, "turn-t");
+	while (!sent) {
+		ev = event_for("timeline.message", "t1");
+		sent = json_object_get(ev, "link") != NULL;
+		json_decref(ev);
+	}
+	op_ok(&desk, &r, checked(fx_send_op(&desk, "run.close", "run", "run-h", (char *)NULL)));
+	hb_env_free(&r);
+	hb_client_close(&br);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_hold_again_at_delivery_then_user_sends),
 		cmocka_unit_test(test_discarded_is_never_sent),
 		cmocka_unit_test(test_killed_after_accept_asks_again),
+		cmocka_unit_test(test_handed_message_is_not_held_again),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

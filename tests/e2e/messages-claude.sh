@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# End to end: messages between sessions into the real Claude Agent SDK.
+# Another session's run calls send_session_message (hbctl, bound to that
+# run) -> hb-broker -> svc-messages -> the broker -> hb-claude-bridge ->
+# the reference agent host (tests/agent-host) -> the mock Messages API on
+# 127.0.0.1.  claude-drive.mjs plays the desktop and keeps the run open.
+# Checks:
+#   busy   a message sent while the run's turn runs (it waits on an
+#          approval card that the test answers when it wants) is carried in
+#          only after that turn ended: a `send` whose text is the envelope;
+#          the model gets it as a user message exactly once, after the
+#          first turn's last request
+#   held   a message held by the access rule (the sender's run is
+#          read-only, the recipient's full-auto) waits in hbctl messages,
+#          is delivered after `hbctl messages send`; a discarded one never is
+# Usage: messages-claude.sh BUILD (needs npm ci in tests/agent-host, sqlite3).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/agent-host
+. "$(dirname "$0")/lib.sh"
+require claude
+require sqlite3
+
+watcher=
+desktop=
+cleanup() {
+	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
+	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
+	# HB_TEST_KEEP=DIR: keep the logs, transcripts and mock logs there.
+	[ -n "${HB_TEST_KEEP:-}" ] && rm -rf "$HB_TEST_KEEP" && cp -a "$tmp" "$HB_TEST_KEEP" 2>/dev/null
+	e2e_cleanup
+}
+trap cleanup EXIT
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
+db=$HB_HOME/data/appdata.db
+
+json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o==null?o:o[k],JSON.parse(s));console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
+events() {
+	node -e '
+		const fs = require("fs");
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (eval(process.argv[2])) n++;
+		}
+		console.log(n);' "$tmp/events.jsonl" "$1"
+}
+state_of() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE call_id = '$1'" 2>/dev/null; }
+state_is() { [ "$(state_of "$1")" = "$2" ]; }
+sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
+op_of() { echo "session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE call_id = '$1'")"; }
+new_session() {
+	"$build/hbctl" call manage_sessions \
+		"{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"$2\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
+		json_field id
+}
+envelope() {
+	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Sender" from_agent="codex">\n%s\n</session_message>' \
+		"$sender" "$1"
+}
+# send CALL-ID RUN MESSAGE
+send() {
+	"$build/hbctl" call send_session_message \
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$recipient" "$3")" \
+		--run "$2" --call-id "$1" --timeout 20000
+}
+# What the mock model got, for the envelope in file $1: "TURNS MAX FIRST"
+# TURNS = requests whose last user message has a text block exactly equal
+# to it, MAX = the most such blocks in one request, FIRST = the seq of the
+# first request with it (0: none).
+envelope_count() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8");
+		let turns = 0, max = 0, first = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
+			const blocks = (m) => m.role !== "user" ? 0 : typeof m.content === "string" ? +(m.content === want) :
+				m.content.filter((c) => c.type === "text" && c.text === want).length;
+			const n = msgs.reduce((a, m) => a + blocks(m), 0);
+			max = Math.max(max, n);
+			const users = msgs.filter((m) => m.role === "user");
+			if (users.length && blocks(users[users.length - 1])) { turns++; if (!first) first = r.seq; }
+		}
+		console.log(turns + " " + max + " " + first);' "$tmp/mock.jsonl" "$1"
+}
+# The seq of the last request whose last user message carries a tool result.
+last_tool_result_seq() {
+	node -e '
+		const fs = require("fs");
+		let seq = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
+			const u = msgs.filter((m) => m.role === "user").pop();
+			if (u && Array.isArray(u.content) && u.content.some((c) => c.type === "tool_result")) seq = r.seq;
+		}
+		console.log(seq);' "$tmp/mock.jsonl"
+}
+# The time of the first "idle" of the Claude run after it was running.
+first_idle_t() {
+	node -e '
+		const fs = require("fs");
+		let running = false;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const { t, line } = JSON.parse(l);
+			let m; try { m = JSON.parse(line).message; } catch { continue; }
+			if (!m || m.subtype !== "session_state_changed") continue;
+			if (m.state === "running") running = true;
+			else if (m.state === "idle" && running) { console.log(t); process.exit(0); }
+		}
+		console.log(0);' "$tmp/drive.transcript"
+}
+# How many times the run went idle.
+idles() {
+	node -e '
+		let n = 0;
+		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			let m; try { m = JSON.parse(JSON.parse(l).line).message; } catch { continue; }
+			if (m && m.subtype === "session_state_changed" && m.state === "idle") n++;
+		}
+		console.log(n);' "$tmp/drive.transcript"
+}
+attached() { [ "$(events "e.event===\"session.attached\" && e.session===\"$1\" && e.agent===\"claude\"")" -ge 1 ]; }
+mock_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (r.seq === +process.argv[2]) console.log(r.t); }' "$tmp/mock.jsonl" "$1"; }
+approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
+
+{ sessions_conf; printf '[service svc-messages]\nexec = %s/svc-messages\nconcurrency = 2\ntools = send_session_message _messages_list _messages_send _messages_discard\n' "$build"; } |
+	start_broker
+"$build/hbctl" watch >"$tmp/events.jsonl" 2>/dev/null &
+watcher=$!
+for i in $(seq 50); do
+	"$build/hbctl" call maintain_sessions '{"action":"guide"}' >/dev/null 2>&1
+	sleep 0.1
+	grep -q '"maintain_sessions"' "$tmp/events.jsonl" && break
+done
+
+recipient=$(new_session "Claude recipient" claude)
+sender=$(new_session Sender codex)
+other=$(new_session "To be renamed" codex)
+check "three sessions" '[ -n "$recipient" ] && [ -n "$sender" ] && [ -n "$other" ]'
+"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+"$build/hbctl" run open run-sender-ro --session "$sender" --project "$tmp/project" --agent codex --access read-only >/dev/null
+
+node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+wait_for 10 '[ -s "$tmp/mock.out" ]'
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+
+# The desktop's prompt makes the model call an agent-class tool: the turn
+# runs until the test answers the approval card.
+env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+	timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
+	--prompt '@tool manage_sessions {"action":"rename","targetSessionId":"'"$other"'","title":"Renamed by Claude"}' \
+	--transcript "$tmp/drive.transcript" --stay-until "$tmp/stop" \
+	-- "$build/hb-claude-bridge" --session "$recipient" --run run-claude --project "$tmp/project" \
+	--access full-auto -- node "$rig/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err" &
+desktop=$!
+
+# ---------------------------------------------------------------- busy --
+check "busy: the turn waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+check "busy: the bridge attached its session" 'wait_for 20 "attached $recipient"'
+body='When your turn is done: please summarize it for me.'
+envelope "$body" >"$tmp/busy.envelope"
+receipt=$(send call-busy run-sender "$body")
+check "busy: the receipt says queued" '[ "${receipt#queued:}" != "$receipt" ]'
+body2='And then: the open questions, if any.'
+envelope "$body2" >"$tmp/busy2.envelope"
+receipt=$(send call-busy-2 run-sender "$body2")
+check "busy: a second one queued too" '[ "${receipt#queued:}" != "$receipt" ]'
+# Give the delivery loop time to hand it to the bridge, which must keep
+# it until the turn is idle.
+sleep 2
+check "busy: not carried in while the turn runs" \
+	'state_is call-busy queued && state_is call-busy-2 queued && [ "$(envelope_count "$tmp/busy.envelope")" = "0 0 0" ] && [ "$(envelope_count "$tmp/busy2.envelope")" = "0 0 0" ]'
+check "busy: hbctl messages lists it as queued" \
+	'"$build/hbctl" messages --session "$recipient" --json | grep -q "\"status\":\"queued\""'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+check "busy: delivered after the turn" 'wait_for 60 "state_is call-busy sent && state_is call-busy-2 sent"'
+check "busy: the model answered both, one turn each (three idles)" \
+	'wait_for 60 "[ \$(idles) -ge 3 ]"'
+op=$(op_of call-busy)
+read -r turns max first <<<"$(envelope_count "$tmp/busy.envelope")"
+check "busy: the model got the envelope as a user message exactly once" '[ "$turns $max" = "1 1" ]'
+check "busy: it arrived after the first turn's last request (the tool result)" \
+	'[ "$first" -gt "$(last_tool_result_seq)" ] && [ "$(last_tool_result_seq)" -gt 0 ]'
+check "busy: and after the first turn went idle" '[ "$(mock_t "$first")" -ge "$(first_idle_t)" ] && [ "$(first_idle_t)" -gt 0 ]'
+read -r turns2 max2 first2 <<<"$(envelope_count "$tmp/busy2.envelope")"
+check "busy: the second exactly once too, in a turn after the first's" '[ "$turns2 $max2" = "1 1" ] && [ "$first2" -gt "$first" ]'
+check "busy: the timeline rows: Sent with a link, the recipient's user row" \
+	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-busy\" && e.signal===\"Sent\" && e.link && e.link.session===\"$recipient\" && e.link.row===\"$op\"")" = 1 ] &&
+	 [ "$(events "e.event===\"timeline.user\" && e.session===\"$recipient\" && e.row===\"$op\" && e.text===require(\"fs\").readFileSync(\"$tmp/busy.envelope\",\"utf8\") && e.link.row===\"call-busy\"")" = 1 ]'
+check "busy: the desktop never saw the answer to the bridge's send" '! grep -q "session-message-" "$tmp/drive.transcript"'
+
+# ---------------------------------------------------------------- held --
+# A asks Claude to answer with send_session_message (the mock model calls
+# the tool a message names): Claude as a sender, bound to its own run.
+body_a='Held A: please run the migrations, then answer: @tool send_session_message {"recipientSessionId":"'"$sender"'","message":"Reply from Claude: done."}'
+body_b='Held B: please delete the cache.'
+envelope "$body_a" >"$tmp/held-a.envelope"
+envelope "$body_b" >"$tmp/held-b.envelope"
+receipt_a=$(send call-held-a run-sender-ro "$body_a")
+receipt_b=$(send call-held-b run-sender-ro "$body_b")
+check "held: the receipts say waiting-for-approval" \
+	'[ "${receipt_a#waiting-for-approval:}" != "$receipt_a" ] && [ "${receipt_b#waiting-for-approval:}" != "$receipt_b" ]'
+# The other rule: a sender in another project, recipient not read-only.
+mkdir -p "$tmp/elsewhere"
+stranger=$("$build/hbctl" call manage_sessions \
+	"{\"action\":\"create\",\"title\":\"Stranger\",\"agent\":\"codex\",\"projectPath\":\"$tmp/elsewhere\",\"accessLevel\":\"full-auto\"}" | json_field id)
+"$build/hbctl" run open run-stranger --session "$stranger" --project "$tmp/elsewhere" --agent codex --access full-auto >/dev/null
+receipt_c=$(send call-held-c run-stranger "Held C: from another project.")
+check "held: a sender in another project waits for approval too" \
+	'[ "${receipt_c#waiting-for-approval:}" != "$receipt_c" ] && echo "$receipt_c" | grep -q "works in another project"'
+"$build/hbctl" messages discard "$(op_of call-held-c)" >/dev/null
+op_a=$(op_of call-held-a)
+op_b=$(op_of call-held-b)
+check "held: hbctl messages lists both, waiting for approval, with the reason" \
+	'"$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===2&&m.every(x=>x.status===\"waiting-for-approval\"&&/full auto, more than this session.s read-only/.test(x.holdReason))&&m[0].id===\"$op_a\"&&m[1].id===\"$op_b\"?0:1)})"'
+check "held: the human list shows them" '"$build/hbctl" messages | grep -q "^$op_a  waiting-for-approval  from $sender to $recipient"'
+check "held: the sender's rows say Needs approval" \
+	'[ "$(events "e.event===\"timeline.message\" && (e.row===\"call-held-a\" || e.row===\"call-held-b\") && e.signal===\"Needs approval\" && e.reason")" = 2 ]'
+"$build/hbctl" messages discard "$op_b" >/dev/null
+check "held: the discarded one is gone from the list" \
+	'! "$build/hbctl" messages --json | grep -q "$op_b" && state_is call-held-b discarded'
+check "held: its sender's row says Not sent" \
+	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-held-b\" && e.signal===\"Not sent\"")" = 1 ]'
+check "held: nothing held reached the model before the user's answer" \
+	'[ "$(envelope_count "$tmp/held-a.envelope")" = "0 0 0" ] && state_is call-held-a held'
+"$build/hbctl" messages send "$op_a" >/dev/null
+check "held: sent after hbctl messages send" 'wait_for 60 "state_is call-held-a sent"'
+check "held: the model answered it (a fourth idle)" \
+	'wait_for 60 "[ \$(idles) -ge 4 ]"'
+check "held: the model got it exactly once" '[ "$(envelope_count "$tmp/held-a.envelope" | cut -d" " -f1,2)" = "1 1" ]'
+check "held: the discarded one never reached the model" '[ "$(envelope_count "$tmp/held-b.envelope")" = "0 0 0" ]'
+out=$("$build/hbctl" messages send "$op_b" 2>&1)
+rc=$?
+check "held: a discarded message cannot be sent any more" '[ $rc != 0 ] && echo "$out" | grep -q "was discarded"'
+check "held: Claude's answer (a tool call of its own) got the receipt" \
+	'grep -q "^queued: the message session-message-" <(node -e "for (const l of require(\"fs\").readFileSync(process.argv[1],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) console.log(t.text)" "$tmp/mock.jsonl")'
+check "held: Claude's answer is a message from the Claude session, by its run and tool use id" \
+	'"$build/hbctl" messages --session "$sender" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&/^toolu_/.test(m[0].callId)&&m[0].message===\"Reply from Claude: done.\"&&m[0].status===\"queued\"?0:1)})" &&
+	 [ "$(sent_by "$recipient")" = "run-claude full-auto" ]'
+check "held: nothing else waits (the answer's recipient has no bridge)" \
+	'[ "$("$build/hbctl" messages --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 1 ]'
+
+touch "$tmp/stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "the run ended cleanly" '[ $rc = 0 ]'
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/drive.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	cat "$tmp/drive.json"
+	tail -30 "$tmp/drive.err"
+	tail -40 "$tmp/broker.log"
+fi
+exit $fail
