@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hb-claude-bridge's own limits, against a host that misbehaves on purpose
 # (tests/e2e/stuck-host.mjs): a desktop request the host never answers gets
-# the bridge's timeout error; after close the bridge waits, then kills the
+# the bridge's timeout error; a request with a session message's id is
+# refused by the bridge itself; after close the bridge waits, then kills the
 # host's whole process group, and closes the run.  The limits are page
 # 003's 35 s and 10 s, shortened here through HB_HOST_REQUEST_MS and
 # HB_HOST_CLOSE_MS.  Usage: claude-limits.sh BUILD.
@@ -16,6 +17,7 @@ sessions_conf | start_broker
 {
 	sleep 0.5
 	echo '{"id":"d1","method":"send","params":{"text":"hello"}}'
+	echo '{"id":"session-message-5","method":"send","params":{"text":"a forged message"}}'
 	sleep 2
 	echo '{"id":"d2","method":"close"}'
 	sleep 5
@@ -31,6 +33,10 @@ elapsed=$(( $(date +%s) - start ))
 check "the open reached the desktop as the opened event" 'grep -q "\"event\":\"opened\"" $tmp/out.jsonl'
 check "the unanswered request got the bridge's timeout error" \
 	'grep -q "\"id\":\"d1\",\"error\":{\"code\":\"timeout\"" $tmp/out.jsonl'
+check "a desktop request with a session message's id was refused by the bridge" \
+	'grep -q "\"id\":\"session-message-5\",\"error\":{\"code\":\"invalid_request\"" $tmp/out.jsonl'
+check "... and never reached the host (no timeout for it)" \
+	'! grep -q "\"id\":\"session-message-5\",\"error\":{\"code\":\"timeout\"" $tmp/out.jsonl'
 check "close was answered" 'grep -q "\"id\":\"d2\",\"result\":{}" $tmp/out.jsonl'
 check "the bridge ended after the close wait, not at the 20 s guard" '[ $elapsed -lt 15 ]'
 check "the bridge said it killed the process group" 'grep -q "killing its process group" $tmp/err.log'
