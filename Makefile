@@ -34,6 +34,7 @@ BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c bridge/deliveries.
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
+VIDEO_SRC    := $(wildcard svc-video/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
 HARNESS_SRC  := $(wildcard tests/harness/*.c)
@@ -44,9 +45,10 @@ LIBCOMMON   := $(BUILD)/libhbcommon.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
 LIBSPEECH   := $(BUILD)/libspeech.a
+LIBVIDEO    := $(BUILD)/libvideo.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
-               $(BUILD)/svc-speech $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge
+               $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
@@ -79,6 +81,8 @@ $(LIBSESSIONS): $(call obj,$(filter-out svc-sessions/main.c,$(SESSIONS_SRC)))
 	$(AR) rcs $@ $^
 $(LIBSPEECH): $(call obj,$(filter-out svc-speech/main.c,$(SPEECH_SRC)))
 	$(AR) rcs $@ $^
+$(LIBVIDEO): $(call obj,$(filter-out svc-video/main.c,$(VIDEO_SRC)))
+	$(AR) rcs $@ $^
 $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
@@ -98,11 +102,13 @@ $(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBSESSI
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBCOMMON)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBVIDEO) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
@@ -143,7 +149,7 @@ install: all
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge $(DESTDIR)$(PREFIX)/bin/
-	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(DESTDIR)$(PREFIX)/libexec/hbcode/
+	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist

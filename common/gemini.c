@@ -1,66 +1,35 @@
 /*
- * gemini - the libcurl side of the Gemini client: settings, the request,
- * the answer in memory, and what a failure means (gemini_error.c).
+ * gemini - the Gemini client: settings, a request with the key in its
+ * header (the transfer itself is http.c), and what a failure means
+ * (gemini_error.c).
  */
 #include "gemini.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "envvar.h"
 #include "gemini_error.h"
+#include "http.h"
+#include "url.h"
 
 /* An answer larger than this is not a TTS or video answer: stop reading. */
 #define MAX_ANSWER (64u << 20)
 
-struct buffer {
-	char *data;
-	size_t len, cap;
-	int too_large;
-};
-
-/* The host of an http:// or https:// URL, into host (no port). */
-static int url_host(const char *url, char *host, size_t hostlen)
-{
-	const char *p = strstr(url, "://"), *end;
-	size_t n;
-
-	if (!p)
-		return -1;
-	p += 3;
-	if (*p == '[') {
-		end = strchr(p, ']');
-		if (!end)
-			return -1;
-		end++;
-	} else {
-		end = p + strcspn(p, ":/?#");
-	}
-	n = (size_t)(end - p);
-	if (n == 0 || n >= hostlen || memchr(p, '@', n))
-		return -1;
-	memcpy(host, p, n);
-	host[n] = '\0';
-	return 0;
-}
-
 static int check_base_url(const char *url, char *err, size_t errlen)
 {
-	char host[256];
+	struct hb_url u;
 
-	if (url_host(url, host, sizeof host) < 0 || strpbrk(url, " \t\r\n?#") ||
-	    (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0)) {
+	if (hb_url_parse(url, &u) < 0 || u.userinfo || u.has_query || u.has_fragment ||
+	    (!hb_url_scheme_is(&u, "https") && !hb_url_scheme_is(&u, "http"))) {
 		snprintf(err, errlen, "the Gemini base URL \"%.200s\" is not an http(s) URL without a query", url);
 		return -1;
 	}
 	/* The key goes in a header: over plain http only to this machine. */
-	if (strncmp(url, "http://", 7) == 0 && strcmp(host, "127.0.0.1") != 0 && strcmp(host, "[::1]") != 0 &&
-	    strcasecmp(host, "localhost") != 0) {
+	if (!hb_url_transport_ok(&u)) {
 		snprintf(err, errlen, "the Gemini base URL must use https (plain http only for 127.0.0.1)");
 		return -1;
 	}
@@ -117,142 +86,133 @@ int hb_gemini_model_ok(const char *model)
 	return 1;
 }
 
-static size_t on_data(char *data, size_t size, size_t nmemb, void *arg)
-{
-	struct buffer *b = arg;
-	size_t n = size * nmemb;
-
-	if (b->len + n > MAX_ANSWER) {
-		b->too_large = 1;
-		return 0; /* libcurl ends the transfer with a write error */
-	}
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *d;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		if (!(d = realloc(b->data, cap)))
-			return 0;
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, data, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-	return n;
-}
-
-static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
-{
-	const struct hb_gemini *g = arg;
-
-	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-	return g->cancelled && g->cancelled(g->cancel_arg) ? 1 : 0;
-}
-
 /* What a transfer that got no HTTP answer means. */
-static enum hb_gemini_outcome transfer_failed(const struct hb_gemini *g, CURLcode rc, const struct buffer *b,
-					      const char *curl_err, struct hb_gemini_reply *out)
+static enum hb_gemini_outcome transfer_failed(const struct hb_gemini *g, enum hb_http_result res,
+					      const struct hb_http_response *rs, struct hb_gemini_reply *out)
 {
-	if (rc == CURLE_ABORTED_BY_CALLBACK) {
+	switch (res) {
+	case HB_HTTP_CANCELLED:
 		snprintf(out->message, sizeof out->message, "cancelled");
 		return HB_GEMINI_CANCELLED;
-	}
-	if (b->too_large) {
+	case HB_HTTP_TOO_LARGE:
 		snprintf(out->message, sizeof out->message, "Gemini's answer is larger than %u MiB", MAX_ANSWER >> 20);
 		return HB_GEMINI_FAIL;
-	}
-	if (rc == CURLE_OPERATION_TIMEDOUT) {
+	case HB_HTTP_TIMEOUT:
 		snprintf(out->message, sizeof out->message, "Gemini did not answer within %ld s", g->timeout_ms / 1000);
 		return HB_GEMINI_RETRY;
+	default:
+		snprintf(out->message, sizeof out->message, "cannot reach Gemini at %.200s: %.200s", g->base_url,
+			 rs->error);
+		return res == HB_HTTP_BROKEN ? HB_GEMINI_FAIL : HB_GEMINI_RETRY;
 	}
-	snprintf(out->message, sizeof out->message, "cannot reach Gemini at %.200s: %.200s", g->base_url,
-		 *curl_err ? curl_err : curl_easy_strerror(rc));
-	/* A broken URL or TLS setup stays broken; a dropped connection may not. */
-	return rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT || rc == CURLE_PEER_FAILED_VERIFICATION ||
-			       rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_OUT_OF_MEMORY
-		       ? HB_GEMINI_FAIL
-		       : HB_GEMINI_RETRY;
 }
 
-static enum hb_gemini_outcome answered(long status, struct buffer *b, struct hb_gemini_reply *out)
+static enum hb_gemini_outcome answered(const struct hb_gemini_request *rq, struct hb_http_response *rs,
+				       struct hb_gemini_reply *out)
 {
-	out->status = status;
-	if (status != 200) {
-		out->retry_after_ms = hb_gemini_describe_error(status, b->data, b->len, out->message, sizeof out->message);
-		return hb_gemini_status_retryable(status) ? HB_GEMINI_RETRY : HB_GEMINI_FAIL;
+	out->status = rs->status;
+	memcpy(out->captured, rs->captured, sizeof out->captured);
+	if (rs->status != 200) {
+		out->retry_after_ms =
+			hb_gemini_describe_error(rs->status, rs->body, rs->len, out->message, sizeof out->message);
+		return hb_gemini_status_retryable(rs->status) ? HB_GEMINI_RETRY : HB_GEMINI_FAIL;
 	}
-	if (!b->data || hb_gemini_parse_answer(out, b->data, b->len) < 0) {
-		b->data = NULL; /* taken over */
+	if (!rs->body && rq->empty_ok)
+		return HB_GEMINI_OK;
+	if (!rs->body || hb_gemini_parse_answer(out, rs->body, rs->len) < 0) {
+		rs->body = NULL; /* taken over */
 		snprintf(out->message, sizeof out->message, "Gemini's answer is not a JSON object");
 		return HB_GEMINI_RETRY;
 	}
-	b->data = NULL;
+	rs->body = NULL;
 	return HB_GEMINI_OK;
+}
+
+enum hb_gemini_outcome hb_gemini_send(const struct hb_gemini *g, const struct hb_gemini_request *rq,
+				      struct hb_gemini_reply *out)
+{
+	const char *lines[12];
+	char key[HB_GEMINI_KEY_MAX + 32];
+	struct hb_http_request hr = {
+		.method = rq->method, .url = rq->url, .headers = lines, .body = rq->body, .body_len = rq->body_len,
+		.capture = rq->capture, .connect_timeout_ms = g->connect_timeout_ms, .timeout_ms = g->timeout_ms,
+		.max_answer = MAX_ANSWER, .cancelled = g->cancelled, .cancel_arg = g->cancel_arg,
+	};
+	struct hb_http_response rs;
+	enum hb_http_result res;
+	enum hb_gemini_outcome rc;
+	size_t n = 0;
+
+	memset(out, 0, sizeof *out);
+	out->retry_after_ms = -1;
+	/* The key goes nowhere but to the configured Gemini. */
+	if (!hb_url_same_origin(rq->url, g->base_url)) {
+		snprintf(out->message, sizeof out->message, "refusing to send the Gemini key to %.200s: it is not %.200s",
+			 rq->url, g->base_url);
+		return HB_GEMINI_FAIL;
+	}
+	snprintf(key, sizeof key, "x-goog-api-key: %s", g->key);
+	lines[n++] = key;
+	for (int i = 0; rq->headers && rq->headers[i] && n + 1 < sizeof lines / sizeof lines[0]; i++)
+		lines[n++] = rq->headers[i];
+	lines[n] = NULL;
+	res = hb_http_perform(&hr, &rs);
+	memset(key, 0, sizeof key);
+	rc = res == HB_HTTP_ANSWERED ? answered(rq, &rs, out) : transfer_failed(g, res, &rs, out);
+	hb_http_response_free(&rs);
+	return rc;
+}
+
+enum hb_gemini_outcome hb_gemini_send_retrying(const struct hb_gemini *g, const struct hb_gemini_request *rq,
+					       int attempts, long base_ms, struct hb_gemini_reply *out)
+{
+	enum hb_gemini_outcome rc = HB_GEMINI_FAIL;
+	int made = 0;
+
+	for (int a = 0; a < attempts; a++) {
+		if (a > 0) {
+			long wait = hb_gemini_backoff_ms(a, base_ms, out->retry_after_ms);
+			if (wait > HB_GEMINI_MAX_RETRY_DELAY_MS) {
+				size_t n = strlen(out->message);
+				snprintf(out->message + n, sizeof out->message - n,
+					 " (Gemini asks to wait %ld s before trying again)", (wait + 999) / 1000);
+				return rc;
+			}
+			hb_gemini_reply_free(out);
+			if (hb_gemini_sleep(g, wait) < 0) {
+				snprintf(out->message, sizeof out->message, "cancelled");
+				return HB_GEMINI_CANCELLED;
+			}
+		}
+		rc = hb_gemini_send(g, rq, out);
+		made++;
+		if (rc != HB_GEMINI_RETRY)
+			return rc;
+	}
+	if (made > 1) {
+		size_t n = strlen(out->message);
+		snprintf(out->message + n, sizeof out->message - n, " (%d attempts)", made);
+	}
+	return rc;
 }
 
 enum hb_gemini_outcome hb_gemini_generate(const struct hb_gemini *g, const char *model, const char *body,
 					  struct hb_gemini_reply *out)
 {
-	char url[HB_GEMINI_URL_MAX + 200], header[HB_GEMINI_KEY_MAX + 32], curl_err[CURL_ERROR_SIZE] = "";
-	struct curl_slist *headers = NULL, *h;
-	struct buffer b = { 0 };
-	enum hb_gemini_outcome rc = HB_GEMINI_FAIL;
-	CURLcode cc;
-	CURL *curl;
-	long status = 0;
+	static const char *const json[] = { "Content-Type: application/json", NULL };
+	char url[HB_GEMINI_URL_MAX + 200];
+	struct hb_gemini_request rq = { .method = "POST", .url = url, .headers = json, .body = body,
+					.body_len = strlen(body) };
 
-	memset(out, 0, sizeof *out);
-	out->retry_after_ms = -1;
 	if (!hb_gemini_model_ok(model)) {
+		memset(out, 0, sizeof *out);
+		out->retry_after_ms = -1;
 		snprintf(out->message, sizeof out->message, "the model name \"%.100s\" is not valid", model);
 		return HB_GEMINI_FAIL;
 	}
 	snprintf(url, sizeof url, "%s/v1beta/models/%s:generateContent", g->base_url, model);
-	snprintf(header, sizeof header, "x-goog-api-key: %s", g->key);
-	if ((headers = curl_slist_append(NULL, "Content-Type: application/json")) &&
-	    !(h = curl_slist_append(headers, header))) {
-		curl_slist_free_all(headers);
-		headers = NULL;
-	}
-	if (!(curl = curl_easy_init()) || !headers) {
-		snprintf(out->message, sizeof out->message, "out of memory while preparing the Gemini request");
-		goto done;
-	}
-	if (curl_easy_setopt(curl, CURLOPT_URL, url) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, g->connect_timeout_ms) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, g->timeout_ms) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)g) != CURLE_OK ||
-	    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_err) != CURLE_OK) {
-		snprintf(out->message, sizeof out->message, "libcurl refused an option of the Gemini request");
-		goto done;
-	}
-	cc = curl_easy_perform(curl);
-	if (cc != CURLE_OK)
-		rc = transfer_failed(g, cc, &b, curl_err, out);
-	else if (curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) != CURLE_OK)
-		snprintf(out->message, sizeof out->message, "libcurl lost the HTTP status of Gemini's answer");
-	else
-		rc = answered(status, &b, out);
-done:
-	memset(header, 0, sizeof header);
-	for (h = headers; h; h = h->next) /* libcurl's copy of the key too */
-		memset(h->data, 0, strlen(h->data));
-	curl_slist_free_all(headers);
-	curl_easy_cleanup(curl);
-	free(b.data);
-	return rc;
+	return hb_gemini_send(g, &rq, out);
 }
-
 
 int hb_gemini_sleep(const struct hb_gemini *g, long ms)
 {

@@ -2,7 +2,7 @@
  * gemini - the one HTTP client of the Gemini REST API (generateContent),
  * shared by svc-speech and svc-video.
  *
- * libcurl, one blocking request per call on the calling thread, so that a
+ * One blocking request per call on the calling thread (http.c), so that a
  * service runs several at once from several threads.  The key travels only
  * in the x-goog-api-key header: never in a URL, never in a log line.  The
  * base URL is a setting (settings.json "geminiBaseUrl", or
@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "http.h"
 #include "paths.h"
 #include "settings.h"
 
@@ -54,6 +55,20 @@ struct hb_gemini_reply {
 	char *text;           /* the answer as received */
 	struct { size_t off, len; } blobs[HB_GEMINI_MAX_BLOBS];
 	int nblobs;
+	/* The response headers the request named in capture ("" when absent). */
+	char captured[HB_HTTP_MAX_CAPTURE][HB_HTTP_HEADER_MAX];
+};
+
+/* Any request to the Gemini REST API (the Files API's upload, polling and
+ * delete; generateContent goes through hb_gemini_generate). */
+struct hb_gemini_request {
+	const char *method;           /* GET, POST or DELETE */
+	const char *url;              /* absolute, on the base URL's origin: the key goes nowhere else */
+	const char *const *headers;   /* more header lines, NULL-terminated (at most 10) */
+	const void *body;
+	size_t body_len;
+	const char *const *capture;   /* response headers to keep in reply->captured (at most 3) */
+	int empty_ok;                 /* a 200 without a body is a success (reply->body NULL) */
 };
 
 /* Fill g for a call: the key (read now: a deleted key fails the very next
@@ -66,6 +81,16 @@ void hb_gemini_forget(struct hb_gemini *g);
 /* A model name as it goes in a URL path: letters, digits, '.', '-', '_'. */
 int hb_gemini_model_ok(const char *model);
 
+/* Send rq with the key in its x-goog-api-key header.  HB_GEMINI_OK is a
+ * 200 with a JSON object (or, with empty_ok, no body). */
+enum hb_gemini_outcome hb_gemini_send(const struct hb_gemini *g, const struct hb_gemini_request *rq,
+				      struct hb_gemini_reply *out);
+/* hb_gemini_send up to attempts times while the outcome is HB_GEMINI_RETRY,
+ * waiting hb_gemini_backoff_ms (base_ms doubling, or Gemini's longer
+ * RetryInfo) between them; a wait over HB_GEMINI_MAX_RETRY_DELAY_MS ends
+ * it.  The message of a final failure says how many attempts were made. */
+enum hb_gemini_outcome hb_gemini_send_retrying(const struct hb_gemini *g, const struct hb_gemini_request *rq,
+					       int attempts, long base_ms, struct hb_gemini_reply *out);
 /* POST body (JSON text) to {base}/v1beta/models/{model}:generateContent. */
 enum hb_gemini_outcome hb_gemini_generate(const struct hb_gemini *g, const char *model, const char *body,
 					  struct hb_gemini_reply *out);

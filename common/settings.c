@@ -254,3 +254,38 @@ int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy polic
 	s.policy = policy;
 	return save_settings(p, &s, err, errlen);
 }
+
+int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
+		       double max, double *out, char *err, size_t errlen)
+{
+	const char *value = env ? getenv(env) : NULL, *from = env;
+	json_t *root = NULL, *v;
+	char *end;
+
+	*out = dflt;
+	if (value && *value) {
+		*out = strtod(value, &end);
+		if (end == value || *end) {
+			snprintf(err, errlen, "%s: %s is not a number", from, key);
+			return -1;
+		}
+	} else {
+		if (!(root = load_root(p, err, errlen)))
+			return -1;
+		v = json_object_get(root, key);
+		from = SETTINGS_FILE;
+		if (v && !json_is_number(v)) {
+			snprintf(err, errlen, "%s: %s must be a number", SETTINGS_FILE, key);
+			json_decref(root);
+			return -1;
+		}
+		if (v)
+			*out = json_number_value(v);
+		json_decref(root);
+	}
+	if (!(*out >= min && *out <= max)) {
+		snprintf(err, errlen, "%s: %s is %g; it must be from %g to %g", from, key, *out, min, max);
+		return -1;
+	}
+	return 0;
+}

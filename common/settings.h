@@ -41,6 +41,10 @@ int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy polic
  * broken, the value is not a string or does not fit in outlen. */
 int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
 		       char *out, size_t outlen, char *err, size_t errlen);
+/* A number setting the same way (e.g. "videoTemperature"), within
+ * [min,max]; 0, or -1 with err naming where the bad value came from. */
+int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
+		       double max, double *out, char *err, size_t errlen);
 const char *hb_notify_policy_name(enum hb_notify_policy policy);
 /* "important" / "frequent" (any case); -1 otherwise. */
 int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out);

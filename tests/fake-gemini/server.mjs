@@ -1,5 +1,6 @@
-// fake-gemini - a stand-in for the Gemini REST API (generateContent, text
-// to speech) for the tests and the benchmark: it speaks the real wire format
+// fake-gemini - a stand-in for the Gemini REST API (generateContent for
+// text to speech and for video understanding, the Files API) and for the
+// public web servers of test video URLs, for the tests and the benchmark: it speaks the real wire format
 // (../../../shared/reference/gemini.md) on 127.0.0.1 only, records every
 // request, counts the requests in flight, and answers as a control file says.
 //
@@ -18,19 +19,38 @@
 //     "holdMaxMs": 3000,             ... or this long has passed
 //     "apiKey": "K",                 the only key accepted (else any key)
 //     "rules": [ { "match": "Bravo", "times": 2, "status": 503 }, ... ] }
-// The first rule whose "match" is in the transcript (no match: any request)
-// and whose "times" are not used up applies; its fields override the
+// The first rule whose "match" is in the transcript (no match: any request),
+// whose "kind" is the request's (no kind: any) and whose "times" are not
+// used up applies; its fields override the
 // defaults.  Rule fields: status (an error answer in Gemini's error shape;
 // with "retryDelay": "1s" a 429 carries RetryInfo), reply ("text": text
 // instead of audio; "empty": no parts; "blocked": promptFeedback.blockReason),
 // mimeType, delayMs, samplesPerChar.  Counters start again when the file's
 // text changes.
 //
+// Video (svc-video), with the control file's
+//   "heads": { "/video/a.mp4": { "status": 200, "contentType": "video/mp4",
+//              "contentLength": 1234, "location": "/video/b.mp4" }, ... }
+//                                  answers to HEAD /video/... (else 404)
+//   "processingPolls": 1,          GETs of an uploaded file that still say PROCESSING
+//   "fileState": "FAILED"|"STUCK", the file fails, or never becomes ACTIVE
+//   "videoJson": {...},            the notes of a video generateContent (one text part)
+//   "videoParts": [...],           or its parts exactly; "finishReason": "STOP"
+// and rule fields "keep": true (an upload chunk that fails after its bytes
+// were stored).  Request kinds: generate (speech), video, head,
+// upload-start, upload, upload-query, upload-cancel, file-get, file-delete.
+// The resumable upload is strict like the real one: a chunk at another
+// offset than the bytes received so far is a 400.
+//
 // Each request writes {"event":"start","seq":N} to the record file when it
 // arrives and one JSON line with "event":"end" when it ends: seq, arrivedMs, doneMs, method, path, query, apiKey (the header),
 // contentType, model, voice, text (the whole prompt), transcript, inflight
 // (requests in flight when it arrived, itself included), status, samples,
-// value (every audio sample of the answer has this value), aborted.
+// value (every audio sample of the answer has this value), aborted, kind;
+// for video: command, offset, bytes, uploadId, size, sha256, fileName,
+// fileUri, fileMimeType, videoFirst, temperature, responseMimeType,
+// schema, displayName, uploadMime.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -85,12 +105,13 @@ function control() {
 }
 
 // The behaviour for one request: defaults, then the first rule that applies.
-function behaviour(c, transcript) {
+function behaviour(c, transcript, kind = 'generate') {
   const b = { delayMs: 0, samplesPerChar: 40, mimeType: 'audio/L16;codec=pcm;rate=24000', holdUntilInflight: 0,
     holdMaxMs: 3000, ...c };
   delete b.rules;
   (c.rules || []).some((r, i) => {
     if (r.match !== undefined && !transcript.includes(r.match)) return false;
+    if (r.kind !== undefined && r.kind !== kind) return false;
     if (r.times !== undefined && (used[i] || 0) >= r.times) return false;
     used[i] = (used[i] || 0) + 1;
     Object.assign(b, r);
@@ -175,6 +196,216 @@ function record(rec) {
   fs.appendFileSync(opts.record, `${JSON.stringify(rec)}\n`);
 }
 
+// ---- video: test video URLs, the Files API, structured generateContent ----
+
+const uploads = new Map(); // upload id -> { size, mime, name, parts: [Buffer], got, done, cancelled, file }
+const files = new Map();   // 'files/ID' -> { name, mime, size, sha256, polls, deleted }
+let nextId = 0;
+
+function send(res, rec, answering, status, headers, body) {
+  rec.status = status;
+  answering();
+  const text = body === undefined ? '' : (typeof body === 'string' ? body : JSON.stringify(body));
+  res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function fileObject(f, host, state) {
+  return { name: f.name, displayName: f.displayName, mimeType: f.mime, sizeBytes: String(f.size),
+    createTime: '2026-11-30T10:00:00.000000Z', expirationTime: '2026-12-02T10:00:00.000000Z',
+    sha256Hash: Buffer.from(f.sha256, 'hex').toString('base64'), uri: `http://${host}/v1beta/${f.name}`, state,
+    source: 'UPLOADED' };
+}
+
+function fileState(c, f) {
+  if (c.fileState === 'FAILED') return 'FAILED';
+  if (c.fileState === 'STUCK') return 'PROCESSING';
+  return f.polls < (c.processingPolls ?? 1) ? 'PROCESSING' : 'ACTIVE';
+}
+
+// HEAD (or any method) on /video/...: the test's public web server.
+function head(c, res, rec, answering, path) {
+  const h = (c.heads || {})[path];
+  rec.kind = 'head';
+  if (!h) return send(res, rec, answering, 404, { 'Content-Type': 'text/html' });
+  const headers = {};
+  if (h.contentType !== undefined) headers['Content-Type'] = h.contentType;
+  if (h.location !== undefined) headers.Location = h.location;
+  const status = h.status || 200;
+  rec.status = status;
+  answering();
+  // A HEAD answer has no body; its Content-Length is the file's.
+  if (h.contentLength !== undefined) headers['Content-Length'] = String(h.contentLength);
+  res.writeHead(status, headers);
+  return res.end();
+}
+
+function startUpload(req, res, rec, answering, body) {
+  const h = req.headers;
+  rec.kind = 'upload-start';
+  rec.displayName = body?.file?.display_name;
+  rec.uploadMime = h['x-goog-upload-header-content-type'];
+  rec.size = Number(h['x-goog-upload-header-content-length']);
+  if (h['x-goog-upload-protocol'] !== 'resumable' || h['x-goog-upload-command'] !== 'start'
+    || !(rec.size > 0) || !rec.uploadMime) {
+    return send(res, rec, answering, 400, { 'Content-Type': 'application/json' }, errorBody(400, 'Bad upload start.'));
+  }
+  const id = `up${++nextId}`;
+  uploads.set(id, { size: rec.size, mime: rec.uploadMime, displayName: rec.displayName, parts: [], got: 0,
+    done: false, cancelled: false });
+  rec.uploadId = id;
+  return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'active',
+    'X-Goog-Upload-URL': `http://${req.headers.host}/upload/v1beta/files?upload_id=${id}&upload_protocol=resumable`,
+    'X-Goog-Upload-Chunk-Granularity': '262144' });
+}
+
+function finishUpload(u) {
+  const all = Buffer.concat(u.parts);
+  const f = { name: `files/${Math.random().toString(36).slice(2, 10)}${nextId}`, displayName: u.displayName,
+    mime: u.mime, size: all.length, sha256: crypto.createHash('sha256').update(all).digest('hex'), polls: 0,
+    deleted: false };
+  files.set(f.name, f);
+  u.done = true;
+  u.file = f;
+  return f;
+}
+
+// The upload session: upload, "upload, finalize", query, cancel.
+function uploadCommand(req, res, rec, answering, raw, b, url, c) {
+  const id = url.searchParams.get('upload_id');
+  const u = uploads.get(id);
+  const cmd = req.headers['x-goog-upload-command'] || '';
+  const json = { 'Content-Type': 'application/json' };
+  rec.uploadId = id;
+  rec.command = cmd;
+  rec.kind = cmd === 'query' ? 'upload-query' : cmd === 'cancel' ? 'upload-cancel' : 'upload';
+  rec.offset = req.headers['x-goog-upload-offset'] === undefined ? null : Number(req.headers['x-goog-upload-offset']);
+  rec.bytes = raw.length;
+  if (!u || u.cancelled) return send(res, rec, answering, 404, json, errorBody(404, 'No such upload.'));
+  if (cmd === 'cancel') {
+    u.cancelled = true;
+    return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'cancelled' });
+  }
+  if (cmd === 'query') {
+    if (u.done) return send(res, rec, answering, 200, { ...json, 'X-Goog-Upload-Status': 'final' }, { file: fileObject(u.file, req.headers.host, fileState(c, u.file)) });
+    return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'active', 'X-Goog-Upload-Size-Received': String(u.got) });
+  }
+  if (cmd !== 'upload' && cmd !== 'upload, finalize') return send(res, rec, answering, 400, json, errorBody(400, 'Bad upload command.'));
+  if (u.done || rec.offset !== u.got) return send(res, rec, answering, 400, json, errorBody(400, `Offset ${rec.offset} is not ${u.got}.`));
+  const last = cmd === 'upload, finalize';
+  if (!last && raw.length % 262144 !== 0) return send(res, rec, answering, 400, json, errorBody(400, 'A chunk must be a multiple of 262144 bytes.'));
+  if (b.status && b.status !== 200) {
+    if (b.keep) { u.parts.push(raw); u.got += raw.length; }
+    return send(res, rec, answering, b.status, json, errorBody(b.status, b.message, b.retryDelay));
+  }
+  u.parts.push(raw);
+  u.got += raw.length;
+  if (!last) return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'active' });
+  if (u.got !== u.size) return send(res, rec, answering, 400, json, errorBody(400, `Received ${u.got} of ${u.size} bytes.`));
+  const f = finishUpload(u);
+  rec.size = f.size;
+  rec.sha256 = f.sha256;
+  rec.fileName = f.name;
+  return send(res, rec, answering, 200, { ...json, 'X-Goog-Upload-Status': 'final' },
+    { file: fileObject(f, req.headers.host, c.processingPolls === 0 ? 'ACTIVE' : 'PROCESSING') });
+}
+
+function fileRequest(req, res, rec, answering, url, c, b) {
+  const name = url.pathname.slice('/v1beta/'.length);
+  const f = files.get(name);
+  const json = { 'Content-Type': 'application/json' };
+  rec.kind = req.method === 'DELETE' ? 'file-delete' : 'file-get';
+  rec.fileName = name;
+  if (!f || f.deleted) return send(res, rec, answering, 404, json, errorBody(404, `File ${name} not found.`));
+  if (b.status && b.status !== 200) return send(res, rec, answering, b.status, json, errorBody(b.status, b.message, b.retryDelay));
+  if (req.method === 'DELETE') {
+    f.deleted = true;
+    return send(res, rec, answering, 200, json, {});
+  }
+  if (req.method !== 'GET') return send(res, rec, answering, 404, json, errorBody(404));
+  const state = fileState(c, f);
+  f.polls++;
+  const obj = fileObject(f, req.headers.host, state);
+  if (state === 'FAILED') obj.error = { code: 400, message: 'Video processing failed: the file is not a video.' };
+  rec.state = state;
+  return send(res, rec, answering, 200, json, obj);
+}
+
+// generateContent with structured output: the notes of the control file.
+function videoGenerate(req, res, rec, answering, body, b, c) {
+  const parts = body?.contents?.[0]?.parts || [];
+  const fd = parts[0]?.fileData || parts[0]?.file_data;
+  const gc = body.generationConfig || {};
+  const json = { 'Content-Type': 'application/json; charset=UTF-8' };
+  rec.kind = 'video';
+  rec.fileUri = fd?.fileUri;
+  rec.fileMimeType = fd?.mimeType ?? null;
+  rec.videoFirst = Boolean(fd) && typeof parts[1]?.text === 'string' && parts.length === 2;
+  rec.text = parts[1]?.text;
+  rec.temperature = gc.temperature;
+  rec.responseMimeType = gc.responseMimeType;
+  rec.schema = gc.responseJsonSchema;
+  if (!fd || !rec.fileUri) return send(res, rec, answering, 400, json, errorBody(400, 'contents.parts.file_data is required.'));
+  const m = /\/v1beta\/(files\/[a-z0-9]+)$/.exec(rec.fileUri);
+  if (m) {
+    const f = files.get(m[1]);
+    if (!f || f.deleted) return send(res, rec, answering, 403, json, errorBody(403, `You do not have permission to access the File ${m[1]} or it may not exist.`));
+    if (fileState(c, f) !== 'ACTIVE') return send(res, rec, answering, 400, json, errorBody(400, `The File ${m[1]} is not in an ACTIVE state and usage is not allowed.`));
+  }
+  if (b.status && b.status !== 200) return send(res, rec, answering, b.status, json, errorBody(b.status, b.message, b.retryDelay));
+  if (b.reply === 'blocked') return send(res, rec, answering, 200, json, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } });
+  let out = b.videoParts;
+  if (!out && b.videoJson !== undefined) out = [{ text: JSON.stringify(b.videoJson) }];
+  if (!out) return send(res, rec, answering, 500, json, errorBody(500, 'fake-gemini: the control file has no videoJson.'));
+  return send(res, rec, answering, 200, json, { candidates: [{ content: { role: 'model', parts: out },
+    finishReason: b.finishReason || 'STOP', index: 0 }], modelVersion: rec.model, responseId: `fake-${rec.seq}` });
+}
+
+// The requests of svc-video; false for the speech path.
+async function video(req, res, url, raw, rec, answering) {
+  let c;
+  try { c = control(); } catch { c = {}; }
+  const path = url.pathname;
+  let body = null;
+  if (path.startsWith('/video/')) {
+    rec.kind = 'head';
+    const b = behaviour(c, '', 'head');
+    if (b.delayMs > 0) await new Promise((r) => setTimeout(r, b.delayMs));
+    head(c, res, rec, answering, path);
+    return true;
+  }
+  const filesApi = path.startsWith('/upload/v1beta/files') || path.startsWith('/v1beta/files/');
+  if (!filesApi) {
+    try { body = JSON.parse(raw.toString('utf8')); } catch { return false; }
+    if (body?.generationConfig?.responseMimeType !== 'application/json') return false;
+  }
+  const m = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(path);
+  rec.model = m ? m[1] : undefined;
+  if (!rec.apiKey) { send(res, rec, answering, 403, { 'Content-Type': 'application/json' }, errorBody(403)); return true; }
+  if (c.apiKey !== undefined && rec.apiKey !== c.apiKey) { send(res, rec, answering, 400, { 'Content-Type': 'application/json' }, errorBody(400, 'API key not valid. Please pass a valid API key.')); return true; }
+  const kind = path.startsWith('/upload/')
+    ? (url.searchParams.get('upload_id') ? ({ query: 'upload-query', cancel: 'upload-cancel' }[req.headers['x-goog-upload-command']] || 'upload') : 'upload-start')
+    : path.startsWith('/v1beta/files/') ? (req.method === 'DELETE' ? 'file-delete' : 'file-get') : 'video';
+  rec.kind = kind; // known before any wait, so an aborted request is recorded with it
+  const b = behaviour(c, kind === 'video' ? (body?.contents?.[0]?.parts?.[1]?.text || '') : '', kind);
+  await hold(b);
+  if (b.delayMs > 0) await new Promise((r) => setTimeout(r, b.delayMs));
+  if (res.destroyed) return true;
+  if (kind === 'upload-start') {
+    try { body = JSON.parse(raw.toString('utf8')); } catch { body = null; }
+    if (b.status && b.status !== 200) { rec.kind = kind; send(res, rec, answering, b.status, { 'Content-Type': 'application/json' }, errorBody(b.status, b.message, b.retryDelay)); return true; }
+    startUpload(req, res, rec, answering, body);
+  } else if (kind.startsWith('upload')) {
+    uploadCommand(req, res, rec, answering, raw, b, url, c);
+  } else if (kind.startsWith('file')) {
+    fileRequest(req, res, rec, answering, url, c, b);
+  } else {
+    if (!m) { send(res, rec, answering, 404, { 'Content-Type': 'application/json' }, errorBody(404)); return true; }
+    videoGenerate(req, res, rec, answering, body, b, c);
+  }
+  return true;
+}
+
 const server = http.createServer((req, res) => {
   const chunks = [];
   inflight++;
@@ -199,6 +430,10 @@ const server = http.createServer((req, res) => {
   res.on('close', () => finish(!res.writableFinished));
   req.on('data', (d) => chunks.push(d));
   req.on('end', async () => {
+    // The video paths write their record before the answer leaves, so a
+    // test that got the tool's answer finds every request of it recorded.
+    if (await video(req, res, url, Buffer.concat(chunks), rec, () => finish(false))) return;
+    rec.kind = 'generate';
     let body = null;
     try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { body = null; }
     rec.text = body?.contents?.[0]?.parts?.[0]?.text;
@@ -219,7 +454,7 @@ const server = http.createServer((req, res) => {
     else answer = successBody(b, rec.transcript, rec);
     rec.status = status;
     const text2 = typeof answer === 'string' ? answer : JSON.stringify(answer);
-    answering();
+    finish(false); // recorded before the answer leaves: see the video paths
     res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text2) });
     res.end(text2);
   });

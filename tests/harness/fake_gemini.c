@@ -141,6 +141,20 @@ json_t *fg_records(const struct fake_gemini *g)
 	return events(g, "end");
 }
 
+json_t *fg_records_of(const struct fake_gemini *g, const char *kind)
+{
+	json_t *all = fg_records(g), *out = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(all, i, r) {
+		const char *k = json_string_value(json_object_get(r, "kind"));
+		if (k && strcmp(k, kind) == 0)
+			json_array_append(out, r);
+	}
+	json_decref(all);
+	return out;
+}
+
 size_t fg_started(const struct fake_gemini *g)
 {
 	json_t *s = events(g, "start");
@@ -187,4 +201,52 @@ void fg_stop(struct fake_gemini *g)
 		close(g->out_fd);
 	g->pid = 0;
 	g->in_fd = g->out_fd = -1;
+}
+
+const char *fg_str(const json_t *rec, const char *key)
+{
+	const char *v = json_string_value(json_object_get(rec, key));
+
+	return v ? v : "";
+}
+
+long long fg_int(const json_t *rec, const char *key)
+{
+	return json_integer_value(json_object_get(rec, key));
+}
+
+int fg_reset(struct fake_gemini *g, const char *json)
+{
+	return fg_control(g, json) < 0 ? -1 : fg_clear(g);
+}
+
+int fg_fixture_start(struct fake_gemini *g, struct fixture *f, char *dir, const char *config,
+		     const char *const *env, const char *key)
+{
+	char url[100];
+	const char *all[16] = { url };
+	size_t n = 1;
+
+	unsetenv("GEMINI_API_KEY");
+	if (!mkdtemp(dir) || fg_start(g, dir) < 0)
+		return -1;
+	snprintf(url, sizeof url, "HB_GEMINI_BASE_URL=%s", g->base_url);
+	for (; env && env[n - 1] && n + 1 < sizeof all / sizeof all[0]; n++)
+		all[n] = env[n - 1];
+	all[n] = NULL;
+	/* The broker's environment is copied at its start: url may go now. */
+	if (fx_start(f, config, all) < 0)
+		return -1;
+	return fx_save_gemini_key(key);
+}
+
+int fg_fixture_stop(struct fake_gemini *g, struct fixture *f, const char *dir)
+{
+	char cmd[300];
+	int rc;
+
+	fg_stop(g);
+	rc = fx_stop_clean(f);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? rc : -1;
 }

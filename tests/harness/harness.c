@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "envelope.h"
+#include "paths.h"
+#include "settings.h"
 
 void fx_sleep_ms(int ms)
 {
@@ -30,6 +32,33 @@ long long fx_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+char *fx_deployed_service(const char *name)
+{
+	const char *build = getenv("HB_BUILD");
+	char path[700], head[200], *text = calloc(1, 65536), *at, *out = NULL;
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/../deploy/services.conf", build ? build : "build");
+	if (!text || (!(in = fopen(path, "r")) && !(in = fopen("deploy/services.conf", "r")))) {
+		free(text);
+		return NULL;
+	}
+	n = fread(text, 1, 65535, in);
+	fclose(in);
+	text[n] = '\0';
+	snprintf(head, sizeof head, "[service %s]", name);
+	if ((at = strstr(text, head))) {
+		n = strcspn(at + 1, "[") + 1; /* up to the next section */
+		if ((out = malloc(n + 1))) {
+			memcpy(out, at, n);
+			out[n] = '\0';
+		}
+	}
+	free(text);
+	return out;
 }
 
 void fx_use_env(struct fixture *f)
@@ -367,4 +396,33 @@ int64_t fx_send_op(struct hb_client *c, const char *op, ...)
 		return -1;
 	}
 	return id;
+}
+
+char *fx_call_expect(struct fixture *f, const char *tool, const char *json, int want_ok, const char *want)
+{
+	char *text = NULL;
+	int ok = 0;
+
+	if (fx_call(f, tool, json, &ok, &text) < 0) {
+		fprintf(stderr, "%s: no answer from the broker: %s\n", tool, text ? text : "?");
+	} else if (ok != want_ok || (want && !strstr(text, want))) {
+		fprintf(stderr, "%s %s: wanted %s%s%s, got %s: %s\n", tool, json, want_ok ? "success" : "failure",
+			want ? " saying " : "", want ? want : "", ok ? "success" : "failure", text);
+	} else {
+		return text;
+	}
+	free(text);
+	return NULL;
+}
+
+int fx_save_gemini_key(const char *key)
+{
+	struct hb_paths p;
+	char err[256];
+
+	if (hb_paths_resolve(&p, err, sizeof err) < 0 || hb_settings_save_gemini_key(&p, key, err, sizeof err) < 0) {
+		fprintf(stderr, "cannot save the Gemini key: %s\n", err);
+		return -1;
+	}
+	return 0;
 }

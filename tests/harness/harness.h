@@ -39,6 +39,12 @@ int fx_stop_clean(struct fixture *f);
 /* A call through hbctl's path; *text is malloc'd.  0 when the broker
  * answered (ok tells whether the tool succeeded), -1 otherwise. */
 int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char **text);
+/* A call that must answer with want_ok and (unless want is NULL) with
+ * want in its text: the text (malloc'd), or NULL after saying on stderr
+ * what came instead. */
+char *fx_call_expect(struct fixture *f, const char *tool, const char *json, int want_ok, const char *want);
+/* Save the Gemini key in the fixture's config folder (fx_use_env's).  0 or -1. */
+int fx_save_gemini_key(const char *key);
 /* status JSON, or NULL */
 json_t *fx_status(struct fixture *f);
 /* The service's pid / generation / string field in status (0/NULL if none). */
@@ -51,6 +57,10 @@ int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms);
 /* Send op with string fields (NULL-terminated name/value pairs) on c;
  * returns the request id, or -1 when it could not be sent. */
 int64_t fx_send_op(struct hb_client *c, const char *op, ...);
+/* The "[service NAME]" section of the tree's deploy/services.conf
+ * (malloc'd, NULL when there is none), so a test runs a service exactly
+ * as it is deployed. */
+char *fx_deployed_service(const char *name);
 /* Set HB_HOME etc. in this process to the fixture's folder. */
 void fx_use_env(struct fixture *f);
 /* Run hbctl with args; returns its exit status; output in *out (malloc'd). */

@@ -27,8 +27,6 @@
 
 #include "../harness/fake_gemini.h"
 #include "../harness/harness.h"
-#include "paths.h"
-#include "settings.h"
 
 #define KEY "AIzaTestKeyForTheFakeServer0123456789"
 #define GAP_SAMPLES 4320 /* 180 ms at 24 kHz */
@@ -48,45 +46,26 @@ static char gdir[64];
 /* The svc-speech entry of deploy/services.conf (the tree's own), plus svc-echo. */
 static char *config(void)
 {
-	const char *build = getenv("HB_BUILD");
-	char path[700], *text = calloc(1, 65536), *at, *out;
-	FILE *in;
-	size_t n;
+	char *speech = fx_deployed_service("svc-speech"), *out;
 
-	assert_non_null(text);
-	snprintf(path, sizeof path, "%s/../deploy/services.conf", build ? build : "build");
-	if (!(in = fopen(path, "r")))
-		in = fopen("deploy/services.conf", "r");
-	assert_non_null(in);
-	n = fread(text, 1, 65535, in);
-	fclose(in);
-	text[n] = '\0';
-	at = strstr(text, "[service svc-speech]");
-	assert_non_null(at);
-	n = strcspn(at + 1, "[") + 1; /* up to the next section */
-	out = calloc(1, n + sizeof echo_conf + 2);
+	assert_non_null(speech);
+	out = calloc(1, strlen(speech) + sizeof echo_conf + 2);
 	assert_non_null(out);
-	memcpy(out, at, n);
+	strcpy(out, speech);
 	strcat(out, "\n");
 	strcat(out, echo_conf);
-	free(text);
+	free(speech);
 	return out;
 }
 
 static void save_key(void)
 {
-	struct hb_paths p;
-	char err[256];
-
-	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
-	if (hb_settings_save_gemini_key(&p, KEY, err, sizeof err) < 0)
-		fail_msg("cannot save the key: %s", err);
+	assert_int_equal(fx_save_gemini_key(KEY), 0);
 }
 
 static void control(const char *json)
 {
-	assert_int_equal(fg_control(&G, json), 0);
-	assert_int_equal(fg_clear(&G), 0);
+	assert_int_equal(fg_reset(&G, json), 0);
 }
 
 /* Call synthesize_speech with args; returns ok, *text the answer. */
@@ -117,12 +96,9 @@ static json_t *speak_ok(const char *args)
 /* A call that must fail with want in its text. */
 static void speak_fails(const char *args, const char *want)
 {
-	char *text = NULL;
+	char *text = fx_call_expect(&F, "synthesize_speech", args, 0, want);
 
-	if (speak(args, &text))
-		fail_msg("synthesize_speech succeeded: %s", text);
-	if (!strstr(text, want))
-		fail_msg("the error \"%s\" does not say \"%s\"", text, want);
+	assert_non_null(text);
 	free(text);
 }
 
@@ -231,18 +207,6 @@ static char *args_with(const char *text, const char *voice, const char *style)
 	return out;
 }
 
-static const char *rstr(const json_t *r, const char *k)
-{
-	const char *v = json_string_value(json_object_get(r, k));
-
-	return v ? v : "";
-}
-
-static long long rint_(const json_t *r, const char *k)
-{
-	return json_integer_value(json_object_get(r, k));
-}
-
 /* The records of requests whose transcript contains marker, in order of arrival. */
 static json_t *requests_for(const char *marker)
 {
@@ -250,7 +214,7 @@ static json_t *requests_for(const char *marker)
 	size_t i;
 
 	json_array_foreach(all, i, r)
-		if (strstr(rstr(r, "transcript"), marker))
+		if (strstr(fg_str(r, "transcript"), marker))
 			json_array_append(out, r);
 	json_decref(all);
 	/* Ended-order is arrival order here: one request at a time per piece. */
@@ -282,11 +246,11 @@ static void test_key_read_on_every_call(void **state)
 	recs = fg_records(&G);
 	assert_int_equal(json_array_size(recs), 1);
 	/* The key travels in its header only, to the model's path. */
-	assert_string_equal(rstr(json_array_get(recs, 0), "apiKey"), KEY);
-	assert_string_equal(rstr(json_array_get(recs, 0), "query"), "");
-	assert_string_equal(rstr(json_array_get(recs, 0), "path"),
+	assert_string_equal(fg_str(json_array_get(recs, 0), "apiKey"), KEY);
+	assert_string_equal(fg_str(json_array_get(recs, 0), "query"), "");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "path"),
 			    "/v1beta/models/gemini-3.1-flash-tts-preview:generateContent");
-	assert_non_null(strstr(rstr(json_array_get(recs, 0), "contentType"), "application/json"));
+	assert_non_null(strstr(fg_str(json_array_get(recs, 0), "contentType"), "application/json"));
 	json_decref(recs);
 
 	assert_int_equal(fx_hbctl(&F, &out, del), 0);
@@ -338,12 +302,12 @@ static void test_parts_in_flight_and_stitched(void **state)
 	recs = fg_records(&G);
 	assert_int_equal(json_array_size(recs), 6);
 	json_array_foreach(recs, i, r) {
-		const char *t = rstr(r, "text"), *tr = rstr(r, "transcript");
+		const char *t = fg_str(r, "text"), *tr = fg_str(r, "transcript");
 		char want[64];
 
-		if (rint_(r, "inflight") > max_inflight)
-			max_inflight = rint_(r, "inflight");
-		assert_string_equal(rstr(r, "voice"), "Puck");
+		if (fg_int(r, "inflight") > max_inflight)
+			max_inflight = fg_int(r, "inflight");
+		assert_string_equal(fg_str(r, "voice"), "Puck");
 		/* The notes stay outside the transcript; the part is named but
 		 * the model is told not to say it. */
 		assert_non_null(strstr(t, "Warm and slow, like a bedtime story."));
@@ -366,7 +330,7 @@ static void test_parts_in_flight_and_stitched(void **state)
 	assert_int_equal(soxi("-s", file), (long long)n);
 	for (int g = 0; g < 6; g++) {
 		json_t *one = requests_for(m[g]);
-		long long want = rint_(json_array_get(one, 0), "samples"), v = rint_(json_array_get(one, 0), "value");
+		long long want = fg_int(json_array_get(one, 0), "samples"), v = fg_int(json_array_get(one, 0), "value");
 		size_t run = 0;
 
 		assert_int_equal(json_array_size(one), 1);
@@ -401,10 +365,10 @@ static void test_one_part_prompt(void **state)
 	assert_int_equal(json_integer_value(json_object_get(res, "parts")), 1);
 	json_decref(res);
 	recs = fg_records(&G);
-	t = rstr(json_array_get(recs, 0), "text");
+	t = fg_str(json_array_get(recs, 0), "text");
 	assert_null(strstr(t, "part"));
 	assert_non_null(strstr(t, "Cheerful."));
-	assert_string_equal(rstr(json_array_get(recs, 0), "transcript"), "Just one sentence.");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "transcript"), "Just one sentence.");
 	json_decref(recs);
 	remove_speech_files();
 }
@@ -423,9 +387,9 @@ static void test_retries_and_waits(void **state)
 	json_decref(res);
 	reqs = requests_for("Hotel");
 	assert_int_equal(json_array_size(reqs), 3);
-	assert_int_equal(rint_(json_array_get(reqs, 0), "status"), 503);
-	assert_int_equal(rint_(json_array_get(reqs, 1), "status"), 503);
-	assert_int_equal(rint_(json_array_get(reqs, 2), "status"), 200);
+	assert_int_equal(fg_int(json_array_get(reqs, 0), "status"), 503);
+	assert_int_equal(fg_int(json_array_get(reqs, 1), "status"), 503);
+	assert_int_equal(fg_int(json_array_get(reqs, 2), "status"), 200);
 	assert_true(gap_ms(reqs, 1) >= BACKOFF_MS);
 	assert_true(gap_ms(reqs, 2) >= 2 * BACKOFF_MS);
 	json_decref(reqs);
@@ -435,7 +399,7 @@ static void test_retries_and_waits(void **state)
 	json_decref(res);
 	reqs = requests_for("India");
 	assert_int_equal(json_array_size(reqs), 2);
-	assert_int_equal(rint_(json_array_get(reqs, 0), "status"), 429);
+	assert_int_equal(fg_int(json_array_get(reqs, 0), "status"), 429);
 	assert_true(gap_ms(reqs, 1) >= 1500);
 	json_decref(reqs);
 
@@ -449,7 +413,7 @@ static void test_retries_and_waits(void **state)
 	json_decref(res);
 	reqs = requests_for("Kilo");
 	assert_int_equal(json_array_size(reqs), 3);
-	assert_int_equal(rint_(json_array_get(reqs, 1), "status"), 504);
+	assert_int_equal(fg_int(json_array_get(reqs, 1), "status"), 504);
 	json_decref(reqs);
 	remove_speech_files();
 }
@@ -491,7 +455,7 @@ static void test_other_rates_and_mime_spellings(void **state)
 	res = speak_ok("{\"text\":\"Quebec is a word that takes a while to say.\"}");
 	file = json_string_value(json_object_get(res, "file"));
 	recs = fg_records(&G);
-	src = rint_(json_array_get(recs, 0), "samples");
+	src = fg_int(json_array_get(recs, 0), "samples");
 	got = soxi("-s", file);
 	assert_int_equal(soxi("-r", file), 24000);
 	assert_true(got >= src * 3 / 2 - 2 && got <= src * 3 / 2 + 2);
@@ -502,7 +466,7 @@ static void test_other_rates_and_mime_spellings(void **state)
 	res = speak_ok("{\"text\":\"Romeo.\"}");
 	recs = fg_records(&G);
 	assert_int_equal(soxi("-s", json_string_value(json_object_get(res, "file"))),
-			 rint_(json_array_get(recs, 0), "samples"));
+			 fg_int(json_array_get(recs, 0), "samples"));
 	json_decref(recs);
 	json_decref(res);
 	remove_speech_files();
@@ -629,34 +593,21 @@ static void test_argument_errors(void **state)
 
 static int setup(void **state)
 {
-	static char url[100];
-	const char *env[] = { url, "HB_SPEECH_BACKOFF_MS=300", "HB_GEMINI_TIMEOUT_MS=20000", NULL };
+	const char *env[] = { "HB_SPEECH_BACKOFF_MS=300", "HB_GEMINI_TIMEOUT_MS=20000", NULL };
 	char *conf = config();
 	int rc;
 
 	(void)state;
-	unsetenv("GEMINI_API_KEY");
 	snprintf(gdir, sizeof gdir, "/tmp/hbgemini.XXXXXX");
-	if (!mkdtemp(gdir) || fg_start(&G, gdir) < 0)
-		return -1;
-	snprintf(url, sizeof url, "HB_GEMINI_BASE_URL=%s", G.base_url);
-	rc = fx_start(&F, conf, env);
+	rc = fg_fixture_start(&G, &F, gdir, conf, env, KEY);
 	free(conf);
-	if (rc == 0)
-		save_key();
 	return rc;
 }
 
 static int teardown(void **state)
 {
-	char cmd[100];
-	int rc;
-
 	(void)state;
-	fg_stop(&G);
-	rc = fx_stop_clean(&F);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", gdir);
-	return system(cmd) == 0 ? rc : -1;
+	return fg_fixture_stop(&G, &F, gdir);
 }
 
 int main(void)

@@ -1,0 +1,66 @@
+/*
+ * http - one blocking libcurl transfer on the calling thread: the request
+ * as data, the answer in memory, the headers a caller asked to keep, and
+ * an early end when the caller's cancel test says so (polled from
+ * libcurl's progress callback).
+ *
+ * The one place that drives libcurl, for the Gemini client (gemini.c,
+ * which adds the key) and svc-video's look at a public video URL (a HEAD
+ * without any key).  Redirects are never followed here: a caller that
+ * follows one checks the new address first.  Every header line handed to
+ * libcurl is zeroed once the transfer ends, so a key in one leaves no copy
+ * behind.
+ */
+#ifndef HB_HTTP_H
+#define HB_HTTP_H
+
+#include <stddef.h>
+
+#include "service.h"
+
+#define HB_HTTP_MAX_CAPTURE 3
+#define HB_HTTP_HEADER_MAX 1024
+#define HB_HTTP_ERROR_MAX 256  /* libcurl's CURL_ERROR_SIZE */
+
+struct hb_http_request {
+	const char *method;            /* GET, HEAD, POST or DELETE */
+	const char *url;
+	const char *const *headers;    /* header lines, NULL-terminated; may be NULL */
+	const void *body;              /* the POST body (NULL: empty) */
+	size_t body_len;
+	const char *const *capture;    /* response headers to keep, NULL-terminated */
+	long connect_timeout_ms;
+	long timeout_ms;               /* the whole transfer */
+	size_t max_answer;             /* a longer answer ends the transfer */
+	int (*cancelled)(void *arg);   /* nonzero: abort now; may be NULL */
+	void *cancel_arg;
+};
+
+enum hb_http_result {
+	HB_HTTP_ANSWERED,   /* a status came (any status) */
+	HB_HTTP_CANCELLED,
+	HB_HTTP_TIMEOUT,
+	HB_HTTP_TOO_LARGE,
+	HB_HTTP_BROKEN,     /* retrying cannot help: a bad URL, TLS refused, no memory */
+	HB_HTTP_NETWORK,    /* no answer this time (refused, reset, no such host) */
+};
+
+struct hb_http_response {
+	long status;
+	char *body;                    /* malloc'd and NUL-terminated, or NULL when empty */
+	size_t len;
+	/* The values of request.capture, "" when absent (of the last
+	 * response: a "100 Continue" before it does not count). */
+	char captured[HB_HTTP_MAX_CAPTURE][HB_HTTP_HEADER_MAX];
+	char redirect[HB_HTTP_HEADER_MAX]; /* a 3xx's Location, made absolute */
+	char error[HB_HTTP_ERROR_MAX];       /* libcurl's words when there was no answer */
+};
+
+/* hb_service_main for a service that uses this module: libcurl's global
+ * set-up before any thread exists, its clean-up after the last. */
+int hb_http_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools);
+
+enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_http_response *rs);
+void hb_http_response_free(struct hb_http_response *rs);
+
+#endif

@@ -1,0 +1,642 @@
+/*
+ * itest_video - extract_video_context as an agent reaches it: the real
+ * hb-broker and svc-video (the entry of deploy/services.conf) against the
+ * fake Gemini server on 127.0.0.1 (tests/fake-gemini), which also plays
+ * the public web server of the test video URLs.
+ *
+ * Covers: the key read on every call (deleted between two calls: the
+ * exact sentence, no request) and sent only to Gemini, never to a video
+ * host; the generateContent request (canonical YouTube link, video part
+ * first, temperature 0.2, structured output with the intent's schema);
+ * the HEAD check of video_url (supported types and aliases, unsupported,
+ * missing and ambiguous types, private and missing files, redirects and
+ * their limits); a local file through the Files API (chunks, offsets and
+ * the bytes' SHA-256 at the server, PROCESSING -> ACTIVE, the file deleted
+ * afterwards), a failed chunk resumed from the server's offset, FAILED and
+ * never-ready files; consent and path rules; retries and refusals of the
+ * analysis, an off-schema answer; toolCancel during the upload and during
+ * the analysis (requests aborted, the upload cancelled or the file deleted).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../harness/fake_gemini.h"
+#include "../harness/harness.h"
+#include "sha256.h"
+
+#define KEY "AIzaVideoTestKeyForTheFake0123456789"
+#define CHUNK 262144
+#define CLIP_BYTES 700000 /* three chunks: 262144 + 262144 + 175712 */
+
+static struct fixture F;
+static struct fake_gemini G;
+static char gdir[64];
+static char clip[128], clip_sha[HB_SHA256_HEX_LEN + 1];
+
+/* Answers of the right shape for each intent. */
+#define TUTORIAL_JSON                                                                                              \
+	"{\"summary\":\"Sets up a virtual environment.\",\"gaps\":[{\"topic\":\"Windows\",\"detail\":\"not shown\"}],"  \
+	"\"concepts\":[],\"procedures\":[],\"commands\":[{\"timestamp\":\"01:15\",\"command\":\"python3 -m venv "       \
+	".venv\",\"purpose\":\"creates it\"}],\"code\":[],\"onScreenText\":[],\"caveats\":[]}"
+#define MEETING_JSON                                                                                               \
+	"{\"summary\":\"Ship behind a flag.\",\"gaps\":[],\"decisions\":[{\"timestamp\":\"12:30\",\"decision\":\"Ship " \
+	"behind a flag\",\"rationale\":\"\"}],\"requirements\":[],\"blockers\":[],\"actionItems\":[],"                 \
+	"\"openQuestions\":[]}"
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static void control(const char *json)
+{
+	assert_int_equal(fg_reset(&G, json), 0);
+}
+
+/* extract_video_context with args; returns ok, *text the answer. */
+static int watch(const char *args, char **text)
+{
+	int ok = 0;
+
+	assert_int_equal(fx_call(&F, "extract_video_context", args, &ok, text), 0);
+	return ok;
+}
+
+/* A call that must succeed; returns its Markdown. */
+static char *watch_ok(const char *args)
+{
+	char *text = fx_call_expect(&F, "extract_video_context", args, 1, NULL);
+
+	assert_non_null(text);
+	return text;
+}
+
+/* A call that must fail with want in its text. */
+static void watch_fails(const char *args, const char *want)
+{
+	char *text = fx_call_expect(&F, "extract_video_context", args, 0, want);
+
+	assert_non_null(text);
+	free(text);
+}
+
+static size_t count_of(const char *kind)
+{
+	json_t *r = fg_records_of(&G, kind);
+	size_t n = json_array_size(r);
+
+	json_decref(r);
+	return n;
+}
+
+/* {"video_url":URL,...} for the fake's /video/NAME. */
+static char *url_args(const char *name, const char *intent)
+{
+	char *out = malloc(400);
+
+	assert_non_null(out);
+	snprintf(out, 400, "{\"video_url\":\"%s/video/%s\",\"intent\":\"%s\",\"goal\":\"the setup steps\"}",
+		 G.base_url, name, intent);
+	return out;
+}
+
+static char *file_args(const char *path)
+{
+	char *out = malloc(400);
+
+	assert_non_null(out);
+	snprintf(out, 400, "{\"local_file\":\"%s\",\"localFileConsent\":true,\"intent\":\"tutorial\","
+		 "\"goal\":\"the commands\"}", path);
+	return out;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void test_youtube_and_the_key(void **state)
+{
+	const char *del[] = { "settings", "gemini-key", "delete", NULL };
+	const char *args = "{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ?si=abc&t=42\",\"intent\":\"tutorial\","
+			   "\"goal\":\"how to set up the project\"}";
+	char *md, *out, *log;
+	json_t *recs, *r, *req;
+	FILE *in;
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON "}");
+	md = watch_ok(args);
+	assert_non_null(strstr(md, "# Video notes (tutorial)"));
+	assert_non_null(strstr(md, "- Source: https://youtu.be/dQw4w9WgXcQ?si=abc&t=42"));
+	assert_non_null(strstr(md, "- Goal: how to set up the project"));
+	assert_non_null(strstr(md, "## Gaps\n\n- **Windows** — not shown\n"));
+	assert_non_null(strstr(md, "- **[01:15]** `python3 -m venv .venv` — creates it\n"));
+	free(md);
+	recs = fg_records(&G);
+	assert_int_equal(json_array_size(recs), 1);
+	r = json_array_get(recs, 0);
+	assert_string_equal(fg_str(r, "kind"), "video");
+	assert_string_equal(fg_str(r, "apiKey"), KEY);
+	assert_string_equal(fg_str(r, "query"), "");
+	assert_string_equal(fg_str(r, "path"), "/v1beta/models/gemini-3.1-pro-preview:generateContent");
+	assert_string_equal(fg_str(r, "fileUri"), "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+	assert_true(json_is_null(json_object_get(r, "fileMimeType")));
+	assert_true(json_is_true(json_object_get(r, "videoFirst")));
+	assert_true(json_number_value(json_object_get(r, "temperature")) > 0.199 &&
+		    json_number_value(json_object_get(r, "temperature")) < 0.201);
+	assert_string_equal(fg_str(r, "responseMimeType"), "application/json");
+	req = json_object_get(json_object_get(r, "schema"), "required");
+	assert_int_equal(json_array_size(req), 8);
+	assert_non_null(strstr(fg_str(r, "text"), "how to set up the project"));
+	json_decref(recs);
+
+	/* The key deleted between two calls: the exact sentence, nothing sent. */
+	assert_int_equal(fx_hbctl(&F, &out, del), 0);
+	free(out);
+	fg_clear(&G);
+	assert_false(watch(args, &out));
+	assert_string_equal(out, "Add a Gemini API key in Settings > API Keys.");
+	free(out);
+	assert_int_equal(fg_started(&G), 0);
+	assert_int_equal(fx_save_gemini_key(KEY), 0);
+	md = watch_ok(args);
+	free(md);
+
+	/* The key is in no log line of the broker or its services. */
+	assert_non_null(in = fopen(F.log, "r"));
+	assert_non_null(log = calloc(1, 1 << 22));
+	assert_true(fread(log, 1, (1 << 22) - 1, in) > 0);
+	fclose(in);
+	assert_null(strstr(log, KEY));
+	free(log);
+}
+
+static void test_argument_refusals(void **state)
+{
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON "}");
+	watch_fails("{\"youtube_url\":\"https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PL9bw4S5ePsEHQKZ4uTtbNXNQGjjOB8bRk\","
+		    "\"intent\":\"tutorial\",\"goal\":\"g\"}", "is a playlist");
+	watch_fails("{\"youtube_url\":\"https://www.youtube.com/watch?v=dQw4w9WgXc\",\"intent\":\"tutorial\",\"goal\":\"g\"}",
+		    "an ID has exactly 11");
+	watch_fails("{\"intent\":\"tutorial\",\"goal\":\"g\"}", "exactly one of youtube_url, video_url");
+	watch_fails("{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ\",\"video_url\":\"https://x.example/a.mp4\","
+		    "\"intent\":\"tutorial\",\"goal\":\"g\"}", "names 2");
+	watch_fails("{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ\",\"intent\":\"lecture\",\"goal\":\"g\"}",
+		    "\"intent\" must be one of: tutorial, meeting");
+	watch_fails("{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ\",\"intent\":\"meeting\",\"goal\":\" \\n\"}",
+		    "\"goal\" holds only blanks");
+	watch_fails("{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ\",\"intent\":\"meeting\"}", "\"goal\" is required");
+	watch_fails("{\"youtube_url\":\"https://youtu.be/dQw4w9WgXcQ\",\"intent\":\"meeting\",\"goal\":\"g\",\"fps\":2}",
+		    "unknown field \"fps\"");
+	assert_int_equal(fg_started(&G), 0);
+}
+
+/* The public web server's answers to HEAD decide; nothing reaches Gemini
+ * for a source that fails, and the video host never sees the key. */
+static void test_video_url_types(void **state)
+{
+	static const struct {
+		const char *name, *why;
+	} bad[] = {
+		{ "film.mkv", "is video/x-matroska, a video type Gemini does not read; Gemini reads only video/mp4" },
+		{ "page", "is text/html (a web page, not the video file" },
+		{ "untyped.mp4", "is ambiguous: its server does not say what type the file is (no Content-Type)" },
+		{ "blob", "is ambiguous: its server sends it as application/octet-stream" },
+		{ "gone.mp4", "is unreachable: the server has no such file (HTTP 404)" },
+		{ "private.mp4", "is private: the server asks for a login or refuses access" },
+		{ "nohead.mp4", "does not answer a HEAD request" },
+		{ "loop", "more than 5 redirects" },
+		{ "out", "must use https" },
+		{ "huge.mp4", "is 250 MB; Gemini fetches at most 100 MB from a URL" },
+		{ "broken", "is unreachable: the server failed (HTTP 500)" },
+	};
+	char *args, *md, want[200];
+	json_t *recs;
+	size_t i;
+
+	(void)state;
+	control("{\"videoJson\":" MEETING_JSON ",\"heads\":{"
+		"\"/video/talk.mp4\":{\"contentType\":\"video/mp4\",\"contentLength\":5000000},"
+		"\"/video/old.mov\":{\"contentType\":\"Video/MOV; charset=binary\"},"
+		"\"/video/r1\":{\"status\":301,\"location\":\"/video/r2\"},"
+		"\"/video/r2\":{\"status\":307,\"location\":\"/video/talk.mp4\"},"
+		"\"/video/film.mkv\":{\"contentType\":\"video/x-matroska\"},"
+		"\"/video/page\":{\"contentType\":\"text/html; charset=utf-8\"},"
+		"\"/video/untyped.mp4\":{},"
+		"\"/video/blob\":{\"contentType\":\"application/octet-stream\"},"
+		"\"/video/private.mp4\":{\"status\":403,\"contentType\":\"text/html\"},"
+		"\"/video/nohead.mp4\":{\"status\":405},"
+		"\"/video/loop\":{\"status\":302,\"location\":\"/video/loop\"},"
+		"\"/video/out\":{\"status\":302,\"location\":\"http://cdn.example.com/a.mp4\"},"
+		"\"/video/huge.mp4\":{\"contentType\":\"video/mp4\",\"contentLength\":250000000},"
+		"\"/video/broken\":{\"status\":500}}}");
+	args = url_args("talk.mp4", "meeting");
+	md = watch_ok(args);
+	free(args);
+	assert_non_null(strstr(md, "# Video notes (meeting)"));
+	assert_non_null(strstr(md, "- **[12:30]** **Ship behind a flag**\n"));
+	free(md);
+	recs = fg_records(&G);
+	assert_int_equal(json_array_size(recs), 2);
+	assert_string_equal(fg_str(json_array_get(recs, 0), "kind"), "head");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "method"), "HEAD");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "apiKey"), ""); /* the key goes to Gemini only */
+	snprintf(want, sizeof want, "%s/video/talk.mp4", G.base_url);
+	assert_string_equal(fg_str(json_array_get(recs, 1), "fileUri"), want);
+	assert_string_equal(fg_str(json_array_get(recs, 1), "fileMimeType"), "video/mp4");
+	json_decref(recs);
+
+	/* An alias, sent under the name in Gemini's list. */
+	fg_clear(&G);
+	args = url_args("old.mov", "meeting");
+	free(watch_ok(args));
+	free(args);
+	recs = fg_records_of(&G, "video");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "fileMimeType"), "video/quicktime");
+	json_decref(recs);
+
+	/* Redirects are followed, each checked; Gemini gets the last address. */
+	fg_clear(&G);
+	args = url_args("r1", "meeting");
+	free(watch_ok(args));
+	free(args);
+	assert_int_equal(count_of("head"), 3);
+	recs = fg_records_of(&G, "video");
+	assert_string_equal(fg_str(json_array_get(recs, 0), "fileUri"), want);
+	json_decref(recs);
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fg_clear(&G);
+		args = url_args(bad[i].name, "meeting");
+		watch_fails(args, bad[i].why);
+		free(args);
+		assert_int_equal(count_of("video"), 0);
+	}
+	assert_int_equal(count_of("head"), 1); /* the last one: no second address */
+}
+
+/* Checks the upload of the clip: start, the chunks in order, the bytes. */
+static void check_upload(const char *const *commands, const long long *offsets, size_t n)
+{
+	json_t *start = fg_records_of(&G, "upload-start"), *ups = fg_records_of(&G, "upload"), *last;
+
+	assert_int_equal(json_array_size(start), 1);
+	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/mp4");
+	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "clip.mp4");
+	assert_string_equal(fg_str(json_array_get(start, 0), "apiKey"), KEY);
+	assert_int_equal(fg_int(json_array_get(start, 0), "size"), CLIP_BYTES);
+	assert_int_equal(json_array_size(ups), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(fg_str(json_array_get(ups, i), "command"), commands[i]);
+		assert_int_equal(fg_int(json_array_get(ups, i), "offset"), offsets[i]);
+	}
+	last = json_array_get(ups, n - 1);
+	assert_int_equal(fg_int(last, "size"), CLIP_BYTES);
+	assert_string_equal(fg_str(last, "sha256"), clip_sha);
+	json_decref(start);
+	json_decref(ups);
+}
+
+static void test_local_file_upload(void **state)
+{
+	static const char *const cmds[] = { "upload", "upload", "upload, finalize" };
+	static const long long offs[] = { 0, CHUNK, 2 * CHUNK };
+	char *args = file_args(clip), *md;
+	json_t *gets, *vid, *del, *all;
+	size_t i, at_video = 0, at_delete = 0;
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":2}");
+	md = watch_ok(args);
+	assert_non_null(strstr(md, "- Source: "));
+	assert_non_null(strstr(md, clip));
+	free(md);
+	check_upload(cmds, offs, 3);
+	/* PROCESSING, PROCESSING, ACTIVE: then the video is named by its uri. */
+	gets = fg_records_of(&G, "file-get");
+	assert_int_equal(json_array_size(gets), 3);
+	assert_string_equal(fg_str(json_array_get(gets, 0), "state"), "PROCESSING");
+	assert_string_equal(fg_str(json_array_get(gets, 2), "state"), "ACTIVE");
+	vid = fg_records_of(&G, "video");
+	assert_int_equal(json_array_size(vid), 1);
+	assert_non_null(strstr(fg_str(json_array_get(vid, 0), "fileUri"), "/v1beta/files/"));
+	assert_string_equal(fg_str(json_array_get(vid, 0), "fileMimeType"), "video/mp4");
+	assert_int_equal(fg_int(json_array_get(vid, 0), "status"), 200);
+	/* Deleted afterwards, after the analysis. */
+	del = fg_records_of(&G, "file-delete");
+	assert_int_equal(json_array_size(del), 1);
+	assert_string_equal(fg_str(json_array_get(del, 0), "fileName"), fg_str(json_array_get(gets, 0), "fileName"));
+	assert_int_equal(fg_int(json_array_get(del, 0), "status"), 200);
+	all = fg_records(&G);
+	for (i = 0; i < json_array_size(all); i++) {
+		if (strcmp(fg_str(json_array_get(all, i), "kind"), "video") == 0)
+			at_video = i;
+		if (strcmp(fg_str(json_array_get(all, i), "kind"), "file-delete") == 0)
+			at_delete = i;
+	}
+	assert_true(at_delete > at_video);
+	json_decref(all);
+	json_decref(gets);
+	json_decref(vid);
+	json_decref(del);
+	free(args);
+}
+
+/* The second chunk fails: the client asks where the upload stands and
+ * goes on from the offset the server gives, so no byte arrives twice and
+ * none is missing (the SHA-256 of what the server assembled). */
+static void test_upload_resumes(void **state)
+{
+	static const char *const kept_cmds[] = { "upload", "upload", "upload, finalize" };
+	static const long long kept_offs[] = { 0, CHUNK, 2 * CHUNK };
+	static const char *const lost_cmds[] = { "upload", "upload", "upload", "upload, finalize" };
+	static const long long lost_offs[] = { 0, CHUNK, CHUNK, 2 * CHUNK };
+	char *args = file_args(clip);
+	json_t *ups;
+
+	(void)state;
+	/* Stored before the failure: the next request starts after it. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"rules\":[{\"kind\":\"upload\",\"times\":1},"
+		"{\"kind\":\"upload\",\"times\":1,\"status\":503,\"keep\":true}]}");
+	free(watch_ok(args));
+	check_upload(kept_cmds, kept_offs, 3);
+	ups = fg_records_of(&G, "upload");
+	assert_int_equal(fg_int(json_array_get(ups, 1), "status"), 503);
+	json_decref(ups);
+	assert_int_equal(count_of("upload-query"), 1);
+	assert_int_equal(count_of("file-delete"), 1);
+	/* Lost: the same chunk again. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"rules\":[{\"kind\":\"upload\",\"times\":1},"
+		"{\"kind\":\"upload\",\"times\":1,\"status\":500}]}");
+	free(watch_ok(args));
+	check_upload(lost_cmds, lost_offs, 4);
+	assert_int_equal(count_of("upload-query"), 1);
+	/* Failing for good: three tries, then the reason; the session cancelled. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"rules\":[{\"kind\":\"upload\",\"status\":503}]}");
+	watch_fails(args, "uploading the local file failed at byte 0: Gemini is overloaded or down (HTTP 503");
+	assert_int_equal(count_of("upload"), 3);
+	assert_int_equal(count_of("upload-cancel"), 1);
+	free(args);
+}
+
+static void test_file_failures(void **state)
+{
+	char *args = file_args(clip);
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"fileState\":\"FAILED\"}");
+	watch_fails(args, "Gemini could not process the video (state FAILED): Video processing failed");
+	assert_int_equal(count_of("video"), 0);
+	assert_int_equal(count_of("file-delete"), 1);
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"fileState\":\"STUCK\"}");
+	watch_fails(args, "Gemini was still processing the video after 2 s");
+	assert_int_equal(count_of("video"), 0);
+	assert_int_equal(count_of("file-delete"), 1);
+	/* The upload cannot start: nothing to delete, the reason given. */
+	control("{\"rules\":[{\"kind\":\"upload-start\",\"status\":400}]}");
+	watch_fails(args, "cannot start the upload: Gemini refused the request (HTTP 400 INVALID_ARGUMENT)");
+	assert_int_equal(count_of("upload"), 0);
+	free(args);
+}
+
+static void test_consent_and_paths(void **state)
+{
+	char path[300], *args;
+	int fd;
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON "}");
+	snprintf(path, sizeof path, "{\"local_file\":\"%s\",\"intent\":\"tutorial\",\"goal\":\"g\"}", clip);
+	watch_fails(path, "only with \"localFileConsent\": true");
+	snprintf(path, sizeof path, "{\"local_file\":\"%s\",\"localFileConsent\":false,\"intent\":\"tutorial\","
+		 "\"goal\":\"g\"}", clip);
+	watch_fails(path, "only with \"localFileConsent\": true");
+	watch_fails("{\"local_file\":\"clip.mp4\",\"localFileConsent\":true,\"intent\":\"tutorial\",\"goal\":\"g\"}",
+		    "must be an absolute path");
+	watch_fails("{\"local_file\":\"~/clip.mp4\",\"localFileConsent\":true,\"intent\":\"tutorial\",\"goal\":\"g\"}",
+		    "must be an absolute path");
+	watch_fails("{\"local_file\":\"/a.mp4\",\"localFileConsent\":\"yes\",\"intent\":\"tutorial\",\"goal\":\"g\"}",
+		    "\"localFileConsent\" must be true or false");
+	snprintf(path, sizeof path, "%s/missing.mp4", gdir);
+	args = file_args(path);
+	watch_fails(args, "there is no such file");
+	free(args);
+	snprintf(path, sizeof path, "%s/folder.mp4", gdir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	args = file_args(path);
+	watch_fails(args, "is a folder, not a regular file");
+	free(args);
+	snprintf(path, sizeof path, "%s/empty.webm", gdir);
+	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0600)) >= 0);
+	close(fd);
+	args = file_args(path);
+	watch_fails(args, "is empty");
+	free(args);
+	snprintf(path, sizeof path, "%s/notes.txt", gdir);
+	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0600)) >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	args = file_args(path);
+	watch_fails(args, "is not a video type Gemini reads; the name must end in one of .mp4");
+	free(args);
+	snprintf(path, sizeof path, "%s/locked.mp4", gdir);
+	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0000)) >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	if (geteuid() != 0) { /* root reads any file */
+		args = file_args(path);
+		watch_fails(args, "Permission denied");
+		free(args);
+	}
+	assert_int_equal(fg_started(&G), 0);
+}
+
+static void test_analysis_errors(void **state)
+{
+	char *args = url_args("talk.mp4", "tutorial");
+	json_t *v;
+
+	(void)state;
+	/* Off the schema (a meeting answer for a tutorial): an error, not a guess. */
+	control("{\"videoJson\":" MEETING_JSON ",\"heads\":{\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"}}}");
+	watch_fails(args, "Gemini's answer breaks the tutorial notes schema: \"concepts\" is missing or not an array");
+	assert_int_equal(count_of("video"), 1);
+	/* 503 twice, then notes: three requests. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"heads\":{\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"}},"
+		"\"rules\":[{\"kind\":\"video\",\"times\":2,\"status\":503}]}");
+	free(watch_ok(args));
+	v = fg_records_of(&G, "video");
+	assert_int_equal(json_array_size(v), 3);
+	assert_int_equal(fg_int(json_array_get(v, 0), "status"), 503);
+	assert_int_equal(fg_int(json_array_get(v, 2), "status"), 200);
+	json_decref(v);
+	/* A 400 is not retried; a cut-off answer is refused. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"heads\":{\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"}},"
+		"\"rules\":[{\"kind\":\"video\",\"status\":400,\"message\":\"Cannot fetch content from the provided URL.\"}]}");
+	watch_fails(args, "Gemini refused the request (HTTP 400 INVALID_ARGUMENT): Cannot fetch content from the "
+			  "provided URL.");
+	assert_int_equal(count_of("video"), 1);
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"finishReason\":\"MAX_TOKENS\","
+		"\"heads\":{\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"}}}");
+	watch_fails(args, "cut off at its output limit");
+	free(args);
+}
+
+/* A Claude toolCall on an open run, then its toolCancel once `done`
+ * requests of kind `kind` ended and the next one hangs at the fake; the
+ * answer must be "Run stopped.". */
+static void call_and_cancel(struct hb_client *a, int n, const char *args, const char *kind, size_t done)
+{
+	char frame[700], cancel[100], err[256];
+	struct hb_env req, reply;
+	int64_t id, cid;
+
+	snprintf(frame, sizeof frame,
+		 "{\"requestId\":%d,\"tool\":\"extract_video_context\",\"arguments\":%s,\"toolUseId\":\"tv-%d\"}", n,
+		 args, n);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "claude.call");
+	hb_env_set_str(&req, "json", frame);
+	assert_int_equal(hb_client_send(a, &req, &id, err, sizeof err), 0);
+	for (long long end = fx_now_ms() + 20000; fx_now_ms() < end; fx_sleep_ms(20)) {
+		json_t *all = fg_records(&G);
+		size_t ended = json_array_size(all);
+
+		json_decref(all);
+		if (count_of(kind) == done && fg_started(&G) == ended + 1)
+			break;
+	}
+	snprintf(cancel, sizeof cancel, "{\"requestId\":%d,\"toolUseId\":\"tv-%d\"}", n, n);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "claude.cancel");
+	hb_env_set_str(&req, "json", cancel);
+	assert_int_equal(hb_client_send(a, &req, &cid, err, sizeof err), 0);
+	for (int k = 0; k < 2; k++) {
+		int64_t got = -1;
+		assert_int_equal(hb_client_recv(a, &reply, 20000, err, sizeof err), 0);
+		hb_env_int(&reply, "id", &got);
+		if (got == id)
+			assert_non_null(strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."));
+		else
+			assert_int_equal(got, cid);
+		hb_env_free(&reply);
+	}
+}
+
+/* Wait until svc-video has no call running (its cleanup is done). */
+static void wait_idle(void)
+{
+	for (long long end = fx_now_ms() + 20000;
+	     fx_service_num(&F, "svc-video", "slotsBusy") != 0 && fx_now_ms() < end;)
+		fx_sleep_ms(20);
+	assert_int_equal(fx_service_num(&F, "svc-video", "slotsBusy"), 0);
+}
+
+static void test_cancel(void **state)
+{
+	char *args = file_args(clip), err[256];
+	struct hb_client a;
+	struct hb_env req, reply;
+	json_t *v;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 20000), 0);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "run.open");
+	hb_env_set_str(&req, "run", "run-video");
+	hb_env_set_str(&req, "session", "s-videotest");
+	hb_env_set_str(&req, "project", "/tmp");
+	hb_env_set_str(&req, "agent", "claude");
+	hb_env_set_str(&req, "access", "full-auto");
+	assert_int_equal(hb_client_request(&a, &req, &reply, err, sizeof err), 0);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+
+	/* During the analysis: the request is aborted, the file deleted. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,"
+		"\"rules\":[{\"kind\":\"video\",\"delayMs\":60000}]}");
+	call_and_cancel(&a, 1, args, "upload", 3);
+	wait_idle();
+	v = fg_records_of(&G, "video");
+	assert_int_equal(json_array_size(v), 1);
+	assert_true(json_is_true(json_object_get(json_array_get(v, 0), "aborted")));
+	json_decref(v);
+	assert_int_equal(count_of("file-delete"), 1);
+
+	/* During the upload: the chunk is aborted, the session cancelled. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"rules\":[{\"kind\":\"upload\",\"delayMs\":60000}]}");
+	call_and_cancel(&a, 2, args, "upload-start", 1);
+	wait_idle();
+	v = fg_records_of(&G, "upload");
+	assert_int_equal(json_array_size(v), 1);
+	assert_true(json_is_true(json_object_get(json_array_get(v, 0), "aborted")));
+	json_decref(v);
+	assert_int_equal(count_of("upload-cancel"), 1);
+	assert_int_equal(count_of("video"), 0);
+	hb_client_close(&a);
+	free(args);
+}
+
+/* ---- fixture --------------------------------------------------------------- */
+
+/* CLIP_BYTES of a pattern no two chunks share, and its SHA-256. */
+static int make_clip(void)
+{
+	unsigned char *b = malloc(CLIP_BYTES);
+	FILE *f;
+	int rc;
+
+	if (!b)
+		return -1;
+	for (size_t i = 0; i < CLIP_BYTES; i++)
+		b[i] = (unsigned char)((i * 2654435761u) >> 13);
+	snprintf(clip, sizeof clip, "%s/clip.mp4", gdir);
+	hb_sha256_hex(b, CLIP_BYTES, clip_sha);
+	rc = (f = fopen(clip, "wb")) && fwrite(b, 1, CLIP_BYTES, f) == CLIP_BYTES ? 0 : -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	free(b);
+	return rc;
+}
+
+static int setup(void **state)
+{
+	const char *env[] = { "HB_VIDEO_BACKOFF_MS=50", "HB_GEMINI_TIMEOUT_MS=20000", "HB_VIDEO_CHUNK_BYTES=262144",
+			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000", NULL };
+	char *conf = fx_deployed_service("svc-video");
+	int rc;
+
+	(void)state;
+	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
+	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
+	free(conf);
+	return rc == 0 ? make_clip() : rc;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return fg_fixture_stop(&G, &F, gdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_youtube_and_the_key),
+		cmocka_unit_test(test_argument_refusals),
+		cmocka_unit_test(test_video_url_types),
+		cmocka_unit_test(test_local_file_upload),
+		cmocka_unit_test(test_upload_resumes),
+		cmocka_unit_test(test_file_failures),
+		cmocka_unit_test(test_consent_and_paths),
+		cmocka_unit_test(test_analysis_errors),
+		cmocka_unit_test(test_cancel),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
