@@ -426,3 +426,91 @@ int fx_save_gemini_key(const char *key)
 	}
 	return 0;
 }
+
+int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,
+		const char *access)
+{
+	struct hb_env req, reply;
+	char err[256];
+	int ok;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "run.open");
+	hb_env_set_str(&req, "run", run);
+	hb_env_set_str(&req, "session", session);
+	hb_env_set_str(&req, "project", project);
+	hb_env_set_str(&req, "agent", agent);
+	hb_env_set_str(&req, "access", access);
+	if (hb_client_request(c, &req, &reply, err, sizeof err) < 0) {
+		fprintf(stderr, "run.open: %s\n", err);
+		return -1;
+	}
+	if (!(ok = hb_env_bool(&reply, "ok", 0)))
+		fprintf(stderr, "run.open: %s\n", hb_env_str_or(&reply, "err.msg", "refused"));
+	hb_env_free(&reply);
+	return ok ? 0 : -1;
+}
+
+static int64_t send_json_op(struct hb_client *c, const char *op, const char *json)
+{
+	struct hb_env req;
+	char err[256];
+	int64_t id;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", op);
+	hb_env_set_str(&req, "json", json);
+	if (hb_client_send(c, &req, &id, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", op, err);
+		return -1;
+	}
+	return id;
+}
+
+int64_t fx_claude_call(struct hb_client *c, int n, const char *tool, const char *args_json)
+{
+	size_t len = strlen(tool) + strlen(args_json) + 128;
+	char *frame = malloc(len);
+	int64_t id;
+
+	if (!frame)
+		return -1;
+	snprintf(frame, len, "{\"requestId\":%d,\"tool\":\"%s\",\"arguments\":%s,\"toolUseId\":\"tu-%d\"}", n, tool,
+		 args_json, n);
+	id = send_json_op(c, "claude.call", frame);
+	free(frame);
+	return id;
+}
+
+int64_t fx_claude_cancel(struct hb_client *c, int n)
+{
+	char cancel[100];
+
+	snprintf(cancel, sizeof cancel, "{\"requestId\":%d,\"toolUseId\":\"tu-%d\"}", n, n);
+	return send_json_op(c, "claude.cancel", cancel);
+}
+
+int fx_expect_stopped(struct hb_client *c, int64_t call_id, int64_t stop_id)
+{
+	int seen_call = 0, seen_stop = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct hb_env reply;
+		char err[256];
+		int64_t got = -1;
+
+		if (hb_client_recv(c, &reply, 20000, err, sizeof err) < 0) {
+			fprintf(stderr, "no reply: %s\n", err);
+			return -1;
+		}
+		hb_env_int(&reply, "id", &got);
+		if (got == call_id && strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."))
+			seen_call = 1;
+		else if (got == stop_id)
+			seen_stop = 1;
+		else
+			fprintf(stderr, "unexpected reply %lld: %s\n", (long long)got, hb_env_str_or(&reply, "json", "?"));
+		hb_env_free(&reply);
+	}
+	return seen_call && seen_stop ? 0 : -1;
+}

@@ -61,6 +61,17 @@ int64_t fx_send_op(struct hb_client *c, const char *op, ...);
  * (malloc'd, NULL when there is none), so a test runs a service exactly
  * as it is deployed. */
 char *fx_deployed_service(const char *name);
+/* run.open on c (the connection that then carries a Claude bridge's
+ * calls); 0, or -1 when refused or not answered. */
+int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,
+		const char *access);
+/* A Claude toolCall {requestId: n, tool, arguments, toolUseId "tu-n"} on
+ * c, and its toolCancel; each returns the request id, or -1. */
+int64_t fx_claude_call(struct hb_client *c, int n, const char *tool, const char *args_json);
+int64_t fx_claude_cancel(struct hb_client *c, int n);
+/* The two replies of a stopped call: the call's (which must say "Run
+ * stopped.") and the stopping request's.  0, or -1 (said on stderr). */
+int fx_expect_stopped(struct hb_client *c, int64_t call_id, int64_t stop_id);
 /* Set HB_HOME etc. in this process to the fixture's folder. */
 void fx_use_env(struct fixture *f);
 /* Run hbctl with args; returns its exit status; output in *out (malloc'd). */

@@ -105,11 +105,7 @@ static void create_session(char *out, const char *title, const char *agent, cons
 
 static void open_run(const char *run, const char *session, const char *project, const char *access)
 {
-	struct hb_env r;
-
-	op_ok(&desk, &r, checked(fx_send_op(&desk, "run.open", "run", run, "session", session, "project", project,
-					    "agent", "codex", "access", access, (char *)NULL)));
-	hb_env_free(&r);
+	assert_int_equal(fx_open_run(&desk, run, session, project, "codex", access), 0);
 }
 
 /* send_session_message from run-a with call id; returns ok, *text set. */

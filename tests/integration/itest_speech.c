@@ -477,9 +477,9 @@ static void test_other_rates_and_mime_spellings(void **state)
 static void test_cancel_mid_synthesis(void **state)
 {
 	static const char *const m[] = { "Sierra", "Tango", "Uniform", "Victor" };
-	char *text = text_of(m, 4), *args = args_with(text, NULL, NULL), *frame, cancel[100];
+	char *text = text_of(m, 4), *args = args_with(text, NULL, NULL);
 	struct hb_client a;
-	struct hb_env req, reply;
+	struct hb_env req;
 	char err[256];
 	int64_t id, cid;
 	json_t *recs, *r;
@@ -488,52 +488,23 @@ static void test_cancel_mid_synthesis(void **state)
 	(void)state;
 	control("{\"delayMs\":60000}");
 	assert_int_equal(fx_client(&F, &a, 20000), 0);
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "run.open");
-	hb_env_set_str(&req, "run", "run-speech");
-	hb_env_set_str(&req, "session", "s-speechtest");
-	hb_env_set_str(&req, "project", "/tmp");
-	hb_env_set_str(&req, "agent", "claude");
-	hb_env_set_str(&req, "access", "full-auto");
-	assert_int_equal(hb_client_request(&a, &req, &reply, err, sizeof err), 0);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
+	assert_int_equal(fx_open_run(&a, "run-speech", "s-speechtest", "/tmp", "claude", "full-auto"), 0);
 
 	for (int round = 0; round < 2; round++) {
 		fg_clear(&G);
-		frame = malloc(strlen(args) + 200);
-		assert_non_null(frame);
-		sprintf(frame, "{\"requestId\":%d,\"tool\":\"synthesize_speech\",\"arguments\":%s,\"toolUseId\":\"tu-%d\"}",
-			round, args, round);
-		hb_env_init(&req);
-		hb_env_set_str(&req, "op", "claude.call");
-		hb_env_set_str(&req, "json", frame); /* borrowed until sent */
-		assert_int_equal(hb_client_send(&a, &req, &id, err, sizeof err), 0);
-		free(frame);
+		assert_true((id = fx_claude_call(&a, round, "synthesize_speech", args)) >= 0);
 		for (long long end = fx_now_ms() + 20000; fg_started(&G) < 3 && fx_now_ms() < end;)
 			fx_sleep_ms(20);
 		assert_int_equal(fg_started(&G), 3);
 		if (round == 0) { /* the agent's toolCancel */
-			snprintf(cancel, sizeof cancel, "{\"requestId\":%d,\"toolUseId\":\"tu-%d\"}", round, round);
-			hb_env_init(&req);
-			hb_env_set_str(&req, "op", "claude.cancel");
-			hb_env_set_str(&req, "json", cancel);
+			cid = fx_claude_cancel(&a, round);
 		} else { /* the desktop stops the run */
 			hb_env_init(&req);
 			hb_env_set_str(&req, "op", "run.stop");
 			hb_env_set_str(&req, "run", "run-speech");
+			assert_int_equal(hb_client_send(&a, &req, &cid, err, sizeof err), 0);
 		}
-		assert_int_equal(hb_client_send(&a, &req, &cid, err, sizeof err), 0);
-		for (int k = 0; k < 2; k++) {
-			int64_t got = -1;
-			assert_int_equal(hb_client_recv(&a, &reply, 20000, err, sizeof err), 0);
-			hb_env_int(&reply, "id", &got);
-			if (got == id)
-				assert_non_null(strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."));
-			else
-				assert_int_equal(got, cid);
-			hb_env_free(&reply);
-		}
+		assert_int_equal(fx_expect_stopped(&a, id, cid), 0);
 		/* The three requests end as aborted, long before their 60 s. */
 		assert_int_equal(fg_wait_records(&G, 3, 20000), 0);
 		for (long long end = fx_now_ms() + 20000;

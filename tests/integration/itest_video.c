@@ -492,17 +492,9 @@ static void test_analysis_errors(void **state)
  * answer must be "Run stopped.". */
 static void call_and_cancel(struct hb_client *a, int n, const char *args, const char *kind, size_t done)
 {
-	char frame[700], cancel[100], err[256];
-	struct hb_env req, reply;
 	int64_t id, cid;
 
-	snprintf(frame, sizeof frame,
-		 "{\"requestId\":%d,\"tool\":\"extract_video_context\",\"arguments\":%s,\"toolUseId\":\"tv-%d\"}", n,
-		 args, n);
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "claude.call");
-	hb_env_set_str(&req, "json", frame);
-	assert_int_equal(hb_client_send(a, &req, &id, err, sizeof err), 0);
+	assert_true((id = fx_claude_call(a, n, "extract_video_context", args)) >= 0);
 	for (long long end = fx_now_ms() + 20000; fx_now_ms() < end; fx_sleep_ms(20)) {
 		json_t *all = fg_records(&G);
 		size_t ended = json_array_size(all);
@@ -511,21 +503,8 @@ static void call_and_cancel(struct hb_client *a, int n, const char *args, const 
 		if (count_of(kind) == done && fg_started(&G) == ended + 1)
 			break;
 	}
-	snprintf(cancel, sizeof cancel, "{\"requestId\":%d,\"toolUseId\":\"tv-%d\"}", n, n);
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "claude.cancel");
-	hb_env_set_str(&req, "json", cancel);
-	assert_int_equal(hb_client_send(a, &req, &cid, err, sizeof err), 0);
-	for (int k = 0; k < 2; k++) {
-		int64_t got = -1;
-		assert_int_equal(hb_client_recv(a, &reply, 20000, err, sizeof err), 0);
-		hb_env_int(&reply, "id", &got);
-		if (got == id)
-			assert_non_null(strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."));
-		else
-			assert_int_equal(got, cid);
-		hb_env_free(&reply);
-	}
+	assert_true((cid = fx_claude_cancel(a, n)) >= 0);
+	assert_int_equal(fx_expect_stopped(a, id, cid), 0);
 }
 
 /* Wait until svc-video has no call running (its cleanup is done). */
@@ -539,23 +518,13 @@ static void wait_idle(void)
 
 static void test_cancel(void **state)
 {
-	char *args = file_args(clip), err[256];
+	char *args = file_args(clip);
 	struct hb_client a;
-	struct hb_env req, reply;
 	json_t *v;
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &a, 20000), 0);
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "run.open");
-	hb_env_set_str(&req, "run", "run-video");
-	hb_env_set_str(&req, "session", "s-videotest");
-	hb_env_set_str(&req, "project", "/tmp");
-	hb_env_set_str(&req, "agent", "claude");
-	hb_env_set_str(&req, "access", "full-auto");
-	assert_int_equal(hb_client_request(&a, &req, &reply, err, sizeof err), 0);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
+	assert_int_equal(fx_open_run(&a, "run-video", "s-videotest", "/tmp", "claude", "full-auto"), 0);
 
 	/* During the analysis: the request is aborted, the file deleted. */
 	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,"
