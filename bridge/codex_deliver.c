@@ -5,7 +5,10 @@
  * ended, and a failed steer starts a turn instead), into an idle thread
  * with turn/start, under a run of its own with the access the broker
  * approved, closed when the turn completes.  One request at a time, so a
- * second message steers into the turn the first one started.  Our
+ * second message steers into the turn the first one started.  A message a
+ * bridge took before (svc-messages says `handed`) is first looked for in
+ * the thread's history, in case an earlier bridge carried it in and died
+ * before reporting it.  Our
  * requests carry the operation id (session-message-N) as their JSON-RPC
  * id and clientUserMessageId; the caller may use neither.
  */
@@ -20,6 +23,7 @@
 #include "session_message.h"
 
 #define STEER_SUFFIX "#steer"
+#define CHECK_SUFFIX "#check"
 
 /* A run the bridge opened for a turn it started. */
 struct delivered_run {
@@ -103,12 +107,66 @@ static void send_request(struct bridge *br, struct delivery *x)
 	log_info(x->op_id, "%s into thread %s", steer ? "steering" : "starting a turn", br->thread);
 }
 
+/* A message that an earlier bridge (an earlier codex process) may have
+ * carried in before its report was lost: look for its client id in the
+ * thread's history first, so it never goes in twice. */
+static void send_history_check(struct bridge *br, struct delivery *x)
+{
+	char id[80];
+	json_t *req;
+
+	x->state = DELIVERY_WORKING;
+	br->working = x;
+	snprintf(id, sizeof id, "%s%s", x->op_id, CHECK_SUFFIX);
+	req = json_pack("{s:s, s:s, s:{s:s, s:b}}", "id", id, "method", "thread/read", "params", "threadId", br->thread,
+			"includeTurns", 1);
+	codex_write_json(br->server.in, req);
+	json_decref(req);
+}
+
 static void pump(struct bridge *br)
 {
 	struct delivery *x;
 
-	if (!br->working && br->thread[0] && br->server.in >= 0 && (x = deliveries_next(&br->dl)))
+	if (br->working || !br->thread[0] || br->server.in < 0 || !(x = deliveries_next(&br->dl)))
+		return;
+	if (x->check_history)
+		send_history_check(br, x);
+	else
 		send_request(br, x);
+}
+
+/* The id of the turn whose user message has client id op_id, or NULL. */
+static const char *turn_with_message(json_t *thread, const char *op_id)
+{
+	json_t *turn, *item;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(thread, "turns"), i, turn)
+		json_array_foreach(json_object_get(turn, "items"), j, item) {
+			const char *type = json_string_value(json_object_get(item, "type"));
+			const char *client = json_string_value(json_object_get(item, "clientId"));
+			if (type && client && strcmp(type, "userMessage") == 0 && strcmp(client, op_id) == 0)
+				return json_string_value(json_object_get(turn, "id"));
+		}
+	return NULL;
+}
+
+static void on_history(struct bridge *br, struct delivery *x, json_t *msg)
+{
+	json_t *result = json_object_get(msg, "result");
+	const char *turn = result ? turn_with_message(json_object_get(result, "thread"), x->op_id) : NULL;
+
+	x->check_history = 0;
+	if (turn) {
+		log_info(x->op_id, "already in thread %s (turn %s): not sent again", br->thread, turn);
+		deliveries_finish(&br->dl, x, 1, turn, NULL);
+		return;
+	}
+	if (!result)
+		log_warn(x->op_id, "cannot read the thread's history (%s); delivering",
+			 json_string_value(json_object_get(json_object_get(msg, "error"), "message")));
+	deliveries_requeue(&br->dl, x);
 }
 
 void codex_deliver_thread(struct bridge *br, const char *thread)
@@ -156,18 +214,20 @@ static void close_runs_of_turn(struct bridge *br, const char *turn)
 /* The answer to our turn/start or turn/steer. */
 static void on_answer(struct bridge *br, const char *id, json_t *msg)
 {
-	size_t n = strlen(id), sl = strlen(STEER_SUFFIX);
-	int steer = n > sl && strcmp(id + n - sl, STEER_SUFFIX) == 0;
+	const char *hash = strchr(id, '#');
+	int steer = hash && strcmp(hash, STEER_SUFFIX) == 0, check = hash && strcmp(hash, CHECK_SUFFIX) == 0;
 	char op_id[64];
 	struct delivery *x;
 	json_t *result = json_object_get(msg, "result");
 	const char *why = json_string_value(json_object_get(json_object_get(msg, "error"), "message"));
 
-	snprintf(op_id, sizeof op_id, "%.*s", (int)(steer ? n - sl : n), id);
+	snprintf(op_id, sizeof op_id, "%.*s", (int)(hash ? (size_t)(hash - id) : strlen(id)), id);
 	if (!(x = deliveries_find(&br->dl, op_id)) || x != br->working)
 		return;
 	br->working = NULL;
-	if (steer && result) {
+	if (check) {
+		on_history(br, x, msg);
+	} else if (steer && result) {
 		deliveries_finish(&br->dl, x, 1, json_string_value(json_object_get(result, "turnId")), NULL);
 	} else if (steer) {
 		/* The turn ended meanwhile: start one instead. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failpoint.h"
 #include "log.h"
 #include "session_message.h"
 
@@ -106,6 +107,7 @@ struct delivery *deliveries_take(struct deliveries *d, const struct hb_env *e)
 	snprintf(x->op_id, sizeof x->op_id, "%s", op_id);
 	snprintf(x->access, sizeof x->access, "%s", hb_env_str_or(e, "access", ""));
 	snprintf(x->project, sizeof x->project, "%s", hb_env_str_or(e, "project", ""));
+	x->check_history = hb_env_bool(e, "handed", 0);
 	if (hb_map_put(&d->by_op, x->op_id, x) < 0) {
 		free_one(x, NULL);
 		return NULL;
@@ -139,6 +141,8 @@ void deliveries_requeue(struct deliveries *d, struct delivery *x)
 
 void deliveries_finish(struct deliveries *d, struct delivery *x, int ok, const char *turn, const char *why)
 {
+	if (ok)
+		hb_failpoint("bridge.before-report");
 	report(d, x->op_id, ok, turn, why);
 	if (ok) {
 		x->state = DELIVERY_DONE;

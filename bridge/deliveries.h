@@ -27,6 +27,7 @@ struct delivery {
 	char access[16];
 	char project[1024];
 	int tried_steer;                /* Codex: a steer failed, start a turn */
+	int check_history;              /* an earlier bridge may have carried it in */
 	struct delivery *next;          /* the bridge's queue of waiting ones */
 };
 

@@ -214,6 +214,7 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
 	hb_env_set_str(&m, "access", recipient.access);
 	hb_env_set_str(&m, "project", recipient.project);
+	hb_env_set_bool(&m, "handed", hb_env_bool(e, "handed", 0));
 	if (hb_send_env(b->front, &a->peer, &m) < 0) {
 		drop(b, a, "a delivery could not reach it");
 		answer_task(b, peer, e, "offline", "the session's bridge is gone");

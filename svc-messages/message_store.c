@@ -97,7 +97,7 @@ fail:
 }
 
 #define DUE_SELECT                                                                                       \
-	"SELECT m.id, m.call_id, m.sender_access, o.approved, m.body,"                                   \
+	"SELECT m.id, m.call_id, m.sender_access, o.approved, m.body, o.handed,"                         \
 	" s.id, s.title, s.agent, s.project_dir, s.access_level,"                                        \
 	" r.id, r.title, r.agent, r.project_dir, r.access_level"                                         \
 	" FROM session_message_outbox o JOIN chat_session_messages m ON m.id = o.message_id"            \
@@ -129,8 +129,9 @@ int store_due(sqlite3 *db, long long now, struct msg_due *out, int max, char *er
 		copy_col(st, 1, d->call_id, sizeof d->call_id);
 		copy_col(st, 2, d->sender_access, sizeof d->sender_access);
 		d->approved = sqlite3_column_int(st, 3);
-		session_cols(st, 5, &d->from);
-		session_cols(st, 10, &d->to);
+		d->handed = sqlite3_column_int(st, 5);
+		session_cols(st, 6, &d->from);
+		session_cols(st, 11, &d->to);
 		if (!(d->body = strdup(body ? (const char *)body : "")))
 			break;
 		n++;
@@ -199,7 +200,7 @@ int store_reschedule(sqlite3 *db, long long id, long long next_ms, int failed, c
 
 int store_mark_handed(sqlite3 *db, long long id, long long next_ms, char *err, size_t errlen)
 {
-	return appdata_exec(db, "UPDATE session_message_outbox SET approved = 1, next_attempt_at = ? WHERE message_id = ?",
+	return appdata_exec(db, "UPDATE session_message_outbox SET handed = 1, next_attempt_at = ? WHERE message_id = ?",
 			    NULL, err, errlen, "ii", next_ms, id);
 }
 

@@ -47,7 +47,8 @@ struct msg_due {
 	long long id;
 	char call_id[256];
 	char sender_access[16];
-	int approved;
+	int approved;                   /* the user sent it */
+	int handed;                     /* a bridge took it before */
 	struct msg_session from, to;
 	char *body;                     /* owned */
 };

@@ -62,7 +62,10 @@ static void deliver_one(struct outbox *ob, const struct msg_due *d, long long no
 	hb_env_set_str(&e, "recipientTitle", d->to.title);
 	hb_env_set_str(&e, "recipientAccess", d->to.access);
 	hb_env_set_str(&e, "recipientProject", d->to.project);
-	hb_env_set_bool(&e, "approved", d->approved);
+	hb_env_set_bool(&e, "approved", d->approved || d->handed);
+	/* The bridge of a new agent process may not know it carried this one
+	 * in: it looks in the agent's history first. */
+	hb_env_set_bool(&e, "handed", d->handed);
 	if (hb_send_env(ob->sock, NULL, &e) < 0)
 		log_warn(op_id, "cannot ask the broker to deliver: %s", zmq_strerror(errno));
 	free(text);

@@ -57,8 +57,8 @@ static const struct migration_step migration_steps[] = {
 	 * sends twice.  The outbox is the recipient's queue: an entry lives
 	 * from the receipt until the message is sent or discarded; `held`
 	 * entries wait for the user, the others for the delivery loop;
-	 * `approved` ones skip the hold rules (the user sent it, or a bridge
-	 * already took it). */
+	 * `approved` (the user sent it) and `handed` (a bridge took it: it may
+	 * be in the agent already) ones skip the hold rules. */
 	{ 2,
 	  "CREATE TABLE chat_session_messages ("
 	  " id INTEGER PRIMARY KEY,"
@@ -82,6 +82,7 @@ static const struct migration_step migration_steps[] = {
 	  " recipient_session_id TEXT NOT NULL,"
 	  " held INTEGER NOT NULL CHECK (held IN (0, 1)),"
 	  " approved INTEGER NOT NULL DEFAULT 0 CHECK (approved IN (0, 1)),"
+	  " handed INTEGER NOT NULL DEFAULT 0 CHECK (handed IN (0, 1)),"
 	  " attempts INTEGER NOT NULL DEFAULT 0,"
 	  " next_attempt_at INTEGER NOT NULL,"
 	  " last_error TEXT);"

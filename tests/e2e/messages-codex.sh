@@ -141,6 +141,21 @@ envelope_count() {
 		console.log(turns + " " + max);' "$1" "$2"
 }
 
+# How many user messages with client id $2 the thread/resume answer in
+# transcript $1 holds (the thread's history as codex saved it).
+client_id_count() {
+	node -e '
+		const fs = require("fs");
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const t = ((JSON.parse(l).msg || {}).result || {}).thread;
+			for (const turn of (t && t.turns) || [])
+				for (const i of turn.items || []) if (i.type === "userMessage" && i.clientId === process.argv[2]) n++;
+		}
+		console.log(n);' "$1" "$2"
+}
+
 # start_desktop NAME SESSION MOCK-SCRIPT [desktop options]: a mock and the
 # desktop (hb-codex-bridge --session SESSION -> codex) on a new thread;
 # returns once the thread exists.  d is the scenario's folder.
@@ -465,6 +480,44 @@ for point in broker.before-forward broker.after-forward; do
 	"$build/hbctl" run open "$run" --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
 	failpoint_end $point
 done
+
+# The recipient's bridge dies after carrying the message in but before it
+# could report it (failpoint bridge.before-report); the desktop resumes the
+# thread with a new bridge and a new codex.  svc-messages asks again; the new bridge finds the message in
+# the thread's history (its client id is the operation id) and does not
+# carry it in twice.
+recipient=$(new_session "Recipient bridge restart")
+start_desktop bridge-restart "$recipient" "$message_script"
+wait_for 20 "attached $recipient" || echo "note: bridge-restart: no attach seen"
+envelope "Bridge restart: do this once." >"$d/envelope"
+touch "$HB_FAILPOINTS/bridge.before-report"
+receipt=$(send call-bridge-restart "Bridge restart: do this once.")
+check "bridge restart: the receipt says queued" '[ "${receipt#queued:}" != "$receipt" ]'
+check "bridge restart: the bridge died before its report" 'wait_for 30 "[ ! -e $HB_FAILPOINTS/bridge.before-report ]"'
+wait "$desktop" 2>/dev/null
+desktop=
+thread=$(json_field threadId <"$d/state.json")
+port=$(sed -n 's/^PORT //p' "$d/mock.out" | head -1)
+seen=$(attaches "$recipient")
+timeout 170 node "$here/e2e/messages-desktop.mjs" --mock-port "$port" --work-dir "$d/work" --resume "$thread" \
+	--transcript "$d/transcript2.jsonl" --state "$d/state2.json" --stop-file "$d/stop" --timeout 150 \
+	--env "HB_HOME=$HB_HOME" -- "$build/hb-codex-bridge" --session "$recipient" -- codex app-server \
+	>"$d/summary2.json" 2>"$d/desktop2.err" &
+desktop=$!
+check "bridge restart: the resumed thread's bridge attached" 'wait_for 60 "attached $recipient $seen"'
+check "bridge restart: the message ends sent" 'wait_for 60 "state_is call-bridge-restart sent"'
+check "bridge restart: the new bridge found it in the thread's history" \
+	'grep -q "already in thread" "$d/work/stderr.log"'
+sleep 1 # a second delivery, if one were made, would reach codex now
+stop_desktop
+# The first codex died with the bridge (its stdin closed), maybe before it
+# asked the model: the message is in the conversation, answered or not, and
+# is never carried in again.
+check "bridge restart: the resumed thread holds the message exactly once" \
+	'[ "$(client_id_count "$d/transcript2.jsonl" "$(op_of call-bridge-restart)")" = 1 ]'
+check "bridge restart: the model never got it twice" \
+	'case "$(envelope_count "$d/mock.jsonl" "$d/envelope")" in "0 0" | "1 1") true ;; *) false ;; esac'
+check "bridge restart: the resumed desktop saw no turn" '[ "$(json_field turnsStarted.length <"$d/summary2.json")" = 0 ]'
 
 check "no message left in the queue" '"$build/hbctl" messages --json | grep -q "^{\"messages\":\[\]}$"'
 check "no sanitizer report" \

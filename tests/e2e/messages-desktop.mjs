@@ -6,11 +6,12 @@
 // Node stdlib only.
 //
 //   node messages-desktop.mjs --mock-port N --work-dir DIR --transcript FILE
-//        --state FILE --stop-file FILE [--turn TEXT] [--reserved]
+//        --state FILE --stop-file FILE [--turn TEXT] [--reserved] [--resume THREAD]
 //        [--env K=V]... [--timeout S] -- hb-codex-bridge ARGS... -- codex app-server
 //
 // --state FILE   written (JSON {threadId}) once thread/start is answered
 // --turn TEXT    start one turn of the desktop's own right after thread/start
+// --resume ID    thread/resume that thread (same --work-dir) instead of thread/start
 // --reserved     after thread/start, send two turn/start the bridge must
 //                refuse: one with the JSON-RPC id session-message-999 and
 //                one whose clientUserMessageId is session-message-998
@@ -37,6 +38,7 @@ const { values: opt } = parseArgs({
     "stop-file": { type: "string" },
     turn: { type: "string" },
     reserved: { type: "boolean", default: false },
+    resume: { type: "string" },
     env: { type: "string", multiple: true },
     timeout: { type: "string", default: "120" },
   },
@@ -142,8 +144,10 @@ const text = (t) => [{ type: "text", text: t, text_elements: [] }];
   });
   if (init.error) throw new Error("initialize: " + init.error.message);
   send({ method: "initialized" });
-  const started = await request("thread/start", { cwd: project });
-  if (started.error) throw new Error("thread/start: " + started.error.message);
+  const started = opt.resume !== undefined
+    ? await request("thread/resume", { threadId: opt.resume })
+    : await request("thread/start", { cwd: project });
+  if (started.error) throw new Error("thread/start or resume: " + started.error.message);
   summary.threadId = started.result?.thread?.id ?? null;
   fs.writeFileSync(opt.state, JSON.stringify({ threadId: summary.threadId }));
   if (opt.reserved) {

@@ -219,6 +219,13 @@ static void test_store_due_and_outcomes_once(void **state)
 	assert_int_equal(store_reschedule(f->db, id, now + 60000, 0, NULL, f->err, sizeof f->err), 0);
 	assert_int_equal(store_due(f->db, now + 1, due, 4, f->err, sizeof f->err), 0);
 	assert_int_equal(store_next_due(f->db), now + 60000);
+	/* a bridge took it: asked again, it skips the rules and is checked
+	 * against the agent's history */
+	assert_int_equal(store_mark_handed(f->db, id, now + 60000, f->err, sizeof f->err), 0);
+	assert_int_equal(store_due(f->db, now + 60001, due, 4, f->err, sizeof f->err), 1);
+	assert_int_equal(due[0].handed, 1);
+	assert_int_equal(due[0].approved, 0);
+	free(due[0].body);
 	/* a bridge attached: due at once */
 	assert_int_equal(store_session_reachable(f->db, "s-b", now, f->err, sizeof f->err), 0);
 	assert_int_equal(store_next_due(f->db), now);

@@ -225,7 +225,7 @@ static void test_migration_sets_version_and_is_idempotent(void **state)
 		    "SELECT session_id, claude_session_id, updated_at FROM claude_sessions;"
 		    "SELECT id, sender_session_id, call_id, recipient_session_id, sender_run_id, sender_access,"
 		    " body, state, hold_reason, turn_id, created_at, updated_at, sent_at FROM chat_session_messages;"
-		    "SELECT message_id, recipient_session_id, held, approved, attempts, next_attempt_at,"
+		    "SELECT message_id, recipient_session_id, held, approved, handed, attempts, next_attempt_at,"
 		    " last_error FROM session_message_outbox;");
 }
 
