@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -100,6 +103,11 @@ pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *log
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+#ifdef __linux__
+		/* A test killed by its time limit takes its broker along (and the
+		 * broker its services), instead of leaving it serving nobody. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
 		if (fd >= 0) {
 			dup2(fd, 2);
 			dup2(fd, 1);
