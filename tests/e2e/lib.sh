@@ -17,6 +17,14 @@ e2e_cleanup() {
 		for _ in $(seq 100); do kill -0 "$broker" 2>/dev/null || break; sleep 0.1; done
 	fi
 	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
+	# HB_TEST_KEEP=/ABSOLUTE/DIR (new): keep the logs, transcripts and mock
+	# logs there.  A relative one would land in the checkout.
+	case ${HB_TEST_KEEP:-} in
+	"") ;;
+	/?*) [ -e "$HB_TEST_KEEP" ] && echo "HB_TEST_KEEP: $HB_TEST_KEEP exists; not kept" ||
+		cp -a "$tmp" "$HB_TEST_KEEP" ;;
+	*) echo "HB_TEST_KEEP must be an absolute path of a folder that does not exist yet; not kept" ;;
+	esac
 	rm -rf "$tmp"
 }
 trap e2e_cleanup EXIT

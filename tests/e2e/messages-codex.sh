@@ -35,8 +35,6 @@ desktop=
 cleanup() {
 	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
 	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
-	# HB_TEST_KEEP=DIR: keep the logs, transcripts and mock logs there.
-	[ -n "${HB_TEST_KEEP:-}" ] && rm -rf "$HB_TEST_KEEP" && cp -a "$tmp" "$HB_TEST_KEEP" 2>/dev/null
 	e2e_cleanup
 }
 trap cleanup EXIT
