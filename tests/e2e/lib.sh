@@ -7,7 +7,12 @@ tmp=$(mktemp -d /tmp/hbe2e.XXXXXX)
 broker=
 mock=
 fail=0
+desktop=
+watcher=
 e2e_cleanup() {
+	# the script's desktop driver and event watcher, when it has them
+	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
+	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
 	[ -n "$mock" ] && kill "$mock" 2>/dev/null
 	# `... | start_broker` runs it in a subshell: its pid is in the file.
 	[ -z "$broker" ] && [ -s "$tmp/broker.pid" ] && broker=$(cat "$tmp/broker.pid")
@@ -63,6 +68,32 @@ wait_for() {
 	local n=$(($1 * 5))
 	for _ in $(seq "$n"); do eval "$2" && return 0; sleep 0.2; done
 	return 1
+}
+
+# json_field PATH: the field at a dotted PATH of the JSON on standard input.
+json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o==null?o:o[k],JSON.parse(s));console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
+
+# events COND: how many events in $tmp/events.jsonl (a watcher's output)
+# match a JS condition on e.
+events() {
+	node -e '
+		const fs = require("fs");
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (eval(process.argv[2])) n++;
+		}
+		console.log(n);' "$tmp/events.jsonl" "$1"
+}
+
+# A session message in appdata.db, by the sender's call id: its state, and
+# its operation id.
+state_of() {
+	sqlite3 -cmd ".timeout 5000" "$HB_HOME/data/appdata.db" "SELECT state FROM chat_session_messages WHERE call_id = '$1'" 2>/dev/null
+}
+state_is() { [ "$(state_of "$1")" = "$2" ]; }
+op_of() {
+	echo "session-message-$(sqlite3 -cmd ".timeout 5000" "$HB_HOME/data/appdata.db" "SELECT id FROM chat_session_messages WHERE call_id = '$1'")"
 }
 
 # The svc-messages section of a config.

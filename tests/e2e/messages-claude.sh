@@ -22,33 +22,11 @@ rig=$here/agent-host
 require claude
 require sqlite3
 
-watcher=
-desktop=
-cleanup() {
-	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
-	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
-	e2e_cleanup
-}
-trap cleanup EXIT
 unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
 mkdir -p "$tmp/home/.claude" "$tmp/project"
 db=$HB_HOME/data/appdata.db
 
-json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o==null?o:o[k],JSON.parse(s));console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
-events() {
-	node -e '
-		const fs = require("fs");
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (eval(process.argv[2])) n++;
-		}
-		console.log(n);' "$tmp/events.jsonl" "$1"
-}
-state_of() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE call_id = '$1'" 2>/dev/null; }
-state_is() { [ "$(state_of "$1")" = "$2" ]; }
 sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
-op_of() { echo "session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE call_id = '$1'")"; }
 new_session() {
 	"$build/hbctl" call manage_sessions \
 		"{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"$2\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |

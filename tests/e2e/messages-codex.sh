@@ -30,14 +30,6 @@ rig=$here/codex
 require codex
 require sqlite3
 
-watcher=
-desktop=
-cleanup() {
-	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
-	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
-	e2e_cleanup
-}
-trap cleanup EXIT
 
 # Failpoints: a file DIR/NAME makes the process that reaches NAME kill
 # itself once (the broker and the services it starts read HB_FAILPOINTS).
@@ -76,37 +68,18 @@ restart_broker() {
 # Process $1 (not a child of this shell) has ended.
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
-# How many events match a JS condition on e (one event).
-events() {
-	node -e '
-		const fs = require("fs");
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (eval(process.argv[2])) n++;
-		}
-		console.log(n);' "$tmp/events.jsonl" "$1"
-}
 
 # The sender's timeline row for call $1 with signal $2 was published once.
 has_signal() { [ "$(events "e.event===\"timeline.message\" && e.row===\"$1\" && e.signal===\"$2\"")" = 1 ]; }
 
-json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o==null?o:o[k],JSON.parse(s));console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
 
 new_session() {
 	"$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":$(printf '%s' "$1" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(s)))'),\"agent\":\"codex\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
 		json_field id
 }
 
-# The state of a message in appdata.db, by the sender's call id.
-state_of() {
-	sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE call_id = '$1'" 2>/dev/null
-}
 sender_of() {
 	sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_session_id || ' ' || sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE call_id = '$1'"
-}
-op_of() {
-	echo "session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE call_id = '$1'")"
 }
 
 # The envelope the model must read for a message of the sender: built here
@@ -190,7 +163,6 @@ attached() { [ "$(attaches "$1")" -gt "${2:-0}" ]; }
 # Conditions to wait for.
 turns_completed() { [ "$(grep -c '"method":"turn/completed"' "$d/transcript.jsonl" 2>/dev/null)" -ge "$1" ]; }
 turn_started() { grep -q '"method":"turn/started"' "$d/transcript.jsonl" 2>/dev/null; }
-state_is() { [ "$(state_of "$1")" = "$2" ]; }
 messages_up() { "$build/hbctl" status --json 2>/dev/null | grep -q '"name":"svc-messages"[^}]*"state":"up"'; }
 no_reserved_answer() {
 	node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).answers.some((a)=>String(a.id).startsWith("session-message-"))?1:0)' "$d/summary.json"
