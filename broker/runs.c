@@ -15,18 +15,18 @@
 #include "front.h"
 #include "log.h"
 #include "route.h"
+#include "session_message.h"
 
 static const char *const agents[] = { "codex", "claude", NULL };
-static const char *const access_levels[] = { "read-only", "full-auto", "full-access", "unrestricted", NULL };
-/* Page 003: access level -> Claude permission mode. */
-static const char *const permission_modes[] = { "plan", "acceptEdits", "auto", "bypassPermissions", NULL };
+/* Page 003: access level (in the order of the one access scale, see
+ * session_message.h) -> Claude permission mode. */
+static const char *const permission_modes[] = { "plan", "acceptEdits", "auto", "bypassPermissions" };
 
 const char *runs_permission_mode(const char *access)
 {
-	for (int i = 0; access_levels[i]; i++)
-		if (strcmp(access_levels[i], access) == 0)
-			return permission_modes[i];
-	return NULL;
+	int rank = hb_access_rank(access);
+
+	return rank < 0 ? NULL : permission_modes[rank];
 }
 
 static int one_of(const char *v, const char *const *list)
@@ -97,7 +97,7 @@ void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env
 		snprintf(err, sizeof err, "the project directory must be an absolute path");
 		goto bad;
 	}
-	if (!one_of(r->agent, agents) || !one_of(r->access, access_levels)) {
+	if (!one_of(r->agent, agents) || hb_access_rank(r->access) < 0) {
 		snprintf(err, sizeof err, "agent must be codex or claude; access one of read-only, full-auto, "
 			 "full-access, unrestricted");
 		goto bad;
