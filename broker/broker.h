@@ -127,6 +127,7 @@ struct broker_settings {
 	int crashloop_after;    /* this many quick deaths in a row */
 	int stop_grace_ms;      /* TERM to KILL for a service */
 	int shutdown_grace_ms;  /* calls in flight get this long at SIGTERM */
+	int attach_ttl_ms;      /* a bridge that stopped attaching is gone */
 };
 
 struct broker {

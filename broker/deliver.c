@@ -13,17 +13,12 @@
 #include <string.h>
 #include <zmq.h>
 
-#include "envvar.h"
 #include "events.h"
 #include "failpoint.h"
 #include "front.h"
 #include "log.h"
 #include "runs.h"
 #include "session_message.h"
-
-/* A bridge repeats session.attach every second; three missed ones and
- * more mean it is gone. */
-#define ATTACH_TTL_DEFAULT_MS 3500
 
 struct attachment {
 	char session[128];
@@ -32,11 +27,6 @@ struct attachment {
 	long long seen_ms;
 	struct attachment *next;
 };
-
-static int attach_ttl_ms(void)
-{
-	return hb_getenv_int("HB_ATTACH_TTL_MS", ATTACH_TTL_DEFAULT_MS, 100, 3600000);
-}
 
 static int same_peer(const struct hb_peer *a, const struct hb_peer *b)
 {
@@ -245,11 +235,9 @@ void deliver_event(struct broker *b, struct instance *from, const struct hb_env 
 
 void deliver_tick(struct broker *b, long long now)
 {
-	int ttl = attach_ttl_ms();
-
 	for (struct attachment *a = b->attachments, *next; a; a = next) {
 		next = a->next;
-		if (now - a->seen_ms > ttl)
+		if (now - a->seen_ms > b->set.attach_ttl_ms)
 			drop(b, a, "it stopped attaching");
 	}
 }

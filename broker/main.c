@@ -110,6 +110,9 @@ static void load_settings(struct broker_settings *s)
 	s->crashloop_after = env_ms("HB_CRASHLOOP_AFTER", 5);
 	s->stop_grace_ms = env_ms("HB_STOP_GRACE_MS", 5000);
 	s->shutdown_grace_ms = env_ms("HB_SHUTDOWN_GRACE_MS", 5000);
+	/* A bridge repeats session.attach every second; three missed ones and
+	 * more mean it is gone. */
+	s->attach_ttl_ms = env_ms("HB_ATTACH_TTL_MS", 3500);
 }
 
 static int usage(void)
