@@ -28,6 +28,7 @@
 #include <zmq.h>
 
 #include "child.h"
+#include "clock.h"
 #include "claude_deliver.h"
 #include "client.h"
 #include "envvar.h"
@@ -80,14 +81,6 @@ struct bridge {
 	int request_limit_ms, close_wait_ms;
 	struct claude_deliver cd;       /* messages from other sessions */
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int usage(void)
 {
@@ -256,7 +249,7 @@ static void begin_close(struct bridge *br)
 		return;
 	br->closing = 1;
 	claude_deliver_closing(&br->cd);
-	br->close_deadline_ms = now_ms() + br->close_wait_ms;
+	br->close_deadline_ms = hb_monotonic_ms() + br->close_wait_ms;
 	host_request(br, "close", NULL);
 	close(br->host.in);
 	br->host.in = -1;
@@ -281,7 +274,7 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 	if (msg && id && (idtext = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY))) {
 		snprintf(key, sizeof key, "d%s", json_is_string(id) ? json_string_value(id) : idtext);
 		if ((p = track(br, key, P_DESKTOP))) {
-			p->deadline_ms = now_ms() + br->request_limit_ms;
+			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
 			p->desktop_id = idtext;
 		} else {
 			free(idtext);
@@ -378,7 +371,7 @@ static long long claude_before_wait(void *ctx)
 		long long attach = claude_deliver_tick(&br->cd);
 		return attach >= 0 && attach < 1000 ? attach : 1000;
 	}
-	if ((left = br->close_deadline_ms - now_ms()) > 0)
+	if ((left = br->close_deadline_ms - hb_monotonic_ms()) > 0)
 		return left;
 	log_warn(NULL, "the host did not end within %d ms of close; killing its process group", br->close_wait_ms);
 	kill(-br->host.pid, SIGKILL);
@@ -394,7 +387,7 @@ static void expire(void *value, void *arg)
 {
 	struct pending *p = value, **first = arg;
 
-	if (p->kind == P_DESKTOP && now_ms() >= p->deadline_ms && !*first)
+	if (p->kind == P_DESKTOP && hb_monotonic_ms() >= p->deadline_ms && !*first)
 		*first = p;
 }
 

@@ -9,19 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lines.h"
 #include "log.h"
 #include "sha256.h"
-
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session)
 {
@@ -151,7 +142,7 @@ long long claude_deliver_tick(struct claude_deliver *cd)
 {
 	if (cd->host_in < 0 || cd->closing)
 		return -1;
-	return deliveries_attach(&cd->dl, mono_ms());
+	return deliveries_attach(&cd->dl);
 }
 
 void claude_deliver_free(struct claude_deliver *cd)

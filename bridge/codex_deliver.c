@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "log.h"
 #include "session_message.h"
@@ -31,14 +30,6 @@ struct delivered_run {
 	char turn[200];
 	struct delivered_run *next;
 };
-
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void broker_op(struct bridge *br, const char *op, const char *run, const struct delivery *x)
 {
@@ -300,7 +291,7 @@ long long codex_deliver_tick(struct bridge *br)
 {
 	if (!br->broker_ok || !br->thread[0])
 		return -1;
-	return deliveries_attach(&br->dl, mono_ms());
+	return deliveries_attach(&br->dl);
 }
 
 void codex_deliver_free(struct bridge *br)

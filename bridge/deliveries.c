@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "failpoint.h"
 #include "log.h"
 #include "session_message.h"
@@ -49,8 +50,9 @@ static void send_broker(struct deliveries *d, struct hb_env *e)
 		log_debug(NULL, "broker: %s", err);
 }
 
-long long deliveries_attach(struct deliveries *d, long long now)
+long long deliveries_attach(struct deliveries *d)
 {
+	long long now = hb_monotonic_ms();
 	struct hb_env e;
 
 	if (!d->session || !*d->session)

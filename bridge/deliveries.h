@@ -42,9 +42,9 @@ struct deliveries {
 void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent);
 void deliveries_free(struct deliveries *d);
 
-/* Repeat session.attach when it is due (now in ms, monotonic); returns
- * ms until the next one. */
-long long deliveries_attach(struct deliveries *d, long long now);
+/* Repeat session.attach when it is due; returns ms until the next one
+ * (-1 without a session). */
+long long deliveries_attach(struct deliveries *d);
 
 /* The broker's `deliver`: a new delivery (WAITING, appended to the queue)
  * or NULL when it is a repeat (answered here when it is done) or bad. */

@@ -22,6 +22,7 @@
 
 #include "approvals.h"
 #include "back.h"
+#include "clock.h"
 #include "broker.h"
 #include "envvar.h"
 #include "deliver.h"
@@ -48,10 +49,7 @@ static void on_signal(int sig)
 
 long long broker_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return hb_monotonic_ms();
 }
 
 struct service *broker_service_by_name(struct broker *b, const char *name)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "clock.h"
 #include "envvar.h"
 #include "log.h"
 #include "paths.h"
@@ -58,14 +59,6 @@ static void on_stop_signal(int sig)
 
 	(void)!write(stop_pipe_fd, &c, 1);
 	errno = saved;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int parse_settings(struct service_loop *s, int argc, char **argv)
@@ -240,13 +233,13 @@ int hb_service_main_task(int argc, char **argv, const char *service, const struc
 	}
 	send_simple(&s, "ready");
 	log_info(NULL, "ready as %s on %s with %d workers", s.identity, s.endpoint, s.concurrency);
-	next_beat = now_ms() + s.heartbeat_ms;
-	while (!s.stopping || (hb_pool_inflight(&s.pool) && now_ms() < stop_deadline)) {
+	next_beat = hb_monotonic_ms() + s.heartbeat_ms;
+	while (!s.stopping || (hb_pool_inflight(&s.pool) && hb_monotonic_ms() < stop_deadline)) {
 		zmq_pollitem_t items[2] = {
 			{ s.back, 0, ZMQ_POLLIN, 0 },
 			{ NULL, s.sigpipe[0], ZMQ_POLLIN, 0 },
 		};
-		long long wait = next_beat - now_ms();
+		long long wait = next_beat - hb_monotonic_ms();
 
 		/* While stopping, look every 10 ms whether the calls are done. */
 		if (s.stopping && wait > 10)
@@ -260,15 +253,15 @@ int hb_service_main_task(int argc, char **argv, const char *service, const struc
 			if (!s.stopping) {
 				log_info(NULL, "stopping: cancelling %zu calls in flight", hb_pool_inflight(&s.pool));
 				s.stopping = 1;
-				stop_deadline = now_ms() + 3000;
+				stop_deadline = hb_monotonic_ms() + 3000;
 				hb_pool_cancel_all(&s.pool);
 			}
 		}
 		if (items[0].revents & ZMQ_POLLIN)
 			handle_back(&s);
-		if (now_ms() >= next_beat) {
+		if (hb_monotonic_ms() >= next_beat) {
 			send_simple(&s, "heartbeat");
-			next_beat = now_ms() + s.heartbeat_ms;
+			next_beat = hb_monotonic_ms() + s.heartbeat_ms;
 			if (s.broker_pid && getppid() != s.broker_pid) {
 				log_warn(NULL, "the broker (pid %ld) is gone; exiting", (long)s.broker_pid);
 				break;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "gemini_error.h"
 #include "log.h"
 #include "url.h"
@@ -250,14 +251,6 @@ enum video_files_result video_files_upload(const struct video_upload *u, struct 
 	return res;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* GET the File object again. */
 static enum hb_gemini_outcome poll_once(const struct video_upload *u, struct video_file *f, char *err,
 					size_t errlen)
@@ -286,7 +279,7 @@ static enum hb_gemini_outcome poll_once(const struct video_upload *u, struct vid
 enum video_files_result video_files_wait_active(const struct video_upload *u, struct video_file *f, char *err,
 						size_t errlen)
 {
-	long long deadline = now_ms() + u->processing_ms;
+	long long deadline = hb_monotonic_ms() + u->processing_ms;
 	long delay = u->poll_ms;
 
 	while (strcmp(f->state, "ACTIVE") != 0) {
@@ -297,7 +290,7 @@ enum video_files_result video_files_wait_active(const struct video_upload *u, st
 				snprintf(err, errlen, "Gemini reports the uploaded video in state %s", f->state);
 			return FILES_FAILED;
 		}
-		if (now_ms() + delay > deadline) {
+		if (hb_monotonic_ms() + delay > deadline) {
 			snprintf(err, errlen, "Gemini was still processing the video after %ld s; try again later or with "
 				 "a shorter recording", u->processing_ms / 1000);
 			return FILES_FAILED;
