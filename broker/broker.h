@@ -153,6 +153,7 @@ struct broker {
 	int ready_notified;
 	int event_topics;               /* topics someone subscribes to */
 	char **child_env;               /* environ for services, without our keys */
+	unsigned lost_instances;        /* broken invariant: reaped but still listed */
 };
 
 long long broker_now_ms(void);

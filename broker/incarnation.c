@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -115,10 +116,27 @@ struct instance *incarnation_by_pid(struct broker *b, pid_t pid)
 			return s->cur;
 		if (s->next && s->next->pid == pid)
 			return s->next;
-		if (s->old && s->old->pid == pid)
-			return s->old;
+		/* Every draining generation, not only the newest: after two
+		 * replaces the oldest may well be the first to end. */
+		for (struct instance *o = s->old; o; o = o->older)
+			if (o->pid == pid)
+				return o;
 	}
 	return NULL;
+}
+
+/* waitid with WNOWAIT looks without reaping: a child that ended but is not
+ * reaped yet still counts (its SIGCHLD is on the way); a pid that is not
+ * our child at all (reaped and forgotten, perhaps recycled) does not. */
+int incarnation_is_child(const struct instance *inst)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof info);
+	while (waitid(P_PID, (id_t)inst->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return errno != ECHILD;
+	return 1;
 }
 
 void incarnation_terminate(struct broker *b, struct instance *inst, long long now)
@@ -146,10 +164,10 @@ static int peer_is_instance(const struct hb_peer *peer, const struct instance *i
 
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
 {
-	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
+	struct instance *all[SUPERVISOR_MAX_LISTED];
 
 	for (int i = 0; i < b->nservices; i++) {
-		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_LISTED);
 		for (int j = 0; j < n; j++)
 			if (peer_is_instance(peer, all[j]))
 				return all[j];

@@ -8,6 +8,8 @@
 #include "broker.h"
 
 #define SUPERVISOR_MAX_DRAINING 8
+/* cur, next and every draining generation: the most a service lists. */
+#define SUPERVISOR_MAX_LISTED (SUPERVISOR_MAX_DRAINING + 2)
 
 /* Start a new incarnation of s from exec; NULL with err on failure. */
 struct instance *incarnation_start(struct broker *b, struct service *s, const char *exec,
@@ -15,7 +17,11 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 void incarnation_free(struct instance *inst);
 /* TERM now, KILL once the stop grace has passed (supervisor_tick). */
 void incarnation_terminate(struct broker *b, struct instance *inst, long long now);
+/* The instance with this pid: cur, next or any of the draining list. */
 struct instance *incarnation_by_pid(struct broker *b, pid_t pid);
+/* 1 while inst's pid is still a child of this process (ended but not yet
+ * reaped counts); 0 once it is not: the pid must never be signalled then. */
+int incarnation_is_child(const struct instance *inst);
 /* Every live instance of s (cur, next, the draining ones) into out[max];
  * returns the count. */
 int supervisor_instances(const struct service *s, struct instance **out, int max);

@@ -446,8 +446,8 @@ void route_fail_all(struct broker *b, const char *text)
 {
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
 
 		route_fail_waiting(b, s, text);
 		for (int j = 0; j < n; j++)

@@ -1,7 +1,8 @@
 /*
  * status - one JSON object: the broker (pid, uptime, calls) and per
  * service its state, pid, generation, restarts, last exit, calls in flight
- * and calls served.
+ * and calls served, the draining generations, and the supervisor's own
+ * check of its invariants.
  */
 #include "status.h"
 
@@ -10,11 +11,22 @@
 
 #include "supervise.h"
 
+/* The old generations still finishing their calls, newest first. */
+static json_t *draining_json(const struct service *s)
+{
+	json_t *list = json_array();
+
+	for (const struct instance *o = s->old; o && list; o = o->older)
+		json_array_append_new(list, json_pack("{s:I, s:I, s:I}", "generation", (json_int_t)o->gen, "pid",
+						      (json_int_t)o->pid, "callsInFlight", (json_int_t)o->inflight));
+	return list;
+}
+
 static json_t *service_json(const struct service *s)
 {
 	const struct instance *inst = s->cur ? s->cur : s->old;
-	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-	int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+	struct instance *all[SUPERVISOR_MAX_LISTED];
+	int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
 	unsigned inflight = 0, waiting = 0;
 	json_t *o;
 
@@ -41,13 +53,14 @@ static json_t *service_json(const struct service *s)
 	}
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));
+	json_object_set_new(o, "draining", draining_json(s));
 	return o;
 }
 
 char *status_json(const struct broker *b)
 {
 	json_t *root, *services;
-	char *text;
+	char *text, check[256];
 
 	root = json_pack("{s:{s:I, s:I, s:s, s:s, s:I}}", "broker",
 			 "pid", (json_int_t)getpid(), "uptimeMs", (json_int_t)(broker_now_ms() - b->started_ms),
@@ -62,6 +75,10 @@ char *status_json(const struct broker *b)
 	for (int i = 0; i < b->nservices; i++)
 		json_array_append_new(services, service_json(&b->services[i]));
 	json_object_set_new(root, "services", services);
+	/* The supervisor checks itself on every status: tests and operators
+	 * see a broken invariant instead of its consequences much later. */
+	supervisor_selfcheck(b, check, sizeof check);
+	json_object_set_new(json_object_get(root, "broker"), "selfCheck", json_string(check));
 	text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	return text;

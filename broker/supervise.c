@@ -113,17 +113,28 @@ static int unlink_draining(struct service *s, struct instance *inst)
 	return 0;
 }
 
-/* An instance ended: answer for its calls, then decide what comes next. */
-static void instance_died(struct broker *b, struct instance *inst, int status)
+/* How an instance ended, in words for the calls it leaves behind. */
+static void describe_death(const struct broker *b, const struct instance *inst, int status, char *how,
+			   size_t howlen)
+{
+	if (inst->hung && inst->ready)
+		snprintf(how, howlen, "stopped responding: no heartbeat for %d ms, so it was killed",
+			 b->set.hang_ms);
+	else if (inst->hung)
+		snprintf(how, howlen, "did not become ready within %d ms of its start, so it was killed",
+			 b->set.start_timeout_ms);
+	else
+		describe_exit(status, how, howlen);
+}
+
+/* An instance ended (how: in words): answer for its calls, then decide
+ * what comes next. */
+static void instance_died(struct broker *b, struct instance *inst, const char *how)
 {
 	struct service *s = inst->svc;
-	char how[128], text[512];
+	char text[512];
 	long long now = broker_now_ms();
 
-	describe_exit(status, how, sizeof how);
-	if (inst->hung)
-		snprintf(how, sizeof how, "stopped responding: no heartbeat for %d ms, so it was killed",
-			 b->set.hang_ms);
 	/* A stop we asked for is news, not a warning. */
 	hb_log(inst->term_sent ? HB_LOG_INFO : HB_LOG_WARN, inst->id, "pid %ld %s", (long)inst->pid, how);
 	snprintf(text, sizeof text, "%s stopped while handling this call (%s); try the call again",
@@ -140,7 +151,7 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 	if (inst == s->next) {
 		s->next = NULL;
 		snprintf(text, sizeof text, "the new %s %s before it was ready%s", s->cfg->name, how,
-			 s->cur ? "; the old one keeps serving" : "");
+			 s->cur && s->cur->ready ? "; the old one keeps serving" : "");
 		answer_admin(b, s, text);
 		events_service(b, "service.down", s, inst, how);
 		incarnation_free(inst);
@@ -158,12 +169,61 @@ static void instance_died(struct broker *b, struct instance *inst, int status)
 		s->crashloop = 0;
 	}
 	incarnation_free(inst);
-	if (b->stopping || s->admin_stopped)
+	/* A replacement already starting is the restart: a second copy
+	 * started beside it would serve the same calls twice over. */
+	if (b->stopping || s->admin_stopped || s->next)
 		return;
 	s->restarts++;
 	schedule_restart(b, s);
 	if (s->restart_at_ms <= now)
 		start_current(b, s);
+}
+
+/* Invariant: every listed instance is a live child of ours (or one whose
+ * end is not reaped yet).  One that is not was reaped without being found:
+ * a bug, but its calls must still be answered and its pid, which may
+ * belong to somebody else by now, never signalled again. */
+static void drop_lost(struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_LISTED);
+
+		for (int j = 0; j < n; j++) {
+			if (incarnation_is_child(all[j]))
+				continue;
+			log_error(all[j]->id, "pid %ld is listed but is no longer a child of this broker; "
+				  "dropping it", (long)all[j]->pid);
+			b->lost_instances++;
+			instance_died(b, all[j], "ended without the broker noticing");
+		}
+	}
+}
+
+int supervisor_selfcheck(const struct broker *b, char *msg, size_t msglen)
+{
+	int bad = 0;
+
+	snprintf(msg, msglen, "ok");
+	for (int i = 0; i < b->nservices; i++) {
+		const struct service *s = &b->services[i];
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED), draining = 0;
+
+		for (const struct instance *o = s->old; o; o = o->older)
+			draining++;
+		if (draining > SUPERVISOR_MAX_DRAINING && !bad++)
+			snprintf(msg, msglen, "%s has %d draining generations, more than %d", s->cfg->name,
+				 draining, SUPERVISOR_MAX_DRAINING);
+		for (int j = 0; j < n; j++)
+			if ((all[j]->svc != s || !incarnation_is_child(all[j])) && !bad++)
+				snprintf(msg, msglen, "%s (pid %ld) is listed but is not a live child", all[j]->id,
+					 (long)all[j]->pid);
+	}
+	if (!bad && b->lost_instances)
+		snprintf(msg, msglen, "%u instances were found reaped without notice and dropped",
+			 b->lost_instances);
+	return bad + (int)b->lost_instances;
 }
 
 void supervisor_reap(struct broker *b)
@@ -173,9 +233,14 @@ void supervisor_reap(struct broker *b)
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		struct instance *inst = incarnation_by_pid(b, pid);
-		if (inst)
-			instance_died(b, inst, status);
+		char how[160];
+
+		if (!inst)
+			continue;
+		describe_death(b, inst, status, how, sizeof how);
+		instance_died(b, inst, how);
 	}
+	drop_lost(b);
 }
 
 static void watch_instance(struct broker *b, struct instance *inst, long long now)
@@ -183,6 +248,8 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 	if (!inst || inst->hung)
 		return;
 	if (inst->term_sent && now >= inst->kill_at_ms) {
+		if (!incarnation_is_child(inst))
+			return; /* never signal a pid that is not ours: drop_lost ends it */
 		log_warn(inst->id, "did not stop within %d ms of TERM; killing it", b->set.stop_grace_ms);
 		kill(inst->pid, SIGKILL);
 		inst->kill_at_ms = now + b->set.stop_grace_ms;
@@ -203,12 +270,13 @@ void supervisor_tick(struct broker *b, long long now)
 {
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
 
 		for (int j = 0; j < n; j++)
 			watch_instance(b, all[j], now);
-		if (!s->cur && s->restart_at_ms && now >= s->restart_at_ms && !b->stopping && !s->admin_stopped)
+		if (!s->cur && !s->next && s->restart_at_ms && now >= s->restart_at_ms && !b->stopping &&
+		    !s->admin_stopped)
 			start_current(b, s);
 	}
 }
@@ -233,12 +301,12 @@ long long supervisor_next_deadline(const struct broker *b)
 
 	for (int i = 0; i < b->nservices; i++) {
 		const struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
 
 		for (int j = 0; j < n; j++)
 			d = earliest(d, instance_deadline(b, all[j]));
-		if (!s->cur)
+		if (!s->cur && !s->next)
 			d = earliest(d, s->restart_at_ms);
 	}
 	return d;
@@ -302,6 +370,21 @@ void supervisor_on_heartbeat(struct instance *inst)
 	inst->last_beat_ms = broker_now_ms();
 }
 
+/* 1 (with the reason) when s already has as many draining generations as
+ * it may: one more would be past what the broker can list. */
+static int draining_full(const struct service *s, char *err, size_t errlen)
+{
+	int n = 0;
+
+	for (const struct instance *o = s->old; o; o = o->older)
+		n++;
+	if (n < SUPERVISOR_MAX_DRAINING)
+		return 0;
+	snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later", n,
+		 s->cfg->name);
+	return 1;
+}
+
 int supervisor_replace(struct broker *b, struct service *s, const char *exec, const char *op,
 		       const struct hb_peer *peer, const struct reqid *id, char *err, size_t errlen)
 {
@@ -309,19 +392,16 @@ int supervisor_replace(struct broker *b, struct service *s, const char *exec, co
 		snprintf(err, errlen, "%s is not an executable file given by its absolute path", exec);
 		return -1;
 	}
-	struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-
 	if (s->next || s->admin_waiting) {
 		snprintf(err, errlen, "a new %s is already starting", s->cfg->name);
 		return -1;
 	}
-	if (supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2) > SUPERVISOR_MAX_DRAINING) {
-		snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later",
-			 SUPERVISOR_MAX_DRAINING, s->cfg->name);
+	if (draining_full(s, err, errlen))
 		return -1;
-	}
 	if (!(s->next = incarnation_start(b, s, exec, err, errlen)))
 		return -1;
+	/* The new one is the restart that the backoff was waiting for. */
+	s->restart_at_ms = 0;
 	s->admin_stopped = 0;
 	s->admin_waiting = 1;
 	s->admin_peer = *peer;
@@ -356,6 +436,8 @@ int supervisor_start(struct broker *b, struct service *s, char *err, size_t errl
 		snprintf(err, errlen, "%s is already running", s->cfg->name);
 		return -1;
 	}
+	if (draining_full(s, err, errlen))
+		return -1;
 	s->admin_stopped = 0;
 	s->consecutive = 0;
 	s->crashloop = 0;
@@ -373,8 +455,8 @@ void supervisor_terminate_all(struct broker *b)
 
 	for (int i = 0; i < b->nservices; i++) {
 		struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_DRAINING + 2);
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
 
 		s->restart_at_ms = 0;
 		for (int j = 0; j < n; j++)
@@ -410,8 +492,8 @@ const char *supervisor_state(const struct service *s)
 void supervisor_free(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++) {
-		struct instance *all[SUPERVISOR_MAX_DRAINING + 2];
-		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_DRAINING + 2);
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(&b->services[i], all, SUPERVISOR_MAX_LISTED);
 
 		for (int j = 0; j < n; j++)
 			incarnation_free(all[j]);

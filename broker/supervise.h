@@ -43,6 +43,10 @@ int supervisor_all_exited(const struct broker *b);
 /* 1 when every service not stopped by hand has a ready instance. */
 int supervisor_all_up(const struct broker *b);
 const char *supervisor_state(const struct service *s);
+/* The supervisor's invariants (every listed instance a live child of ours,
+ * no more draining generations than allowed): 0 with "ok" in msg, or the
+ * number of faults with the first described. */
+int supervisor_selfcheck(const struct broker *b, char *msg, size_t msglen);
 void supervisor_free(struct broker *b);
 
 #endif

@@ -126,7 +126,16 @@ static const struct hb_service_tool tools[] = {
 
 int main(int argc, char **argv)
 {
-	/* HB_ECHO_FAIL_START makes a copy that dies at once (crash-loop tests). */
+	/* HB_ECHO_START_DELAY_MS holds each copy back before anything else,
+	 * so that two starts of the supervisor overlap in time (race tests);
+	 * HB_ECHO_FAIL_START makes a copy that then dies (crash-loop tests). */
+	const char *delay = getenv("HB_ECHO_START_DELAY_MS");
+
+	if (delay) {
+		long ms = strtol(delay, NULL, 10);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
 	if (getenv("HB_ECHO_FAIL_START"))
 		return 7;
 	return hb_service_main(argc, argv, "svc-echo", tools);

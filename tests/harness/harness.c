@@ -207,16 +207,56 @@ static int log_has_sanitizer_report(const char *path)
 	return found;
 }
 
+/* The broker's check of its own invariants (status broker.selfCheck):
+ * 0 when it says "ok" or cannot be asked (a test that killed it). */
+static int selfcheck_fails(struct fixture *f)
+{
+	json_t *st = fx_status(f);
+	const char *check = json_string_value(json_object_get(json_object_get(st, "broker"), "selfCheck"));
+	int bad = st && (!check || strcmp(check, "ok") != 0);
+
+	if (bad)
+		fprintf(stderr, "harness: the broker's self-check failed: %s\n", check ? check : "(none)");
+	json_decref(st);
+	return bad;
+}
+
+/* SIGTERM must end the broker within the grace it has for calls and
+ * services; past a generous bound it is killed and the test fails. */
+static int wait_broker(pid_t pid, int *st)
+{
+	long long deadline = fx_now_ms() + 60000;
+
+	for (;;) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (fx_now_ms() > deadline) {
+			fprintf(stderr, "harness: hb-broker did not end within 60 s of SIGTERM; killing it\n");
+			kill(pid, SIGKILL);
+			while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		fx_sleep_ms(10);
+	}
+}
+
 int fx_stop(struct fixture *f, int *status)
 {
-	int st = 0;
+	int st = 0, bad = 0;
 	char cmd[400];
 
-	if (f->broker > 0) {
+	if (f->broker > 0 && waitpid(f->broker, &st, WNOHANG) == 0) {
+		bad = selfcheck_fails(f);
 		kill(f->broker, SIGTERM);
-		while (waitpid(f->broker, &st, 0) < 0 && errno == EINTR)
-			;
+		if (wait_broker(f->broker, &st) < 0)
+			bad = 1;
 	}
+	if (bad)
+		st = 1 << 8;
 	/* Services write to the broker's stderr, so one log holds what the
 	 * sanitizers found in any of the processes: a finding fails the run. */
 	if (log_has_sanitizer_report(f->log)) {

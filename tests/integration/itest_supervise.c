@@ -240,6 +240,18 @@ static void wait_state(struct fixture *f, const char *name, const char *want)
 	fail_msg("%s stayed in state %s, wanted %s", name, got, want);
 }
 
+/* Wait until a broker spawned by hand answers status at all. */
+static void wait_answering(struct fixture *f)
+{
+	long long deadline = fx_now_ms() + WAIT_MS;
+	json_t *st;
+
+	while (!(st = fx_status(f)) && fx_now_ms() < deadline)
+		fx_sleep_ms(10);
+	assert_non_null(st);
+	json_decref(st);
+}
+
 /* A child of the broker is gone once the broker has reaped it. */
 static void wait_gone(pid_t pid)
 {
@@ -943,18 +955,13 @@ static void test_restart_in_crash_loop_keeps_trying(void **state)
 	static const char *const restart[] = { "restart", "svc-echo", NULL };
 	struct fixture *f = &F;
 	long long r1, deadline;
-	json_t *st;
 	char *out;
 
 	(void)state;
 	prepare(f, echo_conf);
 	f->broker = fx_spawn_broker(f, env, "broker.log");
 	assert_true(f->broker > 0);
-	deadline = fx_now_ms() + WAIT_MS;
-	while (!(st = fx_status(f)) && fx_now_ms() < deadline)
-		fx_sleep_ms(10);
-	assert_non_null(st);
-	json_decref(st);
+	wait_answering(f);
 	wait_state(f, "svc-echo", "crash-loop");
 	assert_int_equal(fx_hbctl(f, &out, restart), 1);
 	assert_non_null(strstr(out, "exited with status 7 before it was ready"));
@@ -965,6 +972,205 @@ static void test_restart_in_crash_loop_keeps_trying(void **state)
 	while (fx_service_num(f, "svc-echo", "restarts") <= r1 + 2 && fx_now_ms() < deadline)
 		fx_sleep_ms(20);
 	assert_true(fx_service_num(f, "svc-echo", "restarts") > r1 + 2);
+	finish_fixture();
+}
+
+/* ---- 13b. A restart during the backoff starts one copy, not two --------- */
+
+/* Every copy of svc-echo lives 3 s and then fails; the backoff after the
+ * second death is 2 s.  A restart sent during that backoff used to leave
+ * the backoff's own restart scheduled: a second copy started beside the
+ * restart's, and the restart's answer said an old one "keeps serving"
+ * when none had ever been ready. */
+static void test_restart_during_backoff_starts_one(void **state)
+{
+	static const char *const env[] = { "HB_ECHO_FAIL_START=1", "HB_ECHO_START_DELAY_MS=3000",
+					   "HB_BACKOFF_BASE_MS=2000", "HB_BACKOFF_CAP_MS=2000",
+					   "HB_CRASHLOOP_AFTER=1", NULL };
+	static const char *const restart[] = { "restart", "svc-echo", NULL };
+	struct fixture *f = &F;
+	long long gen;
+	char *out;
+
+	(void)state;
+	prepare(f, echo_conf);
+	f->broker = fx_spawn_broker(f, env, "broker.log");
+	assert_true(f->broker > 0);
+	wait_answering(f);
+	wait_state(f, "svc-echo", "crash-loop");
+	gen = fx_service_num(f, "svc-echo", "generation");
+	assert_int_equal(fx_hbctl(f, &out, restart), 1);
+	assert_non_null(strstr(out, "exited with status 7 before it was ready"));
+	assert_null(strstr(out, "keeps serving")); /* none was ever ready */
+	free(out);
+	/* Only the restart's copy started since; the next waits its backoff. */
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), gen + 1);
+	assert_svc_str(f, "svc-echo", "state", "crash-loop");
+	finish_fixture();
+}
+
+/* A copy that never says ready is killed at the start timeout, and status
+ * says so: not "no heartbeat", which is what a ready one would miss. */
+static void test_start_timeout_named(void **state)
+{
+	static const char *const env[] = { "HB_ECHO_START_DELAY_MS=60000", "HB_START_TIMEOUT_MS=300",
+					   "HB_BACKOFF_BASE_MS=60000", NULL };
+	struct fixture *f = &F;
+	char *last = NULL;
+	long long deadline;
+
+	(void)state;
+	prepare(f, echo_conf);
+	f->broker = fx_spawn_broker(f, env, "broker.log");
+	assert_true(f->broker > 0);
+	wait_answering(f);
+	deadline = fx_now_ms() + WAIT_MS;
+	while (fx_now_ms() < deadline) {
+		free(last);
+		last = svc_str(f, "svc-echo", "lastExit");
+		if (*last)
+			break;
+		fx_sleep_ms(10);
+	}
+	assert_string_equal(last, "did not become ready within 300 ms of its start, so it was killed");
+	free(last);
+	finish_fixture();
+}
+
+/* ---- 13c. Draining generations end in any order ------------------------- */
+
+/* Two replaces while a call runs on each older generation: the draining
+ * list holds generation 2 (newest) and then 1.  Returns the two calls'
+ * request ids and the two pids, oldest first. */
+static void two_draining(struct fixture *f, struct hb_client *c, const char *old_args, const char *newer_args,
+			 int64_t ids[2], pid_t pids[2])
+{
+	char exe[1200], *out;
+	json_t *st, *drain;
+	const char *const args[] = { "replace", "svc-echo", exe, NULL };
+
+	snprintf(exe, sizeof exe, "%s/tests/svc-echo", f->build);
+	ids[0] = send_call(c, "sleep", old_args);
+	wait_num(f, "svc-echo", "callsInFlight", 1);
+	assert_int_equal(fx_hbctl(f, &out, args), 0);
+	free(out);
+	ids[1] = send_call(c, "sleep", newer_args);
+	wait_num(f, "svc-echo", "callsInFlight", 2);
+	assert_int_equal(fx_hbctl(f, &out, args), 0);
+	free(out);
+	st = fx_status(f);
+	assert_non_null(st);
+	drain = json_object_get(json_array_get(json_object_get(st, "services"), 0), "draining");
+	assert_int_equal(json_array_size(drain), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(drain, 0), "generation")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(drain, 1), "generation")), 1);
+	pids[0] = (pid_t)json_integer_value(json_object_get(json_array_get(drain, 1), "pid"));
+	pids[1] = (pid_t)json_integer_value(json_object_get(json_array_get(drain, 0), "pid"));
+	json_decref(st);
+	assert_true(pids[0] > 0 && pids[1] > 0);
+}
+
+static void wait_draining(struct fixture *f, size_t want)
+{
+	long long deadline = fx_now_ms() + WAIT_MS;
+	size_t got = 0;
+
+	while (fx_now_ms() < deadline) {
+		json_t *st = fx_status(f);
+		assert_non_null(st);
+		got = json_array_size(json_object_get(json_array_get(json_object_get(st, "services"), 0),
+						      "draining"));
+		json_decref(st);
+		if (got == want)
+			return;
+		fx_sleep_ms(10);
+	}
+	fail_msg("svc-echo has %zu draining generations, wanted %zu", got, want);
+}
+
+static void expect_reply(struct hb_client *c, int64_t want_id, int want_ok, const char *want)
+{
+	int64_t id;
+	int ok;
+	char *text = recv_reply(c, &id, &ok);
+
+	assert_int_equal(id, want_id);
+	assert_int_equal(ok, want_ok);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+static const char killed_text[] = "svc-echo stopped while handling this call (killed by signal 9); "
+				  "try the call again";
+
+/* The oldest generation dies first, then the newer: each one's call is
+ * answered, and neither stays listed (nor gets signalled once gone). */
+static void test_draining_oldest_dies_first(void **state)
+{
+	struct fixture *f = &F;
+	struct hb_client c;
+	int64_t ids[2];
+	pid_t pids[2];
+
+	(void)state;
+	start(f, echo_conf, NULL);
+	open_client(f, &c);
+	two_draining(f, &c, "{\"ms\":600000}", "{\"ms\":600000}", ids, pids);
+	assert_int_equal(kill(pids[0], SIGKILL), 0);
+	expect_reply(&c, ids[0], 0, killed_text);
+	wait_draining(f, 1);
+	assert_int_equal(kill(pids[1], SIGKILL), 0);
+	expect_reply(&c, ids[1], 0, killed_text);
+	wait_draining(f, 0);
+	hb_client_close(&c);
+	call_ok(f, "echo", "{\"gen\":3}", "{\"gen\":3}");
+	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 0);
+	finish_fixture();
+}
+
+/* The newest draining generation dies first, then the oldest. */
+static void test_draining_newest_dies_first(void **state)
+{
+	struct fixture *f = &F;
+	struct hb_client c;
+	int64_t ids[2];
+	pid_t pids[2];
+
+	(void)state;
+	start(f, echo_conf, NULL);
+	open_client(f, &c);
+	two_draining(f, &c, "{\"ms\":600000}", "{\"ms\":600000}", ids, pids);
+	assert_int_equal(kill(pids[1], SIGKILL), 0);
+	expect_reply(&c, ids[1], 0, killed_text);
+	wait_draining(f, 1);
+	assert_int_equal(kill(pids[0], SIGKILL), 0);
+	expect_reply(&c, ids[0], 0, killed_text);
+	wait_draining(f, 0);
+	hb_client_close(&c);
+	call_ok(f, "echo", "{\"gen\":3}", "{\"gen\":3}");
+	finish_fixture();
+}
+
+/* The oldest finishes its call first and is stopped as drained (TERM):
+ * it must leave the list, or SIGTERM of the broker never ends. */
+static void test_draining_oldest_drains_first(void **state)
+{
+	struct fixture *f = &F;
+	struct hb_client c;
+	int64_t ids[2];
+	pid_t pids[2];
+
+	(void)state;
+	start(f, echo_conf, NULL);
+	open_client(f, &c);
+	two_draining(f, &c, "{\"ms\":1500}", "{\"ms\":600000}", ids, pids);
+	expect_reply(&c, ids[0], 1, "slept 1500 ms");
+	wait_gone(pids[0]);
+	wait_draining(f, 1);
+	assert_int_equal(kill(pids[1], SIGKILL), 0);
+	expect_reply(&c, ids[1], 0, killed_text);
+	wait_draining(f, 0);
+	hb_client_close(&c);
 	finish_fixture();
 }
 
@@ -1063,10 +1269,18 @@ int main(void)
 		cmocka_unit_test_teardown(test_crash_isolated, teardown),
 		cmocka_unit_test_teardown(test_double_replace_while_draining, teardown),
 		cmocka_unit_test_teardown(test_restart_in_crash_loop_keeps_trying, teardown),
+		cmocka_unit_test_teardown(test_restart_during_backoff_starts_one, teardown),
+		cmocka_unit_test_teardown(test_start_timeout_named, teardown),
+		cmocka_unit_test_teardown(test_draining_oldest_dies_first, teardown),
+		cmocka_unit_test_teardown(test_draining_newest_dies_first, teardown),
+		cmocka_unit_test_teardown(test_draining_oldest_drains_first, teardown),
 		cmocka_unit_test_teardown(test_busy_service_call_waits, teardown),
 		cmocka_unit_test_teardown(test_slow_call_holds_up_no_queued_call, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
+	/* HB_TEST_FILTER=test_name (wildcards * and ?) runs only those tests. */
+	if (getenv("HB_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("HB_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
