@@ -47,8 +47,11 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 		deliver_request(b, inst, peer, e);
 	else if (strcmp(op, "event") == 0)
 		deliver_event(b, inst, e);
-	else if (strcmp(op, "heartbeat") != 0)
-		log_warn(inst->id, "back: unknown op \"%.48s\" dropped", op);
+	else if (strcmp(op, "heartbeat") != 0) {
+		char shown[200];
+		hb_escape(op, strlen(op), 48, shown, sizeof shown);
+		log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
+	}
 }
 
 void back_handle(struct broker *b)

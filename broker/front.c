@@ -202,7 +202,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 {
 	const char *op = hb_env_str(e, "op"), *sid = hb_env_str(e, "id");
 	struct reqid id;
-	char msg[160];
+	char msg[320], shown[200];
 
 	if (sid && strlen(sid) >= sizeof id.s) {
 		snprintf(msg, sizeof msg, "a request id may have at most %zu bytes", sizeof id.s - 1);
@@ -221,7 +221,9 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 			return;
 		}
 	reqid_from_env(&id, e);
-	snprintf(msg, sizeof msg, "unknown op \"%.48s\"", op);
+	/* Escaped: op is whatever the client sent, not always UTF-8. */
+	hb_escape(op, strlen(op), 48, shown, sizeof shown);
+	snprintf(msg, sizeof msg, "unknown op \"%s\"", shown);
 	log_warn(NULL, "front: %s", msg);
 	front_reply_err(b, peer, &id, "unknown-op", msg);
 }

@@ -69,6 +69,9 @@ int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *e
 	if (hb_send_env(c->sock, NULL, req) < 0) {
 		if (errno == EAGAIN)
 			snprintf(err, errlen, "no hb-broker is answering (nothing accepted the request)");
+		else if (errno == EMSGSIZE)
+			snprintf(err, errlen, "the request is larger than the %u MiB a frame may have; nothing was sent",
+				 HB_MAX_FRAME >> 20);
 		else
 			snprintf(err, errlen, "cannot send to hb-broker: %s", zmq_strerror(errno));
 		return -1;

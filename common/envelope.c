@@ -113,6 +113,23 @@ static int key_of(const msgpack_object *k, char out[HB_MAX_KEY + 1], char *err, 
 	return 0;
 }
 
+/* 1 (with the message) when the key of kvs[i] is also the key of an
+ * earlier entry of the same map.  Compared as written, not as stored:
+ * a nil value is not stored, yet its key still counts. */
+static int key_repeats(const msgpack_object_kv *kvs, uint32_t i, const char *key, char *err, size_t errlen)
+{
+	const msgpack_object_str *k = &kvs[i].key.via.str;
+
+	for (uint32_t j = 0; j < i; j++) {
+		const msgpack_object_str *o = &kvs[j].key.via.str;
+		if (o->size == k->size && memcmp(o->ptr, k->ptr, o->size) == 0) {
+			snprintf(err, errlen, "key \"%s\" appears twice", key);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *root, char *err, size_t errlen)
 {
 	if (root->type != MSGPACK_OBJECT_MAP) {
@@ -129,13 +146,8 @@ static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *roo
 
 		if (key_of(&kv->key, key, err, errlen) < 0)
 			return -1;
-		for (uint32_t k = 0; k < i; k++) {
-			const msgpack_object_str *o = &root->via.map.ptr[k].key.via.str;
-			if (o->size == kv->key.via.str.size && memcmp(o->ptr, kv->key.via.str.ptr, o->size) == 0) {
-				snprintf(err, errlen, "key \"%s\" appears twice", key);
-				return -1;
-			}
-		}
+		if (key_repeats(root->via.map.ptr, i, key, err, errlen))
+			return -1;
 		if (kv->val.type != MSGPACK_OBJECT_MAP) {
 			if (add_value(e, arena_pos, key, &kv->val, err, errlen) < 0)
 				return -1;
@@ -145,7 +157,7 @@ static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *roo
 			const msgpack_object_kv *in = &kv->val.via.map.ptr[j];
 			char sub[HB_MAX_KEY + 1], dotted[2 * HB_MAX_KEY + 2];
 
-			if (key_of(&in->key, sub, err, errlen) < 0)
+			if (key_of(&in->key, sub, err, errlen) < 0 || key_repeats(kv->val.via.map.ptr, j, sub, err, errlen))
 				return -1;
 			if (in->val.type == MSGPACK_OBJECT_MAP) {
 				snprintf(err, errlen, "\"%s.%s\" nests deeper than one map", key, sub);

@@ -87,3 +87,19 @@ void hb_fatal(const char *fmt, ...)
 	va_end(ap);
 	exit(111);
 }
+
+void hb_escape(const void *bytes, size_t len, size_t max, char *out, size_t outlen)
+{
+	const unsigned char *p = bytes;
+	size_t n = 0;
+
+	if (!outlen)
+		return;
+	for (size_t i = 0; i < len && i < max && n + 5 < outlen; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			out[n++] = (char)p[i];
+		else
+			n += (size_t)snprintf(out + n, outlen - n, "\\x%02x", p[i]);
+	}
+	out[n < outlen ? n : outlen - 1] = '\0';
+}

@@ -8,6 +8,7 @@
 #define HB_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum hb_log_level { HB_LOG_DEBUG, HB_LOG_INFO, HB_LOG_WARN, HB_LOG_ERROR };
 
@@ -16,6 +17,9 @@ int hb_log_enabled(enum hb_log_level level);
 void hb_log(enum hb_log_level level, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap);
+/* Bytes from outside, safe to print or send back: printable ASCII as is
+ * (up to max bytes of input), everything else as \xNN; always terminated. */
+void hb_escape(const void *bytes, size_t len, size_t max, char *out, size_t outlen);
 _Noreturn void hb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define log_debug(key, ...) hb_log(HB_LOG_DEBUG, (key), __VA_ARGS__)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <zmq.h>
 
+#include "log.h"
+
 static int set_int(void *s, int opt, int v)
 {
 	return zmq_setsockopt(s, opt, &v, sizeof v);
@@ -217,14 +219,5 @@ int hb_publish(void *pub, const char *topic, const char *json)
 
 void hb_peer_name(const struct hb_peer *peer, char *out, size_t outlen)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < peer->len && n + 5 < outlen; i++) {
-		unsigned c = peer->id[i];
-		if (c >= 0x21 && c < 0x7f)
-			out[n++] = (char)c;
-		else
-			n += (size_t)snprintf(out + n, outlen - n, "\\x%02x", c);
-	}
-	out[n < outlen ? n : outlen - 1] = '\0';
+	hb_escape(peer->id, peer->len, peer->len, out, outlen);
 }

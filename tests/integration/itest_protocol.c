@@ -448,6 +448,14 @@ static int build_cases(struct bad_case *cases)
 	cases[n].code = "unknown-op";
 	cases[n++].reason = "frobnicate";
 
+	/* Bytes that are not UTF-8 in op are named, escaped, never echoed. */
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "\xff\xfe\xc3" "frob");
+	env_case(&cases[n], &e, 15);
+	cases[n].name = "op not UTF-8";
+	cases[n].code = "unknown-op";
+	cases[n++].reason = "\\xff\\xfe\\xc3frob";
+
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "call");
 	hb_env_set_str(&e, "json", "{}");
@@ -486,6 +494,30 @@ static int build_cases(struct bad_case *cases)
 	return n;
 }
 
+/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
+static int valid_utf8(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+		unsigned long cp = n == 0 ? *p : n == 1 ? (*p & 0x1fu) : n == 2 ? (*p & 0x0fu) : (*p & 0x07u);
+
+		if (n < 0)
+			return 0;
+		for (int i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3fu);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += n + 1;
+	}
+	return 1;
+}
+
 static void test_garbage_then_hello(void **state)
 {
 	struct bad_case cases[32];
@@ -519,6 +551,8 @@ static void test_garbage_then_hello(void **state)
 		if (!*hb_env_str_or(&reply, "err.msg", "") || !strstr(hb_env_str_or(&reply, "err.msg", ""), c->reason))
 			fail_msg("%s: err.msg \"%s\" does not name the problem (\"%s\")", c->name,
 				 hb_env_str_or(&reply, "err.msg", ""), c->reason);
+		if (!valid_utf8(hb_env_str_or(&reply, "err.msg", "")))
+			fail_msg("%s: err.msg is not UTF-8", c->name);
 		if (c->id > 0 && (hb_env_int(&reply, "id", &got) < 0 || got != c->id))
 			fail_msg("%s: the reply carries id %lld, want %lld", c->name, (long long)got, (long long)c->id);
 		hb_env_free(&reply);

@@ -337,6 +337,12 @@ static const struct reject_case reject_cases[] = {
 	{ "duplicate op", "83 a1 76 01 a2 6f 70 a1 78 a2 6f 70 a1 79", 0, "appears twice" },
 	{ "duplicate v", "83 a1 76 01 a2 6f 70 a1 78 a1 76 01", 0, "appears twice" },
 	{ "duplicate nested key", "83 a1 76 01 a2 6f 70 a1 78 a3 65 72 72 82 a1 63 01 a1 63 02", 0, "twice" },
+	/* nil means absent, but a nil first value still takes the key. */
+	{ "duplicate nested key, nil first", "83 a1 76 01 a2 6f 70 a1 78 a3 65 72 72 82 a1 63 c0 a1 63 02", 0,
+	  "twice" },
+	{ "duplicate nested key, nil both", "83 a1 76 01 a2 6f 70 a1 78 a3 65 72 72 82 a1 63 c0 a1 63 c0", 0,
+	  "twice" },
+	{ "duplicate key, nil first", "84 a1 76 01 a2 6f 70 a1 78 a1 78 c0 a1 78 01", 0, "twice" },
 	/* Values. */
 	{ "NUL in string", "82 a1 76 01 a2 6f 70 a3 61 00 62", 0, "NUL" },
 	{ "NUL in nested string", "83 a1 76 01 a2 6f 70 a1 78 a3 65 72 72 81 a1 6d a1 00", 0, "NUL" },
