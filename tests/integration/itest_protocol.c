@@ -648,6 +648,25 @@ static void test_oversized_frame(void **state)
 	raw_hello(&r2, 3, "after a frame of exactly HB_MAX_FRAME bytes");
 	raw_close(&r2);
 	raw_close(&r);
+
+	/* Our own client refuses such a frame itself, with a sentence. */
+	{
+		struct hb_client c;
+		struct hb_env req;
+		char err[256];
+		int64_t id;
+
+		memset(big, 'a', len - 1);
+		big[len - 1] = '\0';
+		assert_int_equal(fx_client(&fx, &c, 5000), 0);
+		hb_env_init(&req);
+		hb_env_set_str(&req, "op", "call");
+		hb_env_set_str(&req, "tool", "echo");
+		hb_env_set_str(&req, "json", (const char *)big);
+		assert_int_equal(hb_client_send(&c, &req, &id, err, sizeof err), -1);
+		assert_non_null(strstr(err, "larger than the 8 MiB a frame may have; nothing was sent"));
+		hb_client_close(&c);
+	}
 	free(big);
 }
 
