@@ -35,7 +35,7 @@ struct reqid {
 	char s[64];
 };
 
-/* A worker of an instance: a thread of hb_service_main takes one call at
+/* A worker of an instance: a thread of hb_service_run takes one call at
  * a time (1 slot); an event-driven worker may announce more slots. */
 struct worker {
 	struct hb_peer peer;

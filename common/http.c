@@ -185,17 +185,14 @@ enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_
 	return res;
 }
 
-int hb_http_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools)
+int hb_http_global_init(void)
 {
-	int rc;
+	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+}
 
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		fprintf(stderr, "%s: libcurl cannot start\n", service);
-		return 1;
-	}
-	rc = hb_service_main(argc, argv, service, tools);
+void hb_http_global_cleanup(void)
+{
 	curl_global_cleanup();
-	return rc;
 }
 
 void hb_http_response_free(struct hb_http_response *rs)

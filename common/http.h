@@ -16,8 +16,6 @@
 
 #include <stddef.h>
 
-#include "service.h"
-
 #define HB_HTTP_MAX_CAPTURE 3
 #define HB_HTTP_HEADER_MAX 1024
 #define HB_HTTP_ERROR_MAX 256  /* libcurl's CURL_ERROR_SIZE */
@@ -56,9 +54,10 @@ struct hb_http_response {
 	char error[HB_HTTP_ERROR_MAX];       /* libcurl's words when there was no answer */
 };
 
-/* hb_service_main for a service that uses this module: libcurl's global
- * set-up before any thread exists, its clean-up after the last. */
-int hb_http_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools);
+/* libcurl's global set-up and clean-up, which must run while the process
+ * has one thread: a service's pre_init and at_exit hooks (service.h). */
+int hb_http_global_init(void);
+void hb_http_global_cleanup(void);
 
 enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_http_response *rs);
 void hb_http_response_free(struct hb_http_response *rs);

@@ -1,5 +1,5 @@
 /*
- * service - hb_service_main, the loop thread of every svc-* process.
+ * service - hb_service_run, the loop thread of every svc-* process.
  *
  * The loop owns the DEALER to the broker.  It announces `ready`, sends a
  * heartbeat every HB_HEARTBEAT_MS and delivers `cancel` and subcall
@@ -208,23 +208,16 @@ static void teardown(struct service_loop *s)
 	close(s->sigpipe[1]);
 }
 
-int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools)
-{
-	return hb_service_main_task(argc, argv, service, tools, NULL, NULL);
-}
-
-int hb_service_main_task(int argc, char **argv, const char *service, const struct hb_service_tool *tools,
-			 hb_task_fn task, void *arg)
+static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 {
 	struct service_loop s;
 	long long next_beat, stop_deadline = 0;
 
 	memset(&s, 0, sizeof s);
-	s.name = service;
-	s.tools = tools;
-	s.task_fn = task;
-	s.task_arg = arg;
-	hb_log_init(service);
+	s.name = spec->name;
+	s.tools = spec->tools;
+	s.task_fn = spec->task;
+	s.task_arg = spec->task_arg;
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;
 	if (setup(&s) < 0) {
@@ -277,4 +270,19 @@ int hb_service_main_task(int argc, char **argv, const char *service, const struc
 	log_info(NULL, "stopped after %lu calls", hb_pool_served(&s.pool));
 	teardown(&s);
 	return 0;
+}
+
+int hb_service_run(int argc, char **argv, const struct hb_service_spec *spec)
+{
+	int rc;
+
+	hb_log_init(spec->name);
+	if (spec->pre_init && spec->pre_init() < 0) {
+		log_error(NULL, "cannot start: its set-up before the first thread failed");
+		return 111;
+	}
+	rc = serve(spec, argc, argv);
+	if (spec->at_exit)
+		spec->at_exit();
+	return rc;
 }

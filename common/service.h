@@ -1,16 +1,22 @@
 /*
- * service - the shared main loop of every svc-* process.
+ * service - the shared skeleton of every svc-* process.
  *
- * A service's main.c is a table of tools and one call:
+ * A service's main.c is a table of tools, a spec and one call:
  *
  *	static const struct hb_service_tool tools[] = {
  *		{ "maintain_sessions", maintain_sessions },
  *		{ NULL, NULL }
  *	};
- *	int main(int argc, char **argv)
- *	{ return hb_service_main(argc, argv, "svc-sessions", tools); }
+ *	static const struct hb_service_spec spec = { "svc-sessions", tools };
+ *	int main(int argc, char **argv) { return hb_service_run(argc, argv, &spec); }
  *
- * hb_service_main connects a DEALER to the broker's back socket, announces
+ * The spec's optional hooks are what a family needs beyond the loop, in
+ * the way Postfix's single_server_main takes CA_MAIL_SERVER_PRE_INIT: a
+ * pre-init run before any thread exists (libcurl's global set-up,
+ * fontconfig), a background task (svc-messages' delivery loop), and an
+ * exit hook run after every thread has ended.
+ *
+ * hb_service_run connects a DEALER to the broker's back socket, announces
  * `ready`, sends heartbeats from its own thread of control (so a slow handler
  * never looks like a hung service), and runs calls on a small worker pool.
  * A handler runs on a worker thread; it may block.  It must not keep any
@@ -48,16 +54,25 @@ struct hb_call_context {
 	const char *call_id;  /* the agent's call identity (callId / toolUseId) */
 };
 
-int hb_service_main(int argc, char **argv, const char *service, const struct hb_service_tool *tools);
-
 /* A service's own background task (svc-messages' delivery loop): it runs
  * on a thread of its own from `ready` to the stop, with its own DEALER to
  * the broker's back socket (routing id "<service id>.task"), which only
  * that thread touches.  It must return soon after hb_task_stopping(). */
 struct hb_task;
 typedef void (*hb_task_fn)(struct hb_task *task, void *arg);
-int hb_service_main_task(int argc, char **argv, const char *service, const struct hb_service_tool *tools,
-			 hb_task_fn task, void *arg);
+
+/* What a service is: its name and tools, then optional hooks (NULL: none). */
+struct hb_service_spec {
+	const char *name;
+	const struct hb_service_tool *tools;      /* ends with { NULL, NULL } */
+	int (*pre_init)(void);                    /* before any thread; -1 stops the start */
+	hb_task_fn task;                          /* the background task, with task_arg */
+	void *task_arg;
+	void (*at_exit)(void);                    /* after every thread has ended */
+};
+
+/* Runs the service until SIGTERM or the broker's end; the exit status. */
+int hb_service_run(int argc, char **argv, const struct hb_service_spec *spec);
 void *hb_task_socket(struct hb_task *task);
 void *hb_task_zctx(struct hb_task *task);
 int hb_task_stopping(struct hb_task *task);

@@ -1,6 +1,6 @@
 /*
  * service_task - private to the service loop: the thread of a service's
- * background task (see hb_service_main_task in service.h).
+ * background task (the task of struct hb_service_spec in service.h).
  */
 #ifndef HB_SERVICE_TASK_H
 #define HB_SERVICE_TASK_H

@@ -17,7 +17,13 @@ static const struct hb_service_tool tools[] = {
 	{ NULL, NULL },
 };
 
+static const struct hb_service_spec spec = {
+	.name = "svc-messages",
+	.tools = tools,
+	.task = outbox_run,
+};
+
 int main(int argc, char **argv)
 {
-	return hb_service_main_task(argc, argv, "svc-messages", tools, outbox_run, NULL);
+	return hb_service_run(argc, argv, &spec);
 }

@@ -15,7 +15,9 @@ static const struct hb_service_tool tools[] = {
 	{ NULL, NULL },
 };
 
+static const struct hb_service_spec spec = { .name = "svc-sessions", .tools = tools };
+
 int main(int argc, char **argv)
 {
-	return hb_service_main(argc, argv, "svc-sessions", tools);
+	return hb_service_run(argc, argv, &spec);
 }

@@ -1,9 +1,10 @@
 /*
  * svc-video - the service of extract_video_context (Gemini video
  * understanding).
- * hb_http_service_main sets libcurl up before any thread exists.
+ * libcurl is set up before any thread exists (the spec's pre_init).
  */
 #include "http.h"
+#include "service.h"
 #include "video.h"
 
 static const struct hb_service_tool tools[] = {
@@ -11,7 +12,14 @@ static const struct hb_service_tool tools[] = {
 	{ NULL, NULL },
 };
 
+static const struct hb_service_spec spec = {
+	.name = "svc-video",
+	.tools = tools,
+	.pre_init = hb_http_global_init,
+	.at_exit = hb_http_global_cleanup,
+};
+
 int main(int argc, char **argv)
 {
-	return hb_http_service_main(argc, argv, "svc-video", tools);
+	return hb_service_run(argc, argv, &spec);
 }

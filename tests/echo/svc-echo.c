@@ -124,6 +124,8 @@ static const struct hb_service_tool tools[] = {
 	{ NULL, NULL },
 };
 
+static const struct hb_service_spec spec = { .name = "svc-echo", .tools = tools };
+
 int main(int argc, char **argv)
 {
 	/* HB_ECHO_START_DELAY_MS holds each copy back before anything else,
@@ -138,5 +140,5 @@ int main(int argc, char **argv)
 	}
 	if (getenv("HB_ECHO_FAIL_START"))
 		return 7;
-	return hb_service_main(argc, argv, "svc-echo", tools);
+	return hb_service_run(argc, argv, &spec);
 }
