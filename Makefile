@@ -9,7 +9,15 @@ SAN      ?=
 
 # Debian 12 ships msgpack-c as `msgpack`; newer systems call it `msgpack-c`.
 MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS       := libzmq $(MSGPACK_PC) sqlite3 jansson libcurl samplerate
+# Each program links only the libraries it uses (check with ldd): the
+# kernel's own three, and per service what its family needs.
+BASE_PKGS     := libzmq $(MSGPACK_PC) jansson
+SESSIONS_PKGS := $(BASE_PKGS) sqlite3
+MESSAGES_PKGS := $(BASE_PKGS) sqlite3
+SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
+VIDEO_PKGS    := $(BASE_PKGS) libcurl
+PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS))
+libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
@@ -19,7 +27,7 @@ OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
             -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ifeq ($(SAN),1)
@@ -89,25 +97,25 @@ $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 	$(AR) rcs $@ $^
 
 $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
 $(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
 $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
 $(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(VIDEO_PKGS))
 
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBVIDEO) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)

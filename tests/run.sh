@@ -62,5 +62,6 @@ for t in tests/e2e/*.sh; do
 done
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
+run_one deploy/links.sh sh tests/deploy/links.sh "$build"
 echo "$((total - failed)) of $total test programs passed ($build)"
 [ "$failed" -eq 0 ]
