@@ -121,7 +121,8 @@ static int run(struct hb_call *call, const struct hb_gemini *g, const struct vid
 	struct video_analysis an = { .gemini = g, .model = model, .temperature = temperature, .intent = a->intent,
 				     .goal = a->goal,
 				     .backoff_ms = hb_getenv_int("HB_VIDEO_BACKOFF_MS", 1000, 1, 60000) };
-	char err[ERR_LEN];
+	/* Empty, never what an earlier call on this worker's stack left. */
+	char err[ERR_LEN] = "";
 	json_t *notes = NULL;
 	enum step st = STEP_OK;
 	int rc;
@@ -155,7 +156,7 @@ static int run(struct hb_call *call, const struct hb_gemini *g, const struct vid
 
 int video_extract(struct hb_call *call, const json_t *args)
 {
-	char err[ERR_LEN], model[160];
+	char err[ERR_LEN] = "", model[160];
 	struct video_args a;
 	struct hb_paths paths;
 	struct hb_gemini g;

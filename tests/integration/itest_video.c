@@ -16,6 +16,9 @@
  * never-ready files; consent and path rules; retries and refusals of the
  * analysis, an off-schema answer; toolCancel during the upload and during
  * the analysis (requests aborted, the upload cancelled or the file deleted).
+ * With one worker thread: failed calls one after another each give their
+ * own reason (a FAILED file in the upload's answer once gave the reason of
+ * the call before).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -551,6 +554,52 @@ static void test_cancel(void **state)
 	free(args);
 }
 
+/* ---- one worker ------------------------------------------------------------ */
+
+/* Calls that fail one after another on the one worker thread each say
+ * their own reason: a file that Gemini reports FAILED already in the
+ * answer to the upload's finalize once failed with whatever the call
+ * before had left in the error buffer (there, a path on this computer). */
+static void test_failed_reason_is_its_own(void **state)
+{
+	char empty[128], *args, *text;
+	json_t *ups;
+	int fd;
+
+	(void)state;
+	snprintf(empty, sizeof empty, "%s/first-call-secret.webm", gdir);
+	assert_true((fd = open(empty, O_CREAT | O_WRONLY, 0600)) >= 0);
+	close(fd);
+	args = file_args(empty);
+	watch_fails(args, "first-call-secret.webm\" is empty");
+	free(args);
+
+	args = file_args(clip);
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"fileState\":\"FAILED\","
+		"\"fileError\":\"the second call's reason\"}");
+	assert_false(watch(args, &text));
+	assert_string_equal(text, "Video context failed: Gemini could not process the video (state FAILED): the "
+				  "second call's reason");
+	free(text);
+	ups = fg_records_of(&G, "upload");
+	assert_string_equal(fg_str(json_array_get(ups, json_array_size(ups) - 1), "state"), "FAILED");
+	json_decref(ups);
+	assert_int_equal(count_of("file-get"), 0);
+	assert_int_equal(count_of("video"), 0);
+	assert_int_equal(count_of("file-delete"), 1);
+
+	/* A FAILED upload right after a FAILED upload, this time without a
+	 * reason from Gemini. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"fileState\":\"FAILED\","
+		"\"fileError\":null}");
+	assert_false(watch(args, &text));
+	assert_string_equal(text, "Video context failed: Gemini could not process the video (state FAILED): no reason "
+				  "given");
+	free(text);
+	assert_int_equal(count_of("file-delete"), 1);
+	free(args);
+}
+
 /* ---- fixture --------------------------------------------------------------- */
 
 /* CLIP_BYTES of a pattern no two chunks share, and its SHA-256. */
@@ -573,18 +622,42 @@ static int make_clip(void)
 	return rc;
 }
 
-static int setup(void **state)
+/* The broker with svc-video as deployed, with `workers` threads when
+ * not 0, and the fake. */
+static int start(int workers)
 {
 	const char *env[] = { "HB_VIDEO_BACKOFF_MS=50", "HB_GEMINI_TIMEOUT_MS=20000", "HB_VIDEO_CHUNK_BYTES=262144",
 			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000", NULL };
-	char *conf = fx_deployed_service("svc-video");
+	char *conf = fx_deployed_service("svc-video"), *c;
 	int rc;
 
-	(void)state;
+	if (conf && workers) {
+		/* "concurrency = N" becomes "concurrency = workers" (one digit). */
+		if (!(c = strstr(conf, "concurrency = ")) || c[14] < '1' || c[14] > '9' || c[15] != '\n' ||
+		    workers > 9) {
+			fprintf(stderr, "svc-video's concurrency line is not one digit: the test cannot set it\n");
+			free(conf);
+			return -1;
+		}
+		c[14] = (char)('0' + workers);
+	}
 	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
 	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
 	free(conf);
 	return rc == 0 ? make_clip() : rc;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return start(0);
+}
+
+/* One worker thread: every call of the group runs on the same thread. */
+static int setup_one_worker(void **state)
+{
+	(void)state;
+	return start(1);
 }
 
 static int teardown(void **state)
@@ -607,5 +680,10 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	const struct CMUnitTest one_worker[] = {
+		cmocka_unit_test(test_failed_reason_is_its_own),
+	};
+	int failed = cmocka_run_group_tests_name("as deployed", tests, setup, teardown);
+
+	return failed + cmocka_run_group_tests_name("one worker", one_worker, setup_one_worker, teardown);
 }
