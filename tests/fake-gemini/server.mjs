@@ -46,6 +46,8 @@
 // The resumable upload is strict like the real one: a chunk at another
 // offset than the bytes received so far is a 400.
 //
+// Each TCP connection writes {"event":"connection"} to the record file when
+// it is accepted (before any byte is read: a TLS hello counts too).
 // Each request writes {"event":"start","seq":N} to the record file when it
 // arrives and one JSON line with "event":"end" when it ends: seq, arrivedMs, doneMs, method, path, query, apiKey (the header),
 // contentType, model, voice, text (the whole prompt), transcript, inflight
@@ -469,6 +471,7 @@ const server = http.createServer((req, res) => {
   });
 });
 
+server.on('connection', () => record({ event: 'connection', arrivedMs: now() }));
 server.keepAliveTimeout = 1000;
 server.listen(opts.port, '127.0.0.1', () => {
   process.stdout.write(`listening ${server.address().port}\n`);
