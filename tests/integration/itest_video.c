@@ -14,8 +14,10 @@
  * private network refused without a connection); a local file through the
  * Files API (chunks, offsets and the bytes' SHA-256 at the server,
  * PROCESSING -> ACTIVE, the file deleted afterwards), a failed chunk
- * resumed from the server's offset, FAILED and
- * never-ready files; consent and path rules; retries and refusals of the
+ * resumed from the server's offset, FAILED and never-ready files; consent
+ * and path rules; what a local file holds (links named like videos to
+ * other files, files that are no video, Matroska, a link to a real video
+ * uploaded as the file it leads to); retries and refusals of the
  * analysis, an off-schema answer; toolCancel during the upload and during
  * the analysis (requests aborted, the upload cancelled or the file deleted).
  * With one worker thread and without the tests' loopback port: failed
@@ -47,6 +49,13 @@
 #define KEY "AIzaVideoTestKeyForTheFake0123456789"
 #define CHUNK 262144
 #define CLIP_BYTES 700000 /* three chunks: 262144 + 262144 + 175712 */
+/* The first bytes of real files: an MP4 (ffmpeg's ftyp box), a WebM and
+ * a Matroska file (EBML headers with their DocType). */
+#define MP4_HEAD "\x00\x00\x00\x20" "ftypisom\x00\x00\x02\x00" "isomiso2avc1mp41"
+#define WEBM_HEAD "\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
+		  "\x42\x82\x84" "webm" "\x42\x87\x81\x04\x42\x85\x81\x02"
+#define MKV_HEAD "\x1a\x45\xdf\xa3\xa3\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
+		 "\x42\x82\x88" "matroska" "\x42\x87\x81\x04\x42\x85\x81\x02"
 /* svc-video's one answer for an address of this computer or a private
  * network, whatever the spelling and the port. */
 #define LOCAL_ANSWER                                                                                               \
@@ -556,6 +565,104 @@ static void test_consent_and_paths(void **state)
 	assert_int_equal(fg_started(&G), 0);
 }
 
+/* dir/name with len bytes of data (a string's when len is 0), and with
+ * len set 4 KiB of filler after them (a video is more than its header);
+ * its path. */
+static char *put_file(const char *name, const char *data, size_t len)
+{
+	int pad = len > 0;
+
+	char *path = malloc(300);
+	FILE *f;
+
+	assert_non_null(path);
+	snprintf(path, 300, "%s/%s", gdir, name);
+	len = len ? len : strlen(data);
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	for (int i = 0; pad && i < 4096; i++)
+		assert_int_equal(fputc(i & 0xff, f), i & 0xff);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* The link dir/name to target; its path. */
+static char *put_link(const char *name, const char *target)
+{
+	char *path = malloc(300);
+
+	assert_non_null(path);
+	snprintf(path, 300, "%s/%s", gdir, name);
+	assert_int_equal(symlink(target, path), 0);
+	return path;
+}
+
+/* What a local file holds decides, not its name: a link named like a
+ * video to another kind of file, and a file named like a video that is
+ * none, are refused before anything is sent, saying which file it is; a
+ * link to a real video uploads the file it leads to, under that file's
+ * name, with the type its bytes say. */
+static void test_local_file_contents(void **state)
+{
+	char *notes = put_file("notes.md", "# my notes\nssh-ed25519 AAAA... me@host\n", 0);
+	char *fake = put_file("fake.mp4", "this is text, not a video\n", 0);
+	char *mkv = put_file("film.webm", MKV_HEAD, sizeof MKV_HEAD - 1);
+	char *webm = put_file("real.webm", WEBM_HEAD, sizeof WEBM_HEAD - 1);
+	char *links[] = { put_link("x.mp4", notes), put_link("talk.mp4", webm), put_link("clip-link.mp4", clip),
+			  put_link("passwd.mov", "/etc/passwd") };
+	char *args, want[700];
+	json_t *start;
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
+	args = file_args(links[0]);
+	snprintf(want, sizeof want, "local_file \"%s\" (which is \"%s\") is not a video: its contents are none of the "
+		 "video types Gemini reads (MP4, QuickTime, 3GPP, WebM, AVI, FLV, MPEG, WMV), whatever its name says",
+		 links[0], notes);
+	watch_fails(args, want);
+	free(args);
+	if (access("/etc/passwd", R_OK) == 0) {
+		args = file_args(links[3]);
+		watch_fails(args, "(which is \"/etc/passwd\") is not a video");
+		free(args);
+	}
+	args = file_args(fake);
+	snprintf(want, sizeof want, "local_file \"%s\" is not a video: its contents are none", fake);
+	watch_fails(args, want);
+	free(args);
+	args = file_args(mkv);
+	watch_fails(args, "film.webm\" is a Matroska (MKV) video, a type Gemini does not read");
+	free(args);
+	assert_int_equal(fg_started(&G), 0);
+
+	/* A link to a real video: the clip, as the clip. */
+	args = file_args(links[2]);
+	free(watch_ok(args));
+	free(args);
+	start = fg_records_of(&G, "upload-start");
+	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "clip.mp4");
+	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/mp4");
+	json_decref(start);
+	start = fg_records_of(&G, "upload");
+	assert_string_equal(fg_str(json_array_get(start, json_array_size(start) - 1), "sha256"), clip_sha);
+	json_decref(start);
+	/* Named .mp4, a WebM file: sent as what it is. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
+	args = file_args(links[1]);
+	free(watch_ok(args));
+	free(args);
+	start = fg_records_of(&G, "upload-start");
+	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "real.webm");
+	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/webm");
+	json_decref(start);
+	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+		free(links[i]);
+	free(notes);
+	free(fake);
+	free(mkv);
+	free(webm);
+}
+
 static void test_analysis_errors(void **state)
 {
 	char *args = url_args("talk.mp4", "tutorial");
@@ -784,7 +891,8 @@ static void test_local_addresses_refused(void **state)
 
 /* ---- fixture --------------------------------------------------------------- */
 
-/* CLIP_BYTES of a pattern no two chunks share, and its SHA-256. */
+/* CLIP_BYTES of a pattern no two chunks share after an MP4 file's first
+ * box (ftyp, brand isom, as ffmpeg writes it), and its SHA-256. */
 static int make_clip(void)
 {
 	unsigned char *b = malloc(CLIP_BYTES);
@@ -795,6 +903,7 @@ static int make_clip(void)
 		return -1;
 	for (size_t i = 0; i < CLIP_BYTES; i++)
 		b[i] = (unsigned char)((i * 2654435761u) >> 13);
+	memcpy(b, MP4_HEAD, sizeof MP4_HEAD - 1);
 	snprintf(clip, sizeof clip, "%s/clip.mp4", gdir);
 	hb_sha256_hex(b, CLIP_BYTES, clip_sha);
 	rc = (f = fopen(clip, "wb")) && fwrite(b, 1, CLIP_BYTES, f) == CLIP_BYTES ? 0 : -1;
@@ -866,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_upload_resumes),
 		cmocka_unit_test(test_file_failures),
 		cmocka_unit_test(test_consent_and_paths),
+		cmocka_unit_test(test_local_file_contents),
 		cmocka_unit_test(test_analysis_errors),
 		cmocka_unit_test(test_cancel),
 	};
