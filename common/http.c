@@ -6,6 +6,7 @@
 #include "http.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ struct transfer {
 	struct hb_http_response *rs;
 	size_t cap;
 	int too_large;
+	int refused;   /* address_ok said no to an address */
 };
 
 static size_t on_data(char *data, size_t size, size_t nmemb, void *arg)
@@ -81,6 +83,38 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
 	return rq->cancelled && rq->cancelled(rq->cancel_arg) ? 1 : 0;
 }
 
+/* libcurl opens every socket here, once it knows the numeric address
+ * it will connect to: the only point where no spelling of a host, no DNS
+ * answer and no redirect can hide where the connection goes. */
+static curl_socket_t on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct transfer *t = arg;
+	curl_socket_t fd;
+
+	if (purpose != CURLSOCKTYPE_IPCXN ||
+	    !t->rq->address_ok(t->rq->address_arg, &a->addr, (size_t)a->addrlen)) {
+		t->refused = 1;
+		return CURL_SOCKET_BAD; /* libcurl tries the next address, if any */
+	}
+	fd = socket(a->family, a->socktype, a->protocol);
+	if (fd >= 0)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC); /* a child process gets no connection of ours */
+	return fd;
+}
+
+/* The address check, and no proxy: through one, the address checked
+ * would be the proxy's and the server's would stay unknown. */
+static int set_address_check(CURL *curl, struct transfer *t)
+{
+	if (!t->rq->address_ok)
+		return 0;
+	return curl_easy_setopt(curl, CURLOPT_PROXY, "") != CURLE_OK ||
+			       curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, on_open_socket) != CURLE_OK ||
+			       curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, t) != CURLE_OK
+		       ? -1
+		       : 0;
+}
+
 static int set_method(CURL *curl, const struct hb_http_request *rq)
 {
 	if (strcmp(rq->method, "HEAD") == 0)
@@ -114,7 +148,7 @@ static int set_options(CURL *curl, struct transfer *t, struct curl_slist *header
 			       curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_XFERINFODATA, t) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, t->rs->error) != CURLE_OK ||
-			       set_method(curl, rq) < 0
+			       set_address_check(curl, t) < 0 || set_method(curl, rq) < 0
 		       ? -1
 		       : 0;
 }
@@ -126,6 +160,11 @@ static enum hb_http_result failed(CURLcode rc, const struct transfer *t)
 		snprintf(t->rs->error, sizeof t->rs->error, "%s", curl_easy_strerror(rc));
 	if (rc == CURLE_ABORTED_BY_CALLBACK)
 		return HB_HTTP_CANCELLED;
+	/* Whatever else went wrong, a refused address is the reason: the
+	 * caller's one answer for it then never varies with what the other
+	 * addresses did. */
+	if (t->refused)
+		return HB_HTTP_REFUSED;
 	if (t->too_large)
 		return HB_HTTP_TOO_LARGE;
 	if (rc == CURLE_OPERATION_TIMEDOUT)

@@ -7,14 +7,17 @@
  * The one place that drives libcurl, for the Gemini client (gemini.c,
  * which adds the key) and svc-video's look at a public video URL (a HEAD
  * without any key).  Redirects are never followed here: a caller that
- * follows one checks the new address first.  Every header line handed to
- * libcurl is zeroed once the transfer ends, so a key in one leaves no copy
- * behind.
+ * follows one checks the new address first.  A caller that must not reach
+ * some addresses judges each one libcurl is about to connect to
+ * (address_ok), whatever the URL's spelling of the host.  Every header
+ * line handed to libcurl is zeroed once the transfer ends, so a key in one
+ * leaves no copy behind.
  */
 #ifndef HB_HTTP_H
 #define HB_HTTP_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 
 #define HB_HTTP_MAX_CAPTURE 3
 #define HB_HTTP_HEADER_MAX 1024
@@ -32,6 +35,12 @@ struct hb_http_request {
 	size_t max_answer;             /* a longer answer ends the transfer */
 	int (*cancelled)(void *arg);   /* nonzero: abort now; may be NULL */
 	void *cancel_arg;
+	/* Asked before every connection, with the numeric address libcurl
+	 * resolved (each of a name's addresses it tries); 0 refuses that one.
+	 * NULL: any address.  A request that sets it goes to no proxy, so the
+	 * address judged is the server's own. */
+	int (*address_ok)(void *arg, const struct sockaddr *sa, size_t len);
+	void *address_arg;
 };
 
 enum hb_http_result {
@@ -41,6 +50,7 @@ enum hb_http_result {
 	HB_HTTP_TOO_LARGE,
 	HB_HTTP_BROKEN,     /* retrying cannot help: a bad URL, TLS refused, no memory */
 	HB_HTTP_NETWORK,    /* no answer this time (refused, reset, no such host) */
+	HB_HTTP_REFUSED,    /* address_ok refused an address and no other one answered */
 };
 
 struct hb_http_response {

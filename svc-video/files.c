@@ -34,12 +34,14 @@ static int name_ok(const char *name)
 	return 1;
 }
 
-/* Take name, uri and state from a File object. */
+/* Take name, uri, state and the reason of a failure from a File object
+ * (the upload's answer or a poll's). */
 static int read_file(const json_t *file, struct video_file *f, char *err, size_t errlen)
 {
 	const char *name = json_string_value(json_object_get(file, "name"));
 	const char *uri = json_string_value(json_object_get(file, "uri"));
 	const char *state = json_string_value(json_object_get(file, "state"));
+	const char *why = json_string_value(json_object_get(json_object_get(file, "error"), "message"));
 	struct hb_url u;
 
 	if (!name || !name_ok(name) || !uri || strlen(uri) >= sizeof f->uri || hb_url_parse(uri, &u) < 0) {
@@ -49,6 +51,7 @@ static int read_file(const json_t *file, struct video_file *f, char *err, size_t
 	snprintf(f->name, sizeof f->name, "%s", name);
 	snprintf(f->uri, sizeof f->uri, "%s", uri);
 	snprintf(f->state, sizeof f->state, "%s", state ? state : "STATE_UNSPECIFIED");
+	snprintf(f->reason, sizeof f->reason, "%s", why ? why : "");
 	return 0;
 }
 
@@ -263,12 +266,8 @@ static enum hb_gemini_outcome poll_once(const struct video_upload *u, struct vid
 	snprintf(url, sizeof url, "%s/v1beta/%s", u->gemini->base_url, f->name);
 	o = hb_gemini_send_retrying(u->gemini, &rq, VIDEO_UPLOAD_ATTEMPTS, u->backoff_ms, &r);
 	if (o == HB_GEMINI_OK) {
-		const char *msg = json_string_value(json_object_get(json_object_get(r.body, "error"), "message"));
 		if (read_file(r.body, f, err, errlen) < 0)
 			o = HB_GEMINI_FAIL;
-		else if (strcmp(f->state, "FAILED") == 0)
-			snprintf(err, errlen, "Gemini could not process the video (state FAILED): %.400s",
-				 msg ? msg : "no reason given");
 	} else {
 		snprintf(err, errlen, "cannot ask Gemini whether the upload is ready: %s", r.message);
 	}
@@ -285,9 +284,15 @@ enum video_files_result video_files_wait_active(const struct video_upload *u, st
 	while (strcmp(f->state, "ACTIVE") != 0) {
 		enum hb_gemini_outcome o;
 
+		/* Every way out says why in err, whichever answer (the upload's
+		 * or a poll's) brought the state. */
+		if (strcmp(f->state, "FAILED") == 0) {
+			snprintf(err, errlen, "Gemini could not process the video (state FAILED): %.400s",
+				 f->reason[0] ? f->reason : "no reason given");
+			return FILES_FAILED;
+		}
 		if (strcmp(f->state, "PROCESSING") != 0) {
-			if (strcmp(f->state, "FAILED") != 0)
-				snprintf(err, errlen, "Gemini reports the uploaded video in state %s", f->state);
+			snprintf(err, errlen, "Gemini reports the uploaded video in state %s", f->state);
 			return FILES_FAILED;
 		}
 		if (hb_monotonic_ms() + delay > deadline) {

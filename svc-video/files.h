@@ -31,6 +31,7 @@ struct video_file {
 	char uri[HB_HTTP_HEADER_MAX];      /* what generateContent names */
 	char upload_url[HB_HTTP_HEADER_MAX]; /* the upload session, until finalized */
 	char state[32];
+	char reason[420];                  /* a FAILED file's error.message, "" when none */
 	int finalized;
 };
 
@@ -53,7 +54,8 @@ enum video_files_result { FILES_OK, FILES_FAILED, FILES_CANCELLED };
 /* Upload and finalize: f gets the file's name, uri and state. */
 enum video_files_result video_files_upload(const struct video_upload *u, struct video_file *f, char *err,
 					   size_t errlen);
-/* Poll until the file is ACTIVE. */
+/* Poll until the file is ACTIVE; a FAILED file (already in the upload's
+ * answer, or in a poll's) fails with Gemini's reason. */
 enum video_files_result video_files_wait_active(const struct video_upload *u, struct video_file *f, char *err,
 						size_t errlen);
 /* Delete what Gemini holds of f (best effort, logged; never cancelled). */

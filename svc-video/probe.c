@@ -8,52 +8,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "http.h"
+#include "netaddr.h"
 #include "url.h"
 #include "youtube.h"
 
-/* An IPv4 literal in a.b.c.d form into q; 0, or -1 when host is not one. */
-static int ipv4(const char *host, size_t len, int q[4])
-{
-	char buf[16];
-	char tail;
+/* The address of each connection: public, or (tests only) the one
+ * loopback port of the fake web server. */
+struct guard {
+	int loopback_port;
+	char *refused;
+	size_t refused_len;
+};
 
-	if (len >= sizeof buf)
-		return -1;
-	memcpy(buf, host, len);
-	buf[len] = '\0';
-	if (strspn(buf, "0123456789.") != len ||
-	    sscanf(buf, "%d.%d.%d.%d%c", &q[0], &q[1], &q[2], &q[3], &tail) != 4)
-		return -1;
-	for (int i = 0; i < 4; i++)
-		if (q[i] < 0 || q[i] > 255)
-			return -1;
+static int address_ok(void *arg, const struct sockaddr *sa, size_t len)
+{
+	struct guard *g = arg;
+	enum hb_netaddr_class c = hb_netaddr_classify(sa, len);
+
+	if (c == HB_NETADDR_PUBLIC ||
+	    (c == HB_NETADDR_LOOPBACK && g->loopback_port > 0 && hb_netaddr_port(sa, len) == g->loopback_port))
+		return 1;
+	hb_netaddr_format(sa, len, g->refused, g->refused_len);
 	return 0;
 }
 
-/* An address of this machine or of a local network, which Google's
- * servers cannot reach. */
-static int private_host(const struct hb_url *u)
-{
-	int q[4];
-	size_t n = u->host_len;
-
-	if (hb_url_host_is_loopback(u))
-		return 1;
-	if (ipv4(u->host, n, q) == 0)
-		return q[0] == 10 || q[0] == 127 || q[0] == 0 || (q[0] == 169 && q[1] == 254) ||
-		       (q[0] == 172 && q[1] >= 16 && q[1] <= 31) || (q[0] == 192 && q[1] == 168) ||
-		       (q[0] == 100 && q[1] >= 64 && q[1] <= 127);
-	if (u->host[0] == '[')
-		return strncasecmp(u->host, "[fc", 3) == 0 || strncasecmp(u->host, "[fd", 3) == 0 ||
-		       strncasecmp(u->host, "[fe80:", 6) == 0 || strncmp(u->host, "[::", 3) == 0;
-	return (n >= 10 && strncasecmp(u->host + n - 10, ".localhost", 10) == 0) ||
-	       (n >= 6 && strncasecmp(u->host + n - 6, ".local", 6) == 0) || memchr(u->host, '.', n) == NULL;
-}
-
-int video_probe_check_address(const char *url, int allow_loopback, char *err, size_t errlen)
+int video_probe_check_address(const char *url, int loopback_http, char *err, size_t errlen)
 {
 	struct hb_url u;
 
@@ -71,17 +52,9 @@ int video_probe_check_address(const char *url, int allow_loopback, char *err, si
 		snprintf(err, errlen, "this is a YouTube link: pass it as youtube_url");
 		return -1;
 	}
-	if (allow_loopback && hb_url_host_is_loopback(&u))
-		return 0;
-	if (!hb_url_scheme_is(&u, "https")) {
+	if (!hb_url_scheme_is(&u, "https") && !(loopback_http && hb_url_host_is_loopback(&u))) {
 		snprintf(err, errlen, "the video URL must use https, as Gemini requires (not %.*s)", (int)u.scheme_len,
 			 u.scheme);
-		return -1;
-	}
-	if (private_host(&u)) {
-		snprintf(err, errlen, "\"%.*s\" is on this computer or a local network; Gemini fetches the video from "
-			 "Google's servers, which cannot reach it (use local_file for a file on this computer)",
-			 (int)(u.host_len > 100 ? 100 : u.host_len), u.host);
 		return -1;
 	}
 	return 0;
@@ -157,9 +130,11 @@ enum video_probe_result video_probe_url(const struct video_probe *p, struct vide
 					size_t errlen)
 {
 	static const char *const capture[] = { "content-type", "content-length", NULL };
+	struct guard guard = { .loopback_port = p->loopback_port, .refused = out->refused,
+			       .refused_len = sizeof out->refused };
 	struct hb_http_request rq = { .method = "HEAD", .capture = capture, .connect_timeout_ms = p->connect_timeout_ms,
 				      .timeout_ms = p->timeout_ms, .max_answer = 65536, .cancelled = p->cancelled,
-				      .cancel_arg = p->cancel_arg };
+				      .cancel_arg = p->cancel_arg, .address_ok = address_ok, .address_arg = &guard };
 	struct hb_http_response rs;
 
 	memset(out, 0, sizeof *out);
@@ -168,12 +143,16 @@ enum video_probe_result video_probe_url(const struct video_probe *p, struct vide
 		enum hb_http_result r;
 		int redirect;
 
-		if (video_probe_check_address(out->url, p->allow_loopback, err, errlen) < 0)
+		if (video_probe_check_address(out->url, p->loopback_port > 0, err, errlen) < 0)
 			return PROBE_FAILED;
 		rq.url = out->url;
 		r = hb_http_perform(&rq, &rs);
 		if (r == HB_HTTP_CANCELLED)
 			return PROBE_CANCELLED;
+		if (r == HB_HTTP_REFUSED) {
+			snprintf(err, errlen, "%s", VIDEO_URL_LOCAL);
+			return PROBE_FAILED;
+		}
 		if (r != HB_HTTP_ANSWERED) {
 			snprintf(err, errlen, "the video URL %.300s is unreachable: %s", out->url,
 				 r == HB_HTTP_TIMEOUT ? "its server did not answer in time" : rs.error);

@@ -48,16 +48,31 @@ static void progress(void *arg, const char *line)
 	hb_call_progress(arg, line); /* best effort */
 }
 
+/* HB_VIDEO_ALLOW_LOOPBACK_PORT, the port of the tests' fake web server:
+ * video URLs may then lead there (and only there) on this computer.  Set
+ * by the test harness alone, and honoured only while the Gemini base URL
+ * is on this computer too (the fake Gemini): the real Gemini could never
+ * fetch a video from here, so a stray setting opens nothing in use. */
+static int loopback_port(const struct hb_gemini *g)
+{
+	struct hb_url base;
+
+	if (hb_url_parse(g->base_url, &base) < 0 || !hb_url_host_is_loopback(&base))
+		return 0;
+	return hb_getenv_int("HB_VIDEO_ALLOW_LOOPBACK_PORT", 0, 1, 65535);
+}
+
 static enum step from_url(struct hb_call *call, const struct hb_gemini *g, const struct video_args *a,
 			  struct source *s, char *err, size_t errlen)
 {
-	struct hb_url base;
-	struct video_probe p = { .url = a->given, .connect_timeout_ms = g->connect_timeout_ms,
-				 .timeout_ms = HEAD_TIMEOUT_MS, .cancelled = call_cancelled, .cancel_arg = call };
+	struct video_probe p = { .url = a->given, .loopback_port = loopback_port(g),
+				 .connect_timeout_ms = g->connect_timeout_ms, .timeout_ms = HEAD_TIMEOUT_MS,
+				 .cancelled = call_cancelled, .cancel_arg = call };
 	enum video_probe_result r;
 
-	p.allow_loopback = hb_url_parse(g->base_url, &base) == 0 && hb_url_host_is_loopback(&base);
 	r = video_probe_url(&p, &s->probed, err, errlen);
+	if (s->probed.refused[0])
+		log_info(hb_call_context(call)->key, "video: refused to connect to %s", s->probed.refused);
 	if (r != PROBE_OK)
 		return r == PROBE_CANCELLED ? STEP_CANCELLED : STEP_FAILED;
 	s->uri = s->probed.url;
@@ -121,7 +136,8 @@ static int run(struct hb_call *call, const struct hb_gemini *g, const struct vid
 	struct video_analysis an = { .gemini = g, .model = model, .temperature = temperature, .intent = a->intent,
 				     .goal = a->goal,
 				     .backoff_ms = hb_getenv_int("HB_VIDEO_BACKOFF_MS", 1000, 1, 60000) };
-	char err[ERR_LEN];
+	/* Empty, never what an earlier call on this worker's stack left. */
+	char err[ERR_LEN] = "";
 	json_t *notes = NULL;
 	enum step st = STEP_OK;
 	int rc;
@@ -155,7 +171,7 @@ static int run(struct hb_call *call, const struct hb_gemini *g, const struct vid
 
 int video_extract(struct hb_call *call, const json_t *args)
 {
-	char err[ERR_LEN], model[160];
+	char err[ERR_LEN] = "", model[160];
 	struct video_args a;
 	struct hb_paths paths;
 	struct hb_gemini g;

@@ -34,6 +34,10 @@
 //                                  answers to HEAD /video/... (else 404)
 //   "processingPolls": 1,          GETs of an uploaded file that still say PROCESSING
 //   "fileState": "FAILED"|"STUCK", the file fails, or never becomes ACTIVE
+//                                  (with "processingPolls": 0 already in the
+//                                  answer to the upload's finalize)
+//   "fileError": "...",            the FAILED file's error.message (null: no
+//                                  error field at all)
 //   "videoJson": {...},            the notes of a video generateContent (one text part)
 //   "videoParts": [...],           or its parts exactly; "finishReason": "STOP"
 // and rule fields "keep": true (an upload chunk that fails after its bytes
@@ -42,6 +46,8 @@
 // The resumable upload is strict like the real one: a chunk at another
 // offset than the bytes received so far is a 400.
 //
+// Each TCP connection writes {"event":"connection"} to the record file when
+// it is accepted (before any byte is read: a TLS hello counts too).
 // Each request writes {"event":"start","seq":N} to the record file when it
 // arrives and one JSON line with "event":"end" when it ends: seq, arrivedMs, doneMs, method, path, query, apiKey (the header),
 // contentType, model, voice, text (the whole prompt), transcript, inflight
@@ -49,7 +55,8 @@
 // value (every audio sample of the answer has this value), aborted, kind;
 // for video: command, offset, bytes, uploadId, size, sha256, fileName,
 // fileUri, fileMimeType, videoFirst, temperature, responseMimeType,
-// schema, displayName, uploadMime.
+// schema, displayName, uploadMime, state (of the file in a file-get's or
+// a finalize's answer).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -210,11 +217,15 @@ function send(res, rec, answering, status, headers, body) {
   res.end(text);
 }
 
-function fileObject(f, host, state) {
-  return { name: f.name, displayName: f.displayName, mimeType: f.mime, sizeBytes: String(f.size),
+// A FAILED file carries its reason in "error" (a google.rpc.Status).
+function fileObject(f, host, state, c = {}) {
+  const obj = { name: f.name, displayName: f.displayName, mimeType: f.mime, sizeBytes: String(f.size),
     createTime: '2026-11-30T10:00:00.000000Z', expirationTime: '2026-12-02T10:00:00.000000Z',
     sha256Hash: Buffer.from(f.sha256, 'hex').toString('base64'), uri: `http://${host}/v1beta/${f.name}`, state,
     source: 'UPLOADED' };
+  const why = c.fileError === undefined ? 'Video processing failed: the file is not a video.' : c.fileError;
+  if (state === 'FAILED' && why !== null) obj.error = { code: 400, message: why };
+  return obj;
 }
 
 function fileState(c, f) {
@@ -287,7 +298,7 @@ function uploadCommand(req, res, rec, answering, raw, b, url, c) {
     return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'cancelled' });
   }
   if (cmd === 'query') {
-    if (u.done) return send(res, rec, answering, 200, { ...json, 'X-Goog-Upload-Status': 'final' }, { file: fileObject(u.file, req.headers.host, fileState(c, u.file)) });
+    if (u.done) return send(res, rec, answering, 200, { ...json, 'X-Goog-Upload-Status': 'final' }, { file: fileObject(u.file, req.headers.host, fileState(c, u.file), c) });
     return send(res, rec, answering, 200, { 'X-Goog-Upload-Status': 'active', 'X-Goog-Upload-Size-Received': String(u.got) });
   }
   if (cmd !== 'upload' && cmd !== 'upload, finalize') return send(res, rec, answering, 400, json, errorBody(400, 'Bad upload command.'));
@@ -306,8 +317,9 @@ function uploadCommand(req, res, rec, answering, raw, b, url, c) {
   rec.size = f.size;
   rec.sha256 = f.sha256;
   rec.fileName = f.name;
+  rec.state = c.processingPolls === 0 ? fileState(c, f) : 'PROCESSING';
   return send(res, rec, answering, 200, { ...json, 'X-Goog-Upload-Status': 'final' },
-    { file: fileObject(f, req.headers.host, c.processingPolls === 0 ? 'ACTIVE' : 'PROCESSING') });
+    { file: fileObject(f, req.headers.host, rec.state, c) });
 }
 
 function fileRequest(req, res, rec, answering, url, c, b) {
@@ -325,8 +337,7 @@ function fileRequest(req, res, rec, answering, url, c, b) {
   if (req.method !== 'GET') return send(res, rec, answering, 404, json, errorBody(404));
   const state = fileState(c, f);
   f.polls++;
-  const obj = fileObject(f, req.headers.host, state);
-  if (state === 'FAILED') obj.error = { code: 400, message: 'Video processing failed: the file is not a video.' };
+  const obj = fileObject(f, req.headers.host, state, c);
   rec.state = state;
   return send(res, rec, answering, 200, json, obj);
 }
@@ -460,6 +471,7 @@ const server = http.createServer((req, res) => {
   });
 });
 
+server.on('connection', () => record({ event: 'connection', arrivedMs: now() }));
 server.keepAliveTimeout = 1000;
 server.listen(opts.port, '127.0.0.1', () => {
   process.stdout.write(`listening ${server.address().port}\n`);

@@ -164,6 +164,15 @@ size_t fg_started(const struct fake_gemini *g)
 	return n;
 }
 
+size_t fg_connections(const struct fake_gemini *g)
+{
+	json_t *s = events(g, "connection");
+	size_t n = json_array_size(s);
+
+	json_decref(s);
+	return n;
+}
+
 int fg_clear(const struct fake_gemini *g)
 {
 	int fd = open(g->record, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -223,7 +232,7 @@ int fg_reset(struct fake_gemini *g, const char *json)
 int fg_fixture_start(struct fake_gemini *g, struct fixture *f, char *dir, const char *config,
 		     const char *const *env, const char *key)
 {
-	char url[100];
+	char url[100], expanded[16][200];
 	const char *all[16] = { url };
 	size_t n = 1;
 
@@ -231,8 +240,16 @@ int fg_fixture_start(struct fake_gemini *g, struct fixture *f, char *dir, const 
 	if (!mkdtemp(dir) || fg_start(g, dir) < 0)
 		return -1;
 	snprintf(url, sizeof url, "HB_GEMINI_BASE_URL=%s", g->base_url);
-	for (; env && env[n - 1] && n + 1 < sizeof all / sizeof all[0]; n++)
+	for (; env && env[n - 1] && n + 1 < sizeof all / sizeof all[0]; n++) {
+		const char *at = strstr(env[n - 1], "@PORT@");
+
 		all[n] = env[n - 1];
+		if (at) { /* the port is only known now that the fake listens */
+			snprintf(expanded[n], sizeof expanded[n], "%.*s%d%s", (int)(at - env[n - 1]), env[n - 1], g->port,
+				 at + 6);
+			all[n] = expanded[n];
+		}
+	}
 	all[n] = NULL;
 	/* The broker's environment is copied at its start: url may go now. */
 	if (fx_start(f, config, all) < 0)

@@ -41,6 +41,8 @@ long long fg_int(const json_t *rec, const char *key);
 int fg_reset(struct fake_gemini *g, const char *json);
 /* How many requests arrived so far (ended or not). */
 size_t fg_started(const struct fake_gemini *g);
+/* How many TCP connections it accepted so far (whatever came over them). */
+size_t fg_connections(const struct fake_gemini *g);
 /* Forget the records so far.  0 or -1. */
 int fg_clear(const struct fake_gemini *g);
 /* Wait until n requests ended, at most timeout_ms; 0 or -1. */
@@ -49,8 +51,9 @@ void fg_stop(struct fake_gemini *g);
 
 /* A test's whole set-up: the fake started in dir (a "/tmp/NAME.XXXXXX"
  * template, made here), then a broker with config and env (at most 14
- * entries) plus HB_GEMINI_BASE_URL pointing at the fake, with key saved
- * and GEMINI_API_KEY unset.  0 or -1. */
+ * entries; "@PORT@" in one becomes the fake's port) plus
+ * HB_GEMINI_BASE_URL pointing at the fake, with key saved and
+ * GEMINI_API_KEY unset.  0 or -1. */
 int fg_fixture_start(struct fake_gemini *g, struct fixture *f, char *dir, const char *config,
 		     const char *const *env, const char *key);
 /* Both stopped, dir removed; 0 only when the broker ended cleanly. */

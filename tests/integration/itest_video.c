@@ -10,19 +10,31 @@
  * first, temperature 0.2, structured output with the intent's schema);
  * the HEAD check of video_url (supported types and aliases, unsupported,
  * missing and ambiguous types, private and missing files, redirects and
- * their limits); a local file through the Files API (chunks, offsets and
- * the bytes' SHA-256 at the server, PROCESSING -> ACTIVE, the file deleted
- * afterwards), a failed chunk resumed from the server's offset, FAILED and
- * never-ready files; consent and path rules; retries and refusals of the
+ * their limits, a redirect to any other place on this computer or a
+ * private network refused without a connection); a local file through the
+ * Files API (chunks, offsets and the bytes' SHA-256 at the server,
+ * PROCESSING -> ACTIVE, the file deleted afterwards), a failed chunk
+ * resumed from the server's offset, FAILED and never-ready files; consent
+ * and path rules; what a local file holds (links named like videos to
+ * other files, files that are no video, Matroska, a link to a real video
+ * uploaded as the file it leads to); retries and refusals of the
  * analysis, an off-schema answer; toolCancel during the upload and during
  * the analysis (requests aborted, the upload cancelled or the file deleted).
+ * With one worker thread and without the tests' loopback port: failed
+ * calls one after another each give their own reason (a FAILED file in
+ * the upload's answer once gave the reason of the call before); every
+ * spelling of a loopback, private or link-local address gets the same
+ * answer and nothing connects.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +43,24 @@
 
 #include "../harness/fake_gemini.h"
 #include "../harness/harness.h"
+#include "netaddr.h"
 #include "sha256.h"
 
 #define KEY "AIzaVideoTestKeyForTheFake0123456789"
 #define CHUNK 262144
 #define CLIP_BYTES 700000 /* three chunks: 262144 + 262144 + 175712 */
+/* The first bytes of real files: an MP4 (ffmpeg's ftyp box), a WebM and
+ * a Matroska file (EBML headers with their DocType). */
+#define MP4_HEAD "\x00\x00\x00\x20" "ftypisom\x00\x00\x02\x00" "isomiso2avc1mp41"
+#define WEBM_HEAD "\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
+		  "\x42\x82\x84" "webm" "\x42\x87\x81\x04\x42\x85\x81\x02"
+#define MKV_HEAD "\x1a\x45\xdf\xa3\xa3\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
+		 "\x42\x82\x88" "matroska" "\x42\x87\x81\x04\x42\x85\x81\x02"
+/* svc-video's one answer for an address of this computer or a private
+ * network, whatever the spelling and the port. */
+#define LOCAL_ANSWER                                                                                               \
+	"Video context failed: video_url must be a public https address: it leads to this computer or a private "  \
+	"network, which Gemini cannot reach (for a file on this computer, use local_file)"
 
 static struct fixture F;
 static struct fake_gemini G;
@@ -280,6 +305,90 @@ static void test_video_url_types(void **state)
 	assert_int_equal(count_of("head"), 1); /* the last one: no second address */
 }
 
+/* A TCP port on 127.0.0.1 that listens and never answers: a connection
+ * to it stays in its queue, where accept() finds it.  The fd, or -1. */
+static int listener(int *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 16) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+/* The first hop is the fake (the loopback port the tests may reach); a
+ * redirect from it to any other place on this computer or a private
+ * network, in any spelling, is refused with the one answer before a
+ * connection: neither the other loopback port (a listener that would
+ * queue it) nor a proxy (the environment names the fake as one, for
+ * all but 127.0.0.1) sees one.  The same redirect to the fake's own
+ * port by another name is followed, so the refusals are not a
+ * consequence of redirects as such. */
+static void test_redirect_to_local(void **state)
+{
+	static const char *const to[] = {
+		"http://127.0.0.1:%d/video/talk.mp4", "http://localhost:%d/video/talk.mp4",
+		"http://[::1]:%d/video/talk.mp4",     "https://127.1:%d/video/talk.mp4",
+		"https://0x7f.1:%d/video/talk.mp4",   "https://[::ffff:127.0.0.1]:%d/video/talk.mp4",
+		"https://0.0.0.0:%d/video/talk.mp4",  "https://10.1/video/talk.mp4",
+		"https://169.254.169.254/latest/meta-data/", "https://192.168.1.1:%d/video/talk.mp4",
+	};
+	char ctl[2048], loc[200], name[40], *args, *text;
+	size_t n = 0;
+	int other = 0, fd = listener(&other);
+
+	(void)state;
+	assert_true(fd >= 0);
+	n += (size_t)snprintf(ctl + n, sizeof ctl - n, "{\"videoJson\":" MEETING_JSON ",\"heads\":{"
+			      "\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"},"
+			      "\"/video/hop\":{\"status\":302,\"location\":\"/video/to0\"},"
+			      "\"/video/by-name\":{\"status\":302,\"location\":\"http://localhost:%d/video/talk.mp4\"}",
+			      G.port);
+	for (size_t i = 0; i < sizeof to / sizeof to[0]; i++) {
+		snprintf(loc, sizeof loc, to[i], other);
+		n += (size_t)snprintf(ctl + n, sizeof ctl - n, ",\"/video/to%zu\":{\"status\":307,\"location\":\"%s\"}", i,
+				      loc);
+	}
+	assert_true(n + 3 < sizeof ctl);
+	snprintf(ctl + n, sizeof ctl - n, "}}");
+
+	control(ctl);
+	args = url_args("by-name", "meeting");
+	free(watch_ok(args));
+	free(args);
+	assert_int_equal(count_of("head"), 2);
+	for (size_t i = 0; i < sizeof to / sizeof to[0]; i++) {
+		control(ctl);
+		snprintf(name, sizeof name, "to%zu", i);
+		args = url_args(name, "meeting");
+		if (watch(args, &text) || strcmp(text, LOCAL_ANSWER) != 0)
+			fail_msg("redirect to %s: %s", to[i], text);
+		free(text);
+		free(args);
+		assert_int_equal(count_of("head"), 1);
+		assert_int_equal(fg_connections(&G), 1); /* the first hop's */
+		assert_int_equal(count_of("video"), 0);
+	}
+	/* Two allowed hops, then the refused one: the same answer. */
+	control(ctl);
+	args = url_args("hop", "meeting");
+	assert_false(watch(args, &text));
+	assert_string_equal(text, LOCAL_ANSWER);
+	free(text);
+	free(args);
+	assert_int_equal(count_of("head"), 2);
+	assert_int_equal(accept(fd, NULL, NULL), -1);
+	assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+	close(fd);
+}
+
 /* Checks the upload of the clip: start, the chunks in order, the bytes. */
 static void check_upload(const char *const *commands, const long long *offsets, size_t n)
 {
@@ -456,6 +565,104 @@ static void test_consent_and_paths(void **state)
 	assert_int_equal(fg_started(&G), 0);
 }
 
+/* dir/name with len bytes of data (a string's when len is 0), and with
+ * len set 4 KiB of filler after them (a video is more than its header);
+ * its path. */
+static char *put_file(const char *name, const char *data, size_t len)
+{
+	int pad = len > 0;
+
+	char *path = malloc(300);
+	FILE *f;
+
+	assert_non_null(path);
+	snprintf(path, 300, "%s/%s", gdir, name);
+	len = len ? len : strlen(data);
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	for (int i = 0; pad && i < 4096; i++)
+		assert_int_equal(fputc(i & 0xff, f), i & 0xff);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* The link dir/name to target; its path. */
+static char *put_link(const char *name, const char *target)
+{
+	char *path = malloc(300);
+
+	assert_non_null(path);
+	snprintf(path, 300, "%s/%s", gdir, name);
+	assert_int_equal(symlink(target, path), 0);
+	return path;
+}
+
+/* What a local file holds decides, not its name: a link named like a
+ * video to another kind of file, and a file named like a video that is
+ * none, are refused before anything is sent, saying which file it is; a
+ * link to a real video uploads the file it leads to, under that file's
+ * name, with the type its bytes say. */
+static void test_local_file_contents(void **state)
+{
+	char *notes = put_file("notes.md", "# my notes\nssh-ed25519 AAAA... me@host\n", 0);
+	char *fake = put_file("fake.mp4", "this is text, not a video\n", 0);
+	char *mkv = put_file("film.webm", MKV_HEAD, sizeof MKV_HEAD - 1);
+	char *webm = put_file("real.webm", WEBM_HEAD, sizeof WEBM_HEAD - 1);
+	char *links[] = { put_link("x.mp4", notes), put_link("talk.mp4", webm), put_link("clip-link.mp4", clip),
+			  put_link("passwd.mov", "/etc/passwd") };
+	char *args, want[700];
+	json_t *start;
+
+	(void)state;
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
+	args = file_args(links[0]);
+	snprintf(want, sizeof want, "local_file \"%s\" (which is \"%s\") is not a video: its contents are none of the "
+		 "video types Gemini reads (MP4, QuickTime, 3GPP, WebM, AVI, FLV, MPEG, WMV), whatever its name says",
+		 links[0], notes);
+	watch_fails(args, want);
+	free(args);
+	if (access("/etc/passwd", R_OK) == 0) {
+		args = file_args(links[3]);
+		watch_fails(args, "(which is \"/etc/passwd\") is not a video");
+		free(args);
+	}
+	args = file_args(fake);
+	snprintf(want, sizeof want, "local_file \"%s\" is not a video: its contents are none", fake);
+	watch_fails(args, want);
+	free(args);
+	args = file_args(mkv);
+	watch_fails(args, "film.webm\" is a Matroska (MKV) video, a type Gemini does not read");
+	free(args);
+	assert_int_equal(fg_started(&G), 0);
+
+	/* A link to a real video: the clip, as the clip. */
+	args = file_args(links[2]);
+	free(watch_ok(args));
+	free(args);
+	start = fg_records_of(&G, "upload-start");
+	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "clip.mp4");
+	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/mp4");
+	json_decref(start);
+	start = fg_records_of(&G, "upload");
+	assert_string_equal(fg_str(json_array_get(start, json_array_size(start) - 1), "sha256"), clip_sha);
+	json_decref(start);
+	/* Named .mp4, a WebM file: sent as what it is. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
+	args = file_args(links[1]);
+	free(watch_ok(args));
+	free(args);
+	start = fg_records_of(&G, "upload-start");
+	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "real.webm");
+	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/webm");
+	json_decref(start);
+	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+		free(links[i]);
+	free(notes);
+	free(fake);
+	free(mkv);
+	free(webm);
+}
+
 static void test_analysis_errors(void **state)
 {
 	char *args = url_args("talk.mp4", "tutorial");
@@ -551,9 +758,141 @@ static void test_cancel(void **state)
 	free(args);
 }
 
+/* ---- one worker, no loopback port ----------------------------------------- */
+
+/* Calls that fail one after another on the one worker thread each say
+ * their own reason: a file that Gemini reports FAILED already in the
+ * answer to the upload's finalize once failed with whatever the call
+ * before had left in the error buffer (there, a path on this computer). */
+static void test_failed_reason_is_its_own(void **state)
+{
+	char empty[128], *args, *text;
+	json_t *ups;
+	int fd;
+
+	(void)state;
+	snprintf(empty, sizeof empty, "%s/first-call-secret.webm", gdir);
+	assert_true((fd = open(empty, O_CREAT | O_WRONLY, 0600)) >= 0);
+	close(fd);
+	args = file_args(empty);
+	watch_fails(args, "first-call-secret.webm\" is empty");
+	free(args);
+
+	args = file_args(clip);
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"fileState\":\"FAILED\","
+		"\"fileError\":\"the second call's reason\"}");
+	assert_false(watch(args, &text));
+	assert_string_equal(text, "Video context failed: Gemini could not process the video (state FAILED): the "
+				  "second call's reason");
+	free(text);
+	ups = fg_records_of(&G, "upload");
+	assert_string_equal(fg_str(json_array_get(ups, json_array_size(ups) - 1), "state"), "FAILED");
+	json_decref(ups);
+	assert_int_equal(count_of("file-get"), 0);
+	assert_int_equal(count_of("video"), 0);
+	assert_int_equal(count_of("file-delete"), 1);
+
+	/* A FAILED upload right after a FAILED upload, this time without a
+	 * reason from Gemini. */
+	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"fileState\":\"FAILED\","
+		"\"fileError\":null}");
+	assert_false(watch(args, &text));
+	assert_string_equal(text, "Video context failed: Gemini could not process the video (state FAILED): no reason "
+				  "given");
+	free(text);
+	assert_int_equal(count_of("file-delete"), 1);
+	free(args);
+}
+
+/* The host names /etc/hosts gives an address of this computer or a
+ * private network (this computer's own name often is one): at most max,
+ * each under 64 bytes.  Names only there, so no DNS server is asked. */
+static size_t local_names(char (*names)[64], size_t max)
+{
+	char line[512], *save, *tok;
+	size_t n = 0;
+	FILE *f = fopen("/etc/hosts", "r");
+
+	while (f && n < max && fgets(line, sizeof line, f)) {
+		struct sockaddr_storage ss = { 0 };
+		struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+		char *hash = strchr(line, '#');
+
+		if (hash)
+			*hash = '\0';
+		if (!(tok = strtok_r(line, " \t\r\n", &save)))
+			continue;
+		if (inet_pton(AF_INET, tok, &v4->sin_addr) == 1)
+			ss.ss_family = AF_INET;
+		else if (inet_pton(AF_INET6, tok, &v6->sin6_addr) == 1)
+			ss.ss_family = AF_INET6;
+		if (!ss.ss_family || hb_netaddr_classify((struct sockaddr *)&ss, sizeof ss) == HB_NETADDR_PUBLIC)
+			continue;
+		while (n < max && (tok = strtok_r(NULL, " \t\r\n", &save)))
+			if (strlen(tok) < sizeof names[0])
+				snprintf(names[n++], sizeof names[0], "%s", tok);
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* video_url at host (with the fake's port or none) must get the one
+ * answer. */
+static void refused_at(const char *host, int port)
+{
+	char url[300], args[400], *text;
+
+	if (port)
+		snprintf(url, sizeof url, "https://%s:%d/video/talk.mp4", host, port);
+	else
+		snprintf(url, sizeof url, "https://%s/video/talk.mp4", host);
+	snprintf(args, sizeof args, "{\"video_url\":\"%s\",\"intent\":\"meeting\",\"goal\":\"g\"}", url);
+	if (watch(args, &text) || strcmp(text, LOCAL_ANSWER) != 0)
+		fail_msg("%s: %s", url, text);
+	free(text);
+}
+
+/* Without the tests' loopback port, every spelling of this computer, of
+ * a private or link-local network, and of addresses that are no single
+ * host gets the same answer, whatever the port, and nothing connects:
+ * the fake, on 127.0.0.1 at the port each URL names, counts no
+ * connection. */
+static void test_local_addresses_refused(void **state)
+{
+	static const char *const hosts[] = {
+		"127.0.0.1", "127.1", "0177.0.0.1", "0x7f.1", "0x7f000001", "2130706433", "127.9.8.7",
+		"0.0.0.0", "0", "10.1", "10.0.0.1", "172.16.0.1", "172.31.255.254", "192.168.1.1",
+		"100.64.0.1", "169.254.1.1", "169.254.169.254", "224.0.0.1", "255.255.255.255", "[::1]",
+		"[0::1]", "[0:0:0:0:0:0:0:1]", "[::]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]",
+		"[::ffff:10.0.0.1]", "[64:ff9b::7f00:1]", "[fd00::1]", "[fe80::1]", "[ff02::1]",
+		"localhost", "LocalHost",
+	};
+	char names[8][64], args[400];
+	size_t n = local_names(names, 8);
+
+	(void)state;
+	control("{\"videoJson\":" MEETING_JSON ",\"heads\":{\"/video/talk.mp4\":{\"contentType\":\"video/mp4\"}}}");
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+		refused_at(hosts[i], G.port);
+		refused_at(hosts[i], 0);
+	}
+	assert_true(n >= 1); /* localhost, at least */
+	for (size_t i = 0; i < n; i++)
+		refused_at(names[i], G.port);
+	/* Plain http is refused for being http, before any connection too. */
+	snprintf(args, sizeof args, "{\"video_url\":\"%s/video/talk.mp4\",\"intent\":\"meeting\",\"goal\":\"g\"}",
+		 G.base_url);
+	watch_fails(args, "the video URL must use https");
+	assert_int_equal(fg_connections(&G), 0);
+	assert_int_equal(fg_started(&G), 0);
+}
+
 /* ---- fixture --------------------------------------------------------------- */
 
-/* CLIP_BYTES of a pattern no two chunks share, and its SHA-256. */
+/* CLIP_BYTES of a pattern no two chunks share after an MP4 file's first
+ * box (ftyp, brand isom, as ffmpeg writes it), and its SHA-256. */
 static int make_clip(void)
 {
 	unsigned char *b = malloc(CLIP_BYTES);
@@ -564,6 +903,7 @@ static int make_clip(void)
 		return -1;
 	for (size_t i = 0; i < CLIP_BYTES; i++)
 		b[i] = (unsigned char)((i * 2654435761u) >> 13);
+	memcpy(b, MP4_HEAD, sizeof MP4_HEAD - 1);
 	snprintf(clip, sizeof clip, "%s/clip.mp4", gdir);
 	hb_sha256_hex(b, CLIP_BYTES, clip_sha);
 	rc = (f = fopen(clip, "wb")) && fwrite(b, 1, CLIP_BYTES, f) == CLIP_BYTES ? 0 : -1;
@@ -573,18 +913,49 @@ static int make_clip(void)
 	return rc;
 }
 
-static int setup(void **state)
+/* The broker with svc-video as deployed, with `workers` threads when
+ * not 0, and the fake.  With fake_web, video URLs may lead to the fake's
+ * port (HB_VIDEO_ALLOW_LOOPBACK_PORT, for its test web server), and a
+ * proxy is named (the fake) for every host but 127.0.0.1 and localhost,
+ * which the look at a video URL must not use. */
+static int start(int workers, int fake_web)
 {
 	const char *env[] = { "HB_VIDEO_BACKOFF_MS=50", "HB_GEMINI_TIMEOUT_MS=20000", "HB_VIDEO_CHUNK_BYTES=262144",
-			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000", NULL };
-	char *conf = fx_deployed_service("svc-video");
+			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000",
+			      "https_proxy=http://127.0.0.1:@PORT@", "http_proxy=http://127.0.0.1:@PORT@",
+			      "no_proxy=127.0.0.1,localhost", fake_web ? "HB_VIDEO_ALLOW_LOOPBACK_PORT=@PORT@" : NULL,
+			      NULL };
+	char *conf = fx_deployed_service("svc-video"), *c;
 	int rc;
 
-	(void)state;
+	if (conf && workers) {
+		/* "concurrency = N" becomes "concurrency = workers" (one digit). */
+		if (!(c = strstr(conf, "concurrency = ")) || c[14] < '1' || c[14] > '9' || c[15] != '\n' ||
+		    workers > 9) {
+			fprintf(stderr, "svc-video's concurrency line is not one digit: the test cannot set it\n");
+			free(conf);
+			return -1;
+		}
+		c[14] = (char)('0' + workers);
+	}
 	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
 	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
 	free(conf);
 	return rc == 0 ? make_clip() : rc;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return start(0, 1);
+}
+
+/* One worker thread, so every call of the group runs on the same thread,
+ * and the loopback port left out, as everywhere but in tests. */
+static int setup_strict(void **state)
+{
+	(void)state;
+	return start(1, 0);
 }
 
 static int teardown(void **state)
@@ -599,13 +970,21 @@ int main(void)
 		cmocka_unit_test(test_youtube_and_the_key),
 		cmocka_unit_test(test_argument_refusals),
 		cmocka_unit_test(test_video_url_types),
+		cmocka_unit_test(test_redirect_to_local),
 		cmocka_unit_test(test_local_file_upload),
 		cmocka_unit_test(test_upload_resumes),
 		cmocka_unit_test(test_file_failures),
 		cmocka_unit_test(test_consent_and_paths),
+		cmocka_unit_test(test_local_file_contents),
 		cmocka_unit_test(test_analysis_errors),
 		cmocka_unit_test(test_cancel),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	const struct CMUnitTest strict[] = {
+		cmocka_unit_test(test_failed_reason_is_its_own),
+		cmocka_unit_test(test_local_addresses_refused),
+	};
+	int failed = cmocka_run_group_tests_name("with the fake web server", tests, setup, teardown);
+
+	return failed + cmocka_run_group_tests_name("one worker, no loopback port", strict, setup_strict, teardown);
 }
