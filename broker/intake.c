@@ -8,7 +8,8 @@
  * dropped.  Claude: the run is the one its bridge opened on this
  * connection, and an event that names any of the three is refused.
  * Identity: Codex callId, Claude toolUseId (or requestId); a duplicate of
- * a call in flight joins it.
+ * a call in flight joins it.  A plain front call is bound by the run it
+ * names, and without one it is the user's: no agent, no access.
  */
 #include "intake.h"
 
@@ -134,6 +135,12 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		ctx[2] = r->project;
 		ctx[3] = r->agent;
 		ctx[4] = r->access;
+	} else {
+		/* No run binds it: the user's own call (hbctl, the desktop).
+		 * An agent and an access come only from a run, so a client's
+		 * word for them is dropped and services see the user. */
+		ctx[3] = "";
+		ctx[4] = "";
 	}
 	{
 		char text[256];

@@ -202,6 +202,31 @@ static void test_codex_binding(void **state)
 	hb_client_close(&c);
 }
 
+/* A plain call that names no run is the user's (hbctl): a client's word
+ * for an agent or an access binds nothing, so services see neither. */
+static void test_plain_call_is_the_user(void **state)
+{
+	struct hb_client c;
+	struct hb_env reply;
+	json_t *who;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	reply_to(&c, send_op(&c, "call", "tool", "whoami", "json", "{}", "session", session_id, "agent", "codex",
+			     "access", "unrestricted", "call_id", "c-user", (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	who = json_loads(hb_env_str_or(&reply, "text", ""), 0, NULL);
+	assert_non_null(who);
+	assert_string_equal(json_string_value(json_object_get(who, "session")), session_id);
+	assert_string_equal(json_string_value(json_object_get(who, "run")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "agent")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "access")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "c-user");
+	json_decref(who);
+	hb_env_free(&reply);
+	hb_client_close(&c);
+}
+
 static void test_codex_duplicate_joins(void **state)
 {
 	struct hb_client c;
@@ -484,6 +509,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codex_unlinked_thread),
 		cmocka_unit_test(test_codex_binding),
+		cmocka_unit_test(test_plain_call_is_the_user),
 		cmocka_unit_test(test_codex_duplicate_joins),
 		cmocka_unit_test(test_claude_binding),
 		cmocka_unit_test(test_claude_cancel_and_stop),
