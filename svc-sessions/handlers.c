@@ -16,6 +16,7 @@
 #include "json.h"
 #include "log.h"
 #include "paths.h"
+#include "session_info.h"
 #include "session_lookup.h"
 #include "session_manage.h"
 #include "thread_links.h"
@@ -104,6 +105,13 @@ static json_t *run_link_claude(sqlite3 *db, const json_t *args, const struct hb_
 	return thread_links_link_claude(db, args, err, errlen);
 }
 
+static json_t *run_session_info(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
+			       char *err, size_t errlen)
+{
+	(void)ctx;
+	return session_info_run(db, args, err, errlen);
+}
+
 int handle_maintain_sessions(struct hb_call *call, const json_t *args)
 {
 	return run_on_appdata(call, args, CONNECTION_READ_ONLY, run_lookup);
@@ -127,4 +135,9 @@ int handle_link_thread(struct hb_call *call, const json_t *args)
 int handle_link_claude(struct hb_call *call, const json_t *args)
 {
 	return run_on_appdata(call, args, CONNECTION_READ_WRITE, run_link_claude);
+}
+
+int handle_session_info(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_ONLY, run_session_info);
 }

@@ -40,7 +40,7 @@ static const char fallback_config[] =
 	"[service svc-sessions]\n"
 	"exec = @BUILD@/svc-sessions\n"
 	"concurrency = 4\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n";
+	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n";
 
 static struct fixture fx;
 static char proj_a[PATH_MAX], proj_b[PATH_MAX]; /* real paths */

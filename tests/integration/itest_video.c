@@ -518,13 +518,14 @@ static void wait_idle(void)
 
 static void test_cancel(void **state)
 {
-	char *args = file_args(clip);
+	char *args = file_args(clip), session[64];
 	struct hb_client a;
 	json_t *v;
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &a, 20000), 0);
-	assert_int_equal(fx_open_run(&a, "run-video", "s-videotest", "/tmp", "claude", "full-auto"), 0);
+	assert_int_equal(fx_create_session(&F, "Video", "claude", "/tmp", "full-auto", session, sizeof session), 0);
+	assert_int_equal(fx_open_run(&a, "run-video", session, "/tmp", "claude", "full-auto"), 0);
 
 	/* During the analysis: the request is aborted, the file deleted. */
 	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,"
@@ -577,13 +578,19 @@ static int setup(void **state)
 {
 	const char *env[] = { "HB_VIDEO_BACKOFF_MS=50", "HB_GEMINI_TIMEOUT_MS=20000", "HB_VIDEO_CHUNK_BYTES=262144",
 			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000", NULL };
-	char *conf = fx_deployed_service("svc-video");
+	/* svc-sessions too: a run opens only on a session it knows. */
+	char *video = fx_deployed_service("svc-video"), *sessions = fx_deployed_service("svc-sessions");
+	char *conf = video && sessions ? malloc(strlen(video) + strlen(sessions) + 2) : NULL;
 	int rc;
 
 	(void)state;
+	if (conf)
+		sprintf(conf, "%s\n%s", video, sessions);
 	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
 	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
 	free(conf);
+	free(video);
+	free(sessions);
 	return rc == 0 ? make_clip() : rc;
 }
 

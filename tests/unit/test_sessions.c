@@ -20,6 +20,7 @@
 #include "../../svc-sessions/appdata.h"
 #include "../../svc-sessions/appdata_schema.h"
 #include "../../svc-sessions/project_path.h"
+#include "../../svc-sessions/session_info.h"
 #include "../../svc-sessions/session_lookup.h"
 #include "../../svc-sessions/session_manage.h"
 #include "../../svc-sessions/thread_links.h"
@@ -97,6 +98,11 @@ static json_t *manage_as_agent(struct fixture *f, const json_t *args, const char
 static json_t *lookup_tool(struct fixture *f, const json_t *args)
 {
 	return session_lookup_run(f->ro, args, "", f->err, sizeof f->err);
+}
+
+static json_t *session_info_tool(struct fixture *f, const json_t *args)
+{
+	return session_info_run(f->ro, args, f->err, sizeof f->err);
 }
 
 static json_t *resolve_thread_tool(struct fixture *f, const json_t *args)
@@ -485,6 +491,28 @@ static void test_access_from_agents(void **state)
 	json_decref(args);
 }
 
+/* What run.open asks: does the session exist, which agent runs it. */
+static void test_session_info(void **state)
+{
+	struct fixture *f = *state;
+	char id[32], text[128];
+	json_t *info;
+
+	create(f, "for a run", "claude", "/proj/info", id);
+	snprintf(text, sizeof text, "{\"sessionId\":\"%s\"}", id);
+	info = ok(f, session_info_tool, text);
+	assert_string_equal(str(info, "sessionId"), id);
+	assert_true(json_is_true(json_object_get(info, "exists")));
+	assert_string_equal(str(info, "agent"), "claude");
+	json_decref(info);
+	info = ok(f, session_info_tool, "{\"sessionId\":\"s-nobody\"}");
+	assert_true(json_is_false(json_object_get(info, "exists")));
+	assert_true(json_is_null(json_object_get(info, "agent")));
+	json_decref(info);
+	fails(f, session_info_tool, "{}", "\"sessionId\" is required");
+	fails(f, session_info_tool, "{\"sessionId\":\"s-1\",\"agent\":\"codex\"}", "unknown field");
+}
+
 static void test_update_bumps_updated_at(void **state)
 {
 	struct fixture *f = *state;
@@ -796,6 +824,7 @@ int main(void)
 		T(test_create_errors),
 		T(test_rename_access_archive),
 		T(test_access_from_agents),
+		T(test_session_info),
 		T(test_update_bumps_updated_at),
 		T(test_activate_and_archive_active),
 		T(test_list_order_and_limits),
