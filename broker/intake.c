@@ -7,8 +7,9 @@
  * runId and projectDirectory that older threads put into arguments are
  * dropped.  Claude: the run is the one its bridge opened on this
  * connection, and an event that names any of the three is refused.
- * Identity: Codex callId, Claude toolUseId (or requestId); a duplicate of
- * a call in flight joins it.
+ * Identity: Codex callId, Claude toolUseId (or the requestId's bare text,
+ * dialect_claude_call_id); a duplicate of a call in flight joins it.  A plain front call is bound by the run it
+ * names, and without one it is the user's: no agent, no access.
  */
 #include "intake.h"
 
@@ -134,6 +135,12 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		ctx[2] = r->project;
 		ctx[3] = r->agent;
 		ctx[4] = r->access;
+	} else {
+		/* No run binds it: the user's own call (hbctl, the desktop).
+		 * An agent and an access come only from a run, so a client's
+		 * word for them is dropped and services see the user. */
+		ctx[3] = "";
+		ctx[4] = "";
 	}
 	{
 		char text[256];
@@ -355,34 +362,31 @@ void intake_claude_call(struct broker *b, const struct hb_peer *peer, const stru
 			 tc.binding);
 		call_answer_waiter(b, &w, NULL, 0, text);
 	} else {
-		const char *who = *tc.tool_use_id ? tc.tool_use_id : tc.request_id;
-		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access, who };
-		dialect_identity(identity, sizeof identity, "claude", r->id, who);
-		start_call(b, &w, tc.tool, tc.args, ctx, identity);
+		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access, tc.call_id };
+		if (dialect_identity(identity, sizeof identity, "claude", r->id, tc.call_id) < 0)
+			call_answer_waiter(b, &w, NULL, 0, "The call was refused: its toolUseId or requestId is too long.");
+		else
+			start_call(b, &w, tc.tool, tc.args, ctx, identity);
 	}
 	dialect_claude_free(&tc);
 }
 
 void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	json_t *ev = json_loads(hb_env_str_or(e, "json", ""), 0, NULL);
-	const char *tuid = json_string_value(json_object_get(ev, "toolUseId"));
-	char identity[400], *rtext = dump(json_object_get(ev, "requestId"));
+	const char *line = hb_env_str_or(e, "json", "");
+	char identity[400], *who = dialect_claude_call_id(line, strlen(line));
 	struct run *r = runs_of_peer(b, peer);
 	struct call *c = NULL;
 	struct reqid id;
 
 	reqid_from_env(&id, e);
-	if (r && (tuid || rtext)) {
-		if (dialect_identity(identity, sizeof identity, "claude", r->id, tuid && *tuid ? tuid : rtext) == 0)
-			c = route_find_identity(b, identity);
-	}
+	if (r && who && dialect_identity(identity, sizeof identity, "claude", r->id, who) == 0)
+		c = route_find_identity(b, identity);
 	if (c)
 		route_cancel(b, c, "Run stopped.");
 	/* Cancelling what already ended is not an error: the host raced us. */
 	front_reply_ok(b, peer, &id, c ? "{\"cancelled\":true}" : "{\"cancelled\":false}");
-	free(rtext);
-	json_decref(ev);
+	free(who);
 }
 
 /* ---- thread links (hb-codex-bridge records them) ------------------------ */

@@ -3,6 +3,13 @@
  * every call still open on it with "Run stopped." (the service's handler
  * sees the cancel), and settles its approval cards: a stop denies them
  * with "Run stopped.", the end of a run marks them cancelled.
+ *
+ * A run opens only on a session that exists and runs the run's agent:
+ * the broker owns no database, so it asks svc-sessions (_session_info)
+ * and decides when the answer comes, against the table as it is then.
+ * A session has one active Claude run at a time (page 003); Codex runs
+ * may be several (the desktop's turn, and the turns session messages
+ * start, each under a run of its own), and its calls use the newest.
  */
 #include "runs.h"
 
@@ -76,11 +83,99 @@ static int take(const struct hb_env *e, const char *key, char *out, size_t outle
 	return 0;
 }
 
+/* The session's active (not stopped) Claude run, or NULL. */
+static struct run *active_claude_run(struct broker *b, const char *session)
+{
+	for (struct run *r = b->runs; r; r = r->next)
+		if (!r->stopped && strcmp(r->agent, "claude") == 0 && strcmp(r->session, session) == 0)
+			return r;
+	return NULL;
+}
+
+/* The agent as a sentence names it. */
+static const char *agent_name(const char *agent)
+{
+	return strcmp(agent, "codex") == 0 ? "Codex" : strcmp(agent, "claude") == 0 ? "Claude" : agent;
+}
+
+/* A run.open waiting for svc-sessions' word on its session. */
+struct pending_open {
+	struct hb_peer peer;
+	struct reqid id;
+	struct run *run;
+};
+
+/* Why r cannot open now (into err, with *code), or 0 when it can. */
+static int refuse_open(struct broker *b, const struct run *r, int ok, const char *text, char *err, size_t errlen,
+		       const char **code)
+{
+	json_t *info = ok ? json_loads(text, 0, NULL) : NULL;
+	const json_t *exists = json_object_get(info, "exists");
+	const char *agent = json_string_value(json_object_get(info, "agent"));
+	const struct run *other;
+	int refused = 1;
+
+	if (!json_is_boolean(exists)) {
+		*code = "no-session-service";
+		snprintf(err, errlen, "run.open cannot check session %.128s: %.300s", r->session,
+			 ok ? "svc-sessions answered something else" : text);
+	} else if (!json_is_true(exists)) {
+		*code = "unknown-session";
+		snprintf(err, errlen, "session %.128s does not exist; a run opens only on a session of HB Code",
+			 r->session);
+	} else if (!agent || strcmp(agent, r->agent) != 0) {
+		*code = "agent-mismatch";
+		snprintf(err, errlen, "session %.128s is a %.32s session; a %s run cannot open on it", r->session,
+			 agent_name(agent ? agent : "an unknown agent's"), r->agent);
+	} else if (runs_find(b, r->id)) {
+		*code = "bad-request";
+		snprintf(err, errlen, "run %.64s is open already", r->id);
+	} else if (strcmp(r->agent, "claude") == 0 && (other = active_claude_run(b, r->session))) {
+		*code = "run-conflict";
+		snprintf(err, errlen, "session %.128s already has an active Claude run %.128s; stop or close it "
+			 "first", r->session, other->id);
+	} else {
+		refused = 0;
+	}
+	json_decref(info);
+	return refused;
+}
+
+static void session_checked(struct broker *b, void *arg, int ok, const char *text)
+{
+	struct pending_open *p = arg;
+	struct run *r = p->run;
+	const char *code = NULL;
+	char err[600], *json = NULL;
+	json_t *o;
+
+	if (refuse_open(b, r, ok, text, err, sizeof err, &code)) {
+		log_info(NULL, "run.open %s refused: %s", r->id, err);
+		front_reply_err(b, &p->peer, &p->id, code, err);
+		free(r);
+		free(p);
+		return;
+	}
+	r->opened_ms = broker_now_ms();
+	r->next = b->runs;
+	b->runs = r;
+	log_info(NULL, "run %s opened for session %s (%s, %s)", r->id, r->session, r->agent, r->access);
+	o = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
+		      runs_permission_mode(r->access));
+	json = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	front_reply_ok(b, &p->peer, &p->id, json ? json : "{}");
+	free(json);
+	free(p);
+}
+
 void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	struct run *r = calloc(1, sizeof *r);
-	char err[256], *json;
+	struct pending_open *p = NULL;
+	char err[256], *query = NULL;
 	struct reqid id;
+	json_t *q;
 
 	reqid_from_env(&id, e);
 	if (!r) {
@@ -102,24 +197,29 @@ void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env
 			 "full-access, unrestricted");
 		goto bad;
 	}
-	if (runs_find(b, r->id)) {
-		snprintf(err, sizeof err, "run %.64s is open already", r->id);
-		goto bad;
-	}
 	r->owner = *peer;
-	r->opened_ms = broker_now_ms();
-	r->next = b->runs;
-	b->runs = r;
-	log_info(NULL, "run %s opened for session %s (%s, %s)", r->id, r->session, r->agent, r->access);
-	json = NULL;
-	{
-		json_t *o = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
-				      runs_permission_mode(r->access));
-		json = o ? json_dumps(o, JSON_COMPACT) : NULL;
-		json_decref(o);
+	q = json_pack("{s:s}", "sessionId", r->session);
+	query = q ? json_dumps(q, JSON_COMPACT) : NULL;
+	json_decref(q);
+	if (!query || !(p = calloc(1, sizeof *p))) {
+		free(query);
+		free(r);
+		front_reply_err(b, peer, &id, "internal", "out of memory");
+		return;
 	}
-	front_reply_ok(b, peer, &id, json ? json : "{}");
-	free(json);
+	p->peer = *peer;
+	p->id = id;
+	p->run = r;
+	if (route_internal(b, "_session_info", query, session_checked, p) < 0) {
+		snprintf(err, sizeof err, "run.open cannot check session %.128s: no service of this broker answers "
+			 "_session_info (svc-sessions)", r->session);
+		free(p);
+		free(r);
+		free(query);
+		front_reply_err(b, peer, &id, "no-session-service", err);
+		return;
+	}
+	free(query);
 	return;
 bad:
 	free(r);

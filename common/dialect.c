@@ -105,6 +105,36 @@ char *dialect_codex_answer(const char *rpcid, int ok, const char *text)
 					       "inputText", "text", text, strlen(text), "success", ok), "id");
 }
 
+/* The identity of a Claude event ev (page 000): toolUseId, or without one
+ * the requestId as bare text, a string's characters or an integer's
+ * digits, never its JSON spelling (the quotes would end up in the call id
+ * a service stores).  malloc'd; NULL when ev has neither or out of memory. */
+static char *claude_call_id(const json_t *ev)
+{
+	const char *tuid = json_string_value(json_object_get(ev, "toolUseId"));
+	const json_t *rid = json_object_get(ev, "requestId");
+	char digits[24];
+
+	if (tuid && *tuid)
+		return strdup(tuid);
+	if (json_is_string(rid))
+		return strdup(json_string_value(rid));
+	if (json_is_integer(rid)) {
+		snprintf(digits, sizeof digits, "%" JSON_INTEGER_FORMAT, json_integer_value(rid));
+		return strdup(digits);
+	}
+	return NULL;
+}
+
+char *dialect_claude_call_id(const char *line, size_t len)
+{
+	json_t *ev = json_loadb(line, len, 0, NULL);
+	char *id = claude_call_id(ev);
+
+	json_decref(ev);
+	return id;
+}
+
 int dialect_claude_parse(const char *line, size_t len, struct claude_tool_call *out, char *err, size_t errlen)
 {
 	json_t *ev = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL), *rid, *args;
@@ -128,8 +158,9 @@ int dialect_claude_parse(const char *line, size_t len, struct claude_tool_call *
 	out->request_id = dump(rid);
 	out->tool = strdup(tool);
 	out->tool_use_id = dup_or_empty(tuid);
+	out->call_id = claude_call_id(ev);
 	out->args = args ? dump(args) : strdup("{}");
-	if (!out->request_id || !out->tool || !out->tool_use_id || !out->args) {
+	if (!out->request_id || !out->tool || !out->tool_use_id || !out->call_id || !out->args) {
 		dialect_claude_free(out);
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -145,6 +176,7 @@ void dialect_claude_free(struct claude_tool_call *c)
 	free(c->request_id);
 	free(c->tool);
 	free(c->tool_use_id);
+	free(c->call_id);
 	free(c->args);
 	free(c->binding);
 	memset(c, 0, sizeof *c);

@@ -32,6 +32,7 @@ struct claude_tool_call {
 	char *request_id;               /* JSON text */
 	char *tool;                     /* the catalog name (mcp__hbcode__ stripped) */
 	char *tool_use_id;              /* "" when absent */
+	char *call_id;                  /* the call's identity: toolUseId, or the bare requestId text */
 	char *args;                     /* JSON text */
 	char *binding;                  /* the first of sessionId/runId/projectDirectory it names, or NULL */
 };
@@ -42,6 +43,11 @@ void dialect_claude_free(struct claude_tool_call *c);
 /* {"requestId":…,"content":[{"type":"text","text":…}],"isError":…}: the
  * params of the toolResult request.  malloc'd, or NULL. */
 char *dialect_claude_result(const char *request_id, int ok, const char *text);
+/* The identity of a Claude call in a toolCall or toolCancel event line:
+ * toolUseId, or without one the requestId as bare text ("tool-1" for
+ * "tool-1", "7" for 7), so that both events of one call name it alike.
+ * malloc'd; NULL when the line has neither. */
+char *dialect_claude_call_id(const char *line, size_t len);
 /* "codex:<thread>:<call>" or "claude:<run>:<toolUseId|requestId>". */
 int dialect_identity(char *out, size_t outlen, const char *agent, const char *scope, const char *id);
 

@@ -4,6 +4,11 @@
  * Each call opens its own connection and closes it before answering: calls
  * run on a worker pool, and a connection per call keeps threads from ever
  * sharing one, at a cost far below that of the model's round trip.
+ *
+ * Who calls comes from the call's context, which the broker fills from its
+ * binding and never from the arguments: an agent's call always carries its
+ * agent (codex, claude; a run's calls their run's), so a call with neither
+ * agent nor run is the user's (a plain front call without a run: hbctl).
  */
 #include "handlers.h"
 
@@ -11,6 +16,7 @@
 #include "json.h"
 #include "log.h"
 #include "paths.h"
+#include "session_info.h"
 #include "session_lookup.h"
 #include "session_manage.h"
 #include "thread_links.h"
@@ -21,7 +27,7 @@
 
 enum connection_kind { CONNECTION_READ_ONLY, CONNECTION_READ_WRITE };
 
-typedef json_t *(*run_fn)(sqlite3 *db, const json_t *args, const char *caller_project,
+typedef json_t *(*run_fn)(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
 			  char *err, size_t errlen);
 
 /* A string result is text for the model; anything else is sent as JSON. */
@@ -51,7 +57,7 @@ static int run_on_appdata(struct hb_call *call, const json_t *args, enum connect
 		log_error(ctx->key, "%s", err);
 		return hb_call_fail(call, err);
 	}
-	json_t *result = run(db, args, ctx->project, err, sizeof err);
+	json_t *result = run(db, args, ctx, err, sizeof err);
 	appdata_close(db);
 	if (!result) {
 		log_info(ctx->key, "%s failed: %s", ctx->tool, err);
@@ -62,37 +68,53 @@ static int run_on_appdata(struct hb_call *call, const json_t *args, enum connect
 	return rc;
 }
 
-/* Adapters to one signature; only the lookup uses the caller's project. */
-static json_t *run_manage(sqlite3 *db, const json_t *args, const char *caller_project, char *err, size_t errlen)
+/* Adapters to one signature: the lookup uses the caller's project, the
+ * changes who the caller is. */
+static json_t *run_lookup(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, char *err,
+			  size_t errlen)
 {
-	(void)caller_project;
-	return session_manage_run(db, args, err, errlen);
+	return session_lookup_run(db, args, ctx->project, err, errlen);
 }
 
-static json_t *run_resolve_thread(sqlite3 *db, const json_t *args, const char *caller_project,
+static json_t *run_manage(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, char *err,
+			  size_t errlen)
+{
+	const struct session_caller caller = { *ctx->agent || *ctx->run, ctx->access };
+
+	return session_manage_run(db, args, &caller, err, errlen);
+}
+
+static json_t *run_resolve_thread(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
 				  char *err, size_t errlen)
 {
-	(void)caller_project;
+	(void)ctx;
 	return thread_links_resolve(db, args, err, errlen);
 }
 
-static json_t *run_link_thread(sqlite3 *db, const json_t *args, const char *caller_project,
+static json_t *run_link_thread(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
 			       char *err, size_t errlen)
 {
-	(void)caller_project;
+	(void)ctx;
 	return thread_links_link_thread(db, args, err, errlen);
 }
 
-static json_t *run_link_claude(sqlite3 *db, const json_t *args, const char *caller_project,
+static json_t *run_link_claude(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
 			       char *err, size_t errlen)
 {
-	(void)caller_project;
+	(void)ctx;
 	return thread_links_link_claude(db, args, err, errlen);
+}
+
+static json_t *run_session_info(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
+			       char *err, size_t errlen)
+{
+	(void)ctx;
+	return session_info_run(db, args, err, errlen);
 }
 
 int handle_maintain_sessions(struct hb_call *call, const json_t *args)
 {
-	return run_on_appdata(call, args, CONNECTION_READ_ONLY, session_lookup_run);
+	return run_on_appdata(call, args, CONNECTION_READ_ONLY, run_lookup);
 }
 
 int handle_manage_sessions(struct hb_call *call, const json_t *args)
@@ -113,4 +135,9 @@ int handle_link_thread(struct hb_call *call, const json_t *args)
 int handle_link_claude(struct hb_call *call, const json_t *args)
 {
 	return run_on_appdata(call, args, CONNECTION_READ_WRITE, run_link_claude);
+}
+
+int handle_session_info(struct hb_call *call, const json_t *args)
+{
+	return run_on_appdata(call, args, CONNECTION_READ_ONLY, run_session_info);
 }

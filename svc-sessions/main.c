@@ -1,7 +1,8 @@
 /*
  * svc-sessions - the service that owns appdata.db: session lookup for agents
  * (maintain_sessions), session changes (manage_sessions) and the broker's
- * internal thread and Claude links (the underscore operations).
+ * internal requests (the underscore operations): thread and Claude links,
+ * and the session a run.open names.
  */
 #include "handlers.h"
 #include "service.h"
@@ -12,6 +13,7 @@ static const struct hb_service_tool tools[] = {
 	{ "_resolve_thread", handle_resolve_thread },
 	{ "_link_thread", handle_link_thread },
 	{ "_link_claude", handle_link_claude },
+	{ "_session_info", handle_session_info },
 	{ NULL, NULL },
 };
 

@@ -4,7 +4,9 @@
  *
  * Each change runs in one BEGIN IMMEDIATE transaction that checks the
  * session, writes, and reads the row back, so the row returned is exactly the
- * state committed, even with the app writing at the same time.
+ * state committed, even with the app writing at the same time.  The level
+ * an agent may not exceed is checked against the stored one inside that
+ * transaction, so a change made meanwhile by the app cannot slip past it.
  */
 #include "session_manage.h"
 
@@ -13,6 +15,7 @@
 #include "project_path.h"
 #include "session_args.h"
 #include "session_id.h"
+#include "session_message.h"
 #include "session_row.h"
 
 #include <stdio.h>
@@ -20,6 +23,7 @@
 
 /* What a change to an existing session needs, read from its arguments. */
 struct change {
+	const struct session_caller *caller;
 	const char *id;
 	char title[SESSION_TITLE_BUF];
 	const char *access_level;
@@ -30,6 +34,7 @@ struct target {
 	int archived;
 	char project_dir[PROJECT_PATH_MAX + 1];
 	char project_hash[PROJECT_HASH_LEN + 1];
+	char access_level[32];          /* "" when the stored value does not fit */
 };
 
 typedef int (*apply_fn)(sqlite3 *db, const struct change *c, const struct target *t, long long now,
@@ -71,8 +76,8 @@ static int copy_column(sqlite3_stmt *stmt, int col, char *out, size_t outlen)
 static int load_target(sqlite3 *db, const char *id, struct target *t, char *err, size_t errlen)
 {
 	sqlite3_stmt *stmt = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT archived, project_dir, project_hash FROM sessions WHERE id = ?1",
-			       -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT archived, project_dir, project_hash, access_level FROM sessions"
+			       " WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK)
 		return appdata_error(db, "reading a session", err, errlen);
 	int result = -1;
 	int rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
@@ -87,6 +92,9 @@ static int load_target(sqlite3 *db, const char *id, struct target *t, char *err,
 		snprintf(err, errlen, "session %s has a malformed project directory", id);
 	} else {
 		t->archived = sqlite3_column_int(stmt, 0);
+		/* An unknown stored level only makes the agent rule stricter. */
+		if (copy_column(stmt, 3, t->access_level, sizeof t->access_level) != 0)
+			t->access_level[0] = '\0';
 		result = 0;
 	}
 	sqlite3_finalize(stmt);
@@ -139,10 +147,36 @@ static int apply_activate(sqlite3 *db, const struct change *c, const struct targ
 			     c->id, now, NULL, NULL, err, errlen);
 }
 
+/* The highest level an agent may give a session: its own run's access.  A
+ * call without a run (a Codex thread whose session has no open run) counts
+ * as read-only: access is never guessed upward. */
+static int agent_ceiling(const struct session_caller *caller)
+{
+	int own = hb_access_rank(caller->access);
+
+	return own < 0 ? 0 : own;
+}
+
+/* The caller's access as the refusals name it. */
+static const char *own_access(const struct session_caller *caller)
+{
+	return hb_access_rank(caller->access) < 0 ? "none: this call has no open run" : caller->access;
+}
+
 static int apply_access_level(sqlite3 *db, const struct change *c, const struct target *t, long long now,
 			      char *err, size_t errlen)
 {
-	(void)t;
+	int wanted = hb_access_rank(c->access_level);
+
+	/* Lowering (or keeping) is always allowed; raising only up to the
+	 * agent's own access.  The hold of session messages compares these
+	 * levels: an agent that could raise them could have work started
+	 * with more access than the user gave it. */
+	if (c->caller->is_agent && wanted > hb_access_rank(t->access_level) && wanted > agent_ceiling(c->caller)) {
+		snprintf(err, errlen, "setAccessLevel cannot raise %s above your own access (%s); ask the user to "
+			 "change it in HB Code.", c->id, own_access(c->caller));
+		return -1;
+	}
 	return run_statement(db, "UPDATE sessions SET access_level = ?3, updated_at = ?2 WHERE id = ?1",
 			     c->id, now, c->access_level, NULL, err, errlen);
 }
@@ -192,7 +226,8 @@ static int insert_session(sqlite3 *db, const char *id, const char *title, const 
 	return result;
 }
 
-static json_t *create_session(sqlite3 *db, const json_t *args, char *err, size_t errlen)
+static json_t *create_session(sqlite3 *db, const json_t *args, const struct session_caller *caller,
+			      char *err, size_t errlen)
 {
 	char title[SESSION_TITLE_BUF], dir[PROJECT_PATH_MAX + 1], hash[PROJECT_HASH_LEN + 1];
 	char id[SESSION_ID_LEN + 1];
@@ -201,16 +236,24 @@ static json_t *create_session(sqlite3 *db, const json_t *args, char *err, size_t
 	    session_args_choice(args, "agent", session_agents, 1, &agent, err, errlen) != 0 ||
 	    hb_json_req_string(args, "projectPath", PROJECT_PATH_MAX, &path, err, errlen) != 0 ||
 	    project_path_canonical(path, dir, sizeof dir, err, errlen) != 0 ||
-	    session_args_choice(args, "accessLevel", session_access_levels, 0, &access, err, errlen) != 0 ||
-	    session_id_generate(id, err, errlen) != 0)
+	    session_args_choice(args, "accessLevel", session_access_levels, 0, &access, err, errlen) != 0)
+		return NULL;
+	if (!access)
+		access = SESSION_DEFAULT_ACCESS_LEVEL;
+	/* A new session above the agent's own access is a raise too. */
+	if (caller->is_agent && hb_access_rank(access) > agent_ceiling(caller)) {
+		snprintf(err, errlen, "create cannot give a session more access (%s) than your own (%s); pass a "
+			 "lower accessLevel, or ask the user to create it in HB Code.", access, own_access(caller));
+		return NULL;
+	}
+	if (session_id_generate(id, err, errlen) != 0)
 		return NULL;
 	project_path_hash(dir, hash);
 
 	json_t *row = NULL;
 	if (appdata_begin_write(db, err, errlen) != 0)
 		return NULL;
-	if (insert_session(db, id, title, agent, dir, hash, access ? access : SESSION_DEFAULT_ACCESS_LEVEL,
-			   err, errlen) != 0 ||
+	if (insert_session(db, id, title, agent, dir, hash, access, err, errlen) != 0 ||
 	    session_row_fetch(db, id, &row, err, errlen) != 0)
 		goto fail;
 	if (!row) {
@@ -254,9 +297,9 @@ static const struct change_action change_actions[] = {
 };
 
 static json_t *run_change(sqlite3 *db, const json_t *args, const struct change_action *a,
-			  char *err, size_t errlen)
+			  const struct session_caller *caller, char *err, size_t errlen)
 {
-	struct change c = { 0 };
+	struct change c = { .caller = caller };
 	if (session_args_used_fields(args, a->name, a->fields, err, errlen) != 0 ||
 	    session_args_id(args, "targetSessionId", 1, &c.id, err, errlen) != 0)
 		return NULL;
@@ -268,7 +311,8 @@ static json_t *run_change(sqlite3 *db, const json_t *args, const struct change_a
 	return change_session(db, &c, a->apply, err, errlen);
 }
 
-json_t *session_manage_run(sqlite3 *db, const json_t *args, char *err, size_t errlen)
+json_t *session_manage_run(sqlite3 *db, const json_t *args, const struct session_caller *caller,
+			   char *err, size_t errlen)
 {
 	const char *action;
 	if (session_args_known_fields(args, known_fields, err, errlen) != 0 ||
@@ -277,11 +321,11 @@ json_t *session_manage_run(sqlite3 *db, const json_t *args, char *err, size_t er
 	if (strcmp(action, "create") == 0) {
 		if (session_args_used_fields(args, action, create_fields, err, errlen) != 0)
 			return NULL;
-		return create_session(db, args, err, errlen);
+		return create_session(db, args, caller, err, errlen);
 	}
 	for (size_t i = 0; i < sizeof change_actions / sizeof change_actions[0]; i++) {
 		if (strcmp(action, change_actions[i].name) == 0)
-			return run_change(db, args, &change_actions[i], err, errlen);
+			return run_change(db, args, &change_actions[i], caller, err, errlen);
 	}
 	snprintf(err, errlen, "unknown action %s", action);
 	return NULL;

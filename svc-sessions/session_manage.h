@@ -13,6 +13,11 @@
  * accessLevel: read-only | full-auto | full-access | unrestricted.
  * Titles are trimmed, 1..200 characters, without control characters.
  * Every action sets updated_at and returns the session row (session_row.h).
+ *
+ * Access is the control behind the hold of session messages, so who asks
+ * matters (struct session_caller): the user may set any level; an agent
+ * may lower a session's level, or set it (and create a session) up to the
+ * access of its own run, never above.
  */
 #ifndef SESSIONS_SESSION_MANAGE_H
 #define SESSIONS_SESSION_MANAGE_H
@@ -23,7 +28,17 @@
 
 #define SESSION_DEFAULT_ACCESS_LEVEL "full-auto"
 
+/* Who asks, from the broker's binding of the call (never its arguments):
+ * an agent's call is bound to its agent (and, when one is open, its run
+ * and that run's access); a call that no run and no agent binds is the
+ * user's (hbctl, the desktop: see the README's "Trust boundary"). */
+struct session_caller {
+	int is_agent;
+	const char *access;             /* the access of the agent's run; "" when it has none */
+};
+
 /* The changed (or created) row; NULL with err set. */
-json_t *session_manage_run(sqlite3 *db, const json_t *args, char *err, size_t errlen);
+json_t *session_manage_run(sqlite3 *db, const json_t *args, const struct session_caller *caller,
+			   char *err, size_t errlen);
 
 #endif

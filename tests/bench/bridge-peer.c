@@ -110,9 +110,12 @@ int main(int argc, char **argv)
 			}
 		}
 	} else {
-		/* The bridge opens first: answer it like a host. */
-		const char *open_kv[] = { "run", "bench-direct", "session", getenv("BENCH_SESSION") ? getenv("BENCH_SESSION") : "s",
-					  "project", "/tmp", "agent", "claude", "access", "full-auto", NULL };
+		/* The bridge opens first: answer it like a host.  The direct path
+		 * needs a Claude session of its own: the bridge's run is the
+		 * active Claude run of BENCH_SESSION, and a session has one. */
+		const char *direct_session = getenv("BENCH_DIRECT_SESSION") ? getenv("BENCH_DIRECT_SESSION") : "s";
+		const char *open_kv[] = { "run", "bench-direct", "session", direct_session, "project", "/tmp",
+					  "agent", "claude", "access", "full-auto", NULL };
 		char *id;
 		if (read_line(line, sizeof line) < 0 || !(id = strstr(line, "\"id\":\"")))
 			return 1;

@@ -51,7 +51,7 @@ tools = whoami
 
 [service svc-sessions]
 exec = $build/svc-sessions
-tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude
+tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info
 
 [service echo]
 exec = $build/tests/svc-echo
@@ -97,16 +97,25 @@ rc=$?
 # the bridge's child) alternates calls through the bridge with the same
 # call straight to the broker.
 calls=${HB_BENCH_BRIDGE_CALLS:-2000}
-session=$(HB_HOME=$tmp "$build/hbctl" call manage_sessions \
-	'{"action":"create","title":"bench","agent":"codex","projectPath":"/tmp"}' | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
-if [ $rc -eq 0 ] && [ -n "$session" ]; then
+# A run opens only on a session of its own agent, one active Claude run
+# per session: a Codex session, and two Claude ones (the bridge's run and
+# bridge-peer's direct run).
+new_session() {
+	HB_HOME=$tmp "$build/hbctl" call manage_sessions \
+		"{\"action\":\"create\",\"title\":\"bench\",\"agent\":\"$1\",\"projectPath\":\"/tmp\"}" |
+		sed -n 's/.*"id":"\([^"]*\)".*/\1/p'
+}
+session=$(new_session codex)
+claude_session=$(new_session claude)
+direct_session=$(new_session claude)
+if [ $rc -eq 0 ] && [ -n "$session" ] && [ -n "$claude_session" ] && [ -n "$direct_session" ]; then
 	# The desktop's side stays open and silent: a FIFO held open for
 	# reading and writing never reaches end of file.
 	mkfifo "$tmp/desktop"
 	exec 9<>"$tmp/desktop"
 	HB_HOME=$tmp BENCH_SESSION=$session "$build/hb-codex-bridge" -- \
 		"$build/bench/bridge-peer" codex "$calls" "$tmp/codex.out" <&9
-	HB_HOME=$tmp BENCH_SESSION=$session "$build/hb-claude-bridge" --session "$session" \
+	HB_HOME=$tmp BENCH_DIRECT_SESSION=$direct_session "$build/hb-claude-bridge" --session "$claude_session" \
 		--run bench-run --project /tmp --access full-auto -- \
 		"$build/bench/bridge-peer" claude "$calls" "$tmp/claude.out" <&9 >/dev/null
 	exec 9>&-

@@ -12,6 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 trap '[ -s "$tmp/pids" ] && kill $(cat "$tmp/pids") 2>/dev/null; e2e_cleanup' EXIT
 sessions_conf | start_broker
+# The bridge's run.open needs a Claude session that exists.
+session=$("$build/hbctl" call manage_sessions \
+	'{"action":"create","title":"Limits","agent":"claude","projectPath":"/tmp"}' | json_field id)
+check "a Claude session for the run" '[ -n "$session" ]'
 
 # The desktop: a request the host ignores, then (after the limit) close.
 {
@@ -22,7 +26,7 @@ sessions_conf | start_broker
 	echo '{"id":"d2","method":"close"}'
 	sleep 5
 } | HB_HOST_REQUEST_MS=800 HB_HOST_CLOSE_MS=1000 timeout 20 "$build/hb-claude-bridge" \
-	--session s-limits --run run-limits --project /tmp --access full-auto \
+	--session "$session" --run run-limits --project /tmp --access full-auto \
 	-- node "$here/stuck-host.mjs" "$tmp/pids" >"$tmp/out.jsonl" 2>"$tmp/err.log" &
 bridge=$!
 sleep 1

@@ -103,7 +103,7 @@ messages_conf() {
 
 # The svc-sessions section of a config.
 sessions_conf() {
-	printf '[service svc-sessions]\nexec = %s/svc-sessions\ntools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n' "$build"
+	printf '[service svc-sessions]\nexec = %s/svc-sessions\ntools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n' "$build"
 }
 
 # svc-echo's slow stand-in under a catalog name (test-only), to interrupt.

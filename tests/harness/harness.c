@@ -475,6 +475,33 @@ int fx_save_gemini_key(const char *key)
 	return 0;
 }
 
+int fx_create_session(struct fixture *f, const char *title, const char *agent, const char *project,
+		      const char *access, char *id, size_t idlen)
+{
+	json_t *args = json_pack("{s:s, s:s, s:s, s:s, s:s}", "action", "create", "title", title, "agent", agent,
+				 "projectPath", project, "accessLevel", access);
+	char *json = args ? json_dumps(args, JSON_COMPACT) : NULL, *text;
+	json_t *row = NULL;
+	const char *sid;
+	int rc = -1;
+
+	json_decref(args);
+	text = json ? fx_call_expect(f, "manage_sessions", json, 1, NULL) : NULL;
+	free(json);
+	if (text)
+		row = json_loads(text, 0, NULL);
+	sid = json_string_value(json_object_get(row, "id"));
+	if (sid && strlen(sid) < idlen) {
+		memcpy(id, sid, strlen(sid) + 1);
+		rc = 0;
+	} else {
+		fprintf(stderr, "create session %s: no id in %s\n", title, text ? text : "(no answer)");
+	}
+	json_decref(row);
+	free(text);
+	return rc;
+}
+
 int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,
 		const char *access)
 {

@@ -61,6 +61,11 @@ int64_t fx_send_op(struct hb_client *c, const char *op, ...);
  * (malloc'd, NULL when there is none), so a test runs a service exactly
  * as it is deployed. */
 char *fx_deployed_service(const char *name);
+/* manage_sessions create as the user (hbctl's path): a session for runs
+ * to open on (run.open refuses a session that does not exist or runs
+ * another agent).  Its id into id; 0, or -1 (said on stderr). */
+int fx_create_session(struct fixture *f, const char *title, const char *agent, const char *project,
+		      const char *access, char *id, size_t idlen);
 /* run.open on c (the connection that then carries a Claude bridge's
  * calls); 0, or -1 when refused or not answered. */
 int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,

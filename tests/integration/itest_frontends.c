@@ -3,7 +3,10 @@
  * item/tool/call frames bound through the thread's durable link (and a
  * forked thread's parent), arguments that never choose the session,
  * duplicates that join, Claude toolCall/toolCancel on a connection bound
- * to its run, run stop and close, and approval cards with hbctl.
+ * to its run (a call without toolUseId known by its bare requestId), run
+ * stop and close, the run.open refusals (unknown session, the other
+ * agent's session, a second active Claude run), and approval cards with
+ * hbctl.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +25,7 @@
 static const char conf[] =
 	"[service svc-sessions]\n"
 	"exec = @BUILD@/svc-sessions\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n"
+	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n"
 	"[service svc-echo]\n"
 	"exec = @BUILD@/tests/svc-echo\n"
 	"concurrency = 4\n"
@@ -31,7 +34,8 @@ static const char conf[] =
 #define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
 
 static struct fixture F;
-static char session_id[64];
+static char session_id[64];             /* a Codex session */
+static char claude_session[64];         /* a Claude session */
 
 /* Send an envelope of op with string fields (NULL-terminated pairs). */
 #define send_op(c, ...) checked_id(fx_send_op((c), __VA_ARGS__))
@@ -119,7 +123,8 @@ static int setup(void **state)
 	snprintf(session_id, sizeof session_id, "%s", json_string_value(json_object_get(row, "id")));
 	json_decref(row);
 	free(text);
-	return 0;
+	return fx_create_session(&F, "Front Claude", "claude", "/tmp/claude", "full-auto", claude_session,
+				 sizeof claude_session);
 }
 
 static int teardown(void **state)
@@ -202,6 +207,31 @@ static void test_codex_binding(void **state)
 	hb_client_close(&c);
 }
 
+/* A plain call that names no run is the user's (hbctl): a client's word
+ * for an agent or an access binds nothing, so services see neither. */
+static void test_plain_call_is_the_user(void **state)
+{
+	struct hb_client c;
+	struct hb_env reply;
+	json_t *who;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	reply_to(&c, send_op(&c, "call", "tool", "whoami", "json", "{}", "session", session_id, "agent", "codex",
+			     "access", "unrestricted", "call_id", "c-user", (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	who = json_loads(hb_env_str_or(&reply, "text", ""), 0, NULL);
+	assert_non_null(who);
+	assert_string_equal(json_string_value(json_object_get(who, "session")), session_id);
+	assert_string_equal(json_string_value(json_object_get(who, "run")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "agent")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "access")), "");
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "c-user");
+	json_decref(who);
+	hb_env_free(&reply);
+	hb_client_close(&c);
+}
+
 static void test_codex_duplicate_joins(void **state)
 {
 	struct hb_client c;
@@ -259,9 +289,10 @@ static void open_claude_run(struct hb_client *c, const char *run, const char *ac
 	struct hb_env reply;
 	json_t *j;
 
-	reply_to(c, send_op(c, "run.open", "run", run, "session", session_id, "project", "/tmp/claude",
+	reply_to(c, send_op(c, "run.open", "run", run, "session", claude_session, "project", "/tmp/claude",
 			    "agent", "claude", "access", access, (char *)NULL), &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
+	if (!hb_env_bool(&reply, "ok", 0))
+		fail_msg("run.open %s refused: %s", run, hb_env_str_or(&reply, "err.msg", "?"));
 	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
 	assert_string_equal(json_string_value(json_object_get(j, "permissionMode")), mode);
 	json_decref(j);
@@ -375,6 +406,176 @@ static void test_claude_cancel_and_stop(void **state)
 	hb_client_close(&a);
 }
 
+/* A Claude call without toolUseId is known by its requestId's bare text:
+ * that is the call id services see (and store), a duplicate joins, a
+ * toolCancel naming only the requestId finds it. */
+static void test_claude_call_without_tool_use_id(void **state)
+{
+	long long served = fx_service_num(&F, "svc-echo", "callsServed");
+	struct hb_client a;
+	struct hb_env r1, r2;
+	int64_t id1, id2, call, cancel;
+	json_t *ans, *who, *a1, *a2;
+	char frame[700];
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	open_claude_run(&a, "run-claude-bare", "full-auto", "acceptEdits");
+	ans = claude_call(&a, "{\"requestId\":\"q-bare\",\"tool\":\"whoami\",\"arguments\":{}}");
+	assert_string_equal(json_string_value(json_object_get(ans, "requestId")), "q-bare");
+	who = json_loads(claude_text(ans), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "q-bare");
+	json_decref(who);
+	json_decref(ans);
+	ans = claude_call(&a, "{\"requestId\":41,\"tool\":\"whoami\",\"arguments\":{}}");
+	assert_int_equal(json_integer_value(json_object_get(ans, "requestId")), 41);
+	who = json_loads(claude_text(ans), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(who, "callId")), "41");
+	json_decref(who);
+	json_decref(ans);
+	served += 2;
+
+	/* The same requestId again while the first runs: one run of the tool. */
+	id1 = send_op(&a, "claude.call", "json", "{\"requestId\":\"dup\",\"tool\":\"sleep\",\"arguments\":{\"ms\":400}}",
+		      (char *)NULL);
+	fx_sleep_ms(100);
+	id2 = send_op(&a, "claude.call", "json", "{\"requestId\":\"dup\",\"tool\":\"sleep\",\"arguments\":{\"ms\":400}}",
+		      (char *)NULL);
+	reply_to(&a, id1, &r1);
+	reply_to(&a, id2, &r2);
+	a1 = native(&r1);
+	a2 = native(&r2);
+	assert_false(json_is_true(json_object_get(a1, "isError")));
+	assert_false(json_is_true(json_object_get(a2, "isError")));
+	assert_string_equal(json_string_value(json_object_get(a2, "requestId")), "dup");
+	assert_int_equal(fx_service_num(&F, "svc-echo", "callsServed"), served + 1);
+	json_decref(a1);
+	json_decref(a2);
+	hb_env_free(&r1);
+	hb_env_free(&r2);
+
+	/* A toolCancel that names only the requestId reaches the call. */
+	call = send_op(&a, "claude.call", "json", "{\"requestId\":9,\"tool\":\"sleep\",\"arguments\":{\"ms\":10000}}",
+		       (char *)NULL);
+	fx_sleep_ms(200);
+	cancel = send_op(&a, "claude.cancel", "json", "{\"requestId\":9}", (char *)NULL);
+	assert_int_equal(fx_expect_stopped(&a, call, cancel), 0);
+
+	/* An identity too long to keep whole is refused, not cut short. */
+	snprintf(frame, sizeof frame, "{\"requestId\":10,\"tool\":\"whoami\",\"arguments\":{},\"toolUseId\":\"%0500d\"}",
+		 0);
+	ans = claude_call(&a, frame);
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	assert_non_null(strstr(claude_text(ans), "too long"));
+	json_decref(ans);
+	reply_to(&a, send_op(&a, "run.close", "run", "run-claude-bare", (char *)NULL), &r1);
+	hb_env_free(&r1);
+	hb_client_close(&a);
+}
+
+/* run.open's answer on c: ok, or the refusal's code and message. */
+static int run_open(struct hb_client *c, const char *run, const char *session, const char *agent, char *code,
+		    char *msg)
+{
+	struct hb_env reply;
+	int ok;
+
+	reply_to(c, send_op(c, "run.open", "run", run, "session", session, "project", "/tmp", "agent", agent,
+			    "access", "full-auto", (char *)NULL), &reply);
+	ok = hb_env_bool(&reply, "ok", 0);
+	snprintf(code, 32, "%s", hb_env_str_or(&reply, "err.code", ""));
+	snprintf(msg, 512, "%s", hb_env_str_or(&reply, "err.msg", ""));
+	hb_env_free(&reply);
+	return ok;
+}
+
+static void expect_open_refused(struct hb_client *c, const char *run, const char *session, const char *agent,
+				const char *want_code, const char *want_msg)
+{
+	char code[32], msg[512];
+
+	if (run_open(c, run, session, agent, code, msg))
+		fail_msg("run.open %s (%s on %s) was accepted", run, agent, session);
+	assert_string_equal(code, want_code);
+	assert_string_equal(msg, want_msg);
+}
+
+static void end_run(struct hb_client *c, const char *op, const char *run)
+{
+	struct hb_env reply;
+
+	reply_to(c, send_op(c, op, "run", run, (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+}
+
+/* A run opens only on a session that exists and runs the run's agent; a
+ * session has one active Claude run; Codex runs may be several. */
+static void test_run_open_refusals(void **state)
+{
+	const char *stop_cmd[] = { "stop", "svc-sessions", NULL }, *start_cmd[] = { "start", "svc-sessions", NULL };
+	struct hb_client desk, bridge;
+	char code[32], msg[512], want[512], *out;
+	json_t *ans, *who;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &desk, 15000), 0);
+	assert_int_equal(fx_client(&F, &bridge, 15000), 0);
+	expect_open_refused(&desk, "run-x", "s-nobody", "claude", "unknown-session",
+			    "session s-nobody does not exist; a run opens only on a session of HB Code");
+	expect_open_refused(&desk, "run-x", "s-nobody", "codex", "unknown-session",
+			    "session s-nobody does not exist; a run opens only on a session of HB Code");
+	snprintf(want, sizeof want, "session %s is a Codex session; a claude run cannot open on it", session_id);
+	expect_open_refused(&desk, "run-x", session_id, "claude", "agent-mismatch", want);
+	snprintf(want, sizeof want, "session %s is a Claude session; a codex run cannot open on it", claude_session);
+	expect_open_refused(&desk, "run-x", claude_session, "codex", "agent-mismatch", want);
+
+	/* One active Claude run per session (page 003). */
+	assert_true(run_open(&bridge, "run-c1", claude_session, "claude", code, msg));
+	snprintf(want, sizeof want, "session %s already has an active Claude run run-c1; stop or close it first",
+		 claude_session);
+	expect_open_refused(&desk, "run-c2", claude_session, "claude", "run-conflict", want);
+	expect_open_refused(&desk, "run-c1", session_id, "codex", "bad-request", "run run-c1 is open already");
+	/* A stopped run is no longer active: the next one may open. */
+	end_run(&desk, "run.stop", "run-c1");
+	if (!run_open(&desk, "run-c2", claude_session, "claude", code, msg))
+		fail_msg("run-c2 after the stop of run-c1: %s", msg);
+	end_run(&desk, "run.close", "run-c1");
+	end_run(&desk, "run.close", "run-c2");
+
+	/* Codex: several runs at once; calls use the newest. */
+	{
+		struct hb_env reply;
+		reply_to(&desk, send_op(&desk, "thread.link", "threadId", "thread-runs", "sessionId", session_id,
+					(char *)NULL), &reply);
+		assert_true(hb_env_bool(&reply, "ok", 0));
+		hb_env_free(&reply);
+	}
+	assert_true(run_open(&desk, "run-k1", session_id, "codex", code, msg));
+	fx_sleep_ms(5);
+	assert_true(run_open(&desk, "run-k2", session_id, "codex", code, msg));
+	ans = codex_call(&desk, 30, "thread-runs", "call-runs", "whoami", "{}");
+	who = json_loads(codex_text(ans), 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(who, "run")), "run-k2");
+	json_decref(who);
+	json_decref(ans);
+	end_run(&desk, "run.close", "run-k1");
+	end_run(&desk, "run.close", "run-k2");
+
+	/* Without svc-sessions nothing can vouch for the session. */
+	assert_int_equal(fx_hbctl(&F, &out, stop_cmd), 0);
+	free(out);
+	assert_false(run_open(&desk, "run-x", claude_session, "claude", code, msg));
+	assert_string_equal(code, "no-session-service");
+	snprintf(want, sizeof want, "run.open cannot check session %s: ", claude_session);
+	assert_memory_equal(msg, want, strlen(want));
+	assert_int_equal(fx_hbctl(&F, &out, start_cmd), 0);
+	free(out);
+	assert_int_equal(fx_wait_up(&F, "svc-sessions", 0, 15000), 0);
+	hb_client_close(&bridge);
+	hb_client_close(&desk);
+}
+
 static json_t *permission_answer(struct hb_client *c, int64_t id)
 {
 	struct hb_env reply;
@@ -484,9 +685,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codex_unlinked_thread),
 		cmocka_unit_test(test_codex_binding),
+		cmocka_unit_test(test_plain_call_is_the_user),
 		cmocka_unit_test(test_codex_duplicate_joins),
 		cmocka_unit_test(test_claude_binding),
 		cmocka_unit_test(test_claude_cancel_and_stop),
+		cmocka_unit_test(test_claude_call_without_tool_use_id),
+		cmocka_unit_test(test_run_open_refusals),
 		cmocka_unit_test(test_approvals),
 	};
 

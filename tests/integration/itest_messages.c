@@ -37,7 +37,7 @@
 static const char conf[] =
 	"[service svc-sessions]\n"
 	"exec = @BUILD@/svc-sessions\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n"
+	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n"
 	"[service svc-messages]\n"
 	"exec = @BUILD@/svc-messages\n"
 	"concurrency = 2\n"

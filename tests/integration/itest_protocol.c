@@ -42,7 +42,7 @@ static const char config[] =
 	"[service svc-sessions]\n"
 	"exec = @BUILD@/svc-sessions\n"
 	"concurrency = 4\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude\n";
+	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n";
 
 static struct fixture fx;
 

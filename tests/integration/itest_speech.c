@@ -43,18 +43,24 @@ static char gdir[64];
 
 /* ---- helpers --------------------------------------------------------------- */
 
-/* The svc-speech entry of deploy/services.conf (the tree's own), plus svc-echo. */
+/* The svc-speech and svc-sessions entries of deploy/services.conf (the
+ * tree's own; a run opens only on a session svc-sessions knows), plus
+ * svc-echo. */
 static char *config(void)
 {
-	char *speech = fx_deployed_service("svc-speech"), *out;
+	char *speech = fx_deployed_service("svc-speech"), *sessions = fx_deployed_service("svc-sessions"), *out;
 
 	assert_non_null(speech);
-	out = calloc(1, strlen(speech) + sizeof echo_conf + 2);
+	assert_non_null(sessions);
+	out = calloc(1, strlen(speech) + strlen(sessions) + sizeof echo_conf + 3);
 	assert_non_null(out);
 	strcpy(out, speech);
 	strcat(out, "\n");
+	strcat(out, sessions);
+	strcat(out, "\n");
 	strcat(out, echo_conf);
 	free(speech);
+	free(sessions);
 	return out;
 }
 
@@ -480,7 +486,7 @@ static void test_cancel_mid_synthesis(void **state)
 	char *text = text_of(m, 4), *args = args_with(text, NULL, NULL);
 	struct hb_client a;
 	struct hb_env req;
-	char err[256];
+	char err[256], session[64];
 	int64_t id, cid;
 	json_t *recs, *r;
 	size_t i;
@@ -488,7 +494,8 @@ static void test_cancel_mid_synthesis(void **state)
 	(void)state;
 	control("{\"delayMs\":60000}");
 	assert_int_equal(fx_client(&F, &a, 20000), 0);
-	assert_int_equal(fx_open_run(&a, "run-speech", "s-speechtest", "/tmp", "claude", "full-auto"), 0);
+	assert_int_equal(fx_create_session(&F, "Speech", "claude", "/tmp", "full-auto", session, sizeof session), 0);
+	assert_int_equal(fx_open_run(&a, "run-speech", session, "/tmp", "claude", "full-auto"), 0);
 
 	for (int round = 0; round < 2; round++) {
 		fg_clear(&G);

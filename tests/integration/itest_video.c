@@ -725,13 +725,14 @@ static void wait_idle(void)
 
 static void test_cancel(void **state)
 {
-	char *args = file_args(clip);
+	char *args = file_args(clip), session[64];
 	struct hb_client a;
 	json_t *v;
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &a, 20000), 0);
-	assert_int_equal(fx_open_run(&a, "run-video", "s-videotest", "/tmp", "claude", "full-auto"), 0);
+	assert_int_equal(fx_create_session(&F, "Video", "claude", "/tmp", "full-auto", session, sizeof session), 0);
+	assert_int_equal(fx_open_run(&a, "run-video", session, "/tmp", "claude", "full-auto"), 0);
 
 	/* During the analysis: the request is aborted, the file deleted. */
 	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,"
@@ -925,22 +926,30 @@ static int start(int workers, int fake_web)
 			      "https_proxy=http://127.0.0.1:@PORT@", "http_proxy=http://127.0.0.1:@PORT@",
 			      "no_proxy=127.0.0.1,localhost", fake_web ? "HB_VIDEO_ALLOW_LOOPBACK_PORT=@PORT@" : NULL,
 			      NULL };
-	char *conf = fx_deployed_service("svc-video"), *c;
+	/* svc-sessions too: a run opens only on a session it knows. */
+	char *video = fx_deployed_service("svc-video"), *sessions = fx_deployed_service("svc-sessions");
+	char *conf = video && sessions ? malloc(strlen(video) + strlen(sessions) + 2) : NULL, *c;
 	int rc;
 
-	if (conf && workers) {
+	if (video && workers) {
 		/* "concurrency = N" becomes "concurrency = workers" (one digit). */
-		if (!(c = strstr(conf, "concurrency = ")) || c[14] < '1' || c[14] > '9' || c[15] != '\n' ||
+		if (!(c = strstr(video, "concurrency = ")) || c[14] < '1' || c[14] > '9' || c[15] != '\n' ||
 		    workers > 9) {
 			fprintf(stderr, "svc-video's concurrency line is not one digit: the test cannot set it\n");
+			free(video);
+			free(sessions);
 			free(conf);
 			return -1;
 		}
 		c[14] = (char)('0' + workers);
 	}
+	if (conf)
+		sprintf(conf, "%s\n%s", video, sessions);
 	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
 	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
 	free(conf);
+	free(video);
+	free(sessions);
 	return rc == 0 ? make_clip() : rc;
 }
 

@@ -168,6 +168,7 @@ static void test_claude_recorded_calls(void **state)
 		assert_string_equal(tc.tool, "maintain_sessions");
 		assert_string_equal(tc.tool_use_id, json_string_value(json_object_get(r, "toolUseId")));
 		assert_string_equal(tc.request_id, "\"tool-1\"");
+		assert_string_equal(tc.call_id, tc.tool_use_id);
 		assert_null(tc.binding);
 		args = json_loads(tc.args, 0, NULL);
 		assert_true(json_equal(args, json_object_get(r, "args")));
@@ -205,6 +206,42 @@ static void test_claude_binding_named(void **state)
 	assert_int_equal(dialect_claude_parse("{\"tool\":\"x\"}", 12, &tc, err, sizeof err), -1);
 }
 
+/* Without toolUseId the identity is the requestId's bare text, the same
+ * for the toolCall and its toolCancel, a string's or an integer's. */
+static void test_claude_call_id(void **state)
+{
+	static const struct {
+		const char *line, *want;
+	} cases[] = {
+		{ "{\"event\":\"toolCall\",\"requestId\":\"tool-1\",\"tool\":\"t\",\"arguments\":{}}", "tool-1" },
+		{ "{\"event\":\"toolCall\",\"requestId\":7,\"tool\":\"t\",\"arguments\":{}}", "7" },
+		{ "{\"event\":\"toolCall\",\"requestId\":\"tool-1\",\"tool\":\"t\",\"toolUseId\":\"\"}", "tool-1" },
+		{ "{\"event\":\"toolCall\",\"requestId\":\"a\\\"b\",\"tool\":\"t\"}", "a\"b" },
+		{ "{\"event\":\"toolCall\",\"requestId\":\"tool-1\",\"tool\":\"t\",\"toolUseId\":\"toolu_1\"}", "toolu_1" },
+	};
+	struct claude_tool_call tc;
+	char err[256], *id;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(dialect_claude_parse(cases[i].line, strlen(cases[i].line), &tc, err, sizeof err), 0);
+		assert_string_equal(tc.call_id, cases[i].want);
+		dialect_claude_free(&tc);
+		assert_non_null(id = dialect_claude_call_id(cases[i].line, strlen(cases[i].line)));
+		assert_string_equal(id, cases[i].want);
+		free(id);
+	}
+	/* The toolCancel of a call without toolUseId names it alike. */
+	{
+		static const char cancel[] = "{\"event\":\"toolCancel\",\"requestId\":7}", none[] = "{\"event\":\"toolCancel\"}";
+		assert_non_null(id = dialect_claude_call_id(cancel, strlen(cancel)));
+		assert_string_equal(id, "7");
+		free(id);
+		assert_null(dialect_claude_call_id(none, strlen(none)));
+		assert_null(dialect_claude_call_id("not json", 8));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_codex_refusals),
 		cmocka_unit_test(test_claude_recorded_calls),
 		cmocka_unit_test(test_claude_binding_named),
+		cmocka_unit_test(test_claude_call_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "../../svc-sessions/appdata.h"
 #include "../../svc-sessions/appdata_schema.h"
 #include "../../svc-sessions/project_path.h"
+#include "../../svc-sessions/session_info.h"
 #include "../../svc-sessions/session_lookup.h"
 #include "../../svc-sessions/session_manage.h"
 #include "../../svc-sessions/thread_links.h"
@@ -78,14 +79,30 @@ static json_t *parse(const char *text)
 
 typedef json_t *(*tool_fn)(struct fixture *f, const json_t *args);
 
+/* The user's call (hbctl: no agent, no run). */
 static json_t *manage_tool(struct fixture *f, const json_t *args)
 {
-	return session_manage_run(f->rw, args, f->err, sizeof f->err);
+	static const struct session_caller user = { 0, "" };
+
+	return session_manage_run(f->rw, args, &user, f->err, sizeof f->err);
+}
+
+/* An agent's call, bound to a run with this access ("" for none). */
+static json_t *manage_as_agent(struct fixture *f, const json_t *args, const char *own)
+{
+	const struct session_caller agent = { 1, own };
+
+	return session_manage_run(f->rw, args, &agent, f->err, sizeof f->err);
 }
 
 static json_t *lookup_tool(struct fixture *f, const json_t *args)
 {
 	return session_lookup_run(f->ro, args, "", f->err, sizeof f->err);
+}
+
+static json_t *session_info_tool(struct fixture *f, const json_t *args)
+{
+	return session_info_run(f->ro, args, f->err, sizeof f->err);
 }
 
 static json_t *resolve_thread_tool(struct fixture *f, const json_t *args)
@@ -394,6 +411,106 @@ static void test_rename_access_archive(void **state)
 
 	fails(f, manage_tool, "{\"action\":\"archive\",\"targetSessionId\":\"s-missing\"}",
 	      "No session with id s-missing. Find ids with maintain_sessions listSessions.");
+}
+
+/* The access level stored for id, read with SQL (static buffer). */
+static const char *stored_access(struct fixture *f, const char *id)
+{
+	static char level[32];
+	sqlite3_stmt *stmt;
+
+	assert_int_equal(sqlite3_prepare_v2(f->ro, "SELECT access_level FROM sessions WHERE id = ?1", -1, &stmt, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	snprintf(level, sizeof level, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return level;
+}
+
+/* Every (stored, own, wanted) triple of the access scale, plus a call
+ * without a run: an agent may lower a level or set it up to its own run's
+ * access, never above; a refusal changes nothing.  The user may set any. */
+static void test_access_from_agents(void **state)
+{
+	static const char *const levels[] = { "read-only", "full-auto", "full-access", "unrestricted" };
+	static const char *const owns[] = { "read-only", "full-auto", "full-access", "unrestricted", "" };
+	struct fixture *f = *state;
+	char id[32], text[256];
+	json_t *args, *row;
+
+	create(f, "target", "codex", "/proj/access", id);
+	for (int cur = 0; cur < 4; cur++)
+		for (int own = 0; own < 5; own++)
+			for (int want = 0; want < 4; want++) {
+				int ceiling = own == 4 ? 0 : own;
+				int allowed = want <= cur || want <= ceiling;
+
+				snprintf(text, sizeof text, "{\"action\":\"setAccessLevel\",\"targetSessionId\":\"%s\","
+					 "\"accessLevel\":\"%s\"}", id, levels[cur]);
+				json_decref(ok(f, manage_tool, text));
+				snprintf(text, sizeof text, "{\"action\":\"setAccessLevel\",\"targetSessionId\":\"%s\","
+					 "\"accessLevel\":\"%s\"}", id, levels[want]);
+				args = parse(text);
+				f->err[0] = '\0';
+				row = manage_as_agent(f, args, owns[own]);
+				json_decref(args);
+				if (allowed != (row != NULL))
+					fail_msg("stored %s, own \"%s\", wanted %s: %s (%s)", levels[cur], owns[own],
+						 levels[want], row ? "allowed" : "refused", f->err);
+				if (row) {
+					assert_string_equal(str(row, "accessLevel"), levels[want]);
+					json_decref(row);
+					continue;
+				}
+				if (!strstr(f->err, "setAccessLevel cannot raise ") || !strstr(f->err, id) ||
+				    !strstr(f->err, "ask the user to change it in HB Code."))
+					fail_msg("refusal \"%s\" is not the sentence for the agent", f->err);
+				assert_non_null(strstr(f->err, own == 4 ? "(none: this call has no open run)" : owns[own]));
+				assert_string_equal(stored_access(f, id), levels[cur]); /* nothing changed */
+			}
+
+	/* A new session is a raise too: not above the agent's own access. */
+	args = parse("{\"action\":\"create\",\"title\":\"t\",\"agent\":\"codex\",\"projectPath\":\"/p\","
+		     "\"accessLevel\":\"unrestricted\"}");
+	assert_null(manage_as_agent(f, args, "full-auto"));
+	assert_non_null(strstr(f->err, "create cannot give a session more access (unrestricted) than your own "
+				       "(full-auto)"));
+	row = manage_as_agent(f, args, "unrestricted");
+	assert_non_null(row);
+	json_decref(row);
+	json_decref(args);
+	/* The default (full-auto) counts as well. */
+	args = parse("{\"action\":\"create\",\"title\":\"t\",\"agent\":\"codex\",\"projectPath\":\"/p\"}");
+	assert_null(manage_as_agent(f, args, "read-only"));
+	assert_non_null(strstr(f->err, "(full-auto) than your own (read-only)"));
+	row = manage_as_agent(f, args, "full-auto");
+	assert_non_null(row);
+	assert_string_equal(str(row, "accessLevel"), "full-auto");
+	json_decref(row);
+	json_decref(args);
+}
+
+/* What run.open asks: does the session exist, which agent runs it. */
+static void test_session_info(void **state)
+{
+	struct fixture *f = *state;
+	char id[32], text[128];
+	json_t *info;
+
+	create(f, "for a run", "claude", "/proj/info", id);
+	snprintf(text, sizeof text, "{\"sessionId\":\"%s\"}", id);
+	info = ok(f, session_info_tool, text);
+	assert_string_equal(str(info, "sessionId"), id);
+	assert_true(json_is_true(json_object_get(info, "exists")));
+	assert_string_equal(str(info, "agent"), "claude");
+	json_decref(info);
+	info = ok(f, session_info_tool, "{\"sessionId\":\"s-nobody\"}");
+	assert_true(json_is_false(json_object_get(info, "exists")));
+	assert_true(json_is_null(json_object_get(info, "agent")));
+	json_decref(info);
+	fails(f, session_info_tool, "{}", "\"sessionId\" is required");
+	fails(f, session_info_tool, "{\"sessionId\":\"s-1\",\"agent\":\"codex\"}", "unknown field");
 }
 
 static void test_update_bumps_updated_at(void **state)
@@ -706,6 +823,8 @@ int main(void)
 		T(test_create_returns_row),
 		T(test_create_errors),
 		T(test_rename_access_archive),
+		T(test_access_from_agents),
+		T(test_session_info),
 		T(test_update_bumps_updated_at),
 		T(test_activate_and_archive_active),
 		T(test_list_order_and_limits),
