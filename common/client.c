@@ -14,15 +14,17 @@
 
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen)
 {
-	struct hb_paths p;
+	char why[HB_PATH_MAX + 256];
 
-	if (hb_paths_resolve(&p, err, errlen) < 0)
-		return -1;
-	if (hb_ipc_endpoint(out, outlen, &p, "front.sock") < 0) {
-		snprintf(err, errlen, "the runtime directory path is too long for a socket");
-		return -1;
-	}
-	return 0;
+	if (hb_runtime_endpoint("front.sock", out, outlen, why, sizeof why) == 0)
+		return 0;
+	/* No folder: no broker, as with no socket.  Any other refusal (a
+	 * folder someone else may control) is said as it is. */
+	if (errno == ENOENT)
+		snprintf(err, errlen, "no hb-broker is running (%s)", why);
+	else
+		snprintf(err, errlen, "%s", why);
+	return -1;
 }
 
 int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, char *err, size_t errlen)

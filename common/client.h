@@ -20,7 +20,10 @@ struct hb_client {
 	int timeout_ms;
 };
 
-/* endpoint NULL: front.sock in the runtime directory from the environment. */
+/* endpoint NULL: front.sock in the runtime directory from the environment,
+ * refused (with the reason in err) unless that folder is private to this
+ * user: hbctl and the bridges must not talk to a broker someone else
+ * placed there.  An endpoint given is the caller's own (tests). */
 int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, char *err, size_t errlen);
 void hb_client_close(struct hb_client *c);
 /* Give req a fresh "id", send it and wait for the reply with that id.
@@ -31,7 +34,7 @@ int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *re
  * next reply of any id, waiting up to timeout_ms.  0, or -1 with err. */
 int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *err, size_t errlen);
 int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, char *err, size_t errlen);
-/* The endpoint path of front.sock, for messages. */
+/* "ipc://.../front.sock" in the checked runtime folder (see above). */
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen);
 
 #endif
