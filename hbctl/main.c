@@ -13,7 +13,8 @@
  *	hbctl run open|stop|close ...
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
- * failed; 2 no broker answers (said at once, never a hang); 100 usage.
+ * failed; 2 no broker answers (said at once, never a hang: also when the
+ * broker goes away during a call, see client.c); 100 usage.
  */
 #include <errno.h>
 #include <jansson.h>
