@@ -60,17 +60,13 @@ int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 	return -1;
 }
 
-int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+/* The saved key alone; 0 when there is one. */
+static int read_key_file(const struct hb_paths *p, char *key, size_t keylen)
 {
-	const char *env = getenv("GEMINI_API_KEY");
 	char path[HB_PATH_MAX], buf[HB_GEMINI_KEY_MAX + 2], *k, why[HB_PATH_MAX + 256];
 	size_t n;
 	FILE *in;
 
-	if (env && *env && strlen(env) < keylen) {
-		memcpy(key, env, strlen(env) + 1);
-		return 0;
-	}
 	if (hb_settings_check_dir(p, why, sizeof why) < 0 || hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 ||
 	    !(in = fopen(path, "r")))
 		return -1;
@@ -85,6 +81,17 @@ int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
 	memcpy(key, k, strlen(k) + 1);
 	memset(buf, 0, sizeof buf); /* no copy of the key left behind */
 	return 0;
+}
+
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+{
+	const char *env = getenv("GEMINI_API_KEY");
+
+	if (env && *env && strlen(env) < keylen) {
+		memcpy(key, env, strlen(env) + 1);
+		return 0;
+	}
+	return read_key_file(p, key, keylen);
 }
 
 /* settings.json as an object: an empty one when there is no file yet,
@@ -168,6 +175,7 @@ int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *er
 	out->policy = HB_NOTIFY_IMPORTANT;
 	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key) == 0;
 	out->gemini_key_from_env = env && *env;
+	out->gemini_key_saved = read_key_file(p, key, sizeof key) == 0;
 	memset(key, 0, sizeof key);
 	return load_settings_file(p, out, err, errlen);
 }

@@ -19,7 +19,8 @@ enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
 
 struct hb_settings {
 	int gemini_key;                 /* a key is saved (or in the environment) */
-	int gemini_key_from_env;
+	int gemini_key_from_env;        /* GEMINI_API_KEY of this process */
+	int gemini_key_saved;           /* the file, whatever the environment */
 	int notifications;              /* desktop and phone notifications on */
 	enum hb_notify_policy policy;
 };
