@@ -36,6 +36,52 @@ static int split_words(char *value, char **out, int max)
 	return n;
 }
 
+/* Secrets whether a service declares them or not: an old config without
+ * secrets lines must not hand the Gemini key to every service. */
+static const char *const always_secret[] = { "GEMINI_API_KEY", NULL };
+
+/* A portable environment variable name: [A-Za-z_][A-Za-z0-9_]*. */
+static int env_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* secrets = NAME...: added to the ones of earlier lines. */
+static int add_secrets(struct service_config *svc, char *value, char *why, size_t whylen)
+{
+	int n = 0;
+
+	while (svc->secrets[n])
+		n++;
+	for (char *w = strtok(value, " \t"); w; w = strtok(NULL, " \t")) {
+		if (!env_name_ok(w))
+			return snprintf(why, whylen, "secrets: \"%s\" is not an environment variable name", w), -1;
+		if (n == CONFIG_MAX_SECRETS)
+			return snprintf(why, whylen, "more than %d secrets", CONFIG_MAX_SECRETS), -1;
+		if (!(svc->secrets[n] = strdup(w)))
+			return snprintf(why, whylen, "out of memory"), -1;
+		n++;
+	}
+	return 0;
+}
+
+int config_is_secret(const struct broker_config *cfg, const char *name, size_t len)
+{
+	for (const char *const *a = always_secret; *a; a++)
+		if (strlen(*a) == len && strncmp(*a, name, len) == 0)
+			return 1;
+	for (int i = 0; i < cfg->nservices; i++)
+		for (char *const *s = cfg->services[i].secrets; *s; s++)
+			if (strlen(*s) == len && strncmp(*s, name, len) == 0)
+				return 1;
+	return 0;
+}
+
 static int tool_taken(const struct broker_config *cfg, const char *tool)
 {
 	for (int i = 0; i < cfg->nservices; i++)
@@ -76,6 +122,8 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 			}
 			svc->tools[svc->ntools++] = words[i];
 		}
+	} else if (strcmp(key, "secrets") == 0) {
+		return add_secrets(svc, value, why, whylen);
 	} else {
 		return snprintf(why, whylen, "unknown key \"%s\"", key), -1;
 	}
@@ -152,6 +200,8 @@ void config_free(struct broker_config *cfg)
 			free(*a);
 		for (int j = 0; j < cfg->services[i].ntools; j++)
 			free(cfg->services[i].tools[j]);
+		for (char **s = cfg->services[i].secrets; *s; s++)
+			free(*s);
 	}
 	memset(cfg, 0, sizeof *cfg);
 }

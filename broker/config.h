@@ -6,6 +6,11 @@
  *	args = --flag value        # split on blanks
  *	concurrency = 4
  *	tools = maintain_sessions manage_sessions
+ *	secrets = GEMINI_API_KEY   # environment variables only this service gets
+ *
+ * A secret in the broker's environment reaches only the services whose
+ * section names it; GEMINI_API_KEY is always a secret, so a config without
+ * secrets lines gives it to nobody.
  */
 #ifndef HB_CONFIG_H
 #define HB_CONFIG_H
@@ -15,6 +20,7 @@
 #define CONFIG_MAX_SERVICES 16
 #define CONFIG_MAX_ARGS 16
 #define CONFIG_MAX_TOOLS 32
+#define CONFIG_MAX_SECRETS 8
 #define CONFIG_NAME_MAX 64
 #define CONFIG_PATH_MAX 1024
 
@@ -25,6 +31,7 @@ struct service_config {
 	int concurrency;
 	char *tools[CONFIG_MAX_TOOLS];   /* owned */
 	int ntools;
+	char *secrets[CONFIG_MAX_SECRETS + 1]; /* variable names, NULL-terminated, owned */
 };
 
 struct broker_config {
@@ -37,5 +44,8 @@ struct broker_config {
 int config_load(struct broker_config *cfg, const char *path, const char *libexec,
 		char *err, size_t errlen);
 void config_free(struct broker_config *cfg);
+/* 1 when the variable named by the first len bytes of name is a secret:
+ * GEMINI_API_KEY, or a name that some service lists in secrets. */
+int config_is_secret(const struct broker_config *cfg, const char *name, size_t len);
 
 #endif

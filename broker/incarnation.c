@@ -47,7 +47,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 	}
 	while (b->child_env[base])
 		base++;
-	if (!(env = calloc(base + 6, sizeof *env))) {
+	if (!(env = calloc(base + 6 + CONFIG_MAX_SECRETS, sizeof *env))) {
 		free(inst);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -66,7 +66,8 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 	hb_ipc_endpoint(endpoint, sizeof endpoint, &b->paths, "back.sock");
 	n = (int)base;
 	memcpy(env, b->child_env, base * sizeof *env);
-	if (add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
+	if (spawn_add_secrets(env, &n, s->cfg->secrets) < 0 ||
+	    add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
 	    add_env(env, &n, "HB_BACK_ENDPOINT=%s", endpoint, 0) < 0 ||
 	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
 	    add_env(env, &n, "HB_CONCURRENCY=%ld", NULL, s->cfg->concurrency) < 0 ||

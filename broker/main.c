@@ -303,12 +303,10 @@ int main(int argc, char **argv)
 	b.started_ms = broker_now_ms();
 	if (hb_paths_resolve(&b.paths, err, sizeof err) < 0)
 		hb_fatal("%s", err);
-	if (hb_mkdir_p(b.paths.runtime, 0700) < 0 || chmod(b.paths.runtime, 0700) < 0)
-		hb_fatal("cannot create the runtime directory %s: %s", b.paths.runtime, strerror(errno));
-	if (hb_mkdir_p(b.paths.data, 0700) < 0 || hb_mkdir_p(b.paths.cache, 0700) < 0 ||
-	    hb_mkdir_p(b.paths.config, 0700) < 0)
-		hb_fatal("cannot create the data, cache or config directory: %s", strerror(errno));
-	if (hb_path_join(b.lock_path, sizeof b.lock_path, b.paths.runtime, "hb-broker.lock") < 0 ||
+	/* Before the lock: a folder someone else made is refused, not used. */
+	if (hb_paths_make_private(&b.paths, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	if (hb_path_join(b.lock_path, sizeof b.lock_path, b.paths.runtime, HB_BROKER_LOCK_FILE) < 0 ||
 	    lock_take(b.lock_path, err, sizeof err) < 0)
 		hb_fatal("%s", err);
 	if (config_load(&b.cfg, config, libexec, err, sizeof err) < 0)

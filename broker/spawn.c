@@ -5,6 +5,10 @@
  * exec (libzmq's threads exist in the parent), so argv and envp are built
  * before the fork.  A close-on-exec pipe carries errno back when execve
  * fails; EOF on it means the exec happened.
+ *
+ * The environment a service gets is the broker's without the secrets
+ * (config.h), plus the secrets its own section names: a key in the
+ * broker's environment is not every service's to read.
  */
 #include "spawn.h"
 
@@ -24,7 +28,7 @@ static const char *const broker_keys[] = {
 	"NOTIFY_SOCKET=", NULL
 };
 
-char **spawn_base_env(void)
+char **spawn_base_env(const struct broker_config *cfg)
 {
 	size_t n = 0, k = 0;
 	char **env;
@@ -37,7 +41,7 @@ char **spawn_base_env(void)
 		const char *const *b = broker_keys;
 		while (*b && strncmp(environ[i], *b, strlen(*b)) != 0)
 			b++;
-		if (*b)
+		if (*b || config_is_secret(cfg, environ[i], strcspn(environ[i], "=")))
 			continue;
 		if (!(env[k++] = strdup(environ[i]))) {
 			spawn_free_env(env);
@@ -45,6 +49,23 @@ char **spawn_base_env(void)
 		}
 	}
 	return env;
+}
+
+int spawn_add_secrets(char **env, int *n, char *const secrets[])
+{
+	for (char *const *s = secrets; *s; s++) {
+		const char *value = getenv(*s);
+		size_t len;
+
+		if (!value)
+			continue;
+		len = strlen(*s) + 1 + strlen(value) + 1;
+		if (!(env[*n] = malloc(len)))
+			return -1;
+		snprintf(env[*n], len, "%s=%s", *s, value);
+		(*n)++;
+	}
+	return 0;
 }
 
 void spawn_free_env(char **env)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "config.h"
+
 /* Start exec with argv0 = name, the extra args and the environment.  The
  * child gets its own process group, so a terminal's Ctrl-C reaches only
  * the broker, which then stops its services in order.  Returns the pid, or
@@ -16,8 +18,13 @@ pid_t spawn_service(const char *exec, const char *name, char *const args[], char
 		    char *err, size_t errlen);
 /* "exited with status 1", "killed by signal 9". */
 void describe_exit(int status, char *out, size_t outlen);
-/* A copy of environ without the keys the broker sets for each service. */
-char **spawn_base_env(void);
+/* A copy of environ without the keys the broker sets for each service and
+ * without the secrets of cfg (config_is_secret). */
+char **spawn_base_env(const struct broker_config *cfg);
+/* Append "NAME=value" from the broker's environment to env[*n] for each
+ * of secrets that is set, counting in *n (env must have room for
+ * CONFIG_MAX_SECRETS more).  0, or -1 when out of memory. */
+int spawn_add_secrets(char **env, int *n, char *const secrets[]);
 void spawn_free_env(char **env);
 
 #endif

@@ -1,12 +1,13 @@
 /*
- * status - one JSON object: the broker (pid, uptime, calls) and per
- * service its state, pid, generation, restarts, last exit, calls in flight
- * and calls served, the draining generations, and the supervisor's own
- * check of its invariants.
+ * status - one JSON object: the broker (pid, uptime, calls, whether
+ * GEMINI_API_KEY is in its environment, the supervisor's own check of its
+ * invariants) and per service its state, pid, generation, restarts, last
+ * exit, calls in flight and calls served, and the draining generations.
  */
 #include "status.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "supervise.h"
@@ -62,10 +63,13 @@ char *status_json(const struct broker *b)
 	json_t *root, *services;
 	char *text, check[256];
 
-	root = json_pack("{s:{s:I, s:I, s:s, s:s, s:I}}", "broker",
+	const char *key = getenv("GEMINI_API_KEY");
+
+	/* geminiKeyFromEnv: hbctl settings says that no setting removes it. */
+	root = json_pack("{s:{s:I, s:I, s:s, s:s, s:I, s:b}}", "broker",
 			 "pid", (json_int_t)getpid(), "uptimeMs", (json_int_t)(broker_now_ms() - b->started_ms),
 			 "version", BROKER_VERSION, "state", b->stopping ? "stopping" : "running",
-			 "callsInFlight", (json_int_t)b->calls.count);
+			 "callsInFlight", (json_int_t)b->calls.count, "geminiKeyFromEnv", key && *key);
 	services = json_array();
 	if (!root || !services) {
 		json_decref(root);

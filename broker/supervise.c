@@ -24,7 +24,7 @@
 
 int supervisor_init(struct broker *b, char *err, size_t errlen)
 {
-	if (!(b->child_env = spawn_base_env())) {
+	if (!(b->child_env = spawn_base_env(&b->cfg))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -41,6 +41,8 @@ int hb_gemini_configure(struct hb_gemini *g, const struct hb_paths *p, char *err
 	size_t n;
 
 	memset(g, 0, sizeof *g);
+	if (hb_settings_check_dir(p, err, errlen) < 0)
+		return -1;
 	if (hb_settings_gemini_key(p, g->key, sizeof g->key) < 0) {
 		snprintf(err, errlen, "%s", HB_GEMINI_NO_KEY);
 		return -1;

@@ -64,8 +64,7 @@ static void on_stop_signal(int sig)
 static int parse_settings(struct service_loop *s, int argc, char **argv)
 {
 	const char *id = getenv("HB_SERVICE_ID"), *ep = getenv("HB_BACK_ENDPOINT");
-	struct hb_paths paths;
-	char err[256];
+	char err[HB_PATH_MAX + 256];
 
 	s->concurrency = hb_getenv_int("HB_CONCURRENCY", 4, 1, 256);
 	s->heartbeat_ms = hb_getenv_int("HB_HEARTBEAT_MS", 1000, 10, 60000);
@@ -91,8 +90,7 @@ static int parse_settings(struct service_loop *s, int argc, char **argv)
 		snprintf(s->endpoint, sizeof s->endpoint, "%s", ep);
 		return 0;
 	}
-	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
-	    hb_ipc_endpoint(s->endpoint, sizeof s->endpoint, &paths, "back.sock") < 0) {
+	if (hb_runtime_endpoint("back.sock", s->endpoint, sizeof s->endpoint, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: %s\n", s->name, err);
 		return -1;
 	}

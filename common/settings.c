@@ -5,7 +5,9 @@
  * strings such as "geminiBaseUrl" and "speechModel", read by
  * hb_settings_string).  Both are replaced
  * atomically (temporary file, fsync, rename), so a reader never sees half
- * a file.
+ * a file.  Neither is read from or written to a config folder that is not
+ * private to this user (paths.h): another user's settings.json could send
+ * the key to their base URL.
  */
 #include "settings.h"
 
@@ -51,18 +53,22 @@ static char *trim(char *s)
 	return s;
 }
 
-int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 {
-	const char *env = getenv("GEMINI_API_KEY");
-	char path[HB_PATH_MAX], buf[HB_GEMINI_KEY_MAX + 2], *k;
+	if (hb_dir_check_private(p, HB_DIR_CONFIG, err, errlen) == 0 || errno == ENOENT)
+		return 0; /* no folder yet: nothing set, nothing to trust */
+	return -1;
+}
+
+/* The saved key alone; 0 when there is one. */
+static int read_key_file(const struct hb_paths *p, char *key, size_t keylen)
+{
+	char path[HB_PATH_MAX], buf[HB_GEMINI_KEY_MAX + 2], *k, why[HB_PATH_MAX + 256];
 	size_t n;
 	FILE *in;
 
-	if (env && *env && strlen(env) < keylen) {
-		memcpy(key, env, strlen(env) + 1);
-		return 0;
-	}
-	if (hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 || !(in = fopen(path, "r")))
+	if (hb_settings_check_dir(p, why, sizeof why) < 0 || hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 ||
+	    !(in = fopen(path, "r")))
 		return -1;
 	n = fread(buf, 1, sizeof buf - 1, in);
 	fclose(in);
@@ -77,6 +83,17 @@ int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
 	return 0;
 }
 
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+{
+	const char *env = getenv("GEMINI_API_KEY");
+
+	if (env && *env && strlen(env) < keylen) {
+		memcpy(key, env, strlen(env) + 1);
+		return 0;
+	}
+	return read_key_file(p, key, keylen);
+}
+
 /* settings.json as an object: an empty one when there is no file yet,
  * NULL with err when it is broken (fix or delete it: never a default). */
 static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
@@ -89,6 +106,8 @@ static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
 		snprintf(err, errlen, "the config directory path is too long");
 		return NULL;
 	}
+	if (hb_settings_check_dir(p, err, errlen) < 0)
+		return NULL;
 	if (access(path, F_OK) < 0)
 		return json_object(); /* nothing set yet: the defaults */
 	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(root)) {
@@ -156,20 +175,23 @@ int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *er
 	out->policy = HB_NOTIFY_IMPORTANT;
 	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key) == 0;
 	out->gemini_key_from_env = env && *env;
+	out->gemini_key_saved = read_key_file(p, key, sizeof key) == 0;
 	memset(key, 0, sizeof key);
 	return load_settings_file(p, out, err, errlen);
 }
 
-/* Write data to dir/name atomically with the given mode. */
-static int replace_file(const char *dir, const char *name, const char *data, mode_t mode,
+/* Write data to name in the config folder atomically with the given mode. */
+static int replace_file(const struct hb_paths *p, const char *name, const char *data, mode_t mode,
 			char *err, size_t errlen)
 {
 	char path[HB_PATH_MAX], tmp[HB_PATH_MAX + 16];
 	size_t len = strlen(data);
 	int fd;
 
-	if (hb_mkdir_p(dir, 0700) < 0 || hb_path_join(path, sizeof path, dir, name) < 0) {
-		snprintf(err, errlen, "cannot use the config directory %s: %s", dir, strerror(errno));
+	if (hb_dir_make_private(p, HB_DIR_CONFIG, err, errlen) < 0)
+		return -1;
+	if (hb_path_join(path, sizeof path, p->config, name) < 0) {
+		snprintf(err, errlen, "the config directory path %s is too long", p->config);
 		return -1;
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
@@ -200,13 +222,15 @@ int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char 
 		snprintf(err, errlen, "a Gemini API key is 1 to %d characters without blanks", HB_GEMINI_KEY_MAX);
 		return -1;
 	}
-	return replace_file(p->config, KEY_FILE, key, 0600, err, errlen);
+	return replace_file(p, KEY_FILE, key, 0600, err, errlen);
 }
 
 int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen)
 {
 	char path[HB_PATH_MAX];
 
+	if (hb_settings_check_dir(p, err, errlen) < 0)
+		return -1;
 	if (hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 || (unlink(path) < 0 && errno != ENOENT)) {
 		snprintf(err, errlen, "cannot delete the saved Gemini key: %s", strerror(errno));
 		return -1;
@@ -228,7 +252,7 @@ static int save_settings(const struct hb_paths *p, const struct hb_settings *s, 
 	    !(text = json_dumps(root, JSON_COMPACT))) {
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 	} else {
-		rc = replace_file(p->config, SETTINGS_FILE, text, 0600, err, errlen);
+		rc = replace_file(p, SETTINGS_FILE, text, 0600, err, errlen);
 		free(text);
 	}
 	json_decref(root);

@@ -19,7 +19,8 @@ enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
 
 struct hb_settings {
 	int gemini_key;                 /* a key is saved (or in the environment) */
-	int gemini_key_from_env;
+	int gemini_key_from_env;        /* GEMINI_API_KEY of this process */
+	int gemini_key_saved;           /* the file, whatever the environment */
 	int notifications;              /* desktop and phone notifications on */
 	enum hb_notify_policy policy;
 };
@@ -28,7 +29,12 @@ struct hb_settings {
 
 /* 0, or -1 with err (a broken settings file is an error, not a default). */
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen);
-/* The key itself, for the one place that sends it; 0 when there is one. */
+/* 0 when the config folder is private to this user or not there yet;
+ * -1 with the sentence of hb_dir_check_private.  Every reader and writer
+ * here checks it; hb_gemini_configure says it before "no key". */
+int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen);
+/* The key itself, for the one place that sends it; 0 when there is one
+ * (GEMINI_API_KEY first, then the file of a private config folder). */
 int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen);
 /* Save (0600, written to a temporary name and renamed) or delete. */
 int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen);

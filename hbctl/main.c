@@ -13,7 +13,8 @@
  *	hbctl run open|stop|close ...
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
- * failed; 2 no broker answers (said at once, never a hang); 100 usage.
+ * failed; 2 no broker answers (said at once, never a hang: also when the
+ * broker goes away during a call, see client.c); 100 usage.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -259,13 +260,12 @@ static void on_watch_signal(int sig)
 
 static int cmd_watch(int argc, char **argv)
 {
-	char ep[HB_PATH_MAX + 8], err[256];
-	struct hb_paths p;
+	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
 	void *ctx, *sub;
 
 	if (argc > 3)
 		return usage();
-	if (hb_paths_resolve(&p, err, sizeof err) < 0 || hb_ipc_endpoint(ep, sizeof ep, &p, "events.sock") < 0) {
+	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
 	}

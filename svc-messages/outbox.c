@@ -202,11 +202,10 @@ static void on_event(struct outbox *ob)
 static int open_all(struct outbox *ob, char *err, size_t errlen)
 {
 	char path[4096], ep[HB_PATH_MAX + 8];
-	struct hb_paths p;
 
 	if (appdata_default_path(path, sizeof path, err, errlen) < 0 || !(ob->db = appdata_open_rw(path, err, errlen)))
 		return -1;
-	if (hb_paths_resolve(&p, err, errlen) < 0 || hb_ipc_endpoint(ep, sizeof ep, &p, "events.sock") < 0)
+	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, errlen) < 0)
 		return -1;
 	if (!(ob->sub = hb_sock_sub(hb_task_zctx(ob->task), "session.attached")) || zmq_connect(ob->sub, ep) < 0) {
 		snprintf(err, errlen, "cannot listen to the broker's events: %s", zmq_strerror(errno));

@@ -29,10 +29,8 @@ int appdata_default_path(char *out, size_t outlen, char *err, size_t errlen)
 	struct hb_paths paths;
 	if (hb_paths_resolve(&paths, err, errlen) != 0)
 		return -1;
-	if (hb_mkdir_p(paths.data, 0700) != 0) {
-		snprintf(err, errlen, "cannot create the data directory %s: %s", paths.data, strerror(errno));
+	if (hb_dir_make_private(&paths, HB_DIR_DATA, err, errlen) != 0)
 		return -1;
-	}
 	if (hb_path_join(out, outlen, paths.data, APPDATA_FILE_NAME) != 0) {
 		snprintf(err, errlen, "the data directory path %s is too long", paths.data);
 		return -1;

@@ -92,6 +92,11 @@ static int run(struct hb_call *call, const struct hb_paths *paths, const struct 
 		free(pieces);
 		return hb_call_fail(call, "the cache folder path is too long");
 	}
+	/* The speech is the user's: never into a cache folder of someone else. */
+	if (hb_dir_make_private(paths, HB_DIR_CACHE, err, sizeof err) < 0) {
+		free(pieces);
+		return hb_call_fail(call, err);
+	}
 	if (speech_wav_open(&o.wav, dir, "speech", SPEECH_RATE, err, sizeof err) < 0) {
 		free(pieces);
 		return hb_call_fail(call, err);

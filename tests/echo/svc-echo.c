@@ -4,7 +4,9 @@
  * Its tools exercise the service loop and the broker without any external
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
  * subcall (a call through the broker to another tool), progress, exit
- * (the process ends, for crash tests) and whoami (the call's context).  It is never installed.
+ * (the process ends, for crash tests), whoami (the call's context) and
+ * env (whether a variable is in its environment, for the secrets tests).
+ * It is never installed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +90,17 @@ static int whoami(struct hb_call *call, const json_t *args)
 	return rc;
 }
 
+/* "NAME is set" or "NAME is unset": never the value, which may be a key. */
+static int env_has(struct hb_call *call, const json_t *args)
+{
+	const char *name;
+	char err[256];
+
+	if (hb_json_req_string(args, "name", 256, &name, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	return hb_call_succeedf(call, "%s is %s", name, getenv(name) ? "set" : "unset");
+}
+
 /* Test-only: a slow tool under a catalog name (use_user_browser), so that
  * the end-to-end tests can interrupt a real agent during a slow call.  It
  * sleeps 30 s unless cancelled, whatever its arguments. */
@@ -120,6 +133,7 @@ static const struct hb_service_tool tools[] = {
 	{ "progress", progress },
 	{ "exit", exit_now },
 	{ "whoami", whoami },
+	{ "env", env_has },
 	{ "use_user_browser", slow_stand_in },
 	{ NULL, NULL },
 };

@@ -425,6 +425,79 @@ int fx_hbctl(struct fixture *f, char **out, const char *const *args)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+pid_t fx_spawn_prog(struct fixture *f, const char *prog, const char *const *args, const char *const *env,
+		    const char *outname)
+{
+	char exe[600], path[400];
+	const char *argv[32];
+	int n = 0;
+	pid_t pid;
+
+	snprintf(exe, sizeof exe, "%s/%s", f->build, prog);
+	snprintf(path, sizeof path, "%s/%s", f->dir, outname);
+	argv[n++] = prog;
+	for (const char *const *a = args; a && *a && n < 31; a++)
+		argv[n++] = *a;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600), in = open("/dev/null", O_RDONLY);
+#ifdef __linux__
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives a test stopped by its time limit */
+#endif
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (in >= 0)
+			dup2(in, 0);
+		fx_use_env(f);
+		for (const char *const *e = env; e && *e; e++)
+			putenv((char *)*e);
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int fx_wait_bounded(pid_t pid, int limit_ms)
+{
+	long long deadline = fx_now_ms() + limit_ms;
+	int st = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (fx_now_ms() >= deadline)
+			break;
+		fx_sleep_ms(20);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return -1;
+}
+
+char *fx_read_text(const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char *text = calloc(1, 1 << 20);
+	size_t n = 0;
+
+	if (!text)
+		abort();
+	if (in) {
+		n = fread(text, 1, (1 << 20) - 1, in);
+		fclose(in);
+	}
+	text[n] = '\0';
+	return text;
+}
+
 int64_t fx_send_op(struct hb_client *c, const char *op, ...)
 {
 	struct hb_env req;

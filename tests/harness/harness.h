@@ -81,6 +81,17 @@ int fx_expect_stopped(struct hb_client *c, int64_t call_id, int64_t stop_id);
 void fx_use_env(struct fixture *f);
 /* Run hbctl with args; returns its exit status; output in *out (malloc'd). */
 int fx_hbctl(struct fixture *f, char **out, const char *const *args);
+/* Start prog (a program of the build folder) with args in the fixture's
+ * environment plus env (NAME=VALUE, may be NULL), standard input from
+ * /dev/null, its output (both streams) into the file outname of the
+ * fixture's folder, without waiting; returns its pid, or -1. */
+pid_t fx_spawn_prog(struct fixture *f, const char *prog, const char *const *args, const char *const *env,
+		    const char *outname);
+/* Wait for pid at most limit_ms: its wait status, or -1 when it was still
+ * running (then it is killed and reaped, so nothing is left behind). */
+int fx_wait_bounded(pid_t pid, int limit_ms);
+/* The whole of a text file (malloc'd, "" when unreadable; never NULL). */
+char *fx_read_text(const char *path);
 void fx_sleep_ms(int ms);
 long long fx_now_ms(void);
 

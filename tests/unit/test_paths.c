@@ -1,7 +1,10 @@
 /*
  * test_paths - where the four hbcode directories land for each combination
- * of HB_HOME, HB_*_DIR, XDG_* and HOME, plus hb_mkdir_p, hb_path_join and
- * the unix-socket length limit of hb_ipc_endpoint.
+ * of HB_HOME, HB_*_DIR, XDG_* and HOME, plus hb_mkdir_p, hb_path_join,
+ * the unix-socket length limit of hb_ipc_endpoint, and the private-folder
+ * checks (hb_dir_make_private and friends): a folder of the wrong mode, a
+ * symbolic link or a folder of another user in its place is refused with
+ * a sentence; a fresh folder is made 0700 whatever the umask.
  *
  * Every test starts from a clean environment (all these variables unset)
  * and sets only what it needs.
@@ -344,6 +347,196 @@ static void test_ipc_endpoint(void **state)
 	assert_int_equal(hb_ipc_endpoint(out, 10, &p, "front.sock"), -1);
 }
 
+
+/* ---- private folders ---------------------------------------------------- */
+
+/* p with every folder at path (the tests pick which one they judge). */
+static void paths_at(struct hb_paths *p, const char *path)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->data, sizeof p->data, "%s", path);
+	snprintf(p->cache, sizeof p->cache, "%s", path);
+	snprintf(p->config, sizeof p->config, "%s", path);
+	snprintf(p->runtime, sizeof p->runtime, "%s", path);
+}
+
+/* Refused by both the maker and the checker, with every part of want in
+ * the sentence, and the folder left as it was. */
+static void assert_refused(const char *path, enum hb_dir which, const char *const *want)
+{
+	struct hb_paths p;
+	struct stat before, after;
+	char err[2048];
+
+	paths_at(&p, path);
+	assert_int_equal(lstat(path, &before), 0);
+	for (int check = 0; check < 2; check++) {
+		err[0] = '\0';
+		if (check)
+			assert_int_equal(hb_dir_check_private(&p, which, err, sizeof err), -1);
+		else
+			assert_int_equal(hb_dir_make_private(&p, which, err, sizeof err), -1);
+		assert_int_not_equal(errno, ENOENT);
+		for (const char *const *w = want; *w; w++)
+			if (!strstr(err, *w))
+				fail_msg("\"%s\" not in: %s", *w, err);
+	}
+	assert_int_equal(lstat(path, &after), 0);
+	assert_int_equal(after.st_mode, before.st_mode);
+	assert_int_equal(after.st_uid, before.st_uid);
+}
+
+static void test_private_fresh_is_0700(void **state)
+{
+	static const mode_t masks[] = { 0, 0277, 0777 };
+	struct hb_paths p;
+	char path[300], parent[200], err[1024] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+		mode_t old = umask(masks[i]);
+		int rc;
+
+		snprintf(parent, sizeof parent, "%s/m%zu/made", tmp_root, i);
+		snprintf(path, sizeof path, "%s/run/", parent); /* a trailing slash is fine */
+		paths_at(&p, path);
+		rc = hb_dir_make_private(&p, HB_DIR_RUNTIME, err, sizeof err);
+		umask(old);
+		if (rc != 0)
+			fail_msg("umask %04o: %s", (unsigned)masks[i], err);
+		assert_int_equal(mode_of(path), 0700);
+		/* The parents it made are private too. */
+		assert_int_equal(mode_of(parent), 0700);
+		/* Again on the folder it made: accepted, by the checker too. */
+		assert_int_equal(hb_dir_make_private(&p, HB_DIR_RUNTIME, err, sizeof err), 0);
+		assert_int_equal(hb_dir_check_private(&p, HB_DIR_RUNTIME, err, sizeof err), 0);
+	}
+}
+
+static void test_private_existing_accepted(void **state)
+{
+	struct hb_paths p;
+	char path[256], err[1024] = "";
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/mine", tmp_root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(chmod(path, 0700), 0);
+	paths_at(&p, path);
+	for (int which = HB_DIR_DATA; which <= HB_DIR_RUNTIME; which++) {
+		if (hb_dir_make_private(&p, (enum hb_dir)which, err, sizeof err) != 0)
+			fail_msg("%s", err);
+		assert_int_equal(hb_dir_check_private(&p, (enum hb_dir)which, err, sizeof err), 0);
+	}
+	assert_int_equal(hb_paths_make_private(&p, err, sizeof err), 0);
+}
+
+static void test_private_wrong_mode(void **state)
+{
+	static const mode_t modes[] = { 0755, 0750, 0701, 0710, 0777, 0500 };
+	char path[256], mode[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		const char *want[] = { "the runtime folder", path, mode, "must be 0700", "chmod 700",
+				       "remove it", "XDG_RUNTIME_DIR", NULL };
+
+		snprintf(path, sizeof path, "%s/mode%zu", tmp_root, i);
+		snprintf(mode, sizeof mode, "mode %04o", (unsigned)modes[i]);
+		assert_int_equal(mkdir(path, 0700), 0);
+		assert_int_equal(chmod(path, modes[i]), 0);
+		assert_refused(path, HB_DIR_RUNTIME, want);
+	}
+}
+
+static void test_private_symlink(void **state)
+{
+	char path[256], target[256];
+	const char *want[] = { "the data folder", path, "symbolic link", "remove it", "HB_DATA_DIR", NULL };
+
+	(void)state;
+	/* Even to a private folder of ours: the link itself could be anyone's. */
+	snprintf(target, sizeof target, "%s/target", tmp_root);
+	snprintf(path, sizeof path, "%s/link", tmp_root);
+	assert_int_equal(mkdir(target, 0700), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_refused(path, HB_DIR_DATA, want);
+	/* A dangling one is no better. */
+	snprintf(path, sizeof path, "%s/dangling", tmp_root);
+	assert_int_equal(symlink("/nonexistent/hbcode", path), 0);
+	assert_refused(path, HB_DIR_DATA, want);
+}
+
+static void test_private_other_owner(void **state)
+{
+	char path[256], owner[64];
+	const char *want[] = { "the config folder", path, owner, "not to you", "someone else may have made it first",
+			       "remove it", "HB_CONFIG_DIR", NULL };
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* only root can give a folder away */
+	snprintf(path, sizeof path, "%s/theirs", tmp_root);
+	snprintf(owner, sizeof owner, "belongs to uid 65534");
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	/* Mode 0700 and a real folder: only the owner is wrong. */
+	assert_refused(path, HB_DIR_CONFIG, want);
+}
+
+static void test_private_not_a_folder(void **state)
+{
+	char path[256];
+	const char *want[] = { "the cache folder", path, "is not a folder", "HB_CACHE_DIR", NULL };
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/file", tmp_root);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(chmod(path, 0700), 0);
+	assert_refused(path, HB_DIR_CACHE, want);
+}
+
+static void test_private_check_creates_nothing(void **state)
+{
+	struct hb_paths p;
+	char path[256], err[1024] = "";
+	struct stat st;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/absent", tmp_root);
+	paths_at(&p, path);
+	errno = 0;
+	assert_int_equal(hb_dir_check_private(&p, HB_DIR_RUNTIME, err, sizeof err), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "does not exist"));
+	assert_int_equal(lstat(path, &st), -1);
+}
+
+/* What hbctl, the services and the bridges connect through. */
+static void test_runtime_endpoint(void **state)
+{
+	char path[256], ep[HB_PATH_MAX + 8], err[1024] = "", want[300];
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/run", tmp_root);
+	setenv("HB_RUNTIME_DIR", path, 1);
+	setenv("HB_HOME", tmp_root, 1);
+	errno = 0;
+	assert_int_equal(hb_runtime_endpoint("front.sock", ep, sizeof ep, err, sizeof err), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(hb_runtime_endpoint("front.sock", ep, sizeof ep, err, sizeof err), -1);
+	assert_non_null(strstr(err, "mode 0755"));
+	assert_int_equal(chmod(path, 0700), 0);
+	if (hb_runtime_endpoint("front.sock", ep, sizeof ep, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	snprintf(want, sizeof want, "ipc://%s/front.sock", path);
+	assert_string_equal(ep, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +554,14 @@ int main(void)
 		cmocka_unit_test_setup(test_too_long, clean_env),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, make_tmp, remove_tmp),
 		cmocka_unit_test_setup_teardown(test_mkdir_p_errors, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_fresh_is_0700, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_existing_accepted, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_wrong_mode, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_symlink, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_other_owner, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_not_a_folder, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_private_check_creates_nothing, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_runtime_endpoint, make_tmp, remove_tmp),
 		cmocka_unit_test(test_path_join),
 		cmocka_unit_test(test_ipc_endpoint),
 	};
