@@ -78,6 +78,7 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 				"session.attach needs \"session\" (at most 127 bytes) and \"agent\" (codex or claude)");
 		return;
 	}
+	runs_note_attach(b, peer, session, broker_now_ms());
 	if ((a = find_peer(b, peer, session))) {
 		a->seen_ms = broker_now_ms();
 		front_reply_ok(b, peer, &id, NULL);
@@ -105,6 +106,7 @@ void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct h
 	struct reqid id;
 
 	reqid_from_env(&id, e);
+	runs_note_attach(b, peer, hb_env_str_or(e, "session", ""), 0);
 	if (a)
 		drop(b, a, "the bridge said so");
 	front_reply_ok(b, peer, &id, NULL);

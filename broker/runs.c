@@ -7,7 +7,10 @@
  * A run opens only on a session that exists and runs the run's agent:
  * the broker owns no database, so it asks svc-sessions (_session_info)
  * and decides when the answer comes, against the table as it is then.
- * A session has one active Claude run at a time (page 003); Codex runs
+ * A session has one active Claude run at a time (page 003), and a
+ * Claude run whose bridge is gone (it said session.detach, or stopped
+ * repeating session.attach: killed) gives way to the next one, which
+ * would otherwise be refused until somebody closed it by hand; Codex runs
  * may be several (the desktop's turn, and the turns session messages
  * start, each under a run of its own), and its calls use the newest.
  */
@@ -92,6 +95,20 @@ static struct run *active_claude_run(struct broker *b, const char *session)
 	return NULL;
 }
 
+void runs_note_attach(struct broker *b, const struct hb_peer *peer, const char *session, long long now_ms)
+{
+	for (struct run *r = b->runs; r; r = r->next)
+		if (r->owner.len == peer->len && memcmp(r->owner.id, peer->id, peer->len) == 0 &&
+		    strcmp(r->session, session) == 0)
+			r->bridge_seen_ms = now_ms ? now_ms : 1;
+}
+
+/* 1 when r's opener was a bridge (it attached) that is gone now. */
+static int bridge_gone(const struct broker *b, const struct run *r, long long now)
+{
+	return r->bridge_seen_ms && now - r->bridge_seen_ms > b->set.attach_ttl_ms;
+}
+
 /* The agent as a sentence names it. */
 static const char *agent_name(const char *agent)
 {
@@ -141,14 +158,41 @@ static int refuse_open(struct broker *b, const struct run *r, int ok, const char
 	return refused;
 }
 
+/* Answer r's calls with "Run stopped." and settle its cards; a stop keeps
+ * it listed (stopped), a close frees it. */
+static void finish_run(struct broker *b, struct run *r, int stop)
+{
+	struct run **pp;
+
+	r->stopped = 1;
+	route_abort_run(b, r->id, "Run stopped.");
+	approvals_end_run(b, r->id, stop);
+	if (stop) {
+		log_info(NULL, "run %s stopped", r->id);
+		return;
+	}
+	for (pp = &b->runs; *pp != r; pp = &(*pp)->next)
+		;
+	*pp = r->next;
+	log_info(NULL, "run %s closed", r->id);
+	free(r);
+}
+
 static void session_checked(struct broker *b, void *arg, int ok, const char *text)
 {
 	struct pending_open *p = arg;
 	struct run *r = p->run;
 	const char *code = NULL;
 	char err[600], *json = NULL;
+	struct run *gone;
 	json_t *o;
 
+	while (strcmp(r->agent, "claude") == 0 && (gone = active_claude_run(b, r->session)) &&
+	       bridge_gone(b, gone, broker_now_ms())) {
+		log_warn(NULL, "run %s: its bridge is gone (no session.attach for %d ms); closed so that run %s "
+			 "can open", gone->id, b->set.attach_ttl_ms, r->id);
+		finish_run(b, gone, 0);
+	}
 	if (refuse_open(b, r, ok, text, err, sizeof err, &code)) {
 		log_info(NULL, "run.open %s refused: %s", r->id, err);
 		front_reply_err(b, &p->peer, &p->id, code, err);
@@ -229,7 +273,7 @@ bad:
 static void end_run(struct broker *b, const struct hb_peer *peer, const struct hb_env *e, int stop)
 {
 	const char *rid = hb_env_str_or(e, "run", "");
-	struct run *r = runs_find(b, rid), **pp;
+	struct run *r = runs_find(b, rid);
 	struct reqid id;
 
 	reqid_from_env(&id, e);
@@ -237,18 +281,7 @@ static void end_run(struct broker *b, const struct hb_peer *peer, const struct h
 		front_reply_err(b, peer, &id, "unknown-run", "no open run has this id");
 		return;
 	}
-	r->stopped = 1;
-	route_abort_run(b, r->id, "Run stopped.");
-	approvals_end_run(b, r->id, stop);
-	if (!stop) {
-		for (pp = &b->runs; *pp != r; pp = &(*pp)->next)
-			;
-		*pp = r->next;
-		log_info(NULL, "run %s closed", r->id);
-		free(r);
-	} else {
-		log_info(NULL, "run %s stopped", r->id);
-	}
+	finish_run(b, r, stop);
 	front_reply_ok(b, peer, &id, stop ? "{\"stopped\":true}" : "{\"closed\":true}");
 }
 

@@ -18,6 +18,10 @@ struct run {
 	struct hb_peer owner;           /* the connection that opened it */
 	int stopped;
 	long long opened_ms;
+	/* When its opener last attached for its session (0: never, so not a
+	 * bridge): a bridge repeats session.attach while it lives, so one
+	 * that has fallen silent past the attach expiry is gone. */
+	long long bridge_seen_ms;
 	struct run *next;
 };
 
@@ -28,6 +32,9 @@ void runs_stop(struct broker *b, const struct hb_peer *peer, const struct hb_env
 struct run *runs_find(struct broker *b, const char *id);
 /* The open run bound to a connection (Claude), or NULL. */
 struct run *runs_of_peer(struct broker *b, const struct hb_peer *peer);
+/* The connection peer attached (now_ms) or detached (0) for session:
+ * the runs it opened there take note (deliver.c). */
+void runs_note_attach(struct broker *b, const struct hb_peer *peer, const char *session, long long now_ms);
 /* The session's active run: the newest open one, or NULL (Codex). */
 struct run *runs_active(struct broker *b, const char *session);
 /* The Claude permission mode for an access level (page 003), or NULL. */

@@ -576,6 +576,70 @@ static void test_run_open_refusals(void **state)
 	hb_client_close(&desk);
 }
 
+static void attach_op(struct hb_client *c, const char *op, const char *session)
+{
+	struct hb_env reply;
+
+	reply_to(c, send_op(c, op, "session", session, "agent", "claude", (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+}
+
+/* A Claude run whose bridge is gone (silent past the attach expiry, or
+ * detached) gives way to the next run of its session, and its calls are
+ * answered "Run stopped."; a run whose opener never attached (not a
+ * bridge: it must close its run itself) and a live bridge's keep theirs. */
+static void test_abandoned_claude_run_gives_way(void **state)
+{
+	struct hb_client killed, desk;
+	char code[32], msg[512], want[512];
+	long long deadline;
+	struct hb_env reply;
+	int64_t call;
+	int opened = 0;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &killed, 15000), 0);
+	assert_int_equal(fx_client(&F, &desk, 15000), 0);
+	assert_true(run_open(&killed, "run-a1", claude_session, "claude", code, msg));
+	attach_op(&killed, "session.attach", claude_session);
+	call = send_op(&killed, "claude.call", "json",
+		       "{\"requestId\":1,\"tool\":\"sleep\",\"arguments\":{\"ms\":600000},\"toolUseId\":\"tu-a1\"}",
+		       (char *)NULL);
+	/* Its bridge attached just now: alive, so the run keeps the session. */
+	snprintf(want, sizeof want, "session %s already has an active Claude run run-a1; stop or close it first",
+		 claude_session);
+	expect_open_refused(&desk, "run-a2", claude_session, "claude", "run-conflict", want);
+	/* Then it falls silent, as a killed bridge does. */
+	deadline = fx_now_ms() + 20000;
+	while (!opened && fx_now_ms() < deadline) {
+		opened = run_open(&desk, "run-a2", claude_session, "claude", code, msg);
+		if (!opened) {
+			assert_string_equal(code, "run-conflict");
+			fx_sleep_ms(200);
+		}
+	}
+	if (!opened)
+		fail_msg("run-a2 never opened after run-a1's bridge fell silent: %s", msg);
+	reply_to(&killed, call, &reply);
+	assert_non_null(strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."));
+	hb_env_free(&reply);
+	hb_client_close(&killed);
+
+	/* desk never attached: it is no bridge, and its run stays. */
+	snprintf(want, sizeof want, "session %s already has an active Claude run run-a2; stop or close it first",
+		 claude_session);
+	expect_open_refused(&desk, "run-a3", claude_session, "claude", "run-conflict", want);
+	/* Attached, then detached (a bridge that ended): it gives way at once. */
+	attach_op(&desk, "session.attach", claude_session);
+	expect_open_refused(&desk, "run-a3", claude_session, "claude", "run-conflict", want);
+	attach_op(&desk, "session.detach", claude_session);
+	if (!run_open(&desk, "run-a3", claude_session, "claude", code, msg))
+		fail_msg("run-a3 after run-a2's bridge detached: %s", msg);
+	end_run(&desk, "run.close", "run-a3");
+	hb_client_close(&desk);
+}
+
 static json_t *permission_answer(struct hb_client *c, int64_t id)
 {
 	struct hb_env reply;
@@ -691,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_claude_cancel_and_stop),
 		cmocka_unit_test(test_claude_call_without_tool_use_id),
 		cmocka_unit_test(test_run_open_refusals),
+		cmocka_unit_test(test_abandoned_claude_run_gives_way),
 		cmocka_unit_test(test_approvals),
 	};
 
