@@ -44,6 +44,11 @@
  * HB_HOST_CLOSE_MS change them for tests only. */
 #define REQUEST_LIMIT_MS 35000
 #define CLOSE_WAIT_MS 10000
+/* Messages from other sessions wait for the run's own first prompt this
+ * long after `opened` (HB_CLAUDE_FIRST_SEND_MS): the desktop sends it as
+ * soon as it has recorded the operation, and a run opened only to receive
+ * messages must not wait for ever. */
+#define FIRST_SEND_WAIT_MS 10000
 
 /* The nine variables a parent Claude Code session gives its children
  * (found in Claude Code 2.1.332; see docs/agent-host-pipe.md).  A host
@@ -68,6 +73,7 @@ struct pending {
 	char *host_request_id;          /* P_TOOL / P_PERMISSION: the host's requestId (JSON) */
 	long long deadline_ms;          /* P_DESKTOP */
 	char *desktop_id;               /* P_DESKTOP: the id as JSON */
+	int send;                       /* P_DESKTOP: a `send` (messages wait for it) */
 };
 
 struct bridge {
@@ -215,6 +221,8 @@ static void from_host(struct bridge *br, char *line, size_t len)
 			 json_is_string(id) ? json_string_value(id) : (idtext ? idtext : ""));
 		free(idtext);
 		p = hb_map_get(&br->pending, key);
+		if (p && p->kind == P_DESKTOP && p->send)
+			claude_deliver_desktop_answered(&br->cd, !json_object_get(msg, "error"));
 		if (p && p->kind == P_OURS) {
 			if (json_object_get(msg, "error"))
 				log_warn(NULL, "host refused our request: %s", line);
@@ -276,6 +284,8 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 		if ((p = track(br, key, P_DESKTOP))) {
 			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
 			p->desktop_id = idtext;
+			if ((p->send = method && strcmp(method, "send") == 0))
+				claude_deliver_desktop_send(&br->cd);
 		} else {
 			free(idtext);
 		}
@@ -405,6 +415,8 @@ static void check_deadlines(struct bridge *br)
 				"message", "the agent host did not answer in time (35 seconds)");
 		send_json(STDOUT_FILENO, err);
 		json_decref(err);
+		if (p->send)
+			claude_deliver_desktop_answered(&br->cd, 0);
 		/* Keep the key so the late answer is dropped, not forwarded. */
 		p->kind = P_OURS;
 	}
@@ -531,7 +543,8 @@ int main(int argc, char **argv)
 		}
 	}
 	hb_map_init(&br.pending);
-	claude_deliver_init(&br.cd, &br.broker, br.opt.session);
+	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
+			    hb_getenv_int("HB_CLAUDE_FIRST_SEND_MS", FIRST_SEND_WAIT_MS, 0, 3600000));
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
