@@ -13,7 +13,10 @@
  * request 35 seconds, and handles itself: toolCall (through the broker,
  * answered with toolResult), toolCancel (the call is aborted in its
  * service) and permission (an approval card in the broker; the answer goes
- * back as `permission`).  At the end it sends close, closes the host's
+ * back as `permission`).  The Claude session id the host reports in the
+ * open's answer is linked to the run's session (claude.link) before the
+ * desktop hears `opened`; a conversation that belongs to another session
+ * ends the run instead.  At the end it sends close, closes the host's
  * stdin, waits up to 10 seconds, kills the host's process group and closes
  * the run.
  */
@@ -69,9 +72,9 @@ struct options {
  * (key "h<id>" for ours, "d<json id>" for the desktop's). */
 struct pending {
 	char key[80];
-	enum { P_TOOL, P_CANCEL, P_PERMISSION, P_OURS, P_DESKTOP } kind;
+	enum { P_TOOL, P_CANCEL, P_PERMISSION, P_OURS, P_DESKTOP, P_LINK } kind;
 	char *host_request_id;          /* P_TOOL / P_PERMISSION: the host's requestId (JSON) */
-	long long deadline_ms;          /* P_DESKTOP */
+	long long deadline_ms;          /* P_DESKTOP, P_LINK */
 	char *desktop_id;               /* P_DESKTOP: the id as JSON */
 	int send;                       /* P_DESKTOP: a `send` (messages wait for it) */
 };
@@ -86,6 +89,7 @@ struct bridge {
 	long long close_deadline_ms;
 	int request_limit_ms, close_wait_ms;
 	struct claude_deliver cd;       /* messages from other sessions */
+	json_t *open_result;            /* the host's answer to open, until the link is answered */
 };
 
 static int usage(void)
@@ -117,6 +121,8 @@ static void forget(struct bridge *br, struct pending *p)
 	free(p->desktop_id);
 	free(p);
 }
+
+static void begin_close(struct bridge *br);
 
 static void send_json(int fd, json_t *v)
 {
@@ -170,6 +176,75 @@ static void tool_result(struct bridge *br, json_t *rid, int is_error, const char
 	free(params);
 	free(id);
 }
+
+/* The desktop hears `opened` (once the link is answered) and messages
+ * from other sessions may start. */
+static void announce_open(struct bridge *br)
+{
+	json_t *ev;
+
+	if (!br->open_result)
+		return;
+	if (!br->closing) {
+		ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
+		send_json(STDOUT_FILENO, ev);
+		json_decref(ev);
+		claude_deliver_opened(&br->cd, br->host.in);
+	}
+	json_decref(br->open_result);
+	br->open_result = NULL;
+}
+
+/* The host answered our open with the Claude session id it runs: link it
+ * to the run's session first (the broker takes the session from this
+ * connection's run), so that nothing goes into a conversation that
+ * belongs to another session. */
+static void opened_by_host(struct bridge *br, json_t *result)
+{
+	const char *claude = json_string_value(json_object_get(result, "sessionId"));
+	struct hb_env req;
+	char err[256], key[40];
+	struct pending *p = NULL;
+	int64_t id;
+
+	br->open_result = json_incref(result);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "claude.link");
+	hb_env_set_str(&req, "claudeSessionId", claude ? claude : br->opt.claude_session);
+	if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
+		log_warn(NULL, "cannot link the Claude session: %s", err);
+	} else {
+		snprintf(key, sizeof key, "b%lld", (long long)id);
+		if ((p = track(br, key, P_LINK)))
+			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
+	}
+	if (!p)
+		announce_open(br);
+}
+
+/* The broker's answer to claude.link.  Only a conversation that belongs
+ * to another session stops the run: without svc-sessions the run works
+ * all the same, its link is just not recorded. */
+static void linked(struct bridge *br, const struct hb_env *reply)
+{
+	const char *why = hb_env_str_or(reply, "err.msg", "the link was refused");
+	json_t *ev;
+
+	if (hb_env_bool(reply, "ok", 0) || strcmp(hb_env_str_or(reply, "err.code", ""), "conflict") != 0) {
+		if (!hb_env_bool(reply, "ok", 0))
+			log_warn(NULL, "the Claude session is not linked to %s: %s", br->opt.session, why);
+		announce_open(br);
+		return;
+	}
+	log_error(NULL, "%s", why);
+	ev = json_pack("{s:s, s:s}", "event", "failed", "error", why);
+	send_json(STDOUT_FILENO, ev);
+	json_decref(ev);
+	json_decref(br->open_result);
+	br->open_result = NULL;
+	begin_close(br);
+}
+
 /* An event from the host that the bridge handles; 1 when it did. */
 static int handle_event(struct bridge *br, json_t *msg, const char *line)
 {
@@ -227,13 +302,9 @@ static void from_host(struct bridge *br, char *line, size_t len)
 			if (json_object_get(msg, "error"))
 				log_warn(NULL, "host refused our request: %s", line);
 			if (json_is_object(json_object_get(msg, "result")) &&
-			    json_object_get(json_object_get(msg, "result"), "inheritedMarkers")) {
+			    json_object_get(json_object_get(msg, "result"), "inheritedMarkers"))
 				/* The open's answer: the desktop sees it as an event. */
-				json_t *ev = json_pack("{s:s, s:O}", "event", "opened", "result", json_object_get(msg, "result"));
-				send_json(STDOUT_FILENO, ev);
-				json_decref(ev);
-				claude_deliver_opened(&br->cd, br->host.in);
-			}
+				opened_by_host(br, json_object_get(msg, "result"));
 			forget(br, p);
 			json_decref(msg);
 			return;
@@ -317,7 +388,9 @@ static void from_broker(struct bridge *br)
 			hb_env_free(&reply);
 			continue;
 		}
-		if (p->kind == P_TOOL) {
+		if (p->kind == P_LINK) {
+			linked(br, &reply);
+		} else if (p->kind == P_TOOL) {
 			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
 			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
 			if (ans) {
@@ -392,12 +465,13 @@ static const struct pump_ops claude_pump = {
 	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait,
 };
 
-/* Desktop requests past their 35 seconds get an error of their own. */
+/* Desktop requests past their 35 seconds get an error of their own; a
+ * link the broker did not answer in that time lets the open through. */
 static void expire(void *value, void *arg)
 {
 	struct pending *p = value, **first = arg;
 
-	if (p->kind == P_DESKTOP && hb_monotonic_ms() >= p->deadline_ms && !*first)
+	if ((p->kind == P_DESKTOP || p->kind == P_LINK) && hb_monotonic_ms() >= p->deadline_ms && !*first)
 		*first = p;
 }
 
@@ -410,6 +484,12 @@ static void check_deadlines(struct bridge *br)
 		hb_map_each(&br->pending, expire, &p);
 		if (!p)
 			return;
+		if (p->kind == P_LINK) {
+			log_warn(NULL, "the broker did not answer claude.link in time; the link may be missing");
+			forget(br, p);
+			announce_open(br);
+			continue;
+		}
 		id = json_loads(p->desktop_id, JSON_DECODE_ANY, NULL);
 		err = json_pack("{s:o, s:{s:s, s:s}}", "id", id ? id : json_null(), "error", "code", "timeout",
 				"message", "the agent host did not answer in time (35 seconds)");
@@ -565,6 +645,7 @@ end:
 		forget(&br, hb_map_any(&br.pending));
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
+	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);
 	json_decref(catalog);
