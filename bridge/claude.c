@@ -16,9 +16,10 @@
  * back as `permission`).  The Claude session id the host reports in the
  * open's answer is linked to the run's session (claude.link) before the
  * desktop hears `opened`; a conversation that belongs to another session
- * ends the run instead.  At the end it sends close, closes the host's
- * stdin, waits up to 10 seconds, kills the host's process group and closes
- * the run.
+ * ends the run instead.  At the end (the desktop's close or end of input,
+ * SIGTERM, SIGINT) it sends close, closes the host's stdin, waits up to 10
+ * seconds, kills the host's process group, detaches its session and closes
+ * the run; when the host ends by itself, the last two.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -441,6 +442,12 @@ static void on_broker(void *ctx)
 	from_broker(ctx);
 }
 
+static void on_signal(void *ctx)
+{
+	log_info(NULL, "signalled: closing the run");
+	begin_close(ctx);
+}
+
 static void check_deadlines(struct bridge *br);
 
 /* Between waits: the request limits, and the end of the close wait. */
@@ -462,7 +469,7 @@ static long long claude_before_wait(void *ctx)
 }
 
 static const struct pump_ops claude_pump = {
-	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait,
+	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait, on_signal,
 };
 
 /* Desktop requests past their 35 seconds get an error of their own; a
@@ -589,6 +596,8 @@ int main(int argc, char **argv)
 	br.request_limit_ms = hb_getenv_int("HB_HOST_REQUEST_MS", REQUEST_LIMIT_MS, 1, 3600000);
 	br.close_wait_ms = hb_getenv_int("HB_HOST_CLOSE_MS", CLOSE_WAIT_MS, 1, 3600000);
 	signal(SIGPIPE, SIG_IGN);
+	if (pump_catch_signals() < 0)
+		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	if (!br.opt.claude_session) {
 		/* A new conversation: a random UUID (version 4) of our own. */
 		unsigned char r[16];
@@ -639,6 +648,7 @@ end:
 	{
 		const char *kv[] = { "run", br.opt.run, NULL };
 		/* Late answers to our requests may come first: skipped by id. */
+		deliveries_detach(&br.cd.dl, 1);
 		broker_request(&br.broker, "run.close", kv, NULL);
 	}
 	while (br.pending.count)

@@ -97,6 +97,7 @@ void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok)
 void claude_deliver_closing(struct claude_deliver *cd)
 {
 	cd->closing = 1;
+	deliveries_detach(&cd->dl, 0); /* nothing more goes in: no more messages for us */
 }
 
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e)

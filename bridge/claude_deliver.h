@@ -40,7 +40,7 @@ void claude_deliver_opened(struct claude_deliver *cd, int host_in);
  * limit passed (ok = 0). */
 void claude_deliver_desktop_send(struct claude_deliver *cd);
 void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
-/* The run is closing: nothing more goes in. */
+/* The run is closing: nothing more goes in, and the session is detached. */
 void claude_deliver_closing(struct claude_deliver *cd);
 /* The broker's `deliver`. */
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
