@@ -13,9 +13,13 @@
  * request 35 seconds, and handles itself: toolCall (through the broker,
  * answered with toolResult), toolCancel (the call is aborted in its
  * service) and permission (an approval card in the broker; the answer goes
- * back as `permission`).  At the end it sends close, closes the host's
- * stdin, waits up to 10 seconds, kills the host's process group and closes
- * the run.
+ * back as `permission`).  The Claude session id the host reports in the
+ * open's answer is linked to the run's session (claude.link) before the
+ * desktop hears `opened`; a conversation that belongs to another session
+ * ends the run instead.  At the end (the desktop's close or end of input,
+ * SIGTERM, SIGINT) it sends close, closes the host's stdin, waits up to 10
+ * seconds, kills the host's process group, detaches its session and closes
+ * the run; when the host ends by itself, the last two.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -44,6 +48,11 @@
  * HB_HOST_CLOSE_MS change them for tests only. */
 #define REQUEST_LIMIT_MS 35000
 #define CLOSE_WAIT_MS 10000
+/* Messages from other sessions wait for the run's own first prompt this
+ * long after `opened` (HB_CLAUDE_FIRST_SEND_MS): the desktop sends it as
+ * soon as it has recorded the operation, and a run opened only to receive
+ * messages must not wait for ever. */
+#define FIRST_SEND_WAIT_MS 10000
 
 /* The nine variables a parent Claude Code session gives its children
  * (found in Claude Code 2.1.332; see docs/agent-host-pipe.md).  A host
@@ -64,10 +73,11 @@ struct options {
  * (key "h<id>" for ours, "d<json id>" for the desktop's). */
 struct pending {
 	char key[80];
-	enum { P_TOOL, P_CANCEL, P_PERMISSION, P_OURS, P_DESKTOP } kind;
+	enum { P_TOOL, P_CANCEL, P_PERMISSION, P_OURS, P_DESKTOP, P_LINK } kind;
 	char *host_request_id;          /* P_TOOL / P_PERMISSION: the host's requestId (JSON) */
-	long long deadline_ms;          /* P_DESKTOP */
+	long long deadline_ms;          /* P_DESKTOP, P_LINK */
 	char *desktop_id;               /* P_DESKTOP: the id as JSON */
+	int send;                       /* P_DESKTOP: a `send` (messages wait for it) */
 };
 
 struct bridge {
@@ -80,6 +90,7 @@ struct bridge {
 	long long close_deadline_ms;
 	int request_limit_ms, close_wait_ms;
 	struct claude_deliver cd;       /* messages from other sessions */
+	json_t *open_result;            /* the host's answer to open, until the link is answered */
 };
 
 static int usage(void)
@@ -111,6 +122,8 @@ static void forget(struct bridge *br, struct pending *p)
 	free(p->desktop_id);
 	free(p);
 }
+
+static void begin_close(struct bridge *br);
 
 static void send_json(int fd, json_t *v)
 {
@@ -164,6 +177,75 @@ static void tool_result(struct bridge *br, json_t *rid, int is_error, const char
 	free(params);
 	free(id);
 }
+
+/* The desktop hears `opened` (once the link is answered) and messages
+ * from other sessions may start. */
+static void announce_open(struct bridge *br)
+{
+	json_t *ev;
+
+	if (!br->open_result)
+		return;
+	if (!br->closing) {
+		ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
+		send_json(STDOUT_FILENO, ev);
+		json_decref(ev);
+		claude_deliver_opened(&br->cd, br->host.in);
+	}
+	json_decref(br->open_result);
+	br->open_result = NULL;
+}
+
+/* The host answered our open with the Claude session id it runs: link it
+ * to the run's session first (the broker takes the session from this
+ * connection's run), so that nothing goes into a conversation that
+ * belongs to another session. */
+static void opened_by_host(struct bridge *br, json_t *result)
+{
+	const char *claude = json_string_value(json_object_get(result, "sessionId"));
+	struct hb_env req;
+	char err[256], key[40];
+	struct pending *p = NULL;
+	int64_t id;
+
+	br->open_result = json_incref(result);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "claude.link");
+	hb_env_set_str(&req, "claudeSessionId", claude ? claude : br->opt.claude_session);
+	if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
+		log_warn(NULL, "cannot link the Claude session: %s", err);
+	} else {
+		snprintf(key, sizeof key, "b%lld", (long long)id);
+		if ((p = track(br, key, P_LINK)))
+			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
+	}
+	if (!p)
+		announce_open(br);
+}
+
+/* The broker's answer to claude.link.  Only a conversation that belongs
+ * to another session stops the run: without svc-sessions the run works
+ * all the same, its link is just not recorded. */
+static void linked(struct bridge *br, const struct hb_env *reply)
+{
+	const char *why = hb_env_str_or(reply, "err.msg", "the link was refused");
+	json_t *ev;
+
+	if (hb_env_bool(reply, "ok", 0) || strcmp(hb_env_str_or(reply, "err.code", ""), "conflict") != 0) {
+		if (!hb_env_bool(reply, "ok", 0))
+			log_warn(NULL, "the Claude session is not linked to %s: %s", br->opt.session, why);
+		announce_open(br);
+		return;
+	}
+	log_error(NULL, "%s", why);
+	ev = json_pack("{s:s, s:s}", "event", "failed", "error", why);
+	send_json(STDOUT_FILENO, ev);
+	json_decref(ev);
+	json_decref(br->open_result);
+	br->open_result = NULL;
+	begin_close(br);
+}
+
 /* An event from the host that the bridge handles; 1 when it did. */
 static int handle_event(struct bridge *br, json_t *msg, const char *line)
 {
@@ -215,17 +297,15 @@ static void from_host(struct bridge *br, char *line, size_t len)
 			 json_is_string(id) ? json_string_value(id) : (idtext ? idtext : ""));
 		free(idtext);
 		p = hb_map_get(&br->pending, key);
+		if (p && p->kind == P_DESKTOP && p->send)
+			claude_deliver_desktop_answered(&br->cd, !json_object_get(msg, "error"));
 		if (p && p->kind == P_OURS) {
 			if (json_object_get(msg, "error"))
 				log_warn(NULL, "host refused our request: %s", line);
 			if (json_is_object(json_object_get(msg, "result")) &&
-			    json_object_get(json_object_get(msg, "result"), "inheritedMarkers")) {
+			    json_object_get(json_object_get(msg, "result"), "inheritedMarkers"))
 				/* The open's answer: the desktop sees it as an event. */
-				json_t *ev = json_pack("{s:s, s:O}", "event", "opened", "result", json_object_get(msg, "result"));
-				send_json(STDOUT_FILENO, ev);
-				json_decref(ev);
-				claude_deliver_opened(&br->cd, br->host.in);
-			}
+				opened_by_host(br, json_object_get(msg, "result"));
 			forget(br, p);
 			json_decref(msg);
 			return;
@@ -276,6 +356,8 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 		if ((p = track(br, key, P_DESKTOP))) {
 			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
 			p->desktop_id = idtext;
+			if ((p->send = method && strcmp(method, "send") == 0))
+				claude_deliver_desktop_send(&br->cd);
 		} else {
 			free(idtext);
 		}
@@ -307,7 +389,9 @@ static void from_broker(struct bridge *br)
 			hb_env_free(&reply);
 			continue;
 		}
-		if (p->kind == P_TOOL) {
+		if (p->kind == P_LINK) {
+			linked(br, &reply);
+		} else if (p->kind == P_TOOL) {
 			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
 			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
 			if (ans) {
@@ -358,6 +442,12 @@ static void on_broker(void *ctx)
 	from_broker(ctx);
 }
 
+static void on_signal(void *ctx)
+{
+	log_info(NULL, "signalled: closing the run");
+	begin_close(ctx);
+}
+
 static void check_deadlines(struct bridge *br);
 
 /* Between waits: the request limits, and the end of the close wait. */
@@ -379,15 +469,16 @@ static long long claude_before_wait(void *ctx)
 }
 
 static const struct pump_ops claude_pump = {
-	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait,
+	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait, on_signal,
 };
 
-/* Desktop requests past their 35 seconds get an error of their own. */
+/* Desktop requests past their 35 seconds get an error of their own; a
+ * link the broker did not answer in that time lets the open through. */
 static void expire(void *value, void *arg)
 {
 	struct pending *p = value, **first = arg;
 
-	if (p->kind == P_DESKTOP && hb_monotonic_ms() >= p->deadline_ms && !*first)
+	if ((p->kind == P_DESKTOP || p->kind == P_LINK) && hb_monotonic_ms() >= p->deadline_ms && !*first)
 		*first = p;
 }
 
@@ -400,11 +491,19 @@ static void check_deadlines(struct bridge *br)
 		hb_map_each(&br->pending, expire, &p);
 		if (!p)
 			return;
+		if (p->kind == P_LINK) {
+			log_warn(NULL, "the broker did not answer claude.link in time; the link may be missing");
+			forget(br, p);
+			announce_open(br);
+			continue;
+		}
 		id = json_loads(p->desktop_id, JSON_DECODE_ANY, NULL);
 		err = json_pack("{s:o, s:{s:s, s:s}}", "id", id ? id : json_null(), "error", "code", "timeout",
 				"message", "the agent host did not answer in time (35 seconds)");
 		send_json(STDOUT_FILENO, err);
 		json_decref(err);
+		if (p->send)
+			claude_deliver_desktop_answered(&br->cd, 0);
 		/* Keep the key so the late answer is dropped, not forwarded. */
 		p->kind = P_OURS;
 	}
@@ -497,6 +596,8 @@ int main(int argc, char **argv)
 	br.request_limit_ms = hb_getenv_int("HB_HOST_REQUEST_MS", REQUEST_LIMIT_MS, 1, 3600000);
 	br.close_wait_ms = hb_getenv_int("HB_HOST_CLOSE_MS", CLOSE_WAIT_MS, 1, 3600000);
 	signal(SIGPIPE, SIG_IGN);
+	if (pump_catch_signals() < 0)
+		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	if (!br.opt.claude_session) {
 		/* A new conversation: a random UUID (version 4) of our own. */
 		unsigned char r[16];
@@ -531,7 +632,8 @@ int main(int argc, char **argv)
 		}
 	}
 	hb_map_init(&br.pending);
-	claude_deliver_init(&br.cd, &br.broker, br.opt.session);
+	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
+			    hb_getenv_int("HB_CLAUDE_FIRST_SEND_MS", FIRST_SEND_WAIT_MS, 0, 3600000));
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
@@ -546,12 +648,14 @@ end:
 	{
 		const char *kv[] = { "run", br.opt.run, NULL };
 		/* Late answers to our requests may come first: skipped by id. */
+		deliveries_detach(&br.cd.dl, 1);
 		broker_request(&br.broker, "run.close", kv, NULL);
 	}
 	while (br.pending.count)
 		forget(&br, hb_map_any(&br.pending));
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
+	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);
 	json_decref(catalog);

@@ -2,7 +2,10 @@
  * claude_deliver - see claude_deliver.h.  The host refuses `send` with
  * `busy` while a turn runs; the bridge watches session_state_changed
  * (running, idle) to know when to try, and a refusal only puts the
- * message back at the head of the queue until the next idle.
+ * message back at the head of the queue until the next idle.  A desktop
+ * send answered with success counts as busy at once: the host answers it
+ * before its turn's `running`, and a message slipped in between would be
+ * refused anyway.
  */
 #include "claude_deliver.h"
 
@@ -10,15 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "lines.h"
 #include "log.h"
 #include "sha256.h"
 
-void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session)
+void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session,
+			 int first_send_ms)
 {
 	memset(cd, 0, sizeof *cd);
 	deliveries_init(&cd->dl, broker, session, "claude");
 	cd->host_in = -1;
+	cd->first_pending = 1;
+	cd->first_send_ms = first_send_ms;
 }
 
 /* The same operation id always gives the same message uuid (a version 8
@@ -49,7 +56,10 @@ static void pump(struct claude_deliver *cd)
 	char uuid[37];
 	json_t *req;
 
-	if (cd->working || cd->busy || cd->closing || cd->host_in < 0 || !(x = deliveries_next(&cd->dl)))
+	/* A desktop send in flight will start a turn: a message sent now
+	 * would take its place and the desktop would get `busy`. */
+	if (cd->working || cd->busy || cd->closing || cd->host_in < 0 || cd->first_pending || cd->desktop_sends ||
+	    !(x = deliveries_next(&cd->dl)))
 		return;
 	x->state = DELIVERY_WORKING;
 	cd->working = x;
@@ -64,12 +74,30 @@ static void pump(struct claude_deliver *cd)
 void claude_deliver_opened(struct claude_deliver *cd, int host_in)
 {
 	cd->host_in = host_in;
+	cd->first_deadline_ms = hb_monotonic_ms() + cd->first_send_ms;
+	pump(cd);
+}
+
+void claude_deliver_desktop_send(struct claude_deliver *cd)
+{
+	cd->desktop_sent = 1;
+	cd->desktop_sends++;
+}
+
+void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok)
+{
+	if (cd->desktop_sends > 0)
+		cd->desktop_sends--;
+	if (ok)
+		cd->busy = 1; /* its turn runs until idle; the first one's too */
+	cd->first_pending = 0;
 	pump(cd);
 }
 
 void claude_deliver_closing(struct claude_deliver *cd)
 {
 	cd->closing = 1;
+	deliveries_detach(&cd->dl, 0); /* nothing more goes in: no more messages for us */
 }
 
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e)
@@ -140,9 +168,19 @@ int claude_deliver_refuse(struct claude_deliver *cd, json_t *msg)
 
 long long claude_deliver_tick(struct claude_deliver *cd)
 {
+	long long attach, left;
+
 	if (cd->host_in < 0 || cd->closing)
 		return -1;
-	return deliveries_attach(&cd->dl);
+	attach = deliveries_attach(&cd->dl);
+	if (!cd->first_pending || cd->desktop_sent)
+		return attach;
+	if ((left = cd->first_deadline_ms - hb_monotonic_ms()) > 0)
+		return attach >= 0 && attach < left ? attach : left;
+	log_info(NULL, "the desktop sent nothing within %d ms of the open: messages may go in", cd->first_send_ms);
+	cd->first_pending = 0;
+	pump(cd);
+	return attach;
 }
 
 void claude_deliver_free(struct claude_deliver *cd)

@@ -4,6 +4,12 @@
  * message waits until the host reports the session idle and then goes in
  * with the host's `send`, whose messageId (a UUID derived from the
  * operation id) becomes the transcript's user message uuid.
+ *
+ * The run's own text goes first: after the open, messages wait until the
+ * desktop's first `send` has been answered and the turn it started is
+ * idle, or until the desktop has sent nothing for first_send_ms after
+ * `opened` (a run opened only to receive messages).  Later, a message
+ * never goes in while a `send` of the desktop waits for its answer.
  */
 #ifndef HB_CLAUDE_DELIVER_H
 #define HB_CLAUDE_DELIVER_H
@@ -18,12 +24,23 @@ struct claude_deliver {
 	int busy;                       /* a turn runs (send .. idle) */
 	int closing;
 	struct delivery *working;       /* our send in flight */
+	int first_pending;              /* the run's own first send has not had its turn */
+	int desktop_sent;               /* the desktop has sent a `send` */
+	int desktop_sends;              /* ... that the host has not answered yet */
+	int first_send_ms;              /* how long a silent desktop holds messages back */
+	long long first_deadline_ms;    /* after the open: deliver anyway from then on */
 };
 
-void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session);
-/* The host answered our open: deliveries may start. */
+void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session,
+			 int first_send_ms);
+/* The host answered our open: deliveries may start, after the desktop's
+ * first turn or its silence. */
 void claude_deliver_opened(struct claude_deliver *cd, int host_in);
-/* The run is closing: nothing more goes in. */
+/* The desktop's `send` went to the host; its answer (ok), or its request
+ * limit passed (ok = 0). */
+void claude_deliver_desktop_send(struct claude_deliver *cd);
+void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
+/* The run is closing: nothing more goes in, and the session is detached. */
 void claude_deliver_closing(struct claude_deliver *cd);
 /* The broker's `deliver`. */
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
@@ -32,7 +49,8 @@ void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
 int claude_deliver_from_host(struct claude_deliver *cd, json_t *msg);
 /* A desktop request with a reserved id: refused on stdout (1). */
 int claude_deliver_refuse(struct claude_deliver *cd, json_t *msg);
-/* Before each wait: session.attach when due; ms until the next. */
+/* Before each wait: session.attach when due, and the end of the desktop's
+ * silence after the open; ms until the next of them. */
 long long claude_deliver_tick(struct claude_deliver *cd);
 void claude_deliver_free(struct claude_deliver *cd);
 

@@ -13,7 +13,9 @@
  * - threads the server reports (thread/started, and the answers to
  *   thread/start, resume and fork) are linked to --session, or to their
  *   parent for a fork or a sub-agent, through the broker (thread.link).
- * It ends with the server, with the server's exit status.
+ * It ends with the server, with the server's exit status, and detaches its
+ * session then.  The end of its input closes the server's; SIGTERM or
+ * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -26,6 +28,7 @@
 
 #include "child.h"
 #include "client.h"
+#include "clock.h"
 #include "codex.h"
 #include "dialect.h"
 #include "lines.h"
@@ -440,13 +443,39 @@ static void on_broker(void *ctx)
 	from_broker(ctx);
 }
 
+/* Signalled: the server ends as at the end of our input, and is told so;
+ * one that does not end in STOP_WAIT_MS is killed. */
+#define STOP_WAIT_MS 10000
+
+static void on_signal(void *ctx)
+{
+	struct bridge *br = ctx;
+
+	if (br->stop_deadline_ms)
+		return;
+	log_info(NULL, "signalled: ending codex app-server");
+	on_caller_done(br);
+	kill(br->server.pid, SIGTERM);
+	br->stop_deadline_ms = hb_monotonic_ms() + STOP_WAIT_MS;
+}
+
 static long long before_wait(void *ctx)
 {
-	return codex_deliver_tick(ctx);
+	struct bridge *br = ctx;
+	long long wait = codex_deliver_tick(br), left;
+
+	if (!br->stop_deadline_ms)
+		return wait;
+	if ((left = br->stop_deadline_ms - hb_monotonic_ms()) <= 0) {
+		log_warn(NULL, "codex app-server did not end within %d ms of SIGTERM; killing it", STOP_WAIT_MS);
+		kill(br->server.pid, SIGKILL);
+		return -2;
+	}
+	return wait >= 0 && wait < left ? wait : left;
 }
 
 static const struct pump_ops codex_pump = { on_caller_line, on_caller_done, on_server_line, on_broker,
-					    before_wait };
+					    before_wait, on_signal };
 
 int main(int argc, char **argv)
 {
@@ -465,6 +494,8 @@ int main(int argc, char **argv)
 	if (i + 1 >= argc)
 		return usage();
 	signal(SIGPIPE, SIG_IGN);
+	if (pump_catch_signals() < 0)
+		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	hb_map_init(&br.pending);
 	br.held_tail = &br.held;
 	br.broker_ok = hb_client_open(&br.broker, NULL, 5000, err, sizeof err) == 0;
@@ -477,6 +508,7 @@ int main(int argc, char **argv)
 	}
 	pump_run(br.server.out, br.broker_ok ? br.broker.sock : NULL, &codex_pump, &br);
 	status = child_wait(&br.server);
+	deliveries_detach(&br.dl, 1);
 	while (br.pending.count) {
 		struct pending *p = hb_map_any(&br.pending);
 		hb_map_del(&br.pending, p->key);

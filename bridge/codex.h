@@ -30,6 +30,7 @@ struct bridge {
 	char turn[200];                 /* its running turn, or "" */
 	struct delivery *working;       /* the one turn/start or turn/steer in flight */
 	struct delivered_run *runs;     /* runs opened for turns we started */
+	long long stop_deadline_ms;     /* signalled: the server is killed then */
 };
 
 /* Write one JSON value as a line to fd. */
@@ -45,7 +46,8 @@ void codex_deliver(struct bridge *br, const struct hb_env *e);
 int codex_deliver_from_server(struct bridge *br, json_t *msg);
 /* A line from the caller that uses a reserved id: refused (1). */
 int codex_deliver_refuse(struct bridge *br, json_t *msg);
-/* Before each wait: repeat session.attach; ms until the next time. */
+/* Before each wait: repeat session.attach, or detach once the server's
+ * input is closed (the bridge is ending); ms until the next time. */
 long long codex_deliver_tick(struct bridge *br);
 void codex_deliver_free(struct bridge *br);
 

@@ -291,6 +291,11 @@ long long codex_deliver_tick(struct bridge *br)
 {
 	if (!br->broker_ok || !br->thread[0])
 		return -1;
+	if (br->server.in < 0) {
+		/* Nothing reaches the server any more: no messages for us. */
+		deliveries_detach(&br->dl, 0);
+		return -1;
+	}
 	return deliveries_attach(&br->dl);
 }
 

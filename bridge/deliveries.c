@@ -55,7 +55,7 @@ long long deliveries_attach(struct deliveries *d)
 	long long now = hb_monotonic_ms();
 	struct hb_env e;
 
-	if (!d->session || !*d->session)
+	if (!d->session || !*d->session || d->detached)
 		return -1;
 	if (now >= d->next_attach_ms) {
 		hb_env_init(&e);
@@ -63,9 +63,32 @@ long long deliveries_attach(struct deliveries *d)
 		hb_env_set_str(&e, "session", d->session);
 		hb_env_set_str(&e, "agent", d->agent);
 		send_broker(d, &e);
+		d->attached = 1;
 		d->next_attach_ms = now + DELIVERY_ATTACH_EVERY_MS;
 	}
 	return d->next_attach_ms - now;
+}
+
+void deliveries_detach(struct deliveries *d, int wait)
+{
+	struct hb_env e, reply;
+	char err[256];
+
+	if (!d->attached || !d->broker || (d->detached && !wait))
+		return;
+	d->detached = 1;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "session.detach");
+	hb_env_set_str(&e, "session", d->session);
+	if (!wait) {
+		send_broker(d, &e);
+		return;
+	}
+	if (hb_client_request(d->broker, &e, &reply, err, sizeof err) < 0) {
+		log_warn(NULL, "session.detach: %s", err);
+		return;
+	}
+	hb_env_free(&reply);
 }
 
 static void report(struct deliveries *d, const char *op_id, int ok, const char *turn, const char *why)

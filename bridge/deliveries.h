@@ -1,7 +1,7 @@
 /*
  * deliveries - what both bridges do for messages between sessions: say
  * to the broker which session's agent they carry (session.attach, every
- * second), remember each operation id the broker handed them, so that a
+ * second, and session.detach when they end), remember each operation id the broker handed them, so that a
  * message asked for again (svc-messages or the broker restarted) goes into
  * the agent once and the repeat gets the first outcome, and report the
  * outcome (deliver.done).  Also: a client's own request may not use a
@@ -37,14 +37,22 @@ struct deliveries {
 	struct hb_map by_op;            /* op id -> struct delivery */
 	struct delivery *queue, **queue_tail;
 	long long next_attach_ms;
+	int attached;                   /* session.attach was sent */
+	int detached;                   /* session.detach was sent: attach no more */
 };
 
 void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent);
 void deliveries_free(struct deliveries *d);
 
 /* Repeat session.attach when it is due; returns ms until the next one
- * (-1 without a session). */
+ * (-1 without a session, or once detached). */
 long long deliveries_attach(struct deliveries *d);
+/* The bridge ends: session.detach (when it ever attached), so the broker
+ * hands the session's messages to nobody instead of to a bridge that is
+ * gone until the attachment expires.  wait: until the broker answered
+ * (at exit, where a message still queued on the socket would be lost);
+ * otherwise sent on, and a later call with wait sends it again. */
+void deliveries_detach(struct deliveries *d, int wait);
 
 /* The broker's `deliver`: a new delivery (WAITING, appended to the queue)
  * or NULL when it is a repeat (answered here when it is done) or bad. */

@@ -1,8 +1,9 @@
 /*
- * deliver - see deliver.h.  Attachments are the only state here; they
- * expire when a bridge stops repeating session.attach (its connection is
- * gone: a ROUTER gets no notice of that), and a send that fails drops one
- * at once.
+ * deliver - see deliver.h.  Attachments are the only state here; a
+ * bridge that ends drops its own with session.detach, and they expire
+ * when a bridge stops repeating session.attach without one (killed: a
+ * ROUTER gets no notice that a connection is gone), and a send that fails
+ * drops one at once.
  */
 #include "deliver.h"
 

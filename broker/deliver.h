@@ -1,7 +1,8 @@
 /*
  * deliver - the last leg of a message between sessions.  A bridge says
  * which session's agent it carries (session.attach, repeated every
- * second, so a restarted broker learns it again); svc-messages' task asks
+ * second, so a restarted broker learns it again, and session.detach when
+ * it ends); svc-messages' task asks
  * the broker to deliver an outbox entry (back op `deliver`); the broker
  * checks the hold rules again with the access of the recipient's running
  * turn, hands the message to the bridge and answers `accepted`, `held` or

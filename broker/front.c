@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "deliver.h"
 #include "intake.h"
+#include "link.h"
 #include "messages.h"
 #include "runs.h"
 #include "log.h"
@@ -179,6 +180,7 @@ static const struct {
 	{ "claude.call", intake_claude_call },
 	{ "claude.cancel", intake_claude_cancel },
 	{ "thread.link", intake_thread_link },
+	{ "claude.link", link_claude },
 	{ "claude.permission", approvals_request },
 	{ "approval.list", approvals_list },
 	{ "approval.resolve", approvals_resolve },

@@ -87,6 +87,18 @@ static const struct migration_step migration_steps[] = {
 	  " next_attempt_at INTEGER NOT NULL,"
 	  " last_error TEXT);"
 	  "CREATE INDEX session_message_outbox_due ON session_message_outbox (held, next_attempt_at);" },
+	/* Version 3: one Claude conversation belongs to at most one session
+	 * (page 003).  Version 1 left the Claude id without UNIQUE; every
+	 * link is kept except later claims of a conversation already claimed
+	 * (the oldest link wins, the row written first among equals), which
+	 * the index could not hold.  An index, not a rebuilt table: the rows
+	 * stay where they are. */
+	{ 3,
+	  "DELETE FROM claude_sessions WHERE EXISTS (SELECT 1 FROM claude_sessions AS older"
+	  " WHERE older.claude_session_id = claude_sessions.claude_session_id"
+	  " AND (older.updated_at < claude_sessions.updated_at"
+	  " OR (older.updated_at = claude_sessions.updated_at AND older.rowid < claude_sessions.rowid)));"
+	  "CREATE UNIQUE INDEX claude_sessions_by_claude_id ON claude_sessions (claude_session_id);" },
 };
 
 #define MIGRATION_STEP_COUNT ((int)(sizeof migration_steps / sizeof migration_steps[0]))

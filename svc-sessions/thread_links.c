@@ -11,6 +11,7 @@
 #include "thread_links.h"
 
 #include "appdata.h"
+#include "claude_link.h"
 #include "session_args.h"
 
 #include <stdio.h>
@@ -203,6 +204,32 @@ json_t *thread_links_link_thread(sqlite3 *db, const json_t *args, char *err, siz
 	return result;
 }
 
+/* Inside the transaction: 0 when no other session holds the Claude
+ * conversation, -1 with err (the refusal, or a database error). */
+static int check_claude_owner(sqlite3 *db, const char *session, const char *claude, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT session_id FROM claude_sessions WHERE claude_session_id = ?1"
+			       " AND session_id <> ?2", -1, &stmt, NULL) != SQLITE_OK)
+		return appdata_error(db, "reading a Claude session link", err, errlen);
+	int rc = sqlite3_bind_text(stmt, 1, claude, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(stmt, 2, session, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	int result = 0;
+	if (rc == SQLITE_ROW) {
+		snprintf(err, errlen, "Claude session %s " HB_CLAUDE_LINK_TAKEN " %s: a Claude conversation belongs "
+			 "to one HB Code session only, so continue it in that session.", claude,
+			 (const char *)sqlite3_column_text(stmt, 0));
+		result = -1;
+	} else if (rc != SQLITE_DONE) {
+		result = appdata_error(db, "reading a Claude session link", err, errlen);
+	}
+	sqlite3_finalize(stmt);
+	return result;
+}
+
 json_t *thread_links_link_claude(sqlite3 *db, const json_t *args, char *err, size_t errlen)
 {
 	static const char *const fields[] = { "sessionId", "claudeSessionId", NULL };
@@ -219,7 +246,8 @@ json_t *thread_links_link_claude(sqlite3 *db, const json_t *args, char *err, siz
 	if (appdata_begin_write(db, err, errlen) != 0)
 		return NULL;
 	sqlite3_stmt *stmt = NULL;
-	if (check_session_agent(db, session, "claude", err, errlen) != 0)
+	if (check_session_agent(db, session, "claude", err, errlen) != 0 ||
+	    check_claude_owner(db, session, claude, err, errlen) != 0)
 		goto fail;
 	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
 		appdata_error(db, "linking a Claude session", err, errlen);

@@ -10,6 +10,10 @@
  *       -> {"threadId","sessionId"|null,"parentThreadId"|null,"created":bool}
  *   _link_claude {sessionId, claudeSessionId}
  *       -> {"sessionId","claudeSessionId"}
+ *       A session has one Claude conversation at a time (a new one
+ *       replaces the old), and a conversation belongs to at most one
+ *       session: another session's claim fails with a sentence that holds
+ *       HB_CLAUDE_LINK_TAKEN (common/claude_link.h).
  * A Codex sub-agent thread is linked to its parent thread, not to a session;
  * resolution follows parent links up to THREAD_PARENT_DEPTH_MAX steps.
  */

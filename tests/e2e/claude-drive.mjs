@@ -3,10 +3,14 @@
 // through `hbctl approve|decline` as the scenario says, and prints a JSON
 // summary when the run is idle.  Node stdlib only.
 //
-//   node claude-drive.mjs --hbctl PATH --prompt TEXT [--approve | --decline MSG]
-//        [--timeout S] [--transcript FILE] [--stay-until FILE]
+//   node claude-drive.mjs --hbctl PATH [--prompt TEXT] [--approve | --decline MSG]
+//        [--timeout S] [--transcript FILE] [--stay-until FILE] [--send-after MS]
 //        -- hb-claude-bridge ARGS... -- node host.mjs
 //
+// Without --prompt the desktop sends nothing (a run opened only to receive
+// messages from other sessions; use it with --stay-until).
+// --send-after MS: send the prompt MS after "opened", as the desktop does
+// once it has recorded the operation (page 003), not at once.
 // --transcript FILE: every line from the bridge as {t (ms since 1970), line}
 // --stay-until FILE: do not end at the first idle; end once FILE exists
 // (the run stays open for what else reaches it, e.g. session messages).
@@ -69,7 +73,10 @@ readline.createInterface({ input: child.stdout }).on("line", (line) => {
   try { m = JSON.parse(line); } catch { summary.errors.push("not JSON: " + line); return; }
   if (m.event === "opened") {
     summary.opened = m.result;
-    send({ id: 1, method: "send", params: { text: opts.prompt } });
+    summary.openedAt = Date.now();
+    if (opts.prompt === undefined) return;
+    setTimeout(() => send({ id: 1, method: "send", params: { text: opts.prompt } }),
+               Number(opts["send-after"]) || 0);
     return;
   }
   if (m.event === "message") {

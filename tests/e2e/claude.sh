@@ -6,7 +6,9 @@
 # svc-sessions.  Checks: a read-only tool runs without asking; an
 # agent-class tool raises an approval card and runs after `hbctl approve`;
 # a decline reaches the model as the denial; the nine child-session
-# markers never reach the host.  Usage: claude.sh BUILD.
+# markers never reach the host; the run's Claude session id is linked to
+# its HB Code session (maintain_sessions shows it), and a second session
+# that opens the same conversation is refused.  Usage: claude.sh BUILD.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +42,8 @@ mock=$!
 for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 
-# $1 name, $2 prompt, then driver options.
+# $1 name, $2 prompt, then driver options.  The run is of $run_session
+# (default: $session), with $bridge_extra added to the bridge's options.
 run() {
 	local name=$1 prompt=$2
 	shift 2
@@ -52,8 +55,8 @@ run() {
 		CLAUDE_CODE_SESSION_ID=parent CLAUDE_PID=1 CLAUDE_CODE_SESSION_ATTENDED=1 \
 		CLAUDE_CODE_CHILD_NOTES_DIR=/tmp CLAUDE_EFFORT=low AI_AGENT=x TRACEPARENT=00-x \
 		timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" "$@" \
-		-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
-		--access full-auto -- node "$rig/host.mjs" >"$tmp/$name.json" 2>"$tmp/$name.err"
+		-- "$build/hb-claude-bridge" --session "${run_session:-$session}" --run "run-$name" --project "$tmp/project" \
+		--access full-auto ${bridge_extra:-} -- node "$rig/host.mjs" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	echo $? >"$tmp/$name.rc"
 }
 
@@ -65,6 +68,18 @@ check "read-only: the model got the tool output" 'tool_results $tmp/mock.jsonl |
 # The page's one rule, appended to Claude's system prompt by the bridge.
 check "read-only: the system prompt carries the send_session_message rule" \
 	'grep -q "use the hbcode tool send_session_message (find the session'"'"'s id with maintain_sessions). Claude'"'"'s own SendMessage and ListAgents cannot reach HB Code sessions." $tmp/mock.jsonl'
+
+# maintain_sessions' view of the session's Claude conversation: from
+# resolveSession, and from the session's row of listSessions.
+resolved_claude() { "$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$1\"}" | json_field claudeSessionId; }
+listed_claude() {
+	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' |
+		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s).sessions.find(x=>x.id===process.argv[1]);console.log(r?JSON.stringify(r.claudeSessionId ?? null):"no row")})' "$1"
+}
+claude_id=$(field $tmp/readonly.json opened.sessionId)
+check "link: resolveSession gives the run's Claude session id" \
+	'[ -n "$claude_id" ] && [ "$(resolved_claude "$session")" = "$claude_id" ]'
+check "link: listSessions shows it in the session's row" '[ "$(listed_claude "$session")" = "\"$claude_id\"" ]'
 
 run approve '@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed by Claude"}' --approve
 check "approve: the run ended idle" '[ "$(cat $tmp/approve.rc)" = 0 ]'
@@ -87,10 +102,22 @@ check "stop: the run ended idle" '[ "$(cat $tmp/stop.rc)" = 0 ]'
 check "stop: the model got Run stopped. as the tool result" 'tool_results $tmp/mock.jsonl | grep -q "Run stopped."'
 check "stop: the handler stopped" slots_free_soon
 
+# Another session opens the conversation the first one holds now.
+second=$("$build/hbctl" call manage_sessions \
+	"{\"action\":\"create\",\"title\":\"Claude second\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" | json_field id)
+held=$(resolved_claude "$session")
+run_session=$second bridge_extra="--claude-session $held" run conflict 'Say hello.'
+check "conflict: the run ended with the bridge's failed event" \
+	'[ "$(cat $tmp/conflict.rc)" != 0 ] && [ -n "$held" ] && field $tmp/conflict.json errors | grep -q "Claude session $held already belongs to HB Code session $session"'
+check "conflict: the desktop never heard opened, so sent nothing" '[ "$(field $tmp/conflict.json opened)" = null ]'
+check "conflict: the conversation stays the first session's" \
+	'[ "$(resolved_claude "$second")" = null ] && [ "$(resolved_claude "$session")" = "$held" ] && [ "$(listed_claude "$second")" = null ]'
+check "conflict: the run was closed" 'grep -q "run run-conflict closed" $tmp/broker.log'
+
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in readonly approve decline interrupt stop; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
+	for s in readonly approve decline interrupt stop conflict; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

@@ -5,6 +5,12 @@
 # the reference agent host (tests/agent-host) -> the mock Messages API on
 # 127.0.0.1.  claude-drive.mjs plays the desktop and keeps the run open.
 # Checks:
+#   open   a message queued before the run opens waits for the run's own
+#          first prompt (sent 2 s after `opened`, as a desktop does after
+#          recording the operation): the prompt is accepted, not `busy`,
+#          its turn runs, and the message follows as a turn of its own
+#   grace  a run whose desktop sends nothing gets a waiting message once
+#          HB_CLAUDE_FIRST_SEND_MS has passed, not before
 #   busy   a message sent while the run's turn runs (it waits on an
 #          approval card that the test answers when it wants) is carried in
 #          only after that turn ended: a `send` whose text is the envelope;
@@ -36,10 +42,10 @@ envelope() {
 	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Sender" from_agent="codex">\n%s\n</session_message>' \
 		"$sender" "$1"
 }
-# send CALL-ID RUN MESSAGE
+# send CALL-ID RUN MESSAGE [RECIPIENT]
 send() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$recipient" "$3")" \
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "${4:-$recipient}" "$3")" \
 		--run "$2" --call-id "$1" --timeout 20000
 }
 # What the mock model got, for the envelope in file $1: "TURNS MAX FIRST"
@@ -76,7 +82,8 @@ last_tool_result_seq() {
 		}
 		console.log(seq);' "$tmp/mock.jsonl"
 }
-# The time of the first "idle" of the Claude run after it was running.
+# The time of the first "idle" of the Claude run after it was running (in
+# transcript $1, by default the busy run's).
 first_idle_t() {
 	node -e '
 		const fs = require("fs");
@@ -89,9 +96,9 @@ first_idle_t() {
 			if (m.state === "running") running = true;
 			else if (m.state === "idle" && running) { console.log(t); process.exit(0); }
 		}
-		console.log(0);' "$tmp/drive.transcript"
+		console.log(0);' "${1:-$tmp/drive.transcript}"
 }
-# How many times the run went idle.
+# How many times the run went idle (transcript $1, by default the busy run's).
 idles() {
 	node -e '
 		let n = 0;
@@ -100,7 +107,27 @@ idles() {
 			let m; try { m = JSON.parse(JSON.parse(l).line).message; } catch { continue; }
 			if (m && m.subtype === "session_state_changed" && m.state === "idle") n++;
 		}
-		console.log(n);' "$tmp/drive.transcript"
+		console.log(n);' "${1:-$tmp/drive.transcript}"
+}
+# The time the bridge's "opened" event reached the desktop (transcript $1).
+opened_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { console.log(r.t); break; } }' "$1"; }
+# What the bridge answered the desktop's request id 1 (transcript $1):
+# "result", the error's code, or nothing.
+answer_1() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.id === 1) console.log(m.error ? m.error.code : "result"); }' "$1"; }
+# drive TRANSCRIPT STOP-FILE SESSION RUN [DRIVER OPTIONS]: the desktop of a
+# Claude run of SESSION, in the background (its pid in $desktop); the run
+# stays open until STOP-FILE exists.
+drive() {
+	local transcript=$1 stop=$2 session=$3 run=$4
+	shift 4
+	env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+		timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
+		--transcript "$transcript" --stay-until "$stop" "$@" \
+		-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
+		--access full-auto -- node "$rig/host.mjs" >"$transcript.json" 2>"$transcript.err" &
+	desktop=$!
 }
 attached() { [ "$(events "e.event===\"session.attached\" && e.session===\"$1\" && e.agent===\"claude\"")" -ge 1 ]; }
 mock_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (r.seq === +process.argv[2]) console.log(r.t); }' "$tmp/mock.jsonl" "$1"; }
@@ -128,19 +155,61 @@ mock=$!
 wait_for 10 '[ -s "$tmp/mock.out" ]'
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 
-# The desktop's prompt makes the model call an agent-class tool: the turn
-# runs until the test answers the approval card.
-env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
-	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-	timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
-	--prompt '@tool manage_sessions {"action":"rename","targetSessionId":"'"$other"'","title":"Renamed by Claude"}' \
-	--transcript "$tmp/drive.transcript" --stay-until "$tmp/stop" \
-	-- "$build/hb-claude-bridge" --session "$recipient" --run run-claude --project "$tmp/project" \
-	--access full-auto -- node "$rig/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err" &
-desktop=$!
+# ---------------------------------------------------------------- open --
+# The message asks for an agent-class tool, so the turn it starts runs
+# until the test answers the approval card: delivered too early, it would
+# hold the desktop's own prompt off with `busy`.
+early=$(new_session "Claude opened later" claude)
+body_open='Sent before your run opened: @tool manage_sessions {"action":"rename","targetSessionId":"'"$early"'","title":"Renamed by a message"}'
+envelope "$body_open" >"$tmp/open.envelope"
+printf 'Say hello.' >"$tmp/open.prompt"
+receipt=$(send call-open run-sender "$body_open" "$early")
+check "open: queued while no bridge carries the session" '[ "${receipt#queued:}" != "$receipt" ] && state_is call-open queued'
+drive "$tmp/open.transcript" "$tmp/open.stop" "$early" run-open --prompt "$(cat "$tmp/open.prompt")" --send-after 2000
+wait_for 90 '[ -n "$(answer_1 "$tmp/open.transcript")" ]'
+check "open: the desktop's first prompt was accepted, not busy" '[ "$(answer_1 "$tmp/open.transcript")" = result ]'
+check "open: the message was delivered after the prompt's turn" 'wait_for 60 "state_is call-open sent"'
+check "open: its own turn asks for approval" 'wait_for 60 "[ -n \"\$(approval_id)\" ]"'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+check "open: two turns, the prompt's and the message's (two idles)" 'wait_for 60 "[ \$(idles "$tmp/open.transcript") -ge 2 ]"'
+read -r _ _ prompt_seq <<<"$(envelope_count "$tmp/open.prompt")"
+read -r turns max first <<<"$(envelope_count "$tmp/open.envelope")"
+check "open: the model got the message exactly once" '[ "$max" = 1 ] && [ "$first" -gt 0 ]'
+check "open: the prompt reached the model first, the message after the prompt's turn went idle" \
+	'[ "$prompt_seq" -gt 0 ] && [ "$first" -gt "$prompt_seq" ] && [ "$(first_idle_t "$tmp/open.transcript")" -gt 0 ] &&
+	 [ "$(mock_t "$first")" -ge "$(first_idle_t "$tmp/open.transcript")" ]'
+touch "$tmp/open.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "open: the run ended cleanly" '[ $rc = 0 ]'
+
+# --------------------------------------------------------------- grace --
+# A run opened only to receive messages: the desktop sends nothing.
+listener=$(new_session "Claude listening" claude)
+body_grace='Sent to a run whose desktop says nothing.'
+envelope "$body_grace" >"$tmp/grace.envelope"
+receipt=$(send call-grace run-sender "$body_grace" "$listener")
+check "grace: queued while no bridge carries the session" '[ "${receipt#queued:}" != "$receipt" ]'
+HB_CLAUDE_FIRST_SEND_MS=3000 drive "$tmp/grace.transcript" "$tmp/grace.stop" "$listener" run-grace
+check "grace: delivered although the desktop sent nothing" 'wait_for 90 "state_is call-grace sent"'
+check "grace: the model got it exactly once" \
+	'wait_for 30 "[ \"\$(envelope_count "$tmp/grace.envelope")\" != \"0 0 0\" ]" && [ "$(envelope_count "$tmp/grace.envelope" | cut -d" " -f1,2)" = "1 1" ]'
+read -r _ _ first <<<"$(envelope_count "$tmp/grace.envelope")"
+check "grace: not before HB_CLAUDE_FIRST_SEND_MS had passed after opened" \
+	'[ "$first" -gt 0 ] && [ "$(mock_t "$first")" -ge $(( $(opened_t "$tmp/grace.transcript") + 3000 )) ]'
+touch "$tmp/grace.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "grace: the run ended cleanly" '[ $rc = 0 ]'
 
 # ---------------------------------------------------------------- busy --
+# The desktop's prompt makes the model call an agent-class tool: the turn
+# runs until the test answers the approval card.
+drive "$tmp/drive.transcript" "$tmp/stop" "$recipient" run-claude \
+	--prompt '@tool manage_sessions {"action":"rename","targetSessionId":"'"$other"'","title":"Renamed by Claude"}'
+
 check "busy: the turn waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
 check "busy: the bridge attached its session" 'wait_for 20 "attached $recipient"'
 body='When your turn is done: please summarize it for me.'
@@ -231,11 +300,10 @@ wait "$desktop"
 rc=$?
 desktop=
 check "the run ended cleanly" '[ $rc = 0 ]'
-check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/drive.err $tmp/broker.log'
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	cat "$tmp/drive.json"
-	tail -30 "$tmp/drive.err"
+	for t in open grace drive; do echo "--- $t"; cat "$tmp/$t.transcript.json"; tail -30 "$tmp/$t.transcript.err"; done
 	tail -40 "$tmp/broker.log"
 fi
 exit $fail

@@ -5,8 +5,9 @@
  * duplicates that join, Claude toolCall/toolCancel on a connection bound
  * to its run (a call without toolUseId known by its bare requestId), run
  * stop and close, the run.open refusals (unknown session, the other
- * agent's session, a second active Claude run), and approval cards with
- * hbctl.
+ * agent's session, a second active Claude run, unless its bridge is
+ * gone), approval cards with hbctl, and a Claude bridge's claude.link
+ * (the session from its run; one session per Claude conversation).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -744,6 +745,113 @@ static void test_approvals(void **state)
 	zmq_ctx_term(zctx);
 }
 
+/* A new Claude session of svc-sessions; its id into id. */
+static void new_claude_session(const char *title, char id[64])
+{
+	char args[200], *text = NULL;
+	json_t *row;
+	int ok = 0;
+
+	snprintf(args, sizeof args, "{\"action\":\"create\",\"title\":\"%s\",\"agent\":\"claude\","
+		 "\"projectPath\":\"/tmp\"}", title);
+	assert_int_equal(fx_call(&F, "manage_sessions", args, &ok, &text), 0);
+	assert_true(ok);
+	row = json_loads(text, 0, NULL);
+	snprintf(id, 64, "%s", json_string_value(json_object_get(row, "id")));
+	json_decref(row);
+	free(text);
+}
+
+/* maintain_sessions' claudeSessionId for session (resolveSession, or the
+ * session's row of listSessions), "null" when it has none. */
+static void claude_id_of(const char *session, int from_list, char out[64])
+{
+	char args[200], *text = NULL;
+	json_t *res, *row = NULL, *v;
+	size_t i;
+	int ok = 0;
+
+	if (from_list)
+		snprintf(args, sizeof args, "{\"action\":\"listSessions\",\"limit\":200}");
+	else
+		snprintf(args, sizeof args, "{\"action\":\"resolveSession\",\"targetSessionId\":\"%s\"}", session);
+	assert_int_equal(fx_call(&F, "maintain_sessions", args, &ok, &text), 0);
+	assert_true(ok);
+	res = json_loads(text, 0, NULL);
+	if (!from_list)
+		row = res;
+	json_array_foreach(json_object_get(res, "sessions"), i, v)
+		if (strcmp(json_string_value(json_object_get(v, "id")), session) == 0)
+			row = v;
+	assert_non_null(row);
+	v = json_object_get(row, "claudeSessionId");
+	snprintf(out, 64, "%s", json_is_string(v) ? json_string_value(v) : "null");
+	json_decref(res);
+	free(text);
+}
+
+static void expect_claude_id(const char *session, const char *want)
+{
+	char got[64];
+
+	claude_id_of(session, 0, got);
+	assert_string_equal(got, want);
+	claude_id_of(session, 1, got);
+	assert_string_equal(got, want);
+}
+
+static void test_claude_link(void **state)
+{
+	struct hb_client a, b, none;
+	struct hb_env reply;
+	char one[64], two[64], want[160];
+
+	(void)state;
+	new_claude_session("Claude one", one);
+	new_claude_session("Claude two", two);
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	assert_int_equal(fx_client(&F, &b, 15000), 0);
+	assert_int_equal(fx_client(&F, &none, 15000), 0);
+
+	/* No run on this connection: nothing says whose conversation it is. */
+	reply_to(&none, send_op(&none, "claude.link", "claudeSessionId", "conv-1", (char *)NULL), &reply);
+	assert_false(hb_env_bool(&reply, "ok", 1));
+	assert_string_equal(hb_env_str_or(&reply, "err.code", ""), "bad-request");
+	hb_env_free(&reply);
+	hb_client_close(&none);
+
+	assert_int_equal(fx_open_run(&a, "run-link-1", one, "/tmp", "claude", "full-auto"), 0);
+	assert_int_equal(fx_open_run(&b, "run-link-2", two, "/tmp", "claude", "full-auto"), 0);
+	/* The run's session, whatever else the request names. */
+	reply_to(&a, send_op(&a, "claude.link", "claudeSessionId", "conv-1", "sessionId", two, (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	expect_claude_id(one, "conv-1");
+	expect_claude_id(two, "null");
+
+	/* The same conversation for the other session: refused, nothing changes. */
+	reply_to(&b, send_op(&b, "claude.link", "claudeSessionId", "conv-1", (char *)NULL), &reply);
+	assert_false(hb_env_bool(&reply, "ok", 1));
+	assert_string_equal(hb_env_str_or(&reply, "err.code", ""), "conflict");
+	snprintf(want, sizeof want, "Claude session conv-1 already belongs to HB Code session %s", one);
+	assert_non_null(strstr(hb_env_str_or(&reply, "err.msg", ""), want));
+	hb_env_free(&reply);
+	expect_claude_id(one, "conv-1");
+	expect_claude_id(two, "null");
+
+	reply_to(&b, send_op(&b, "claude.link", "claudeSessionId", "conv-2", (char *)NULL), &reply);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	expect_claude_id(two, "conv-2");
+
+	reply_to(&a, send_op(&a, "run.close", "run", "run-link-1", (char *)NULL), &reply);
+	hb_env_free(&reply);
+	reply_to(&b, send_op(&b, "run.close", "run", "run-link-2", (char *)NULL), &reply);
+	hb_env_free(&reply);
+	hb_client_close(&a);
+	hb_client_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_run_open_refusals),
 		cmocka_unit_test(test_abandoned_claude_run_gives_way),
 		cmocka_unit_test(test_approvals),
+		cmocka_unit_test(test_claude_link),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

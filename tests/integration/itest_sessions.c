@@ -7,7 +7,7 @@
  * archive, concurrent creates), maintain_sessions (guide with the caller's
  * project hash, listSessions order / active mark / hash and agent filters,
  * resolveSession), argument errors as readable tool errors, the database
- * file itself (WAL, user_version 2, opened read-only here), that an
+ * file itself (WAL, user_version 3, opened read-only here), that an
  * answered change survives a SIGKILL of the service, and who may raise a
  * session's access: calls through Codex's and Claude's doors and hbctl
  * --run are bound to a run and may not go above its access; hbctl without
@@ -565,7 +565,7 @@ static void test_database_file(void **state)
 	snprintf(mode, sizeof mode, "%s", (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	assert_string_equal(mode, "wal");
-	assert_int_equal(query_int(db, "PRAGMA user_version"), 2);
+	assert_int_equal(query_int(db, "PRAGMA user_version"), 3);
 	/* What the tools list is what the file holds. */
 	res = list(json_pack("{s:b, s:i}", "includeArchived", 1, "limit", 200));
 	assert_int_equal(query_int(db, "SELECT count(*) FROM sessions"), json_integer_value(json_object_get(res, "count")));

@@ -226,14 +226,14 @@ static void test_migration_sets_version_and_is_idempotent(void **state)
 	struct fixture *f = *state;
 	int version = 0;
 	assert_int_equal(appdata_schema_version(f->rw, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 2);
-	assert_int_equal(appdata_schema_latest(), 2);
+	assert_int_equal(version, 3);
+	assert_int_equal(appdata_schema_latest(), 3);
 	assert_int_equal(appdata_schema_migrate(f->rw, f->err, sizeof f->err), 0);
 
 	sqlite3 *again = appdata_open_rw(f->path, f->err, sizeof f->err);
 	assert_non_null(again);
 	assert_int_equal(appdata_schema_version(again, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 2);
+	assert_int_equal(version, 3);
 	appdata_close(again);
 	exec_sql(f, "SELECT id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at, archived FROM sessions;"
@@ -255,7 +255,7 @@ static void test_newer_schema_is_refused(void **state)
 }
 
 /* A file of version 1 (before session messages) gets the two new tables
- * and keeps its rows. */
+ * and the later steps, and keeps its rows. */
 static void test_version_1_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
@@ -263,16 +263,62 @@ static void test_version_1_file_is_migrated(void **state)
 
 	exec_sql(f, "INSERT INTO sessions (id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at) VALUES ('s-old', 'Old', 'codex', '/p', 'h', 'full-auto', 1, 1);"
-		    "DROP TABLE session_message_outbox; DROP TABLE chat_session_messages; PRAGMA user_version = 1");
+		    "DROP TABLE session_message_outbox; DROP TABLE chat_session_messages;"
+		    "DROP INDEX claude_sessions_by_claude_id; PRAGMA user_version = 1");
 	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
 	assert_non_null(db);
 	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 2);
+	assert_int_equal(version, 3);
 	assert_int_equal(sqlite3_exec(db, "SELECT COUNT(*) FROM chat_session_messages, session_message_outbox", NULL,
 				      NULL, NULL),
 			 SQLITE_OK);
 	appdata_close(db);
 	assert_int_equal(list_count(f, "{\"action\":\"listSessions\"}"), 1);
+}
+
+static long long count_rows(struct fixture *f, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	assert_int_equal(sqlite3_prepare_v2(f->rw, sql, -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	long long n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+/* A file of version 2, whose claude_sessions had no UNIQUE on the Claude
+ * id: every link is kept, except that of a conversation claimed twice
+ * only the older claim stays (the page: a conversation belongs to at most
+ * one session); then the UNIQUE holds. */
+static void test_version_2_file_is_migrated(void **state)
+{
+	struct fixture *f = *state;
+	int version = 0;
+
+	insert_session(f, "s-a", "claude", "/p", 1, 0);
+	insert_session(f, "s-b", "claude", "/p", 1, 0);
+	insert_session(f, "s-c", "claude", "/p", 1, 0);
+	insert_session(f, "s-d", "claude", "/p", 1, 0);
+	exec_sql(f, "DROP INDEX claude_sessions_by_claude_id; PRAGMA user_version = 2;"
+		    "INSERT INTO claude_sessions VALUES ('s-b', 'conv-1', 9);"
+		    "INSERT INTO claude_sessions VALUES ('s-a', 'conv-1', 5);"
+		    "INSERT INTO claude_sessions VALUES ('s-c', 'conv-2', 7);"
+		    "INSERT INTO claude_sessions VALUES ('s-d', 'conv-2', 7);");
+	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
+	assert_non_null(db);
+	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
+	assert_int_equal(version, 3);
+	appdata_close(db);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions"), 2);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions WHERE session_id = 's-a'"
+				    " AND claude_session_id = 'conv-1' AND updated_at = 5"), 1);
+	/* The same age: the row written first stays. */
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions WHERE session_id = 's-c'"
+				    " AND claude_session_id = 'conv-2'"), 1);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM sessions"), 4);
+	assert_int_not_equal(sqlite3_exec(f->rw, "INSERT INTO claude_sessions VALUES ('s-b', 'conv-2', 10)", NULL,
+					  NULL, NULL),
+			     SQLITE_OK);
 }
 
 static void test_read_only_connection_cannot_write(void **state)
@@ -811,6 +857,35 @@ static void test_link_claude(void **state)
 	fails(f, link_claude_tool, "{\"sessionId\":\"s-cl\"}", "\"claudeSessionId\" is required");
 }
 
+/* One Claude conversation belongs to at most one HB Code session: a second
+ * session's claim is refused with a sentence and changes nothing; once
+ * its owner moves on to another conversation, the old one is free. */
+static void test_link_claude_one_session_per_conversation(void **state)
+{
+	struct fixture *f = *state;
+	insert_session(f, "s-one", "claude", "/p", 1, 0);
+	insert_session(f, "s-two", "claude", "/p", 1, 0);
+	json_decref(ok(f, link_claude_tool, "{\"sessionId\":\"s-one\",\"claudeSessionId\":\"conv-1\"}"));
+	/* The owner again: the same link. */
+	json_decref(ok(f, link_claude_tool, "{\"sessionId\":\"s-one\",\"claudeSessionId\":\"conv-1\"}"));
+	fails(f, link_claude_tool, "{\"sessionId\":\"s-two\",\"claudeSessionId\":\"conv-1\"}",
+	      "Claude session conv-1 already belongs to HB Code session s-one");
+	json_t *result = ok(f, lookup_tool, "{\"action\":\"resolveSession\",\"targetSessionId\":\"s-two\"}");
+	assert_true(json_is_null(json_object_get(result, "claudeSessionId")));
+	json_decref(result);
+	result = ok(f, lookup_tool, "{\"action\":\"resolveSession\",\"targetSessionId\":\"s-one\"}");
+	assert_string_equal(str(result, "claudeSessionId"), "conv-1");
+	json_decref(result);
+	/* The schema holds it too, whoever writes. */
+	assert_int_not_equal(sqlite3_exec(f->rw, "INSERT INTO claude_sessions VALUES ('s-two', 'conv-1', 3)", NULL,
+					  NULL, NULL),
+			     SQLITE_OK);
+	json_decref(ok(f, link_claude_tool, "{\"sessionId\":\"s-one\",\"claudeSessionId\":\"conv-2\"}"));
+	json_decref(ok(f, link_claude_tool, "{\"sessionId\":\"s-two\",\"claudeSessionId\":\"conv-1\"}"));
+	fails(f, link_claude_tool, "{\"sessionId\":\"s-two\",\"claudeSessionId\":\"conv-2\"}",
+	      "already belongs to HB Code session s-one");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -818,6 +893,7 @@ int main(void)
 		T(test_migration_sets_version_and_is_idempotent),
 		T(test_newer_schema_is_refused),
 		T(test_version_1_file_is_migrated),
+		T(test_version_2_file_is_migrated),
 		T(test_read_only_connection_cannot_write),
 		T(test_read_only_open_creates_missing_file),
 		T(test_create_returns_row),
@@ -837,6 +913,7 @@ int main(void)
 		T(test_resolve_thread_cycle_and_depth),
 		T(test_link_thread_rules),
 		T(test_link_claude),
+		T(test_link_claude_one_session_per_conversation),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

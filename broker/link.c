@@ -1,0 +1,74 @@
+/*
+ * link - see link.h.  A service answers the broker with text only, so the
+ * one refusal the bridge must act on (another session owns the Claude
+ * conversation) is recognised by the words svc-sessions shares through
+ * common/claude_link.h and given its own error code.
+ */
+#include "link.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claude_link.h"
+#include "front.h"
+#include "log.h"
+#include "route.h"
+#include "runs.h"
+
+struct link_wait {
+	struct hb_peer peer;
+	struct reqid id;
+	char run[128];
+};
+
+static void link_done(struct broker *b, void *arg, int ok, const char *text)
+{
+	struct link_wait *w = arg;
+
+	if (ok) {
+		log_info(w->run, "Claude conversation linked: %s", text);
+		front_reply_ok(b, &w->peer, &w->id, text);
+	} else {
+		log_warn(w->run, "Claude conversation not linked: %s", text);
+		front_reply_err(b, &w->peer, &w->id, strstr(text, HB_CLAUDE_LINK_TAKEN) ? "conflict" : "link", text);
+	}
+	free(w);
+}
+
+void link_claude(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *claude = hb_env_str_or(e, "claudeSessionId", "");
+	struct run *r = runs_of_peer(b, peer);
+	struct link_wait *w = NULL;
+	char *args = NULL;
+	struct reqid id;
+	json_t *a;
+
+	reqid_from_env(&id, e);
+	if (!r || strcmp(r->agent, "claude") != 0 || !*claude) {
+		front_reply_err(b, peer, &id, "bad-request",
+				"claude.link needs \"claudeSessionId\", on the connection that opened the Claude run");
+		return;
+	}
+	if (b->stopping) {
+		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down");
+		return;
+	}
+	a = json_pack("{s:s, s:s}", "sessionId", r->session, "claudeSessionId", claude);
+	if (a && (args = json_dumps(a, JSON_COMPACT)) && (w = calloc(1, sizeof *w))) {
+		w->peer = *peer;
+		w->id = id;
+		snprintf(w->run, sizeof w->run, "%s", r->id);
+	}
+	json_decref(a);
+	if (!w || route_internal(b, "_link_claude", args, link_done, w) < 0)
+		front_reply_err(b, peer, &id, w ? "unavailable" : "internal",
+				w ? "the session service is not running, so the Claude conversation is not linked"
+				  : "hb-broker is out of memory");
+	else
+		w = NULL;
+	free(w);
+	free(args);
+}
