@@ -1103,52 +1103,41 @@ static void expect_reply(struct hb_client *c, int64_t want_id, int want_ok, cons
 static const char killed_text[] = "svc-echo stopped while handling this call (killed by signal 9); "
 				  "try the call again";
 
-/* The oldest generation dies first, then the newer: each one's call is
- * answered, and neither stays listed (nor gets signalled once gone). */
-static void test_draining_oldest_dies_first(void **state)
+/* Two draining generations with a call each are killed, first (0: the
+ * oldest, 1: the newer) and then the other: each one's call is answered,
+ * and neither stays listed (nor gets signalled once gone). */
+static void kill_draining_in_order(int first)
 {
 	struct fixture *f = &F;
 	struct hb_client c;
 	int64_t ids[2];
 	pid_t pids[2];
 
-	(void)state;
 	start(f, echo_conf, NULL);
 	open_client(f, &c);
 	two_draining(f, &c, "{\"ms\":600000}", "{\"ms\":600000}", ids, pids);
-	assert_int_equal(kill(pids[0], SIGKILL), 0);
-	expect_reply(&c, ids[0], 0, killed_text);
-	wait_draining(f, 1);
-	assert_int_equal(kill(pids[1], SIGKILL), 0);
-	expect_reply(&c, ids[1], 0, killed_text);
-	wait_draining(f, 0);
+	for (int k = 0; k < 2; k++) {
+		int g = k == 0 ? first : 1 - first;
+		assert_int_equal(kill(pids[g], SIGKILL), 0);
+		expect_reply(&c, ids[g], 0, killed_text);
+		wait_draining(f, (size_t)(1 - k));
+	}
 	hb_client_close(&c);
 	call_ok(f, "echo", "{\"gen\":3}", "{\"gen\":3}");
 	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 0);
 	finish_fixture();
 }
 
-/* The newest draining generation dies first, then the oldest. */
+static void test_draining_oldest_dies_first(void **state)
+{
+	(void)state;
+	kill_draining_in_order(0);
+}
+
 static void test_draining_newest_dies_first(void **state)
 {
-	struct fixture *f = &F;
-	struct hb_client c;
-	int64_t ids[2];
-	pid_t pids[2];
-
 	(void)state;
-	start(f, echo_conf, NULL);
-	open_client(f, &c);
-	two_draining(f, &c, "{\"ms\":600000}", "{\"ms\":600000}", ids, pids);
-	assert_int_equal(kill(pids[1], SIGKILL), 0);
-	expect_reply(&c, ids[1], 0, killed_text);
-	wait_draining(f, 1);
-	assert_int_equal(kill(pids[0], SIGKILL), 0);
-	expect_reply(&c, ids[0], 0, killed_text);
-	wait_draining(f, 0);
-	hb_client_close(&c);
-	call_ok(f, "echo", "{\"gen\":3}", "{\"gen\":3}");
-	finish_fixture();
+	kill_draining_in_order(1);
 }
 
 /* The oldest finishes its call first and is stopped as drained (TERM):
