@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "access.h"
 #include "session_message.h"
 
 #define STEER_SUFFIX "#steer"

@@ -25,12 +25,12 @@
 #include "front.h"
 #include "log.h"
 #include "route.h"
-#include "session_message.h"
+#include "access.h"
 
 static const char *const agents[] = { "codex", "claude", NULL };
 /* Page 003: access level (in the order of the one access scale, see
- * session_message.h) -> Claude permission mode. */
-static const char *const permission_modes[] = { "plan", "acceptEdits", "auto", "bypassPermissions" };
+ * access.h) -> Claude permission mode. */
+static const char *const permission_modes[HB_ACCESS_LEVELS] = { "plan", "acceptEdits", "auto", "bypassPermissions" };
 
 const char *runs_permission_mode(const char *access)
 {

@@ -10,23 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const access_levels[] = { "read-only", "full-auto", "full-access", "unrestricted" };
-static const char *const access_words[] = { "read-only access", "full auto", "full access", "unrestricted access" };
-
-int hb_access_rank(const char *access)
-{
-	for (int i = 0; i < 4; i++)
-		if (access && strcmp(access, access_levels[i]) == 0)
-			return i;
-	return -1;
-}
-
-const char *hb_access_words(const char *access)
-{
-	int r = hb_access_rank(access);
-
-	return r < 0 ? "an unknown access level" : access_words[r];
-}
+#include "access.h"
 
 int hb_message_hold(const struct hb_message_end *sender, const struct hb_message_end *recipient,
 		    char *reason, size_t reasonlen)
@@ -41,7 +25,7 @@ int hb_message_hold(const struct hb_message_end *sender, const struct hb_message
 	/* A message may start work only with the access its sender had. */
 	if (r > s) {
 		snprintf(reason, reasonlen, "\"%.200s\" runs with %s, more than this session's %s",
-			 recipient->title, access_words[r], access_words[s]);
+			 recipient->title, hb_access_words(recipient->access), hb_access_words(sender->access));
 		return 1;
 	}
 	if (r > 0 && strcmp(sender->project, recipient->project) != 0) {

@@ -1,6 +1,6 @@
 /*
  * session_message - the rules of a message between two HB Code sessions
- * that more than one process applies: the access scale, the two hold
+ * that more than one process applies: the two hold
  * rules (svc-messages when the call arrives, the broker just before
  * delivery), the envelope the recipient's agent reads, and the prefix of
  * a session message's operation id (the bridges refuse it from a client).
@@ -23,11 +23,6 @@
 	"To write to another HB Code session, use the hbcode tool send_session_message (find the "     \
 	"session's id with maintain_sessions). Claude's own SendMessage and ListAgents cannot reach HB " \
 	"Code sessions."
-
-/* 0 read-only, 1 full-auto, 2 full-access, 3 unrestricted; -1 unknown. */
-int hb_access_rank(const char *access);
-/* "read-only" -> "read-only", "full-auto" -> "full auto", ...: for people. */
-const char *hb_access_words(const char *access);
 
 /* One end of a message, as the hold rules see it. */
 struct hb_message_end {

@@ -13,7 +13,6 @@
 #include <string.h>
 
 const char *const session_agents[] = { "codex", "claude", NULL };
-const char *const session_access_levels[] = { "read-only", "full-auto", "full-access", "unrestricted", NULL };
 
 /* A title field longer than this many bytes cannot trim down to 200
  * characters of sense; it bounds the work before trimming. */

@@ -16,7 +16,6 @@
 #define SESSION_TITLE_BUF (SESSION_TITLE_MAX * 4 + 1)
 
 extern const char *const session_agents[];        /* codex, claude */
-extern const char *const session_access_levels[]; /* read-only .. unrestricted */
 
 /* The message for an id that names no session. */
 void session_args_no_such_session(const char *id, char *err, size_t errlen);

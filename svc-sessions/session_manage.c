@@ -15,7 +15,7 @@
 #include "project_path.h"
 #include "session_args.h"
 #include "session_id.h"
-#include "session_message.h"
+#include "access.h"
 #include "session_row.h"
 
 #include <stdio.h>
@@ -236,7 +236,7 @@ static json_t *create_session(sqlite3 *db, const json_t *args, const struct sess
 	    session_args_choice(args, "agent", session_agents, 1, &agent, err, errlen) != 0 ||
 	    hb_json_req_string(args, "projectPath", PROJECT_PATH_MAX, &path, err, errlen) != 0 ||
 	    project_path_canonical(path, dir, sizeof dir, err, errlen) != 0 ||
-	    session_args_choice(args, "accessLevel", session_access_levels, 0, &access, err, errlen) != 0)
+	    session_args_choice(args, "accessLevel", hb_access_levels, 0, &access, err, errlen) != 0)
 		return NULL;
 	if (!access)
 		access = SESSION_DEFAULT_ACCESS_LEVEL;
@@ -306,7 +306,7 @@ static json_t *run_change(sqlite3 *db, const json_t *args, const struct change_a
 	if (a->takes_title && session_args_title(args, c.title, sizeof c.title, err, errlen) != 0)
 		return NULL;
 	if (a->takes_access_level &&
-	    session_args_choice(args, "accessLevel", session_access_levels, 1, &c.access_level, err, errlen) != 0)
+	    session_args_choice(args, "accessLevel", hb_access_levels, 1, &c.access_level, err, errlen) != 0)
 		return NULL;
 	return change_session(db, &c, a->apply, err, errlen);
 }

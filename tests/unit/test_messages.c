@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "session_message.h"
 #include "../../svc-sessions/appdata.h"
 #include "../../svc-messages/message_store.h"
