@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "events.h"
-#include "front.h"
 #include "log.h"
+#include "reply.h"
 #include "runs.h"
 
 struct approval {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "config.h"
 #include "map.h"
 #include "paths.h"
@@ -156,11 +157,10 @@ struct broker {
 	unsigned lost_instances;        /* broken invariant: reaped but still listed */
 };
 
-long long broker_now_ms(void);
-struct service *broker_service_by_name(struct broker *b, const char *name);
-struct service *broker_service_by_tool(struct broker *b, const char *tool);
-
-void reqid_from_env(struct reqid *r, const struct hb_env *e);
-void reqid_put(struct hb_env *e, const struct reqid *r);
+/* The broker's one clock: monotonic milliseconds. */
+static inline long long broker_now_ms(void)
+{
+	return hb_monotonic_ms();
+}
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "dialect.h"
 #include "log.h"
+#include "reply.h"
 
 /* "c" + the decimal number: on every call, so no printf. */
 static void format_key(char out[24], uint64_t n)

@@ -16,9 +16,10 @@
 
 #include "events.h"
 #include "failpoint.h"
-#include "front.h"
 #include "log.h"
+#include "reply.h"
 #include "runs.h"
+#include "services.h"
 #include "session_message.h"
 
 struct attachment {

@@ -17,43 +17,16 @@
 #include "intake.h"
 #include "link.h"
 #include "messages.h"
-#include "runs.h"
+#include "reply.h"
+#include "run_ops.h"
 #include "log.h"
 #include "route.h"
+#include "services.h"
 #include "session_message.h"
 #include "status.h"
 #include "supervise.h"
 
 typedef void (*front_op_fn)(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
-
-void front_reply_ok(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const char *json)
-{
-	struct hb_env e;
-
-	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
-	reqid_put(&e, id);
-	hb_env_set_bool(&e, "ok", 1);
-	if (json)
-		hb_env_set_str(&e, "json", json);
-	if (hb_send_env(b->front, peer, &e) < 0)
-		log_debug(NULL, "reply dropped: %s", zmq_strerror(errno));
-}
-
-void front_reply_err(struct broker *b, const struct hb_peer *peer, const struct reqid *id,
-		     const char *code, const char *msg)
-{
-	struct hb_env e;
-
-	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
-	if (id)
-		reqid_put(&e, id);
-	hb_env_set_bool(&e, "ok", 0);
-	hb_env_set_err(&e, code, msg);
-	if (hb_send_env(b->front, peer, &e) < 0)
-		log_debug(NULL, "error reply dropped: %s", zmq_strerror(errno));
-}
 
 struct relay {
 	struct hb_peer peer;
@@ -184,9 +157,9 @@ static const struct {
 	{ "claude.permission", approvals_request },
 	{ "approval.list", approvals_list },
 	{ "approval.resolve", approvals_resolve },
-	{ "run.open", runs_open },
-	{ "run.close", runs_close },
-	{ "run.stop", runs_stop },
+	{ "run.open", run_op_open },
+	{ "run.close", run_op_close },
+	{ "run.stop", run_op_stop },
 	{ "cancel", route_front_cancel },
 	{ "session.attach", deliver_attach },
 	{ "session.detach", deliver_detach },

@@ -150,6 +150,13 @@ void incarnation_terminate(struct broker *b, struct instance *inst, long long no
 		log_warn(inst->id, "cannot send TERM: %s", strerror(errno));
 }
 
+void incarnation_check_drained(struct broker *b, struct instance *inst)
+{
+	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0 &&
+	    inst->queued == 0)
+		incarnation_terminate(b, inst, broker_now_ms());
+}
+
 /* The loop thread of an instance connects as "NAME#GEN", each worker as
  * "NAME#GEN.wN" (workers answer on their own sockets), its background
  * task as "NAME#GEN.task". */

@@ -17,6 +17,8 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 void incarnation_free(struct instance *inst);
 /* TERM now, KILL once the stop grace has passed (supervisor_tick). */
 void incarnation_terminate(struct broker *b, struct instance *inst, long long now);
+/* An old instance (neither cur nor next) with no calls left gets its TERM. */
+void incarnation_check_drained(struct broker *b, struct instance *inst);
 /* The instance with this pid: cur, next or any of the draining list. */
 struct instance *incarnation_by_pid(struct broker *b, pid_t pid);
 /* 1 while inst's pid is still a child of this process (ended but not yet

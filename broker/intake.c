@@ -22,8 +22,10 @@
 #include "dialect.h"
 #include "front.h"
 #include "log.h"
+#include "reply.h"
 #include "route.h"
 #include "runs.h"
+#include "services.h"
 #include "tools.h"
 
 #define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."

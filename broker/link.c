@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "claude_link.h"
-#include "front.h"
 #include "log.h"
+#include "reply.h"
 #include "route.h"
 #include "runs.h"
 

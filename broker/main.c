@@ -47,49 +47,6 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-long long broker_now_ms(void)
-{
-	return hb_monotonic_ms();
-}
-
-struct service *broker_service_by_name(struct broker *b, const char *name)
-{
-	for (int i = 0; i < b->nservices; i++)
-		if (strcmp(b->services[i].cfg->name, name) == 0)
-			return &b->services[i];
-	return NULL;
-}
-
-struct service *broker_service_by_tool(struct broker *b, const char *tool)
-{
-	for (int i = 0; i < b->nservices; i++)
-		for (int j = 0; j < b->services[i].cfg->ntools; j++)
-			if (strcmp(b->services[i].cfg->tools[j], tool) == 0)
-				return &b->services[i];
-	return NULL;
-}
-
-void reqid_from_env(struct reqid *r, const struct hb_env *e)
-{
-	const struct hb_field *f = hb_env_get(e, "id");
-
-	memset(r, 0, sizeof *r);
-	if (f && f->type == HB_VAL_STR) {
-		r->is_str = 1;
-		snprintf(r->s, sizeof r->s, "%s", f->s);
-	} else if (f && f->type == HB_VAL_INT) {
-		r->i = f->i;
-	}
-}
-
-void reqid_put(struct hb_env *e, const struct reqid *r)
-{
-	if (r->is_str)
-		hb_env_set_str(e, "id", r->s);
-	else
-		hb_env_set_int(e, "id", r->i);
-}
-
 static int env_ms(const char *name, int dflt)
 {
 	return hb_getenv_int(name, dflt, 0, 86400000);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "front.h"
+#include "reply.h"
 
 void messages_admin(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {

@@ -15,9 +15,10 @@
 
 #include "call.h"
 #include "events.h"
-#include "front.h"
 #include "log.h"
-#include "supervise.h"
+#include "reply.h"
+#include "services.h"
+#include "incarnation.h"
 #include "tools.h"
 
 void route_init(struct broker *b)
@@ -397,7 +398,7 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	if (from == from->svc->cur)
 		route_flush_waiting(b, from->svc);
 	else
-		supervisor_check_drained(b, from);
+		incarnation_check_drained(b, from);
 }
 
 void route_progress(struct broker *b, struct instance *from, const struct hb_env *e)

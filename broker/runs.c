@@ -1,33 +1,16 @@
 /*
- * runs - open, close and stop runs.  Closing or stopping a run answers
- * every call still open on it with "Run stopped." (the service's handler
- * sees the cancel), and settles its approval cards: a stop denies them
- * with "Run stopped.", the end of a run marks them cancelled.
- *
- * A run opens only on a session that exists and runs the run's agent:
- * the broker owns no database, so it asks svc-sessions (_session_info)
- * and decides when the answer comes, against the table as it is then.
- * A session has one active Claude run at a time (page 003), and a
- * Claude run whose bridge is gone (it said session.detach, or stopped
- * repeating session.attach: killed) gives way to the next one, which
- * would otherwise be refused until somebody closed it by hand; Codex runs
- * may be several (the desktop's turn, and the turns session messages
- * start, each under a run of its own), and its calls use the newest.
+ * runs - the table of runs: find one by id, by the connection that opened
+ * it or by its session, note its bridge's attachments, add and remove.
+ * What may open, and what ending a run does, is run_ops.c's.
  */
 #include "runs.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "approvals.h"
-#include "front.h"
-#include "log.h"
-#include "route.h"
 #include "access.h"
 
-static const char *const agents[] = { "codex", "claude", NULL };
 /* Page 003: access level (in the order of the one access scale, see
  * access.h) -> Claude permission mode. */
 static const char *const permission_modes[HB_ACCESS_LEVELS] = { "plan", "acceptEdits", "auto", "bypassPermissions" };
@@ -37,14 +20,6 @@ const char *runs_permission_mode(const char *access)
 	int rank = hb_access_rank(access);
 
 	return rank < 0 ? NULL : permission_modes[rank];
-}
-
-static int one_of(const char *v, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(*list, v) == 0)
-			return 1;
-	return 0;
 }
 
 struct run *runs_find(struct broker *b, const char *id)
@@ -73,21 +48,7 @@ struct run *runs_active(struct broker *b, const char *session)
 	return best;
 }
 
-/* Copy field key of e into out; -1 with err when absent, empty or too long. */
-static int take(const struct hb_env *e, const char *key, char *out, size_t outlen, char *err, size_t errlen)
-{
-	const char *v = hb_env_str(e, key);
-
-	if (!v || !*v || strlen(v) >= outlen) {
-		snprintf(err, errlen, "run.open needs \"%s\" (1 to %zu bytes)", key, outlen - 1);
-		return -1;
-	}
-	memcpy(out, v, strlen(v) + 1);
-	return 0;
-}
-
-/* The session's active (not stopped) Claude run, or NULL. */
-static struct run *active_claude_run(struct broker *b, const char *session)
+struct run *runs_active_claude(struct broker *b, const char *session)
 {
 	for (struct run *r = b->runs; r; r = r->next)
 		if (!r->stopped && strcmp(r->agent, "claude") == 0 && strcmp(r->session, session) == 0)
@@ -103,196 +64,26 @@ void runs_note_attach(struct broker *b, const struct hb_peer *peer, const char *
 			r->bridge_seen_ms = now_ms ? now_ms : 1;
 }
 
-/* 1 when r's opener was a bridge (it attached) that is gone now. */
-static int bridge_gone(const struct broker *b, const struct run *r, long long now)
+int runs_bridge_gone(const struct broker *b, const struct run *r, long long now)
 {
 	return r->bridge_seen_ms && now - r->bridge_seen_ms > b->set.attach_ttl_ms;
 }
 
-/* The agent as a sentence names it. */
-static const char *agent_name(const char *agent)
+void runs_insert(struct broker *b, struct run *r)
 {
-	return strcmp(agent, "codex") == 0 ? "Codex" : strcmp(agent, "claude") == 0 ? "Claude" : agent;
+	r->next = b->runs;
+	b->runs = r;
 }
 
-/* A run.open waiting for svc-sessions' word on its session. */
-struct pending_open {
-	struct hb_peer peer;
-	struct reqid id;
-	struct run *run;
-};
-
-/* Why r cannot open now (into err, with *code), or 0 when it can. */
-static int refuse_open(struct broker *b, const struct run *r, int ok, const char *text, char *err, size_t errlen,
-		       const char **code)
-{
-	json_t *info = ok ? json_loads(text, 0, NULL) : NULL;
-	const json_t *exists = json_object_get(info, "exists");
-	const char *agent = json_string_value(json_object_get(info, "agent"));
-	const struct run *other;
-	int refused = 1;
-
-	if (!json_is_boolean(exists)) {
-		*code = "no-session-service";
-		snprintf(err, errlen, "run.open cannot check session %.128s: %.300s", r->session,
-			 ok ? "svc-sessions answered something else" : text);
-	} else if (!json_is_true(exists)) {
-		*code = "unknown-session";
-		snprintf(err, errlen, "session %.128s does not exist; a run opens only on a session of HB Code",
-			 r->session);
-	} else if (!agent || strcmp(agent, r->agent) != 0) {
-		*code = "agent-mismatch";
-		snprintf(err, errlen, "session %.128s is a %.32s session; a %s run cannot open on it", r->session,
-			 agent_name(agent ? agent : "an unknown agent's"), r->agent);
-	} else if (runs_find(b, r->id)) {
-		*code = "bad-request";
-		snprintf(err, errlen, "run %.64s is open already", r->id);
-	} else if (strcmp(r->agent, "claude") == 0 && (other = active_claude_run(b, r->session))) {
-		*code = "run-conflict";
-		snprintf(err, errlen, "session %.128s already has an active Claude run %.128s; stop or close it "
-			 "first", r->session, other->id);
-	} else {
-		refused = 0;
-	}
-	json_decref(info);
-	return refused;
-}
-
-/* Answer r's calls with "Run stopped." and settle its cards; a stop keeps
- * it listed (stopped), a close frees it. */
-static void finish_run(struct broker *b, struct run *r, int stop)
+void runs_remove(struct broker *b, struct run *r)
 {
 	struct run **pp;
 
-	r->stopped = 1;
-	route_abort_run(b, r->id, "Run stopped.");
-	approvals_end_run(b, r->id, stop);
-	if (stop) {
-		log_info(NULL, "run %s stopped", r->id);
-		return;
-	}
-	for (pp = &b->runs; *pp != r; pp = &(*pp)->next)
+	for (pp = &b->runs; *pp && *pp != r; pp = &(*pp)->next)
 		;
-	*pp = r->next;
-	log_info(NULL, "run %s closed", r->id);
+	if (*pp)
+		*pp = r->next;
 	free(r);
-}
-
-static void session_checked(struct broker *b, void *arg, int ok, const char *text)
-{
-	struct pending_open *p = arg;
-	struct run *r = p->run;
-	const char *code = NULL;
-	char err[600], *json = NULL;
-	struct run *gone;
-	json_t *o;
-
-	while (strcmp(r->agent, "claude") == 0 && (gone = active_claude_run(b, r->session)) &&
-	       bridge_gone(b, gone, broker_now_ms())) {
-		log_warn(NULL, "run %s: its bridge is gone (no session.attach for %d ms); closed so that run %s "
-			 "can open", gone->id, b->set.attach_ttl_ms, r->id);
-		finish_run(b, gone, 0);
-	}
-	if (refuse_open(b, r, ok, text, err, sizeof err, &code)) {
-		log_info(NULL, "run.open %s refused: %s", r->id, err);
-		front_reply_err(b, &p->peer, &p->id, code, err);
-		free(r);
-		free(p);
-		return;
-	}
-	r->opened_ms = broker_now_ms();
-	r->next = b->runs;
-	b->runs = r;
-	log_info(NULL, "run %s opened for session %s (%s, %s)", r->id, r->session, r->agent, r->access);
-	o = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
-		      runs_permission_mode(r->access));
-	json = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	front_reply_ok(b, &p->peer, &p->id, json ? json : "{}");
-	free(json);
-	free(p);
-}
-
-void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
-{
-	struct run *r = calloc(1, sizeof *r);
-	struct pending_open *p = NULL;
-	char err[256], *query = NULL;
-	struct reqid id;
-	json_t *q;
-
-	reqid_from_env(&id, e);
-	if (!r) {
-		front_reply_err(b, peer, &id, "internal", "out of memory");
-		return;
-	}
-	if (take(e, "run", r->id, sizeof r->id, err, sizeof err) < 0 ||
-	    take(e, "session", r->session, sizeof r->session, err, sizeof err) < 0 ||
-	    take(e, "project", r->project, sizeof r->project, err, sizeof err) < 0 ||
-	    take(e, "agent", r->agent, sizeof r->agent, err, sizeof err) < 0 ||
-	    take(e, "access", r->access, sizeof r->access, err, sizeof err) < 0)
-		goto bad;
-	if (r->project[0] != '/') {
-		snprintf(err, sizeof err, "the project directory must be an absolute path");
-		goto bad;
-	}
-	if (!one_of(r->agent, agents) || hb_access_rank(r->access) < 0) {
-		snprintf(err, sizeof err, "agent must be codex or claude; access one of read-only, full-auto, "
-			 "full-access, unrestricted");
-		goto bad;
-	}
-	r->owner = *peer;
-	q = json_pack("{s:s}", "sessionId", r->session);
-	query = q ? json_dumps(q, JSON_COMPACT) : NULL;
-	json_decref(q);
-	if (!query || !(p = calloc(1, sizeof *p))) {
-		free(query);
-		free(r);
-		front_reply_err(b, peer, &id, "internal", "out of memory");
-		return;
-	}
-	p->peer = *peer;
-	p->id = id;
-	p->run = r;
-	if (route_internal(b, "_session_info", query, session_checked, p) < 0) {
-		snprintf(err, sizeof err, "run.open cannot check session %.128s: no service of this broker answers "
-			 "_session_info (svc-sessions)", r->session);
-		free(p);
-		free(r);
-		free(query);
-		front_reply_err(b, peer, &id, "no-session-service", err);
-		return;
-	}
-	free(query);
-	return;
-bad:
-	free(r);
-	front_reply_err(b, peer, &id, "bad-request", err);
-}
-
-static void end_run(struct broker *b, const struct hb_peer *peer, const struct hb_env *e, int stop)
-{
-	const char *rid = hb_env_str_or(e, "run", "");
-	struct run *r = runs_find(b, rid);
-	struct reqid id;
-
-	reqid_from_env(&id, e);
-	if (!r) {
-		front_reply_err(b, peer, &id, "unknown-run", "no open run has this id");
-		return;
-	}
-	finish_run(b, r, stop);
-	front_reply_ok(b, peer, &id, stop ? "{\"stopped\":true}" : "{\"closed\":true}");
-}
-
-void runs_close(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
-{
-	end_run(b, peer, e, 0);
-}
-
-void runs_stop(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
-{
-	end_run(b, peer, e, 1);
 }
 
 void runs_free(struct broker *b)

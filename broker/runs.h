@@ -25,10 +25,6 @@ struct run {
 	struct run *next;
 };
 
-/* Front operations run.open, run.close, run.stop. */
-void runs_open(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
-void runs_close(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
-void runs_stop(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 struct run *runs_find(struct broker *b, const char *id);
 /* The open run bound to a connection (Claude), or NULL. */
 struct run *runs_of_peer(struct broker *b, const struct hb_peer *peer);
@@ -37,6 +33,13 @@ struct run *runs_of_peer(struct broker *b, const struct hb_peer *peer);
 void runs_note_attach(struct broker *b, const struct hb_peer *peer, const char *session, long long now_ms);
 /* The session's active run: the newest open one, or NULL (Codex). */
 struct run *runs_active(struct broker *b, const char *session);
+/* The session's active (not stopped) Claude run, or NULL. */
+struct run *runs_active_claude(struct broker *b, const char *session);
+/* 1 when r's opener was a bridge (it attached) that is gone now. */
+int runs_bridge_gone(const struct broker *b, const struct run *r, long long now);
+/* Add r (now the table's); take r out and free it. */
+void runs_insert(struct broker *b, struct run *r);
+void runs_remove(struct broker *b, struct run *r);
 /* The Claude permission mode for an access level (page 003), or NULL. */
 const char *runs_permission_mode(const char *access);
 void runs_free(struct broker *b);

@@ -17,8 +17,8 @@
 
 #include "events.h"
 #include "incarnation.h"
-#include "front.h"
 #include "log.h"
+#include "reply.h"
 #include "route.h"
 #include "spawn.h"
 
@@ -312,12 +312,6 @@ long long supervisor_next_deadline(const struct broker *b)
 	return d;
 }
 
-void supervisor_check_drained(struct broker *b, struct instance *inst)
-{
-	if (inst != inst->svc->cur && inst != inst->svc->next && inst->inflight == 0 && inst->busy == 0 &&
-	    inst->queued == 0)
-		incarnation_terminate(b, inst, broker_now_ms());
-}
 
 static void retire(struct broker *b, struct service *s)
 {
@@ -328,7 +322,7 @@ static void retire(struct broker *b, struct service *s)
 	s->cur = NULL;
 	inst->older = s->old;
 	s->old = inst;
-	supervisor_check_drained(b, inst);
+	incarnation_check_drained(b, inst);
 }
 
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)

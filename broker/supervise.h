@@ -27,8 +27,6 @@ long long supervisor_next_deadline(const struct broker *b);
 
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void supervisor_on_heartbeat(struct instance *inst);
-/* An old instance with no calls left gets its TERM. */
-void supervisor_check_drained(struct broker *b, struct instance *inst);
 
 /* Admin operations; 0, or -1 with a reason.  replace/restart answer later
  * (when the new incarnation is ready) through the admin request. */
