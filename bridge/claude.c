@@ -35,7 +35,7 @@
 #include "clock.h"
 #include "claude_deliver.h"
 #include "client.h"
-#include "envvar.h"
+#include "tunables.h"
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
@@ -44,15 +44,12 @@
 #include "session_message.h"
 #include "sock.h"
 
-/* Page 003: 35 s per request, 10 s after close.  HB_HOST_REQUEST_MS and
- * HB_HOST_CLOSE_MS change them for tests only. */
-#define REQUEST_LIMIT_MS 35000
-#define CLOSE_WAIT_MS 10000
-/* Messages from other sessions wait for the run's own first prompt this
- * long after `opened` (HB_CLAUDE_FIRST_SEND_MS): the desktop sends it as
- * soon as it has recorded the operation, and a run opened only to receive
+/* Page 003: 35 s per request, 10 s after close (HB_HOST_REQUEST_MS,
+ * HB_HOST_CLOSE_MS in common/tunables.c, for tests only).  Messages from
+ * other sessions wait for the run's own first prompt up to
+ * HB_CLAUDE_FIRST_SEND_MS after `opened`: the desktop sends it as soon as
+ * it has recorded the operation, and a run opened only to receive
  * messages must not wait for ever. */
-#define FIRST_SEND_WAIT_MS 10000
 
 /* The nine variables a parent Claude Code session gives its children
  * (found in Claude Code 2.1.332; see docs/agent-host-pipe.md).  A host
@@ -378,6 +375,7 @@ static void from_broker(struct bridge *br)
 
 		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
 			return;
+		deliveries_note_reply(&br->cd.dl, &reply);
 		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
 			claude_deliver(&br->cd, &reply);
 			hb_env_free(&reply);
@@ -593,8 +591,8 @@ int main(int argc, char **argv)
 	memset(&br, 0, sizeof br);
 	if (parse_options(&br.opt, argc, argv) < 0)
 		return usage();
-	br.request_limit_ms = hb_getenv_int("HB_HOST_REQUEST_MS", REQUEST_LIMIT_MS, 1, 3600000);
-	br.close_wait_ms = hb_getenv_int("HB_HOST_CLOSE_MS", CLOSE_WAIT_MS, 1, 3600000);
+	br.request_limit_ms = hb_tunable(HB_T_HOST_REQUEST_MS);
+	br.close_wait_ms = hb_tunable(HB_T_HOST_CLOSE_MS);
 	signal(SIGPIPE, SIG_IGN);
 	if (pump_catch_signals() < 0)
 		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
@@ -633,7 +631,7 @@ int main(int argc, char **argv)
 	}
 	hb_map_init(&br.pending);
 	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
-			    hb_getenv_int("HB_CLAUDE_FIRST_SEND_MS", FIRST_SEND_WAIT_MS, 0, 3600000));
+			    hb_tunable(HB_T_CLAUDE_FIRST_SEND_MS));
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);

@@ -380,6 +380,7 @@ static void from_broker(struct bridge *br)
 
 		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
 			return;
+		deliveries_note_reply(&br->dl, &reply);
 		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
 			codex_deliver(br, &reply);
 			hb_env_free(&reply);

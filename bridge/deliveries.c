@@ -21,6 +21,7 @@ void deliveries_init(struct deliveries *d, struct hb_client *broker, const char 
 	d->broker = broker;
 	d->session = session;
 	d->agent = agent;
+	d->attach_every_ms = DELIVERY_ATTACH_EVERY_MS;
 	hb_map_init(&d->by_op);
 	d->queue_tail = &d->queue;
 }
@@ -50,6 +51,19 @@ static void send_broker(struct deliveries *d, struct hb_env *e)
 		log_debug(NULL, "broker: %s", err);
 }
 
+void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply)
+{
+	int64_t every;
+
+	if (hb_env_int(reply, "attachEveryMs", &every) == 0 && every >= 10 && every <= 3600000 &&
+	    every != d->attach_every_ms) {
+		/* Sooner than planned when the broker's expiry is shorter. */
+		if (d->next_attach_ms > hb_monotonic_ms() + every)
+			d->next_attach_ms = hb_monotonic_ms() + every;
+		d->attach_every_ms = (int)every;
+	}
+}
+
 long long deliveries_attach(struct deliveries *d)
 {
 	long long now = hb_monotonic_ms();
@@ -64,7 +78,7 @@ long long deliveries_attach(struct deliveries *d)
 		hb_env_set_str(&e, "agent", d->agent);
 		send_broker(d, &e);
 		d->attached = 1;
-		d->next_attach_ms = now + DELIVERY_ATTACH_EVERY_MS;
+		d->next_attach_ms = now + d->attach_every_ms;
 	}
 	return d->next_attach_ms - now;
 }

@@ -15,6 +15,8 @@
 #include "client.h"
 #include "map.h"
 
+/* session.attach this often until the broker's answer names its own
+ * interval (a third of its expiry, HB_ATTACH_TTL_MS). */
 #define DELIVERY_ATTACH_EVERY_MS 1000
 
 enum delivery_state { DELIVERY_WAITING, DELIVERY_WORKING, DELIVERY_DONE };
@@ -37,6 +39,7 @@ struct deliveries {
 	struct hb_map by_op;            /* op id -> struct delivery */
 	struct delivery *queue, **queue_tail;
 	long long next_attach_ms;
+	int attach_every_ms;
 	int attached;                   /* session.attach was sent */
 	int detached;                   /* session.detach was sent: attach no more */
 };
@@ -46,6 +49,8 @@ void deliveries_free(struct deliveries *d);
 
 /* Repeat session.attach when it is due; returns ms until the next one
  * (-1 without a session, or once detached). */
+/* Take the attach interval from a broker answer that names one. */
+void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply);
 long long deliveries_attach(struct deliveries *d);
 /* The bridge ends: session.detach (when it ever attached), so the broker
  * hands the session's messages to nobody instead of to a bridge that is

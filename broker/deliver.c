@@ -67,6 +67,21 @@ static void drop(struct broker *b, struct attachment *gone, const char *why)
 		}
 }
 
+/* The answer to session.attach names how often to repeat it: three times
+ * within the expiry, so one lost or late attach never drops a bridge. */
+static void attach_ok(struct broker *b, const struct hb_peer *peer, const struct reqid *id)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	reqid_put(&e, id);
+	hb_env_set_bool(&e, "ok", 1);
+	hb_env_set_int(&e, "attachEveryMs", b->set.attach_ttl_ms / 3 > 10 ? b->set.attach_ttl_ms / 3 : 10);
+	if (hb_send_env(b->front, peer, &e) < 0)
+		log_debug(NULL, "attach answer dropped");
+}
+
 void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *session = hb_env_str_or(e, "session", ""), *agent = hb_env_str_or(e, "agent", "");
@@ -83,7 +98,7 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 	runs_note_attach(b, peer, session, broker_now_ms());
 	if ((a = find_peer(b, peer, session))) {
 		a->seen_ms = broker_now_ms();
-		front_reply_ok(b, peer, &id, NULL);
+		attach_ok(b, peer, &id);
 		return;
 	}
 	if (!(a = calloc(1, sizeof *a))) {
@@ -99,7 +114,7 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 	log_info(NULL, "session %s: a %s bridge is attached", session, agent);
 	/* svc-messages listens for this: the session's outbox may go now. */
 	events_publish(b, "session.attached", json_pack("{s:s, s:s}", "session", session, "agent", agent));
-	front_reply_ok(b, peer, &id, NULL);
+	attach_ok(b, peer, &id);
 }
 
 void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)

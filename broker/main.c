@@ -24,7 +24,6 @@
 #include "back.h"
 #include "clock.h"
 #include "broker.h"
-#include "envvar.h"
 #include "deliver.h"
 #include "events.h"
 #include "front.h"
@@ -35,6 +34,7 @@
 #include "route.h"
 #include "runs.h"
 #include "supervise.h"
+#include "tunables.h"
 
 static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
 
@@ -47,35 +47,32 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static int env_ms(const char *name, int dflt)
-{
-	return hb_getenv_int(name, dflt, 0, 86400000);
-}
-
-/* Timings, each overridable so tests need not wait for production values. */
 static void load_settings(struct broker_settings *s)
 {
-	s->heartbeat_ms = env_ms("HB_HEARTBEAT_MS", 1000);
-	s->hang_ms = env_ms("HB_HANG_MS", 3 * s->heartbeat_ms + 500);
-	s->start_timeout_ms = env_ms("HB_START_TIMEOUT_MS", 10000);
-	s->call_wait_ms = env_ms("HB_CALL_WAIT_MS", 10000);
-	s->healthy_ms = env_ms("HB_HEALTHY_MS", 10000);
-	s->backoff_base_ms = env_ms("HB_BACKOFF_BASE_MS", 250);
-	s->backoff_cap_ms = env_ms("HB_BACKOFF_CAP_MS", 30000);
-	s->crashloop_after = env_ms("HB_CRASHLOOP_AFTER", 5);
-	s->stop_grace_ms = env_ms("HB_STOP_GRACE_MS", 5000);
-	s->shutdown_grace_ms = env_ms("HB_SHUTDOWN_GRACE_MS", 5000);
-	/* A bridge repeats session.attach every second; three missed ones and
-	 * more mean it is gone. */
-	s->attach_ttl_ms = env_ms("HB_ATTACH_TTL_MS", 3500);
+	s->heartbeat_ms = hb_tunable(HB_T_HEARTBEAT_MS);
+	s->hang_ms = hb_tunable_or(HB_T_HANG_MS, 3 * s->heartbeat_ms + 500);
+	s->start_timeout_ms = hb_tunable(HB_T_START_TIMEOUT_MS);
+	s->call_wait_ms = hb_tunable(HB_T_CALL_WAIT_MS);
+	s->healthy_ms = hb_tunable(HB_T_HEALTHY_MS);
+	s->backoff_base_ms = hb_tunable(HB_T_BACKOFF_BASE_MS);
+	s->backoff_cap_ms = hb_tunable(HB_T_BACKOFF_CAP_MS);
+	s->crashloop_after = hb_tunable(HB_T_CRASHLOOP_AFTER);
+	s->stop_grace_ms = hb_tunable(HB_T_STOP_GRACE_MS);
+	s->shutdown_grace_ms = hb_tunable(HB_T_SHUTDOWN_GRACE_MS);
+	s->attach_ttl_ms = hb_tunable(HB_T_ATTACH_TTL_MS);
 }
 
-static int usage(void)
+static int usage(int help)
 {
-	fprintf(stderr, "usage: hb-broker --config FILE [--libexec DIR]\n"
-			"  Directories: HB_HOME, or HB_DATA_DIR/HB_CACHE_DIR/HB_CONFIG_DIR/HB_RUNTIME_DIR,\n"
-			"  else XDG (see README).  HB_LOG=debug for more lines.\n");
-	return 100;
+	fprintf(help ? stdout : stderr,
+		"usage: hb-broker --config FILE [--libexec DIR]\n"
+		"  Directories: HB_HOME, or HB_DATA_DIR/HB_CACHE_DIR/HB_CONFIG_DIR/HB_RUNTIME_DIR,\n"
+		"  else XDG (see README).  HB_LOG=debug for more lines.\n");
+	if (!help)
+		return 100;
+	printf("\nTunables (environment; a value out of range counts as unset):\n");
+	hb_tunables_print(stdout);
+	return 0;
 }
 
 static int bind_socket(void *sock, struct broker *b, int idx, const char *name)
@@ -242,11 +239,13 @@ int main(int argc, char **argv)
 			config = argv[++i];
 		else if (strcmp(argv[i], "--libexec") == 0 && i + 1 < argc)
 			libexec = argv[++i];
+		else if (strcmp(argv[i], "--help") == 0)
+			return usage(1);
 		else
-			return usage();
+			return usage(0);
 	}
 	if (!config)
-		return usage();
+		return usage(0);
 	if (!libexec) {
 		/* Default: the folder of this executable's path as given. */
 		snprintf(exe_dir, sizeof exe_dir, "%s", argv[0]);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "envvar.h"
+#include "tunables.h"
 #include "gemini_error.h"
 #include "http.h"
 #include "url.h"
@@ -63,8 +63,8 @@ int hb_gemini_configure(struct hb_gemini *g, const struct hb_paths *p, char *err
 	n = strlen(g->base_url);
 	while (n > 0 && g->base_url[n - 1] == '/')
 		g->base_url[--n] = '\0';
-	g->connect_timeout_ms = hb_getenv_int("HB_GEMINI_CONNECT_TIMEOUT_MS", 10000, 10, 600000);
-	g->timeout_ms = hb_getenv_int("HB_GEMINI_TIMEOUT_MS", 300000, 10, 3600000);
+	g->connect_timeout_ms = hb_tunable(HB_T_GEMINI_CONNECT_TIMEOUT_MS);
+	g->timeout_ms = hb_tunable(HB_T_GEMINI_TIMEOUT_MS);
 	return 0;
 }
 

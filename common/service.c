@@ -27,6 +27,7 @@
 #include "service_pool.h"
 #include "service_task.h"
 #include "sock.h"
+#include "tunables.h"
 
 #define HB_VERSION "0.1.0"
 /* Calls the broker may queue in a busy service, per worker: enough to
@@ -41,6 +42,7 @@ struct service_loop {
 	char identity[128];
 	int concurrency;
 	int heartbeat_ms;
+	int stop_ms;            /* calls get this long at SIGTERM (3/5 of the broker's grace) */
 	pid_t broker_pid;       /* exit when our parent is no longer this */
 	void *zctx, *back;
 	struct hb_pool pool;
@@ -66,8 +68,11 @@ static int parse_settings(struct service_loop *s, int argc, char **argv)
 	const char *id = getenv("HB_SERVICE_ID"), *ep = getenv("HB_BACK_ENDPOINT");
 	char err[HB_PATH_MAX + 256];
 
-	s->concurrency = hb_getenv_int("HB_CONCURRENCY", 4, 1, 256);
-	s->heartbeat_ms = hb_getenv_int("HB_HEARTBEAT_MS", 1000, 10, 60000);
+	s->concurrency = hb_tunable(HB_T_CONCURRENCY);
+	s->heartbeat_ms = hb_tunable(HB_T_HEARTBEAT_MS);
+	/* Inside the broker's TERM-to-KILL grace, so that the calls' answers
+	 * and our own exit come before its KILL. */
+	s->stop_ms = hb_tunable(HB_T_STOP_GRACE_MS) * 3 / 5;
 	s->broker_pid = (pid_t)hb_getenv_int("HB_BROKER_PID", 0, 0, 0x7fffffff);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--concurrency") == 0 && i + 1 < argc) {
@@ -244,7 +249,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 			if (!s.stopping) {
 				log_info(NULL, "stopping: cancelling %zu calls in flight", hb_pool_inflight(&s.pool));
 				s.stopping = 1;
-				stop_deadline = hb_monotonic_ms() + 3000;
+				stop_deadline = hb_monotonic_ms() + s.stop_ms;
 				hb_pool_cancel_all(&s.pool);
 			}
 		}

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "audio.h"
-#include "envvar.h"
+#include "tunables.h"
 #include "gemini.h"
 #include "log.h"
 #include "paths.h"
@@ -109,7 +109,7 @@ static int run(struct hb_call *call, const struct hb_paths *paths, const struct 
 	r.text = a->text;
 	r.pieces = pieces;
 	r.count = o.count;
-	r.backoff_ms = hb_getenv_int("HB_SPEECH_BACKOFF_MS", 1000, 1, 60000);
+	r.backoff_ms = hb_tunable(HB_T_SPEECH_BACKOFF_MS);
 	r.cancelled = call_cancelled;
 	r.cancel_arg = call;
 	r.emit = emit;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "envvar.h"
+#include "tunables.h"
 #include "files.h"
 #include "gemini.h"
 #include "local.h"
@@ -59,7 +59,7 @@ static int loopback_port(const struct hb_gemini *g)
 
 	if (hb_url_parse(g->base_url, &base) < 0 || !hb_url_host_is_loopback(&base))
 		return 0;
-	return hb_getenv_int("HB_VIDEO_ALLOW_LOOPBACK_PORT", 0, 1, 65535);
+	return hb_tunable(HB_T_VIDEO_ALLOW_LOOPBACK_PORT);
 }
 
 static enum step from_url(struct hb_call *call, const struct hb_gemini *g, const struct video_args *a,
@@ -85,12 +85,11 @@ static enum step from_file(struct hb_call *call, const struct hb_gemini *g, cons
 {
 	struct video_upload u = {
 		.gemini = g,
-		.chunk = hb_getenv_int("HB_VIDEO_CHUNK_BYTES", (int)VIDEO_CHUNK_DEFAULT, (int)VIDEO_CHUNK_UNIT,
-				       64 << 20),
-		.backoff_ms = hb_getenv_int("HB_VIDEO_BACKOFF_MS", 1000, 1, 60000),
-		.poll_ms = hb_getenv_int("HB_VIDEO_POLL_MS", 1000, 1, 60000),
-		.poll_max_ms = hb_getenv_int("HB_VIDEO_POLL_MAX_MS", 10000, 1, 600000),
-		.processing_ms = hb_getenv_int("HB_VIDEO_PROCESSING_MS", 900000, 1, 3600000),
+		.chunk = hb_tunable(HB_T_VIDEO_CHUNK_BYTES),
+		.backoff_ms = hb_tunable(HB_T_VIDEO_BACKOFF_MS),
+		.poll_ms = hb_tunable(HB_T_VIDEO_POLL_MS),
+		.poll_max_ms = hb_tunable(HB_T_VIDEO_POLL_MAX_MS),
+		.processing_ms = hb_tunable(HB_T_VIDEO_PROCESSING_MS),
 		.progress = progress,
 		.progress_arg = call,
 		.log_key = hb_call_context(call)->key,
@@ -135,7 +134,7 @@ static int run(struct hb_call *call, const struct hb_gemini *g, const struct vid
 	struct source s = { .local = { .fd = -1 } };
 	struct video_analysis an = { .gemini = g, .model = model, .temperature = temperature, .intent = a->intent,
 				     .goal = a->goal,
-				     .backoff_ms = hb_getenv_int("HB_VIDEO_BACKOFF_MS", 1000, 1, 60000) };
+				     .backoff_ms = hb_tunable(HB_T_VIDEO_BACKOFF_MS) };
 	/* Empty, never what an earlier call on this worker's stack left. */
 	char err[ERR_LEN] = "";
 	json_t *notes = NULL;
