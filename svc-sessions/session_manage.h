@@ -31,7 +31,7 @@
 /* Who asks, from the broker's binding of the call (never its arguments):
  * an agent's call is bound to its agent (and, when one is open, its run
  * and that run's access); a call that no run and no agent binds is the
- * user's (hbctl, the desktop: see the README's "Trust boundary"). */
+ * user's (hbctl, the desktop: see docs/trust-boundary.md). */
 struct session_caller {
 	int is_agent;
 	const char *access;             /* the access of the agent's run; "" when it has none */
