@@ -13,20 +13,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 export HB_ATTACH_TTL_MS=600 HB_CLAUDE_FIRST_SEND_MS=0
 mkdir -p "$tmp/project"
 sessions_conf | start_broker
-"$build/hbctl" watch >"$tmp/events.jsonl" 2>/dev/null &
-watcher=$!
-for _ in $(seq 50); do
-	"$build/hbctl" call maintain_sessions '{"action":"guide"}' >/dev/null 2>&1
-	sleep 0.1
-	grep -q '"maintain_sessions"' "$tmp/events.jsonl" && break
-done
-new_session() {
-	"$build/hbctl" call manage_sessions \
-		"{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"$2\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
-		json_field id
-}
-codex_s=$(new_session "Codex" codex)
-claude_s=$(new_session "Claude" claude)
+watch_events
+codex_s=$(full_auto_session "Codex" codex)
+claude_s=$(full_auto_session "Claude" claude)
 check "two sessions" '[ -n "$codex_s" ] && [ -n "$claude_s" ]'
 desktop() {
 	[ "$1" = codex ] && printf '%s\n' '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"test","version":"1"}}}' \

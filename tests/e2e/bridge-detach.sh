@@ -18,22 +18,11 @@ require sqlite3
 export HB_ATTACH_TTL_MS=120000 HB_CLAUDE_FIRST_SEND_MS=0
 mkdir -p "$tmp/project"
 { sessions_conf; messages_conf; } | start_broker
-"$build/hbctl" watch >"$tmp/events.jsonl" 2>/dev/null &
-watcher=$!
-for _ in $(seq 50); do
-	"$build/hbctl" call maintain_sessions '{"action":"guide"}' >/dev/null 2>&1
-	sleep 0.1
-	grep -q '"maintain_sessions"' "$tmp/events.jsonl" && break
-done
+watch_events
 
-new_session() {
-	"$build/hbctl" call manage_sessions \
-		"{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"$2\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
-		json_field id
-}
-session_claude=$(new_session "Claude recipient" claude)
-session_codex=$(new_session "Codex recipient" codex)
-sender=$(new_session Sender codex)
+session_claude=$(full_auto_session "Claude recipient" claude)
+session_codex=$(full_auto_session "Codex recipient" codex)
+sender=$(full_auto_session Sender codex)
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
 check "three sessions and the sender's run" '[ -n "$session_claude" ] && [ -n "$session_codex" ] && [ -n "$sender" ]'
 

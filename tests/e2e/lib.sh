@@ -120,3 +120,22 @@ slots_free_soon() {
 	done
 	return 1
 }
+
+# watch_events: hbctl watch into $tmp/events.jsonl (killed at exit), once it
+# is seen to receive events.
+watch_events() {
+	"$build/hbctl" watch >"$tmp/events.jsonl" 2>/dev/null &
+	watcher=$!
+	for _ in $(seq 50); do
+		"$build/hbctl" call maintain_sessions '{"action":"guide"}' >/dev/null 2>&1
+		sleep 0.1
+		grep -q '"maintain_sessions"' "$tmp/events.jsonl" && break
+	done
+}
+
+# full_auto_session TITLE AGENT: a new full-auto session in $tmp/project; its id.
+full_auto_session() {
+	"$build/hbctl" call manage_sessions \
+		"{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"$2\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
+		json_field id
+}
