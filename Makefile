@@ -16,12 +16,17 @@ SESSIONS_PKGS := $(BASE_PKGS) sqlite3
 MESSAGES_PKGS := $(BASE_PKGS) sqlite3
 SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
 VIDEO_PKGS    := $(BASE_PKGS) libcurl
-PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS))
+# The explainer renderer: librsvg and libav* reach its programs only.
+EXPLAINER_PKGS := jansson libxml-2.0 librsvg-2.0 cairo fontconfig libavcodec libavformat \
+                  libavutil libswscale samplerate
+PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS) $(EXPLAINER_PKGS))
 libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
-                libcurl4-openssl-dev libsamplerate0-dev sox sqlite3
+                libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
+                librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
+                libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
@@ -43,6 +48,7 @@ SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
+EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
 HARNESS_SRC  := $(wildcard tests/harness/*.c)
@@ -54,6 +60,7 @@ LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
 LIBSPEECH   := $(BUILD)/libspeech.a
 LIBVIDEO    := $(BUILD)/libvideo.a
+LIBEXPLAINER := $(BUILD)/libexplainer.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge
@@ -93,6 +100,8 @@ $(LIBVIDEO): $(call obj,$(filter-out svc-video/main.c,$(VIDEO_SRC)))
 	$(AR) rcs $@ $^
 $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
 	$(AR) rcs $@ $^
+$(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c,$(EXPLAINER_SRC)))
+	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 	$(AR) rcs $@ $^
 
@@ -112,13 +121,16 @@ $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
 $(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(VIDEO_PKGS))
+$(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
 
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBVIDEO) $(LIBCOMMON)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBVIDEO) \
+                       $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS) -lm
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS)

@@ -1,0 +1,39 @@
+/*
+ * encode - the MP4 encoder and muxer on libavcodec/libavformat (FFmpeg 5.1),
+ * after doc/examples/muxing.c.
+ *
+ * Video: libx264, 1920x1080, yuv420p, 30 fps (time base 1/30), BT.709
+ * primaries, transfer and matrix, limited (MPEG) range, tune animation.
+ * Audio: the native AAC encoder, 48 kHz mono, 128 kb/s.  The MP4 has its
+ * index at the front (movflags +faststart).  Audio is handed over whole
+ * before the first frame and encoded as the video catches up, so the
+ * muxer interleaves the two.
+ */
+#ifndef EXPLAINER_ENCODE_H
+#define EXPLAINER_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct encoder_settings {
+	const char *preset;  /* x264 preset, e.g. "veryfast" */
+	int crf;             /* x264 constant rate factor, e.g. 20 */
+	int threads;         /* x264 threads; 0: libx264 decides */
+};
+
+struct encoder;
+
+/* Opens PATH (an existing temporary file, truncated) for writing.  NULL with err. */
+struct encoder *encoder_open(const char *path, const struct encoder_settings *s, char *err, size_t errlen);
+/* The whole audio track (48 kHz mono float), kept by pointer until
+ * encoder_finish/encoder_abort.  Call once, before the first frame. */
+int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, size_t errlen);
+/* The next video frame (yuv420p, FRAME_YUV_SIZE bytes, copied). */
+int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t errlen);
+/* Drains both encoders, writes the trailer (and so the faststart index),
+ * closes the file and frees the encoder, also on failure.  0 or -1 with err. */
+int encoder_finish(struct encoder *enc, char *err, size_t errlen);
+/* Closes and frees without finishing; the caller removes the file. */
+void encoder_abort(struct encoder *enc);
+
+#endif

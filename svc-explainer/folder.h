@@ -1,0 +1,56 @@
+/*
+ * folder - the explainer folder and its manifest, explainer.json.
+ *
+ *	{ "scenes": [
+ *	    { "svg": "01-intro.svg", "narration": "01-intro.wav", "duration": 8.5 },
+ *	    { "svg": "02-how.svg", "duration": 12 } ] }
+ *
+ * Scenes play in order.  "svg" is a file in the folder (a plain name: no
+ * "/", no ".."), "narration" an optional 24 kHz mono 16-bit PCM WAV in the
+ * folder (a scene without one is silent), "duration" the scene's length in
+ * seconds (0.5 .. 600).  A scene lasts its duration rounded up to whole
+ * frames at 30 fps; narration longer than the scene is an error (part 2
+ * fits scenes to their narration before rendering).  Unknown keys are
+ * errors too, so a typo never silently changes a video.
+ */
+#ifndef EXPLAINER_FOLDER_H
+#define EXPLAINER_FOLDER_H
+
+#include <stddef.h>
+
+#include "problems.h"
+
+#define EXPLAINER_MANIFEST "explainer.json"
+#define EXPLAINER_FPS 30
+#define EXPLAINER_WIDTH 1920
+#define EXPLAINER_HEIGHT 1080
+#define EXPLAINER_NARRATION_RATE 24000
+
+struct explainer_scene {
+	char *svg;        /* name in the folder, as written in the manifest */
+	char *svg_path;   /* folder + "/" + svg */
+	char *wav;        /* NULL: silent */
+	char *wav_path;   /* NULL: silent */
+	double duration;  /* seconds, as written */
+	long frames;      /* ceil(duration * 30) */
+	long first_frame; /* index of the scene's first frame in the video */
+};
+
+struct explainer {
+	char *dir;
+	struct explainer_scene *scenes;
+	size_t n;
+	long total_frames;
+};
+
+/* Reads DIR/explainer.json and checks what the manifest alone can check
+ * (names, durations, that each file exists and is a regular file inside
+ * the folder, and each WAV's header).  Returns 0, or -1 with every problem
+ * appended to p (and *e left empty). */
+int explainer_open(const char *dir, struct explainer *e, struct problems *p);
+void explainer_free(struct explainer *e);
+/* The scene whose id is SCENE: its 1-based position ("2") or its svg name
+ * with or without ".svg"; NULL when there is none. */
+const struct explainer_scene *explainer_find_scene(const struct explainer *e, const char *scene);
+
+#endif

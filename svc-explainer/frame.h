@@ -1,0 +1,31 @@
+/*
+ * frame - drawing one SVG frame with librsvg into a 1920x1080 cairo
+ * surface, and converting it to the encoder's picture.
+ *
+ * One framer per thread: its own cairo surface and swscale context (a
+ * librsvg handle is made per frame from the SVG text, 0.2 ms).  The frame
+ * is painted opaque white first (cairo stores premultiplied colour and
+ * swscale drops alpha, so a transparent area would come out dark).  The
+ * conversion is BGRA to yuv420p with BT.709 coefficients and limited
+ * range, as the encoder's tags say.
+ */
+#ifndef EXPLAINER_FRAME_H
+#define EXPLAINER_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FRAME_YUV_SIZE ((size_t)1920 * 1080 * 3 / 2)
+
+struct framer;
+
+struct framer *framer_new(char *err, size_t errlen);
+/* 0, or -1 with err (librsvg's message). */
+int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen);
+/* The frame last drawn, as yuv420p: Y (1920x1080), then U and V (960x540). */
+void framer_yuv(struct framer *f, uint8_t *yuv);
+/* The frame last drawn as BGRA rows (stride *stride bytes). */
+const uint8_t *framer_pixels(struct framer *f, int *stride);
+void framer_free(struct framer *f);
+
+#endif
