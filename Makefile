@@ -44,6 +44,7 @@ COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
 BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c bridge/deliveries.c
+APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
@@ -56,6 +57,7 @@ HARNESS_SRC  := $(wildcard tests/harness/*.c)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIBCOMMON   := $(BUILD)/libhbcommon.a
+LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
 LIBSPEECH   := $(BUILD)/libspeech.a
@@ -83,14 +85,16 @@ deps:
 npm-deps:
 	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
-# svc-messages keeps its messages in appdata.db through svc-sessions' module.
-$(BUILD)/obj/svc-messages/%.o: CFLAGS += -Isvc-sessions
+# svc-sessions and svc-messages share appdata.db through appdata/'s public header.
+$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o: CFLAGS += -Iappdata
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	$(AR) rcs $@ $^
+$(LIBAPPDATA): $(call obj,$(APPDATA_SRC))
 	$(AR) rcs $@ $^
 $(LIBSESSIONS): $(call obj,$(filter-out svc-sessions/main.c,$(SESSIONS_SRC)))
 	$(AR) rcs $@ $^
@@ -113,9 +117,9 @@ $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c $(BRI
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBCOMMON)
+$(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
-$(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBCOMMON)
+$(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
 $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
@@ -127,7 +131,7 @@ $(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBCOMM
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBSPEECH) $(LIBVIDEO) \
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS) -lm

@@ -19,7 +19,7 @@
 
 #include "access.h"
 #include "session_message.h"
-#include "../../svc-sessions/appdata.h"
+#include "../../appdata/appdata.h"
 #include "../../svc-messages/message_store.h"
 
 /* ---- the envelope ---------------------------------------------------------- */

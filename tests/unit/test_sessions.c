@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../svc-sessions/appdata.h"
-#include "../../svc-sessions/appdata_schema.h"
+#include "../../appdata/appdata.h"
+#include "../../appdata/appdata_schema.h"
 #include "../../svc-sessions/project_path.h"
 #include "../../svc-sessions/session_info.h"
 #include "../../svc-sessions/session_lookup.h"

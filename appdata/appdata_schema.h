@@ -4,8 +4,8 @@
  * Each step runs in its own write transaction together with the bump of
  * user_version, so a crash leaves the file at one version or the next.
  */
-#ifndef SESSIONS_APPDATA_SCHEMA_H
-#define SESSIONS_APPDATA_SCHEMA_H
+#ifndef APPDATA_SCHEMA_H
+#define APPDATA_SCHEMA_H
 
 #include <sqlite3.h>
 #include <stddef.h>

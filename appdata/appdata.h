@@ -1,13 +1,15 @@
 /*
- * appdata - connections to appdata.db, the SQLite file svc-sessions owns.
+ * appdata - connections to appdata.db, the SQLite file of svc-sessions
+ * (sessions, thread links) and svc-messages (messages, outbox): the one
+ * database layer both link, through this public header.
  *
  * A read-write connection migrates the schema when it opens, so every writer
  * sees the current tables.  A read-only connection (maintain_sessions) is
  * opened with SQLITE_OPEN_READONLY and query_only, so no argument can make
  * it write, whatever SQL a bug might let through.
  */
-#ifndef SESSIONS_APPDATA_H
-#define SESSIONS_APPDATA_H
+#ifndef APPDATA_H
+#define APPDATA_H
 
 #include <sqlite3.h>
 #include <stddef.h>
