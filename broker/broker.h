@@ -60,6 +60,7 @@ struct instance {
 	int nworkers, maxworkers;
 	int slots, busy;           /* over all workers */
 	int overflow, queued;      /* calls the loop may hold for busy workers */
+	char delivery_task[192];   /* routing id of its task that carries session messages, or "" */
 	struct instance *older;    /* next in the service's draining list */
 };
 
@@ -87,7 +88,8 @@ enum call_state { CALL_RESOLVING, CALL_WAITING, CALL_SENT };
 /* The shape of a front answer: plain, or the agent's own (call.c). */
 enum answer_form { FORM_PLAIN, FORM_CODEX, FORM_CLAUDE };
 
-typedef void (*call_done_fn)(struct broker *b, void *arg, int ok, const char *text);
+/* code: the service's fail_codes.h code of a failure, or NULL. */
+typedef void (*call_done_fn)(struct broker *b, void *arg, int ok, const char *code, const char *text);
 
 /* Who gets the answer of a call: the requester, and each duplicate of it
  * that joined while it was in flight. */
@@ -115,6 +117,7 @@ struct call {
 	char *strings;                  /* tool and args */
 	char *ctx_strings;              /* the context, once it is known */
 	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id;
+	char fail_code[32];             /* the service's typed failure code, or "" */
 	struct call *prev, *next;       /* the wait queue or the instance's list */
 };
 

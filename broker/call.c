@@ -144,7 +144,7 @@ void call_answer_waiter(struct broker *b, const struct waiter *w, const char *ke
 			log_warn(w->parent_key, "the calling service is gone; subcall answer dropped");
 		break;
 	case FROM_BROKER:
-		w->done(b, w->arg, ok, text);
+		w->done(b, w->arg, ok, NULL, text);
 		break;
 	}
 }
@@ -154,7 +154,11 @@ void call_answer(struct broker *b, struct call *c, int ok, const char *text)
 	while (c->waiters) {
 		struct waiter *w = c->waiters;
 		c->waiters = w->next;
-		call_answer_waiter(b, w, c->key, ok, text);
+		/* Only the broker's own requests act on a typed failure. */
+		if (w->origin == FROM_BROKER)
+			w->done(b, w->arg, ok, !ok && c->fail_code[0] ? c->fail_code : NULL, text);
+		else
+			call_answer_waiter(b, w, c->key, ok, text);
 		free(w->native_id);
 		free(w);
 	}

@@ -129,16 +129,15 @@ void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct h
 	front_reply_ok(b, peer, &id, NULL);
 }
 
-/* The current incarnation of the service that sends session messages:
- * outcomes go to its task. */
+/* Outcomes go to the task the carrying service named in its ready. */
 static int send_to_messages_task(struct broker *b, const struct hb_env *m)
 {
-	struct service *s = broker_service_by_tool(b, "send_session_message");
+	struct instance *inst = broker_delivery_instance(b);
 	struct hb_peer to;
 
-	if (!s || !s->cur || !s->cur->ready)
+	if (!inst)
 		return -1;
-	to.len = (size_t)snprintf((char *)to.id, sizeof to.id, "%s.task", s->cur->id);
+	to.len = (size_t)snprintf((char *)to.id, sizeof to.id, "%s", inst->delivery_task);
 	to.pid = 0;
 	return hb_send_env(b->back, &to, m);
 }
@@ -163,7 +162,7 @@ void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_
 	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
 	/* Lost when svc-messages is down: it asks again after its restart. */
 	if (send_to_messages_task(b, &m) < 0)
-		log_warn(NULL, "%s: the outcome could not reach svc-messages; it will ask again", op_id);
+		log_warn(NULL, "%s: the outcome could not reach the service that carries session messages; it asks again", op_id);
 	front_reply_ok(b, peer, &id, NULL);
 }
 
@@ -182,7 +181,7 @@ static void answer_task(struct broker *b, const struct hb_peer *peer, const stru
 	if (reason)
 		hb_env_set_str(&m, "reason", reason);
 	if (hb_send_env(b->back, peer, &m) < 0)
-		log_warn(NULL, "deliver: cannot answer svc-messages: %s", zmq_strerror(errno));
+		log_warn(NULL, "deliver: cannot answer the carrying service: %s", zmq_strerror(errno));
 }
 
 void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e)
@@ -198,11 +197,12 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	char reason[768];
 	struct hb_env m;
 
-	/* Only the service that sends session messages may have them carried
+	/* Only the task that carries session messages may have them carried
 	 * into an agent. */
-	if (from->svc != broker_service_by_tool(b, "send_session_message") || !hb_is_session_message_id(op_id) ||
-	    !*session) {
-		log_warn(from->id, "deliver dropped: not from svc-messages, or without a message id or session");
+	if (from != broker_delivery_instance(b) || peer->len != strlen(from->delivery_task) ||
+	    memcmp(peer->id, from->delivery_task, peer->len) != 0 || !hb_is_session_message_id(op_id) || !*session) {
+		log_warn(from->id, "deliver dropped: not from the task that carries session messages, or without a "
+			 "message id or session");
 		return;
 	}
 	if (!a) {

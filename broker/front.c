@@ -34,9 +34,11 @@ struct relay {
 	const char *err_code;           /* a literal */
 };
 
-static void relay_done(struct broker *b, void *arg, int ok, const char *text)
+static void relay_done(struct broker *b, void *arg, int ok, const char *code, const char *text)
 {
 	struct relay *r = arg;
+
+	(void)code;
 
 	if (ok)
 		front_reply_ok(b, &r->peer, &r->id, text);

@@ -20,6 +20,7 @@
 
 #include "call.h"
 #include "dialect.h"
+#include "fail_codes.h"
 #include "front.h"
 #include "log.h"
 #include "reply.h"
@@ -222,7 +223,7 @@ struct codex_lookup {
 };
 
 /* The thread's session is known (or not): finish the binding and go. */
-static void codex_resolved(struct broker *b, void *arg, int ok, const char *text)
+static void codex_resolved(struct broker *b, void *arg, int ok, const char *code, const char *text)
 {
 	struct codex_lookup *lk = arg;
 	struct call *c = hb_map_get(&b->calls, lk->key);
@@ -234,7 +235,7 @@ static void codex_resolved(struct broker *b, void *arg, int ok, const char *text
 	if (!c)
 		; /* cancelled while the link was looked up */
 	else if (!ok)
-		route_finish(b, c, 0, strstr(text, NOT_LINKED) ? NOT_LINKED : text);
+		route_finish(b, c, 0, code && strcmp(code, HB_FAIL_NOT_LINKED) == 0 ? NOT_LINKED : text);
 	else if (!session)
 		route_finish(b, c, 0, NOT_LINKED);
 	else

@@ -1,8 +1,8 @@
 /*
- * link - see link.h.  A service answers the broker with text only, so the
- * one refusal the bridge must act on (another session owns the Claude
- * conversation) is recognised by the words svc-sessions shares through
- * common/claude_link.h and given its own error code.
+ * link - see link.h.  The one refusal the bridge must act on (another
+ * session owns the Claude conversation) comes from svc-sessions with the
+ * typed code HB_FAIL_LINK_TAKEN (common/fail_codes.h) and is answered
+ * with the error code "conflict".
  */
 #include "link.h"
 
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "claude_link.h"
+#include "fail_codes.h"
 #include "log.h"
 #include "reply.h"
 #include "route.h"
@@ -23,7 +23,7 @@ struct link_wait {
 	char run[128];
 };
 
-static void link_done(struct broker *b, void *arg, int ok, const char *text)
+static void link_done(struct broker *b, void *arg, int ok, const char *code, const char *text)
 {
 	struct link_wait *w = arg;
 
@@ -32,7 +32,8 @@ static void link_done(struct broker *b, void *arg, int ok, const char *text)
 		front_reply_ok(b, &w->peer, &w->id, text);
 	} else {
 		log_warn(w->run, "Claude conversation not linked: %s", text);
-		front_reply_err(b, &w->peer, &w->id, strstr(text, HB_CLAUDE_LINK_TAKEN) ? "conflict" : "link", text);
+		front_reply_err(b, &w->peer, &w->id, code && strcmp(code, HB_FAIL_LINK_TAKEN) == 0 ? "conflict" : "link",
+				text);
 	}
 	free(w);
 }

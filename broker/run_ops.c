@@ -116,7 +116,7 @@ static void finish_run(struct broker *b, struct run *r, int stop)
 	runs_remove(b, r);
 }
 
-static void session_checked(struct broker *b, void *arg, int ok, const char *text)
+static void session_checked(struct broker *b, void *arg, int ok, const char *fail_code, const char *text)
 {
 	struct pending_open *p = arg;
 	struct run *r = p->run;
@@ -125,6 +125,7 @@ static void session_checked(struct broker *b, void *arg, int ok, const char *tex
 	struct run *gone;
 	json_t *o;
 
+	(void)fail_code;
 	while (strcmp(r->agent, "claude") == 0 && (gone = runs_active_claude(b, r->session)) &&
 	       runs_bridge_gone(b, gone, broker_now_ms())) {
 		log_warn(NULL, "run %s: its bridge is gone (no session.attach for %d ms); closed so that run %s "

@@ -22,3 +22,13 @@ struct service *broker_service_by_tool(struct broker *b, const char *tool)
 				return &b->services[i];
 	return NULL;
 }
+
+struct instance *broker_delivery_instance(struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct instance *cur = b->services[i].cur;
+		if (cur && cur->ready && cur->delivery_task[0])
+			return cur;
+	}
+	return NULL;
+}

@@ -325,6 +325,22 @@ static void retire(struct broker *b, struct service *s)
 	incarnation_check_drained(b, inst);
 }
 
+/* A service may name only one of its own sockets ("NAME#GEN.x") as the
+ * task that carries session messages. */
+static void note_delivery_task(struct instance *inst, const char *task)
+{
+	size_t len = strlen(inst->id);
+
+	if (!*task)
+		return;
+	if (strncmp(task, inst->id, len) != 0 || task[len] != '.' || !task[len + 1] ||
+	    strlen(task) >= sizeof inst->delivery_task) {
+		log_warn(inst->id, "ignored deliveryTask \"%.64s\": not one of this service's own sockets", task);
+		return;
+	}
+	snprintf(inst->delivery_task, sizeof inst->delivery_task, "%s", task);
+}
+
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	struct instance *inst = supervisor_instance(b, peer);
@@ -345,6 +361,7 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 	inst->ready = 1;
 	if (hb_env_int(e, "overflow", &overflow) == 0 && overflow > 0)
 		inst->overflow = overflow > 65536 ? 65536 : (int)overflow;
+	note_delivery_task(inst, hb_env_str_or(e, "deliveryTask", ""));
 	inst->last_beat_ms = broker_now_ms();
 	log_info(inst->id, "ready (pid %ld, version %s, tools %s)", (long)inst->pid,
 		 hb_env_str_or(e, "version", "?"), hb_env_str_or(e, "tools", ""));

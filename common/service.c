@@ -48,6 +48,7 @@ struct service_loop {
 	struct hb_pool pool;
 	hb_task_fn task_fn;
 	void *task_arg;
+	int task_delivers;
 	int sigpipe[2];
 	int stopping;
 };
@@ -119,6 +120,8 @@ static void send_simple(struct service_loop *s, const char *op)
 		hb_env_set_str(&e, "tools", tools);
 		hb_env_set_int(&e, "concurrency", s->concurrency);
 		hb_env_set_int(&e, "overflow", (int64_t)s->concurrency * HB_OVERFLOW_PER_WORKER);
+		if (s->task_delivers && s->pool.task)
+			hb_env_set_str(&e, "deliveryTask", hb_task_id(s->pool.task));
 	} else {
 		hb_env_set_int(&e, "inflight", (int64_t)hb_pool_inflight(&s->pool));
 	}
@@ -221,6 +224,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 	s.tools = spec->tools;
 	s.task_fn = spec->task;
 	s.task_arg = spec->task_arg;
+	s.task_delivers = spec->task_delivers;
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;
 	if (setup(&s) < 0) {

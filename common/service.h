@@ -57,7 +57,11 @@ struct hb_call_context {
 /* A service's own background task (svc-messages' delivery loop): it runs
  * on a thread of its own from `ready` to the stop, with its own DEALER to
  * the broker's back socket (routing id "<service id>.task"), which only
- * that thread touches.  It must return soon after hb_task_stopping(). */
+ * that thread touches.  It must return soon after hb_task_stopping().
+ * With task_delivers set, `ready` names the task as the service's
+ * deliveryTask: the broker takes `deliver` from it and sends it each
+ * `deliver.result`, and knows no other way to find who carries session
+ * messages. */
 struct hb_task;
 typedef void (*hb_task_fn)(struct hb_task *task, void *arg);
 
@@ -68,6 +72,7 @@ struct hb_service_spec {
 	int (*pre_init)(void);                    /* before any thread; -1 stops the start */
 	hb_task_fn task;                          /* the background task, with task_arg */
 	void *task_arg;
+	int task_delivers;                        /* the task carries session messages (below) */
 	void (*at_exit)(void);                    /* after every thread has ended */
 };
 
@@ -97,6 +102,8 @@ int hb_call_succeed(struct hb_call *call, const char *text);
 int hb_call_succeedf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int hb_call_fail(struct hb_call *call, const char *text);
 int hb_call_failf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A failure the broker must tell apart: code is one of fail_codes.h. */
+int hb_call_fail_code(struct hb_call *call, const char *code, const char *text);
 
 /* Publish a progress line for the timeline (best effort). */
 int hb_call_progress(struct hb_call *call, const char *text);

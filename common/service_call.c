@@ -53,6 +53,7 @@ static int set_result(struct hb_call *call, int ok, char *text)
 	free(call->text);
 	call->text = text;
 	call->ok = ok;
+	call->code = NULL;
 	call->answered = 1;
 	return ok ? 0 : -1;
 }
@@ -65,6 +66,14 @@ int hb_call_succeed(struct hb_call *call, const char *text)
 int hb_call_fail(struct hb_call *call, const char *text)
 {
 	return set_result(call, 0, strdup(text));
+}
+
+int hb_call_fail_code(struct hb_call *call, const char *code, const char *text)
+{
+	int rc = set_result(call, 0, strdup(text));
+
+	call->code = code;
+	return rc;
 }
 
 static char *vformat(const char *fmt, va_list ap)

@@ -169,7 +169,7 @@ static void run_call(struct hb_call *call)
 
 /* queued: the call came through the loop's overflow queue, which the
  * broker counts apart from the workers' own calls. */
-static void answer(void *sock, const char *key, int queued, int ok, const char *text)
+static void answer(void *sock, const char *key, int queued, int ok, const char *text, const char *code)
 {
 	struct hb_env e;
 
@@ -178,6 +178,8 @@ static void answer(void *sock, const char *key, int queued, int ok, const char *
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", ok);
 	hb_env_set_str(&e, "text", text);
+	if (code)
+		hb_env_set_str(&e, "code", code);
 	if (queued)
 		hb_env_set_bool(&e, "queued", 1);
 	if (hb_send_env(sock, NULL, &e) < 0)
@@ -220,7 +222,7 @@ static void run_and_answer(struct hb_pool *pool, void *sock, struct hb_call *c)
 	c->sock = sock;
 	log_debug(c->ctx.key, "call %s%s", c->ctx.tool, c->queued ? " (queued)" : "");
 	run_call(c);
-	answer(sock, c->ctx.key, c->queued, c->ok, c->text ? c->text : "");
+	answer(sock, c->ctx.key, c->queued, c->ok, c->text ? c->text : "", c->ok ? NULL : c->code);
 	log_debug(c->ctx.key, "done %s ok=%d", c->ctx.tool, c->ok);
 	pthread_mutex_lock(&pool->lock);
 	hb_map_del(&pool->calls, c->ctx.key);
@@ -241,7 +243,7 @@ static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
 		return;
 	}
 	if (!(c = make_call(pool, e, why, sizeof why))) {
-		answer(sock, key, 0, 0, why);
+		answer(sock, key, 0, 0, why, NULL);
 		return;
 	}
 	run_and_answer(pool, sock, c);
@@ -390,7 +392,7 @@ void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
 	free(pool->threads);
 	/* Queued calls no worker took (the stop came first) are answered. */
 	while ((c = take_queued(pool))) {
-		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.");
+		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.", NULL);
 		hb_map_del(&pool->calls, c->ctx.key);
 		hb_call_free(c);
 	}

@@ -41,6 +41,7 @@ struct hb_call {
 	int answered, ok;
 	int queued;                    /* came through the loop's overflow queue */
 	char *text;
+	const char *code;              /* a fail_codes.h code, or NULL */
 	/* the worker's DEALER while the call runs */
 	void *sock;
 	/* one subcall at a time, under pool->lock */

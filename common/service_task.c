@@ -28,6 +28,7 @@ struct hb_task {
 	atomic_int stopping;
 	hb_task_fn fn;
 	void *arg;
+	char id[192];          /* its routing id, "<service id>.task" */
 };
 
 static void *task_main(void *p)
@@ -41,7 +42,6 @@ static void *task_main(void *p)
 struct hb_task *hb_task_start(void *zctx, const char *endpoint, const char *identity, hb_task_fn fn, void *arg)
 {
 	struct hb_task *t = calloc(1, sizeof *t);
-	char id[192];
 
 	if (!t)
 		return NULL;
@@ -50,11 +50,11 @@ struct hb_task *hb_task_start(void *zctx, const char *endpoint, const char *iden
 	t->fn = fn;
 	t->arg = arg;
 	atomic_init(&t->stopping, 0);
-	snprintf(id, sizeof id, "%s.task", identity);
+	snprintf(t->id, sizeof t->id, "%s.task", identity);
 	if (pipe(t->wake) < 0 || fcntl(t->wake[0], F_SETFL, O_NONBLOCK) < 0 ||
 	    fcntl(t->wake[1], F_SETFL, O_NONBLOCK) < 0)
 		goto fail;
-	if (!(t->sock = hb_sock_dealer(zctx, id, 0, -1)) || zmq_connect(t->sock, endpoint) < 0)
+	if (!(t->sock = hb_sock_dealer(zctx, t->id, 0, -1)) || zmq_connect(t->sock, endpoint) < 0)
 		goto fail;
 	if (pthread_create(&t->thread, NULL, task_main, t) != 0)
 		goto fail;
@@ -131,4 +131,9 @@ int hb_service_send_event(void *sock, const char *topic, const char *json)
 int hb_task_publish(struct hb_task *t, const char *topic, const char *json)
 {
 	return hb_service_send_event(t->sock, topic, json);
+}
+
+const char *hb_task_id(const struct hb_task *t)
+{
+	return t->id;
 }

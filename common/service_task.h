@@ -10,6 +10,8 @@
 /* Start fn on its own thread with a socket connected to endpoint; NULL
  * with errno set on failure. */
 struct hb_task *hb_task_start(void *zctx, const char *endpoint, const char *identity, hb_task_fn fn, void *arg);
+/* The task's routing id on the broker's back socket. */
+const char *hb_task_id(const struct hb_task *t);
 /* Tell the task to stop, wait for it, close its socket and free it. */
 void hb_task_stop(struct hb_task *task);
 /* Send a back-socket `event` {topic, json} on sock (the caller's own). */

@@ -21,6 +21,7 @@ static const struct hb_service_spec spec = {
 	.name = "svc-messages",
 	.tools = tools,
 	.task = outbox_run,
+	.task_delivers = 1,
 };
 
 int main(int argc, char **argv)

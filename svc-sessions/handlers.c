@@ -27,8 +27,10 @@
 
 enum connection_kind { CONNECTION_READ_ONLY, CONNECTION_READ_WRITE };
 
+/* On failure: NULL with err, and *code set for a failure the broker tells
+ * apart (fail_codes.h). */
 typedef json_t *(*run_fn)(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
-			  char *err, size_t errlen);
+			  const char **code, char *err, size_t errlen);
 
 /* A string result is text for the model; anything else is sent as JSON. */
 static int answer(struct hb_call *call, json_t *result)
@@ -57,11 +59,12 @@ static int run_on_appdata(struct hb_call *call, const json_t *args, enum connect
 		log_error(ctx->key, "%s", err);
 		return hb_call_fail(call, err);
 	}
-	json_t *result = run(db, args, ctx, err, sizeof err);
+	const char *code = NULL;
+	json_t *result = run(db, args, ctx, &code, err, sizeof err);
 	appdata_close(db);
 	if (!result) {
 		log_info(ctx->key, "%s failed: %s", ctx->tool, err);
-		return hb_call_fail(call, err);
+		return code ? hb_call_fail_code(call, code, err) : hb_call_fail(call, err);
 	}
 	int rc = answer(call, result);
 	json_decref(result);
@@ -70,45 +73,49 @@ static int run_on_appdata(struct hb_call *call, const json_t *args, enum connect
 
 /* Adapters to one signature: the lookup uses the caller's project, the
  * changes who the caller is. */
-static json_t *run_lookup(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, char *err,
-			  size_t errlen)
+static json_t *run_lookup(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, const char **code,
+			  char *err, size_t errlen)
 {
+	(void)code;
 	return session_lookup_run(db, args, ctx->project, err, errlen);
 }
 
-static json_t *run_manage(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, char *err,
-			  size_t errlen)
+static json_t *run_manage(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx, const char **code,
+			  char *err, size_t errlen)
 {
+	(void)code;
 	const struct session_caller caller = { *ctx->agent || *ctx->run, ctx->access };
 
 	return session_manage_run(db, args, &caller, err, errlen);
 }
 
 static json_t *run_resolve_thread(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
-				  char *err, size_t errlen)
+				  const char **code, char *err, size_t errlen)
 {
 	(void)ctx;
-	return thread_links_resolve(db, args, err, errlen);
+	return thread_links_resolve(db, args, code, err, errlen);
 }
 
 static json_t *run_link_thread(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
-			       char *err, size_t errlen)
+			       const char **code, char *err, size_t errlen)
 {
 	(void)ctx;
+	(void)code;
 	return thread_links_link_thread(db, args, err, errlen);
 }
 
 static json_t *run_link_claude(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
-			       char *err, size_t errlen)
+			       const char **code, char *err, size_t errlen)
 {
 	(void)ctx;
-	return thread_links_link_claude(db, args, err, errlen);
+	return thread_links_link_claude(db, args, code, err, errlen);
 }
 
 static json_t *run_session_info(sqlite3 *db, const json_t *args, const struct hb_call_context *ctx,
-			       char *err, size_t errlen)
+			       const char **code, char *err, size_t errlen)
 {
 	(void)ctx;
+	(void)code;
 	return session_info_run(db, args, err, errlen);
 }
 

@@ -11,7 +11,7 @@
 #include "thread_links.h"
 
 #include "appdata.h"
-#include "claude_link.h"
+#include "fail_codes.h"
 #include "session_args.h"
 
 #include <stdio.h>
@@ -62,7 +62,7 @@ static int seen_before(char seen[][SESSION_ID_MAX + 1], int count, const char *t
 	return 0;
 }
 
-json_t *thread_links_resolve(sqlite3 *db, const json_t *args, char *err, size_t errlen)
+json_t *thread_links_resolve(sqlite3 *db, const json_t *args, const char **code, char *err, size_t errlen)
 {
 	static const char *const fields[] = { "threadId", NULL };
 	const char *thread;
@@ -79,6 +79,7 @@ json_t *thread_links_resolve(sqlite3 *db, const json_t *args, char *err, size_t 
 			return NULL;
 		if (found == 0) {
 			snprintf(err, errlen, "%s", THREAD_NOT_LINKED_MESSAGE);
+			*code = HB_FAIL_NOT_LINKED;
 			return NULL;
 		}
 		if (row.session[0]) {
@@ -206,7 +207,8 @@ json_t *thread_links_link_thread(sqlite3 *db, const json_t *args, char *err, siz
 
 /* Inside the transaction: 0 when no other session holds the Claude
  * conversation, -1 with err (the refusal, or a database error). */
-static int check_claude_owner(sqlite3 *db, const char *session, const char *claude, char *err, size_t errlen)
+static int check_claude_owner(sqlite3 *db, const char *session, const char *claude, const char **code, char *err,
+			      size_t errlen)
 {
 	sqlite3_stmt *stmt = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT session_id FROM claude_sessions WHERE claude_session_id = ?1"
@@ -219,9 +221,10 @@ static int check_claude_owner(sqlite3 *db, const char *session, const char *clau
 		rc = sqlite3_step(stmt);
 	int result = 0;
 	if (rc == SQLITE_ROW) {
-		snprintf(err, errlen, "Claude session %s " HB_CLAUDE_LINK_TAKEN " %s: a Claude conversation belongs "
-			 "to one HB Code session only, so continue it in that session.", claude,
+		snprintf(err, errlen, "Claude session %s already belongs to HB Code session %s: a Claude conversation "
+			 "belongs to one HB Code session only, so continue it in that session.", claude,
 			 (const char *)sqlite3_column_text(stmt, 0));
+		*code = HB_FAIL_LINK_TAKEN;
 		result = -1;
 	} else if (rc != SQLITE_DONE) {
 		result = appdata_error(db, "reading a Claude session link", err, errlen);
@@ -230,7 +233,7 @@ static int check_claude_owner(sqlite3 *db, const char *session, const char *clau
 	return result;
 }
 
-json_t *thread_links_link_claude(sqlite3 *db, const json_t *args, char *err, size_t errlen)
+json_t *thread_links_link_claude(sqlite3 *db, const json_t *args, const char **code, char *err, size_t errlen)
 {
 	static const char *const fields[] = { "sessionId", "claudeSessionId", NULL };
 	static const char sql[] =
@@ -247,7 +250,7 @@ json_t *thread_links_link_claude(sqlite3 *db, const json_t *args, char *err, siz
 		return NULL;
 	sqlite3_stmt *stmt = NULL;
 	if (check_session_agent(db, session, "claude", err, errlen) != 0 ||
-	    check_claude_owner(db, session, claude, err, errlen) != 0)
+	    check_claude_owner(db, session, claude, code, err, errlen) != 0)
 		goto fail;
 	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
 		appdata_error(db, "linking a Claude session", err, errlen);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../appdata/appdata.h"
+#include "fail_codes.h"
 #include "../../appdata/appdata_schema.h"
 #include "../../svc-sessions/project_path.h"
 #include "../../svc-sessions/session_info.h"
@@ -31,6 +32,7 @@ struct fixture {
 	sqlite3 *rw;
 	sqlite3 *ro;
 	char err[1024];
+	const char *code;  /* the failure code of the last thread-link call */
 };
 
 static int setup(void **state)
@@ -107,7 +109,8 @@ static json_t *session_info_tool(struct fixture *f, const json_t *args)
 
 static json_t *resolve_thread_tool(struct fixture *f, const json_t *args)
 {
-	return thread_links_resolve(f->ro, args, f->err, sizeof f->err);
+	f->code = NULL;
+	return thread_links_resolve(f->ro, args, &f->code, f->err, sizeof f->err);
 }
 
 static json_t *link_thread_tool(struct fixture *f, const json_t *args)
@@ -117,7 +120,8 @@ static json_t *link_thread_tool(struct fixture *f, const json_t *args)
 
 static json_t *link_claude_tool(struct fixture *f, const json_t *args)
 {
-	return thread_links_link_claude(f->rw, args, f->err, sizeof f->err);
+	f->code = NULL;
+	return thread_links_link_claude(f->rw, args, &f->code, f->err, sizeof f->err);
 }
 
 /* Runs the tool on JSON text and insists on success. */
@@ -782,9 +786,12 @@ static void test_resolve_thread(void **state)
 
 	fails(f, resolve_thread_tool, "{\"threadId\":\"nobody\"}", THREAD_NOT_LINKED_MESSAGE);
 	assert_string_equal(f->err, THREAD_NOT_LINKED_MESSAGE);
+	assert_non_null(f->code);
+	assert_string_equal(f->code, HB_FAIL_NOT_LINKED);
 	json_decref(ok(f, link_thread_tool, "{\"threadId\":\"orphan\",\"parentThreadId\":\"unlinked\"}"));
 	fails(f, resolve_thread_tool, "{\"threadId\":\"orphan\"}", THREAD_NOT_LINKED_MESSAGE);
 	fails(f, resolve_thread_tool, "{}", "\"threadId\" is required");
+	assert_null(f->code);
 }
 
 static void test_resolve_thread_cycle_and_depth(void **state)
@@ -855,6 +862,7 @@ static void test_link_claude(void **state)
 	fails(f, link_claude_tool, "{\"sessionId\":\"s-cx\",\"claudeSessionId\":\"x\"}", "runs codex, not claude");
 	fails(f, link_claude_tool, "{\"sessionId\":\"s-none\",\"claudeSessionId\":\"x\"}", "No session with id s-none");
 	fails(f, link_claude_tool, "{\"sessionId\":\"s-cl\"}", "\"claudeSessionId\" is required");
+	assert_null(f->code);
 }
 
 /* One Claude conversation belongs to at most one HB Code session: a second
@@ -870,6 +878,8 @@ static void test_link_claude_one_session_per_conversation(void **state)
 	json_decref(ok(f, link_claude_tool, "{\"sessionId\":\"s-one\",\"claudeSessionId\":\"conv-1\"}"));
 	fails(f, link_claude_tool, "{\"sessionId\":\"s-two\",\"claudeSessionId\":\"conv-1\"}",
 	      "Claude session conv-1 already belongs to HB Code session s-one");
+	assert_non_null(f->code);
+	assert_string_equal(f->code, HB_FAIL_LINK_TAKEN);
 	json_t *result = ok(f, lookup_tool, "{\"action\":\"resolveSession\",\"targetSessionId\":\"s-two\"}");
 	assert_true(json_is_null(json_object_get(result, "claudeSessionId")));
 	json_decref(result);
