@@ -65,7 +65,8 @@ LIBVIDEO    := $(BUILD)/libvideo.a
 LIBEXPLAINER := $(BUILD)/libexplainer.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
-               $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge
+               $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
+               $(BUILD)/hb-explainer
 TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))

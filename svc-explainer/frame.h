@@ -26,6 +26,8 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
 void framer_yuv(struct framer *f, uint8_t *yuv);
 /* The frame last drawn as BGRA rows (stride *stride bytes). */
 const uint8_t *framer_pixels(struct framer *f, int *stride);
+/* The frame last drawn, as a cairo image surface (owned by the framer). */
+struct _cairo_surface *framer_surface(struct framer *f);
 void framer_free(struct framer *f);
 
 #endif

@@ -1,0 +1,54 @@
+/*
+ * pipeline - an explainer folder to its MP4: every scene checked, the
+ * audio track built, frames evaluated in order, the changed ones drawn on
+ * all cores, and all of them encoded in order into a temporary file that
+ * becomes the target only when complete (output.h).
+ *
+ * Explainer scenes are mostly still, so a frame whose evaluated SVG is
+ * byte-for-byte the previous frame's is not drawn again: the encoder gets
+ * the previous picture once more.
+ */
+#ifndef EXPLAINER_PIPELINE_H
+#define EXPLAINER_PIPELINE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "folder.h"
+#include "problems.h"
+
+/* phase is "checking", "audio", "rendering" or "finishing"; done of total
+ * frames while rendering (0 of 0 otherwise).  Called on the caller's
+ * thread. */
+typedef void (*render_progress_fn)(void *arg, const char *phase, long done, long total);
+
+struct render_options {
+	int threads;                 /* drawing threads; 0: one per online CPU */
+	const char *preset;          /* x264 preset; NULL: "veryfast" */
+	int crf;                     /* 0: 20 */
+	render_progress_fn progress; /* NULL: none */
+	void *progress_arg;
+	const atomic_int *cancel;    /* nonzero: stop within a frame; NULL: never */
+};
+
+struct render_stats {
+	long frames;    /* encoded */
+	long drawn;     /* drawn by librsvg; the rest reused the previous picture */
+};
+
+/* Renders the explainer e into target.  0; or -1 with err, and with every
+ * problem of the folder appended to p when the scenes are at fault; the
+ * target is then as it was.  A cancel gives -1 with err "cancelled". */
+int render_explainer(const struct explainer *e, const char *target, const struct render_options *o,
+		     struct render_stats *stats, struct problems *p, char *err, size_t errlen);
+
+/* Every scene of e loaded (scene.h), in order; NULL with the problems
+ * appended.  Frees with scenes_free(v, e->n). */
+struct scene **scenes_load(const struct explainer *e, struct problems *p);
+void scenes_free(struct scene **v, size_t n);
+
+/* Scene time of frame k of a scene (k/30 s); the last frame of a scene is
+ * frames - 1. */
+double scene_frame_time(long k);
+
+#endif

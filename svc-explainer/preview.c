@@ -1,0 +1,185 @@
+/*
+ * preview - single frames and the contact sheet as PNG (see preview.h).
+ *
+ * The worker previews often while it writes, so a preview loads only the
+ * scene it shows and draws one frame: parse, evaluate, draw, PNG.
+ */
+#include "preview.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+#include "output.h"
+#include "pipeline.h"
+#include "problems.h"
+#include "scene.h"
+
+#define THUMB_SCALE 0.25
+#define THUMB_W 480
+#define THUMB_H 270
+#define SHEET_GAP 16
+#define SHEET_LABEL 30
+
+int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen)
+{
+	char *end;
+
+	if (strcmp(at, "start") == 0) {
+		*t = 0;
+		return 0;
+	}
+	if (strcmp(at, "end") == 0) {
+		*t = scene_frame_time(s->frames - 1);
+		return 0;
+	}
+	*t = strtod(at, &end);
+	if (end == at || *end || !isfinite(*t) || *t < 0 || *t > s->duration) {
+		snprintf(err, errlen, "--at %s: give start, end, or a time in seconds from 0 to %g (the length of %s)",
+			 at, s->duration, s->svg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Draws scene s at t into f; 0 or -1 with err. */
+static int draw_at(struct scene *s, struct framer *f, double t, char *err, size_t errlen)
+{
+	const char *svg;
+	size_t len;
+
+	if (scene_svg_at(s, t, &svg, &len, err, errlen) < 0)
+		return -1;
+	return framer_draw(f, svg, len, err, errlen);
+}
+
+/* Writes surface to target through a temporary file. */
+static int write_png(cairo_surface_t *surface, const char *target, char *err, size_t errlen)
+{
+	struct output out = { NULL, NULL };
+	cairo_status_t st;
+
+	if (output_begin(&out, target, err, errlen) < 0)
+		return -1;
+	if ((st = cairo_surface_write_to_png(surface, out.tmp)) != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cannot write %s: %s", target, cairo_status_to_string(st));
+		output_abort(&out);
+		return -1;
+	}
+	int rc = output_commit(&out, err, errlen);
+	output_abort(&out);
+	return rc;
+}
+
+/* Loads one scene, with its problems as one error. */
+static struct scene *load_one(const struct explainer_scene *es, char *err, size_t errlen)
+{
+	struct problems p = { 0 };
+	struct scene *s = scene_load(es->svg_path, es->svg, &p);
+
+	if (!s) {
+		problems_first(&p, err, errlen);
+		if (p.n > 1) {
+			size_t used = strlen(err);
+			snprintf(err + used, errlen - used, " (and %zu more problems: run hb-explainer check)", p.n - 1);
+		}
+	}
+	problems_free(&p);
+	return s;
+}
+
+int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
+		  size_t errlen)
+{
+	const struct explainer_scene *es = explainer_find_scene(e, scene);
+	struct framer *f = NULL;
+	struct scene *s = NULL;
+	double t;
+	int rc = -1;
+
+	if (!es) {
+		snprintf(err, errlen, "no scene %s in %s: give its number (1 to %zu) or its svg file name", scene, e->dir,
+			 e->n);
+		return -1;
+	}
+	if (preview_time(es, at, &t, err, errlen) < 0 || !(s = load_one(es, err, errlen)) ||
+	    !(f = framer_new(err, errlen)))
+		goto out;
+	if (draw_at(s, f, t, err, errlen) == 0)
+		rc = write_png(framer_surface(f), target, err, errlen);
+out:
+	framer_free(f);
+	scene_free(s);
+	return rc;
+}
+
+static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double y)
+{
+	char text[600];
+
+	snprintf(text, sizeof text, "%zu  %s   start 0 s  |  end %.2f s", i + 1, es->svg,
+		 scene_frame_time(es->frames - 1));
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 18);
+	cairo_move_to(cr, SHEET_GAP, y + 21);
+	cairo_show_text(cr, text);
+}
+
+/* Draws scene es's start and end frames into row i of the sheet. */
+static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene *es, size_t i, char *err,
+		     size_t errlen)
+{
+	double y = SHEET_GAP + (double)i * (SHEET_LABEL + THUMB_H + SHEET_GAP);
+	struct scene *s = load_one(es, err, errlen);
+
+	if (!s)
+		return -1;
+	label_row(cr, es, i, y);
+	for (int col = 0; col < 2; col++) {
+		if (draw_at(s, f, col ? scene_frame_time(es->frames - 1) : 0, err, errlen) < 0) {
+			scene_free(s);
+			return -1;
+		}
+		cairo_save(cr);
+		cairo_translate(cr, SHEET_GAP + col * (THUMB_W + SHEET_GAP), y + SHEET_LABEL);
+		cairo_scale(cr, THUMB_SCALE, THUMB_SCALE);
+		cairo_set_source_surface(cr, framer_surface(f), 0, 0);
+		cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+		cairo_paint(cr);
+		cairo_restore(cr);
+	}
+	scene_free(s);
+	return 0;
+}
+
+int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen)
+{
+	int w = 2 * THUMB_W + 3 * SHEET_GAP;
+	int h = SHEET_GAP + (int)e->n * (SHEET_LABEL + THUMB_H + SHEET_GAP);
+	cairo_surface_t *sheet = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	struct framer *f = framer_new(err, errlen);
+	cairo_t *cr = cairo_create(sheet);
+	int rc = -1;
+
+	if (!f || cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+		if (f)
+			snprintf(err, errlen, "cannot make a %dx%d contact sheet", w, h);
+		goto out;
+	}
+	cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+	cairo_paint(cr);
+	for (size_t i = 0; i < e->n; i++)
+		if (sheet_row(cr, f, &e->scenes[i], i, err, errlen) < 0)
+			goto out;
+	cairo_surface_flush(sheet);
+	rc = write_png(sheet, target, err, errlen);
+out:
+	cairo_destroy(cr);
+	cairo_surface_destroy(sheet);
+	framer_free(f);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/*
+ * preview - single frames as PNG for the explainer worker to look at while
+ * it writes: one frame of one scene, or a contact sheet with the start and
+ * end frame of every scene.  Each is written beside its target and renamed
+ * when complete (output.h).  fonts_setup must have run.
+ */
+#ifndef EXPLAINER_PREVIEW_H
+#define EXPLAINER_PREVIEW_H
+
+#include <stddef.h>
+
+#include "folder.h"
+
+/* The scene time "start" (0), "end" (the scene's last frame) or SECONDS
+ * (0 .. the scene's duration) means.  0, or -1 with err. */
+int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen);
+/* One frame of SCENE (its number or svg name) at AT as a 1920x1080 PNG. */
+int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
+		  size_t errlen);
+/* The start and end frames of every scene at a quarter size, one row per
+ * scene with its number, file and times. */
+int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen);
+
+#endif
