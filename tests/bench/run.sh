@@ -145,4 +145,7 @@ else
 	echo "run.sh: bench-speech or node is missing; no speech figures" >&2
 	rc=1
 fi
+# The explainer renderer (tests/bench/explainer.sh).
+echo
+bash "$(dirname "$0")/explainer.sh" "$build" || rc=1
 exit $rc

@@ -1,0 +1,156 @@
+/*
+ * test_explainer_golden - frames of real scenes at fixed times, drawn by
+ * the whole chain (scene check, SMIL evaluation, librsvg), against the
+ * PNGs checked in under tests/explainer/golden/.  A small tolerance
+ * absorbs rounding in a library update; a wrong value at t does not pass.
+ *
+ * HB_GOLDEN_WRITE=1 writes the PNGs instead (after a deliberate change:
+ * look at them before committing).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../svc-explainer/fonts.h"
+#include "../../svc-explainer/frame.h"
+#include "../../svc-explainer/problems.h"
+#include "../../svc-explainer/scene.h"
+
+#define GOLDEN_DIR "tests/explainer/golden/"
+/* Per channel, out of 255: what a rounding change may move a pixel by. */
+#define PIXEL_TOLERANCE 24
+/* At most this share of pixels may move that much. */
+#define MOVED_SHARE 0.002
+
+struct golden {
+	const char *scene;
+	double t;
+	const char *png;
+};
+
+static const struct golden goldens[] = {
+	{ "shapes.svg", 0.0, "shapes-0.0.png" },
+	{ "shapes.svg", 1.0, "shapes-1.0.png" },
+	{ "shapes.svg", 2.0, "shapes-2.0.png" },
+	{ "shapes.svg", 3.5, "shapes-3.5.png" },
+	{ "morph.svg", 1.0, "morph-1.0.png" },
+	{ "morph.svg", 2.5, "morph-2.5.png" },
+};
+
+/* The share of pixels whose colour differs by more than the tolerance. */
+static double moved_share(cairo_surface_t *got, cairo_surface_t *want)
+{
+	int w = cairo_image_surface_get_width(got), h = cairo_image_surface_get_height(got);
+	int gs = cairo_image_surface_get_stride(got), ws = cairo_image_surface_get_stride(want);
+	const uint8_t *g = cairo_image_surface_get_data(got), *x = cairo_image_surface_get_data(want);
+	long moved = 0;
+
+	assert_int_equal(cairo_image_surface_get_width(want), w);
+	assert_int_equal(cairo_image_surface_get_height(want), h);
+	for (int y = 0; y < h; y++)
+		for (int i = 0; i < w; i++)
+			for (int c = 0; c < 3; c++) {
+				int d = g[y * gs + i * 4 + c] - x[y * ws + i * 4 + c];
+				if (d > PIXEL_TOLERANCE || d < -PIXEL_TOLERANCE) {
+					moved++;
+					break;
+				}
+			}
+	return (double)moved / ((double)w * h);
+}
+
+static void draw_golden(const struct golden *gd, struct framer *f)
+{
+	char path[256], err[512];
+	struct problems p = { 0 };
+	const char *svg;
+	size_t len;
+
+	snprintf(path, sizeof path, GOLDEN_DIR "%s", gd->scene);
+	struct scene *s = scene_load(path, gd->scene, &p);
+	if (!s) {
+		problems_first(&p, err, sizeof err);
+		fail_msg("%s", err);
+	}
+	assert_int_equal(scene_svg_at(s, gd->t, &svg, &len, err, sizeof err), 0);
+	if (framer_draw(f, svg, len, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	scene_free(s);
+	problems_free(&p);
+}
+
+static void test_golden_frames(void **state)
+{
+	char err[512], path[256];
+	struct framer *f = framer_new(err, sizeof err);
+
+	(void)state;
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+		draw_golden(&goldens[i], f);
+		snprintf(path, sizeof path, GOLDEN_DIR "%s", goldens[i].png);
+		if (getenv("HB_GOLDEN_WRITE")) {
+			assert_int_equal(cairo_surface_write_to_png(framer_surface(f), path), CAIRO_STATUS_SUCCESS);
+			continue;
+		}
+		cairo_surface_t *want = cairo_image_surface_create_from_png(path);
+		assert_int_equal(cairo_surface_status(want), CAIRO_STATUS_SUCCESS);
+		double share = moved_share(framer_surface(f), want);
+		if (share > MOVED_SHARE)
+			fail_msg("%s at %.2f s differs from %s in %.3f%% of its pixels", goldens[i].scene, goldens[i].t,
+				 goldens[i].png, share * 100);
+		cairo_surface_destroy(want);
+	}
+	framer_free(f);
+}
+
+/* The goldens are far enough apart that a wrong time would not pass. */
+static void test_golden_frames_tell_times_apart(void **state)
+{
+	char err[512];
+	struct framer *f = framer_new(err, sizeof err);
+
+	(void)state;
+	assert_non_null(f);
+	draw_golden(&goldens[1], f); /* shapes at 1.0 s */
+	cairo_surface_t *want = cairo_image_surface_create_from_png(GOLDEN_DIR "shapes-2.0.png");
+	assert_int_equal(cairo_surface_status(want), CAIRO_STATUS_SUCCESS);
+	assert_true(moved_share(framer_surface(f), want) > MOVED_SHARE);
+	cairo_surface_destroy(want);
+	framer_free(f);
+}
+
+static int setup(void **state)
+{
+	char err[512];
+
+	(void)state;
+	xmlInitParser();
+	if (fonts_setup(err, sizeof err) < 0)
+		fail_msg("%s", err);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	xmlCleanupParser();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_frames),
+		cmocka_unit_test(test_golden_frames_tell_times_apart),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
