@@ -1,7 +1,10 @@
 /*
- * back - dispatch of service messages.  A frame from an unknown identity
- * or with an unknown op is logged and dropped: services are our children,
- * so a wrong message is a bug to see in the log, not a client to answer.
+ * back - dispatch of service messages.  The table below is the one list
+ * of what a service may send on back.sock: each op, who may send it, its
+ * handler and its fields (opfields.h).  A frame from an unknown identity,
+ * with an unknown op, or with a field missing or of the wrong type is
+ * logged and dropped: services are our children, so a wrong message is a
+ * bug to see in the log, not a client to answer.
  */
 #include "back.h"
 
@@ -9,49 +12,134 @@
 
 #include "deliver.h"
 #include "log.h"
+#include "opfields.h"
 #include "route.h"
 #include "supervise.h"
+
+typedef void (*back_op_fn)(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			   const struct hb_env *e);
+
+/* Who may send an op. */
+enum sender {
+	ANYONE,  /* the handler itself tells our children from strangers */
+	STARTED, /* a process the supervisor started, ready or not yet */
+	READY,   /* a process the supervisor started that said ready */
+};
+
+struct back_op {
+	const char *op;
+	enum sender from;
+	back_op_fn fn; /* NULL: nothing beyond the heartbeat every message is */
+	struct hb_field_rule fields[HB_OP_MAX_FIELDS];
+};
+
+static void on_ready(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)inst;
+	supervisor_on_ready(b, peer, e);
+}
+
+static void on_worker(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	int64_t slots = 1;
+
+	hb_env_int(e, "slots", &slots); /* optional: one slot when absent */
+	route_worker(b, inst, peer, slots < 1 ? 1 : slots > 1024 ? 1024 : (int)slots);
+}
+
+static void on_progress(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)peer;
+	route_progress(b, inst, e);
+}
+
+static void on_subcall(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)peer;
+	route_subcall(b, inst, e);
+}
+
+static void on_event(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)peer;
+	deliver_event(b, inst, e);
+}
+
+static const struct back_op back_ops[] = {
+	/* The service's loop, once: what it is (service, pid and concurrency
+	 * are for the log; the broker knows them from the peer), how many
+	 * calls it may queue, and the routing id of its task that carries
+	 * session messages, if it has one. */
+	{ "ready", ANYONE, on_ready,
+	  { HB_OPT_STR("service"), HB_OPT_INT("pid"), HB_OPT_STR("version"), HB_OPT_STR("tools"),
+	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask") } },
+	/* Each worker thread's socket, which may come before the loop's ready. */
+	{ "worker", STARTED, on_worker, { HB_OPT_INT("slots") } },
+	{ "heartbeat", READY, NULL, { HB_OPT_INT("inflight") } },
+	/* code: a machine-readable reason beside the text of a failure. */
+	{ "result", READY, route_result,
+	  { HB_REQ_STR("key"), HB_REQ_BOOL("ok"), HB_REQ_STR("text"), HB_OPT_BOOL("queued"), HB_OPT_STR("code") } },
+	{ "progress", READY, on_progress, { HB_REQ_STR("key"), HB_REQ_STR("text") } },
+	/* A call's own call to another tool: key is the calling call's, sub
+	 * its number there; json (the arguments) is {} when absent. */
+	{ "subcall", READY, on_subcall,
+	  { HB_REQ_STR("key"), HB_REQ_STR("sub"), HB_REQ_STR("tool"), HB_OPT_STR("json") } },
+	/* The declared deliveryTask: a session message to hand to the
+	 * recipient's bridge; id comes back in the deliver.result. */
+	{ "deliver", READY, deliver_request,
+	  { HB_REQ_STR("opId"), HB_REQ_STR("session"), HB_REQ_STR("text"), HB_OPT_INT("id"),
+	    HB_OPT_STR("senderAccess"), HB_OPT_STR("senderProject"), HB_OPT_STR("recipientTitle"),
+	    HB_OPT_STR("recipientAccess"), HB_OPT_STR("recipientProject"), HB_OPT_BOOL("approved"),
+	    HB_OPT_BOOL("handed") } },
+	/* A timeline.* event for the broker to publish; json is its object. */
+	{ "event", READY, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
+};
+
+static const struct back_op *find_op(const char *op)
+{
+	for (size_t i = 0; i < sizeof back_ops / sizeof back_ops[0]; i++)
+		if (strcmp(back_ops[i].op, op) == 0)
+			return &back_ops[i];
+	return NULL;
+}
+
+/* Whether inst (the instance behind peer, or NULL) may send row's op; an
+ * unknown op (row NULL) is judged as one a ready service sends. */
+static int may_send(const struct back_op *row, const struct instance *inst, const struct hb_peer *peer)
+{
+	if (row && row->from == ANYONE)
+		return 1;
+	if (!inst || inst->pid != peer->pid)
+		return 0;
+	return (row && row->from == STARTED) || inst->ready;
+}
 
 static void dispatch(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *op = hb_env_str(e, "op");
-	struct instance *inst;
-	char name[128];
+	const struct back_op *row = find_op(op);
+	struct instance *inst = supervisor_instance(b, peer);
+	char name[128], err[320], shown[200];
 
-	if (strcmp(op, "ready") == 0) {
-		supervisor_on_ready(b, peer, e);
+	hb_peer_name(peer, name, sizeof name);
+	hb_escape(op, strlen(op), 48, shown, sizeof shown); /* whatever the peer sent */
+	if (!may_send(row, inst, peer)) {
+		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker", shown, name,
+			 (long)peer->pid);
 		return;
 	}
-	inst = supervisor_instance(b, peer);
-	if (strcmp(op, "worker") == 0 && inst && inst->pid == peer->pid) {
-		int64_t slots = 1;
-		hb_env_int(e, "slots", &slots);
-		/* A worker may say so before the loop's ready arrives. */
-		route_worker(b, inst, peer, slots < 1 ? 1 : slots > 1024 ? 1024 : (int)slots);
-		return;
-	}
-	if (!inst || !inst->ready || inst->pid != peer->pid) {
-		hb_peer_name(peer, name, sizeof name);
-		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker",
-			 op, name, (long)peer->pid);
-		return;
-	}
-	supervisor_on_heartbeat(inst); /* any message shows it is alive */
-	if (strcmp(op, "result") == 0)
-		route_result(b, inst, peer, e);
-	else if (strcmp(op, "progress") == 0)
-		route_progress(b, inst, e);
-	else if (strcmp(op, "subcall") == 0)
-		route_subcall(b, inst, e);
-	else if (strcmp(op, "deliver") == 0)
-		deliver_request(b, inst, peer, e);
-	else if (strcmp(op, "event") == 0)
-		deliver_event(b, inst, e);
-	else if (strcmp(op, "heartbeat") != 0) {
-		char shown[200];
-		hb_escape(op, strlen(op), 48, shown, sizeof shown);
+	if (!row) {
 		log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
+		return;
 	}
+	if (hb_fields_check(e, row->op, row->fields, HB_OP_MAX_FIELDS, err, sizeof err) < 0) {
+		log_warn(inst ? inst->id : NULL, "back: bad frame from %s: %s", name, err);
+		return;
+	}
+	if (row->from == READY)
+		supervisor_on_heartbeat(inst); /* any message shows it is alive */
+	if (row->fn)
+		row->fn(b, inst, peer, e);
 }
 
 void back_handle(struct broker *b)

@@ -1,6 +1,6 @@
 /*
- * back - messages from services on back.sock: ready, heartbeat, result,
- * progress, subcall.  Only an instance the supervisor started may speak.
+ * back - messages from services on back.sock (the table of ops and their
+ * fields is in back.c).  Only an instance the supervisor started may speak.
  */
 #ifndef HB_BACK_H
 #define HB_BACK_H

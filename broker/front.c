@@ -1,6 +1,9 @@
 /*
  * front - dispatch of front-socket operations.  Each op is one function;
- * the table below is the whole front protocol of the kernel.
+ * the table below is the whole front protocol of the kernel: every op,
+ * its handler and the fields it reads (opfields.h).  A frame whose fields
+ * do not match its op's row is answered bad-frame, naming the field,
+ * before any handler sees it.
  */
 #include "front.h"
 
@@ -20,6 +23,7 @@
 #include "reply.h"
 #include "run_ops.h"
 #include "log.h"
+#include "opfields.h"
 #include "route.h"
 #include "services.h"
 #include "session_message.h"
@@ -92,7 +96,7 @@ static void op_status(struct broker *b, const struct hb_peer *peer, const struct
 /* service.restart/replace/stop/start share the lookup of "service". */
 static void op_service(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *op = hb_env_str(e, "op"), *name = hb_env_str_or(e, "service", "");
+	const char *op = hb_env_str(e, "op"), *name = hb_env_str(e, "service");
 	struct service *s = broker_service_by_name(b, name);
 	char err[512], json[256];
 	struct reqid id;
@@ -111,7 +115,7 @@ static void op_service(struct broker *b, const struct hb_peer *peer, const struc
 	if (strcmp(op, "service.restart") == 0)
 		rc = supervisor_replace(b, s, s->exec, "restart", peer, &id, err, sizeof err);
 	else if (strcmp(op, "service.replace") == 0)
-		rc = supervisor_replace(b, s, hb_env_str_or(e, "path", ""), "replace", peer, &id, err, sizeof err);
+		rc = supervisor_replace(b, s, hb_env_str(e, "path"), "replace", peer, &id, err, sizeof err);
 	else if (strcmp(op, "service.stop") == 0)
 		rc = supervisor_stop(b, s, err, sizeof err);
 	else
@@ -142,42 +146,89 @@ static void op_catalog(struct broker *b, const struct hb_peer *peer, const struc
 	free(json);
 }
 
-static const struct {
+struct front_op {
 	const char *op;
 	front_op_fn fn;
-} front_ops[] = {
-	{ "catalog", op_catalog },
-	{ "hello", op_hello },
-	{ "status", op_status },
-	{ "call", intake_call },
-	{ "codex.call", intake_codex_call },
-	{ "codex.cancel", intake_codex_cancel },
-	{ "claude.call", intake_claude_call },
-	{ "claude.cancel", intake_claude_cancel },
-	{ "thread.link", intake_thread_link },
-	{ "claude.link", link_claude },
-	{ "claude.permission", approvals_request },
-	{ "approval.list", approvals_list },
-	{ "approval.resolve", approvals_resolve },
-	{ "run.open", run_op_open },
-	{ "run.close", run_op_close },
-	{ "run.stop", run_op_stop },
-	{ "cancel", route_front_cancel },
-	{ "session.attach", deliver_attach },
-	{ "session.detach", deliver_detach },
-	{ "deliver.done", deliver_done },
-	{ "messages.list", messages_admin },
-	{ "messages.send", messages_admin },
-	{ "messages.discard", messages_admin },
-	{ "service.restart", op_service },
-	{ "service.replace", op_service },
-	{ "service.stop", op_service },
-	{ "service.start", op_service },
+	struct hb_field_rule fields[HB_OP_MAX_FIELDS];
 };
+
+/* Every op also takes "id", the request id echoed in its answer, which
+ * dispatch checks for all of them. */
+static const struct front_op front_ops[] = {
+	{ "catalog", op_catalog, { HB_OPT_STR("for") } },
+	{ "hello", op_hello, HB_NO_FIELDS },
+	{ "status", op_status, HB_NO_FIELDS },
+	/* The context of a call: a named run binds the session, project,
+	 * agent and access; without one the call is the user's. */
+	{ "call", intake_call,
+	  { HB_REQ_STR("tool"), HB_OPT_STR("json"), HB_OPT_STR("session"), HB_OPT_STR("run"), HB_OPT_STR("project"),
+	    HB_OPT_STR("call_id") } },
+	/* The agents' doors: json is the agent's own frame, as it sent it. */
+	{ "codex.call", intake_codex_call, { HB_REQ_STR("json") } },
+	{ "codex.cancel", intake_codex_cancel, { HB_REQ_STR("threadId"), HB_REQ_STR("callId") } },
+	{ "claude.call", intake_claude_call, { HB_REQ_STR("json") } },
+	{ "claude.cancel", intake_claude_cancel, { HB_REQ_STR("json") } },
+	/* Exactly one of sessionId and parentThreadId (the handler says so). */
+	{ "thread.link", intake_thread_link,
+	  { HB_REQ_STR("threadId"), HB_OPT_STR("sessionId"), HB_OPT_STR("parentThreadId") } },
+	{ "claude.link", link_claude, { HB_REQ_STR("claudeSessionId") } },
+	{ "claude.permission", approvals_request, { HB_REQ_STR("json") } },
+	{ "approval.list", approvals_list, HB_NO_FIELDS },
+	{ "approval.resolve", approvals_resolve,
+	  { HB_REQ_STR("approval"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },
+	{ "run.open", run_op_open,
+	  { HB_REQ_STR("run"), HB_REQ_STR("session"), HB_REQ_STR("project"), HB_REQ_STR("agent"),
+	    HB_REQ_STR("access") } },
+	{ "run.close", run_op_close, { HB_REQ_STR("run") } },
+	{ "run.stop", run_op_stop, { HB_REQ_STR("run") } },
+	{ "cancel", route_front_cancel, { HB_REQ_STR("key") } },
+	/* The bridges: where each session's agent runs, and what became of
+	 * a session message handed to it (turn: the turn it started). */
+	{ "session.attach", deliver_attach, { HB_REQ_STR("session"), HB_REQ_STR("agent") } },
+	{ "session.detach", deliver_detach, { HB_REQ_STR("session") } },
+	{ "deliver.done", deliver_done,
+	  { HB_REQ_STR("opId"), HB_REQ_BOOL("ok"), HB_OPT_STR("turn"), HB_OPT_STR("text") } },
+	{ "messages.list", messages_admin, { HB_OPT_STR("session") } },
+	{ "messages.send", messages_admin, { HB_REQ_STR("message") } },
+	{ "messages.discard", messages_admin, { HB_REQ_STR("message") } },
+	{ "service.restart", op_service, { HB_REQ_STR("service") } },
+	{ "service.replace", op_service, { HB_REQ_STR("service"), HB_REQ_STR("path") } },
+	{ "service.stop", op_service, { HB_REQ_STR("service") } },
+	{ "service.start", op_service, { HB_REQ_STR("service") } },
+};
+
+static const struct hb_field_rule request_id[] = { { "id", HB_FT_STR | HB_FT_INT, HB_OPTIONAL } };
+
+static const struct front_op *find_op(const char *op)
+{
+	for (size_t i = 0; i < sizeof front_ops / sizeof front_ops[0]; i++)
+		if (strcmp(front_ops[i].op, op) == 0)
+			return &front_ops[i];
+	return NULL;
+}
+
+/* 0 when e matches row, or -1 after answering bad-frame and logging. */
+static int check_fields(struct broker *b, const struct hb_peer *peer, const struct front_op *row,
+			const struct hb_env *e)
+{
+	char msg[320], name[64];
+	struct reqid id;
+	int id_ok = hb_fields_check(e, row->op, request_id, 1, msg, sizeof msg) == 0;
+
+	if (id_ok && hb_fields_check(e, row->op, row->fields, HB_OP_MAX_FIELDS, msg, sizeof msg) == 0)
+		return 0;
+	hb_peer_name(peer, name, sizeof name);
+	log_warn(NULL, "bad frame from client %s: %s", name, msg);
+	reqid_from_env(&id, e);
+	/* An id of the wrong type cannot be echoed. */
+	front_reply_err(b, peer, id_ok ? &id : NULL, "bad-frame", msg);
+	return -1;
+}
 
 static void dispatch(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *op = hb_env_str(e, "op"), *sid = hb_env_str(e, "id");
+	const struct front_op *row;
 	struct reqid id;
 	char msg[320], shown[200];
 
@@ -192,11 +243,11 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 				"request ids that start with " HB_SESSION_MESSAGE_PREFIX " are reserved");
 		return;
 	}
-	for (size_t i = 0; i < sizeof front_ops / sizeof front_ops[0]; i++)
-		if (strcmp(front_ops[i].op, op) == 0) {
-			front_ops[i].fn(b, peer, e);
-			return;
-		}
+	if ((row = find_op(op))) {
+		if (check_fields(b, peer, row, e) == 0)
+			row->fn(b, peer, e);
+		return;
+	}
 	reqid_from_env(&id, e);
 	/* Escaped: op is whatever the client sent, not always UTF-8. */
 	hb_escape(op, strlen(op), 48, shown, sizeof shown);

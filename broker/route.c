@@ -291,7 +291,7 @@ void route_abort_run(struct broker *b, const char *run, const char *text)
 
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *key = hb_env_str_or(e, "key", "");
+	const char *key = hb_env_str(e, "key");
 	struct call *c = hb_map_get(&b->calls, key);
 	struct reqid id;
 
@@ -306,7 +306,7 @@ void route_front_cancel(struct broker *b, const struct hb_peer *peer, const stru
 
 void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	const char *tool = hb_env_str_or(e, "tool", ""), *parent = hb_env_str_or(e, "key", "");
+	const char *tool = hb_env_str(e, "tool"), *parent = hb_env_str(e, "key");
 	const char *args = hb_env_str_or(e, "json", "{}");
 	struct call *pc = hb_map_get(&b->calls, parent), *c = NULL;
 	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
@@ -317,7 +317,7 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	w.peer.len = strlen(from->id);
 	memcpy(w.peer.id, from->id, w.peer.len);
 	snprintf(w.parent_key, sizeof w.parent_key, "%s", parent);
-	snprintf(w.sub, sizeof w.sub, "%s", hb_env_str_or(e, "sub", ""));
+	snprintf(w.sub, sizeof w.sub, "%s", hb_env_str(e, "sub"));
 	if (strlen(args) > HB_MAX_PAYLOAD) {
 		call_answer_waiter(b, &w, NULL, 0, "the subcall's arguments are larger than a call can carry");
 		return;
@@ -382,7 +382,7 @@ static void release_worker(struct instance *inst, const struct hb_peer *peer)
 void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,
 		  const struct hb_env *e)
 {
-	const char *key = hb_env_str_or(e, "key", "");
+	const char *key = hb_env_str(e, "key");
 	struct call *c = hb_map_get(&b->calls, key);
 
 	if (hb_env_bool(e, "queued", 0)) {
@@ -394,7 +394,7 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	if (c && c->inst == from) {
 		from->svc->served++;
 		snprintf(c->fail_code, sizeof c->fail_code, "%s", hb_env_str_or(e, "code", ""));
-		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str_or(e, "text", ""));
+		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str(e, "text"));
 	} /* else cancelled or answered already: only the worker is freed */
 	if (from == from->svc->cur)
 		route_flush_waiting(b, from->svc);
@@ -404,10 +404,10 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 
 void route_progress(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	struct call *c = hb_map_get(&b->calls, hb_env_str_or(e, "key", ""));
+	struct call *c = hb_map_get(&b->calls, hb_env_str(e, "key"));
 
 	if (c && c->inst == from)
-		events_call_progress(b, c, hb_env_str_or(e, "text", ""));
+		events_call_progress(b, c, hb_env_str(e, "text"));
 }
 
 void route_fail_instance(struct broker *b, struct instance *inst, const char *text)

@@ -39,12 +39,13 @@ static int one_of(const char *v, const char *const *list)
 	return 0;
 }
 
-/* Copy field key of e into out; -1 with err when absent, empty or too long. */
+/* Copy field key of e (a string there: front.c checked) into out; -1 with
+ * err when empty or too long. */
 static int take(const struct hb_env *e, const char *key, char *out, size_t outlen, char *err, size_t errlen)
 {
 	const char *v = hb_env_str(e, key);
 
-	if (!v || !*v || strlen(v) >= outlen) {
+	if (!*v || strlen(v) >= outlen) {
 		snprintf(err, errlen, "run.open needs \"%s\" (1 to %zu bytes)", key, outlen - 1);
 		return -1;
 	}
@@ -210,7 +211,7 @@ bad:
 
 static void end_run(struct broker *b, const struct hb_peer *peer, const struct hb_env *e, int stop)
 {
-	const char *rid = hb_env_str_or(e, "run", "");
+	const char *rid = hb_env_str(e, "run");
 	struct run *r = runs_find(b, rid);
 	struct reqid id;
 

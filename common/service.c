@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "envvar.h"
 #include "log.h"
+#include "opfields.h"
 #include "paths.h"
 #include "service_pool.h"
 #include "service_task.h"
@@ -153,8 +154,9 @@ static void handle_back(struct service_loop *s)
 
 		if (rc < 0)
 			return;
-		if (rc == 0) {
+		if (rc == 0 || hb_broker_op_check(&e, err, sizeof err) < 0) {
 			log_warn(NULL, "bad frame from the broker: %s", err);
+			hb_env_free(&e);
 			continue;
 		}
 		op = hb_env_str(&e, "op");

@@ -23,6 +23,7 @@
 #include "envelope.h"
 #include "json.h"
 #include "log.h"
+#include "opfields.h"
 #include "sock.h"
 
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
@@ -189,7 +190,7 @@ static void answer(void *sock, const char *key, int queued, int ok, const char *
 /* A tracked call for envelope e, or NULL with *why set (answer it). */
 static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
-	const char *tool = hb_env_str_or(e, "tool", "");
+	const char *tool = hb_env_str(e, "tool");
 	hb_tool_fn fn = find_tool(pool, tool);
 	struct hb_call *c;
 	int tracked;
@@ -238,7 +239,7 @@ static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
 	struct hb_call *c;
 	char why[256];
 
-	if (!key || !*key) {
+	if (!*key) {
 		log_warn(NULL, "a call without a key was ignored");
 		return;
 	}
@@ -329,6 +330,10 @@ static void *worker_main(void *arg)
 		if (!(items[0].revents & ZMQ_POLLIN))
 			continue;
 		rc = hb_recv_env(sock, &e, err, sizeof err);
+		if (rc == 1 && hb_broker_op_check(&e, err, sizeof err) < 0) {
+			hb_env_free(&e);
+			rc = 0;
+		}
 		if (rc == 0)
 			log_warn(identity, "bad frame from the broker: %s", err);
 		if (rc <= 0)

@@ -72,7 +72,8 @@ struct hb_pool {
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
 		  const char *identity, const struct hb_service_tool *tools, int nthreads);
 /* Overflow: a call the broker sent to the loop because every worker was
- * busy; the next free worker takes it.  -1 with a reason to answer. */
+ * busy (e, checked by hb_broker_op_check); the next free worker takes it.
+ * -1 with a reason to answer. */
 int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen);
 /* Cancel by key (a handler sees hb_call_cancelled()).  cancel_all is the
  * start of a stop: every running call is cancelled and workers take no

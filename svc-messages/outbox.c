@@ -24,6 +24,7 @@
 #include "failpoint.h"
 #include "log.h"
 #include "message_store.h"
+#include "opfields.h"
 #include "paths.h"
 #include "session_message.h"
 #include "sock.h"
@@ -126,7 +127,7 @@ static void publish_outcome(struct outbox *ob, long long id, const char *signal,
 
 static void on_result(struct outbox *ob, const struct hb_env *e)
 {
-	const char *op_id = hb_env_str_or(e, "opId", ""), *status = hb_env_str_or(e, "status", "");
+	const char *op_id = hb_env_str(e, "opId"), *status = hb_env_str(e, "status");
 	const char *reason = hb_env_str_or(e, "reason", hb_env_str_or(e, "text", ""));
 	long long id = store_parse_op_id(op_id), now = appdata_now_ms();
 	char err[512] = "";
@@ -168,7 +169,11 @@ static void on_broker(struct outbox *ob)
 
 		if (rc < 0)
 			return;
-		if (rc == 1 && strcmp(hb_env_str_or(&e, "op", ""), "deliver.result") == 0)
+		if (rc == 1 && hb_broker_op_check(&e, err, sizeof err) < 0) {
+			hb_env_free(&e);
+			rc = 0;
+		}
+		if (rc == 1 && strcmp(hb_env_str(&e, "op"), "deliver.result") == 0)
 			on_result(ob, &e);
 		else if (rc == 0)
 			log_warn(NULL, "bad frame from the broker: %s", err);

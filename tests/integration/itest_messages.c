@@ -454,9 +454,18 @@ static void test_delivery_envelope_and_links(void **state)
 	}
 	/* deliver.done from a connection that attached nothing is refused */
 	{
-		struct hb_env r;
-		reply_to(&desk, checked(fx_send_op(&desk, "deliver.done", "opId", op, "ok", "", (char *)NULL)), &r);
+		struct hb_env req, r;
+		char err[256];
+		int64_t id;
+		hb_env_init(&req);
+		hb_env_set_str(&req, "op", "deliver.done");
+		hb_env_set_str(&req, "opId", op);
+		hb_env_set_bool(&req, "ok", 1);
+		if (hb_client_send(&desk, &req, &id, err, sizeof err) < 0)
+			fail_msg("deliver.done: %s", err);
+		reply_to(&desk, id, &r);
 		assert_false(hb_env_bool(&r, "ok", 1));
+		assert_string_equal(hb_env_str_or(&r, "err.code", ""), "bad-request");
 		hb_env_free(&r);
 	}
 	hb_client_close(&br);

@@ -461,7 +461,7 @@ static int build_cases(struct bad_case *cases)
 	hb_env_set_str(&e, "json", "{}");
 	env_case(&cases[n], &e, 12);
 	cases[n].name = "call without tool";
-	cases[n].code = "bad-request";
+	cases[n].code = "bad-frame";
 	cases[n++].reason = "tool";
 
 	hb_env_init(&e);
