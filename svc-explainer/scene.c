@@ -14,6 +14,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/SAX2.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +27,14 @@
 #define DTD_REFUSED "a scene may not declare anything in a DOCTYPE (entities can blow up or load " \
 	"files); remove the [...] part and write the text out"
 
+/* libxml2 takes the length as an int; read_small_file bounds it. */
+_Static_assert(SCENE_MAX_BYTES <= INT_MAX, "a scene's length must fit in an int");
+
 struct scene {
 	xmlDocPtr doc;
 	struct smil *smil;
 	xmlChar *text; /* the last serialization, for scene_svg_at */
+	size_t text_len;
 };
 
 /* What the parser's callbacks report to (the context's _private). */
@@ -129,8 +134,6 @@ static xmlDocPtr parse(const char *buf, size_t len, const char *name, struct pro
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 
-	if (len > (size_t)SCENE_MAX_BYTES) /* also keeps len within int */
-		return NULL;
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt) {
 		problems_add(p, name, 0, "out of memory creating the XML parser");
@@ -210,6 +213,13 @@ int scene_svg_at(struct scene *s, double t, const char **svg, size_t *len, char 
 		snprintf(err, errlen, "scene time %g is not a time from the scene's start", t);
 		return -1;
 	}
+	/* A scene without animation never changes: its text is written once
+	 * (an embedded image can make that megabytes). */
+	if (s->text && smil_count(s->smil) == 0) {
+		*svg = (const char *)s->text;
+		*len = s->text_len;
+		return 0;
+	}
 	smil_apply(s->smil, t);
 	xmlDocDumpMemory(s->doc, &text, &n);
 	if (!text || n <= 0) {
@@ -219,8 +229,9 @@ int scene_svg_at(struct scene *s, double t, const char **svg, size_t *len, char 
 	}
 	xmlFree(s->text);
 	s->text = text;
+	s->text_len = (size_t)n;
 	*svg = (const char *)text;
-	*len = (size_t)n;
+	*len = s->text_len;
 	return 0;
 }
 

@@ -27,17 +27,23 @@ struct css {
 	int line;       /* of s[0] */
 	int fixed_line; /* a style attribute: every problem on its element's line */
 	struct problems *p;
+	size_t counted;  /* lines are counted up to here ... */
+	int counted_line; /* ... where this line is */
 };
 
-static int line_at(const struct css *c, size_t off)
+/* Problems come in the order of the text, so lines are counted on from the
+ * last one: a sheet with many problems is still read once. */
+static int line_at(struct css *c, size_t off)
 {
-	int line = c->line;
-
 	if (c->fixed_line)
-		return line;
-	for (size_t i = 0; i < off && i < c->n; i++)
-		line += c->s[i] == '\n';
-	return line;
+		return c->line;
+	if (off < c->counted) {
+		c->counted = 0;
+		c->counted_line = c->line;
+	}
+	for (; c->counted < off && c->counted < c->n; c->counted++)
+		c->counted_line += c->s[c->counted] == '\n';
+	return c->counted_line;
 }
 
 static int is_ident(char ch)
@@ -47,7 +53,7 @@ static int is_ident(char ch)
 
 /* The index just after a comment or a string starting at i; i when there
  * is none there. */
-static size_t skip_unit(const struct css *c, size_t i, size_t end)
+static size_t skip_unit(struct css *c, size_t i, size_t end)
 {
 	if (i + 1 < end && c->s[i] == '/' && c->s[i + 1] == '*') {
 		for (i += 2; i + 1 < end; i++)
@@ -66,7 +72,7 @@ static size_t skip_unit(const struct css *c, size_t i, size_t end)
 }
 
 /* The first character of STOPS at nesting depth 0 from i, or end. */
-static size_t scan_to(const struct css *c, size_t i, size_t end, const char *stops)
+static size_t scan_to(struct css *c, size_t i, size_t end, const char *stops)
 {
 	int depth = 0;
 
@@ -88,7 +94,7 @@ static size_t scan_to(const struct css *c, size_t i, size_t end, const char *sto
 	return end;
 }
 
-static size_t skip_blank(const struct css *c, size_t i, size_t end)
+static size_t skip_blank(struct css *c, size_t i, size_t end)
 {
 	for (;;) {
 		while (i < end && isspace((unsigned char)c->s[i]))
@@ -100,7 +106,7 @@ static size_t skip_blank(const struct css *c, size_t i, size_t end)
 	}
 }
 
-static void check_urls(const struct css *c, size_t i, size_t end)
+static void check_urls(struct css *c, size_t i, size_t end)
 {
 	while (i < end) {
 		size_t j = skip_unit(c, i, end);
@@ -129,7 +135,7 @@ static void check_urls(const struct css *c, size_t i, size_t end)
 
 /* The value of a declaration without comments, spaces around it or
  * !important; caller frees. */
-static char *value_text(const struct css *c, size_t a, size_t b)
+static char *value_text(struct css *c, size_t a, size_t b)
 {
 	char *v = malloc(b - a + 1);
 	size_t n = 0;
@@ -169,7 +175,7 @@ static const char *unprefixed(const char *name)
 	return name;
 }
 
-static void declaration(const struct css *c, size_t a, size_t b)
+static void declaration(struct css *c, size_t a, size_t b)
 {
 	size_t start = skip_blank(c, a, b), colon = scan_to(c, start, b, ":"), k = start;
 	char name[64];
@@ -198,7 +204,7 @@ static void declaration(const struct css *c, size_t a, size_t b)
 	check_urls(c, colon + 1, b);
 }
 
-static void declarations(const struct css *c, size_t i, size_t end)
+static void declarations(struct css *c, size_t i, size_t end)
 {
 	while (i < end) {
 		size_t j = scan_to(c, i, end, ";");
@@ -207,10 +213,10 @@ static void declarations(const struct css *c, size_t i, size_t end)
 	}
 }
 
-static void sheet(const struct css *c, size_t i, size_t end);
+static void sheet(struct css *c, size_t i, size_t end);
 
 /* The at-rule at i (its '@'); returns where the next rule starts. */
-static size_t at_rule(const struct css *c, size_t i, size_t end)
+static size_t at_rule(struct css *c, size_t i, size_t end)
 {
 	char name[64];
 	size_t n = 0, k = i + 1, prelude_end = scan_to(c, i, end, ";{");
@@ -247,7 +253,7 @@ static size_t at_rule(const struct css *c, size_t i, size_t end)
 	return close + 1;
 }
 
-static void sheet(const struct css *c, size_t i, size_t end)
+static void sheet(struct css *c, size_t i, size_t end)
 {
 	while (i < end) {
 		i = skip_blank(c, i, end);
@@ -276,21 +282,21 @@ static void sheet(const struct css *c, size_t i, size_t end)
 
 void scene_css_declarations(const char *css, const char *file, int line, struct problems *p)
 {
-	struct css c = { css, strlen(css), file, line, 1, p };
+	struct css c = { css, strlen(css), file, line, 1, p, 0, line };
 
 	declarations(&c, 0, c.n);
 }
 
 void scene_css_sheet(const char *css, const char *file, int line, struct problems *p)
 {
-	struct css c = { css, strlen(css), file, line, 0, p };
+	struct css c = { css, strlen(css), file, line, 0, p, 0, line };
 
 	sheet(&c, 0, c.n);
 }
 
 void scene_css_urls(const char *value, const char *file, int line, struct problems *p)
 {
-	struct css c = { value, strlen(value), file, line, 1, p };
+	struct css c = { value, strlen(value), file, line, 1, p, 0, line };
 
 	check_urls(&c, 0, c.n);
 }

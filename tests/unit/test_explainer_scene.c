@@ -104,7 +104,7 @@ static void test_good_scene(void **state)
 	struct fixture *f = *state;
 	const char *svg;
 	size_t len;
-	char err[128];
+	char err[128], *first;
 
 	f->s = load(f, "good.svg",
 		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -134,6 +134,11 @@ static void test_good_scene(void **state)
 	assert_int_equal(strlen(svg), len);
 	assert_null(strstr(svg, "DOCTYPE")); /* dropped: plain SVG for librsvg */
 	assert_non_null(strstr(svg, "x &amp; y"));
+	first = strdup(svg);
+	assert_non_null(first);
+	assert_int_equal(scene_svg_at(f->s, 5, &svg, &len, err, sizeof err), 0);
+	assert_string_equal(svg, first); /* nothing animates */
+	free(first);
 	assert_int_equal(scene_svg_at(f->s, -1, &svg, &len, err, sizeof err), -1);
 }
 
