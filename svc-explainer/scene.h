@@ -6,19 +6,30 @@
  * base value), so the scene keeps its libxml2 document and its animation
  * model (smil.h); scene_svg_at writes the values at t into the document
  * and serializes it, animation elements removed, for librsvg.  Checks, all
- * appended to the problem list with the file's name and line:
- *   - root <svg> with viewBox "0 0 1920 1080";
- *   - no <script>, no <foreignObject>, no on* event attributes;
- *   - every href / xlink:href, url(...) and CSS @import is a local "#id"
- *     or a data: URI (no http:, file:, relative or absolute paths): nothing
- *     is ever fetched;
+ * appended to the problem list with the file's name and line (scene_check.h):
+ *   - root <svg> in the SVG namespace with viewBox "0 0 1920 1080";
+ *   - no <script>, no <foreignObject>, no XInclude, no on* event attributes;
+ *   - every href / xlink:href and url(...) (in any attribute, style
+ *     attribute or <style> sheet) is a local "#id" or a data: URI of a PNG,
+ *     JPEG, GIF or WebP image (no http:, file:, relative or absolute paths,
+ *     no embedded SVG, whose content would escape the checks); no CSS
+ *     @import, @font-face or <?xml-stylesheet?>: nothing is ever fetched;
  *   - every font-family (attribute, style attribute, <style> sheet) names
- *     only the families of fonts.h;
+ *     only the families of fonts.h, and the font shorthand is refused;
+ *     text without a font-family is drawn in DejaVu Sans (fonts.c);
  *   - no CSS animation (@keyframes, animation*, transition*);
- *   - the animation subset of smil.h.
+ *   - the animation subset of smil.h (smil_build runs after these checks,
+ *     also when they found problems, so all are listed at once).
  * The parser never loads a DTD or an external entity and never expands
- * entities (XML_PARSE_NONET, no XML_PARSE_NOENT/DTDLOAD), and refuses a
- * file over 16 MiB.
+ * entities (XML_PARSE_NONET, no XML_PARSE_NOENT/DTDLOAD); a DOCTYPE that
+ * declares anything (entity, attribute, element, notation) is refused at
+ * that declaration, and a bare DOCTYPE is dropped.  A file over 16 MiB is
+ * refused before it is read.
+ *
+ * The program calls xmlInitParser() once, before any thread starts and
+ * before the first scene_load.  Different scenes may be used by different
+ * threads at once; one scene by one thread at a time (scene_svg_at writes
+ * into its document).
  */
 #ifndef EXPLAINER_SCENE_H
 #define EXPLAINER_SCENE_H
@@ -35,7 +46,8 @@ struct scene;
 struct scene *scene_load(const char *path, const char *name, struct problems *p);
 /* The document at scene time t (seconds from the scene's start) as SVG
  * text.  *svg belongs to the scene and stays valid until the next call or
- * scene_free.  0, or -1 with err (out of memory). */
+ * scene_free.  0, or -1 with err (t negative or not a number, out of
+ * memory). */
 int scene_svg_at(struct scene *s, double t, const char **svg, size_t *len, char *err, size_t errlen);
 void scene_free(struct scene *s);
 

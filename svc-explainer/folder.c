@@ -1,0 +1,381 @@
+/*
+ * folder - reading and checking an explainer folder's manifest (folder.h).
+ *
+ * `hb-explainer check` shows every problem at once, so nothing here stops
+ * at the first one: each scene is checked whole and its problems appended.
+ * A file the manifest names must really be inside the folder; that is
+ * decided on its real path (symbolic links resolved), since a plain-looking
+ * name can be a link to anywhere.
+ */
+#include "folder.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "narration.h"
+#include "readfile.h"
+
+#define MANIFEST_MAX_BYTES (1u << 20)
+#define DURATION_MIN 0.5
+#define DURATION_MAX 600.0
+/* Samples of 24 kHz narration per 30 fps frame. */
+#define SAMPLES_PER_FRAME (EXPLAINER_NARRATION_RATE / EXPLAINER_FPS)
+
+static const char *const scene_keys[] = { "svg", "narration", "duration", NULL };
+
+static char *join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *s = malloc(a + b + 2);
+
+	if (s) {
+		memcpy(s, dir, a);
+		s[a] = '/';
+		memcpy(s + a + 1, name, b + 1);
+	}
+	return s;
+}
+
+/* Whether NAME is a plain file name: no folder part, no "." or "..". */
+static const char *name_problem(const char *name, size_t len)
+{
+	if (len == 0)
+		return "is empty";
+	if (strlen(name) != len)
+		return "contains a NUL character";
+	if (strchr(name, '/'))
+		return "contains \"/\"; name a file directly in the folder, without a path";
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return "is not a file name; name a file directly in the folder";
+	return NULL;
+}
+
+/* DIR/NAME when it resolves to a regular file inside DIR (a real path);
+ * NULL with a problem (on the manifest, for scene i, key KEY) otherwise. */
+static char *file_in_folder(const char *dir, const char *name, size_t i, const char *key,
+			    struct problems *p)
+{
+	char *path = join(dir, name), *real;
+	size_t dirlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+	struct stat st;
+
+	if (!path) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: out of memory", i);
+		return NULL;
+	}
+	real = realpath(path, NULL);
+	if (!real) {
+		if (errno == ENOENT)
+			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\" names %s, which is not in the "
+				     "folder", i, key, name);
+		else
+			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\": cannot open %s: %s", i, key,
+				     name, strerror(errno));
+	} else if (strncmp(real, dir, dirlen) != 0 || real[dirlen] != '/') {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\": %s is a link to %s, outside the "
+			     "folder; everything a scene uses must be inside the folder", i, key, name, real);
+	} else if (stat(real, &st) < 0) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\": cannot open %s: %s", i, key, name,
+			     strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\": %s is not a regular file", i, key,
+			     name);
+	} else {
+		free(real);
+		return path;
+	}
+	free(real);
+	free(path);
+	return NULL;
+}
+
+/* The file name of scene i's KEY, checked and copied; NULL when absent
+ * (*bad stays 0) or wrong (*bad set, problem appended). */
+static char *name_field(const json_t *scene, const char *key, size_t i, int *bad, struct problems *p)
+{
+	const json_t *v = json_object_get(scene, key);
+	const char *why;
+	char *copy;
+
+	if (!v)
+		return NULL;
+	if (!json_is_string(v)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\" must be a file name (a string)", i,
+			     key);
+		*bad = 1;
+		return NULL;
+	}
+	why = name_problem(json_string_value(v), json_string_length(v));
+	if (why) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\": \"%s\" %s", i, key,
+			     json_string_value(v), why);
+		*bad = 1;
+		return NULL;
+	}
+	copy = strdup(json_string_value(v));
+	if (!copy) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: out of memory", i);
+		*bad = 1;
+	}
+	return copy;
+}
+
+static void check_keys(const json_t *scene, size_t i, struct problems *p)
+{
+	const char *key;
+	json_t *val;
+
+	json_object_foreach((json_t *)scene, key, val) {
+		const char *const *k = scene_keys;
+		while (*k && strcmp(*k, key) != 0)
+			k++;
+		if (!*k)
+			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: unknown key \"%s\"; a scene has "
+				     "\"svg\", \"duration\" and optionally \"narration\"", i, key);
+	}
+}
+
+static int read_duration(const json_t *scene, size_t i, double *d, struct problems *p)
+{
+	const json_t *v = json_object_get(scene, "duration");
+
+	if (!v) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" is missing; give the "
+			     "scene's length in seconds (%g to %g)", i, DURATION_MIN, DURATION_MAX);
+		return -1;
+	}
+	if (!json_is_number(v)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" must be a number of "
+			     "seconds (%g to %g), like 8.5", i, DURATION_MIN, DURATION_MAX);
+		return -1;
+	}
+	*d = json_number_value(v);
+	if (!(*d >= DURATION_MIN && *d <= DURATION_MAX)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" is %g; it must be from %g "
+			     "to %g seconds", i, *d, DURATION_MIN, DURATION_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Seconds with at most two decimals and no trailing zeros: "9.4", "8". */
+static void seconds_text(double s, char *buf, size_t len)
+{
+	char *end;
+
+	snprintf(buf, len, "%.2f", s);
+	end = buf + strlen(buf);
+	while (end > buf && end[-1] == '0')
+		*--end = '\0';
+	if (end > buf && end[-1] == '.')
+		end[-1] = '\0';
+}
+
+/* The narration's header, and that it fits in the scene's frames. */
+static void check_narration(const struct explainer_scene *s, size_t i, struct problems *p)
+{
+	char err[512], lasts[32], need[32];
+	size_t samples;
+
+	if (narration_probe(s->wav_path, &samples, err, sizeof err) < 0) {
+		problems_add(p, s->wav, 0, "%s", err);
+		return;
+	}
+	if (samples > (size_t)s->frames * SAMPLES_PER_FRAME) {
+		double secs = (double)samples / EXPLAINER_NARRATION_RATE;
+		seconds_text(secs, lasts, sizeof lasts);
+		/* The shortest duration that fits, rounded up to 1/100 s. */
+		seconds_text(ceil(secs * 100 - 1e-9) / 100, need, sizeof need);
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: narration %s lasts %s s but scene %zu "
+			     "lasts %g s; make its \"duration\" at least %s or shorten the narration", i,
+			     s->wav, lasts, i, s->duration, need);
+	}
+}
+
+/* Scene i (1-based) into s; problems appended.  0 when it is usable. */
+static int read_scene(const char *dir, const json_t *scene, size_t i, struct explainer_scene *s,
+		      struct problems *p)
+{
+	int bad = 0;
+
+	if (!json_is_object(scene)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu must be an object like "
+			     "{ \"svg\": \"01.svg\", \"duration\": 8 }", i);
+		return -1;
+	}
+	check_keys(scene, i, p);
+	s->svg = name_field(scene, "svg", i, &bad, p);
+	if (!s->svg && !bad) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"svg\" is missing; name the scene's "
+			     "SVG file", i);
+		bad = 1;
+	}
+	if (s->svg && !(s->svg_path = file_in_folder(dir, s->svg, i, "svg", p)))
+		bad = 1;
+	s->wav = name_field(scene, "narration", i, &bad, p);
+	if (s->wav && !(s->wav_path = file_in_folder(dir, s->wav, i, "narration", p)))
+		bad = 1;
+	if (read_duration(scene, i, &s->duration, p) < 0)
+		return -1;
+	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
+	s->frames = (long)ceil(s->duration * EXPLAINER_FPS - 1e-9);
+	if (s->wav_path)
+		check_narration(s, i, p);
+	return bad ? -1 : 0;
+}
+
+/* The manifest's text (NUL-terminated, caller frees); NULL with a problem.
+ * It is read by name, not followed: a link is refused. */
+static char *read_manifest(const char *dir, size_t *len, struct problems *p)
+{
+	char *path = join(dir, EXPLAINER_MANIFEST), *text;
+	char err[256];
+
+	if (!path) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "out of memory");
+		return NULL;
+	}
+	text = read_small_file(path, MANIFEST_MAX_BYTES, READFILE_NOFOLLOW, len, err, sizeof err);
+	if (!text && errno == ENOENT)
+		problems_add(p, EXPLAINER_MANIFEST, 0, "the folder has no %s; it must list the scenes, "
+			     "e.g. { \"scenes\": [ { \"svg\": \"01.svg\", \"duration\": 8 } ] }",
+			     EXPLAINER_MANIFEST);
+	else if (!text)
+		problems_add(p, EXPLAINER_MANIFEST, 0, "%s", err);
+	free(path);
+	return text;
+}
+
+/* The "scenes" array of the manifest; NULL with problems. */
+static const json_t *scene_list(const json_t *root, struct problems *p)
+{
+	const char *key;
+	json_t *val, *scenes;
+
+	if (!json_is_object(root)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "must be an object: { \"scenes\": [ ... ] }");
+		return NULL;
+	}
+	json_object_foreach((json_t *)root, key, val)
+		if (strcmp(key, "scenes") != 0)
+			problems_add(p, EXPLAINER_MANIFEST, 0, "unknown key \"%s\"; the manifest has only "
+				     "\"scenes\"", key);
+	scenes = json_object_get(root, "scenes");
+	if (!scenes) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "has no \"scenes\": list the scenes in order");
+		return NULL;
+	}
+	if (!json_is_array(scenes)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "\"scenes\" must be a list: [ { \"svg\": ..., "
+			     "\"duration\": ... }, ... ]");
+		return NULL;
+	}
+	if (json_array_size(scenes) == 0) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "\"scenes\" is empty; an explainer has at least "
+			     "one scene");
+		return NULL;
+	}
+	return scenes;
+}
+
+static void read_scenes(const json_t *scenes, struct explainer *e, struct problems *p)
+{
+	size_t n = json_array_size(scenes);
+	int ok = 1;
+
+	e->scenes = calloc(n, sizeof *e->scenes);
+	if (!e->scenes) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "out of memory");
+		return;
+	}
+	e->n = n;
+	for (size_t i = 0; i < n; i++)
+		if (read_scene(e->dir, json_array_get(scenes, i), i + 1, &e->scenes[i], p) < 0)
+			ok = 0;
+	if (!ok)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		e->scenes[i].first_frame = e->total_frames;
+		e->total_frames += e->scenes[i].frames;
+	}
+}
+
+int explainer_open(const char *dir, struct explainer *e, struct problems *p)
+{
+	size_t before = p->n, len = 0;
+	json_error_t jerr;
+	struct stat st;
+	char *text;
+	json_t *root;
+
+	memset(e, 0, sizeof *e);
+	e->dir = realpath(dir, NULL);
+	if (!e->dir || stat(e->dir, &st) < 0) {
+		problems_add(p, "", 0, "cannot open the explainer folder %s: %s", dir, strerror(errno));
+		explainer_free(e);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		problems_add(p, "", 0, "%s is not a folder; give the explainer folder (the one with %s)", dir,
+			     EXPLAINER_MANIFEST);
+		explainer_free(e);
+		return -1;
+	}
+	text = read_manifest(e->dir, &len, p);
+	if (!text) {
+		explainer_free(e);
+		return -1;
+	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root) {
+		problems_add(p, EXPLAINER_MANIFEST, jerr.line, "is not valid JSON: %s", jerr.text);
+	} else {
+		const json_t *scenes = scene_list(root, p);
+		if (scenes)
+			read_scenes(scenes, e, p);
+		json_decref(root);
+	}
+	if (p->n > before) {
+		explainer_free(e);
+		return -1;
+	}
+	return 0;
+}
+
+void explainer_free(struct explainer *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->scenes[i].svg);
+		free(e->scenes[i].svg_path);
+		free(e->scenes[i].wav);
+		free(e->scenes[i].wav_path);
+	}
+	free(e->scenes);
+	free(e->dir);
+	memset(e, 0, sizeof *e);
+}
+
+const struct explainer_scene *explainer_find_scene(const struct explainer *e, const char *scene)
+{
+	size_t len = strlen(scene);
+
+	if (len > 0 && len < 10 && strspn(scene, "0123456789") == len) {
+		long pos = strtol(scene, NULL, 10);
+		return pos >= 1 && (size_t)pos <= e->n ? &e->scenes[pos - 1] : NULL;
+	}
+	for (size_t i = 0; i < e->n; i++) {
+		const char *svg = e->scenes[i].svg;
+		size_t n = strlen(svg);
+		if (strcmp(svg, scene) == 0 ||
+		    (n == len + 4 && strcmp(svg + len, ".svg") == 0 && strncmp(svg, scene, len) == 0))
+			return &e->scenes[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,266 @@
+/*
+ * scene_check - the walk over a parsed scene that finds everything a scene
+ * may not contain (scene.h lists it).
+ *
+ * The rules exist because the video must be made from the folder alone,
+ * the same on every machine: librsvg would otherwise load files and URLs
+ * it is pointed at (href, url(), xml-stylesheet, XInclude), and text in a
+ * family that is not installed would silently come out in another face.
+ * Each problem says what to write instead, since the reader is a scene
+ * author, not a librsvg developer.
+ */
+#include "scene_check.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fonts.h"
+
+#define SVG_NS "http://www.w3.org/2000/svg"
+#define XINCLUDE_NS "http://www.w3.org/2001/XInclude"
+#define VIEWBOX "0 0 1920 1080"
+#define REFER_INSTEAD "refer to an element as \"#id\", or embed an image as a data: URI " \
+	"(data:image/png;base64,...)"
+
+struct walk {
+	const char *file;
+	struct problems *p;
+};
+
+static const char *const raster_types[] = { "image/png", "image/jpeg", "image/gif", "image/webp" };
+
+/* At most the first 60 bytes of a value, for a message (data: URIs are long). */
+static void excerpt(const char *v, size_t len, char *buf, size_t buflen)
+{
+	if (len > 60)
+		snprintf(buf, buflen, "%.57s...", v);
+	else
+		snprintf(buf, buflen, "%.*s", (int)len, v);
+}
+
+static void check_data_uri(const char *subject, const char *ref, size_t len, const char *file, int line,
+			   struct problems *p)
+{
+	size_t a = 5, b;
+
+	while (a < len && ref[a] == ' ')
+		a++;
+	for (b = a; b < len && ref[b] != ';' && ref[b] != ','; b++)
+		;
+	for (size_t i = 0; i < sizeof raster_types / sizeof raster_types[0]; i++)
+		if (b - a == strlen(raster_types[i]) && strncasecmp(ref + a, raster_types[i], b - a) == 0)
+			return;
+	if (b - a == 13 && strncasecmp(ref + a, "image/svg+xml", 13) == 0)
+		problems_add(p, file, line, "%s embeds an SVG image, whose content would not be checked; put "
+			     "its elements in the scene itself (in a <g> or a <symbol> used with <use href=\"#id\">)",
+			     subject);
+	else
+		problems_add(p, file, line, "%s is a data: URI of type %.*s; a data: URI may hold only a PNG, "
+			     "JPEG, GIF or WebP image", subject, b > a ? (int)(b - a) : 10,
+			     b > a ? ref + a : "text/plain");
+}
+
+void scene_check_reference(const char *attr, const char *ref, size_t len, const char *file, int line,
+			   struct problems *p)
+{
+	char value[80], subject[160];
+	size_t scheme = 0;
+
+	while (len > 0 && isspace((unsigned char)ref[0])) {
+		ref++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)ref[len - 1]))
+		len--;
+	if (len > 1 && ref[0] == '#')
+		return;
+	excerpt(ref, len, value, sizeof value);
+	if (attr)
+		snprintf(subject, sizeof subject, "%s=\"%s\"", attr, value);
+	else
+		snprintf(subject, sizeof subject, "url(%s)", value);
+	if (len >= 5 && strncasecmp(ref, "data:", 5) == 0) {
+		check_data_uri(subject, ref, len, file, line, p);
+		return;
+	}
+	if (len > 0 && isalpha((unsigned char)ref[0])) {
+		scheme = 1;
+		while (scheme < len && (isalnum((unsigned char)ref[scheme]) || strchr("+-.", ref[scheme])))
+			scheme++;
+		if (scheme >= len || ref[scheme] != ':')
+			scheme = 0;
+	}
+	if (len <= 1)
+		problems_add(p, file, line, "%s names nothing; " REFER_INSTEAD, subject);
+	else if (ref[0] == '/' && ref[1] == '/')
+		problems_add(p, file, line, "%s points outside the scene (a network address), and nothing is "
+			     "ever fetched; " REFER_INSTEAD, subject);
+	else if (scheme)
+		problems_add(p, file, line, "%s points outside the scene (%.*s:), and nothing is ever fetched; "
+			     REFER_INSTEAD, subject, (int)scheme, ref);
+	else
+		problems_add(p, file, line, "%s refers to a file, and nothing outside the scene is read; "
+			     REFER_INSTEAD, subject);
+}
+
+void scene_check_family(const char *list, const char *file, int line, struct problems *p)
+{
+	char bad[128], shown[80];
+
+	if (fonts_family_ok(list, bad, sizeof bad))
+		return;
+	excerpt(list, strlen(list), shown, sizeof shown);
+	if (bad[0])
+		problems_add(p, file, line, "font-family \"%s\": \"%s\" is not an installed family (text in "
+			     "it would come out in another face); use only: %s", shown, bad,
+			     fonts_family_list());
+	else
+		problems_add(p, file, line, "font-family \"%s\" has an empty family name; use only: %s", shown,
+			     fonts_family_list());
+}
+
+static int line_of(xmlNodePtr n)
+{
+	long line = xmlGetLineNo(n);
+
+	return line > 0 && line <= 0x7fffffff ? (int)line : 0;
+}
+
+static int in_ns(xmlNodePtr n, const char *ns)
+{
+	return n->ns && n->ns->href && strcmp((const char *)n->ns->href, ns) == 0;
+}
+
+/* viewBox is four numbers, separated by spaces and/or a comma. */
+static int viewbox_is_video(const char *v)
+{
+	static const double want[4] = { 0, 0, 1920, 1080 };
+	const char *s = v;
+
+	for (int i = 0; i < 4; i++) {
+		char *end;
+		while (isspace((unsigned char)*s) || (i > 0 && *s == ','))
+			s++;
+		double d = strtod(s, &end);
+		if (end == s || d != want[i])
+			return 0;
+		s = end;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+static void check_root(const struct walk *w, xmlNodePtr root)
+{
+	xmlChar *vb;
+
+	if (!root) {
+		problems_add(w->p, w->file, 0, "has no <svg> element; a scene is <svg xmlns=\"" SVG_NS "\" "
+			     "viewBox=\"" VIEWBOX "\">...</svg>");
+		return;
+	}
+	if (strcmp((const char *)root->name, "svg") != 0) {
+		problems_add(w->p, w->file, line_of(root), "the root element is <%s>, not <svg>; a scene is "
+			     "<svg xmlns=\"" SVG_NS "\" viewBox=\"" VIEWBOX "\">...</svg>", root->name);
+		return;
+	}
+	if (!in_ns(root, SVG_NS))
+		problems_add(w->p, w->file, line_of(root), "<svg> is not in the SVG namespace, so librsvg "
+			     "would draw nothing; add xmlns=\"" SVG_NS "\"");
+	vb = xmlGetNoNsProp(root, (const xmlChar *)"viewBox");
+	if (!vb)
+		problems_add(w->p, w->file, line_of(root), "<svg> has no viewBox; give it viewBox=\"" VIEWBOX
+			     "\" and draw in those units (the video is 1920x1080)");
+	else if (!viewbox_is_video((const char *)vb))
+		problems_add(w->p, w->file, line_of(root), "viewBox is \"%s\"; a scene's viewBox must be \""
+			     VIEWBOX "\" (the video is 1920x1080: draw in those units)", (const char *)vb);
+	xmlFree(vb);
+}
+
+static void check_attribute(const struct walk *w, xmlNodePtr el, xmlAttrPtr a)
+{
+	const char *name = (const char *)a->name;
+	xmlChar *content = xmlNodeGetContent((xmlNodePtr)a);
+	const char *v = content ? (const char *)content : "";
+	int line = line_of(el);
+	char qname[128];
+
+	if (a->ns && a->ns->prefix)
+		snprintf(qname, sizeof qname, "%s:%s", (const char *)a->ns->prefix, name);
+	else
+		snprintf(qname, sizeof qname, "%s", name);
+	if (!a->ns && strncasecmp(name, "on", 2) == 0)
+		problems_add(w->p, w->file, line, "the event attribute %s is not allowed: a video has no events "
+			     "and runs no code; remove it (animate with <animate>, <set> or "
+			     "<animateTransform>)", qname);
+	else if (strcmp(name, "href") == 0)
+		scene_check_reference(qname, v, strlen(v), w->file, line, w->p);
+	else if (!a->ns && strcmp(name, "style") == 0)
+		scene_css_declarations(v, w->file, line, w->p);
+	else if (!a->ns && strcmp(name, "font-family") == 0)
+		scene_check_family(v, w->file, line, w->p);
+	else if (!a->ns && strcmp(name, "font") == 0)
+		problems_add(w->p, w->file, line, "the font attribute (a shorthand) is not allowed, its family "
+			     "cannot be checked; write font-family, font-size and font-weight separately");
+	else
+		scene_css_urls(v, w->file, line, w->p);
+	xmlFree(content);
+}
+
+/* Checks one element; whether its children are worth checking (not those
+ * of an element refused whole). */
+static int check_element(const struct walk *w, xmlNodePtr el)
+{
+	const char *name = (const char *)el->name;
+	int line = line_of(el);
+
+	if (strcmp(name, "script") == 0) {
+		problems_add(w->p, w->file, line, "<script> is not allowed: nothing runs in a scene; animate "
+			     "with <animate>, <set> or <animateTransform>");
+		return 0;
+	}
+	if (strcmp(name, "foreignObject") == 0) {
+		problems_add(w->p, w->file, line, "<foreignObject> is not allowed: librsvg does not draw its "
+			     "HTML; use <text> and SVG shapes");
+		return 0;
+	}
+	if (strcmp(name, "include") == 0 && in_ns(el, XINCLUDE_NS)) {
+		problems_add(w->p, w->file, line, "XInclude is not allowed: a scene is one file; paste the "
+			     "included content into it");
+		return 0;
+	}
+	for (xmlAttrPtr a = el->properties; a; a = a->next)
+		check_attribute(w, el, a);
+	if (strcmp(name, "style") == 0) {
+		xmlChar *css = xmlNodeGetContent(el);
+		if (css)
+			scene_css_sheet((const char *)css, w->file, line, w->p);
+		xmlFree(css);
+	}
+	return 1;
+}
+
+static void walk(const struct walk *w, xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE) {
+			if (check_element(w, n))
+				walk(w, n->children);
+		} else if (n->type == XML_PI_NODE && strcmp((const char *)n->name, "xml-stylesheet") == 0) {
+			problems_add(w->p, w->file, line_of(n), "<?xml-stylesheet?> loads a style sheet from "
+				     "outside the scene; put the rules in a <style> element");
+		}
+	}
+}
+
+void scene_check_document(xmlDocPtr doc, const char *file, struct problems *p)
+{
+	struct walk w = { file, p };
+
+	check_root(&w, xmlDocGetRootElement(doc));
+	walk(&w, doc->children);
+}

@@ -1,0 +1,673 @@
+/*
+ * test_explainer_smil - the explainer renderer's SMIL evaluator: the value
+ * of every supported attribute kind at chosen scene times (numbers,
+ * lengths with units, colours, opacities, stroke-dashoffset, points, d,
+ * transforms composed with the element's own), from/to/by/values,
+ * keyTimes, discrete/linear/spline easing against a hand-solved bezier,
+ * syncbase chains, repeats, freeze and remove, the base value before and
+ * after, several animations on one attribute, purity in t; and every
+ * refused construct with its file, line and sentence.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../svc-explainer/smil.h"
+
+/* The body starts on line 2 of the document. */
+#define SVG(body) "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" " \
+	"viewBox=\"0 0 1920 1080\">\n" body "</svg>\n"
+
+struct scene {
+	xmlDocPtr doc;
+	struct smil *m;
+};
+
+static xmlDocPtr parse(const char *svg)
+{
+	xmlDocPtr doc = xmlReadMemory(svg, (int)strlen(svg), "scene.svg", NULL, XML_PARSE_NONET);
+
+	assert_non_null(doc);
+	return doc;
+}
+
+static struct scene load(const char *svg)
+{
+	struct problems p = { 0 };
+	struct scene s = { parse(svg), NULL };
+
+	s.m = smil_build(s.doc, "scene.svg", &p);
+	if (!s.m) {
+		problems_print(&p, stderr);
+		fail_msg("smil_build refused a valid scene");
+	}
+	assert_int_equal(p.n, 0);
+	problems_free(&p);
+	return s;
+}
+
+static void unload(struct scene *s)
+{
+	smil_free(s->m);
+	xmlFreeDoc(s->doc);
+}
+
+static xmlNodePtr by_id(xmlNodePtr node, const char *id)
+{
+	for (; node; node = node->next) {
+		xmlNodePtr found;
+		xmlChar *have;
+		if (node->type != XML_ELEMENT_NODE)
+			continue;
+		have = xmlGetProp(node, BAD_CAST "id");
+		if (have && strcmp((const char *)have, id) == 0) {
+			xmlFree(have);
+			return node;
+		}
+		xmlFree(have);
+		if ((found = by_id(node->children, id)))
+			return found;
+	}
+	return NULL;
+}
+
+/* The attribute after smil_apply(t), or "(absent)". */
+static void expect_at(struct scene *s, double t, const char *id, const char *attr, const char *want)
+{
+	xmlNodePtr node = by_id(xmlDocGetRootElement(s->doc), id);
+	xmlChar *got;
+
+	assert_non_null(node);
+	smil_apply(s->m, t);
+	got = xmlGetNoNsProp(node, BAD_CAST attr);
+	if (strcmp(got ? (const char *)got : "(absent)", want) != 0)
+		fail_msg("at t=%g, %s's %s is \"%s\", want \"%s\"", t, id, attr, got ? (const char *)got : "(absent)",
+			 want);
+	xmlFree(got);
+}
+
+static double number_at(struct scene *s, double t, const char *id, const char *attr)
+{
+	xmlNodePtr node = by_id(xmlDocGetRootElement(s->doc), id);
+	xmlChar *got;
+	double v;
+
+	assert_non_null(node);
+	smil_apply(s->m, t);
+	assert_non_null(got = xmlGetNoNsProp(node, BAD_CAST attr));
+	v = strtod((const char *)got, NULL);
+	xmlFree(got);
+	return v;
+}
+
+static char *serialize(xmlDocPtr doc)
+{
+	xmlChar *text;
+	int len;
+	char *copy;
+
+	xmlDocDumpMemory(doc, &text, &len);
+	assert_non_null(text);
+	assert_non_null(copy = strdup((const char *)text));
+	xmlFree(text);
+	return copy;
+}
+
+/* Lengths keep their unit; numbers get four decimals, enough for 1920 px. */
+static void test_numbers_and_lengths(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"10\" width=\"100px\" height=\"10%\">\n"
+		"<animate attributeName=\"x\" from=\"10\" to=\"110\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"width\" from=\"100px\" to=\"200px\" begin=\"1s\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"height\" from=\"10%\" to=\"20%\" dur=\"1s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"y\" from=\"1000\" to=\"2000\" dur=\"3s\"/>\n"
+		"<animate attributeName=\"rx\" from=\"1em\" to=\"2em\" dur=\"1s\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	assert_int_equal(smil_count(s.m), 5);
+	expect_at(&s, 0, "r", "x", "10");
+	expect_at(&s, 0.5, "r", "x", "35");
+	expect_at(&s, 1, "r", "x", "60");
+	expect_at(&s, 2, "r", "x", "10");            /* removed: the base value */
+	expect_at(&s, 0.5, "r", "width", "100px");   /* not begun */
+	expect_at(&s, 2, "r", "width", "150px");
+	expect_at(&s, 0.25, "r", "height", "12.5%");
+	expect_at(&s, 7, "r", "height", "20%");
+	expect_at(&s, 1, "r", "y", "1333.3333");
+	expect_at(&s, 0.5, "r", "rx", "1.5em");
+	expect_at(&s, 9, "r", "rx", "(absent)");     /* it had no rx of its own */
+	unload(&s);
+}
+
+static void test_colours(void **state)
+{
+	struct scene s = load(SVG(
+		"<circle id=\"c\" fill=\"red\" stroke=\"#000\" r=\"5\">\n"
+		"<animate attributeName=\"fill\" from=\"#ff0000\" to=\"blue\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"stroke\" values=\"rgb(0, 0, 0);rgb(100%, 100%, 100%);#0f0\" dur=\"2s\"/>\n"
+		"</circle>\n"
+		"<stop id=\"st\" offset=\"0\" stop-color=\"white\">\n"
+		"<animate attributeName=\"stop-color\" to=\"BLACK\" dur=\"1s\"/>\n"
+		"</stop>\n"));
+
+	(void)state;
+	expect_at(&s, 1, "c", "fill", "#800080");   /* 127.5 rounds up */
+	expect_at(&s, 0.5, "c", "fill", "#bf0040");
+	expect_at(&s, 3, "c", "fill", "red");        /* the base as written */
+	expect_at(&s, 0.5, "c", "stroke", "#808080");
+	expect_at(&s, 1.5, "c", "stroke", "#80ff80");
+	expect_at(&s, 0.25, "st", "stop-color", "#bfbfbf");
+	unload(&s);
+}
+
+/* opacity, fill-opacity, stroke-opacity and the line-drawing dashoffset. */
+static void test_opacities_and_dashoffset(void **state)
+{
+	struct scene s = load(SVG(
+		"<path id=\"p\" d=\"M0 0 L100 0\" stroke-dasharray=\"1000\" stroke-dashoffset=\"1000\">\n"
+		"<animate attributeName=\"stroke-dashoffset\" from=\"1000\" to=\"0\" dur=\"4s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"opacity\" values=\"0;1;0\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"fill-opacity\" from=\"1\" to=\"0\" dur=\"1s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"stroke-opacity\" from=\"0\" to=\"0.8\" dur=\"1s\"/>\n"
+		"</path>\n"));
+
+	(void)state;
+	expect_at(&s, 1, "p", "stroke-dashoffset", "750");
+	expect_at(&s, 3.9, "p", "stroke-dashoffset", "25");
+	expect_at(&s, 5, "p", "stroke-dashoffset", "0");
+	expect_at(&s, 0.5, "p", "opacity", "0.5");
+	expect_at(&s, 1, "p", "opacity", "1");
+	expect_at(&s, 1.5, "p", "opacity", "0.5");
+	expect_at(&s, 0.25, "p", "fill-opacity", "0.75");
+	expect_at(&s, 2, "p", "fill-opacity", "0");
+	expect_at(&s, 0.5, "p", "stroke-opacity", "0.4");
+	expect_at(&s, 2, "p", "stroke-opacity", "(absent)");
+	unload(&s);
+}
+
+static void test_points_and_paths(void **state)
+{
+	struct scene s = load(SVG(
+		"<polyline id=\"pl\" points=\"0,0 10,0 10,10\">\n"
+		"<animate attributeName=\"points\" to=\"0,0 20 0 20,20\" dur=\"1s\"/>\n"
+		"</polyline>\n"
+		"<path id=\"a\" d=\"M0 0\">\n"
+		"<animate attributeName=\"d\" from=\"M0 0 L10 10 Z\" to=\"M10,10 L30,50 Z\" dur=\"1s\"/>\n"
+		"</path>\n"
+		"<path id=\"b\">\n"
+		"<animate attributeName=\"d\" from=\"M0 0 10 10 20 20\" to=\"M0 0 L20 20 L40 40\" dur=\"1s\"/>\n"
+		"</path>\n"
+		"<path id=\"c\">\n"
+		"<animate attributeName=\"d\" from=\"m0 0c1 2 3 4 5 6a5 5 0 01 10 10\" "
+		"to=\"m10 0c3 4 5 6 7 8a15 5 90 1,0 30 10\" dur=\"2s\"/>\n"
+		"</path>\n"));
+
+	(void)state;
+	expect_at(&s, 0.5, "pl", "points", "0,0 15,0 15,15");
+	expect_at(&s, 0.5, "a", "d", "M5 5 L20 30 Z");
+	expect_at(&s, 0.5, "b", "d", "M0 0 L15 15 L30 30");   /* implicit linetos spelled out */
+	expect_at(&s, 0, "c", "d", "m0 0 c1 2 3 4 5 6 a5 5 0 0 1 10 10");
+	expect_at(&s, 1, "c", "d", "m5 0 c2 3 4 5 6 7 a10 5 45 1 1 20 10");
+	expect_at(&s, 5, "c", "d", "(absent)");
+	unload(&s);
+}
+
+/* from/by, by alone and to alone (from the base value), values lists. */
+static void test_from_to_by(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"100\" y=\"7\" width=\"40\">\n"
+		"<animate attributeName=\"x\" by=\"50\" dur=\"1s\"/>\n"
+		"<animate attributeName=\"y\" from=\"10\" by=\"-5\" dur=\"1s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"width\" to=\"80\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"height\" values=\"0;10;30\" dur=\"2s\" fill=\"freeze\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	expect_at(&s, 0.5, "r", "x", "125");
+	expect_at(&s, 0.5, "r", "y", "7.5");
+	expect_at(&s, 3, "r", "y", "5");
+	expect_at(&s, 0.5, "r", "width", "50");
+	expect_at(&s, 0.5, "r", "height", "5");
+	expect_at(&s, 1.5, "r", "height", "20");
+	expect_at(&s, 3, "r", "height", "30");
+	unload(&s);
+}
+
+static void test_key_times_and_discrete(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"0\" y=\"0\" width=\"0\" height=\"0\">\n"
+		"<animate attributeName=\"x\" values=\"0;100;200\" keyTimes=\"0;0.8;1\" dur=\"10s\"/>\n"
+		"<animate attributeName=\"y\" values=\"0;50;100\" calcMode=\"discrete\" dur=\"3s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"width\" values=\"0;50;100\" keyTimes=\"0;0.5;0.9\" calcMode=\"discrete\" "
+		"dur=\"10s\"/>\n"
+		"<animate attributeName=\"height\" values=\"1;2;3;4\" keyTimes=\"0;0.5;0.5;1\" dur=\"10s\"/>\n"
+		"</rect>\n"
+		"<g id=\"g\" visibility=\"hidden\">\n"
+		"<animate attributeName=\"visibility\" values=\"hidden;visible\" dur=\"2s\" fill=\"freeze\"/>\n"
+		"</g>\n"));
+
+	(void)state;
+	expect_at(&s, 4, "r", "x", "50");
+	expect_at(&s, 9, "r", "x", "150");
+	expect_at(&s, 0.5, "r", "y", "0");
+	expect_at(&s, 1.2, "r", "y", "50");
+	expect_at(&s, 2.9, "r", "y", "100");
+	expect_at(&s, 4, "r", "y", "100");
+	expect_at(&s, 4, "r", "width", "0");
+	expect_at(&s, 5, "r", "width", "50");
+	expect_at(&s, 9.5, "r", "width", "100");
+	expect_at(&s, 2.5, "r", "height", "1.5");
+	expect_at(&s, 5, "r", "height", "3");      /* the jump at 0.5 */
+	expect_at(&s, 6, "r", "height", "3.2");
+	expect_at(&s, 0.9, "g", "visibility", "hidden");   /* keywords step, never blend */
+	expect_at(&s, 1, "g", "visibility", "visible");
+	expect_at(&s, 3, "g", "visibility", "visible");
+	unload(&s);
+}
+
+/*
+ * keySplines="0.42 0 0.58 1" at x = 0.25: solving
+ * x(s) = 3(1-s)^2 s 0.42 + 3(1-s) s^2 0.58 + s^3 = 0.25 by bisection gives
+ * s = 0.2250652, and y(s) = 3(1-s) s^2 + s^3 = 0.1291619.
+ */
+static void test_spline(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"0\" y=\"0\" width=\"0\">\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"1000\" dur=\"1s\" calcMode=\"spline\" "
+		"keySplines=\"0.42 0 0.58 1\"/>\n"
+		"<animate attributeName=\"y\" values=\"0;100;300\" dur=\"2s\" calcMode=\"spline\" "
+		"keySplines=\"0 0 1 1; 0.5,0,0.5,1\"/>\n"
+		"<animate attributeName=\"width\" from=\"0\" to=\"1\" dur=\"1s\" calcMode=\"spline\" "
+		"keySplines=\"0.25 0.1 0.25 1\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	assert_float_equal(number_at(&s, 0.25, "r", "x"), 129.1619, 0.001);
+	assert_float_equal(number_at(&s, 0.75, "r", "x"), 870.8381, 0.001);   /* symmetric curve */
+	expect_at(&s, 0.5, "r", "y", "50");      /* 0 0 1 1 is linear */
+	expect_at(&s, 1.5, "r", "y", "200");     /* the symmetric curve's middle */
+	assert_float_equal(number_at(&s, 0.3, "r", "width"), 0.5133, 0.0001);  /* CSS "ease" at 0.3 */
+	unload(&s);
+}
+
+/* a.end, b.begin+1s, a chain of four written out of order. */
+static void test_syncbase_chains(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"0\" y=\"0\" width=\"0\" height=\"0\">\n"
+		"<animate id=\"d\" attributeName=\"height\" from=\"0\" to=\"10\" begin=\"c.end - 0.5s\" dur=\"1s\"/>\n"
+		"<animate id=\"c\" attributeName=\"width\" from=\"0\" to=\"10\" begin=\"b.begin+1s\" dur=\"1s\"/>\n"
+		"<animate id=\"b\" attributeName=\"y\" from=\"0\" to=\"10\" begin=\"a.end\" dur=\"1s\"/>\n"
+		"<animate id=\"a\" attributeName=\"x\" from=\"0\" to=\"10\" begin=\"0.5s\" dur=\"2s\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	/* a 0.5-2.5, b 2.5-3.5, c 3.5-4.5, d 4-5 */
+	expect_at(&s, 1.5, "r", "x", "5");
+	expect_at(&s, 2.4, "r", "y", "0");
+	expect_at(&s, 3, "r", "y", "5");
+	expect_at(&s, 3, "r", "width", "0");
+	expect_at(&s, 4, "r", "width", "5");
+	expect_at(&s, 3.9, "r", "height", "0");
+	expect_at(&s, 4.5, "r", "height", "5");
+	unload(&s);
+}
+
+static void test_repeat_and_end(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"0\" y=\"0\" width=\"0\" height=\"0\" rx=\"0\">\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"10\" dur=\"1s\" repeatCount=\"3\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"y\" from=\"0\" to=\"10\" dur=\"1s\" repeatCount=\"2.5\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"width\" from=\"0\" to=\"10\" dur=\"1s\" repeatDur=\"1.25s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"height\" from=\"0\" to=\"100\" dur=\"4s\" end=\"2s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"rx\" from=\"0\" to=\"0.3\" dur=\"0.1s\" repeatCount=\"3\" fill=\"freeze\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	expect_at(&s, 1.5, "r", "x", "5");
+	expect_at(&s, 2.25, "r", "x", "2.5");
+	expect_at(&s, 5, "r", "x", "10");      /* frozen at the end of the last repeat, not its start */
+	expect_at(&s, 5, "r", "y", "5");
+	expect_at(&s, 5, "r", "width", "2.5");
+	expect_at(&s, 1, "r", "height", "25");
+	expect_at(&s, 3, "r", "height", "50");
+	expect_at(&s, 1, "r", "rx", "0.3");    /* 0.1 x 3 is not exactly 0.3 in binary */
+	unload(&s);
+}
+
+static void test_set_and_base_values(void **state)
+{
+	struct scene s = load(SVG(
+		"<g id=\"g\" visibility=\"hidden\">\n"
+		"<set attributeName=\"visibility\" to=\"visible\" begin=\"2s\"/>\n"
+		"<set attributeName=\"display\" to=\"none\" begin=\"1s\" dur=\"1s\"/>\n"
+		"<set attributeName=\"fill\" to=\"#ABCDEF\" begin=\"1s\" dur=\"1s\" fill=\"freeze\"/>\n"
+		"</g>\n"));
+
+	(void)state;
+	expect_at(&s, 1, "g", "visibility", "hidden");
+	expect_at(&s, 2, "g", "visibility", "visible");
+	expect_at(&s, 600, "g", "visibility", "visible");   /* no dur: it holds */
+	expect_at(&s, 0.5, "g", "display", "(absent)");
+	expect_at(&s, 1.5, "g", "display", "none");
+	expect_at(&s, 2, "g", "display", "(absent)");
+	expect_at(&s, 0, "g", "fill", "(absent)");
+	expect_at(&s, 9, "g", "fill", "#abcdef");   /* colours are always written as #rrggbb */
+	unload(&s);
+}
+
+/* The one that began last wins; at equal begins the later in the file. */
+static void test_several_on_one_attribute(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"r\" x=\"1\" y=\"0\">\n"
+		"<animate attributeName=\"x\" begin=\"2s\" from=\"500\" to=\"600\" dur=\"1s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"100\" dur=\"10s\"/>\n"
+		"<animate attributeName=\"y\" from=\"0\" to=\"100\" dur=\"10s\"/>\n"
+		"<animate attributeName=\"y\" from=\"50\" to=\"60\" dur=\"1s\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	expect_at(&s, 1, "r", "x", "10");
+	expect_at(&s, 2.5, "r", "x", "550");
+	expect_at(&s, 5, "r", "x", "600");     /* frozen, but it began later */
+	expect_at(&s, 20, "r", "x", "600");
+	expect_at(&s, 0.5, "r", "y", "55");
+	expect_at(&s, 5, "r", "y", "50");
+	unload(&s);
+}
+
+static void test_animate_transform(void **state)
+{
+	struct scene s = load(SVG(
+		"<rect id=\"t\" transform=\"translate(5 5)\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"translate\" from=\"0\" to=\"100 50\" dur=\"1s\"/>\n"
+		"</rect>\n"
+		"<rect id=\"s\" transform=\"rotate(10)\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"scale\" from=\"1\" to=\"2\" dur=\"1s\"/>\n"
+		"</rect>\n"
+		"<rect id=\"r\" transform=\"scale(2)\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"rotate\" from=\"0 50 50\" to=\"90 50 50\" "
+		"dur=\"1s\" fill=\"freeze\"/>\n"
+		"</rect>\n"
+		"<rect id=\"x\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"skewX\" values=\"0;30\" dur=\"1s\"/>\n"
+		"</rect>\n"
+		"<rect id=\"y\" transform=\"translate(1,2)\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"skewY\" from=\"0\" by=\"-20\" dur=\"1s\"/>\n"
+		"</rect>\n"
+		"<rect id=\"n\">\n"
+		"<animateTransform attributeName=\"transform\" type=\"rotate\" from=\"0\" to=\"90\" dur=\"1s\"/>\n"
+		"</rect>\n"));
+
+	(void)state;
+	expect_at(&s, 0.5, "t", "transform", "translate(5 5) translate(50 25)");
+	expect_at(&s, 2, "t", "transform", "translate(5 5)");
+	expect_at(&s, 0.5, "s", "transform", "rotate(10) scale(1.5 1.5)");
+	expect_at(&s, 0.5, "r", "transform", "scale(2) rotate(45 50 50)");
+	expect_at(&s, 3, "r", "transform", "scale(2) rotate(90 50 50)");
+	expect_at(&s, 0.5, "x", "transform", "skewX(15)");
+	expect_at(&s, 2, "x", "transform", "(absent)");
+	expect_at(&s, 0.25, "y", "transform", "translate(1,2) skewY(-5)");
+	expect_at(&s, 0.5, "n", "transform", "rotate(45 0 0)");
+	unload(&s);
+}
+
+/* Animations leave the document; href and xlink:href target elsewhere. */
+static void test_targets_and_removal(void **state)
+{
+	struct scene s = load(SVG(
+		"<circle id=\"c\" r=\"1\"/>\n"
+		"<animate href=\"#c\" attributeName=\"r\" from=\"0\" to=\"10\" dur=\"1s\"/>\n"
+		"<g><animate xlink:href=\"#c\" attributeName=\"cx\" from=\"0\" to=\"10\" dur=\"1s\"/></g>\n"));
+	char *text;
+
+	(void)state;
+	assert_int_equal(smil_count(s.m), 2);
+	expect_at(&s, 0.5, "c", "r", "5");
+	expect_at(&s, 0.5, "c", "cx", "5");
+	text = serialize(s.doc);
+	assert_null(strstr(text, "<animate"));
+	free(text);
+	unload(&s);
+}
+
+/* Same t, same bytes; t=5 then t=1 gives what t=1 alone gives. */
+static void test_pure_in_t(void **state)
+{
+	static const char svg[] = SVG(
+		"<rect id=\"r\" x=\"3\" fill=\"red\" transform=\"scale(2)\">\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"100\" begin=\"2s\" dur=\"2s\" fill=\"freeze\"/>\n"
+		"<animate attributeName=\"fill\" to=\"blue\" dur=\"2s\"/>\n"
+		"<animate attributeName=\"y\" from=\"0\" to=\"10\" dur=\"3s\"/>\n"
+		"<animateTransform attributeName=\"transform\" type=\"rotate\" from=\"0\" to=\"90\" dur=\"4s\"/>\n"
+		"</rect>\n");
+	struct scene once = load(svg), twice = load(svg);
+	char *a, *b, *c;
+
+	(void)state;
+	smil_apply(once.m, 1);
+	a = serialize(once.doc);
+	smil_apply(twice.m, 5);
+	smil_apply(twice.m, 3);
+	smil_apply(twice.m, 1);
+	b = serialize(twice.doc);
+	assert_string_equal(a, b);
+	smil_apply(twice.m, 1);
+	c = serialize(twice.doc);
+	assert_string_equal(b, c);
+	assert_non_null(strstr(a, "fill=\"#800080\""));
+	assert_non_null(strstr(a, "x=\"3\""));
+	free(a);
+	free(b);
+	free(c);
+	unload(&once);
+	unload(&twice);
+}
+
+static void test_no_animation(void **state)
+{
+	struct scene s = load(SVG("<rect id=\"r\" x=\"1\"/>\n"));
+
+	(void)state;
+	assert_int_equal(smil_count(s.m), 0);
+	expect_at(&s, 3, "r", "x", "1");
+	unload(&s);
+}
+
+/* One x animation on line 3, with the attributes under test. */
+#define ON_X(attrs) SVG("<rect x=\"0\" y=\"0\">\n<animate attributeName=\"x\" " attrs "/>\n</rect>\n")
+
+struct refusal {
+	const char *svg;
+	int line;
+	const char *words[4];   /* each in the problem's text; NULL ends */
+};
+
+static const struct refusal refusals[] = {
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"indefinite\""), 3,
+	  { "<animate>", "begin=\"indefinite\"", "a clock value (\"2s\")" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"click\""), 3, { "<animate>", "\"click\" is an event", "syncbase" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"0s; r.mouseover\""), 3, { "\"r.mouseover\" is an event" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"accessKey(a)\""), 3, { "accessKey(a)", "key press" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"wallclock(2024-01-01T10:00)\""), 3, { "wallclock(", "a date" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"1.5.5s\""), 3, { "\"1.5.5s\" is not a clock value", "300ms" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"intro\""), 3, { "neither a clock value nor a syncbase", "intro.end" } },
+	{ ON_X("to=\"1\" dur=\"1s\" begin=\"nope.end+1s\""), 3, { "names no animation", "id=\"nope\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" end=\"click\""), 3, { "end=\"click\"", "is an event" } },
+	{ ON_X("to=\"1\" dur=\"2x\""), 3, { "dur=\"2x\"", "clock value above 0" } },
+	{ ON_X("to=\"1\" dur=\"0s\""), 3, { "dur=\"0s\"", "above 0" } },
+	{ ON_X("to=\"1\" dur=\"indefinite\""), 3, { "dur=\"indefinite\"", "never ends", "dur=\"2s\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" repeatCount=\"indefinite\""), 3,
+	  { "repeatCount=\"indefinite\"", "repeatCount=\"3\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" repeatDur=\"indefinite\""), 3, { "repeatDur=\"indefinite\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" repeatCount=\"-1\""), 3, { "repeatCount=\"-1\"", "above 0" } },
+	{ ON_X("to=\"1\""), 3, { "<animate> has no dur", "dur=\"1s\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" additive=\"sum\""), 3, { "additive=\"sum\"", "values=" } },
+	{ ON_X("to=\"1\" dur=\"1s\" accumulate=\"sum\""), 3, { "accumulate=\"sum\"", "values=" } },
+	{ ON_X("to=\"1\" dur=\"1s\" min=\"1s\""), 3, { "min=", "repeatDur" } },
+	{ ON_X("values=\"0;5;20\" dur=\"1s\" calcMode=\"paced\""), 3, { "calcMode=\"paced\"", "keyTimes" } },
+	{ ON_X("to=\"1\" dur=\"1s\" fill=\"red\""), 3, { "fill=\"red\"", "freeze", "attributeName=\"fill\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" attributeType=\"CSS\""), 3, { "attributeType=\"CSS\"", "not a CSS property" } },
+	{ ON_X("to=\"1\" dur=\"1s\" href=\"#missing\""), 3,
+	  { "href=\"#missing\"", "no element has id=\"missing\"" } },
+	{ ON_X("to=\"1\" dur=\"1s\" href=\"other.svg#r\""), 3, { "href=\"other.svg#r\"", "href=\"#id\"" } },
+	{ ON_X("values=\"0;1;2\" keyTimes=\"0;1\" dur=\"1s\""), 3, { "keyTimes=\"0;1\"", "2 times for 3 values" } },
+	{ ON_X("values=\"0;1\" keyTimes=\"0.1;1\" dur=\"1s\""), 3, { "keyTimes=\"0.1;1\"", "start at 0" } },
+	{ ON_X("values=\"0;1\" keyTimes=\"0;0.9\" dur=\"1s\""), 3, { "end at 1" } },
+	{ ON_X("values=\"0;1;2\" calcMode=\"spline\" keySplines=\"0 0 1 1\" dur=\"1s\""), 3,
+	  { "keySplines=\"0 0 1 1\"", "1 curve for 2 intervals" } },
+	{ ON_X("values=\"0;1\" keySplines=\"0 0 1 1\" dur=\"1s\""), 3, { "calcMode is not \"spline\"" } },
+	{ ON_X("values=\"0;1\" calcMode=\"spline\" dur=\"1s\""), 3, { "without keySplines", "0.42 0 0.58 1" } },
+	{ ON_X("values=\"0;1\" calcMode=\"spline\" keySplines=\"0 0 1.5 1\" dur=\"1s\""), 3, { "outside 0..1" } },
+	{ ON_X("from=\"10px\" to=\"5%\" dur=\"1s\""), 3, { "cannot interpolate x", "different units" } },
+	{ ON_X("from=\"1\" to=\"auto\" dur=\"1s\""), 3, { "to \"auto\" is not a length" } },
+	{ ON_X("from=\"1\" dur=\"1s\""), 3, { "has no values" } },
+	{ SVG("<rect>\n<animate attributeName=\"width\" to=\"5\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "starts from the target's own width", "<rect> has no width attribute" } },
+	{ SVG("<rect>\n<animate attributeName=\"foo\" to=\"5\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "animates foo", "cannot animate", "stroke-dashoffset" } },
+	{ SVG("<a>\n<animate attributeName=\"xlink:href\" to=\"#x\" dur=\"1s\"/>\n</a>\n"), 3,
+	  { "animates xlink:href" } },
+	{ SVG("<rect>\n<animate attributeName=\"transform\" to=\"5\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "<animateTransform attributeName=\"transform\"" } },
+	{ SVG("<rect>\n<animateTransform attributeName=\"x\" from=\"0\" to=\"5\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "<animateTransform> animates x", "<animate attributeName=\"x\">" } },
+	{ SVG("<rect>\n<animateTransform attributeName=\"transform\" type=\"matrix\" from=\"1 0 0 1 0 0\" "
+	      "to=\"1 0 0 1 5 0\" dur=\"1s\"/>\n</rect>\n"), 3, { "type=\"matrix\"", "translate" } },
+	{ SVG("<rect>\n<animateTransform attributeName=\"transform\" type=\"rotate\" to=\"90\" dur=\"1s\"/>\n"
+	      "</rect>\n"), 3, { "to= alone", "from=" } },
+	{ SVG("<rect>\n<animateTransform attributeName=\"transform\" type=\"rotate\" from=\"0 1\" to=\"90\" "
+	      "dur=\"1s\"/>\n</rect>\n"), 3, { "\"0 1\" does not fit this type", "angle cx cy" } },
+	{ SVG("<rect>\n<animateMotion path=\"M0 0 L10 10\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "<animateMotion> is not supported", "type=\"translate\"" } },
+	{ SVG("<rect>\n<animateColor attributeName=\"fill\" to=\"red\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "<animateColor> is not supported", "<animate>" } },
+	{ SVG("<rect>\n<discard begin=\"2s\"/>\n</rect>\n"), 3, { "<discard> is not supported", "display" } },
+	{ SVG("<rect fill=\"red\">\n<set attributeName=\"fill\" from=\"red\" to=\"blue\"/>\n</rect>\n"), 3,
+	  { "<set> takes only to=" } },
+	{ SVG("<rect>\n<set attributeName=\"visibility\" to=\"gone\"/>\n</rect>\n"), 3,
+	  { "to \"gone\" is not a value of visibility", "visible" } },
+	{ SVG("<rect style=\"stroke: blue; Fill :red\" fill=\"red\">\n"
+	      "<animate attributeName=\"fill\" to=\"blue\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "style=\"\" sets fill", "move fill out of style into a fill=\"...\" attribute of <rect>" } },
+	{ SVG("<rect fill=\"none\">\n<animate attributeName=\"fill\" to=\"red\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "\"none\" cannot be interpolated", "calcMode=\"discrete\"", "animate fill-opacity" } },
+	{ SVG("<rect>\n<animate attributeName=\"fill\" from=\"hsl(0, 50%, 50%)\" to=\"red\" dur=\"1s\"/>\n"
+	      "</rect>\n"), 3, { "from \"hsl(0, 50%, 50%)\" is not a colour", "#rrggbb" } },
+	{ SVG("<polyline>\n<animate attributeName=\"points\" from=\"0,0 1\" to=\"1,1 2,2\" dur=\"1s\"/>\n"
+	      "</polyline>\n"), 3, { "from \"0,0 1\" is not a list of points" } },
+	{ SVG("<polyline>\n<animate attributeName=\"points\" from=\"0,0 1,1\" to=\"1,1 2,2 3,3\" dur=\"1s\"/>\n"
+	      "</polyline>\n"), 3, { "\"0,0 1,1\" has 2 points and \"1,1 2,2 3,3\" has 3" } },
+	{ SVG("<path>\n<animate attributeName=\"d\" from=\"M0 0 L1 1\" to=\"M0 0 C1 1 2 2 3 3\" dur=\"1s\"/>\n"
+	      "</path>\n"), 3, { "different commands (ML and MC)", "discrete" } },
+	{ SVG("<path>\n<animate attributeName=\"d\" from=\"L0 0\" to=\"M0 0\" dur=\"1s\"/>\n</path>\n"), 3,
+	  { "from \"L0 0\" is not path data that starts with M" } },
+	{ SVG("<rect x=\"0\">\n<animate id=\"a\" attributeName=\"x\" to=\"1\" begin=\"b.end\" dur=\"1s\"/>\n"
+	      "<animate id=\"b\" attributeName=\"x\" to=\"1\" begin=\"a.end\" dur=\"1s\"/>\n</rect>\n"), 3,
+	  { "waits for itself", "a.begin waits for b.end waits for b.begin waits for a.end waits for a.begin" } },
+	{ SVG("<rect x=\"0\">\n<animate id=\"a\" attributeName=\"x\" to=\"1\" begin=\"a.begin\" dur=\"1s\"/>\n"
+	      "</rect>\n"), 3, { "waits for itself (a.begin waits for a.begin)" } },
+	{ SVG("<rect x=\"0\" y=\"0\">\n<set id=\"s\" attributeName=\"x\" to=\"1\"/>\n"
+	      "<animate attributeName=\"y\" to=\"1\" begin=\"s.end\" dur=\"1s\"/>\n</rect>\n"), 4,
+	  { "never begins", "give that animation a dur" } },
+	{ ON_X("to=\"1\" begin=\"5s\" end=\"2s\" dur=\"1s\""), 3, { "ends at 2s, before it begins at 5s" } },
+};
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		const struct refusal *want = &refusals[i];
+		struct problems p = { 0 };
+		xmlDocPtr doc = parse(want->svg);
+		int found = 0;
+
+		assert_null(smil_build(doc, "scene.svg", &p));
+		for (size_t k = 0; k < p.n && !found; k++) {
+			found = p.v[k].line == want->line && strcmp(p.v[k].file, "scene.svg") == 0;
+			for (size_t w = 0; w < 4 && want->words[w] && found; w++)
+				found = strstr(p.v[k].text, want->words[w]) != NULL;
+		}
+		if (!found) {
+			problems_print(&p, stderr);
+			fail_msg("case %zu: no problem on line %d with \"%s\"", i, want->line, want->words[0]);
+		}
+		problems_free(&p);
+		xmlFreeDoc(doc);
+	}
+}
+
+/* `check` names every problem at once, and a refused document is left as it was. */
+static void test_every_problem_at_once(void **state)
+{
+	static const char svg[] = SVG(
+		"<rect x=\"0\" y=\"0\" width=\"1\">\n"
+		"<animate attributeName=\"x\" to=\"1\" dur=\"1s\" begin=\"click\" additive=\"sum\"/>\n"
+		"<animate attributeName=\"y\" to=\"1\"/>\n"
+		"<animate attributeName=\"width\" to=\"2\" dur=\"1s\"/>\n"
+		"<animateMotion dur=\"1s\"/>\n"
+		"</rect>\n");
+	struct problems p = { 0 };
+	xmlDocPtr doc = parse(svg);
+	char first[200], *text;
+
+	(void)state;
+	assert_null(smil_build(doc, "scene.svg", &p));
+	assert_int_equal(p.n, 4);
+	assert_int_equal(p.v[0].line, 6);   /* refused elements are found first */
+	assert_int_equal(p.v[1].line, 3);
+	assert_int_equal(p.v[2].line, 3);
+	assert_int_equal(p.v[3].line, 4);
+	assert_non_null(strstr(p.v[1].text, "additive"));
+	assert_non_null(strstr(p.v[2].text, "click"));
+	problems_first(&p, first, sizeof first);
+	assert_true(strncmp(first, "scene.svg:6: <animateMotion>", 28) == 0);
+	text = serialize(doc);
+	assert_non_null(strstr(text, "attributeName=\"width\""));
+	free(text);
+	problems_free(&p);
+	xmlFreeDoc(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers_and_lengths),
+		cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_opacities_and_dashoffset),
+		cmocka_unit_test(test_points_and_paths),
+		cmocka_unit_test(test_from_to_by),
+		cmocka_unit_test(test_key_times_and_discrete),
+		cmocka_unit_test(test_spline),
+		cmocka_unit_test(test_syncbase_chains),
+		cmocka_unit_test(test_repeat_and_end),
+		cmocka_unit_test(test_set_and_base_values),
+		cmocka_unit_test(test_several_on_one_attribute),
+		cmocka_unit_test(test_animate_transform),
+		cmocka_unit_test(test_targets_and_removal),
+		cmocka_unit_test(test_pure_in_t),
+		cmocka_unit_test(test_no_animation),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_every_problem_at_once),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	xmlCleanupParser();
+	return rc;
+}
