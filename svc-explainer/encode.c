@@ -249,57 +249,66 @@ static int audio_left(const struct encoder *enc)
 	return (size_t)enc->audio.next_pts < enc->pcm_len;
 }
 
+/* The muxer, before its streams.  "file:" keeps a name with a colon
+ * ("a:b.mp4") from reading as a protocol. */
+static int open_muxer(struct encoder *enc, const char *url, char *err, size_t errlen)
+{
+	int rc = avformat_alloc_output_context2(&enc->mux, NULL, "mp4", url);
+
+	if (rc < 0 || !enc->mux)
+		return fail_av(err, errlen, "cannot set up the MP4 muxer", rc < 0 ? rc : AVERROR(ENOMEM));
+	if (!(enc->packet = av_packet_alloc())) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The file, after the streams. */
+static int start_file(struct encoder *enc, const char *url, const char *path, char *err, size_t errlen)
+{
+	AVDictionary *opts = NULL;
+	int rc = avio_open(&enc->mux->pb, url, AVIO_FLAG_WRITE);
+
+	if (rc < 0) {
+		char what[64 + 512];
+		snprintf(what, sizeof what, "cannot open %.512s for writing", path);
+		return fail_av(err, errlen, what, rc);
+	}
+	/* The index (moov) goes to the front at the trailer, so a player can
+	 * start before the whole file has arrived. */
+	if ((rc = av_dict_set(&opts, "movflags", "+faststart", 0)) >= 0)
+		rc = avformat_write_header(enc->mux, &opts);
+	av_dict_free(&opts);
+	return rc < 0 ? fail_av(err, errlen, "cannot start the MP4 file", rc) : 0;
+}
+
 struct encoder *encoder_open(const char *path, const struct encoder_settings *s, char *err, size_t errlen)
 {
+	size_t len = strlen(path) + sizeof "file:";
 	struct encoder *enc;
-	AVDictionary *opts = NULL;
 	char *url;
-	int rc;
+	int ok;
 
 	if (check_settings(s, err, errlen) < 0)
 		return NULL;
+	/* Process-wide, and the same for every encoder. */
 	av_log_set_callback(log_libav);
-	/* "file:" keeps a name with a colon ("a:b.mp4") from reading as a protocol. */
-	if (!(enc = calloc(1, sizeof *enc)) || !(url = malloc(strlen(path) + 6))) {
+	enc = calloc(1, sizeof *enc);
+	if (!enc || !(url = malloc(len))) {
 		free(enc);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	sprintf(url, "file:%s", path);
-	rc = avformat_alloc_output_context2(&enc->mux, NULL, "mp4", url);
-	if (rc < 0 || !enc->mux) {
-		free(url);
-		fail_av(err, errlen, "cannot set up the MP4 muxer", rc < 0 ? rc : AVERROR(ENOMEM));
-		goto fail;
-	}
-	if (!(enc->packet = av_packet_alloc())) {
-		free(url);
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	if (open_video(enc, s, err, errlen) < 0 || open_audio(enc, err, errlen) < 0) {
-		free(url);
-		goto fail;
-	}
-	rc = avio_open(&enc->mux->pb, url, AVIO_FLAG_WRITE);
+	snprintf(url, len, "file:%s", path);
+	ok = open_muxer(enc, url, err, errlen) == 0 && open_video(enc, s, err, errlen) == 0 &&
+	     open_audio(enc, err, errlen) == 0 && start_file(enc, url, path, err, errlen) == 0;
 	free(url);
-	if (rc < 0) {
-		snprintf(err, errlen, "cannot open %s for writing: %s", path, av_err2str(rc));
-		goto fail;
+	if (!ok) {
+		encoder_abort(enc);
+		return NULL;
 	}
-	/* The index (moov) goes to the front at the trailer, so a player can
-	 * start before the whole file has arrived. */
-	if ((rc = av_dict_set(&opts, "movflags", "+faststart", 0)) < 0 ||
-	    (rc = avformat_write_header(enc->mux, &opts)) < 0) {
-		av_dict_free(&opts);
-		fail_av(err, errlen, "cannot start the MP4 file", rc);
-		goto fail;
-	}
-	av_dict_free(&opts);
 	return enc;
-fail:
-	encoder_abort(enc);
-	return NULL;
 }
 
 int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, size_t errlen)
@@ -368,9 +377,18 @@ static int finish(struct encoder *enc, char *err, size_t errlen)
 {
 	int rc;
 
+	size_t video_samples = (size_t)enc->video.next_pts * AUDIO_SAMPLES_PER_FRAME;
+
 	if (enc->broken || !enc->audio_given || enc->video.next_pts == 0) {
 		snprintf(err, errlen, enc->broken ? "the encoder failed before; the video cannot be finished"
 						  : "the video has no %s", enc->audio_given ? "frames" : "sound track");
+		return -1;
+	}
+	/* Both streams must end together; audio_track makes them equal. */
+	if (enc->pcm_len + AUDIO_SAMPLES_PER_FRAME <= video_samples ||
+	    enc->pcm_len >= video_samples + AUDIO_SAMPLES_PER_FRAME) {
+		snprintf(err, errlen, "the sound track lasts %.3f s but the video %.3f s; they must end together",
+			 (double)enc->pcm_len / AUDIO_RATE, (double)enc->video.next_pts / VIDEO_FPS);
 		return -1;
 	}
 	while (audio_left(enc))

@@ -543,7 +543,7 @@ static void test_encode_odd_length(void **state)
 static void test_encoder_errors(void **state)
 {
 	struct folder *f = *state;
-	char *missing = path_in(f, "nowhere/video.mp4"), *path = path_in(f, "e.mp4"), err[512];
+	char *missing = path_in(f, "nowhere/video.mp4"), *path = path_in(f, "e.mp4"), err[512], want[128];
 	struct encoder_settings bad = SETTINGS;
 	uint8_t *yuv = calloc(1, FRAME_YUV_SIZE);
 	float pcm[3200] = { 0 };
@@ -576,6 +576,21 @@ static void test_encoder_errors(void **state)
 		assert_int_equal(encoder_video(enc, yuv, err, sizeof err), 0);
 	assert_int_equal(encoder_audio(enc, pcm, 3200, err, sizeof err), -1);
 	encoder_abort(enc);
+	/* The streams must end within a frame of each other. */
+	for (int frames = 1; frames <= 4; frames++) {
+		assert_non_null(enc = encoder_open(path, &SETTINGS, err, sizeof err));
+		assert_int_equal(encoder_audio(enc, pcm, 3200, err, sizeof err), 0);
+		for (int k = 0; k < frames; k++)
+			assert_int_equal(encoder_video(enc, yuv, err, sizeof err), 0);
+		if (frames == 2) {
+			assert_int_equal(encoder_finish(enc, err, sizeof err), 0);
+			continue;
+		}
+		assert_int_equal(encoder_finish(enc, err, sizeof err), -1);
+		snprintf(want, sizeof want, "the sound track lasts 0.067 s but the video %.3f s; they must end "
+			 "together", frames / 30.0);
+		assert_string_equal(err, want);
+	}
 	/* finish without frames is an error, and frees too. */
 	assert_non_null(enc = encoder_open(path, &SETTINGS, err, sizeof err));
 	assert_int_equal(encoder_audio(enc, pcm, 3200, err, sizeof err), 0);
