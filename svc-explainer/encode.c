@@ -327,8 +327,8 @@ int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, si
 	return 0;
 }
 
-/* yuv420p planes, tightly packed, into the frame's rows (its linesize is
- * padded for SIMD). */
+/* yuv420p planes, tightly packed, into the frame's rows (libav may pad
+ * its linesize for SIMD; at 1920 wide it happens not to). */
 static void copy_picture(AVFrame *f, const uint8_t *yuv)
 {
 	const int widths[3] = { VIDEO_WIDTH, VIDEO_WIDTH / 2, VIDEO_WIDTH / 2 };
@@ -375,9 +375,8 @@ broken:
  * faststart pass moves the index to the front), the file closed. */
 static int finish(struct encoder *enc, char *err, size_t errlen)
 {
-	int rc;
-
 	size_t video_samples = (size_t)enc->video.next_pts * AUDIO_SAMPLES_PER_FRAME;
+	int rc;
 
 	if (enc->broken || !enc->audio_given || enc->video.next_pts == 0) {
 		snprintf(err, errlen, enc->broken ? "the encoder failed before; the video cannot be finished"

@@ -1,13 +1,10 @@
 /*
- * test_explainer_encode - the explainer's sound track and MP4 encoder.
- *
- * audio_track: exact lengths, each scene's narration where its first frame
- * is, silence after it, no sample outside [-1, 1], too-long narration
- * refused.  The encoder: a real MP4 of a moving gradient and a two-scene
- * track, read back by ffprobe/ffmpeg (codecs, tags, frame counts, equal
- * durations, the picture and the sound where they belong) and by our own
- * reading of its top-level boxes (the index before the data); every way to
- * stop early frees everything (ASan); a write failure and a real SIGKILL
+ * test_explainer_encode - the explainer's MP4 encoder: a real MP4 of a
+ * moving gradient and a two-scene sound track (from audio_track), read
+ * back by ffprobe/ffmpeg (codecs, tags, frame counts, equal durations,
+ * the picture and the sound where they belong) and by our own reading of
+ * its top-level boxes (the index before the data); every way to stop
+ * early frees everything (ASan); a write failure and a real SIGKILL
  * mid-encode leave the target as it was.
  */
 #include <stdarg.h>
@@ -182,85 +179,6 @@ static float *two_scene_track(long frames0, double narration0_s, long frames1, s
 		fail_msg("audio_track: %s", err);
 	free(pcm);
 	return track;
-}
-
-/* ---- audio_track -------------------------------------------------------- */
-
-static void test_track_layout(void **state)
-{
-	int16_t *speech = sine(12000), *full = sine(8000);
-	struct audio_part parts[3] = { { speech, 12000, 30 }, { NULL, 0, 15 }, { full, 8000, 10 } };
-	float *t;
-	size_t n;
-	char err[256];
-	double energy = 0;
-
-	(void)state;
-	assert_int_equal(audio_track(parts, 3, &t, &n, err, sizeof err), 0);
-	assert_int_equal(n, (size_t)55 * 1600);
-	/* The resampled narration lines up with its source: sample 2i is
-	 * source sample i (away from the edges, where the filter starts). */
-	for (size_t i = 2000; i < 10000; i++)
-		assert_true(fabsf(t[2 * i] - (float)speech[i] / 32768.0f) < 1e-3f);
-	/* Silence from the end of the narration to the end of scene 2. */
-	for (size_t i = 24000; i < 45 * 1600; i++)
-		if (t[i] != 0.0f)
-			fail_msg("sample %zu is %g, not silence", i, (double)t[i]);
-	/* Scene 3 is filled to its last sample by narration that fits exactly. */
-	for (size_t i = 45 * 1600; i < n; i++)
-		energy += (double)t[i] * t[i];
-	assert_true(sqrt(energy / (10 * 1600)) > 0.3); /* a half-scale sine: 0.354 */
-	free(t);
-	free(speech);
-	free(full);
-}
-
-static void test_track_clamped(void **state)
-{
-	int16_t square[4800];
-	struct audio_part part = { square, 4800, 10 };
-	float *t, max = 0;
-	size_t n;
-	char err[256];
-
-	(void)state;
-	/* A full-scale square wave: the sinc filter rings past full scale. */
-	for (size_t i = 0; i < 4800; i++)
-		square[i] = (i / 60) % 2 ? INT16_MAX : INT16_MIN;
-	assert_int_equal(audio_track(&part, 1, &t, &n, err, sizeof err), 0);
-	for (size_t i = 0; i < n; i++)
-		max = fabsf(t[i]) > max ? fabsf(t[i]) : max;
-	assert_true(max == 1.0f);
-	free(t);
-}
-
-static void test_track_errors(void **state)
-{
-	int16_t *speech = sine(8001);
-	struct audio_part too_long[2] = { { NULL, 0, 5 }, { speech, 8001, 10 } };
-	struct audio_part negative = { NULL, 0, -1 }, no_data = { NULL, 10, 10 }, empty = { NULL, 0, 0 };
-	float *t = (float *)1;
-	size_t n = 1;
-	char err[256];
-
-	(void)state;
-	assert_int_equal(audio_track(too_long, 2, &t, &n, err, sizeof err), -1);
-	assert_null(t);
-	assert_int_equal(n, 0);
-	assert_string_equal(err, "the narration of scene 2 lasts 0.3334 s (8001 samples at 24 kHz), longer than "
-				 "the scene's 10 frames (0.3333 s)");
-	too_long[1].n = 8000; /* exactly the scene's length fits */
-	assert_int_equal(audio_track(too_long, 2, &t, &n, err, sizeof err), 0);
-	assert_int_equal(n, (size_t)15 * 1600);
-	free(t);
-	assert_int_equal(audio_track(&negative, 1, &t, &n, err, sizeof err), -1);
-	assert_non_null(strstr(err, "impossible length of -1 frames"));
-	assert_int_equal(audio_track(&no_data, 1, &t, &n, err, sizeof err), -1);
-	assert_non_null(strstr(err, "no data"));
-	assert_int_equal(audio_track(&empty, 1, &t, &n, err, sizeof err), -1);
-	assert_non_null(strstr(err, "no frames"));
-	assert_int_equal(audio_track(NULL, 0, &t, &n, err, sizeof err), -1);
-	free(speech);
 }
 
 /* ---- running ffprobe/ffmpeg --------------------------------------------- */
@@ -773,9 +691,6 @@ static void test_sigkill_keeps_old_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_track_layout),
-		cmocka_unit_test(test_track_clamped),
-		cmocka_unit_test(test_track_errors),
 		cmocka_unit_test_setup_teardown(test_encode_mp4, make_folder, remove_folder),
 		cmocka_unit_test_setup_teardown(test_encode_odd_length, make_folder, remove_folder),
 		cmocka_unit_test_setup_teardown(test_encoder_errors, make_folder, remove_folder),
