@@ -23,15 +23,21 @@ struct encoder_settings {
 
 struct encoder;
 
-/* Opens PATH (an existing temporary file, truncated) for writing.  NULL with err. */
+/* Opens PATH (an existing temporary file, truncated) for writing and
+ * writes the MP4 header.  NULL with err, also for settings x264 would
+ * refuse.  Routes libav's log lines (errors only) through hb_log, for the
+ * whole process. */
 struct encoder *encoder_open(const char *path, const struct encoder_settings *s, char *err, size_t errlen);
 /* The whole audio track (48 kHz mono float), kept by pointer until
  * encoder_finish/encoder_abort.  Call once, before the first frame. */
 int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, size_t errlen);
-/* The next video frame (yuv420p, FRAME_YUV_SIZE bytes, copied). */
+/* The next video frame (yuv420p, FRAME_YUV_SIZE bytes, copied).  After
+ * -1 only encoder_abort is left. */
 int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t errlen);
-/* Drains both encoders, writes the trailer (and so the faststart index),
- * closes the file and frees the encoder, also on failure.  0 or -1 with err. */
+/* Encodes the rest of the audio, drains both encoders, writes the trailer
+ * (and so the faststart index), closes the file and frees the encoder,
+ * also on failure.  0 or -1 with err; -1 also when the audio track and the
+ * frames differ in length by a frame or more. */
 int encoder_finish(struct encoder *enc, char *err, size_t errlen);
 /* Closes and frees without finishing; the caller removes the file. */
 void encoder_abort(struct encoder *enc);

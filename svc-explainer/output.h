@@ -17,11 +17,18 @@ struct output {
 	char *tmp;
 };
 
-/* 0, or -1 with err (e.g. the folder does not exist or is not writable). */
+/* Creates the (empty) temporary file o->tmp beside target, after removing
+ * the leftovers of target whose process is gone.  0, or -1 with err (the
+ * folder does not exist or is not writable, target is a folder); on -1, o
+ * holds nothing to free. */
 int output_begin(struct output *o, const char *target, char *err, size_t errlen);
-/* The file keeps the mode a new file gets under the umask (0666 & ~umask). */
+/* The file gets the mode a new file gets under the umask (0666 & ~umask)
+ * and replaces target.  Frees o either way (and on -1 removes the
+ * temporary file), so output_abort afterwards does nothing.  0, or -1 with
+ * err. */
 int output_commit(struct output *o, char *err, size_t errlen);
-/* Removes the temporary file; safe after commit or on a zeroed output. */
+/* Removes the temporary file and frees o; safe after commit or on a zeroed
+ * output. */
 void output_abort(struct output *o);
 
 #endif

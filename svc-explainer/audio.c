@@ -1,0 +1,106 @@
+/*
+ * audio - the video's sound track, built whole (see audio.h).  Each scene's
+ * narration is resampled on its own, so a scene's sound starts exactly on
+ * its first frame whatever came before, and the resampler's output is cut
+ * or padded to exactly twice the input: the track's length must not drift
+ * from the video's by a sample per scene.
+ */
+#include "audio.h"
+
+#include <limits.h>
+#include <samplerate.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NARRATION_RATE 24000
+
+/* Resamples one scene's narration into out, which holds exactly 2 * n
+ * zeroed samples; what the resampler does not fill stays silent. */
+static int resample_part(const int16_t *pcm, size_t n, float *out, size_t scene, char *err, size_t errlen)
+{
+	float *in = malloc(n * sizeof *in);
+	SRC_DATA d = { 0 };
+	int rc;
+
+	if (!in) {
+		snprintf(err, errlen, "out of memory while resampling the narration of scene %zu", scene);
+		return -1;
+	}
+	src_short_to_float_array(pcm, in, (int)n);
+	d.data_in = in;
+	d.input_frames = (long)n;
+	d.data_out = out;
+	d.output_frames = (long)(2 * n);
+	d.src_ratio = (double)AUDIO_RATE / NARRATION_RATE;
+	d.end_of_input = 1;
+	rc = src_simple(&d, SRC_SINC_MEDIUM_QUALITY, 1);
+	free(in);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot resample the narration of scene %zu: %s", scene, src_strerror(rc));
+		return -1;
+	}
+	/* A sinc filter overshoots near full scale; AAC takes [-1, 1]. */
+	for (long i = 0; i < d.output_frames_gen; i++)
+		out[i] = out[i] > 1.0f ? 1.0f : out[i] < -1.0f ? -1.0f : out[i];
+	return 0;
+}
+
+/* Checks every part before any work, so a bad one costs no resampling. */
+static int check_parts(const struct audio_part *parts, size_t nparts, size_t *total, char *err, size_t errlen)
+{
+	size_t frames = 0;
+
+	for (size_t i = 0; i < nparts; i++) {
+		const struct audio_part *p = &parts[i];
+		size_t room;
+
+		if (p->frames < 0 || (size_t)p->frames > SIZE_MAX / AUDIO_SAMPLES_PER_FRAME - frames) {
+			snprintf(err, errlen, "scene %zu has an impossible length of %ld frames", i + 1, p->frames);
+			return -1;
+		}
+		if (p->n && !p->pcm) {
+			snprintf(err, errlen, "scene %zu has %zu narration samples but no data", i + 1, p->n);
+			return -1;
+		}
+		room = (size_t)p->frames * AUDIO_SAMPLES_PER_FRAME / 2;
+		if (p->n > room || p->n > INT_MAX) {
+			snprintf(err, errlen, "the narration of scene %zu lasts %.4f s (%zu samples at 24 kHz), "
+				 "longer than the scene's %ld frames (%.4f s)", i + 1, (double)p->n / NARRATION_RATE,
+				 p->n, p->frames, (double)p->frames / 30);
+			return -1;
+		}
+		frames += (size_t)p->frames;
+	}
+	if (frames == 0) {
+		snprintf(err, errlen, "the video has no frames, so it has no sound track");
+		return -1;
+	}
+	*total = frames * AUDIO_SAMPLES_PER_FRAME;
+	return 0;
+}
+
+int audio_track(const struct audio_part *parts, size_t nparts, float **out, size_t *n, char *err,
+		size_t errlen)
+{
+	size_t total, at = 0;
+	float *track;
+
+	*out = NULL;
+	*n = 0;
+	if (check_parts(parts, nparts, &total, err, errlen) < 0)
+		return -1;
+	if (!(track = calloc(total, sizeof *track))) {
+		snprintf(err, errlen, "out of memory for a sound track of %zu samples", total);
+		return -1;
+	}
+	for (size_t i = 0; i < nparts; i++) {
+		if (parts[i].n && resample_part(parts[i].pcm, parts[i].n, track + at, i + 1, err, errlen) < 0) {
+			free(track);
+			return -1;
+		}
+		at += (size_t)parts[i].frames * AUDIO_SAMPLES_PER_FRAME;
+	}
+	*out = track;
+	*n = total;
+	return 0;
+}
