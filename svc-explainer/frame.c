@@ -23,6 +23,9 @@
 struct framer {
 	cairo_surface_t *surface;
 	struct SwsContext *sws;
+	cairo_surface_t *still;  /* the still layer drawn last, or NULL */
+	char *still_svg;         /* its text */
+	size_t still_len;
 };
 
 struct framer *framer_new(char *err, size_t errlen)
@@ -43,7 +46,7 @@ struct framer *framer_new(char *err, size_t errlen)
 	}
 	/* Cairo's ARGB32 is BGRA in memory on little-endian machines. */
 	f->sws = sws_getContext(FRAME_W, FRAME_H, AV_PIX_FMT_BGRA, FRAME_W, FRAME_H, AV_PIX_FMT_YUV420P,
-				SWS_BICUBIC, NULL, NULL, NULL);
+				SWS_FAST_BILINEAR, NULL, NULL, NULL);
 	if (!f->sws) {
 		snprintf(err, errlen, "cannot set up the colour conversion (swscale)");
 		framer_free(f);
@@ -59,7 +62,8 @@ struct framer *framer_new(char *err, size_t errlen)
 	return f;
 }
 
-int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen)
+/* Draws svg onto surface, over what is there (white first with blank). */
+static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
 {
 	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
 	GError *gerr = NULL;
@@ -72,11 +76,13 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
 		g_clear_error(&gerr);
 		return -1;
 	}
-	cr = cairo_create(f->surface);
+	cr = cairo_create(surface);
 	/* Opaque white first: premultiplied transparency would turn dark once
 	 * swscale drops the alpha. */
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	if (blank) {
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_paint(cr);
+	}
 	if (!rsvg_handle_render_document(h, cr, &viewport, &gerr)) {
 		snprintf(err, errlen, "librsvg cannot draw the frame: %s", gerr ? gerr->message : "unknown error");
 		g_clear_error(&gerr);
@@ -87,8 +93,50 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
 	}
 	cairo_destroy(cr);
 	g_object_unref(h);
-	cairo_surface_flush(f->surface);
+	cairo_surface_flush(surface);
 	return rc;
+}
+
+int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen)
+{
+	return draw_svg(f->surface, 1, svg, len, err, errlen);
+}
+
+/* Draws and keeps the still layer, unless it is the one kept. */
+static int keep_still(struct framer *f, const char *still, size_t len, char *err, size_t errlen)
+{
+	if (f->still && len == f->still_len && memcmp(still, f->still_svg, len) == 0)
+		return 0;
+	free(f->still_svg);
+	f->still_svg = NULL;
+	if (!f->still)
+		f->still = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
+	if (cairo_surface_status(f->still) != CAIRO_STATUS_SUCCESS || !(f->still_svg = malloc(len ? len : 1))) {
+		snprintf(err, errlen, "out of memory for a frame's still layer");
+		return -1;
+	}
+	if (draw_svg(f->still, 1, still, len, err, errlen) < 0) {
+		free(f->still_svg);
+		f->still_svg = NULL;
+		return -1;
+	}
+	memcpy(f->still_svg, still, len);
+	f->still_len = len;
+	return 0;
+}
+
+int framer_draw_layers(struct framer *f, const char *still, size_t still_len, const char *moving,
+		       size_t moving_len, char *err, size_t errlen)
+{
+	if (!still)
+		return framer_draw(f, moving, moving_len, err, errlen);
+	if (keep_still(f, still, still_len, err, errlen) < 0)
+		return -1;
+	cairo_surface_flush(f->surface);
+	memcpy(cairo_image_surface_get_data(f->surface), cairo_image_surface_get_data(f->still),
+	       (size_t)cairo_image_surface_get_stride(f->still) * FRAME_H);
+	cairo_surface_mark_dirty(f->surface);
+	return draw_svg(f->surface, 0, moving, moving_len, err, errlen);
 }
 
 void framer_yuv(struct framer *f, uint8_t *yuv)
@@ -120,5 +168,8 @@ void framer_free(struct framer *f)
 		sws_freeContext(f->sws);
 	if (f->surface)
 		cairo_surface_destroy(f->surface);
+	if (f->still)
+		cairo_surface_destroy(f->still);
+	free(f->still_svg);
 	free(f);
 }

@@ -22,6 +22,11 @@ struct framer;
 struct framer *framer_new(char *err, size_t errlen);
 /* 0, or -1 with err (librsvg's message). */
 int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen);
+/* The same for a scene in two layers (scene_layers_at): still (may be
+ * NULL) is drawn only when it differs from the still layer drawn last,
+ * and kept; moving is drawn over a copy of it. */
+int framer_draw_layers(struct framer *f, const char *still, size_t still_len, const char *moving,
+		       size_t moving_len, char *err, size_t errlen);
 /* The frame last drawn, as yuv420p: Y (1920x1080), then U and V (960x540). */
 void framer_yuv(struct framer *f, uint8_t *yuv);
 /* The frame last drawn as BGRA rows (stride *stride bytes). */

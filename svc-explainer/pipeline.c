@@ -40,7 +40,9 @@ struct run {
 	enum slot_state state;
 	long count;       /* frames showing this picture so far */
 	int closed;       /* count is final */
-	char *svg;        /* to draw; freed once drawn */
+	const char *still; /* the scene's still layer (the scene owns it), or NULL */
+	size_t still_len;
+	char *svg;        /* the moving layer to draw; freed once drawn */
 	size_t len;
 	uint8_t *yuv;
 };
@@ -107,7 +109,7 @@ double scene_frame_time(long k)
 /* ---- the producer ----------------------------------------------------- */
 
 /* Starts run number r->head with a copy of svg; waits for a free slot. */
-static int start_run(struct ring *r, const char *svg, size_t len)
+static int start_run(struct ring *r, const char *still, size_t still_len, const char *svg, size_t len)
 {
 	char *copy = malloc(len ? len : 1);
 	struct run *run;
@@ -131,6 +133,8 @@ static int start_run(struct ring *r, const char *svg, size_t len)
 	run->state = SLOT_TODO;
 	run->count = 1;
 	run->closed = 0;
+	run->still = still;
+	run->still_len = still_len;
 	run->svg = copy;
 	run->len = len;
 	r->head++;
@@ -143,25 +147,30 @@ static void *produce(void *arg)
 {
 	struct ring *r = arg;
 	char *prev = NULL, err[512];
+	const char *prev_still = NULL;
 	size_t prev_len = 0;
 
 	for (size_t s = 0; s < r->e->n; s++) {
 		for (long k = 0; k < r->e->scenes[s].frames; k++) {
-			const char *svg;
-			size_t len;
-			if (scene_svg_at(r->scenes[s], scene_frame_time(k), &svg, &len, err, sizeof err) < 0) {
+			const char *still, *svg;
+			size_t still_len, len;
+			if (scene_layers_at(r->scenes[s], scene_frame_time(k), &still, &still_len, &svg, &len, err,
+					    sizeof err) < 0) {
 				fail(r, err);
 				goto out;
 			}
-			if (prev && len == prev_len && memcmp(svg, prev, len) == 0) {
+			/* The same scene's still layer and the same moving text:
+			 * the same picture. */
+			if (prev && still == prev_still && len == prev_len && memcmp(svg, prev, len) == 0) {
 				pthread_mutex_lock(&r->lock);
 				r->runs[(r->head - 1) % r->size].count++;
 				pthread_cond_broadcast(&r->changed);
 				pthread_mutex_unlock(&r->lock);
 				continue;
 			}
-			if (start_run(r, svg, len) < 0)
+			if (start_run(r, still, still_len, svg, len) < 0)
 				goto out;
+			prev_still = still;
 			free(prev);
 			if (!(prev = malloc(len ? len : 1))) {
 				fail(r, "out of memory for a frame's SVG");
@@ -203,7 +212,7 @@ static void *draw(void *arg)
 		struct run *run = &r->runs[r->next_draw++ % r->size];
 		run->state = SLOT_DRAWING;
 		pthread_mutex_unlock(&r->lock);
-		int rc = framer_draw(f, run->svg, run->len, err, sizeof err);
+		int rc = framer_draw_layers(f, run->still, run->still_len, run->svg, run->len, err, sizeof err);
 		if (rc == 0)
 			framer_yuv(f, run->yuv);
 		pthread_mutex_lock(&r->lock);

@@ -49,6 +49,13 @@ struct scene *scene_load(const char *path, const char *name, struct problems *p)
  * scene_free.  0, or -1 with err (t negative or not a number, out of
  * memory). */
 int scene_svg_at(struct scene *s, double t, const char **svg, size_t *len, char *err, size_t errlen);
+/* The same document in two layers, for drawing fast: *still (NULL when
+ * the scene has no still background) is the leading part of the scene
+ * that nothing animates, the same text at every t, and *moving the rest
+ * at t; drawing moving over still gives the pixels of scene_svg_at's
+ * text.  Both belong to the scene, valid until the next call. */
+int scene_layers_at(struct scene *s, double t, const char **still, size_t *still_len, const char **moving,
+		    size_t *moving_len, char *err, size_t errlen);
 void scene_free(struct scene *s);
 
 #endif

@@ -238,3 +238,12 @@ void smil_free(struct smil *m)
 	free(m->buf.s);
 	free(m);
 }
+
+int smil_animates_within(const struct smil *m, const xmlNode *node)
+{
+	for (size_t i = 0; i < m->nanims; i++)
+		for (const xmlNode *n = m->anims[i].target; n; n = n->parent)
+			if (n == node)
+				return 1;
+	return 0;
+}

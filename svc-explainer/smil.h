@@ -60,6 +60,8 @@ struct smil *smil_build(xmlDocPtr doc, const char *name, struct problems *p);
 void smil_apply(struct smil *m, double t);
 /* How many animation elements the model holds. */
 size_t smil_count(const struct smil *m);
+/* Whether an animation of the model changes node or anything inside it. */
+int smil_animates_within(const struct smil *m, const xmlNode *node);
 void smil_free(struct smil *m);
 
 #endif

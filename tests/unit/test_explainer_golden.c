@@ -128,6 +128,40 @@ static void test_golden_frames_tell_times_apart(void **state)
 	framer_free(f);
 }
 
+/* The renderer draws a scene's still background once and the rest over
+ * it: the pixels must be those of the whole document drawn at once. */
+static void test_layers_draw_the_same_pixels(void **state)
+{
+	char err[512];
+	struct framer *whole = framer_new(err, sizeof err), *layered = framer_new(err, sizeof err);
+
+	(void)state;
+	assert_non_null(whole);
+	assert_non_null(layered);
+	for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+		char path[256];
+		struct problems p = { 0 };
+		const char *still, *moving;
+		size_t still_len, moving_len;
+		int stride;
+
+		draw_golden(&goldens[i], whole);
+		snprintf(path, sizeof path, GOLDEN_DIR "%s", goldens[i].scene);
+		struct scene *s = scene_load(path, goldens[i].scene, &p);
+		assert_non_null(s);
+		assert_int_equal(scene_layers_at(s, goldens[i].t, &still, &still_len, &moving, &moving_len, err,
+						 sizeof err), 0);
+		assert_non_null(still); /* both scenes begin with a still background */
+		assert_int_equal(framer_draw_layers(layered, still, still_len, moving, moving_len, err, sizeof err), 0);
+		const uint8_t *a = framer_pixels(whole, &stride), *b = framer_pixels(layered, &stride);
+		assert_memory_equal(a, b, (size_t)stride * 1080);
+		scene_free(s);
+		problems_free(&p);
+	}
+	framer_free(whole);
+	framer_free(layered);
+}
+
 static int setup(void **state)
 {
 	char err[512];
@@ -151,6 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_frames),
 		cmocka_unit_test(test_golden_frames_tell_times_apart),
+		cmocka_unit_test(test_layers_draw_the_same_pixels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
