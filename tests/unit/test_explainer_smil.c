@@ -327,6 +327,36 @@ static void test_syncbase_chains(void **state)
 	unload(&s);
 }
 
+/* 5000 steps, each beginning at the end of the one written after it: no
+ * recursion depth, no quadratic lookups, and the last step lands where the
+ * sum of the durations says. */
+static void test_long_chain(void **state)
+{
+	enum { STEPS = 5000 };
+	size_t cap = STEPS * 160 + 400, len = 0;
+	char *svg = malloc(cap);
+	struct scene s;
+
+	(void)state;
+	assert_non_null(svg);
+	len += (size_t)snprintf(svg + len, cap - len, "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect id=\"r\" x=\"-1\">\n");
+	for (int i = STEPS - 1; i >= 0; i--) {
+		char begin[32] = "0s";
+		if (i > 0)
+			snprintf(begin, sizeof begin, "s%d.end", i - 1);
+		len += (size_t)snprintf(svg + len, cap - len, "<animate id=\"s%d\" attributeName=\"x\" from=\"%d\" "
+					"to=\"%d\" begin=\"%s\" dur=\"0.5s\" fill=\"freeze\"/>\n", i, i, i + 1, begin);
+	}
+	snprintf(svg + len, cap - len, "</rect></svg>\n");
+	s = load(svg);
+	expect_at(&s, 0.25, "r", "x", "0.5");
+	expect_at(&s, 1000.25, "r", "x", "2000.5");
+	expect_at(&s, STEPS * 0.5 - 0.25, "r", "x", "4999.5");
+	expect_at(&s, STEPS, "r", "x", "5000");
+	unload(&s);
+	free(svg);
+}
+
 static void test_repeat_and_end(void **state)
 {
 	struct scene s = load(SVG(
@@ -656,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_key_times_and_discrete),
 		cmocka_unit_test(test_spline),
 		cmocka_unit_test(test_syncbase_chains),
+		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_repeat_and_end),
 		cmocka_unit_test(test_set_and_base_values),
 		cmocka_unit_test(test_several_on_one_attribute),
