@@ -248,6 +248,13 @@ static void write_value(struct smil *m, const struct smil_track *track, const st
 
 void smil_apply(struct smil *m, double t)
 {
+	/* An attribute the target did not have is taken off first and added back
+	 * in track order: a new attribute goes last, so otherwise the order of an
+	 * element's attributes, and the serialized bytes, would depend on which
+	 * t came before. */
+	for (size_t k = 0; k < m->ntracks; k++)
+		if (!m->tracks[k].base)
+			(void)xmlUnsetProp(m->tracks[k].target, BAD_CAST m->tracks[k].attr->name); /* -1: absent */
 	for (size_t k = 0; k < m->ntracks; k++) {
 		const struct smil_track *track = &m->tracks[k];
 		const struct smil_anim *winner = NULL;
@@ -260,8 +267,6 @@ void smil_apply(struct smil *m, double t)
 			write_value(m, track, winner, p);
 		else if (track->base && !xmlSetProp(track->target, BAD_CAST track->attr->name, track->base))
 			abort();
-		else if (!track->base)
-			(void)xmlUnsetProp(track->target, BAD_CAST track->attr->name); /* -1: already absent */
 	}
 }
 

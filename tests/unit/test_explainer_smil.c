@@ -510,6 +510,31 @@ static void test_pure_in_t(void **state)
 	unload(&twice);
 }
 
+/* Attributes the element did not have come and go with their animations;
+ * their order in the element must not remember an earlier t either. */
+static void test_pure_attribute_order(void **state)
+{
+	static const char svg[] = SVG(
+		"<rect id=\"r\">\n"
+		"<animate attributeName=\"y\" from=\"0\" to=\"10\" dur=\"3s\"/>\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"10\" begin=\"1s\" dur=\"1s\"/>\n"
+		"</rect>\n");
+	struct scene once = load(svg), twice = load(svg);
+	char *a, *b;
+
+	(void)state;
+	smil_apply(once.m, 1.5);
+	a = serialize(once.doc);
+	smil_apply(twice.m, 0.5);   /* y only */
+	smil_apply(twice.m, 1.5);   /* then x as well */
+	b = serialize(twice.doc);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	unload(&once);
+	unload(&twice);
+}
+
 static void test_no_animation(void **state)
 {
 	struct scene s = load(SVG("<rect id=\"r\" x=\"1\"/>\n"));
@@ -693,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_animate_transform),
 		cmocka_unit_test(test_targets_and_removal),
 		cmocka_unit_test(test_pure_in_t),
+		cmocka_unit_test(test_pure_attribute_order),
 		cmocka_unit_test(test_no_animation),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_every_problem_at_once),
