@@ -146,9 +146,9 @@ static int read_attribute(struct smil_anim *a, const struct smil_report *r)
 		smil_refuse(r, a, "animates %s; animateTransform animates transform, gradientTransform or "
 			    "patternTransform: use <animate attributeName=\"%s\">", a->attr->name, a->attr->name);
 	else if (style_sets(a->target, a->attr->name))
-		smil_refuse(r, a, "animates %s, but the target's style=\"\" sets %s too and would override it; move "
-			    "%s out of style into a %s=\"...\" attribute of <%s>", a->attr->name, a->attr->name,
-			    a->attr->name, a->attr->name, (const char *)a->target->name);
+		smil_refuse(r, a, "animates %s, but the style attribute of <%s> sets %s too and would override it; "
+			    "move %s out of style into a %s=\"...\" attribute", a->attr->name,
+			    (const char *)a->target->name, a->attr->name, a->attr->name, a->attr->name);
 	else
 		rc = 0;
 	xmlFree(name);

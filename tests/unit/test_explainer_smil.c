@@ -304,6 +304,31 @@ static void test_spline(void **state)
 	unload(&s);
 }
 
+/* Every clock value form, and a begin list starting at its earliest time. */
+static void test_clock_values(void **state)
+{
+	static const struct {
+		const char *begin;
+		double at;
+	} cases[] = {
+		{ "2", 2 }, { "2s", 2 }, { "1500ms", 1.5 }, { "00:01.5", 1.5 }, { "0:00:03", 3 },
+		{ "0.05min", 3 }, { "0.0005h", 1.8 }, { " 1s ; 3s", 1 }, { "3s;1s;", 1 }, { "-0.5s", -0.5 },
+		{ "+1.25s", 1.25 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char svg[400];
+		struct scene s;
+		snprintf(svg, sizeof svg, SVG("<rect id=\"r\" x=\"-1\">\n<animate attributeName=\"x\" from=\"0\" "
+					      "to=\"10\" begin=\"%s\" dur=\"1s\"/>\n</rect>\n"), cases[i].begin);
+		s = load(svg);
+		expect_at(&s, cases[i].at - 0.01, "r", "x", "-1");
+		expect_at(&s, cases[i].at + 0.5, "r", "x", "5");
+		unload(&s);
+	}
+}
+
 /* a.end, b.begin+1s, a chain of four written out of order. */
 static void test_syncbase_chains(void **state)
 {
@@ -620,7 +645,7 @@ static const struct refusal refusals[] = {
 	  { "to \"gone\" is not a value of visibility", "visible" } },
 	{ SVG("<rect style=\"stroke: blue; Fill :red\" fill=\"red\">\n"
 	      "<animate attributeName=\"fill\" to=\"blue\" dur=\"1s\"/>\n</rect>\n"), 3,
-	  { "style=\"\" sets fill", "move fill out of style into a fill=\"...\" attribute of <rect>" } },
+	  { "the style attribute of <rect> sets fill", "move fill out of style into a fill=\"...\" attribute" } },
 	{ SVG("<rect fill=\"none\">\n<animate attributeName=\"fill\" to=\"red\" dur=\"1s\"/>\n</rect>\n"), 3,
 	  { "\"none\" cannot be interpolated", "calcMode=\"discrete\"", "animate fill-opacity" } },
 	{ SVG("<rect>\n<animate attributeName=\"fill\" from=\"hsl(0, 50%, 50%)\" to=\"red\" dur=\"1s\"/>\n"
@@ -710,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_from_to_by),
 		cmocka_unit_test(test_key_times_and_discrete),
 		cmocka_unit_test(test_spline),
+		cmocka_unit_test(test_clock_values),
 		cmocka_unit_test(test_syncbase_chains),
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_repeat_and_end),
