@@ -14,6 +14,7 @@
 #include "smil_int.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ struct smil_track {
 
 struct smil {
 	struct smil_anim *anims;
-	size_t nanims;
+	size_t nanims, anims_cap;
 	struct smil_track *tracks;
 	size_t ntracks;
 	struct smil_buf buf;      /* reused by every smil_apply */
@@ -63,11 +64,16 @@ static void refuse_element(const xmlNode *node, const struct smil_report *r)
 static int add_anim(struct smil *m, xmlNodePtr node)
 {
 	static const char *const names[] = { "animate", "set", "animateTransform" };
-	struct smil_anim *grown = realloc(m->anims, (m->nanims + 1) * sizeof *grown), *a;
+	struct smil_anim *a;
 
-	if (!grown)
-		return -1;
-	m->anims = grown;
+	if (m->nanims == m->anims_cap) {
+		size_t cap = m->anims_cap ? m->anims_cap * 2 : 16;
+		struct smil_anim *grown = realloc(m->anims, cap * sizeof *grown);
+		if (!grown)
+			return -1;
+		m->anims = grown;
+		m->anims_cap = cap;
+	}
 	a = &m->anims[m->nanims];
 	memset(a, 0, sizeof *a);
 	a->node = node;
@@ -80,13 +86,54 @@ static int add_anim(struct smil *m, xmlNodePtr node)
 	return 0;
 }
 
-/* Every animation element in document order (refused ones become problems). */
-static int collect(struct smil *m, xmlDocPtr doc, const struct smil_report *r)
+/* Remembers node's id for href="#id" (the first element of an id wins). */
+static int add_element_id(struct smil_ids *ids, xmlNodePtr node)
+{
+	xmlChar *id = xmlGetNoNsProp(node, BAD_CAST "id");
+
+	if (!id || hb_map_get(&ids->elements, (const char *)id)) {
+		xmlFree(id);
+		return 0;
+	}
+	if ((ids->nkeys & (ids->nkeys - 1)) == 0) { /* 0, 1, 2, 4, ...: double */
+		xmlChar **grown = realloc(ids->keys, (ids->nkeys ? ids->nkeys * 2 : 1) * sizeof *grown);
+		if (!grown) {
+			xmlFree(id);
+			return -1;
+		}
+		ids->keys = grown;
+	}
+	ids->keys[ids->nkeys++] = id;
+	return hb_map_put(&ids->elements, (const char *)id, node);
+}
+
+static int add_anim_ids(struct smil *m, struct smil_ids *ids)
+{
+	for (size_t k = m->nanims; k-- > 0;) /* backwards, so that the first of an id wins */
+		if (m->anims[k].id && hb_map_put(&ids->anims, (const char *)m->anims[k].id, (void *)(uintptr_t)(k + 1)) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_ids(struct smil_ids *ids)
+{
+	hb_map_clear(&ids->elements);
+	hb_map_clear(&ids->anims);
+	for (size_t i = 0; i < ids->nkeys; i++)
+		xmlFree(ids->keys[i]);
+	free(ids->keys);
+}
+
+/* Every animation element in document order (refused ones become problems),
+ * and every element id. */
+static int collect(struct smil *m, struct smil_ids *ids, xmlDocPtr doc, const struct smil_report *r)
 {
 	xmlNodePtr cur = xmlDocGetRootElement(doc);
 
 	while (cur) {
 		int animation = smil_is_animation(cur);
+		if (cur->type == XML_ELEMENT_NODE && add_element_id(ids, cur) < 0)
+			return -1;
 		if (animation && (strcmp((const char *)cur->name, "animate") == 0 ||
 				  strcmp((const char *)cur->name, "set") == 0 ||
 				  strcmp((const char *)cur->name, "animateTransform") == 0)) {
@@ -107,40 +154,45 @@ static int collect(struct smil *m, xmlDocPtr doc, const struct smil_report *r)
 	return 0;
 }
 
+/* By target and attribute (the order of tracks does not matter: each
+ * writes its own attribute), then by begin time, then by document order. */
 static int compare_anims(const void *x, const void *y)
 {
 	const struct smil_anim *a = x, *b = y;
 
-	if (a->track != b->track)
-		return a->track < b->track ? -1 : 1;
+	if (a->target != b->target)
+		return (uintptr_t)a->target < (uintptr_t)b->target ? -1 : 1;
+	if (a->attr != b->attr)
+		return (uintptr_t)a->attr < (uintptr_t)b->attr ? -1 : 1;
 	if (a->begin_at != b->begin_at)
 		return a->begin_at < b->begin_at ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+static int same_track(const struct smil_anim *a, const struct smil_anim *b)
+{
+	return a->target == b->target && a->attr == b->attr;
+}
+
 static int make_tracks(struct smil *m)
 {
-	for (size_t k = 0; k < m->nanims; k++) {
-		struct smil_anim *a = &m->anims[k];
-		size_t t = 0;
-		while (t < m->ntracks && !(m->tracks[t].target == a->target && m->tracks[t].attr == a->attr))
-			t++;
-		if (t == m->ntracks) {
-			struct smil_track *grown = realloc(m->tracks, (m->ntracks + 1) * sizeof *grown);
-			if (!grown)
-				return -1;
-			m->tracks = grown;
-			m->tracks[t] = (struct smil_track){ a->target, a->attr, NULL, 0, 0 };
-			m->ntracks++;
-			m->tracks[t].base = xmlGetNoNsProp(a->target, BAD_CAST a->attr->name);
-		}
-		a->track = t;
-	}
+	size_t n = 0;
+
 	if (m->nanims > 1)
 		qsort(m->anims, m->nanims, sizeof *m->anims, compare_anims);
-	for (size_t k = m->nanims; k-- > 0;) {
-		m->tracks[m->anims[k].track].first = k;
-		m->tracks[m->anims[k].track].count++;
+	for (size_t k = 0; k < m->nanims; k++)
+		n += k == 0 || !same_track(&m->anims[k - 1], &m->anims[k]);
+	if (n && !(m->tracks = calloc(n, sizeof *m->tracks)))
+		return -1;
+	for (size_t k = 0; k < m->nanims; k++) {
+		struct smil_anim *a = &m->anims[k];
+		if (k == 0 || !same_track(&m->anims[k - 1], a)) {
+			struct smil_track *t = &m->tracks[m->ntracks++];
+			*t = (struct smil_track){ a->target, a->attr, NULL, k, 0 };
+			t->base = xmlGetNoNsProp(a->target, BAD_CAST a->attr->name);
+		}
+		a->track = m->ntracks - 1;
+		m->tracks[a->track].count++;
 	}
 	return 0;
 }
@@ -149,15 +201,20 @@ struct smil *smil_build(xmlDocPtr doc, const char *name, struct problems *p)
 {
 	struct smil_report r = { name, p };
 	struct smil *m = calloc(1, sizeof *m);
+	struct smil_ids ids = { 0 };
 	size_t before = p->n;
 
-	if (!m || collect(m, doc, &r) < 0) {
+	hb_map_init(&ids.elements);
+	hb_map_init(&ids.anims);
+	if (!m || collect(m, &ids, doc, &r) < 0 || add_anim_ids(m, &ids) < 0) {
 		problems_add(p, name, 0, "the animations could not be read: out of memory");
+		free_ids(&ids);
 		smil_free(m);
 		return NULL;
 	}
 	for (size_t k = 0; k < m->nanims; k++)
-		smil_read_anim(m->anims, m->nanims, k, &r);
+		smil_read_anim(&m->anims[k], &ids, &r);
+	free_ids(&ids);
 	if (smil_times_resolve(m->anims, m->nanims, &r) < 0 || p->n > before) {
 		smil_free(m);
 		return NULL;
@@ -191,6 +248,13 @@ static void write_value(struct smil *m, const struct smil_track *track, const st
 
 void smil_apply(struct smil *m, double t)
 {
+	/* An attribute the target did not have is taken off first and added back
+	 * in track order: a new attribute goes last, so otherwise the order of an
+	 * element's attributes, and the serialized bytes, would depend on which
+	 * t came before. */
+	for (size_t k = 0; k < m->ntracks; k++)
+		if (!m->tracks[k].base)
+			(void)xmlUnsetProp(m->tracks[k].target, BAD_CAST m->tracks[k].attr->name); /* -1: absent */
 	for (size_t k = 0; k < m->ntracks; k++) {
 		const struct smil_track *track = &m->tracks[k];
 		const struct smil_anim *winner = NULL;
@@ -203,8 +267,6 @@ void smil_apply(struct smil *m, double t)
 			write_value(m, track, winner, p);
 		else if (track->base && !xmlSetProp(track->target, BAD_CAST track->attr->name, track->base))
 			abort();
-		else if (!track->base)
-			(void)xmlUnsetProp(track->target, BAD_CAST track->attr->name); /* -1: already absent */
 	}
 }
 

@@ -60,8 +60,8 @@ static int read_key_times(struct smil_anim *a, const char *text, const struct sm
 	}
 	a->key_times = kt;
 	if (n != a->nvalues) {
-		smil_refuse(r, a, "keyTimes=\"%s\" has %zu times for %zu values; give one time per value", text, n,
-			    a->nvalues);
+		smil_refuse(r, a, "keyTimes=\"%s\" has %zu time%s for %zu values; give one time per value", text, n,
+			    n == 1 ? "" : "s", a->nvalues);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)

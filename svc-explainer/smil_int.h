@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 #include <stddef.h>
 
+#include "map.h"
 #include "problems.h"
 
 /* The longest explanation a parser gives back ("is not a colour ..."). */
@@ -98,6 +99,15 @@ struct smil_anim {
 	size_t track;
 };
 
+/* The ids of the document, looked up while it is read (a scene may chain
+ * thousands of steps, so not by walking it each time). */
+struct smil_ids {
+	struct hb_map elements;   /* id -> xmlNodePtr: every element, the first of an id */
+	struct hb_map anims;      /* id -> index + 1 of the animation with that id */
+	xmlChar **keys;           /* the element ids, owned */
+	size_t nkeys;
+};
+
 /* The context for a problem about one animation element. */
 struct smil_report {
 	const char *file;
@@ -106,9 +116,9 @@ struct smil_report {
 void smil_refuse(const struct smil_report *r, const struct smil_anim *a, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* smil_read.c: fills a (all[k]) from its element; problems are appended and
- * a->ok says whether there were none. */
-void smil_read_anim(struct smil_anim *all, size_t n, size_t k, const struct smil_report *r);
+/* smil_read.c: fills a from its element; problems are appended and a->ok
+ * says whether there were none. */
+void smil_read_anim(struct smil_anim *a, const struct smil_ids *ids, const struct smil_report *r);
 /* An SVG animation element, ours or one we refuse (animateMotion, ...). */
 int smil_is_animation(const xmlNode *node);
 
@@ -126,10 +136,10 @@ double smil_spline(const double *c, double x);
 /* smil_time.c */
 int smil_clock_parse(const char *text, double *seconds);
 /* begin, end, dur, repeatCount, repeatDur, fill; 0, or -1 with problems. */
-int smil_read_timing(const struct smil_anim *all, size_t n, struct smil_anim *a, const struct smil_report *r);
-/* A begin or end list; syncbase ids are looked up among all[0..n). */
-int smil_times_parse(const char *text, const struct smil_anim *all, size_t n, struct smil_times *out,
-		     char *why, size_t whylen);
+int smil_read_timing(struct smil_anim *a, const struct smil_ids *ids, const struct smil_report *r);
+/* A begin or end list; syncbase ids are looked up in ids->anims. */
+int smil_times_parse(const char *text, const struct smil_ids *ids, struct smil_times *out, char *why,
+		     size_t whylen);
 
 /* smil_sync.c: begin_at and active of every animation read ok; 0, or -1
  * with problems (cycles, a syncbase that never comes, an end before the

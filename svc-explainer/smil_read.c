@@ -37,32 +37,7 @@ static xmlChar *prop(const struct smil_anim *a, const char *name)
 	return xmlGetNoNsProp(a->node, BAD_CAST name);
 }
 
-/* The element whose id is id, in document order. */
-static xmlNodePtr find_id(xmlDocPtr doc, const char *id)
-{
-	xmlNodePtr cur = xmlDocGetRootElement(doc);
-
-	while (cur) {
-		if (cur->type == XML_ELEMENT_NODE) {
-			xmlChar *have = xmlGetNoNsProp(cur, BAD_CAST "id");
-			int same = have && strcmp((const char *)have, id) == 0;
-			xmlFree(have);
-			if (same)
-				return cur;
-		}
-		if (cur->type == XML_ELEMENT_NODE && cur->children) {
-			cur = cur->children;
-			continue;
-		}
-		while (cur && !cur->next)
-			cur = cur->parent;
-		if (cur)
-			cur = cur->next;
-	}
-	return NULL;
-}
-
-static int read_target(struct smil_anim *a, const struct smil_report *r)
+static int read_target(struct smil_anim *a, const struct smil_ids *ids, const struct smil_report *r)
 {
 	xmlChar *href = prop(a, "href");
 	int rc = 0;
@@ -74,7 +49,7 @@ static int read_target(struct smil_anim *a, const struct smil_report *r)
 	} else if (href[0] != '#') {
 		smil_refuse(r, a, "has href=\"%s\"; name an element of this file as href=\"#id\"", (const char *)href);
 		rc = -1;
-	} else if (!(a->target = find_id(a->node->doc, (const char *)href + 1))) {
+	} else if (!(a->target = hb_map_get(&ids->elements, (const char *)href + 1))) {
 		smil_refuse(r, a, "has href=\"%s\", but no element has id=\"%s\"; give the element to animate that "
 			    "id, or put the animation inside it", (const char *)href, (const char *)href + 1);
 		rc = -1;
@@ -171,9 +146,9 @@ static int read_attribute(struct smil_anim *a, const struct smil_report *r)
 		smil_refuse(r, a, "animates %s; animateTransform animates transform, gradientTransform or "
 			    "patternTransform: use <animate attributeName=\"%s\">", a->attr->name, a->attr->name);
 	else if (style_sets(a->target, a->attr->name))
-		smil_refuse(r, a, "animates %s, but the target's style=\"\" sets %s too and would override it; move "
-			    "%s out of style into a %s=\"...\" attribute of <%s>", a->attr->name, a->attr->name,
-			    a->attr->name, a->attr->name, (const char *)a->target->name);
+		smil_refuse(r, a, "animates %s, but the style attribute of <%s> sets %s too and would override it; "
+			    "move %s out of style into a %s=\"...\" attribute", a->attr->name,
+			    (const char *)a->target->name, a->attr->name, a->attr->name, a->attr->name);
 	else
 		rc = 0;
 	xmlFree(name);
@@ -236,13 +211,12 @@ static int read_calc_mode(struct smil_anim *a, const struct smil_report *r)
 	return rc;
 }
 
-void smil_read_anim(struct smil_anim *all, size_t n, size_t k, const struct smil_report *r)
+void smil_read_anim(struct smil_anim *a, const struct smil_ids *ids, const struct smil_report *r)
 {
-	struct smil_anim *a = &all[k];
 	int ok = refuse_unsupported(a, r) == 0;
-	int attr_ok = read_target(a, r) == 0 && read_attribute(a, r) == 0;
+	int attr_ok = read_target(a, ids, r) == 0 && read_attribute(a, r) == 0;
 
-	ok &= smil_read_timing(all, n, a, r) == 0;
+	ok &= smil_read_timing(a, ids, r) == 0;
 	ok &= read_calc_mode(a, r) == 0;
 	if (attr_ok && ok) {
 		ok = smil_frames_read(a, r) == 0;

@@ -13,6 +13,7 @@
 #include "smil_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,8 @@ static const char *syncbase_dot(const char *s, int *is_end)
 	return NULL;
 }
 
-static int parse_item(const char *item, const struct smil_anim *all, size_t n, struct smil_time *out,
-		      char *why, size_t whylen)
+static int parse_item(const char *item, const struct smil_ids *ids, struct smil_time *out, char *why,
+		      size_t whylen)
 {
 	const char *dot;
 	int is_end = 0;
@@ -165,13 +166,18 @@ static int parse_item(const char *item, const struct smil_anim *all, size_t n, s
 				 item, (int)idlen, item, is_end ? "end" : "begin");
 			return -1;
 		}
-		for (size_t i = 0; i < n; i++)
-			if (all[i].id && strlen((const char *)all[i].id) == idlen &&
-			    strncmp((const char *)all[i].id, item, idlen) == 0) {
-				out->ref = (long)i;
-				out->ref_end = is_end;
-				return 0;
-			}
+		char *id = strndup(item, idlen);
+		uintptr_t found = id ? (uintptr_t)hb_map_get(&ids->anims, id) : 0;
+		free(id);
+		if (!id) {
+			snprintf(why, whylen, "could not be read: out of memory");
+			return -1;
+		}
+		if (found) {
+			out->ref = (long)(found - 1);
+			out->ref_end = is_end;
+			return 0;
+		}
 		snprintf(why, whylen, "\"%s\" names no animation: no animate, set or animateTransform has id=\"%.*s\"",
 			 item, (int)idlen, item);
 		return -1;
@@ -184,8 +190,8 @@ static int parse_item(const char *item, const struct smil_anim *all, size_t n, s
 	return -1;
 }
 
-int smil_times_parse(const char *text, const struct smil_anim *all, size_t n, struct smil_times *out,
-		     char *why, size_t whylen)
+int smil_times_parse(const char *text, const struct smil_ids *ids, struct smil_times *out, char *why,
+		     size_t whylen)
 {
 	char *copy = strdup(text), *item, *next;
 
@@ -210,7 +216,7 @@ int smil_times_parse(const char *text, const struct smil_anim *all, size_t n, st
 		if (!grown)
 			goto nomem;
 		out->v = grown;
-		if (parse_item(item, all, n, &out->v[out->n], why, whylen) < 0)
+		if (parse_item(item, ids, &out->v[out->n], why, whylen) < 0)
 			goto fail;
 		out->n++;
 	}
@@ -270,14 +276,14 @@ static int read_repeat_count(struct smil_anim *a, const struct smil_report *r)
 	return rc;
 }
 
-static int read_list(const struct smil_anim *all, size_t n, struct smil_anim *a, const char *name,
-		     struct smil_times *out, const struct smil_report *r)
+static int read_list(struct smil_anim *a, const struct smil_ids *ids, const char *name, struct smil_times *out,
+		     const struct smil_report *r)
 {
 	xmlChar *text = xmlGetNoNsProp(a->node, BAD_CAST name);
 	char why[SMIL_WHY_MAX + 200];
 	int rc = 0;
 
-	if (text && smil_times_parse((const char *)text, all, n, out, why, sizeof why) < 0) {
+	if (text && smil_times_parse((const char *)text, ids, out, why, sizeof why) < 0) {
 		smil_refuse(r, a, "has %s=\"%s\": %s", name, (const char *)text, why);
 		rc = -1;
 	}
@@ -300,12 +306,12 @@ static int read_fill(struct smil_anim *a, const struct smil_report *r)
 	return rc;
 }
 
-int smil_read_timing(const struct smil_anim *all, size_t n, struct smil_anim *a, const struct smil_report *r)
+int smil_read_timing(struct smil_anim *a, const struct smil_ids *ids, const struct smil_report *r)
 {
 	int rc = 0;
 
-	rc |= read_list(all, n, a, "begin", &a->begin, r);
-	rc |= read_list(all, n, a, "end", &a->end, r);
+	rc |= read_list(a, ids, "begin", &a->begin, r);
+	rc |= read_list(a, ids, "end", &a->end, r);
 	rc |= read_duration(a, "dur", &a->dur, r);
 	rc |= read_duration(a, "repeatDur", &a->repeat_dur, r);
 	rc |= read_repeat_count(a, r);

@@ -18,7 +18,7 @@
 #include <strings.h>
 
 static const char *const visibility_words[] = { "visible", "hidden", "collapse", "inherit", NULL };
-static const char *const display_words[] = { "inline", "block", "none", "inherit", NULL };
+static const char *const display_words[] = { "none", "inline", "block", "inherit", NULL };
 
 static const struct smil_attr attrs[] = {
 	{ "x", SMIL_LENGTH, 0, NULL },          { "y", SMIL_LENGTH, 0, NULL },
@@ -169,23 +169,14 @@ fail:
 static int parse_length(const struct smil_attr *attr, const char *text, struct smil_value *out,
 			char *why, size_t whylen)
 {
-	const char *s = skip_space(text), *unit;
+	const char *unit = text; /* trimmed by smil_value_parse: the unit is what follows the number */
 	double v;
-	size_t len;
 
-	if (smil_number_scan(&s, &v) < 0)
-		goto bad;
-	unit = s;
-	for (len = 0; unit[len] && unit[len] != ' ' && unit[len] != '\t' && unit[len] != '\n'; len++)
-		;
-	if (*skip_space(unit + len))
-		goto bad;
-	if (attr->kind == SMIL_NUMBER && len)
+	if (smil_number_scan(&unit, &v) < 0 || (attr->kind == SMIL_NUMBER && *unit))
 		goto bad;
 	for (size_t i = 0; length_units[i]; i++)
-		if (strlen(length_units[i]) == len && strncmp(length_units[i], unit, len) == 0) {
-			memcpy(out->unit, unit, len);
-			out->unit[len] = '\0';
+		if (strcmp(length_units[i], unit) == 0) {
+			snprintf(out->unit, sizeof out->unit, "%s", unit);
 			if (!(out->num = malloc(sizeof *out->num)))
 				return -1;
 			out->num[0] = v;
@@ -312,23 +303,23 @@ int smil_values_match(const struct smil_attr *attr, const struct smil_value *a,
 		      const struct smil_value *b, char *why, size_t whylen)
 {
 	if (!a->num || !b->num) {
-		snprintf(why, whylen, "\"%s\" cannot be interpolated", a->num ? b->text : a->text);
+		snprintf(why, whylen, "\"%.40s\" cannot be interpolated", a->num ? b->text : a->text);
 		return -1;
 	}
 	if (attr->kind == SMIL_PATH && strcmp(a->letters, b->letters) != 0) {
-		snprintf(why, whylen, "the paths \"%s\" and \"%s\" have different commands (%s and %s)", a->text,
-			 b->text, a->letters, b->letters);
+		snprintf(why, whylen, "two of its paths have different commands (%.60s and %.60s)", a->letters,
+			 b->letters);
 		return -1;
 	}
 	if (a->n != b->n) {
 		int points = attr->kind == SMIL_POINTS;
-		snprintf(why, whylen, "\"%s\" has %zu %s and \"%s\" has %zu", a->text, points ? a->n / 2 : a->n,
+		snprintf(why, whylen, "\"%.40s\" has %zu %s and \"%.40s\" has %zu", a->text, points ? a->n / 2 : a->n,
 			 points ? "points" : "numbers", b->text, points ? b->n / 2 : b->n);
 		return -1;
 	}
 	if (a->unit[0] && b->unit[0] && strcmp(a->unit, b->unit) != 0 &&
 	    !(strcmp(a->unit, "px") == 0 && !b->unit[0]) && !(strcmp(b->unit, "px") == 0 && !a->unit[0])) {
-		snprintf(why, whylen, "\"%s\" and \"%s\" have different units", a->text, b->text);
+		snprintf(why, whylen, "\"%.40s\" and \"%.40s\" have different units", a->text, b->text);
 		return -1;
 	}
 	return 0;

@@ -304,6 +304,31 @@ static void test_spline(void **state)
 	unload(&s);
 }
 
+/* Every clock value form, and a begin list starting at its earliest time. */
+static void test_clock_values(void **state)
+{
+	static const struct {
+		const char *begin;
+		double at;
+	} cases[] = {
+		{ "2", 2 }, { "2s", 2 }, { "1500ms", 1.5 }, { "00:01.5", 1.5 }, { "0:00:03", 3 },
+		{ "0.05min", 3 }, { "0.0005h", 1.8 }, { " 1s ; 3s", 1 }, { "3s;1s;", 1 }, { "-0.5s", -0.5 },
+		{ "+1.25s", 1.25 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char svg[400];
+		struct scene s;
+		snprintf(svg, sizeof svg, SVG("<rect id=\"r\" x=\"-1\">\n<animate attributeName=\"x\" from=\"0\" "
+					      "to=\"10\" begin=\"%s\" dur=\"1s\"/>\n</rect>\n"), cases[i].begin);
+		s = load(svg);
+		expect_at(&s, cases[i].at - 0.01, "r", "x", "-1");
+		expect_at(&s, cases[i].at + 0.5, "r", "x", "5");
+		unload(&s);
+	}
+}
+
 /* a.end, b.begin+1s, a chain of four written out of order. */
 static void test_syncbase_chains(void **state)
 {
@@ -325,6 +350,36 @@ static void test_syncbase_chains(void **state)
 	expect_at(&s, 3.9, "r", "height", "0");
 	expect_at(&s, 4.5, "r", "height", "5");
 	unload(&s);
+}
+
+/* 5000 steps, each beginning at the end of the one written after it: no
+ * recursion depth, no quadratic lookups, and the last step lands where the
+ * sum of the durations says. */
+static void test_long_chain(void **state)
+{
+	enum { STEPS = 5000 };
+	size_t cap = STEPS * 160 + 400, len = 0;
+	char *svg = malloc(cap);
+	struct scene s;
+
+	(void)state;
+	assert_non_null(svg);
+	len += (size_t)snprintf(svg + len, cap - len, "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect id=\"r\" x=\"-1\">\n");
+	for (int i = STEPS - 1; i >= 0; i--) {
+		char begin[32] = "0s";
+		if (i > 0)
+			snprintf(begin, sizeof begin, "s%d.end", i - 1);
+		len += (size_t)snprintf(svg + len, cap - len, "<animate id=\"s%d\" attributeName=\"x\" from=\"%d\" "
+					"to=\"%d\" begin=\"%s\" dur=\"0.5s\" fill=\"freeze\"/>\n", i, i, i + 1, begin);
+	}
+	snprintf(svg + len, cap - len, "</rect></svg>\n");
+	s = load(svg);
+	expect_at(&s, 0.25, "r", "x", "0.5");
+	expect_at(&s, 1000.25, "r", "x", "2000.5");
+	expect_at(&s, STEPS * 0.5 - 0.25, "r", "x", "4999.5");
+	expect_at(&s, STEPS, "r", "x", "5000");
+	unload(&s);
+	free(svg);
 }
 
 static void test_repeat_and_end(void **state)
@@ -480,6 +535,31 @@ static void test_pure_in_t(void **state)
 	unload(&twice);
 }
 
+/* Attributes the element did not have come and go with their animations;
+ * their order in the element must not remember an earlier t either. */
+static void test_pure_attribute_order(void **state)
+{
+	static const char svg[] = SVG(
+		"<rect id=\"r\">\n"
+		"<animate attributeName=\"y\" from=\"0\" to=\"10\" dur=\"3s\"/>\n"
+		"<animate attributeName=\"x\" from=\"0\" to=\"10\" begin=\"1s\" dur=\"1s\"/>\n"
+		"</rect>\n");
+	struct scene once = load(svg), twice = load(svg);
+	char *a, *b;
+
+	(void)state;
+	smil_apply(once.m, 1.5);
+	a = serialize(once.doc);
+	smil_apply(twice.m, 0.5);   /* y only */
+	smil_apply(twice.m, 1.5);   /* then x as well */
+	b = serialize(twice.doc);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	unload(&once);
+	unload(&twice);
+}
+
 static void test_no_animation(void **state)
 {
 	struct scene s = load(SVG("<rect id=\"r\" x=\"1\"/>\n"));
@@ -565,7 +645,7 @@ static const struct refusal refusals[] = {
 	  { "to \"gone\" is not a value of visibility", "visible" } },
 	{ SVG("<rect style=\"stroke: blue; Fill :red\" fill=\"red\">\n"
 	      "<animate attributeName=\"fill\" to=\"blue\" dur=\"1s\"/>\n</rect>\n"), 3,
-	  { "style=\"\" sets fill", "move fill out of style into a fill=\"...\" attribute of <rect>" } },
+	  { "the style attribute of <rect> sets fill", "move fill out of style into a fill=\"...\" attribute" } },
 	{ SVG("<rect fill=\"none\">\n<animate attributeName=\"fill\" to=\"red\" dur=\"1s\"/>\n</rect>\n"), 3,
 	  { "\"none\" cannot be interpolated", "calcMode=\"discrete\"", "animate fill-opacity" } },
 	{ SVG("<rect>\n<animate attributeName=\"fill\" from=\"hsl(0, 50%, 50%)\" to=\"red\" dur=\"1s\"/>\n"
@@ -655,13 +735,16 @@ int main(void)
 		cmocka_unit_test(test_from_to_by),
 		cmocka_unit_test(test_key_times_and_discrete),
 		cmocka_unit_test(test_spline),
+		cmocka_unit_test(test_clock_values),
 		cmocka_unit_test(test_syncbase_chains),
+		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_repeat_and_end),
 		cmocka_unit_test(test_set_and_base_values),
 		cmocka_unit_test(test_several_on_one_attribute),
 		cmocka_unit_test(test_animate_transform),
 		cmocka_unit_test(test_targets_and_removal),
 		cmocka_unit_test(test_pure_in_t),
+		cmocka_unit_test(test_pure_attribute_order),
 		cmocka_unit_test(test_no_animation),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_every_problem_at_once),
