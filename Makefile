@@ -18,7 +18,7 @@ SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
 VIDEO_PKGS    := $(BASE_PKGS) libcurl
 # The explainer renderer: librsvg and libav* reach its programs only.
 EXPLAINER_PKGS := jansson libxml-2.0 librsvg-2.0 cairo fontconfig libavcodec libavformat \
-                  libavutil libswscale samplerate
+                  libavutil libswscale samplerate libpng
 PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS) $(EXPLAINER_PKGS))
 libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 
@@ -71,7 +71,7 @@ TEST_PROGS  := $(BUILD)/tests/svc-echo \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
-               $(BUILD)/bench/bench-speech
+               $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview
 
 .PHONY: all deps npm-deps run test test-asan check bench install clean
 # Keep test objects: they are intermediate files of the pattern rules.
@@ -143,6 +143,9 @@ $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $
 $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBEXPLAINER) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
 $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

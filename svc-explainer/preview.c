@@ -15,6 +15,7 @@
 #include "frame.h"
 #include "output.h"
 #include "pipeline.h"
+#include "png.h"
 #include "problems.h"
 #include "scene.h"
 
@@ -60,12 +61,10 @@ static int draw_at(struct scene *s, struct framer *f, double t, char *err, size_
 static int write_png(cairo_surface_t *surface, const char *target, char *err, size_t errlen)
 {
 	struct output out = { NULL, NULL };
-	cairo_status_t st;
 
 	if (output_begin(&out, target, err, errlen) < 0)
 		return -1;
-	if ((st = cairo_surface_write_to_png(surface, out.tmp)) != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cannot write %s: %s", target, cairo_status_to_string(st));
+	if (png_write_surface(surface, out.tmp, err, errlen) < 0) {
 		output_abort(&out);
 		return -1;
 	}

@@ -63,4 +63,8 @@ for i in $(seq "$previews"); do
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", (b - a) * 1000 }' >>"$tmp/prev"
 done
-echo "  preview of one frame (whole process, PNG written): median $(median <"$tmp/prev") ms over $previews"
+if [ -x "$build/bench/bench-explainer-preview" ]; then
+	read -r med lo hi < <("$build/bench/bench-explainer-preview" "$tmp/ref" 3 end "$tmp/p.png" "$previews")
+	echo "  preview of one frame in a running process (open, load, evaluate, draw, PNG): median $med ms (min $lo, max $hi) over $previews"
+fi
+echo "  preview of one frame as a new hb-explainer process (start-up, fonts, the same work): median $(median <"$tmp/prev") ms over $previews"

@@ -1,0 +1,94 @@
+/*
+ * png - a drawn frame to a PNG file with the fastest settings (png.h).
+ */
+#include "png.h"
+
+#include <cairo.h>
+#include <errno.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libpng reports errors by longjmp; this keeps its message for err. */
+struct png_failure {
+	char text[256];
+};
+
+static void on_png_error(png_structp png, png_const_charp msg)
+{
+	struct png_failure *f = png_get_error_ptr(png);
+
+	snprintf(f->text, sizeof f->text, "%s", msg);
+	png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
+/* Cairo keeps pixels as native-endian 32-bit 0xAARRGGBB; the frame is
+ * opaque, so the colour needs no un-premultiplying. */
+static void row_to_rgb(const uint8_t *src, uint8_t *dst, int width)
+{
+	const uint32_t *px = (const uint32_t *)(const void *)src;
+
+	for (int x = 0; x < width; x++) {
+		dst[3 * x] = (uint8_t)(px[x] >> 16);
+		dst[3 * x + 1] = (uint8_t)(px[x] >> 8);
+		dst[3 * x + 2] = (uint8_t)px[x];
+	}
+}
+
+int png_write_surface(cairo_surface_t *surface, const char *path, char *err, size_t errlen)
+{
+	int w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface);
+	int stride = cairo_image_surface_get_stride(surface);
+	const uint8_t *data;
+	struct png_failure failure = { "" };
+	png_structp png = NULL;
+	png_infop info = NULL;
+	uint8_t *volatile row = NULL;
+	FILE *volatile out = NULL;
+	int rc = -1;
+
+	cairo_surface_flush(surface);
+	data = cairo_image_surface_get_data(surface);
+	if (!data || (row = malloc((size_t)w * 3)) == NULL || !(out = fopen(path, "wb"))) {
+		snprintf(err, errlen, "cannot write %s: %s", path, data ? strerror(errno) : "no image");
+		goto done;
+	}
+	if (!(png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning)) ||
+	    !(info = png_create_info_struct(png))) {
+		snprintf(err, errlen, "cannot write %s: out of memory", path);
+		goto done;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		snprintf(err, errlen, "cannot write %s: %s", path, failure.text);
+		goto done;
+	}
+	png_init_io(png, out);
+	png_set_compression_level(png, 1);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+	png_write_info(png, info);
+	for (int y = 0; y < h; y++) {
+		row_to_rgb(data + (size_t)y * (size_t)stride, row, w);
+		png_write_row(png, row);
+	}
+	png_write_end(png, NULL);
+	rc = 0;
+done:
+	if (png)
+		png_destroy_write_struct(&png, info ? &info : NULL);
+	if (out && fclose(out) != 0 && rc == 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(row);
+	return rc;
+}
