@@ -64,6 +64,37 @@ char *fx_deployed_service(const char *name)
 	return out;
 }
 
+char *fx_deployed_config(const char *extra, ...)
+{
+	char *text = NULL, *section;
+	const char *name;
+	size_t len = 0;
+	int missing = 0;
+	va_list ap;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return NULL;
+	va_start(ap, extra);
+	while ((name = va_arg(ap, const char *))) {
+		if (!(section = fx_deployed_service(name))) {
+			fprintf(stderr, "harness: deploy/services.conf has no [service %s]\n", name);
+			missing = 1;
+			continue;
+		}
+		fprintf(out, "%s\n", section);
+		free(section);
+	}
+	va_end(ap);
+	if (extra)
+		fputs(extra, out);
+	if (fclose(out) != 0 || missing) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 void fx_use_env(struct fixture *f)
 {
 	setenv("HB_HOME", f->dir, 1);
@@ -286,6 +317,14 @@ int fx_stop_clean(struct fixture *f)
 	return 0;
 }
 
+int fx_discard(struct fixture *f)
+{
+	if (f->dir[0])
+		fx_stop(f, NULL);
+	memset(f, 0, sizeof *f);
+	return 0;
+}
+
 int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms)
 {
 	char ep[400], err[256];
@@ -344,20 +383,27 @@ json_t *fx_status(struct fixture *f)
 	return st;
 }
 
-static json_t *find_service(json_t *st, const char *name)
+json_t *fx_find_service(json_t *st, const char *name)
 {
 	json_t *svcs = json_object_get(st, "services"), *s;
 	size_t i;
 
 	json_array_foreach(svcs, i, s)
-		if (strcmp(json_string_value(json_object_get(s, "name")), name) == 0)
+		if (strcmp(fx_jstr(s, "name"), name) == 0)
 			return s;
 	return NULL;
 }
 
+const char *fx_jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
 long long fx_service_num(struct fixture *f, const char *name, const char *field)
 {
-	json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+	json_t *st = fx_status(f), *s = st ? fx_find_service(st, name) : NULL;
 	long long v = s ? json_integer_value(json_object_get(s, field)) : 0;
 
 	json_decref(st);
@@ -374,7 +420,7 @@ int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_m
 	long long deadline = fx_now_ms() + timeout_ms;
 
 	while (fx_now_ms() < deadline) {
-		json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+		json_t *st = fx_status(f), *s = st ? fx_find_service(st, name) : NULL;
 		int up = s && strcmp(json_string_value(json_object_get(s, "state")), "up") == 0 &&
 			 json_integer_value(json_object_get(s, "generation")) >= gen;
 		json_decref(st);
