@@ -37,33 +37,6 @@ long long fx_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-char *fx_deployed_service(const char *name)
-{
-	const char *build = getenv("HB_BUILD");
-	char path[700], head[200], *text = calloc(1, 65536), *at, *out = NULL;
-	FILE *in;
-	size_t n;
-
-	snprintf(path, sizeof path, "%s/../deploy/services.conf", build ? build : "build");
-	if (!text || (!(in = fopen(path, "r")) && !(in = fopen("deploy/services.conf", "r")))) {
-		free(text);
-		return NULL;
-	}
-	n = fread(text, 1, 65535, in);
-	fclose(in);
-	text[n] = '\0';
-	snprintf(head, sizeof head, "[service %s]", name);
-	if ((at = strstr(text, head))) {
-		n = strcspn(at + 1, "[") + 1; /* up to the next section */
-		if ((out = malloc(n + 1))) {
-			memcpy(out, at, n);
-			out[n] = '\0';
-		}
-	}
-	free(text);
-	return out;
-}
-
 void fx_use_env(struct fixture *f)
 {
 	setenv("HB_HOME", f->dir, 1);
@@ -286,6 +259,14 @@ int fx_stop_clean(struct fixture *f)
 	return 0;
 }
 
+int fx_discard(struct fixture *f)
+{
+	if (f->dir[0])
+		fx_stop(f, NULL);
+	memset(f, 0, sizeof *f);
+	return 0;
+}
+
 int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms)
 {
 	char ep[400], err[256];
@@ -344,20 +325,27 @@ json_t *fx_status(struct fixture *f)
 	return st;
 }
 
-static json_t *find_service(json_t *st, const char *name)
+json_t *fx_find_service(json_t *st, const char *name)
 {
 	json_t *svcs = json_object_get(st, "services"), *s;
 	size_t i;
 
 	json_array_foreach(svcs, i, s)
-		if (strcmp(json_string_value(json_object_get(s, "name")), name) == 0)
+		if (strcmp(fx_jstr(s, "name"), name) == 0)
 			return s;
 	return NULL;
 }
 
+const char *fx_jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
 long long fx_service_num(struct fixture *f, const char *name, const char *field)
 {
-	json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+	json_t *st = fx_status(f), *s = st ? fx_find_service(st, name) : NULL;
 	long long v = s ? json_integer_value(json_object_get(s, field)) : 0;
 
 	json_decref(st);
@@ -374,7 +362,7 @@ int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_m
 	long long deadline = fx_now_ms() + timeout_ms;
 
 	while (fx_now_ms() < deadline) {
-		json_t *st = fx_status(f), *s = st ? find_service(st, name) : NULL;
+		json_t *st = fx_status(f), *s = st ? fx_find_service(st, name) : NULL;
 		int up = s && strcmp(json_string_value(json_object_get(s, "state")), "up") == 0 &&
 			 json_integer_value(json_object_get(s, "generation")) >= gen;
 		json_decref(st);

@@ -36,6 +36,9 @@ int fx_stop(struct fixture *f, int *status);
 /* fx_stop, and 0 only when the broker ended with status 0 on SIGTERM
  * (under the sanitizers: and nobody reported anything).  For teardowns. */
 int fx_stop_clean(struct fixture *f);
+/* For a test's own teardown: stop what a failed test left running (its
+ * broker, its folder) without a verdict, and clear f.  Always 0. */
+int fx_discard(struct fixture *f);
 /* A call through hbctl's path; *text is malloc'd.  0 when the broker
  * answered (ok tells whether the tool succeeded), -1 otherwise. */
 int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char **text);
@@ -47,6 +50,10 @@ char *fx_call_expect(struct fixture *f, const char *tool, const char *json, int 
 int fx_save_gemini_key(const char *key);
 /* status JSON, or NULL */
 json_t *fx_status(struct fixture *f);
+/* The entry of service name in status JSON st, or NULL. */
+json_t *fx_find_service(json_t *st, const char *name);
+/* A string member of o, "" when it is missing or not a string. */
+const char *fx_jstr(const json_t *o, const char *key);
 /* The service's pid / generation / string field in status (0/NULL if none). */
 pid_t fx_service_pid(struct fixture *f, const char *name);
 long long fx_service_num(struct fixture *f, const char *name, const char *field);
@@ -61,6 +68,10 @@ int64_t fx_send_op(struct hb_client *c, const char *op, ...);
  * (malloc'd, NULL when there is none), so a test runs a service exactly
  * as it is deployed. */
 char *fx_deployed_service(const char *name);
+/* One config of the named sections of deploy/services.conf (names end with
+ * a NULL), then extra (the test's own sections, such as svc-echo's; may be
+ * NULL): malloc'd, or NULL after saying on stderr which one is missing. */
+char *fx_deployed_config(const char *extra, ...);
 /* manage_sessions create as the user (hbctl's path): a session for runs
  * to open on (run.open refuses a session that does not exist or runs
  * another agent).  Its id into id; 0, or -1 (said on stderr). */

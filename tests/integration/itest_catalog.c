@@ -16,12 +16,20 @@
 
 #include "../harness/harness.h"
 
-static const char conf[] =
-	"[service svc-sessions]\n"
-	"exec = @BUILD@/svc-sessions\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n";
-
 static struct fixture F;
+
+/* A broker with svc-sessions as deploy/services.conf has it, and no other
+ * service: the catalog lists the rest by settings, not by what runs. */
+static void start(const char *const *env)
+{
+	char *conf = fx_deployed_service("svc-sessions");
+	int rc;
+
+	assert_non_null(conf);
+	rc = fx_start(&F, conf, env);
+	free(conf);
+	assert_int_equal(rc, 0);
+}
 
 static json_t *catalog(const char *agent)
 {
@@ -83,7 +91,7 @@ static void test_listing_follows_settings(void **state)
 	const char *env[] = { NULL };
 
 	(void)state;
-	assert_int_equal(fx_start(&F, conf, env), 0);
+	start(env);
 	codex_names(names, sizeof names);
 	assert_string_equal(names, "use_user_browser,maintain_sessions,manage_sessions,send_session_message");
 
@@ -140,7 +148,7 @@ static void test_claude_form_and_policy(void **state)
 	FILE *in;
 
 	(void)state;
-	assert_int_equal(fx_start(&F, conf, env), 0);
+	start(env);
 	settings("notifications", "on");
 	c = catalog("claude");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "appCapabilities"), "server")),
@@ -194,7 +202,7 @@ static void test_unserved_tools_are_honest(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(fx_start(&F, conf, NULL), 0);
+	start(NULL);
 	assert_int_equal(fx_hbctl(&F, &out, browser), 1);
 	assert_non_null(strstr(out, "The browser bridge is off"));
 	free(out);

@@ -23,10 +23,8 @@
 #include "../harness/harness.h"
 #include "sock.h"
 
-static const char conf[] =
-	"[service svc-sessions]\n"
-	"exec = @BUILD@/svc-sessions\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n"
+/* The test service, started beside svc-sessions as deploy/services.conf has it. */
+static const char echo_conf[] =
 	"[service svc-echo]\n"
 	"exec = @BUILD@/tests/svc-echo\n"
 	"concurrency = 4\n"
@@ -110,12 +108,14 @@ static json_t *codex_call(struct hb_client *c, int rpcid, const char *thread, co
 
 static int setup(void **state)
 {
-	char *text = NULL;
+	char *conf = fx_deployed_config(echo_conf, "svc-sessions", (char *)NULL), *text = NULL;
 	json_t *row;
-	int ok;
+	int ok, rc;
 
 	(void)state;
-	if (fx_start(&F, conf, NULL) < 0)
+	rc = conf ? fx_start(&F, conf, NULL) : -1;
+	free(conf);
+	if (rc < 0)
 		return -1;
 	if (fx_call(&F, "manage_sessions", "{\"action\":\"create\",\"title\":\"Front\",\"agent\":\"codex\","
 		    "\"projectPath\":\"/tmp\",\"accessLevel\":\"full-auto\"}", &ok, &text) < 0 || !ok)

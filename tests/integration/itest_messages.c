@@ -34,15 +34,6 @@
 #include "paths.h"
 #include "sock.h"
 
-static const char conf[] =
-	"[service svc-sessions]\n"
-	"exec = @BUILD@/svc-sessions\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n"
-	"[service svc-messages]\n"
-	"exec = @BUILD@/svc-messages\n"
-	"concurrency = 2\n"
-	"tools = send_session_message _messages_list _messages_send _messages_discard\n";
-
 #define FIRST_LINE                                                                                        \
 	"Message from another HB Code session. Answer this message in one of three ways: do it, ask one " \
 	"question, or object with the reason."
@@ -253,7 +244,10 @@ static int setup(void **state)
 	static const char *env[3];
 	char ep[HB_PATH_MAX + 8], err[256], attach_ttl[] = "HB_ATTACH_TTL_MS=600000";
 	static char fp_env[320];
+	/* The two services exactly as deploy/services.conf runs them. */
+	char *conf = fx_deployed_config(NULL, "svc-sessions", "svc-messages", (char *)NULL);
 	struct hb_paths p;
+	int rc;
 
 	(void)state;
 	snprintf(failpoints, sizeof failpoints, "/tmp/itest_messages_fp.%ld", (long)getpid());
@@ -262,9 +256,11 @@ static int setup(void **state)
 	env[0] = strdup(attach_ttl); /* the test's bridges attach once */
 	env[1] = fp_env;
 	env[2] = NULL;
-	if (fx_start(&F, conf, env) < 0)
-		return -1;
+	rc = conf ? fx_start(&F, conf, env) : -1;
+	free(conf);
 	free((char *)env[0]);
+	if (rc < 0)
+		return -1;
 	fx_use_env(&F);
 	if (fx_client(&F, &desk, 15000) < 0 || hb_paths_resolve(&p, err, sizeof err) < 0 ||
 	    hb_ipc_endpoint(ep, sizeof ep, &p, "events.sock") < 0)

@@ -35,13 +35,6 @@
 #include "envelope.h"
 #include "sha256.h"
 
-/* Used when deploy/services.conf cannot be found next to the build. */
-static const char fallback_config[] =
-	"[service svc-sessions]\n"
-	"exec = @BUILD@/svc-sessions\n"
-	"concurrency = 4\n"
-	"tools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n";
-
 static struct fixture fx;
 static char proj_a[PATH_MAX], proj_b[PATH_MAX]; /* real paths */
 static char hash_a[HB_SHA256_HEX_LEN + 1], hash_b[HB_SHA256_HEX_LEN + 1];
@@ -792,35 +785,18 @@ static void test_access_from_agents(void **state)
 
 /* ---- fixture ------------------------------------------------------------- */
 
-/* deploy/services.conf of this source tree, found from the build folder. */
-static char *deploy_config(void)
-{
-	const char *build = getenv("HB_BUILD");
-	char path[PATH_MAX + 64], *text;
-	FILE *in;
-	size_t n;
-
-	snprintf(path, sizeof path, "%s/../deploy/services.conf", build ? build : "build");
-	if (!(in = fopen(path, "r")) && !(in = fopen("deploy/services.conf", "r")))
-		return NULL;
-	text = calloc(1, 65536);
-	if (text) {
-		n = fread(text, 1, 65535, in);
-		text[n] = '\0';
-	}
-	fclose(in);
-	return text;
-}
-
+/* svc-sessions exactly as deploy/services.conf runs it. */
 static int setup_broker(void **state)
 {
-	char *conf = deploy_config();
+	char *conf = fx_deployed_service("svc-sessions");
 	int rc;
 
 	(void)state;
-	if (!conf || !strstr(conf, "[service svc-sessions]"))
-		fprintf(stderr, "itest_sessions: deploy/services.conf not found; using a built-in entry\n");
-	rc = fx_start(&fx, conf && strstr(conf, "[service svc-sessions]") ? conf : fallback_config, NULL);
+	if (!conf) {
+		fprintf(stderr, "itest_sessions: no [service svc-sessions] in deploy/services.conf\n");
+		return -1;
+	}
+	rc = fx_start(&fx, conf, NULL);
 	free(conf);
 	return rc;
 }

@@ -43,27 +43,6 @@ static char gdir[64];
 
 /* ---- helpers --------------------------------------------------------------- */
 
-/* The svc-speech and svc-sessions entries of deploy/services.conf (the
- * tree's own; a run opens only on a session svc-sessions knows), plus
- * svc-echo. */
-static char *config(void)
-{
-	char *speech = fx_deployed_service("svc-speech"), *sessions = fx_deployed_service("svc-sessions"), *out;
-
-	assert_non_null(speech);
-	assert_non_null(sessions);
-	out = calloc(1, strlen(speech) + strlen(sessions) + sizeof echo_conf + 3);
-	assert_non_null(out);
-	strcpy(out, speech);
-	strcat(out, "\n");
-	strcat(out, sessions);
-	strcat(out, "\n");
-	strcat(out, echo_conf);
-	free(speech);
-	free(sessions);
-	return out;
-}
-
 static void save_key(void)
 {
 	assert_int_equal(fx_save_gemini_key(KEY), 0);
@@ -572,10 +551,14 @@ static void test_argument_errors(void **state)
 static int setup(void **state)
 {
 	const char *env[] = { "HB_SPEECH_BACKOFF_MS=300", "HB_GEMINI_TIMEOUT_MS=20000", NULL };
-	char *conf = config();
+	/* svc-speech and svc-sessions as deployed (a run opens only on a
+	 * session svc-sessions knows), and svc-echo for the subcall. */
+	char *conf = fx_deployed_config(echo_conf, "svc-speech", "svc-sessions", (char *)NULL);
 	int rc;
 
 	(void)state;
+	if (!conf)
+		return -1;
 	snprintf(gdir, sizeof gdir, "/tmp/hbgemini.XXXXXX");
 	rc = fg_fixture_start(&G, &F, gdir, conf, env, KEY);
 	free(conf);

@@ -1,0 +1,69 @@
+/*
+ * deployed - the services of deploy/services.conf as the tests start them:
+ * a test runs a deployed service from the tree's own file, never from a
+ * copy of its lines that could drift from what is deployed.
+ */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *fx_deployed_service(const char *name)
+{
+	const char *build = getenv("HB_BUILD");
+	char path[700], head[200], *text = calloc(1, 65536), *at, *out = NULL;
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/../deploy/services.conf", build ? build : "build");
+	if (!text || (!(in = fopen(path, "r")) && !(in = fopen("deploy/services.conf", "r")))) {
+		free(text);
+		return NULL;
+	}
+	n = fread(text, 1, 65535, in);
+	fclose(in);
+	text[n] = '\0';
+	snprintf(head, sizeof head, "[service %s]", name);
+	if ((at = strstr(text, head))) {
+		n = strcspn(at + 1, "[") + 1; /* up to the next section */
+		if ((out = malloc(n + 1))) {
+			memcpy(out, at, n);
+			out[n] = '\0';
+		}
+	}
+	free(text);
+	return out;
+}
+
+char *fx_deployed_config(const char *extra, ...)
+{
+	char *text = NULL, *section;
+	const char *name;
+	size_t len = 0;
+	int missing = 0;
+	va_list ap;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return NULL;
+	va_start(ap, extra);
+	while ((name = va_arg(ap, const char *))) {
+		if (!(section = fx_deployed_service(name))) {
+			fprintf(stderr, "harness: deploy/services.conf has no [service %s]\n", name);
+			missing = 1;
+			continue;
+		}
+		fprintf(out, "%s\n", section);
+		free(section);
+	}
+	va_end(ap);
+	if (extra)
+		fputs(extra, out);
+	if (fclose(out) != 0 || missing) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

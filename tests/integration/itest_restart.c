@@ -1,0 +1,215 @@
+/*
+ * itest_restart - a service that dies comes back, with the real hb-broker,
+ * hbctl, svc-sessions as deployed and the test service svc-echo: killed
+ * (SIGKILL) or hung (SIGSTOP, missed heartbeats) while a call is in
+ * flight, the call is answered with an error naming the service and the
+ * cause, and the service comes back as a new generation; a call for a
+ * restarting service waits for it; one service's crash does not disturb
+ * another; hbctl restart, stop and start.
+ *
+ * Timing settings are passed small through the broker's environment; the
+ * assertions are on behaviour, never on speed (timeouts only bound waits).
+ */
+#include "../harness/checks.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char listsessions_json[] = "{\"action\":\"listSessions\"}";
+
+/* name is up again after its one restart: generation 2, a new pid. */
+static void came_back(struct fixture *f, const char *name, pid_t old)
+{
+	pid_t pid;
+
+	assert_int_equal(fx_wait_up(f, name, 2, CK_WAIT_MS), 0);
+	pid = fx_service_pid(f, name);
+	assert_true(pid > 0);
+	assert_int_not_equal(pid, old);
+	assert_int_equal(fx_service_num(f, name, "generation"), 2);
+	assert_int_equal(fx_service_num(f, name, "restarts"), 1);
+}
+
+/* ---- SIGKILL during a call --------------------------------------------- */
+
+static void test_sigkill_sessions_during_call(void **state)
+{
+	struct fixture *f = *state;
+	struct hb_client c;
+	char *conf = fx_deployed_service("svc-sessions"), *text;
+	pid_t pid;
+	int64_t id;
+	int ok;
+
+	assert_non_null(conf);
+	ck_start(f, conf, NULL);
+	free(conf);
+	pid = fx_service_pid(f, "svc-sessions");
+	assert_true(pid > 0);
+
+	/* Stopped, the service cannot answer: the call stays in flight. */
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	ck_client(f, &c);
+	id = ck_send_call(&c, "maintain_sessions", listsessions_json);
+	ck_wait_num(f, "svc-sessions", "callsInFlight", 1);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+
+	ck_expect_reply(&c, id, 0, "svc-sessions stopped while handling this call (killed by signal 9); "
+				   "try the call again");
+	hb_client_close(&c);
+
+	came_back(f, "svc-sessions", pid);
+	ck_svc_str_equal(f, "svc-sessions", "lastExit", "killed by signal 9");
+	text = ck_call(f, "maintain_sessions", listsessions_json, &ok);
+	if (!ok)
+		fail_msg("maintain_sessions after the restart failed: %s", text);
+	assert_non_null(strstr(text, "\"sessions\":[]"));
+	free(text);
+	ck_finish(f);
+}
+
+/* ---- A hung service ---------------------------------------------------- */
+
+static void test_hung_service_replaced(void **state)
+{
+	static const char *const env[] = { "HB_HEARTBEAT_MS=50", "HB_HANG_MS=300", NULL };
+	struct fixture *f = *state;
+	struct hb_client c;
+	pid_t pid;
+	int64_t id;
+
+	id = ck_echo_call_in_flight(f, env, &c, "{\"ms\":5000}", &pid);
+	assert_int_equal(kill(pid, SIGSTOP), 0); /* alive, but silent */
+
+	ck_expect_reply(&c, id, 0, "svc-echo stopped while handling this call (stopped responding: "
+				   "no heartbeat for 300 ms, so it was killed); try the call again");
+	hb_client_close(&c);
+
+	came_back(f, "svc-echo", pid);
+	ck_wait_gone(pid);
+	ck_wait_log(f, "heartbeats stopped; killing pid");
+	ck_call_ok(f, "echo", "{\"n\":2}", "{\"n\":2}");
+	ck_finish(f);
+}
+
+/* ---- hbctl restart, stop, start ----------------------------------------- */
+
+static void test_restart_stop_start(void **state)
+{
+	static const char *const restart[] = { "restart", "svc-echo", NULL };
+	static const char *const stop[] = { "stop", "svc-echo", NULL };
+	static const char *const startargs[] = { "start", "svc-echo", NULL };
+	struct fixture *f = *state;
+	pid_t pid1, pid2, pid3;
+	char *out, *text;
+	int ok;
+
+	ck_start(f, ck_echo_conf, NULL);
+	pid1 = fx_service_pid(f, "svc-echo");
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 1);
+
+	assert_int_equal(fx_hbctl(f, &out, restart), 0);
+	assert_non_null(strstr(out, "\"generation\":2"));
+	free(out);
+	pid2 = fx_service_pid(f, "svc-echo");
+	assert_true(pid2 > 0);
+	assert_int_not_equal(pid2, pid1);
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 2);
+	ck_call_ok(f, "echo", "{\"after\":\"restart\"}", "{\"after\":\"restart\"}");
+	ck_wait_gone(pid1);
+
+	assert_int_equal(fx_hbctl(f, &out, stop), 0);
+	free(out);
+	text = ck_call(f, "echo", "{}", &ok);
+	assert_false(ok);
+	assert_string_equal(text, "svc-echo is stopped; start it with: hbctl start svc-echo");
+	free(text);
+	ck_wait_gone(pid2);
+	ck_wait_state(f, "svc-echo", "stopped");
+
+	assert_int_equal(fx_hbctl(f, &out, startargs), 0);
+	free(out);
+	assert_int_equal(fx_wait_up(f, "svc-echo", 3, CK_WAIT_MS), 0);
+	pid3 = fx_service_pid(f, "svc-echo");
+	assert_true(pid3 > 0);
+	assert_int_not_equal(pid3, pid2);
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 3);
+	ck_call_ok(f, "echo", "{\"after\":\"start\"}", "{\"after\":\"start\"}");
+	ck_finish(f);
+}
+
+/* ---- A call for a restarting service waits ------------------------------- */
+
+static void test_call_waits_for_restart(void **state)
+{
+	struct fixture *f = *state;
+	pid_t pid;
+	char *text;
+	int ok;
+
+	ck_start(f, ck_echo_conf, NULL);
+	pid = fx_service_pid(f, "svc-echo");
+	text = ck_call(f, "exit", "{}", &ok);
+	assert_false(ok);
+	assert_string_equal(text, "svc-echo stopped while handling this call (exited with status 3); "
+				  "try the call again");
+	free(text);
+	/* At once: the new instance may not be ready yet; the call waits. */
+	ck_call_ok(f, "echo", "{\"again\":true}", "{\"again\":true}");
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 2);
+	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 1);
+	assert_int_not_equal(fx_service_pid(f, "svc-echo"), pid);
+	ck_svc_str_equal(f, "svc-echo", "lastExit", "exited with status 3");
+	ck_finish(f);
+}
+
+/* ---- One crash does not disturb another ---------------------------------- */
+
+static void test_crash_isolated(void **state)
+{
+	struct fixture *f = *state;
+	char *conf = fx_deployed_config(ck_echo_conf, "svc-sessions", (char *)NULL);
+	pid_t sessions, echo;
+	int calls = 0;
+
+	assert_non_null(conf);
+	ck_start(f, conf, NULL);
+	free(conf);
+	sessions = fx_service_pid(f, "svc-sessions");
+	echo = fx_service_pid(f, "svc-echo");
+	assert_true(sessions > 0 && echo > 0);
+	ck_call_ok(f, "maintain_sessions", listsessions_json, NULL);
+
+	assert_int_equal(kill(echo, SIGKILL), 0);
+	/* svc-sessions serves throughout echo's death and restart. */
+	do {
+		ck_call_ok(f, "maintain_sessions", listsessions_json, NULL);
+		calls++;
+	} while (fx_service_num(f, "svc-echo", "generation") < 2 && calls < 10000);
+	assert_int_equal(fx_wait_up(f, "svc-echo", 2, CK_WAIT_MS), 0);
+	ck_call_ok(f, "maintain_sessions", listsessions_json, NULL);
+	ck_call_ok(f, "echo", "{\"back\":1}", "{\"back\":1}");
+
+	assert_int_equal(fx_service_pid(f, "svc-sessions"), sessions);
+	assert_int_equal(fx_service_num(f, "svc-sessions", "generation"), 1);
+	assert_int_equal(fx_service_num(f, "svc-sessions", "restarts"), 0);
+	ck_svc_str_equal(f, "svc-sessions", "state", "up");
+	ck_svc_str_equal(f, "svc-sessions", "lastExit", "");
+	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 1);
+	ck_svc_str_equal(f, "svc-echo", "lastExit", "killed by signal 9");
+	ck_finish(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		ck_unit_test(test_sigkill_sessions_during_call),
+		ck_unit_test(test_hung_service_replaced),
+		ck_unit_test(test_restart_stop_start),
+		ck_unit_test(test_call_waits_for_restart),
+		ck_unit_test(test_crash_isolated),
+	};
+
+	return ck_run_group_tests(tests, NULL, NULL);
+}
