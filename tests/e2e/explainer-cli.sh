@@ -112,7 +112,7 @@ wait $pid 2>/dev/null
 check "SIGKILL: no file at a new target" '[ ! -e "$tmp/fresh.mp4" ]'
 "$hbx" render "$tmp/small" -o "$tmp/keep.mp4" >/dev/null 2>&1
 check "the next render replaces the file and removes the dead render's temporary" \
-	'[ "$(head -c 13 "$tmp/keep.mp4")" != "the old video" ] && [ -z "$(ls -A "$tmp" | grep "^\.keep\.mp4\..*\.part$")" ]'
+	'[ "$(wc -c <"$tmp/keep.mp4")" -gt 10000 ] && [ -z "$(ls -A "$tmp" | grep "^\.keep\.mp4\..*\.part$")" ]'
 
 # ---- bad folders: a clear sentence each, nothing written ----------------
 bad() { # NAME EDIT EXPECTED
@@ -121,11 +121,11 @@ bad() { # NAME EDIT EXPECTED
 	"$hbx" check "$tmp/bad-$1" >/dev/null 2>"$tmp/bad-$1.check"
 	local crc=$?
 	"$hbx" render "$tmp/bad-$1" -o "$tmp/bad-$1.mp4" >/dev/null 2>"$tmp/bad-$1.render"
-	local rrc=$?
-	check "bad folder, $1: check and render refuse it" \
-		'[ $crc = 1 ] && [ $rrc = 1 ] && grep -q "$3" "$tmp/bad-$1.check" && grep -q "$3" "$tmp/bad-$1.render" &&
-		 [ ! -e "$tmp/bad-$1.mp4" ] && [ -z "$(ls -A "$tmp" | grep "^\.bad-$1")" ]'
-	[ $fail = 0 ] || { echo "--- check:"; cat "$tmp/bad-$1.check"; echo "--- render:"; cat "$tmp/bad-$1.render"; }
+	local rrc=$? name=$1 want=$3
+	check "bad folder, $name: check and render refuse it" \
+		'[ $crc = 1 ] && [ $rrc = 1 ] && grep -q "$want" "$tmp/bad-$name.check" && grep -q "$want" "$tmp/bad-$name.render" &&
+		 [ ! -e "$tmp/bad-$name.mp4" ] && [ -z "$(ls -A "$tmp" | grep "^\.bad-$name")" ]'
+	[ $fail = 0 ] || { echo "--- check:"; cat "$tmp/bad-$name.check"; echo "--- render:"; cat "$tmp/bad-$name.render"; }
 }
 bad missing-scene 'rm two.svg' "two.svg"
 bad viewbox 'sed -i "s/0 0 1920 1080/0 0 1280 720/" one.svg' "one.svg:1:.*viewBox"
