@@ -3,7 +3,8 @@
 #
 # The kernel and the bridges need ZeroMQ, msgpack-c and jansson and nothing
 # else; a service adds what its own tools need (SQLite for the sessions
-# database, libcurl for Gemini, libsamplerate for speech).  A library that
+# database, libcurl for Gemini, libsamplerate for speech and the
+# explainer; librsvg, libxml2 and libav* for the explainer renderer only).  A library that
 # reaches a program that never calls it is start-up time, memory and attack
 # surface for nothing, and one more thing a confinement must allow.
 # Both what the linker is asked for (the Makefile's link line, from
@@ -24,8 +25,8 @@ check() {
 	prog=$1
 	allowed=$2
 	asked=$(make -s -n -B BUILD="$build" "$build/$prog" 2>/dev/null | grep -- "-o $build/$prog " |
-		grep -oE -- '-l(zmq|msgpackc?|jansson|sqlite3|curl|samplerate)\b' | sed 's/^-l/lib/')
-	loaded=$(ldd "$build/$prog" | grep -oE 'lib(zmq|msgpackc?|jansson|sqlite3|curl|samplerate)\.so' |
+		grep -oE -- '-l(zmq|msgpackc?|jansson|sqlite3|curl|samplerate|rsvg-2|avcodec|avformat|swscale|xml2)\b' | sed 's/^-l/lib/')
+	loaded=$(ldd "$build/$prog" | grep -oE 'lib(zmq|msgpackc?|jansson|sqlite3|curl|samplerate|rsvg-2|avcodec|avformat|swscale|xml2)\.so' |
 		sed 's/\.so$//')
 	got=$(printf '%s\n%s\n' "$asked" "$loaded" | grep . | sort -u | tr '\n' ' ')
 	if [ -z "$asked" ]; then
@@ -57,4 +58,7 @@ check svc-sessions "$base libsqlite3"
 check svc-messages "$base libsqlite3"
 check svc-speech "$base libcurl libsamplerate"
 check svc-video "$base libcurl"
+# Debian's libavformat itself loads libzmq (its zmq: protocol); the
+# renderer's link line does not ask for it.
+check hb-explainer "libjansson libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2 libzmq"
 [ "$failed" -eq 0 ]
