@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "fonts.h"
+#include "scene_refs.h"
 
 #define ANIMATE_INSTEAD "animate with <animate>, <set> or <animateTransform> instead"
 

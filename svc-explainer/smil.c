@@ -34,17 +34,6 @@ struct smil {
 	struct smil_buf buf;      /* reused by every smil_apply */
 };
 
-void smil_refuse(const struct smil_report *r, const struct smil_anim *a, const char *fmt, ...)
-{
-	char text[900];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
-	problems_add(r->p, r->file, a->line, "<%s> %s", a->element, text);
-}
-
 static void refuse_element(const xmlNode *node, const struct smil_report *r)
 {
 	const char *name = (const char *)node->name;

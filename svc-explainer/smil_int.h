@@ -1,6 +1,7 @@
 /*
  * smil_int - the private model of the SMIL evaluator (smil.h), shared by
- * its files: smil.c (build, apply), smil_read.c (one animation element's
+ * its files: smil.c (build, apply), smil_report.c (a refusal as a
+ * problem), smil_text.c (numbers in, text out), smil_read.c (one animation element's
  * attributes), smil_frames.c (its values: values/from/to/by), smil_curve.c
  * (keyTimes, keySplines, easing), smil_time.c (clock values, begin and
  * end lists, the timing attributes), smil_sync.c (syncbases resolved into
@@ -148,11 +149,16 @@ int smil_times_resolve(struct smil_anim *all, size_t n, const struct smil_report
 /* 1 with the simple progress in *p when a sets its attribute at t. */
 int smil_anim_progress(const struct smil_anim *a, double t, double *p);
 
-/* smil_value.c */
-const struct smil_attr *smil_attr_find(const char *name);
+/* smil_text.c: numbers in, text out */
 int smil_number_scan(const char **s, double *v);
 /* Numbers separated by whitespace and/or a comma, up to the end of s. */
 int smil_numbers_parse(const char *s, double **out, size_t *n);
+const char *smil_skip_space(const char *s);
+void smil_buf_add(struct smil_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void smil_buf_number(struct smil_buf *b, double v);
+
+/* smil_value.c */
+const struct smil_attr *smil_attr_find(const char *name);
 int smil_value_parse(const struct smil_attr *attr, enum smil_transform type, const char *text,
 		     struct smil_value *out, char *why, size_t whylen);
 /* 0 when b can be interpolated with a (same count, letters, units). */
@@ -165,8 +171,7 @@ int smil_value_sum(const struct smil_attr *attr, enum smil_transform type, const
 void smil_value_write(struct smil_buf *b, const struct smil_attr *attr, enum smil_transform type,
 		      const struct smil_value *a, const struct smil_value *to, double f);
 void smil_value_free(struct smil_value *v);
-void smil_buf_add(struct smil_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void smil_buf_number(struct smil_buf *b, double v);
+
 
 /* smil_colour.c: 0 with rgb (0..255 each); 1 for "none" / "currentColor"
  * (steps only); -1 not a colour we read. */
