@@ -40,6 +40,7 @@
 #include "lines.h"
 #include "pump.h"
 #include "log.h"
+#include "secrets.h"
 #include "map.h"
 #include "session_message.h"
 #include "sock.h"
@@ -588,6 +589,9 @@ int main(int argc, char **argv)
 	int status = 1;
 
 	hb_log_init("hb-claude-bridge");
+	/* The agent host it starts runs the model's commands: no secret of
+	 * the user's may reach it. */
+	hb_forget_secrets();
 	memset(&br, 0, sizeof br);
 	if (parse_options(&br.opt, argc, argv) < 0)
 		return usage();

@@ -34,6 +34,7 @@
 #include "lines.h"
 #include "pump.h"
 #include "log.h"
+#include "secrets.h"
 #include "map.h"
 #include "sock.h"
 
@@ -485,6 +486,9 @@ int main(int argc, char **argv)
 	int i, status;
 
 	hb_log_init("hb-codex-bridge");
+	/* The agent it starts runs the model's commands: no secret of the
+	 * user's may reach it. */
+	hb_forget_secrets();
 	memset(&br, 0, sizeof br);
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)

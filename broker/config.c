@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "secrets.h"
+
 static char *trim(char *s)
 {
 	char *end;
@@ -36,9 +38,9 @@ static int split_words(char *value, char **out, int max)
 	return n;
 }
 
-/* Secrets whether a service declares them or not: an old config without
- * secrets lines must not hand the Gemini key to every service. */
-static const char *const always_secret[] = { "GEMINI_API_KEY", NULL };
+/* Secrets whether a service declares them or not (common/secrets.h): an
+ * old config without secrets lines must not hand the Gemini key to every
+ * service. */
 
 /* A portable environment variable name: [A-Za-z_][A-Za-z0-9_]*. */
 static int env_name_ok(const char *s)
@@ -72,7 +74,7 @@ static int add_secrets(struct service_config *svc, char *value, char *why, size_
 
 int config_is_secret(const struct broker_config *cfg, const char *name, size_t len)
 {
-	for (const char *const *a = always_secret; *a; a++)
+	for (const char *const *a = hb_always_secret; *a; a++)
 		if (strlen(*a) == len && strncmp(*a, name, len) == 0)
 			return 1;
 	for (int i = 0; i < cfg->nservices; i++)
