@@ -64,7 +64,7 @@ for i in $(seq "$previews"); do
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", (b - a) * 1000 }' >>"$tmp/prev"
 done
 if [ -x "$build/bench/bench-explainer-preview" ]; then
-	read -r med lo hi < <("$build/bench/bench-explainer-preview" "$tmp/ref" 3 end "$tmp/p.png" "$previews")
-	echo "  preview of one frame in a running process (open, load, evaluate, draw, PNG): median $med ms (min $lo, max $hi) over $previews"
+	read -r med lo hi first < <("$build/bench/bench-explainer-preview" "$tmp/ref" 3 end "$tmp/p.png" "$previews")
+	echo "  preview of one frame in a running process (open, load, evaluate, draw, PNG): median $med ms (min $lo, max $hi) over $previews; the process's first: $first ms (with fontconfig set-up)"
 fi
 echo "  preview of one frame as a new hb-explainer process (start-up, fonts, the same work): median $(median <"$tmp/prev") ms over $previews"
