@@ -27,7 +27,7 @@
 /* Samples of 24 kHz narration per 30 fps frame. */
 #define SAMPLES_PER_FRAME (EXPLAINER_NARRATION_RATE / EXPLAINER_FPS)
 
-static const char *const scene_keys[] = { "svg", "narration", "duration", NULL };
+static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", NULL };
 
 static char *join(const char *dir, const char *name)
 {
@@ -137,28 +137,31 @@ static void check_keys(const json_t *scene, size_t i, struct problems *p)
 			k++;
 		if (!*k)
 			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: unknown key \"%s\"; a scene has "
-				     "\"svg\", \"duration\" and optionally \"narration\"", i, key);
+				     "\"svg\", \"duration\" and optionally \"narration\" and \"timeline\"", i, key);
 	}
 }
 
-static int read_duration(const json_t *scene, size_t i, double *d, struct problems *p)
+/* "duration" (required) or "timeline" (optional: 1 when absent). */
+static int read_seconds(const json_t *scene, size_t i, const char *key, double *d, struct problems *p)
 {
-	const json_t *v = json_object_get(scene, "duration");
+	const json_t *v = json_object_get(scene, key);
 
+	if (!v && strcmp(key, "timeline") == 0)
+		return 1;
 	if (!v) {
-		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" is missing; give the "
-			     "scene's length in seconds (%g to %g)", i, DURATION_MIN, DURATION_MAX);
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\" is missing; give the "
+			     "scene's length in seconds (%g to %g)", i, key, DURATION_MIN, DURATION_MAX);
 		return -1;
 	}
 	if (!json_is_number(v)) {
-		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" must be a number of "
-			     "seconds (%g to %g), like 8.5", i, DURATION_MIN, DURATION_MAX);
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\" must be a number of "
+			     "seconds (%g to %g), like 8.5", i, key, DURATION_MIN, DURATION_MAX);
 		return -1;
 	}
 	*d = json_number_value(v);
 	if (!(*d >= DURATION_MIN && *d <= DURATION_MAX)) {
-		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"duration\" is %g; it must be from %g "
-			     "to %g seconds", i, *d, DURATION_MIN, DURATION_MAX);
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"%s\" is %g; it must be from %g "
+			     "to %g seconds", i, key, *d, DURATION_MIN, DURATION_MAX);
 		return -1;
 	}
 	return 0;
@@ -221,8 +224,15 @@ static int read_scene(const char *dir, const json_t *scene, size_t i, struct exp
 	s->wav = name_field(scene, "narration", i, &bad, p);
 	if (s->wav && !(s->wav_path = file_in_folder(dir, s->wav, i, "narration", p)))
 		bad = 1;
-	if (read_duration(scene, i, &s->duration, p) < 0)
+	if (read_seconds(scene, i, "duration", &s->duration, p) < 0)
 		return -1;
+	switch (read_seconds(scene, i, "timeline", &s->timeline, p)) {
+	case -1:
+		return -1;
+	case 1:
+		s->timeline = s->duration;
+		break;
+	}
 	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
 	s->frames = (long)ceil(s->duration * EXPLAINER_FPS - 1e-9);
 	if (s->wav_path)
@@ -378,4 +388,9 @@ const struct explainer_scene *explainer_find_scene(const struct explainer *e, co
 			return &e->scenes[i];
 	}
 	return NULL;
+}
+
+double explainer_scene_time(const struct explainer_scene *s, double t)
+{
+	return t * (s->timeline / s->duration);
 }

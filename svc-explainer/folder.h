@@ -10,8 +10,13 @@
  * folder (a scene without one is silent), "duration" the scene's length in
  * seconds (0.5 .. 600).  A scene lasts its duration rounded up to whole
  * frames at 30 fps; narration longer than the scene is an error (part 2
- * fits scenes to their narration before rendering).  Unknown keys are
- * errors too, so a typo never silently changes a video.
+ * fits scenes to their narration before rendering).  "timeline"
+ * (optional, seconds, 0.5 .. 600) is the length the scene's animations
+ * were written for when it differs from "duration": the animations are
+ * stretched or squeezed uniformly onto the duration, so a step written at
+ * 40% of the timeline happens at 40% of the scene (how fitting a scene to
+ * its narration keeps its steps in place).  Unknown keys are errors too,
+ * so a typo never silently changes a video.
  */
 #ifndef EXPLAINER_FOLDER_H
 #define EXPLAINER_FOLDER_H
@@ -32,6 +37,7 @@ struct explainer_scene {
 	char *wav;        /* NULL: silent */
 	char *wav_path;   /* NULL: silent */
 	double duration;  /* seconds, as written */
+	double timeline;  /* seconds the animations were written for (= duration when not given) */
 	long frames;      /* ceil(duration * 30) */
 	long first_frame; /* index of the scene's first frame in the video */
 };
@@ -49,6 +55,8 @@ struct explainer {
  * appended to p (and *e left empty). */
 int explainer_open(const char *dir, struct explainer *e, struct problems *p);
 void explainer_free(struct explainer *e);
+/* The animations' time at video time t (seconds from the scene's start). */
+double explainer_scene_time(const struct explainer_scene *s, double t);
 /* The scene whose id is SCENE: its 1-based position ("2") or its svg name
  * with or without ".svg"; NULL when there is none. */
 const struct explainer_scene *explainer_find_scene(const struct explainer *e, const char *scene);

@@ -154,8 +154,8 @@ static void *produce(void *arg)
 		for (long k = 0; k < r->e->scenes[s].frames; k++) {
 			const char *still, *svg;
 			size_t still_len, len;
-			if (scene_layers_at(r->scenes[s], scene_frame_time(k), &still, &still_len, &svg, &len, err,
-					    sizeof err) < 0) {
+			double t = explainer_scene_time(&r->e->scenes[s], scene_frame_time(k));
+			if (scene_layers_at(r->scenes[s], t, &still, &still_len, &svg, &len, err, sizeof err) < 0) {
 				fail(r, err);
 				goto out;
 			}

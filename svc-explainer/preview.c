@@ -107,7 +107,7 @@ int preview_write(const struct explainer *e, const char *scene, const char *at, 
 	if (preview_time(es, at, &t, err, errlen) < 0 || !(s = load_one(es, err, errlen)) ||
 	    !(f = framer_new(err, errlen)))
 		goto out;
-	if (draw_at(s, f, t, err, errlen) == 0)
+	if (draw_at(s, f, explainer_scene_time(es, t), err, errlen) == 0)
 		rc = write_png(framer_surface(f), target, err, errlen);
 out:
 	framer_free(f);
@@ -139,7 +139,9 @@ static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene
 		return -1;
 	label_row(cr, es, i, y);
 	for (int col = 0; col < 2; col++) {
-		if (draw_at(s, f, col ? scene_frame_time(es->frames - 1) : 0, err, errlen) < 0) {
+		double t = explainer_scene_time(es, col ? scene_frame_time(es->frames - 1) : 0);
+
+		if (draw_at(s, f, t, err, errlen) < 0) {
 			scene_free(s);
 			return -1;
 		}

@@ -176,7 +176,7 @@ static void test_good_folder(void **state)
 	write_text(f->dir, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [\n"
 		   "  { \"svg\": \"01-intro.svg\", \"narration\": \"01-intro.wav\", \"duration\": 8.1 },\n"
-		   "  { \"svg\": \"02-how.svg\", \"duration\": 12 },\n"
+		   "  { \"svg\": \"02-how.svg\", \"duration\": 12, \"timeline\": 6 },\n"
 		   "  { \"svg\": \"01-intro.svg\", \"duration\": 0.5 } ] }\n");
 	assert_int_equal(explainer_open(f->dir, &f->e, &f->p), 0);
 	assert_int_equal(f->p.n, 0);
@@ -195,6 +195,9 @@ static void test_good_folder(void **state)
 	assert_int_equal(f->e.scenes[2].first_frame, 603);
 	assert_int_equal(f->e.total_frames, 618);
 	assert_true(f->e.scenes[0].duration == 8.1);
+	assert_true(f->e.scenes[0].timeline == 8.1); /* no timeline: the duration */
+	assert_true(f->e.scenes[1].timeline == 6);
+	assert_true(explainer_scene_time(&f->e.scenes[1], 6) == 3);
 
 	assert_ptr_equal(explainer_find_scene(&f->e, "2"), &f->e.scenes[1]);
 	assert_ptr_equal(explainer_find_scene(&f->e, "02-how"), &f->e.scenes[1]);
@@ -328,8 +331,10 @@ static void test_bad_durations_and_keys(void **state)
 		   "  { \"svg\": \"a.svg\", \"duration\": \"8\" },\n"
 		   "  { \"svg\": \"a.svg\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 8, \"naration\": \"a.wav\" },\n"
-		   "  \"a.svg\" ] }\n");
-	open_bad(f, 7);
+		   "  \"a.svg\",\n"
+		   "  { \"svg\": \"a.svg\", \"duration\": 8, \"timeline\": 0 },\n"
+		   "  { \"svg\": \"a.svg\", \"duration\": 8, \"timeline\": \"4\" } ] }\n");
+	open_bad(f, 9);
 	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "unknown key \"title\""));
 	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 1: \"duration\" is 0.2; it must be from 0.5 "
 			"to 600 seconds"));
@@ -338,6 +343,8 @@ static void test_bad_durations_and_keys(void **state)
 	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 4: \"duration\" is missing"));
 	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 5: unknown key \"naration\""));
 	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 6 must be an object"));
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 7: \"timeline\" is 0; it must be from 0.5"));
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "scene 8: \"timeline\" must be a number"));
 }
 
 static void test_narration_too_long(void **state)
