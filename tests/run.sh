@@ -11,8 +11,10 @@ export HB_BUILD
 unset HB_HOME HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
 # ASan: leaks are bugs; UBSan: any finding fails.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+# Leaks inside libraries that are not ours, with the evidence: tests/lsan.supp.
+LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export ASAN_OPTIONS UBSAN_OPTIONS
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
 # The end-to-end tests run real agents: where we may (root, with unshare
 # and ip), they run in a network namespace with only loopback, so nothing

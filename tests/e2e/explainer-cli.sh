@@ -19,12 +19,15 @@ folder() {
 }
 
 folder small small
+# Every command that succeeds must exit 0: under ASan a leak makes it 23.
 "$hbx" check "$tmp/small" >"$tmp/check.out" 2>&1
-check "check: a good folder passes" 'grep -q "2 scenes, 120 frames, 4.00 s: ok" "$tmp/check.out"'
+rc=$?
+check "check: a good folder passes" '[ $rc = 0 ] && grep -q "2 scenes, 120 frames, 4.00 s: ok" "$tmp/check.out"'
 
 # ---- render and ffprobe ------------------------------------------------
 "$hbx" render "$tmp/small" -o "$tmp/small.mp4" >"$tmp/render.out" 2>"$tmp/render.err"
-check "render: exit 0 and a summary" 'grep -q "120 frames (4.00 s)" "$tmp/render.out"'
+rc=$?
+check "render: exit 0 and a summary" '[ $rc = 0 ] && grep -q "120 frames (4.00 s)" "$tmp/render.out"'
 check "render: frames that did not change were not drawn again" \
 	'drawn=$(sed -n "s/.*, \([0-9]*\) drawn.*/\1/p" "$tmp/render.out"); [ -n "$drawn" ] && [ "$drawn" -lt 100 ] && [ "$drawn" -gt 40 ]'
 probe() { ffprobe -v error -select_streams "$1" -show_entries "$2" -of default=nw=1:nk=1 "$tmp/small.mp4"; }
@@ -61,16 +64,20 @@ check "moov before mdat ($boxes)" 'case "$boxes" in *moov*mdat*) true ;; *) fals
 
 # ---- preview and sheet --------------------------------------------------
 "$hbx" preview "$tmp/small" 1 --at end -o "$tmp/end.png" 2>"$tmp/preview.err"
+rc=$?
 check "preview: a 1920x1080 PNG" \
-	'[ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/end.png")" = "1920,1080" ]'
+	'[ $rc = 0 ] && [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/end.png")" = "1920,1080" ]'
 "$hbx" preview "$tmp/small" two.svg --at 0.5 -o "$tmp/mid.png" 2>>"$tmp/preview.err"
-check "preview: a scene by its file name and a time" '[ -s "$tmp/mid.png" ]'
+rc=$?
+check "preview: a scene by its file name and a time" '[ $rc = 0 ] && [ -s "$tmp/mid.png" ]'
 "$hbx" preview "$tmp/small" 1 --at 9 -o "$tmp/late.png" 2>"$tmp/late.err"
+rc=$?
 check "preview: a time past the scene is refused" \
-	'[ ! -e "$tmp/late.png" ] && grep -q "a time in seconds from 0 to 2.5" "$tmp/late.err"'
+	'[ $rc = 1 ] && [ ! -e "$tmp/late.png" ] && grep -q "a time in seconds from 0 to 2.5" "$tmp/late.err"'
 "$hbx" sheet "$tmp/small" -o "$tmp/sheet.png" 2>"$tmp/sheet.err"
+rc=$?
 check "sheet: two rows of two thumbnails" \
-	'[ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/sheet.png")" = "1008,648" ]'
+	'[ $rc = 0 ] && [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/sheet.png")" = "1008,648" ]'
 
 # ---- the target is never broken -----------------------------------------
 printf 'the old video\n' >"$tmp/keep.mp4"
@@ -111,8 +118,9 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 check "SIGKILL: no file at a new target" '[ ! -e "$tmp/fresh.mp4" ]'
 "$hbx" render "$tmp/small" -o "$tmp/keep.mp4" >/dev/null 2>&1
+rc=$?
 check "the next render replaces the file and removes the dead render's temporary" \
-	'[ "$(wc -c <"$tmp/keep.mp4")" -gt 10000 ] && [ -z "$(ls -A "$tmp" | grep "^\.keep\.mp4\..*\.part$")" ]'
+	'[ $rc = 0 ] && [ "$(wc -c <"$tmp/keep.mp4")" -gt 10000 ] && [ -z "$(ls -A "$tmp" | grep "^\.keep\.mp4\..*\.part$")" ]'
 
 # ---- bad folders: a clear sentence each, nothing written ----------------
 bad() { # NAME EDIT EXPECTED
