@@ -168,7 +168,7 @@ static int broker_send(struct bridge *br, const char *op, const char *json, int 
 static void tool_result(struct bridge *br, json_t *rid, int is_error, const char *text)
 {
 	char *id = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
-	char *params = id ? dialect_claude_result(id, !is_error, text) : NULL;
+	char *params = id ? dialect_claude_result(id, !is_error, text, NULL) : NULL;
 
 	host_request(br, "toolResult", params ? json_loads(params, 0, NULL) : NULL);
 	free(params);

@@ -101,13 +101,14 @@ void codex_write_json(int fd, json_t *v)
 static void answer_tool_call(struct bridge *br, json_t *rpcid, const char *text)
 {
 	char *id = json_dumps(rpcid, JSON_COMPACT | JSON_ENCODE_ANY);
-	char *ans = id ? dialect_codex_answer(id, 0, text) : NULL;
+	char *ans = id ? dialect_codex_answer(id, 0, text, NULL) : NULL;
 
 	if (!ans || write_line(br->server.in, ans, strlen(ans)) < 0)
 		log_warn(NULL, "cannot answer the server's tool call");
 	free(ans);
 	free(id);
 }
+
 static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 {
 	struct hb_env req;

@@ -13,7 +13,8 @@ struct call *call_new(struct broker *b, struct service *svc, const char *tool, c
 int call_set_context(struct call *c, const char *const ctx[6]);
 /* Add a copy of w (its native_id is copied too). */
 int call_add_waiter(struct call *c, const struct waiter *w);
-/* Answer every waiter, each in its form, and free the waiters. */
+/* Answer every waiter, each in its form (with c->images, when the
+ * service's result has them), and free the waiters. */
 void call_answer(struct broker *b, struct call *c, int ok, const char *text);
 /* Answer one waiter; key is the call's, or NULL for a request refused at
  * the door. */

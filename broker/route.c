@@ -394,6 +394,7 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	if (c && c->inst == from) {
 		from->svc->served++;
 		snprintf(c->fail_code, sizeof c->fail_code, "%s", hb_env_str_or(e, "code", ""));
+		c->images = hb_env_str(e, "images"); /* e outlives the answer */
 		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str(e, "text"));
 	} /* else cancelled or answered already: only the worker is freed */
 	if (from == from->svc->cur)

@@ -27,6 +27,7 @@
 
 #include "client.h"
 #include "hbctl.h"
+#include "images.h"
 #include "log.h"
 #include "paths.h"
 #include "sock.h"
@@ -129,6 +130,24 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
+/* A line per image of an answer (the bytes are for an agent's model, not
+ * a terminal); -1 when the images are not what images.h writes. */
+static int print_images(const char *wire)
+{
+	char err[256];
+	json_t *all = hb_images_parse(wire, err, sizeof err), *img;
+	size_t i;
+
+	if (!all) {
+		fprintf(stderr, "hbctl: the answer's images cannot be read: %s\n", err);
+		return -1;
+	}
+	json_array_foreach(all, i, img)
+		printf("[image: %s, %zu bytes]\n", hb_image_mime(img), hb_image_size(img));
+	json_decref(all);
+	return 0;
+}
+
 static int cmd_call(int argc, char **argv)
 {
 	const char *session = "", *run = "", *call_id = "";
@@ -163,6 +182,8 @@ static int cmd_call(int argc, char **argv)
 		return rc;
 	puts(hb_env_str_or(&reply, "text", ""));
 	rc = hb_env_bool(&reply, "ok", 0) ? 0 : EXIT_FAIL;
+	if (hb_env_str(&reply, "images") && print_images(hb_env_str(&reply, "images")) < 0)
+		rc = EXIT_FAIL;
 	hb_env_free(&reply);
 	return rc;
 }

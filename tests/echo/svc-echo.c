@@ -4,9 +4,10 @@
  * Its tools exercise the service loop and the broker without any external
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
  * subcall (a call through the broker to another tool), progress, exit
- * (the process ends, for crash tests), whoami (the call's context) and
- * env (whether a variable is in its environment, for the secrets tests).
- * It is never installed.
+ * (the process ends, for crash tests), whoami (the call's context), env
+ * (whether a variable is in its environment, for the secrets tests) and
+ * image (an answer with the images its arguments carry).  It is never
+ * installed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "json.h"
 #include "service.h"
 
@@ -90,6 +92,51 @@ static int whoami(struct hb_call *call, const json_t *args)
 	return rc;
 }
 
+#define MAX_IMAGES 64
+
+/* {"text":T, "images":[{"mimeType":M, "data":BASE64}, ...], "repeat":N}:
+ * answers T with the images (decoded, each N times over, in order), so
+ * a test knows every byte the agent must get, and can make an answer too
+ * large (repeat) or one the service API refuses (a type or bytes it does
+ * not accept). */
+static int image(struct hb_call *call, const json_t *args)
+{
+	const json_t *list = json_object_get(args, "images"), *item;
+	struct hb_image images[MAX_IMAGES];
+	unsigned char *bytes[MAX_IMAGES] = { NULL };
+	const char *text;
+	long long repeat;
+	size_t n, i;
+	char err[256];
+	int rc;
+
+	if (hb_json_opt_string(args, "text", 65536, 0, &text, err, sizeof err) < 0 ||
+	    hb_json_opt_int(args, "repeat", 1, MAX_IMAGES, 1, &repeat, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	n = json_array_size(list);
+	if (!json_is_array(list) || n == 0 || n * (size_t)repeat > MAX_IMAGES)
+		return hb_call_failf(call, "\"images\" must be an array of 1 to %d images (with repeat)", MAX_IMAGES);
+	json_array_foreach(list, i, item) {
+		const char *data = json_string_value(json_object_get(item, "data"));
+		size_t len = 0;
+
+		images[i].mime_type = json_string_value(json_object_get(item, "mimeType"));
+		if (!data || !(bytes[i] = hb_base64_decode(data, strlen(data), &len))) {
+			rc = hb_call_failf(call, "image %zu's data is not base64", i + 1);
+			goto out;
+		}
+		images[i].data = bytes[i];
+		images[i].len = len;
+	}
+	for (i = n; i < n * (size_t)repeat; i++)
+		images[i] = images[i % n];
+	rc = hb_call_succeed_with_images(call, text ? text : "the images", images, n * (size_t)repeat);
+out:
+	for (i = 0; i < n; i++)
+		free(bytes[i]);
+	return rc;
+}
+
 /* "NAME is set" or "NAME is unset": never the value, which may be a key. */
 static int env_has(struct hb_call *call, const json_t *args)
 {
@@ -134,6 +181,7 @@ static const struct hb_service_tool tools[] = {
 	{ "exit", exit_now },
 	{ "whoami", whoami },
 	{ "env", env_has },
+	{ "image", image },
 	{ "use_user_browser", slow_stand_in },
 	{ NULL, NULL },
 };
