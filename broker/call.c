@@ -52,7 +52,7 @@ struct call *call_new(struct broker *b, struct service *svc, const char *tool, c
 	memcpy(c->strings + tl + 1, args, al + 1);
 	c->tool = c->strings;
 	c->args = c->strings + tl + 1;
-	c->session = c->run = c->project = c->agent = c->access = c->call_id = empty;
+	c->session = c->run = c->project = c->agent = c->access = c->call_id = c->model = empty;
 	format_key(c->key, ++b->next_key);
 	c->svc = svc;
 	c->worker = -1;
@@ -60,19 +60,20 @@ struct call *call_new(struct broker *b, struct service *svc, const char *tool, c
 	return c;
 }
 
-int call_set_context(struct call *c, const char *const ctx[6])
+int call_set_context(struct call *c, const char *const ctx[CALL_CONTEXT_FIELDS])
 {
-	const char **dst[6] = { &c->session, &c->run, &c->project, &c->agent, &c->access, &c->call_id };
-	size_t lens[6], total = 0;
+	const char **dst[CALL_CONTEXT_FIELDS] = { &c->session, &c->run, &c->project, &c->agent, &c->access,
+						  &c->call_id, &c->model };
+	size_t lens[CALL_CONTEXT_FIELDS], total = 0;
 	char *p, *old;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < CALL_CONTEXT_FIELDS; i++)
 		total += (lens[i] = strlen(ctx[i] ? ctx[i] : "")) + 1;
 	if (!(p = malloc(total)))
 		return -1;
 	old = c->ctx_strings; /* ctx may point into it: free it last */
 	c->ctx_strings = p;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < CALL_CONTEXT_FIELDS; i++) {
 		memcpy(p, ctx[i] ? ctx[i] : "", lens[i] + 1);
 		*dst[i] = p;
 		p += lens[i] + 1;

@@ -55,6 +55,7 @@ struct hb_call_context {
 	const char *agent;    /* codex | claude | "" */
 	const char *access;   /* read-only | full-auto | full-access | unrestricted | "" */
 	const char *call_id;  /* the agent's call identity (callId / toolUseId) */
+	const char *model;    /* the run's model id (e.g. what Codex's thread/start answered) | "" */
 };
 
 /* A service's own background task (svc-messages' delivery loop): it runs

@@ -110,15 +110,16 @@ static hb_tool_fn find_tool(const struct hb_pool *pool, const char *name)
 static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
 {
 	static const char *const names[] = { "key", "tool", "session", "run", "project",
-					     "agent", "access", "call_id", "json" };
-	const char *vals[9];
-	size_t lens[9], total = 0;
+					     "agent", "access", "call_id", "model", "json" };
+	enum { NFIELDS = sizeof names / sizeof names[0] };
+	const char *vals[NFIELDS];
+	size_t lens[NFIELDS], total = 0;
 	struct hb_call *c = calloc(1, sizeof *c);
 	char *p;
 
 	if (!c)
 		return NULL;
-	for (int i = 0; i < 9; i++) {
+	for (int i = 0; i < NFIELDS; i++) {
 		const struct hb_field *f = hb_env_get(e, names[i]);
 		vals[i] = f && f->type == HB_VAL_STR ? f->s : "";
 		lens[i] = f && f->type == HB_VAL_STR ? f->len : 0;
@@ -128,16 +129,16 @@ static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
 		free(c);
 		return NULL;
 	}
-	const char **slots[9] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
-				  &c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
-				  &c->args };
-	for (int i = 0; i < 9; i++) {
+	const char **slots[NFIELDS] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
+					&c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
+					&c->ctx.model, &c->args };
+	for (int i = 0; i < NFIELDS; i++) {
 		memcpy(p, vals[i], lens[i]);
 		p[lens[i]] = '\0';
 		*slots[i] = p;
 		p += lens[i] + 1;
 	}
-	c->args_len = lens[8];
+	c->args_len = lens[NFIELDS - 1];
 	c->fn = fn;
 	atomic_init(&c->cancelled, 0);
 	return c;

@@ -43,6 +43,7 @@ int usage(void)
 			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
 			"       hbctl messages [--session ID] [--json] | messages send|discard ID\n"
 			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
+			"                          [--model MODEL]\n"
 			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent]\n");
@@ -210,21 +211,23 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
-/* hbctl run open ID --session S --project DIR --agent A --access L: what
- * the desktop does when a turn starts; the run stays open until closed. */
+/* hbctl run open ID --session S --project DIR --agent A --access L
+ * [--model M]: what the desktop does when a turn starts; the run stays
+ * open until closed. */
 static int run_open(int argc, char **argv, struct hb_env *req)
 {
-	static const char *const opts[] = { "--session", "--project", "--agent", "--access" };
+	static const char *const opts[] = { "--session", "--project", "--agent", "--access", "--model" };
+	const size_t nopts = sizeof opts / sizeof opts[0];
 
-	if (argc != 12)
+	if (argc != 12 && argc != 14)
 		return -1;
 	hb_env_set_str(req, "op", "run.open");
 	hb_env_set_str(req, "run", argv[3]);
 	for (int i = 4; i < argc; i += 2) {
 		size_t k;
-		for (k = 0; k < 4 && strcmp(argv[i], opts[k]) != 0; k++)
+		for (k = 0; k < nopts && strcmp(argv[i], opts[k]) != 0; k++)
 			;
-		if (k == 4)
+		if (k == nopts || hb_env_get(req, opts[k] + 2))
 			return -1;
 		hb_env_set_str(req, opts[k] + 2, argv[i + 1]);
 	}

@@ -81,9 +81,9 @@ static int progress(struct hb_call *call, const json_t *args)
 static int whoami(struct hb_call *call, const json_t *args)
 {
 	const struct hb_call_context *c = hb_call_context(call);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "session", c->session, "run", c->run,
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "session", c->session, "run", c->run,
 			      "project", c->project, "agent", c->agent, "access", c->access, "callId", c->call_id,
-			      "args", args);
+			      "model", c->model, "args", args);
 	char *text = o ? hb_json_dump(o) : NULL;
 	int rc = text ? hb_call_succeed(call, text) : hb_call_fail(call, "out of memory");
 
