@@ -148,12 +148,32 @@ static int env_has(struct hb_call *call, const json_t *args)
 	return hb_call_succeedf(call, "%s is %s", name, getenv(name) ? "set" : "unset");
 }
 
-/* Test-only: a slow tool under a catalog name (use_user_browser), so that
- * the end-to-end tests can interrupt a real agent during a slow call.  It
- * sleeps 30 s unless cancelled, whatever its arguments. */
+/* A PNG of one white pixel, for the stand-in's screenshot. */
+static const unsigned char white_pixel_png[] = {
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+	0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xff, 0xff, 0x3f,
+	0x00, 0x05, 0xfe, 0x02, 0xfe, 0x0d, 0xef, 0x46, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+	0x44, 0xae, 0x42, 0x60, 0x82,
+};
+
+/* Test-only: a tool under a catalog name (use_user_browser), so that the
+ * end-to-end tests can drive a real agent through it.  A screenshot is
+ * answered at once with a picture (and the model the call's run has, so
+ * a test sees what the service saw); anything else sleeps 30 s unless
+ * cancelled, so that a test can interrupt a real agent during a slow call. */
 static int slow_stand_in(struct hb_call *call, const json_t *args)
 {
-	(void)args;
+	const char *action = json_string_value(json_object_get(args, "action"));
+
+	if (action && strcmp(action, "screenshot") == 0) {
+		const struct hb_image shot = { "image/png", white_pixel_png, sizeof white_pixel_png };
+		char text[256];
+
+		snprintf(text, sizeof text, "the stand-in's screenshot, taken for model \"%.128s\"",
+			 hb_call_context(call)->model);
+		return hb_call_succeed_with_images(call, text, &shot, 1);
+	}
 	for (int left = 30000; left > 0; left -= 5) {
 		struct timespec ts = { 0, 5 * 1000000L };
 		if (hb_call_cancelled(call))
