@@ -14,9 +14,10 @@
  *   thread/start, resume and fork) are linked to --session, or to their
  *   parent for a fork or a sub-agent, through the broker (thread.link).
  * - the model of each thread, as the server reports it (those answers,
- *   thread/started, thread/settings/updated) or the caller asks for its
- *   next turns (turn/start's model), goes with the thread's tool calls,
- *   so that a service knows which model it answers (codex.call's model).
+ *   thread/started, and thread/settings/updated, which also follows a
+ *   turn/start that names another model), goes with the thread's tool
+ *   calls, so that a service knows which model it answers (codex.call's
+ *   model).
  * It ends with the server, with the server's exit status, and detaches its
  * session then.  The end of its input closes the server's; SIGTERM or
  * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
@@ -58,7 +59,8 @@ struct held {
 	struct held *next;
 };
 
-/* The model a thread runs, by the latest word of the server or the caller. */
+/* The model a thread runs, by the server's latest word: never the
+ * caller's request, which the server may refuse. */
 struct thread_model {
 	char thread[200];               /* the map's key */
 	char model[128];
@@ -325,9 +327,6 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 	}
 	if (method && strcmp(method, "turn/interrupt") == 0)
 		cancel_turn(br, json_object_get(msg, "params"));
-	if (method && strcmp(method, "turn/start") == 0) /* "for this turn and subsequent turns" */
-		note_model(br, json_string_value(json_object_get(json_object_get(msg, "params"), "threadId")),
-			   json_string_value(json_object_get(json_object_get(msg, "params"), "model")));
 	if (method && strcmp(method, "initialize") == 0) {
 		params = json_object_get(msg, "params");
 		json_t *caps = json_object_get(params, "capabilities");

@@ -5,7 +5,8 @@
 # -> svc-sessions -> back.  Checks: the turn completes, the model's next
 # request carries the tool's output text, and a thread with no link gets
 # the exact tool error; a tool's image reaches the model as an input_image
-# of the function_call_output, and the service saw the thread's model.
+# of the function_call_output, and the service saw the thread's model (a
+# turn/start's, once it names one).
 # Usage: codex.sh BUILD (needs `npm ci` in tests/codex).
 set -u
 build=$1
@@ -105,12 +106,23 @@ check "screenshot: the service saw the thread's model (mock-model)" \
 	'[ "$(tool_output $d/mock.jsonl)" = "the stand-in'"'"'s screenshot, taken for model \"mock-model\"" ]'
 check "screenshot: the model got the PNG as an input_image of the tool output" \
 	'[ "$(tool_images $d/mock.jsonl)" = "input_image image/png png-bytes" ]'
+# A turn/start that names another model: the service sees that one, as
+# the Responses API does.
+run turn-model "--session $session" \
+	'{"namespace":"hbcode","name":"use_user_browser","arguments":{"action":"screenshot"},"callId":"call_shot2"}' \
+	--turn-model mock-model-of-the-turn
+d=$tmp/turn-model
+check "turn-model: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
+check "turn-model: codex asked the Responses API with the turn's model" \
+	'grep -q "\"model\":\"mock-model-of-the-turn\"" $d/mock.jsonl'
+check "turn-model: the service saw the turn's model" \
+	'[ "$(tool_output $d/mock.jsonl)" = "the stand-in'"'"'s screenshot, taken for model \"mock-model-of-the-turn\"" ]'
 
 check "no sanitizer report from the bridge, the broker or the service" \
 	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*/drive.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in linked unlinked interrupt screenshot; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
+	for s in linked unlinked interrupt screenshot turn-model; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

@@ -189,7 +189,7 @@ static void test_codex_model(void **state)
 	text = codex_whoami(&c, "call-1", NULL, "{\"model\":\"chosen-by-the-call\"}");
 	expect_model(text, "gpt-of-the-run");
 	free(text);
-	/* The bridge saw the thread get another (a turn/start override, a
+	/* The bridge saw the thread get another (a turn that names another, a
 	 * sub-agent's own): that one. */
 	text = codex_whoami(&c, "call-2", "gpt-of-the-thread", "{\"model\":\"chosen-by-the-call\"}");
 	expect_model(text, "gpt-of-the-thread");
