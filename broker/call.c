@@ -130,7 +130,8 @@ static void answer_waiter(struct broker *b, const struct waiter *w, const char *
 			hb_env_set_str(&e, "images", images);
 		} else if (w->form != FORM_PLAIN) {
 			if (!(native = native_answer(w, ok, text, images))) {
-				log_error(key, "cannot write the agent's answer (out of memory, bad text or bad images)");
+				log_error(key, "cannot write the agent's answer (out of memory, bad text or "
+					  "bad images)");
 				hb_env_set_bool(&e, "ok", 0);
 				hb_env_set_err(&e, "internal", "the answer could not be written as JSON");
 			} else {

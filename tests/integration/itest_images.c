@@ -41,7 +41,8 @@ static int setup(void **state)
 	(void)state;
 	free(conf);
 	if (rc < 0 ||
-	    fx_create_session(&F, "Images Codex", "codex", "/tmp", "full-auto", codex_session, sizeof codex_session) < 0 ||
+	    fx_create_session(&F, "Images Codex", "codex", "/tmp", "full-auto", codex_session,
+			      sizeof codex_session) < 0 ||
 	    fx_create_session(&F, "Images Claude", "claude", "/tmp", "full-auto", claude_session,
 			      sizeof claude_session) < 0)
 		return -1;
@@ -82,8 +83,8 @@ static json_t *codex_call(struct hb_client *c, const char *callid, const char *a
 
 	assert_non_null(frame);
 	snprintf(frame, len, "{\"method\":\"item/tool/call\",\"id\":5,\"params\":{\"threadId\":\"thread-images\","
-		 "\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":\"image\",\"arguments\":%s}}",
-		 callid, args);
+		 "\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":\"image\","
+		 "\"arguments\":%s}}", callid, args);
 	reply_to(c, fx_send_op(c, "codex.call", "json", frame, (char *)NULL), &reply);
 	free(frame);
 	ans = native(&reply);
@@ -205,8 +206,8 @@ static char *png_args(size_t size, int repeat, char **b64)
 	len = strlen(*b64) + 200;
 	args = malloc(len);
 	assert_non_null(args);
-	snprintf(args, len, "{\"text\":\"big\",\"repeat\":%d,\"images\":[{\"mimeType\":\"image/png\",\"data\":\"%s\"}]}",
-		 repeat, *b64);
+	snprintf(args, len, "{\"text\":\"big\",\"repeat\":%d,\"images\":[{\"mimeType\":\"image/png\","
+		 "\"data\":\"%s\"}]}", repeat, *b64);
 	return args;
 }
 
@@ -245,7 +246,8 @@ static void test_refused_images(void **state)
 		  "image/png and image/jpeg" },
 		{ "{\"images\":[{\"mimeType\":\"image/png\",\"data\":\"" PNG_B64 "\"},"
 		  "{\"mimeType\":\"image/png\",\"data\":\"" JPEG_B64 "\"}]}",
-		  "image could not answer with its images: image 2 is declared image/png, but its bytes are not a PNG" },
+		  "image could not answer with its images: image 2 is declared image/png, but its bytes are not a "
+		  "PNG" },
 	};
 	struct hb_client c;
 	char *b64, *args, want[200];
@@ -257,9 +259,10 @@ static void test_refused_images(void **state)
 	/* 1 MiB four times over: 5.3 MiB as base64, past the 4 MiB limit.
 	 * The agent reads why, and the service serves on. */
 	args = png_args((size_t)1 << 20, 4, &b64);
+	/* The text, the brackets, three commas and four items of the wire form. */
 	snprintf(want, sizeof want, "image answered %zu bytes with its 4 images as base64, more than the 4194304 "
-		 "bytes an answer can carry", strlen("big") + 2 + 3 + 4 * (strlen("{\"mimeType\":\"image/png\",\"data\":\"\"}") +
-									  strlen(b64)));
+		 "bytes an answer can carry",
+		 strlen("big") + 2 + 3 + 4 * (strlen("{\"mimeType\":\"image/png\",\"data\":\"\"}") + strlen(b64)));
 	codex_client(&c);
 	ans = codex_call(&c, "call-too-large", args);
 	assert_false(json_is_true(json_object_get(json_object_get(ans, "result"), "success")));

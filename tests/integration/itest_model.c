@@ -30,7 +30,8 @@ static int setup(void **state)
 	(void)state;
 	free(conf);
 	if (rc < 0 ||
-	    fx_create_session(&F, "Model Codex", "codex", "/tmp", "full-auto", codex_session, sizeof codex_session) < 0 ||
+	    fx_create_session(&F, "Model Codex", "codex", "/tmp", "full-auto", codex_session,
+			      sizeof codex_session) < 0 ||
 	    fx_create_session(&F, "Model Claude", "claude", "/tmp", "full-auto", claude_session,
 			      sizeof claude_session) < 0)
 		return -1;
@@ -159,9 +160,9 @@ static char *codex_whoami(struct hb_client *c, const char *callid, const char *m
 	json_t *ans;
 	int64_t id;
 
-	snprintf(frame, sizeof frame, "{\"method\":\"item/tool/call\",\"id\":1,\"params\":{\"threadId\":\"thread-model\","
-		 "\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":\"whoami\",\"arguments\":%s}}",
-		 callid, args);
+	snprintf(frame, sizeof frame, "{\"method\":\"item/tool/call\",\"id\":1,\"params\":{\"threadId\":"
+		 "\"thread-model\",\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":"
+		 "\"whoami\",\"arguments\":%s}}", callid, args);
 	id = model ? fx_send_op(c, "codex.call", "json", frame, "model", model, (char *)NULL)
 		   : fx_send_op(c, "codex.call", "json", frame, (char *)NULL);
 	reply_to(c, id, &reply);

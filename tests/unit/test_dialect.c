@@ -307,7 +307,8 @@ static void test_answers_refuse_bad_images(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char *codex = dialect_codex_answer("1", 1, "t", bad[i]), *claude = dialect_claude_result("1", 1, "t", bad[i]);
+		char *codex = dialect_codex_answer("1", 1, "t", bad[i]);
+		char *claude = dialect_claude_result("1", 1, "t", bad[i]);
 		if (codex || claude)
 			fail_msg("case %zu was written: %s", i, codex ? codex : claude);
 	}

@@ -85,7 +85,8 @@ static void test_wire_form(void **state)
 				  "{\"mimeType\":\"image/jpeg\",\"data\":\"/9j/4A==\"}]");
 	/* The size the answer limit counts is the size written. */
 	assert_int_equal(hb_images_wire_size(two, 2), strlen(wire));
-	assert_int_equal(hb_images_wire_size(two, 1), strlen("[{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAQ==\"}]"));
+	assert_int_equal(hb_images_wire_size(two, 1),
+			 strlen("[{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAQ==\"}]"));
 	all = hb_images_parse(wire, err, sizeof err);
 	assert_non_null(all);
 	assert_int_equal(json_array_size(all), 2);
@@ -105,8 +106,8 @@ static void test_encode_refuses(void **state)
 		struct hb_image image;
 		const char *says;
 	} cases[] = {
-		{ { "image/gif", gif, sizeof gif }, "image 2 is of type \"image/gif\"; an answer carries only image/png "
-						   "and image/jpeg" },
+		{ { "image/gif", gif, sizeof gif },
+		  "image 2 is of type \"image/gif\"; an answer carries only image/png and image/jpeg" },
 		{ { NULL, png, sizeof png }, "image 2 is of type \"(none)\"" },
 		{ { "image/png", jpeg, sizeof jpeg }, "image 2 is declared image/png, but its bytes are not a PNG" },
 		{ { "image/jpeg", png, sizeof png }, "image 2 is declared image/jpeg, but its bytes are not a JPEG" },
