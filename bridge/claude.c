@@ -169,7 +169,7 @@ static int broker_send(struct bridge *br, const char *op, const char *json, int 
 static void tool_result(struct bridge *br, json_t *rid, int is_error, const char *text)
 {
 	char *id = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
-	char *params = id ? dialect_claude_result(id, !is_error, text) : NULL;
+	char *params = id ? dialect_claude_result(id, !is_error, text, NULL) : NULL;
 
 	host_request(br, "toolResult", params ? json_loads(params, 0, NULL) : NULL);
 	free(params);
@@ -618,8 +618,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	{
+		/* The run's model, for the services its calls reach: --model,
+		 * the same the host's open names (none: Claude Code's default,
+		 * which the broker does not know). */
 		const char *open_kv[] = { "session", br.opt.session, "run", br.opt.run, "project", br.opt.project,
-					  "agent", "claude", "access", br.opt.access, NULL };
+					  "agent", "claude", "access", br.opt.access,
+					  br.opt.model ? "model" : NULL, br.opt.model, NULL };
 		const char *cat_kv[] = { "for", "claude", NULL };
 		if (broker_request(&br.broker, "run.open", open_kv, &opened) < 0) {
 			hb_client_close(&br.broker);

@@ -13,6 +13,11 @@
  * - threads the server reports (thread/started, and the answers to
  *   thread/start, resume and fork) are linked to --session, or to their
  *   parent for a fork or a sub-agent, through the broker (thread.link).
+ * - the model of each thread, as the server reports it (those answers,
+ *   thread/started, and thread/settings/updated, which also follows a
+ *   turn/start that names another model), goes with the thread's tool
+ *   calls, so that a service knows which model it answers (codex.call's
+ *   model).
  * It ends with the server, with the server's exit status, and detaches its
  * session then.  The end of its input closes the server's; SIGTERM or
  * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
@@ -54,6 +59,33 @@ struct held {
 	char *line;
 	struct held *next;
 };
+
+/* The model a thread runs, by the server's latest word: never the
+ * caller's request, which the server may refuse. */
+struct thread_model {
+	char thread[200];               /* the map's key */
+	char model[128];
+};
+
+static void note_model(struct bridge *br, const char *thread, const char *model)
+{
+	struct thread_model *tm;
+
+	/* No word (null: the server does not know), or more than a model id
+	 * takes: the model stays as it was. */
+	if (!thread || !model || !*model || strlen(thread) >= sizeof tm->thread || strlen(model) >= sizeof tm->model)
+		return;
+	if (!(tm = hb_map_get(&br->models, thread))) {
+		if (!(tm = calloc(1, sizeof *tm)))
+			return;
+		memcpy(tm->thread, thread, strlen(thread) + 1);
+		if (hb_map_put(&br->models, tm->thread, tm) < 0) {
+			free(tm);
+			return;
+		}
+	}
+	memcpy(tm->model, model, strlen(model) + 1);
+}
 
 static int track(struct bridge *br, int64_t id, char *rpcid)
 {
@@ -102,15 +134,19 @@ void codex_write_json(int fd, json_t *v)
 static void answer_tool_call(struct bridge *br, json_t *rpcid, const char *text)
 {
 	char *id = json_dumps(rpcid, JSON_COMPACT | JSON_ENCODE_ANY);
-	char *ans = id ? dialect_codex_answer(id, 0, text) : NULL;
+	char *ans = id ? dialect_codex_answer(id, 0, text, NULL) : NULL;
 
 	if (!ans || write_line(br->server.in, ans, strlen(ans)) < 0)
 		log_warn(NULL, "cannot answer the server's tool call");
 	free(ans);
 	free(id);
 }
+
 static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 {
+	json_t *params = json_object_get(msg, "params");
+	const char *thread = json_string_value(json_object_get(params, "threadId"));
+	struct thread_model *tm = thread ? hb_map_get(&br->models, thread) : NULL;
 	struct hb_env req;
 	char err[256], *rpcid;
 	int64_t id;
@@ -118,6 +154,8 @@ static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 	hb_env_init(&req);
 	hb_env_set_str(&req, "op", "codex.call");
 	hb_env_set_str(&req, "json", line);
+	if (tm)
+		hb_env_set_str(&req, "model", tm->model);
 	if (!br->broker_ok || hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
 		answer_tool_call(br, json_object_get(msg, "id"),
 				 "HB Code's tool broker is not running, so the tool could not run. Try the call again.");
@@ -131,8 +169,6 @@ static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 	}
 	{
 		/* What turn/interrupt needs to find it again. */
-		json_t *params = json_object_get(msg, "params");
-		const char *thread = json_string_value(json_object_get(params, "threadId"));
 		const char *turn = json_string_value(json_object_get(params, "turnId"));
 		const char *callid = json_string_value(json_object_get(params, "callId"));
 		char key[24];
@@ -173,11 +209,15 @@ static void link_thread(struct bridge *br, const char *thread, const char *sessi
 	}
 }
 
-/* A thread object the server reported: link it. */
-static void note_thread(struct bridge *br, json_t *thread)
+/* A thread object the server reported: link it, and note its model
+ * (model: the answer's own, which names the model even where the thread
+ * object has none; NULL for a notification). */
+static void note_thread(struct bridge *br, json_t *thread, const char *model)
 {
 	const char *id = json_string_value(json_object_get(thread, "id"));
 	const char *parent = json_string_value(json_object_get(thread, "parentThreadId"));
+
+	note_model(br, id, model ? model : json_string_value(json_object_get(thread, "model")));
 
 	if (!parent)
 		parent = json_string_value(json_object_get(thread, "forkedFromId"));
@@ -347,9 +387,13 @@ static void from_server(struct bridge *br, char *line, size_t len)
 		return; /* the caller never sees it */
 	}
 	if (method && strcmp(method, "thread/started") == 0)
-		note_thread(br, json_object_get(params, "thread"));
+		note_thread(br, json_object_get(params, "thread"), NULL);
+	else if (method && strcmp(method, "thread/settings/updated") == 0)
+		note_model(br, json_string_value(json_object_get(params, "threadId")),
+			   json_string_value(json_object_get(json_object_get(params, "threadSettings"), "model")));
 	else if (!method && json_is_object(json_object_get(json_object_get(msg, "result"), "thread")))
-		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"));
+		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"),
+			    json_string_value(json_object_get(json_object_get(msg, "result"), "model")));
 	json_decref(msg);
 	to_caller(line, len);
 }
@@ -502,6 +546,7 @@ int main(int argc, char **argv)
 	if (pump_catch_signals() < 0)
 		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	hb_map_init(&br.pending);
+	hb_map_init(&br.models);
 	br.held_tail = &br.held;
 	br.broker_ok = hb_client_open(&br.broker, NULL, 5000, err, sizeof err) == 0;
 	if (!br.broker_ok)
@@ -521,6 +566,9 @@ int main(int argc, char **argv)
 		free(p);
 	}
 	hb_map_clear(&br.pending);
+	while (br.models.count)
+		free(hb_map_del(&br.models, ((struct thread_model *)hb_map_any(&br.models))->thread));
+	hb_map_clear(&br.models);
 	while (br.held) { /* tool calls whose links never came: the server is gone */
 		struct held *h = br.held;
 		br.held = h->next;

@@ -24,6 +24,7 @@ struct bridge {
 	struct hb_map pending;          /* broker request id -> struct pending */
 	int links_pending;              /* thread links not yet confirmed */
 	struct held *held, **held_tail; /* tool calls waiting for those links */
+	struct hb_map models;           /* thread id -> struct thread_model (codex.c) */
 	/* messages from other sessions (codex_deliver.c) */
 	struct deliveries dl;
 	char thread[200];               /* the session's own thread, once known */

@@ -76,9 +76,11 @@ static const struct back_op back_ops[] = {
 	/* Each worker thread's socket, which may come before the loop's ready. */
 	{ "worker", STARTED, on_worker, { HB_OPT_INT("slots") } },
 	{ "heartbeat", READY, NULL, { HB_OPT_INT("inflight") } },
-	/* code: a machine-readable reason beside the text of a failure. */
+	/* code: a machine-readable reason beside the text of a failure;
+	 * images: the answer's images beside its text (common/images.h). */
 	{ "result", READY, route_result,
-	  { HB_REQ_STR("key"), HB_REQ_BOOL("ok"), HB_REQ_STR("text"), HB_OPT_BOOL("queued"), HB_OPT_STR("code") } },
+	  { HB_REQ_STR("key"), HB_REQ_BOOL("ok"), HB_REQ_STR("text"), HB_OPT_BOOL("queued"), HB_OPT_STR("code"),
+	    HB_OPT_STR("images") } },
 	{ "progress", READY, on_progress, { HB_REQ_STR("key"), HB_REQ_STR("text") } },
 	/* A call's own call to another tool: key is the calling call's, sub
 	 * its number there; json (the arguments) is {} when absent. */

@@ -116,8 +116,9 @@ struct call {
 	long long start_ms, wait_deadline_ms;
 	char *strings;                  /* tool and args */
 	char *ctx_strings;              /* the context, once it is known */
-	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id;
+	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id, *model;
 	char fail_code[32];             /* the service's typed failure code, or "" */
+	const char *images;             /* the result's images (images.h), borrowed while it is answered */
 	struct call *prev, *next;       /* the wait queue or the instance's list */
 };
 

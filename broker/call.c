@@ -5,7 +5,9 @@
  * JSON-RPC error (the model would only see "dynamic tool request
  * failed"); for Claude the toolResult the bridge writes to the host
  * (MCP-style content plus isError); a subcall result for a service; a
- * callback for the broker's own requests.
+ * callback for the broker's own requests.  The images of an answer reach
+ * the front's waiters only: inside the agent's own answer, or beside the
+ * text of a plain reply; a service or the broker reads the text.
  */
 #include "call.h"
 
@@ -50,7 +52,7 @@ struct call *call_new(struct broker *b, struct service *svc, const char *tool, c
 	memcpy(c->strings + tl + 1, args, al + 1);
 	c->tool = c->strings;
 	c->args = c->strings + tl + 1;
-	c->session = c->run = c->project = c->agent = c->access = c->call_id = empty;
+	c->session = c->run = c->project = c->agent = c->access = c->call_id = c->model = empty;
 	format_key(c->key, ++b->next_key);
 	c->svc = svc;
 	c->worker = -1;
@@ -58,19 +60,20 @@ struct call *call_new(struct broker *b, struct service *svc, const char *tool, c
 	return c;
 }
 
-int call_set_context(struct call *c, const char *const ctx[6])
+int call_set_context(struct call *c, const char *const ctx[CALL_CONTEXT_FIELDS])
 {
-	const char **dst[6] = { &c->session, &c->run, &c->project, &c->agent, &c->access, &c->call_id };
-	size_t lens[6], total = 0;
+	const char **dst[CALL_CONTEXT_FIELDS] = { &c->session, &c->run, &c->project, &c->agent, &c->access,
+						  &c->call_id, &c->model };
+	size_t lens[CALL_CONTEXT_FIELDS], total = 0;
 	char *p, *old;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < CALL_CONTEXT_FIELDS; i++)
 		total += (lens[i] = strlen(ctx[i] ? ctx[i] : "")) + 1;
 	if (!(p = malloc(total)))
 		return -1;
 	old = c->ctx_strings; /* ctx may point into it: free it last */
 	c->ctx_strings = p;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < CALL_CONTEXT_FIELDS; i++) {
 		memcpy(p, ctx[i] ? ctx[i] : "", lens[i] + 1);
 		*dst[i] = p;
 		p += lens[i] + 1;
@@ -98,16 +101,18 @@ int call_add_waiter(struct call *c, const struct waiter *w)
 }
 
 /* The agent's own answer as JSON text (malloc'd), or NULL for plain. */
-static char *native_answer(const struct waiter *w, int ok, const char *text)
+static char *native_answer(const struct waiter *w, int ok, const char *text, const char *images)
 {
 	if (w->form == FORM_CODEX)
-		return dialect_codex_answer(w->native_id, ok, text);
+		return dialect_codex_answer(w->native_id, ok, text, images);
 	if (w->form == FORM_CLAUDE)
-		return dialect_claude_result(w->native_id, ok, text);
+		return dialect_claude_result(w->native_id, ok, text, images);
 	return NULL;
 }
 
-void call_answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text)
+/* images: the wire form of images.h, or NULL. */
+static void answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text,
+			  const char *images)
 {
 	struct hb_env e;
 	char *native = NULL;
@@ -121,9 +126,12 @@ void call_answer_waiter(struct broker *b, const struct waiter *w, const char *ke
 			hb_env_set_str(&e, "key", key);
 		hb_env_set_bool(&e, "ok", ok);
 		hb_env_set_str(&e, "text", text);
-		if (w->form != FORM_PLAIN) {
-			if (!(native = native_answer(w, ok, text))) {
-				log_error(NULL, "cannot write the agent's answer (out of memory or bad text)");
+		if (w->form == FORM_PLAIN && images) {
+			hb_env_set_str(&e, "images", images);
+		} else if (w->form != FORM_PLAIN) {
+			if (!(native = native_answer(w, ok, text, images))) {
+				log_error(key, "cannot write the agent's answer (out of memory, bad text or "
+					  "bad images)");
 				hb_env_set_bool(&e, "ok", 0);
 				hb_env_set_err(&e, "internal", "the answer could not be written as JSON");
 			} else {
@@ -149,6 +157,11 @@ void call_answer_waiter(struct broker *b, const struct waiter *w, const char *ke
 	}
 }
 
+void call_answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text)
+{
+	answer_waiter(b, w, key, ok, text, NULL);
+}
+
 void call_answer(struct broker *b, struct call *c, int ok, const char *text)
 {
 	while (c->waiters) {
@@ -158,7 +171,7 @@ void call_answer(struct broker *b, struct call *c, int ok, const char *text)
 		if (w->origin == FROM_BROKER)
 			w->done(b, w->arg, ok, !ok && c->fail_code[0] ? c->fail_code : NULL, text);
 		else
-			call_answer_waiter(b, w, c->key, ok, text);
+			answer_waiter(b, w, c->key, ok, text, c->images);
 		free(w->native_id);
 		free(w);
 	}

@@ -159,12 +159,13 @@ static const struct front_op front_ops[] = {
 	{ "hello", op_hello, HB_NO_FIELDS },
 	{ "status", op_status, HB_NO_FIELDS },
 	/* The context of a call: a named run binds the session, project,
-	 * agent and access; without one the call is the user's. */
+	 * agent, access and model; without one the call is the user's. */
 	{ "call", intake_call,
 	  { HB_REQ_STR("tool"), HB_OPT_STR("json"), HB_OPT_STR("session"), HB_OPT_STR("run"), HB_OPT_STR("project"),
 	    HB_OPT_STR("call_id") } },
-	/* The agents' doors: json is the agent's own frame, as it sent it. */
-	{ "codex.call", intake_codex_call, { HB_REQ_STR("json") } },
+	/* The agents' doors: json is the agent's own frame, as it sent it;
+	 * model, the model hb-codex-bridge saw the thread get. */
+	{ "codex.call", intake_codex_call, { HB_REQ_STR("json"), HB_OPT_STR("model") } },
 	{ "codex.cancel", intake_codex_cancel, { HB_REQ_STR("threadId"), HB_REQ_STR("callId") } },
 	{ "claude.call", intake_claude_call, { HB_REQ_STR("json") } },
 	{ "claude.cancel", intake_claude_cancel, { HB_REQ_STR("json") } },
@@ -176,9 +177,10 @@ static const struct front_op front_ops[] = {
 	{ "approval.list", approvals_list, HB_NO_FIELDS },
 	{ "approval.resolve", approvals_resolve,
 	  { HB_REQ_STR("approval"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },
+	/* model: the run's model id, when its opener knows it. */
 	{ "run.open", run_op_open,
 	  { HB_REQ_STR("run"), HB_REQ_STR("session"), HB_REQ_STR("project"), HB_REQ_STR("agent"),
-	    HB_REQ_STR("access") } },
+	    HB_REQ_STR("access"), HB_OPT_STR("model") } },
 	{ "run.close", run_op_close, { HB_REQ_STR("run") } },
 	{ "run.stop", run_op_stop, { HB_REQ_STR("run") } },
 	{ "cancel", route_front_cancel, { HB_REQ_STR("key") } },

@@ -9,7 +9,10 @@
  * connection, and an event that names any of the three is refused.
  * Identity: Codex callId, Claude toolUseId (or the requestId's bare text,
  * dialect_claude_call_id); a duplicate of a call in flight joins it.  A plain front call is bound by the run it
- * names, and without one it is the user's: no agent, no access.
+ * names, and without one it is the user's: no agent, no access, no model.
+ * The model is the run's (run.open), or for Codex the one hb-codex-bridge
+ * saw the thread get from its server (codex.call's `model`): never the
+ * arguments'.
  */
 #include "intake.h"
 
@@ -47,14 +50,14 @@ static void unserved_tool_text(const char *tool, char *out, size_t outlen)
 		snprintf(out, outlen, "unknown tool \"%.64s\": no service of this broker serves it", tool);
 }
 
-static int check_sizes(const char *args, const char *const ctx[6], char *err, size_t errlen)
+static int check_sizes(const char *args, const char *const ctx[CALL_CONTEXT_FIELDS], char *err, size_t errlen)
 {
 	if (strlen(args) > HB_MAX_PAYLOAD) {
 		snprintf(err, errlen, "the arguments are %zu bytes; at most %u are accepted", strlen(args),
 			 HB_MAX_PAYLOAD);
 		return -1;
 	}
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < CALL_CONTEXT_FIELDS; i++)
 		if (ctx[i] && strlen(ctx[i]) > HB_MAX_CONTEXT) {
 			snprintf(err, errlen, "a context string is %zu bytes; at most %d are accepted",
 				 strlen(ctx[i]), HB_MAX_CONTEXT);
@@ -75,7 +78,7 @@ static void front_waiter(struct waiter *w, const struct hb_peer *peer, const str
 
 /* A call for tool with context ctx, answered to w; identity may be NULL. */
 static void start_call(struct broker *b, const struct waiter *w, const char *tool, const char *args,
-		       const char *const ctx[6], const char *identity)
+		       const char *const ctx[CALL_CONTEXT_FIELDS], const char *identity)
 {
 	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
 	char text[512];
@@ -103,7 +106,7 @@ static void start_call(struct broker *b, const struct waiter *w, const char *too
 void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
-	const char *tool = hb_env_str(e, "tool"), *ctx[6];
+	const char *tool = hb_env_str(e, "tool"), *ctx[CALL_CONTEXT_FIELDS];
 	struct waiter w;
 
 	front_waiter(&w, peer, e, FORM_PLAIN);
@@ -123,9 +126,10 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 	}
 	for (int i = 0; i < 6; i++)
 		ctx[i] = hb_env_str_or(e, keys[i], "");
+	ctx[6] = "";
 	if (*ctx[1]) {
-		/* A named run binds the call: its session, project, agent and
-		 * access are the run's, never the client's word. */
+		/* A named run binds the call: its session, project, agent,
+		 * access and model are the run's, never the client's word. */
 		struct run *r = runs_find(b, ctx[1]);
 		char text[512];
 		if (!r || r->stopped || (*ctx[0] && strcmp(ctx[0], r->session) != 0)) {
@@ -138,6 +142,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		ctx[2] = r->project;
 		ctx[3] = r->agent;
 		ctx[4] = r->access;
+		ctx[6] = r->model;
 	} else {
 		/* No run binds it: the user's own call (hbctl, the desktop).
 		 * An agent and an access come only from a run, so a client's
@@ -204,11 +209,15 @@ static void remember_thread(struct broker *b, const char *thread, const char *se
 	}
 }
 
-/* Bind c to the session's active run and send it on. */
+/* Bind c to the session's active run and send it on.  The model the
+ * bridge saw its thread get (a sub-agent's may differ from the run's)
+ * wins over the run's. */
 static void bind_codex_call(struct broker *b, struct call *c, const char *session)
 {
 	struct run *r = runs_active(b, session);
-	const char *ctx[6] = { session, r ? r->id : "", r ? r->project : "", "codex", r ? r->access : "", c->call_id };
+	const char *ctx[CALL_CONTEXT_FIELDS] = { session, r ? r->id : "", r ? r->project : "", "codex",
+						 r ? r->access : "", c->call_id,
+						 *c->model ? c->model : r ? r->model : "" };
 
 	if (call_set_context(c, ctx) < 0) {
 		route_finish(b, c, 0, "hb-broker is out of memory");
@@ -282,7 +291,8 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 		goto out;
 	}
 	{
-		const char *ctx[6] = { "", "", "", "codex", "", tc.call_id };
+		const char *ctx[CALL_CONTEXT_FIELDS] = { "", "", "", "codex", "", tc.call_id,
+							 hb_env_str_or(e, "model", "") };
 		if (check_sizes(tc.args, ctx, err, sizeof err) < 0) {
 			call_answer_waiter(b, &w, NULL, 0, err);
 			goto out;
@@ -365,7 +375,8 @@ void intake_claude_call(struct broker *b, const struct hb_peer *peer, const stru
 			 tc.binding);
 		call_answer_waiter(b, &w, NULL, 0, text);
 	} else {
-		const char *ctx[6] = { r->session, r->id, r->project, "claude", r->access, tc.call_id };
+		const char *ctx[CALL_CONTEXT_FIELDS] = { r->session, r->id, r->project, "claude", r->access, tc.call_id,
+							 r->model };
 		if (dialect_identity(identity, sizeof identity, "claude", r->id, tc.call_id) < 0)
 			call_answer_waiter(b, &w, NULL, 0, "The call was refused: its toolUseId or requestId is too long.");
 		else

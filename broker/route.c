@@ -127,6 +127,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	hb_env_set_str(&e, "agent", c->agent);
 	hb_env_set_str(&e, "access", c->access);
 	hb_env_set_str(&e, "call_id", c->call_id);
+	hb_env_set_str(&e, "model", c->model);
 	if (inst->busy >= inst->slots && inst->queued < inst->overflow) {
 		/* Every worker busy: the service's own queue, for whichever
 		 * worker is free first. */
@@ -335,7 +336,8 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	}
 	{
 		/* A subcall runs with the context of the call that made it. */
-		const char *ctx[6] = { pc->session, pc->run, pc->project, pc->agent, pc->access, pc->call_id };
+		const char *ctx[CALL_CONTEXT_FIELDS] = { pc->session, pc->run, pc->project, pc->agent,
+							 pc->access, pc->call_id, pc->model };
 		if (call_set_context(c, ctx) < 0) {
 			call_answer(b, c, 0, "hb-broker is out of memory");
 			call_free(c);
@@ -394,6 +396,7 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	if (c && c->inst == from) {
 		from->svc->served++;
 		snprintf(c->fail_code, sizeof c->fail_code, "%s", hb_env_str_or(e, "code", ""));
+		c->images = hb_env_str(e, "images"); /* e outlives the answer */
 		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str(e, "text"));
 	} /* else cancelled or answered already: only the worker is freed */
 	if (from == from->svc->cur)

@@ -142,7 +142,8 @@ static void session_checked(struct broker *b, void *arg, int ok, const char *fai
 	}
 	r->opened_ms = broker_now_ms();
 	runs_insert(b, r);
-	log_info(NULL, "run %s opened for session %s (%s, %s)", r->id, r->session, r->agent, r->access);
+	log_info(NULL, "run %s opened for session %s (%s, %s%s%s)", r->id, r->session, r->agent, r->access,
+		 r->model[0] ? ", " : "", r->model);
 	o = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
 		      runs_permission_mode(r->access));
 	json = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -156,6 +157,7 @@ void run_op_open(struct broker *b, const struct hb_peer *peer, const struct hb_e
 {
 	struct run *r = calloc(1, sizeof *r);
 	struct pending_open *p = NULL;
+	const char *model = hb_env_str_or(e, "model", "");
 	char err[256], *query = NULL;
 	struct reqid id;
 	json_t *q;
@@ -171,6 +173,11 @@ void run_op_open(struct broker *b, const struct hb_peer *peer, const struct hb_e
 	    take(e, "agent", r->agent, sizeof r->agent, err, sizeof err) < 0 ||
 	    take(e, "access", r->access, sizeof r->access, err, sizeof err) < 0)
 		goto bad;
+	if (strlen(model) >= sizeof r->model) {
+		snprintf(err, sizeof err, "run.open's \"model\" is at most %zu bytes", sizeof r->model - 1);
+		goto bad;
+	}
+	memcpy(r->model, model, strlen(model) + 1); /* optional: "" when the opener does not know it */
 	if (r->project[0] != '/') {
 		snprintf(err, sizeof err, "the project directory must be an absolute path");
 		goto bad;

@@ -1,6 +1,6 @@
 /*
  * runs - the table of active runs: which session, run id, project
- * directory, agent and access level a call belongs to.  A Claude bridge
+ * directory, agent, access level and model a call belongs to.  A Claude bridge
  * opens its run on its own connection, which binds its calls to it; a
  * Codex call finds its run through the thread's session.
  */
@@ -15,6 +15,7 @@ struct run {
 	char project[1024];
 	char agent[16];                 /* codex | claude */
 	char access[16];                /* read-only | full-auto | full-access | unrestricted */
+	char model[128];                /* the model id its opener named, or "" */
 	struct hb_peer owner;           /* the connection that opened it */
 	int stopped;
 	long long opened_ms;

@@ -1,6 +1,7 @@
 /*
  * base64 - a strict decoder: a payload that is not clean base64 is a
- * broken answer, and guessing at it would turn noise into audio.
+ * broken answer, and guessing at it would turn noise into audio.  The
+ * encoder always pads, so the check of what it wrote can be exact.
  */
 #include "base64.h"
 
@@ -66,4 +67,54 @@ bad:
 	free(out);
 	errno = EINVAL;
 	return NULL;
+}
+
+static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t hb_base64_encoded_len(size_t len)
+{
+	return (len + 2) / 3 * 4;
+}
+
+char *hb_base64_encode(const unsigned char *data, size_t len)
+{
+	char *out = malloc(hb_base64_encoded_len(len) + 1), *p = out;
+	size_t i = 0;
+
+	if (!out)
+		return NULL;
+	for (; i + 3 <= len; i += 3) {
+		unsigned long w = (unsigned long)data[i] << 16 | (unsigned long)data[i + 1] << 8 | data[i + 2];
+
+		*p++ = alphabet[w >> 18];
+		*p++ = alphabet[(w >> 12) & 63];
+		*p++ = alphabet[(w >> 6) & 63];
+		*p++ = alphabet[w & 63];
+	}
+	if (len - i > 0) { /* one or two bytes left: two or three characters and padding */
+		unsigned long w = (unsigned long)data[i] << 16 | (len - i == 2 ? (unsigned long)data[i + 1] << 8 : 0);
+
+		*p++ = alphabet[w >> 18];
+		*p++ = alphabet[(w >> 12) & 63];
+		*p++ = len - i == 2 ? alphabet[(w >> 6) & 63] : '=';
+		*p++ = '=';
+	}
+	*p = '\0';
+	return out;
+}
+
+int hb_base64_check(const char *text, size_t len, size_t *decoded)
+{
+	const unsigned char *t = (const unsigned char *)text;
+	size_t pad = 0;
+
+	if (len % 4 != 0)
+		return -1;
+	while (pad < 2 && pad < len && t[len - 1 - pad] == '=')
+		pad++;
+	for (size_t i = 0; i < len - pad; i++)
+		if (sextet(t[i]) < 0)
+			return -1;
+	*decoded = len / 4 * 3 - pad;
+	return 0;
 }

@@ -16,7 +16,8 @@ static const struct {
 	 * the broker's, and empty when the call has none. */
 	{ "call",
 	  { HB_REQ_STR("key"), HB_REQ_STR("tool"), HB_REQ_STR("json"), HB_OPT_STR("session"), HB_OPT_STR("run"),
-	    HB_OPT_STR("project"), HB_OPT_STR("agent"), HB_OPT_STR("access"), HB_OPT_STR("call_id") } },
+	    HB_OPT_STR("project"), HB_OPT_STR("agent"), HB_OPT_STR("access"), HB_OPT_STR("call_id"),
+	    HB_OPT_STR("model") } },
 	{ "cancel", { HB_REQ_STR("key") } },
 	/* The answer to a subcall: key is the calling call's, sub its number. */
 	{ "subcall.result", { HB_REQ_STR("key"), HB_REQ_STR("sub"), HB_REQ_BOOL("ok"), HB_REQ_STR("text") } },

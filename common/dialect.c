@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "images.h"
+
 #define CLAUDE_PREFIX "mcp__hbcode__"
 #define ID_MAX 200
 
@@ -99,10 +101,54 @@ static char *answer_with_id(const char *idtext, json_t *body, const char *idkey)
 	return out;
 }
 
-char *dialect_codex_answer(const char *rpcid, int ok, const char *text)
+/* One agent's item for an image of the wire form (a new reference). */
+typedef json_t *(*image_item_fn)(const char *mime, const char *data);
+
+static json_t *codex_image(const char *mime, const char *data)
 {
-	return answer_with_id(rpcid, json_pack("{s:{s:[{s:s, s:s%}], s:b}}", "result", "contentItems", "type",
-					       "inputText", "text", text, strlen(text), "success", ok), "id");
+	return json_pack("{s:s, s:o}", "type", "inputImage", "imageUrl",
+			 json_sprintf("data:%s;base64,%s", mime, data));
+}
+
+static json_t *claude_image(const char *mime, const char *data)
+{
+	return json_pack("{s:s, s:s, s:s}", "type", "image", "data", data, "mimeType", mime);
+}
+
+/* The text's item, then one item per image of the wire form images
+ * (NULL: none); NULL when they cannot be written. */
+static json_t *content(json_t *text_item, const char *images, image_item_fn image_item)
+{
+	json_t *items = json_array(), *all = NULL, *img;
+	char err[256];
+	size_t i;
+
+	if (!items || !text_item || json_array_append_new(items, text_item) < 0)
+		goto bad;
+	text_item = NULL;
+	if (!images)
+		return items;
+	if (!(all = hb_images_parse(images, err, sizeof err)))
+		goto bad;
+	json_array_foreach(all, i, img)
+		if (json_array_append_new(items, image_item(hb_image_mime(img), hb_image_data(img))) < 0)
+			goto bad;
+	json_decref(all);
+	return items;
+bad:
+	json_decref(text_item);
+	json_decref(all);
+	json_decref(items);
+	return NULL;
+}
+
+char *dialect_codex_answer(const char *rpcid, int ok, const char *text, const char *images)
+{
+	json_t *items = content(json_pack("{s:s, s:s%}", "type", "inputText", "text", text, strlen(text)), images,
+				codex_image);
+
+	return items ? answer_with_id(rpcid, json_pack("{s:{s:o, s:b}}", "result", "contentItems", items,
+						       "success", ok), "id") : NULL;
 }
 
 /* The identity of a Claude event ev (page 000): toolUseId, or without one
@@ -182,10 +228,13 @@ void dialect_claude_free(struct claude_tool_call *c)
 	memset(c, 0, sizeof *c);
 }
 
-char *dialect_claude_result(const char *request_id, int ok, const char *text)
+char *dialect_claude_result(const char *request_id, int ok, const char *text, const char *images)
 {
-	return answer_with_id(request_id, json_pack("{s:[{s:s, s:s%}], s:b}", "content", "type", "text", "text",
-						    text, strlen(text), "isError", !ok), "requestId");
+	json_t *items = content(json_pack("{s:s, s:s%}", "type", "text", "text", text, strlen(text)), images,
+				claude_image);
+
+	return items ? answer_with_id(request_id, json_pack("{s:o, s:b}", "content", items, "isError", !ok),
+				      "requestId") : NULL;
 }
 
 int dialect_identity(char *out, size_t outlen, const char *agent, const char *scope, const char *id)

@@ -24,8 +24,12 @@ struct codex_tool_call {
 int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *out, char *err, size_t errlen);
 void dialect_codex_free(struct codex_tool_call *c);
 /* {"id":…,"result":{"contentItems":[{"type":"inputText","text":…}],"success":…}},
- * always a result, never a JSON-RPC error.  malloc'd, or NULL. */
-char *dialect_codex_answer(const char *rpcid, int ok, const char *text);
+ * always a result, never a JSON-RPC error.  images (NULL: none) is the
+ * wire form of images.h; each becomes an item after the text,
+ * {"type":"inputImage","imageUrl":"data:image/png;base64,…"} (Codex's
+ * DynamicToolCallOutputContentItem).  malloc'd, or NULL (no memory, or
+ * images that images.h does not accept). */
+char *dialect_codex_answer(const char *rpcid, int ok, const char *text, const char *images);
 
 /* A parsed toolCall event of the agent host. */
 struct claude_tool_call {
@@ -41,8 +45,11 @@ struct claude_tool_call {
 int dialect_claude_parse(const char *line, size_t len, struct claude_tool_call *out, char *err, size_t errlen);
 void dialect_claude_free(struct claude_tool_call *c);
 /* {"requestId":…,"content":[{"type":"text","text":…}],"isError":…}: the
- * params of the toolResult request.  malloc'd, or NULL. */
-char *dialect_claude_result(const char *request_id, int ok, const char *text);
+ * params of the toolResult request.  images as for Codex; each becomes an
+ * MCP content block after the text,
+ * {"type":"image","data":"<base64>","mimeType":"image/png"}.  malloc'd,
+ * or NULL. */
+char *dialect_claude_result(const char *request_id, int ok, const char *text, const char *images);
 /* The identity of a Claude call in a toolCall or toolCancel event line:
  * toolUseId, or without one the requestId as bare text ("tool-1" for
  * "tool-1", "7" for 7), so that both events of one call name it alike.

@@ -30,6 +30,9 @@
 #define HB_SERVICE_H
 
 #include <jansson.h>
+#include <stddef.h>
+
+#include "images.h"
 
 struct hb_call;
 
@@ -52,6 +55,7 @@ struct hb_call_context {
 	const char *agent;    /* codex | claude | "" */
 	const char *access;   /* read-only | full-auto | full-access | unrestricted | "" */
 	const char *call_id;  /* the agent's call identity (callId / toolUseId) */
+	const char *model;    /* the run's model id (e.g. what Codex's thread/start answered) | "" */
 };
 
 /* A service's own background task (svc-messages' delivery loop): it runs
@@ -100,6 +104,13 @@ int hb_call_cancelled(const struct hb_call *call);
 /* The result text the agent reads.  Both return what the handler returns. */
 int hb_call_succeed(struct hb_call *call, const char *text);
 int hb_call_succeedf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text and n images (images.h: PNG or JPEG bytes, copied here), which
+ * the agent's model sees beside the text.  The text and the images as
+ * base64 together must fit the 4 MiB an answer may carry; past that, or
+ * with a type other than image/png and image/jpeg or bytes that are not
+ * of their declared type, the call fails with a sentence saying so (and
+ * this returns -1). */
+int hb_call_succeed_with_images(struct hb_call *call, const char *text, const struct hb_image *images, size_t n);
 int hb_call_fail(struct hb_call *call, const char *text);
 int hb_call_failf(struct hb_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A failure the broker must tell apart: code is one of fail_codes.h. */

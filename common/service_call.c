@@ -22,6 +22,7 @@ void hb_call_free(struct hb_call *call)
 	if (!call)
 		return;
 	free(call->text);
+	free(call->images);
 	free(call->sub_text);
 	free(call->strings);
 	free(call);
@@ -51,6 +52,8 @@ int hb_call_cancelled(const struct hb_call *call)
 static int set_result(struct hb_call *call, int ok, char *text)
 {
 	free(call->text);
+	free(call->images);
+	call->images = NULL;
 	call->text = text;
 	call->ok = ok;
 	call->code = NULL;
@@ -61,6 +64,26 @@ static int set_result(struct hb_call *call, int ok, char *text)
 int hb_call_succeed(struct hb_call *call, const char *text)
 {
 	return set_result(call, 1, strdup(text));
+}
+
+int hb_call_succeed_with_images(struct hb_call *call, const char *text, const struct hb_image *images, size_t n)
+{
+	/* Measured before anything is encoded: megabytes too many are
+	 * refused without copying them first. */
+	size_t size = strlen(text) + hb_images_wire_size(images, n);
+	char err[256], *wire;
+
+	if (n == 0)
+		return hb_call_succeed(call, text);
+	if (size > HB_MAX_PAYLOAD)
+		return hb_call_failf(call, "%s answered %zu bytes with its %zu image%s as base64, more than the %u "
+				     "bytes an answer can carry", call->ctx.tool, size, n, n == 1 ? "" : "s",
+				     HB_MAX_PAYLOAD);
+	if (!(wire = hb_images_encode(images, n, err, sizeof err)))
+		return hb_call_failf(call, "%s could not answer with its images: %s", call->ctx.tool, err);
+	set_result(call, 1, strdup(text));
+	call->images = wire;
+	return 0;
 }
 
 int hb_call_fail(struct hb_call *call, const char *text)

@@ -110,15 +110,16 @@ static hb_tool_fn find_tool(const struct hb_pool *pool, const char *name)
 static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
 {
 	static const char *const names[] = { "key", "tool", "session", "run", "project",
-					     "agent", "access", "call_id", "json" };
-	const char *vals[9];
-	size_t lens[9], total = 0;
+					     "agent", "access", "call_id", "model", "json" };
+	enum { NFIELDS = sizeof names / sizeof names[0] };
+	const char *vals[NFIELDS];
+	size_t lens[NFIELDS], total = 0;
 	struct hb_call *c = calloc(1, sizeof *c);
 	char *p;
 
 	if (!c)
 		return NULL;
-	for (int i = 0; i < 9; i++) {
+	for (int i = 0; i < NFIELDS; i++) {
 		const struct hb_field *f = hb_env_get(e, names[i]);
 		vals[i] = f && f->type == HB_VAL_STR ? f->s : "";
 		lens[i] = f && f->type == HB_VAL_STR ? f->len : 0;
@@ -128,16 +129,16 @@ static struct hb_call *call_from_env(const struct hb_env *e, hb_tool_fn fn)
 		free(c);
 		return NULL;
 	}
-	const char **slots[9] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
-				  &c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
-				  &c->args };
-	for (int i = 0; i < 9; i++) {
+	const char **slots[NFIELDS] = { &c->ctx.key, &c->ctx.tool, &c->ctx.session, &c->ctx.run,
+					&c->ctx.project, &c->ctx.agent, &c->ctx.access, &c->ctx.call_id,
+					&c->ctx.model, &c->args };
+	for (int i = 0; i < NFIELDS; i++) {
 		memcpy(p, vals[i], lens[i]);
 		p[lens[i]] = '\0';
 		*slots[i] = p;
 		p += lens[i] + 1;
 	}
-	c->args_len = lens[8];
+	c->args_len = lens[NFIELDS - 1];
 	c->fn = fn;
 	atomic_init(&c->cancelled, 0);
 	return c;
@@ -163,14 +164,17 @@ static void run_call(struct hb_call *call)
 		hb_call_failf(call, "%s ended without an answer (a bug in the service)", call->ctx.tool);
 	else if (!call->text)
 		hb_call_fail(call, "out of memory while answering");
-	else if (strlen(call->text) > HB_MAX_PAYLOAD)
-		hb_call_failf(call, "%s answered %zu bytes, more than the %u bytes an answer can carry",
-			      call->ctx.tool, strlen(call->text), HB_MAX_PAYLOAD);
+	else if (strlen(call->text) + (call->images ? strlen(call->images) : 0) > HB_MAX_PAYLOAD)
+		hb_call_failf(call, "%s answered %zu bytes%s, more than the %u bytes an answer can carry",
+			      call->ctx.tool, strlen(call->text) + (call->images ? strlen(call->images) : 0),
+			      call->images ? " with its images as base64" : "", HB_MAX_PAYLOAD);
 }
 
 /* queued: the call came through the loop's overflow queue, which the
- * broker counts apart from the workers' own calls. */
-static void answer(void *sock, const char *key, int queued, int ok, const char *text, const char *code)
+ * broker counts apart from the workers' own calls.  images: the wire
+ * form of images.h, or NULL. */
+static void answer(void *sock, const char *key, int queued, int ok, const char *text, const char *images,
+		   const char *code)
 {
 	struct hb_env e;
 
@@ -179,6 +183,8 @@ static void answer(void *sock, const char *key, int queued, int ok, const char *
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", ok);
 	hb_env_set_str(&e, "text", text);
+	if (images)
+		hb_env_set_str(&e, "images", images);
 	if (code)
 		hb_env_set_str(&e, "code", code);
 	if (queued)
@@ -223,7 +229,8 @@ static void run_and_answer(struct hb_pool *pool, void *sock, struct hb_call *c)
 	c->sock = sock;
 	log_debug(c->ctx.key, "call %s%s", c->ctx.tool, c->queued ? " (queued)" : "");
 	run_call(c);
-	answer(sock, c->ctx.key, c->queued, c->ok, c->text ? c->text : "", c->ok ? NULL : c->code);
+	answer(sock, c->ctx.key, c->queued, c->ok, c->text ? c->text : "", c->ok ? c->images : NULL,
+	       c->ok ? NULL : c->code);
 	log_debug(c->ctx.key, "done %s ok=%d", c->ctx.tool, c->ok);
 	pthread_mutex_lock(&pool->lock);
 	hb_map_del(&pool->calls, c->ctx.key);
@@ -244,7 +251,7 @@ static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
 		return;
 	}
 	if (!(c = make_call(pool, e, why, sizeof why))) {
-		answer(sock, key, 0, 0, why, NULL);
+		answer(sock, key, 0, 0, why, NULL, NULL);
 		return;
 	}
 	run_and_answer(pool, sock, c);
@@ -397,7 +404,7 @@ void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
 	free(pool->threads);
 	/* Queued calls no worker took (the stop came first) are answered. */
 	while ((c = take_queued(pool))) {
-		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.", NULL);
+		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.", NULL, NULL);
 		hb_map_del(&pool->calls, c->ctx.key);
 		hb_call_free(c);
 	}

@@ -41,6 +41,7 @@ struct hb_call {
 	int answered, ok;
 	int queued;                    /* came through the loop's overflow queue */
 	char *text;
+	char *images;                  /* the wire form of images.h, or NULL */
 	const char *code;              /* a fail_codes.h code, or NULL */
 	/* the worker's DEALER while the call runs */
 	void *sock;

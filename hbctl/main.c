@@ -27,6 +27,7 @@
 
 #include "client.h"
 #include "hbctl.h"
+#include "images.h"
 #include "log.h"
 #include "paths.h"
 #include "sock.h"
@@ -42,6 +43,7 @@ int usage(void)
 			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
 			"       hbctl messages [--session ID] [--json] | messages send|discard ID\n"
 			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
+			"                          [--model MODEL]\n"
 			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent]\n");
@@ -129,6 +131,24 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
+/* A line per image of an answer (the bytes are for an agent's model, not
+ * a terminal); -1 when the images are not what images.h writes. */
+static int print_images(const char *wire)
+{
+	char err[256];
+	json_t *all = hb_images_parse(wire, err, sizeof err), *img;
+	size_t i;
+
+	if (!all) {
+		fprintf(stderr, "hbctl: the answer's images cannot be read: %s\n", err);
+		return -1;
+	}
+	json_array_foreach(all, i, img)
+		printf("[image: %s, %zu bytes]\n", hb_image_mime(img), hb_image_size(img));
+	json_decref(all);
+	return 0;
+}
+
 static int cmd_call(int argc, char **argv)
 {
 	const char *session = "", *run = "", *call_id = "";
@@ -163,6 +183,8 @@ static int cmd_call(int argc, char **argv)
 		return rc;
 	puts(hb_env_str_or(&reply, "text", ""));
 	rc = hb_env_bool(&reply, "ok", 0) ? 0 : EXIT_FAIL;
+	if (hb_env_str(&reply, "images") && print_images(hb_env_str(&reply, "images")) < 0)
+		rc = EXIT_FAIL;
 	hb_env_free(&reply);
 	return rc;
 }
@@ -189,21 +211,23 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
-/* hbctl run open ID --session S --project DIR --agent A --access L: what
- * the desktop does when a turn starts; the run stays open until closed. */
+/* hbctl run open ID --session S --project DIR --agent A --access L
+ * [--model M]: what the desktop does when a turn starts; the run stays
+ * open until closed. */
 static int run_open(int argc, char **argv, struct hb_env *req)
 {
-	static const char *const opts[] = { "--session", "--project", "--agent", "--access" };
+	static const char *const opts[] = { "--session", "--project", "--agent", "--access", "--model" };
+	const size_t nopts = sizeof opts / sizeof opts[0];
 
-	if (argc != 12)
+	if (argc != 12 && argc != 14)
 		return -1;
 	hb_env_set_str(req, "op", "run.open");
 	hb_env_set_str(req, "run", argv[3]);
 	for (int i = 4; i < argc; i += 2) {
 		size_t k;
-		for (k = 0; k < 4 && strcmp(argv[i], opts[k]) != 0; k++)
+		for (k = 0; k < nopts && strcmp(argv[i], opts[k]) != 0; k++)
 			;
-		if (k == 4)
+		if (k == nopts || hb_env_get(req, opts[k] + 2))
 			return -1;
 		hb_env_set_str(req, opts[k] + 2, argv[i + 1]);
 	}

@@ -33,6 +33,7 @@ const USAGE = `usage: node drive.mjs [options] [-- COMMAND ARGS...]
   --tools FILE             JSON array for thread/start dynamicTools (default: none)
   --text T                 user text of a turn (repeatable: one turn each;
                            default: one turn with a request to use the hbcode tool)
+  --turn-model M           turn/start's model (the model for this turn and the next)
   --answer-text T          self-answer: text of the tool answer (default: a fixed JSON text)
   --answer-success B       self-answer: true|false (default true)
   --answer-delay MS        self-answer: wait MS before answering a tool call
@@ -67,6 +68,7 @@ try {
       mode: { type: "string", default: "self-answer" },
       tools: { type: "string" },
       text: { type: "string", multiple: true },
+      "turn-model": { type: "string" },
       "answer-text": { type: "string" },
       "answer-success": { type: "string", default: "true" },
       "answer-delay": { type: "string", default: "0" },
@@ -562,6 +564,7 @@ async function main() {
     const r = await request("turn/start", {
       threadId: summary.threadId,
       input: [{ type: "text", text, text_elements: [] }],
+      ...(opt["turn-model"] ? { model: opt["turn-model"] } : {}),
     });
     const turnId = r?.turn?.id;
     const t = { id: turnId, text, status: null, error: null, agentMessages: [], interruptAnswered: false };

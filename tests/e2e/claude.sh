@@ -8,7 +8,9 @@
 # a decline reaches the model as the denial; the nine child-session
 # markers never reach the host; the run's Claude session id is linked to
 # its HB Code session (maintain_sessions shows it), and a second session
-# that opens the same conversation is refused.  Usage: claude.sh BUILD.
+# that opens the same conversation is refused; a tool's image reaches the
+# model as an image block of the tool_result, and the service saw the
+# run's model (--model).  Usage: claude.sh BUILD.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,27 @@ tool_results() {
 				for (const c of Array.isArray(m.content) ? m.content : [])
 					if (c.type === "tool_result") console.log(JSON.stringify(c));
 		}' "$1"
+}
+
+# The images of the tool results the model received, a line each: the
+# block's type, its source's type and media type, and whether its bytes
+# are a PNG.
+tool_images() {
+	node -e '
+		const fs = require("fs");
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l);
+			for (const m of (r.body && r.body.messages) || [])
+				for (const c of Array.isArray(m.content) ? m.content : [])
+					for (const b of c.type === "tool_result" && Array.isArray(c.content) ? c.content : []) {
+						if (b.type === "text") continue;
+						const s = b.source || {};
+						const png = Buffer.from(s.data || "", "base64").subarray(0, 8)
+							.equals(Buffer.from("89504e470d0a1a0a", "hex"));
+						console.log(b.type, s.type, s.media_type, png ? "png-bytes" : "other-bytes");
+					}
+		}' "$1" | sort -u
 }
 
 unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
@@ -102,6 +125,17 @@ check "stop: the run ended idle" '[ "$(cat $tmp/stop.rc)" = 0 ]'
 check "stop: the model got Run stopped. as the tool result" 'tool_results $tmp/mock.jsonl | grep -q "Run stopped."'
 check "stop: the handler stopped" slots_free_soon
 
+# The stand-in's screenshot: a PNG beside its text, which names the model
+# the service saw (the run's, from the bridge's --model).
+bridge_extra="--model claude-e2e-model" run screenshot '@tool use_user_browser {"action":"screenshot"}' --approve
+check "screenshot: the run ended idle" '[ "$(cat $tmp/screenshot.rc)" = 0 ]'
+check "screenshot: Claude Code asked the API with the run's model" \
+	'grep -q "\"model\":\"claude-e2e-model\"" $tmp/mock.jsonl'
+check "screenshot: the service saw the run's model" \
+	'tool_results $tmp/mock.jsonl | grep -q "taken for model \\\\\"claude-e2e-model\\\\\""'
+check "screenshot: the model got the PNG as an image block of the tool result" \
+	'[ "$(tool_images $tmp/mock.jsonl)" = "image base64 image/png png-bytes" ]'
+
 # Another session opens the conversation the first one holds now.
 second=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude second\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" | json_field id)
@@ -117,7 +151,7 @@ check "conflict: the run was closed" 'grep -q "run run-conflict closed" $tmp/bro
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in readonly approve decline interrupt stop conflict; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
+	for s in readonly approve decline interrupt stop screenshot conflict; do echo "--- $s"; tail -15 "$tmp/$s.err"; cat "$tmp/$s.json"; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

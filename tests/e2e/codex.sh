@@ -4,7 +4,10 @@
 # -> a mock Responses API on 127.0.0.1; tool calls go bridge -> hb-broker
 # -> svc-sessions -> back.  Checks: the turn completes, the model's next
 # request carries the tool's output text, and a thread with no link gets
-# the exact tool error.  Usage: codex.sh BUILD (needs `npm ci` in tests/codex).
+# the exact tool error; a tool's image reaches the model as an input_image
+# of the function_call_output, and the service saw the thread's model (a
+# turn/start's, once it names one).
+# Usage: codex.sh BUILD (needs `npm ci` in tests/codex).
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,6 +53,22 @@ tool_output() {
 			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
 		}' "$1"
 }
+# The images of the tool output the model received, a line each: the
+# item's type, the data URL's media type, and whether its bytes are a PNG.
+tool_images() {
+	node -e '
+		const fs = require("fs");
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l), raw = r.toolOutput && r.toolOutput.raw;
+			for (const c of Array.isArray(raw) ? raw : []) {
+				if (!c || c.type === "input_text") continue;
+				const m = /^data:([^;]+);base64,(.*)$/.exec(c.image_url || "");
+				const png = m && Buffer.from(m[2], "base64").subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex"));
+				console.log(c.type, m ? m[1] : "no-data-url", png ? "png-bytes" : "other-bytes");
+			}
+		}' "$1"
+}
 field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
 
 guide='{"namespace":"hbcode","name":"maintain_sessions","arguments":{"action":"guide","sessionId":"s-from-old-thread"},"callId":"call_guide"}'
@@ -77,11 +96,33 @@ d=$tmp/interrupt
 check "interrupt: the turn ended interrupted" '[ "$(field $d/summary.json turnStatus)" = interrupted ]'
 check "interrupt: the slow call stopped in its service" slots_free_soon
 
+# The stand-in's screenshot: a PNG beside its text, which names the model
+# the service saw (the thread's, from codex's own thread/start answer).
+run screenshot "--session $session" \
+	'{"namespace":"hbcode","name":"use_user_browser","arguments":{"action":"screenshot"},"callId":"call_shot"}'
+d=$tmp/screenshot
+check "screenshot: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
+check "screenshot: the service saw the thread's model (mock-model)" \
+	'[ "$(tool_output $d/mock.jsonl)" = "the stand-in'"'"'s screenshot, taken for model \"mock-model\"" ]'
+check "screenshot: the model got the PNG as an input_image of the tool output" \
+	'[ "$(tool_images $d/mock.jsonl)" = "input_image image/png png-bytes" ]'
+# A turn/start that names another model: the service sees that one, as
+# the Responses API does.
+run turn-model "--session $session" \
+	'{"namespace":"hbcode","name":"use_user_browser","arguments":{"action":"screenshot"},"callId":"call_shot2"}' \
+	--turn-model mock-model-of-the-turn
+d=$tmp/turn-model
+check "turn-model: the turn completed" '[ "$(field $d/summary.json turnStatus)" = completed ]'
+check "turn-model: codex asked the Responses API with the turn's model" \
+	'grep -q "\"model\":\"mock-model-of-the-turn\"" $d/mock.jsonl'
+check "turn-model: the service saw the turn's model" \
+	'[ "$(tool_output $d/mock.jsonl)" = "the stand-in'"'"'s screenshot, taken for model \"mock-model-of-the-turn\"" ]'
+
 check "no sanitizer report from the bridge, the broker or the service" \
 	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*/drive.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in linked unlinked interrupt; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
+	for s in linked unlinked interrupt screenshot turn-model; do echo "--- $s"; cat "$tmp/$s/drive.err" "$tmp/$s/summary.json" 2>/dev/null | tail -20; done
 	tail -20 "$tmp/broker.log"
 fi
 exit $fail

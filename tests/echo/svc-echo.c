@@ -4,9 +4,10 @@
  * Its tools exercise the service loop and the broker without any external
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
  * subcall (a call through the broker to another tool), progress, exit
- * (the process ends, for crash tests), whoami (the call's context) and
- * env (whether a variable is in its environment, for the secrets tests).
- * It is never installed.
+ * (the process ends, for crash tests), whoami (the call's context), env
+ * (whether a variable is in its environment, for the secrets tests) and
+ * image (an answer with the images its arguments carry).  It is never
+ * installed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "json.h"
 #include "service.h"
 
@@ -79,14 +81,59 @@ static int progress(struct hb_call *call, const json_t *args)
 static int whoami(struct hb_call *call, const json_t *args)
 {
 	const struct hb_call_context *c = hb_call_context(call);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "session", c->session, "run", c->run,
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "session", c->session, "run", c->run,
 			      "project", c->project, "agent", c->agent, "access", c->access, "callId", c->call_id,
-			      "args", args);
+			      "model", c->model, "args", args);
 	char *text = o ? hb_json_dump(o) : NULL;
 	int rc = text ? hb_call_succeed(call, text) : hb_call_fail(call, "out of memory");
 
 	free(text);
 	json_decref(o);
+	return rc;
+}
+
+#define MAX_IMAGES 64
+
+/* {"text":T, "images":[{"mimeType":M, "data":BASE64}, ...], "repeat":N}:
+ * answers T with the images (decoded, each N times over, in order), so
+ * a test knows every byte the agent must get, and can make an answer too
+ * large (repeat) or one the service API refuses (a type or bytes it does
+ * not accept). */
+static int image(struct hb_call *call, const json_t *args)
+{
+	const json_t *list = json_object_get(args, "images"), *item;
+	struct hb_image images[MAX_IMAGES];
+	unsigned char *bytes[MAX_IMAGES] = { NULL };
+	const char *text;
+	long long repeat;
+	size_t n, i;
+	char err[256];
+	int rc;
+
+	if (hb_json_opt_string(args, "text", 65536, 0, &text, err, sizeof err) < 0 ||
+	    hb_json_opt_int(args, "repeat", 1, MAX_IMAGES, 1, &repeat, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	n = json_array_size(list);
+	if (!json_is_array(list) || n == 0 || n * (size_t)repeat > MAX_IMAGES)
+		return hb_call_failf(call, "\"images\" must be an array of 1 to %d images (with repeat)", MAX_IMAGES);
+	json_array_foreach(list, i, item) {
+		const char *data = json_string_value(json_object_get(item, "data"));
+		size_t len = 0;
+
+		images[i].mime_type = json_string_value(json_object_get(item, "mimeType"));
+		if (!data || !(bytes[i] = hb_base64_decode(data, strlen(data), &len))) {
+			rc = hb_call_failf(call, "image %zu's data is not base64", i + 1);
+			goto out;
+		}
+		images[i].data = bytes[i];
+		images[i].len = len;
+	}
+	for (i = n; i < n * (size_t)repeat; i++)
+		images[i] = images[i % n];
+	rc = hb_call_succeed_with_images(call, text ? text : "the images", images, n * (size_t)repeat);
+out:
+	for (i = 0; i < n; i++)
+		free(bytes[i]);
 	return rc;
 }
 
@@ -101,12 +148,32 @@ static int env_has(struct hb_call *call, const json_t *args)
 	return hb_call_succeedf(call, "%s is %s", name, getenv(name) ? "set" : "unset");
 }
 
-/* Test-only: a slow tool under a catalog name (use_user_browser), so that
- * the end-to-end tests can interrupt a real agent during a slow call.  It
- * sleeps 30 s unless cancelled, whatever its arguments. */
+/* A PNG of one white pixel, for the stand-in's screenshot. */
+static const unsigned char white_pixel_png[] = {
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+	0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xff, 0xff, 0x3f,
+	0x00, 0x05, 0xfe, 0x02, 0xfe, 0x0d, 0xef, 0x46, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+	0x44, 0xae, 0x42, 0x60, 0x82,
+};
+
+/* Test-only: a tool under a catalog name (use_user_browser), so that the
+ * end-to-end tests can drive a real agent through it.  A screenshot is
+ * answered at once with a picture (and the model the call's run has, so
+ * a test sees what the service saw); anything else sleeps 30 s unless
+ * cancelled, so that a test can interrupt a real agent during a slow call. */
 static int slow_stand_in(struct hb_call *call, const json_t *args)
 {
-	(void)args;
+	const char *action = json_string_value(json_object_get(args, "action"));
+
+	if (action && strcmp(action, "screenshot") == 0) {
+		const struct hb_image shot = { "image/png", white_pixel_png, sizeof white_pixel_png };
+		char text[256];
+
+		snprintf(text, sizeof text, "the stand-in's screenshot, taken for model \"%.128s\"",
+			 hb_call_context(call)->model);
+		return hb_call_succeed_with_images(call, text, &shot, 1);
+	}
 	for (int left = 30000; left > 0; left -= 5) {
 		struct timespec ts = { 0, 5 * 1000000L };
 		if (hb_call_cancelled(call))
@@ -134,6 +201,7 @@ static const struct hb_service_tool tools[] = {
 	{ "exit", exit_now },
 	{ "whoami", whoami },
 	{ "env", env_has },
+	{ "image", image },
 	{ "use_user_browser", slow_stand_in },
 	{ NULL, NULL },
 };

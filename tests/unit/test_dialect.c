@@ -5,7 +5,11 @@
  * answer to it has exactly the shape of a recorded answer that Codex
  * accepted; every recorded Claude tool call, as the agent host turns it
  * into a toolCall line, parses back, and our toolResult carries the same
- * content the recorded handler returned.
+ * content the recorded handler returned.  An answer with images has each
+ * agent's exact items (the shapes are Codex 0.171.0's
+ * DynamicToolCallOutputContentItem and the MCP image content block the
+ * agent host takes), and images that are not what common/images.h
+ * writes give no answer at all.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,7 +83,8 @@ static void test_codex_recorded_calls(void **state)
 			 * once parsed. */
 			const char *text = json_string_value(json_object_get(
 				json_array_get(json_object_get(result, "contentItems"), 0), "text"));
-			ours = dialect_codex_answer(tc.rpcid, json_is_true(json_object_get(result, "success")), text);
+			ours = dialect_codex_answer(tc.rpcid, json_is_true(json_object_get(result, "success")), text,
+						    NULL);
 			mine = json_loads(ours, 0, NULL);
 			assert_true(json_equal(mine, answer));
 			json_decref(mine);
@@ -88,7 +93,7 @@ static void test_codex_recorded_calls(void **state)
 		} else {
 			/* The probe's JSON-RPC error or wrong shape: our failure is
 			 * still a result the model reads. */
-			ours = dialect_codex_answer(tc.rpcid, 0, "the tool failed");
+			ours = dialect_codex_answer(tc.rpcid, 0, "the tool failed", NULL);
 			mine = json_loads(ours, 0, NULL);
 			assert_null(json_object_get(mine, "error"));
 			assert_false(json_is_true(json_object_get(json_object_get(mine, "result"), "success")));
@@ -174,7 +179,7 @@ static void test_claude_recorded_calls(void **state)
 		assert_true(json_equal(args, json_object_get(r, "args")));
 		json_decref(args);
 		/* Our toolResult carries the content the handler returned. */
-		ours = dialect_claude_result(tc.request_id, 1, text ? text : "");
+		ours = dialect_claude_result(tc.request_id, 1, text ? text : "", NULL);
 		result = json_loads(ours, 0, NULL);
 		if (text)
 			assert_true(json_equal(json_object_get(result, "content"), content));
@@ -242,6 +247,73 @@ static void test_claude_call_id(void **state)
 	}
 }
 
+/* The wire form of a PNG (its signature and two more bytes, "iVBORw0KGgoAAQ==")
+ * and a JPEG ("/9j/4A==": ff d8 ff e0), as a service sends them. */
+static const char two_images[] = "[{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAQ==\"},"
+				 "{\"mimeType\":\"image/jpeg\",\"data\":\"/9j/4A==\"}]";
+
+static void test_codex_answer_with_images(void **state)
+{
+	char *ours;
+
+	(void)state;
+	ours = dialect_codex_answer("7", 1, "two pictures", two_images);
+	assert_non_null(ours);
+	assert_string_equal(ours, "{\"result\":{\"contentItems\":["
+			    "{\"type\":\"inputText\",\"text\":\"two pictures\"},"
+			    "{\"type\":\"inputImage\",\"imageUrl\":\"data:image/png;base64,iVBORw0KGgoAAQ==\"},"
+			    "{\"type\":\"inputImage\",\"imageUrl\":\"data:image/jpeg;base64,/9j/4A==\"}],"
+			    "\"success\":true},\"id\":7}");
+	free(ours);
+	/* Without images, the answer every recorded call got. */
+	ours = dialect_codex_answer("\"r-1\"", 0, "no", NULL);
+	assert_string_equal(ours, "{\"result\":{\"contentItems\":[{\"type\":\"inputText\",\"text\":\"no\"}],"
+			    "\"success\":false},\"id\":\"r-1\"}");
+	free(ours);
+}
+
+static void test_claude_result_with_images(void **state)
+{
+	char *ours;
+
+	(void)state;
+	ours = dialect_claude_result("\"tool-1\"", 1, "two pictures", two_images);
+	assert_non_null(ours);
+	assert_string_equal(ours, "{\"content\":["
+			    "{\"type\":\"text\",\"text\":\"two pictures\"},"
+			    "{\"type\":\"image\",\"data\":\"iVBORw0KGgoAAQ==\",\"mimeType\":\"image/png\"},"
+			    "{\"type\":\"image\",\"data\":\"/9j/4A==\",\"mimeType\":\"image/jpeg\"}],"
+			    "\"isError\":false,\"requestId\":\"tool-1\"}");
+	free(ours);
+	ours = dialect_claude_result("3", 0, "no", "[]");
+	assert_string_equal(ours, "{\"content\":[{\"type\":\"text\",\"text\":\"no\"}],\"isError\":true,"
+			    "\"requestId\":3}");
+	free(ours);
+}
+
+/* Images a service got wrong never reach an agent as if they were right. */
+static void test_answers_refuse_bad_images(void **state)
+{
+	static const char *const bad[] = {
+		"not json",
+		"{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAQ==\"}",             /* not an array */
+		"[{\"mimeType\":\"image/gif\",\"data\":\"R0lGODlh\"}]",                        /* a GIF */
+		"[{\"mimeType\":\"image/png\",\"data\":\"/9j/4A==\"}]",                         /* JPEG bytes */
+		"[{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgo*AQ==\"}]",                 /* not base64 */
+		"[{\"mimeType\":\"image/png\",\"data\":\"\"}]",                                 /* empty */
+		"[{\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAQ==\",\"x\":1}]",          /* a third member */
+		"[{\"data\":\"iVBORw0KGgoAAQ==\"}]",                                              /* no type */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *codex = dialect_codex_answer("1", 1, "t", bad[i]);
+		char *claude = dialect_claude_result("1", 1, "t", bad[i]);
+		if (codex || claude)
+			fail_msg("case %zu was written: %s", i, codex ? codex : claude);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +323,9 @@ int main(void)
 		cmocka_unit_test(test_claude_recorded_calls),
 		cmocka_unit_test(test_claude_binding_named),
 		cmocka_unit_test(test_claude_call_id),
+		cmocka_unit_test(test_codex_answer_with_images),
+		cmocka_unit_test(test_claude_result_with_images),
+		cmocka_unit_test(test_answers_refuse_bad_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
