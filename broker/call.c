@@ -110,37 +110,64 @@ static char *native_answer(const struct waiter *w, int ok, const char *text, con
 	return NULL;
 }
 
+/* Sends a front caller its reply; 0, or -1 with errno (EMSGSIZE: the
+ * reply, with the agent's own answer beside the text, is over a frame). */
+static int answer_front(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text,
+			const char *images)
+{
+	struct hb_env e;
+	char *native = NULL;
+	int rc, saved;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	reqid_put(&e, &w->id);
+	if (key)
+		hb_env_set_str(&e, "key", key);
+	hb_env_set_bool(&e, "ok", ok);
+	hb_env_set_str(&e, "text", text);
+	if (w->form == FORM_PLAIN && images) {
+		hb_env_set_str(&e, "images", images);
+	} else if (w->form != FORM_PLAIN) {
+		if (!(native = native_answer(w, ok, text, images))) {
+			log_error(key, "cannot write the agent's answer (out of memory, bad text or bad images)");
+			hb_env_set_bool(&e, "ok", 0);
+			hb_env_set_err(&e, "internal", "the answer could not be written as JSON");
+		} else {
+			hb_env_set_str(&e, "json", native);
+		}
+	}
+	rc = hb_send_env(b->front, &w->peer, &e);
+	saved = errno;
+	free(native);
+	hb_env_free(&e);
+	errno = saved;
+	return rc;
+}
+
 /* images: the wire form of images.h, or NULL. */
 static void answer_waiter(struct broker *b, const struct waiter *w, const char *key, int ok, const char *text,
 			  const char *images)
 {
 	struct hb_env e;
-	char *native = NULL;
 
 	hb_env_init(&e);
 	switch (w->origin) {
 	case FROM_FRONT:
-		hb_env_set_str(&e, "op", "reply");
-		reqid_put(&e, &w->id);
-		if (key)
-			hb_env_set_str(&e, "key", key);
-		hb_env_set_bool(&e, "ok", ok);
-		hb_env_set_str(&e, "text", text);
-		if (w->form == FORM_PLAIN && images) {
-			hb_env_set_str(&e, "images", images);
-		} else if (w->form != FORM_PLAIN) {
-			if (!(native = native_answer(w, ok, text, images))) {
-				log_error(key, "cannot write the agent's answer (out of memory, bad text or "
-					  "bad images)");
-				hb_env_set_bool(&e, "ok", 0);
-				hb_env_set_err(&e, "internal", "the answer could not be written as JSON");
-			} else {
-				hb_env_set_str(&e, "json", native);
-			}
+		if (answer_front(b, w, key, ok, text, images) == 0)
+			break;
+		if (errno == EMSGSIZE) {
+			/* The text fits an answer, but written twice (as text and
+			 * escaped in the agent's own answer) it may not fit a
+			 * frame: the agent must still get an answer. */
+			char why[256];
+			snprintf(why, sizeof why, "The tool's answer (%zu bytes) is too large to pass on to the agent "
+				 "once written in its format; nothing of it was kept. Ask for less.", strlen(text));
+			log_warn(key, "answer over a frame once written for the agent; sent a failure instead");
+			if (answer_front(b, w, key, 0, why, NULL) == 0)
+				break;
 		}
-		if (hb_send_env(b->front, &w->peer, &e) < 0)
-			log_warn(NULL, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
-		free(native);
+		log_warn(NULL, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
 		break;
 	case FROM_SERVICE:
 		hb_env_set_str(&e, "op", "subcall.result");

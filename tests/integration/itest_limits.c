@@ -5,7 +5,8 @@
  * decoder, our own client refuses to send one; arguments that fit the
  * client's frame but not the one the broker forwards get a clear error
  * without costing the service its life; an answer too large for a frame
- * comes back as an error instead of leaving the call in flight for ever.
+ * comes back as an error instead of leaving the call in flight for ever,
+ * and so does one that fits as text but not once written for the agent.
  */
 #include "../harness/checks.h"
 
@@ -175,12 +176,53 @@ static void test_answer_too_large_for_frame(void **state)
 	}
 }
 
+/* An answer that fits a frame as text but not once written twice for the
+ * agent (as text, and escaped again inside its own answer) must still
+ * reach the agent, as a failure that says why: 1.8 million quotes echoed
+ * are 3.6 MB of text and 7.2 MB more in the agent's answer. */
+static void test_answer_too_large_once_written_for_the_agent(void **state)
+{
+	struct fixture *fx = *state;
+	size_t quotes = 1800000;
+	char *args = malloc(quotes * 2 + 16), *p = args, session[64];
+	struct hb_client c;
+	struct hb_env reply;
+	json_t *ans, *content;
+	int64_t id, got = -1;
+
+	assert_non_null(args);
+	p += sprintf(p, "{\"s\":\"");
+	for (size_t i = 0; i < quotes; i++, p += 2)
+		memcpy(p, "\\\"", 2);
+	strcpy(p, "\"}");
+	assert_int_equal(fx_create_session(fx, "Limits Claude", "claude", "/tmp", "full-auto", session, sizeof session),
+			 0);
+	assert_int_equal(fx_client(fx, &c, 15000), 0);
+	assert_int_equal(fx_open_run(&c, "run-limits", session, "/tmp", "claude", "full-auto"), 0);
+	id = fx_claude_call(&c, 1, "echo", args);
+	free(args);
+	ck_recv(&c, &reply, 30000, &got);
+	assert_int_equal(got, id);
+	assert_false(hb_env_bool(&reply, "ok", 1));
+	assert_non_null(strstr(hb_env_str_or(&reply, "text", ""), "too large to pass on to the agent"));
+	ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_non_null(ans);
+	assert_true(json_is_true(json_object_get(ans, "isError")));
+	content = json_array_get(json_object_get(ans, "content"), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(content, "text")), "too large to pass on"));
+	json_decref(ans);
+	hb_env_free(&reply);
+	hb_client_close(&c);
+	ck_call_says(fx, "echo", "{\"after\":\"a large answer\"}", 1, "{\"after\":\"a large answer\"}");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oversized_frame),
 		cmocka_unit_test(test_arguments_too_large_for_service),
 		cmocka_unit_test(test_answer_too_large_for_frame),
+		cmocka_unit_test(test_answer_too_large_once_written_for_the_agent),
 	};
 
 	return ck_run_group_tests(tests, ck_setup_front_broker, ck_teardown_front_broker);
