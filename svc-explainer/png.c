@@ -1,5 +1,6 @@
 /*
- * png - a drawn frame to a PNG file with the fastest settings (png.h).
+ * png - a drawn frame as PNG with the fastest settings, to a file or to
+ * memory (png.h).
  */
 #include "png.h"
 
@@ -16,6 +17,12 @@ struct png_failure {
 	char text[256];
 };
 
+/* The PNG's bytes as they come, for the in-memory writer. */
+struct png_memory {
+	unsigned char *data;
+	size_t len, cap;
+};
+
 static void on_png_error(png_structp png, png_const_charp msg)
 {
 	struct png_failure *f = png_get_error_ptr(png);
@@ -28,6 +35,30 @@ static void on_png_warning(png_structp png, png_const_charp msg)
 {
 	(void)png;
 	(void)msg;
+}
+
+static void on_memory_write(png_structp png, png_bytep bytes, size_t len)
+{
+	struct png_memory *m = png_get_io_ptr(png);
+
+	if (len > m->cap - m->len) {
+		size_t cap = m->cap ? m->cap : 1 << 16;
+		unsigned char *data;
+
+		while (cap - m->len < len)
+			cap *= 2;
+		if (!(data = realloc(m->data, cap)))
+			png_error(png, "out of memory");
+		m->data = data;
+		m->cap = cap;
+	}
+	memcpy(m->data + m->len, bytes, len);
+	m->len += len;
+}
+
+static void on_memory_flush(png_structp png)
+{
+	(void)png;
 }
 
 /* Cairo keeps pixels as native-endian 32-bit 0xAARRGGBB; the frame is
@@ -43,7 +74,10 @@ static void row_to_rgb(const uint8_t *src, uint8_t *dst, int width)
 	}
 }
 
-int png_write_surface(cairo_surface_t *surface, const char *path, char *err, size_t errlen)
+/* Encodes surface to out (a file) or, when out is NULL, into mem.  On -1,
+ * err says why, after "cannot write WHAT: ". */
+static int encode(cairo_surface_t *surface, FILE *out, struct png_memory *mem, const char *what, char *err,
+		  size_t errlen)
 {
 	int w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface);
 	int stride = cairo_image_surface_get_stride(surface);
@@ -52,25 +86,27 @@ int png_write_surface(cairo_surface_t *surface, const char *path, char *err, siz
 	png_structp png = NULL;
 	png_infop info = NULL;
 	uint8_t *volatile row = NULL;
-	FILE *volatile out = NULL;
 	int rc = -1;
 
 	cairo_surface_flush(surface);
 	data = cairo_image_surface_get_data(surface);
-	if (!data || (row = malloc((size_t)w * 3)) == NULL || !(out = fopen(path, "wb"))) {
-		snprintf(err, errlen, "cannot write %s: %s", path, data ? strerror(errno) : "no image");
+	if (!data || (row = malloc((size_t)w * 3)) == NULL) {
+		snprintf(err, errlen, "cannot write %s: %s", what, data ? "out of memory" : "no image");
 		goto done;
 	}
 	if (!(png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning)) ||
 	    !(info = png_create_info_struct(png))) {
-		snprintf(err, errlen, "cannot write %s: out of memory", path);
+		snprintf(err, errlen, "cannot write %s: out of memory", what);
 		goto done;
 	}
 	if (setjmp(png_jmpbuf(png))) {
-		snprintf(err, errlen, "cannot write %s: %s", path, failure.text);
+		snprintf(err, errlen, "cannot write %s: %s", what, failure.text);
 		goto done;
 	}
-	png_init_io(png, out);
+	if (out)
+		png_init_io(png, out);
+	else
+		png_set_write_fn(png, mem, on_memory_write, on_memory_flush);
 	png_set_compression_level(png, 1);
 	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
 	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
@@ -85,10 +121,36 @@ int png_write_surface(cairo_surface_t *surface, const char *path, char *err, siz
 done:
 	if (png)
 		png_destroy_write_struct(&png, info ? &info : NULL);
-	if (out && fclose(out) != 0 && rc == 0) {
+	free(row);
+	return rc;
+}
+
+int png_write_surface(cairo_surface_t *surface, const char *path, char *err, size_t errlen)
+{
+	FILE *out = fopen(path, "wb");
+	int rc;
+
+	if (!out) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = encode(surface, out, NULL, path, err, errlen);
+	if (fclose(out) != 0 && rc == 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		rc = -1;
 	}
-	free(row);
 	return rc;
+}
+
+int png_encode_surface(cairo_surface_t *surface, unsigned char **png, size_t *len, char *err, size_t errlen)
+{
+	struct png_memory mem = { NULL, 0, 0 };
+
+	if (encode(surface, NULL, &mem, "the PNG", err, errlen) < 0) {
+		free(mem.data);
+		return -1;
+	}
+	*png = mem.data;
+	*len = mem.len;
+	return 0;
 }

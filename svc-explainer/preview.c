@@ -57,12 +57,21 @@ static int draw_at(struct scene *s, struct framer *f, double t, char *err, size_
 	return framer_draw(f, svg, len, err, errlen);
 }
 
-/* Writes surface to target through a temporary file. */
-static int write_png(cairo_surface_t *surface, const char *target, char *err, size_t errlen)
+/* Where a picture goes: the file target (through a temporary file), or,
+ * when target is NULL, PNG bytes in memory for the caller. */
+struct png_sink {
+	const char *target;
+	unsigned char **png;
+	size_t *len;
+};
+
+static int emit_png(cairo_surface_t *surface, const struct png_sink *sink, char *err, size_t errlen)
 {
 	struct output out = { NULL, NULL };
 
-	if (output_begin(&out, target, err, errlen) < 0)
+	if (!sink->target)
+		return png_encode_surface(surface, sink->png, sink->len, err, errlen);
+	if (output_begin(&out, sink->target, err, errlen) < 0)
 		return -1;
 	if (png_write_surface(surface, out.tmp, err, errlen) < 0) {
 		output_abort(&out);
@@ -90,8 +99,8 @@ static struct scene *load_one(const struct explainer_scene *es, char *err, size_
 	return s;
 }
 
-int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
-		  size_t errlen)
+static int preview_to(const struct explainer *e, const char *scene, const char *at, const struct png_sink *sink,
+		      char *err, size_t errlen)
 {
 	const struct explainer_scene *es = explainer_find_scene(e, scene);
 	struct framer *f = NULL;
@@ -108,11 +117,27 @@ int preview_write(const struct explainer *e, const char *scene, const char *at, 
 	    !(f = framer_new(err, errlen)))
 		goto out;
 	if (draw_at(s, f, explainer_scene_time(es, t), err, errlen) == 0)
-		rc = write_png(framer_surface(f), target, err, errlen);
+		rc = emit_png(framer_surface(f), sink, err, errlen);
 out:
 	framer_free(f);
 	scene_free(s);
 	return rc;
+}
+
+int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
+		  size_t errlen)
+{
+	struct png_sink sink = { target, NULL, NULL };
+
+	return preview_to(e, scene, at, &sink, err, errlen);
+}
+
+int preview_png(const struct explainer *e, const char *scene, const char *at, unsigned char **png, size_t *len,
+		char *err, size_t errlen)
+{
+	struct png_sink sink = { NULL, png, len };
+
+	return preview_to(e, scene, at, &sink, err, errlen);
 }
 
 static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double y)
@@ -157,7 +182,7 @@ static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene
 	return 0;
 }
 
-int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen)
+static int sheet_to(const struct explainer *e, const struct png_sink *sink, char *err, size_t errlen)
 {
 	int w = 2 * THUMB_W + 3 * SHEET_GAP;
 	int h = SHEET_GAP + (int)e->n * (SHEET_LABEL + THUMB_H + SHEET_GAP);
@@ -177,10 +202,24 @@ int sheet_write(const struct explainer *e, const char *target, char *err, size_t
 		if (sheet_row(cr, f, &e->scenes[i], i, err, errlen) < 0)
 			goto out;
 	cairo_surface_flush(sheet);
-	rc = write_png(sheet, target, err, errlen);
+	rc = emit_png(sheet, sink, err, errlen);
 out:
 	cairo_destroy(cr);
 	cairo_surface_destroy(sheet);
 	framer_free(f);
 	return rc;
+}
+
+int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen)
+{
+	struct png_sink sink = { target, NULL, NULL };
+
+	return sheet_to(e, &sink, err, errlen);
+}
+
+int sheet_png(const struct explainer *e, unsigned char **png, size_t *len, char *err, size_t errlen)
+{
+	struct png_sink sink = { NULL, png, len };
+
+	return sheet_to(e, &sink, err, errlen);
 }

@@ -2,7 +2,8 @@
  * preview - single frames as PNG for the explainer worker to look at while
  * it writes: one frame of one scene, or a contact sheet with the start and
  * end frame of every scene.  Each is written beside its target and renamed
- * when complete (output.h).  fonts_setup must have run.
+ * when complete (output.h), or returned as PNG bytes for a tool answer.
+ * fonts_setup must have run.
  */
 #ifndef EXPLAINER_PREVIEW_H
 #define EXPLAINER_PREVIEW_H
@@ -20,5 +21,10 @@ int preview_write(const struct explainer *e, const char *scene, const char *at, 
 /* The start and end frames of every scene at a quarter size, one row per
  * scene with its number, file and times. */
 int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen);
+/* The same pictures as PNG bytes in memory: *png (caller frees) of *len
+ * bytes. */
+int preview_png(const struct explainer *e, const char *scene, const char *at, unsigned char **png, size_t *len,
+		char *err, size_t errlen);
+int sheet_png(const struct explainer *e, unsigned char **png, size_t *len, char *err, size_t errlen);
 
 #endif
