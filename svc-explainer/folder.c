@@ -233,8 +233,7 @@ static int read_scene(const char *dir, const json_t *scene, size_t i, struct exp
 		s->timeline = s->duration;
 		break;
 	}
-	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
-	s->frames = (long)ceil(s->duration * EXPLAINER_FPS - 1e-9);
+	s->frames = explainer_frames(s->duration);
 	if (s->wav_path)
 		check_narration(s, i, p);
 	return bad ? -1 : 0;
@@ -388,6 +387,12 @@ const struct explainer_scene *explainer_find_scene(const struct explainer *e, co
 			return &e->scenes[i];
 	}
 	return NULL;
+}
+
+long explainer_frames(double duration)
+{
+	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
+	return (long)ceil(duration * EXPLAINER_FPS - 1e-9);
 }
 
 double explainer_scene_time(const struct explainer_scene *s, double t)

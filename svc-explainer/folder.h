@@ -55,6 +55,9 @@ struct explainer {
  * appended to p (and *e left empty). */
 int explainer_open(const char *dir, struct explainer *e, struct problems *p);
 void explainer_free(struct explainer *e);
+/* The frames a scene of DURATION seconds lasts: rounded up to whole
+ * frames at 30 fps. */
+long explainer_frames(double duration);
 /* The animations' time at video time t (seconds from the scene's start). */
 double explainer_scene_time(const struct explainer_scene *s, double t);
 /* The scene whose id is SCENE: its 1-based position ("2") or its svg name

@@ -231,3 +231,25 @@ void output_abort(struct output *o)
 	o->tmp = NULL;
 	o->target = NULL;
 }
+
+int output_write_file(const char *target, const void *data, size_t len, char *err, size_t errlen)
+{
+	struct output o;
+	FILE *f;
+
+	if (output_begin(&o, target, err, errlen) < 0)
+		return -1;
+	if (!(f = fopen(o.tmp, "w")) || fwrite(data, 1, len, f) != len) {
+		snprintf(err, errlen, "cannot write %s: %s", o.tmp, strerror(errno));
+		if (f)
+			fclose(f);
+		output_abort(&o);
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", o.tmp, strerror(errno));
+		output_abort(&o);
+		return -1;
+	}
+	return output_commit(&o, err, errlen);
+}

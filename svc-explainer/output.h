@@ -30,5 +30,8 @@ int output_commit(struct output *o, char *err, size_t errlen);
 /* Removes the temporary file and frees o; safe after commit or on a zeroed
  * output. */
 void output_abort(struct output *o);
+/* The whole file at once: len bytes of data become target through a
+ * temporary file.  0, or -1 with err. */
+int output_write_file(const char *target, const void *data, size_t len, char *err, size_t errlen);
 
 #endif
