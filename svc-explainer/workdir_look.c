@@ -1,0 +1,110 @@
+/*
+ * workdir_look - the worker's tools that show it frames: one scene's start
+ * or end frame, and the contact sheet (workdir.h).  The pictures come back
+ * as PNG bytes for the model, which cannot review what it cannot see.
+ *
+ * The scenes are checked first and their problems answered whole (the
+ * drawing code would give only the first); the renderer's explainer is
+ * built in memory from script.json (script_explainer), each scene lasting
+ * its written duration.
+ */
+#include "workdir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "preview.h"
+#include "workdir_call.h"
+
+static struct workdir_answer preview_locked(const struct workdir_call *c, const char *name, const char *at)
+{
+	struct workdir_answer a = { 1, NULL, NULL, 0 };
+	long i = script_find(&c->script, name);
+	struct problems p = { 0 };
+	struct explainer e;
+	char err[1024], intro[300], when[32], length[32];
+
+	if (i < 0)
+		return workdir_no_scene(c, name);
+	if (workdir_scene_problems(c, (size_t)i, &p) > 0) {
+		snprintf(intro, sizeof intro, "scene %ld %s cannot be drawn until it passes the checks:", i + 1, name);
+		a = workdir_answer_problems(intro, &p);
+		problems_free(&p);
+		return a;
+	}
+	if (script_explainer(c->dir, &c->script, (size_t)i, 1, &e, err, sizeof err) < 0)
+		return workdir_answer_text(0, "%s", err);
+	if (preview_png(&e, name, at, &a.png, &a.png_len, err, sizeof err) < 0) {
+		a = workdir_answer_text(0, "scene %ld %s cannot be drawn: %s", i + 1, name, err);
+	} else {
+		int end = strcmp(at, "end") == 0;
+		workdir_seconds(end ? scene_frame_time(e.scenes[0].frames - 1) : 0, when, sizeof when);
+		workdir_seconds(e.scenes[0].duration, length, sizeof length);
+		a.text = workdir_answer_text(1, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name,
+					     end ? "end" : "start", when, length, end ? "last" : "first").text;
+	}
+	explainer_free(&e);
+	return a;
+}
+
+struct workdir_answer workdir_preview(const char *dir, const char *name, const char *at)
+{
+	struct workdir_answer a;
+	struct workdir_call c;
+	char why[512];
+
+	if (script_name_problem(name, why, sizeof why))
+		return workdir_answer_text(0, "%s", why);
+	if (strcmp(at, "start") != 0 && strcmp(at, "end") != 0)
+		return workdir_answer_text(0, "\"%s\" is not a frame to preview: give \"start\" (the scene's first "
+					   "frame) or \"end\" (its last)", at);
+	if (workdir_begin(dir, WORKDIR_LOOK, &c, &a) < 0)
+		return a;
+	a = preview_locked(&c, name, at);
+	workdir_end(&c);
+	return a;
+}
+
+static struct workdir_answer sheet_locked(const struct workdir_call *c)
+{
+	struct workdir_answer a = { 1, NULL, NULL, 0 };
+	struct problems p = { 0 };
+	struct explainer e;
+	char err[1024], secs[32];
+
+	if (c->script.n == 0)
+		return workdir_answer_text(0, "no scenes yet: write a scene first");
+	script_check_count(&c->script, &p);
+	for (size_t i = 0; i < c->script.n; i++)
+		workdir_scene_problems(c, i, &p);
+	if (p.n > 0) {
+		a = workdir_answer_problems("the contact sheet needs every scene to pass the checks:", &p);
+		problems_free(&p);
+		return a;
+	}
+	if (script_explainer(c->dir, &c->script, 0, c->script.n, &e, err, sizeof err) < 0)
+		return workdir_answer_text(0, "%s", err);
+	if (sheet_png(&e, &a.png, &a.png_len, err, sizeof err) < 0) {
+		a = workdir_answer_text(0, "the contact sheet cannot be drawn: %s", err);
+	} else {
+		workdir_seconds(script_seconds(&c->script), secs, sizeof secs);
+		a.text = workdir_answer_text(1, "contact sheet of %zu scene%s (%s s as written): a row per scene, its "
+					     "start frame on the left and its end frame on the right", c->script.n,
+					     c->script.n == 1 ? "" : "s", secs).text;
+	}
+	explainer_free(&e);
+	return a;
+}
+
+struct workdir_answer workdir_sheet(const char *dir)
+{
+	struct workdir_answer a;
+	struct workdir_call c;
+
+	if (workdir_begin(dir, WORKDIR_LOOK, &c, &a) < 0)
+		return a;
+	a = sheet_locked(&c);
+	workdir_end(&c);
+	return a;
+}
