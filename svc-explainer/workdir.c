@@ -170,7 +170,8 @@ static struct workdir_answer script_text(const struct workdir_call *c)
 		workdir_seconds(sc->duration, secs, sizeof secs);
 		fprintf(f, "\n%zu. %s, %s s, ", i + 1, sc->svg, secs);
 		if (n)
-			fprintf(f, "does not pass the checks (%zu problem%s: check lists them)\n", n, n == 1 ? "" : "s");
+			fprintf(f, "does not pass the checks (%zu problem%s: check lists them)\n", n,
+				n == 1 ? "" : "s");
 		else
 			fprintf(f, "passes the checks\n");
 		fprintf(f, "say: %s\n", sc->say);
