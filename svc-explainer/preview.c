@@ -24,6 +24,11 @@
 #define THUMB_H 270
 #define SHEET_GAP 16
 #define SHEET_LABEL 30
+#define SHEET_CELL_W (2 * THUMB_W + 3 * SHEET_GAP)
+#define SHEET_CELL_H (SHEET_LABEL + THUMB_H + SHEET_GAP)
+/* Beyond this many scenes, two scenes side by side per row: a sheet of 30
+ * in one column would be 9,500 px tall, more than a model takes in. */
+#define SHEET_ONE_COLUMN_MAX 8
 
 int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen)
 {
@@ -140,7 +145,7 @@ int preview_png(const struct explainer *e, const char *scene, const char *at, un
 	return preview_to(e, scene, at, &sink, err, errlen);
 }
 
-static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double y)
+static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double x, double y)
 {
 	char text[600];
 
@@ -149,20 +154,21 @@ static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, d
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 18);
-	cairo_move_to(cr, SHEET_GAP, y + 21);
+	cairo_move_to(cr, x + SHEET_GAP, y + 21);
 	cairo_show_text(cr, text);
 }
 
-/* Draws scene es's start and end frames into row i of the sheet. */
-static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene *es, size_t i, char *err,
-		     size_t errlen)
+/* Draws scene es's start and end frames into cell i of the sheet. */
+static int sheet_cell(cairo_t *cr, struct framer *f, const struct explainer_scene *es, size_t i, size_t per_row,
+		      char *err, size_t errlen)
 {
-	double y = SHEET_GAP + (double)i * (SHEET_LABEL + THUMB_H + SHEET_GAP);
+	double x = (double)(i % per_row) * SHEET_CELL_W;
+	double y = SHEET_GAP + (double)(i / per_row) * SHEET_CELL_H;
 	struct scene *s = load_one(es, err, errlen);
 
 	if (!s)
 		return -1;
-	label_row(cr, es, i, y);
+	label_row(cr, es, i, x, y);
 	for (int col = 0; col < 2; col++) {
 		double t = explainer_scene_time(es, col ? scene_frame_time(es->frames - 1) : 0);
 
@@ -171,7 +177,7 @@ static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene
 			return -1;
 		}
 		cairo_save(cr);
-		cairo_translate(cr, SHEET_GAP + col * (THUMB_W + SHEET_GAP), y + SHEET_LABEL);
+		cairo_translate(cr, x + SHEET_GAP + col * (THUMB_W + SHEET_GAP), y + SHEET_LABEL);
 		cairo_scale(cr, THUMB_SCALE, THUMB_SCALE);
 		cairo_set_source_surface(cr, framer_surface(f), 0, 0);
 		cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
@@ -184,8 +190,9 @@ static int sheet_row(cairo_t *cr, struct framer *f, const struct explainer_scene
 
 static int sheet_to(const struct explainer *e, const struct png_sink *sink, char *err, size_t errlen)
 {
-	int w = 2 * THUMB_W + 3 * SHEET_GAP;
-	int h = SHEET_GAP + (int)e->n * (SHEET_LABEL + THUMB_H + SHEET_GAP);
+	size_t per_row = e->n > SHEET_ONE_COLUMN_MAX ? 2 : 1;
+	int w = (int)per_row * SHEET_CELL_W;
+	int h = SHEET_GAP + (int)((e->n + per_row - 1) / per_row) * SHEET_CELL_H;
 	cairo_surface_t *sheet = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 	struct framer *f = framer_new(err, errlen);
 	cairo_t *cr = cairo_create(sheet);
@@ -199,7 +206,7 @@ static int sheet_to(const struct explainer *e, const struct png_sink *sink, char
 	cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
 	cairo_paint(cr);
 	for (size_t i = 0; i < e->n; i++)
-		if (sheet_row(cr, f, &e->scenes[i], i, err, errlen) < 0)
+		if (sheet_cell(cr, f, &e->scenes[i], i, per_row, err, errlen) < 0)
 			goto out;
 	cairo_surface_flush(sheet);
 	rc = emit_png(sheet, sink, err, errlen);

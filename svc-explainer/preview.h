@@ -19,7 +19,8 @@ int preview_time(const struct explainer_scene *s, const char *at, double *t, cha
 int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
 		  size_t errlen);
 /* The start and end frames of every scene at a quarter size, one row per
- * scene with its number, file and times. */
+ * scene with its number, file and times (two scenes a row beyond eight,
+ * so a long explainer stays a picture a model can take in). */
 int sheet_write(const struct explainer *e, const char *target, char *err, size_t errlen);
 /* The same pictures as PNG bytes in memory: *png (caller frees) of *len
  * bytes. */

@@ -79,6 +79,16 @@ rc=$?
 check "sheet: two rows of two thumbnails" \
 	'[ $rc = 0 ] && [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/sheet.png")" = "1008,648" ]'
 
+# Ten scenes: two per row, so the sheet stays a picture a model can take in.
+mkdir -p "$tmp/ten"
+for i in $(seq 10); do cp "$tmp/small/two.svg" "$tmp/ten/s$i.svg"; done
+printf '{"scenes":[%s]}\n' "$(for i in $(seq 10); do printf '%s{"svg":"s%d.svg","duration":1}' "$([ $i = 1 ] || echo ,)" $i; done)" \
+	>"$tmp/ten/explainer.json"
+"$hbx" sheet "$tmp/ten" -o "$tmp/ten.png" 2>"$tmp/ten.err"
+rc=$?
+check "sheet: ten scenes in five rows of two" \
+	'[ $rc = 0 ] && [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/ten.png")" = "2016,1596" ]'
+
 # ---- the target is never broken -----------------------------------------
 printf 'the old video\n' >"$tmp/keep.mp4"
 cp -r "$tmp/small" "$tmp/broken"
