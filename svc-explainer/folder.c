@@ -167,8 +167,7 @@ static int read_seconds(const json_t *scene, size_t i, const char *key, double *
 	return 0;
 }
 
-/* Seconds with at most two decimals and no trailing zeros: "9.4", "8". */
-static void seconds_text(double s, char *buf, size_t len)
+void explainer_seconds_text(double s, char *buf, size_t len)
 {
 	char *end;
 
@@ -192,9 +191,9 @@ static void check_narration(const struct explainer_scene *s, size_t i, struct pr
 	}
 	if (samples > (size_t)s->frames * SAMPLES_PER_FRAME) {
 		double secs = (double)samples / EXPLAINER_NARRATION_RATE;
-		seconds_text(secs, lasts, sizeof lasts);
+		explainer_seconds_text(secs, lasts, sizeof lasts);
 		/* The shortest duration that fits, rounded up to 1/100 s. */
-		seconds_text(ceil(secs * 100 - 1e-9) / 100, need, sizeof need);
+		explainer_seconds_text(ceil(secs * 100 - 1e-9) / 100, need, sizeof need);
 		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: narration %s lasts %s s but scene %zu "
 			     "lasts %g s; make its \"duration\" at least %s or shorten the narration", i,
 			     s->wav, lasts, i, s->duration, need);

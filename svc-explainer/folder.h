@@ -58,6 +58,9 @@ void explainer_free(struct explainer *e);
 /* The frames a scene of DURATION seconds lasts: rounded up to whole
  * frames at 30 fps. */
 long explainer_frames(double duration);
+/* Seconds as people write them: at most two decimals, no trailing zeros
+ * ("9.4", "8"). */
+void explainer_seconds_text(double s, char *buf, size_t len);
 /* The animations' time at video time t (seconds from the scene's start). */
 double explainer_scene_time(const struct explainer_scene *s, double t);
 /* The scene whose id is SCENE: its 1-based position ("2") or its svg name

@@ -161,13 +161,13 @@ static struct workdir_answer script_text(const struct workdir_call *c)
 	if (c->script.n == 0)
 		return workdir_answer_text(1, "no scenes yet");
 	f = workdir_text_open(&a.text, &len);
-	workdir_seconds(script_seconds(&c->script), secs, sizeof secs);
+	explainer_seconds_text(script_seconds(&c->script), secs, sizeof secs);
 	fprintf(f, "%zu scene%s, %s s as written:\n", c->script.n, c->script.n == 1 ? "" : "s", secs);
 	for (size_t i = 0; i < c->script.n; i++) {
 		const struct script_scene *sc = &c->script.v[i];
 		size_t n = workdir_scene_problems(c, i, &p);
 
-		workdir_seconds(sc->duration, secs, sizeof secs);
+		explainer_seconds_text(sc->duration, secs, sizeof secs);
 		fprintf(f, "\n%zu. %s, %s s, ", i + 1, sc->svg, secs);
 		if (n)
 			fprintf(f, "does not pass the checks (%zu problem%s: check lists them)\n", n,
@@ -233,7 +233,7 @@ struct workdir_answer workdir_check(const char *dir)
 	script_check_count(&c.script, &p);
 	for (size_t i = 0; i < c.script.n; i++)
 		workdir_scene_problems(&c, i, &p);
-	workdir_seconds(script_seconds(&c.script), secs, sizeof secs);
+	explainer_seconds_text(script_seconds(&c.script), secs, sizeof secs);
 	if (c.script.n == 0) {
 		a = workdir_answer_text(0, "no scenes yet: an explainer has at least one");
 	} else if (p.n == 0) {

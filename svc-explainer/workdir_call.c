@@ -74,18 +74,6 @@ void workdir_answer_free(struct workdir_answer *a)
 	memset(a, 0, sizeof *a);
 }
 
-void workdir_seconds(double s, char *buf, size_t len)
-{
-	char *end;
-
-	snprintf(buf, len, "%.2f", s);
-	end = buf + strlen(buf);
-	while (end > buf && end[-1] == '0')
-		*--end = '\0';
-	if (end > buf && end[-1] == '.')
-		end[-1] = '\0';
-}
-
 int workdir_begin(const char *dir, enum workdir_lock lock, struct workdir_call *c, struct workdir_answer *a)
 {
 	struct problems p = { 0 };

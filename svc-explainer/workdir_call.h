@@ -45,7 +45,5 @@ struct workdir_answer workdir_answer_problems(const char *intro, const struct pr
 FILE *workdir_text_open(char **buf, size_t *len);
 char *workdir_text_close(FILE *f, char **buf);
 
-/* "8", "8.5", "8.53": seconds with at most two decimals. */
-void workdir_seconds(double s, char *buf, size_t len);
 
 #endif

@@ -39,8 +39,8 @@ static struct workdir_answer preview_locked(const struct workdir_call *c, const 
 		a = workdir_answer_text(0, "scene %ld %s cannot be drawn: %s", i + 1, name, err);
 	} else {
 		int end = strcmp(at, "end") == 0;
-		workdir_seconds(end ? scene_frame_time(e.scenes[0].frames - 1) : 0, when, sizeof when);
-		workdir_seconds(e.scenes[0].duration, length, sizeof length);
+		explainer_seconds_text(end ? scene_frame_time(e.scenes[0].frames - 1) : 0, when, sizeof when);
+		explainer_seconds_text(e.scenes[0].duration, length, sizeof length);
 		a.text = workdir_answer_text(1, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name,
 					     end ? "end" : "start", when, length, end ? "last" : "first").text;
 	}
@@ -88,7 +88,7 @@ static struct workdir_answer sheet_locked(const struct workdir_call *c)
 	if (sheet_png(&e, &a.png, &a.png_len, err, sizeof err) < 0) {
 		a = workdir_answer_text(0, "the contact sheet cannot be drawn: %s", err);
 	} else {
-		workdir_seconds(script_seconds(&c->script), secs, sizeof secs);
+		explainer_seconds_text(script_seconds(&c->script), secs, sizeof secs);
 		a.text = workdir_answer_text(1, "contact sheet of %zu scene%s (%s s as written): a row per scene, its "
 					     "start frame on the left and its end frame on the right", c->script.n,
 					     c->script.n == 1 ? "" : "s", secs).text;

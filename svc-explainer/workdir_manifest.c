@@ -122,7 +122,7 @@ static struct workdir_answer write_manifest(const struct workdir_call *c, const 
 		return a;
 	}
 	explainer_free(&e);
-	workdir_seconds(fit->total, secs, sizeof secs);
+	explainer_seconds_text(fit->total, secs, sizeof secs);
 	return workdir_answer_text(1, EXPLAINER_MANIFEST " written: %zu scene%s, %s s narrated", fit->n,
 				   fit->n == 1 ? "" : "s", secs);
 }
