@@ -22,6 +22,7 @@
 
 #include "readfile.h"
 #include "scene_check.h"
+#include "scene_rules.h"
 #include "smil.h"
 
 #define DTD_REFUSED "a scene may not declare anything in a DOCTYPE (entities can blow up or load " \
@@ -200,6 +201,8 @@ struct scene *scene_load(const char *path, const char *name, struct problems *p)
 	}
 	/* Built even after a problem, so check lists the animation problems too. */
 	smil = smil_build(doc, name, p);
+	if (smil)
+		scene_check_style_rules(doc, smil, name, p);
 	if (smil && p->n == before) {
 		s = calloc(1, sizeof *s);
 		if (s) {

@@ -298,3 +298,20 @@ int smil_animates_within(const struct smil *m, const xmlNode *node)
 				return 1;
 	return 0;
 }
+
+size_t smil_tracks(const struct smil *m)
+{
+	return m->ntracks;
+}
+
+void smil_track_info(const struct smil *m, size_t i, const xmlNode **target, const char **attr, int *line,
+		     const char **element)
+{
+	const struct smil_track *t = &m->tracks[i];
+	const struct smil_anim *first = &m->anims[t->first];
+
+	*target = t->target;
+	*attr = t->attr->name;
+	*line = first->line;
+	*element = first->element;
+}

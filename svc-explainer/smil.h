@@ -60,6 +60,12 @@ struct smil *smil_build(xmlDocPtr doc, const char *name, struct problems *p);
 void smil_apply(struct smil *m, double t);
 /* How many animation elements the model holds. */
 size_t smil_count(const struct smil *m);
+/* The animated attributes, one "track" per element and attribute: for
+ * i < smil_tracks(m), the element, the attribute's name, and the line and
+ * name of its first animation element. */
+size_t smil_tracks(const struct smil *m);
+void smil_track_info(const struct smil *m, size_t i, const xmlNode **target, const char **attr, int *line,
+		     const char **element);
 /* Whether an animation of the model changes node or anything inside it. */
 int smil_animates_within(const struct smil *m, const xmlNode *node);
 void smil_free(struct smil *m);

@@ -356,6 +356,42 @@ static void test_animation_problems_listed_too(void **state)
 	assert_int_equal(f->p.n, 2);
 }
 
+/* A <style> rule that sets an animated property of the same element
+ * would silently win over the animation: refused at the animation's line;
+ * rules for other elements or other properties are fine. */
+static void test_style_rule_beats_animation(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const beaten[] = { ".dot { fill: red }", "circle{fill:red}", "#c1 { fill: red; }",
+					      "g .dot { fill : red }", "@media screen { .dot { fill: red } }",
+					      "circle.dot:first-of-type, rect { fill: red }", "[class] { fill: red }",
+					      "* { fill: red }" };
+	static const char *const fine[] = { ".dot { stroke: red }", "rect { fill: red }", ".other { fill: red }",
+					    "#c2 { fill: red }", "/* .dot { fill: red } */ .x { fill: red }",
+					    ".dot { content: \"fill: red\" }" };
+	char svg[1024];
+
+	for (size_t i = 0; i < sizeof beaten / sizeof beaten[0]; i++) {
+		snprintf(svg, sizeof svg, OPEN "<style>%s</style>\n"
+			 "<circle id=\"c1\" class=\"dot big\" r=\"10\">\n"
+			 "<animate attributeName=\"fill\" from=\"#000\" to=\"#fff\" dur=\"1s\"/>\n"
+			 "</circle>\n</svg>\n", beaten[i]);
+		refused_once(f, svg, 4, "sets fill too, and a style rule wins over the animated attribute");
+	}
+	for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+		snprintf(svg, sizeof svg, OPEN "<style>%s</style>\n"
+			 "<circle id=\"c1\" class=\"dot big\" r=\"10\">\n"
+			 "<animate attributeName=\"fill\" from=\"#000\" to=\"#fff\" dur=\"1s\"/>\n"
+			 "</circle>\n</svg>\n", fine[i]);
+		problems_free(&f->p);
+		struct scene *s = load(f, "s.svg", svg);
+		if (!s)
+			problems_print(&f->p, stderr);
+		assert_non_null(s);
+		scene_free(s);
+	}
+}
+
 static void test_file_problems(void **state)
 {
 	struct fixture *f = *state;
@@ -392,6 +428,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_svg_at_animated, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_animation_problems_listed_too, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_file_problems, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_style_rule_beats_animation, make_dir, remove_dir),
 	};
 	int failed;
 
