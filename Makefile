@@ -43,7 +43,7 @@ endif
 COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
-BRIDGE_LIB_SRC := bridge/lines.c bridge/child.c bridge/pump.c bridge/deliveries.c
+BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c
 APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)

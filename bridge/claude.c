@@ -641,7 +641,7 @@ int main(int argc, char **argv)
 	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
 			    hb_tunable(HB_T_CLAUDE_FIRST_SEND_MS));
 	clean_environment();
-	if (child_spawn(&br.host, br.opt.host_argv, NULL, 1, err, sizeof err) < 0) {
+	if (child_spawn(&br.host, br.opt.host_argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		goto end;
 	}

@@ -3,6 +3,7 @@
  * broker/spawn.c for why only async-signal-safe work happens in between).
  */
 #include "child.h"
+#include "pdeath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,22 +27,31 @@ static int cloexec_pipe(int fd[2])
 	return 0;
 }
 
-int child_spawn(struct child *c, char *const argv[], char *const envp[], int own_group,
+int child_spawn(struct child *c, char *const argv[], char *const envp[], int flags,
 		char *err, size_t errlen)
 {
 	int to[2], from[2], ex[2], child_errno = 0;
+	pid_t parent;
 	ssize_t n;
 
 	if (cloexec_pipe(to) < 0 || cloexec_pipe(from) < 0 || cloexec_pipe(ex) < 0) {
 		snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
 		return -1;
 	}
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid == 0) {
 		dup2(to[0], STDIN_FILENO);
 		dup2(from[1], STDOUT_FILENO);
-		if (own_group)
+		if (flags & CHILD_OWN_GROUP)
 			setpgid(0, 0);
+		/* A parent that died before this line is not noticed by the
+		 * kernel: then we are already orphaned, and go. */
+		if ((flags & CHILD_PARENT_DEATH) && (hb_pdeath_kill() < 0 || getppid() != parent)) {
+			child_errno = getppid() != parent ? ESRCH : errno;
+			(void)!write(ex[1], &child_errno, sizeof child_errno);
+			_exit(127);
+		}
 		signal(SIGPIPE, SIG_DFL);
 		if (envp)
 			environ = (char **)envp;

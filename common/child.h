@@ -9,15 +9,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* child_spawn's flags. */
+#define CHILD_OWN_GROUP   1  /* a process group of its own (pgid = its pid) */
+#define CHILD_PARENT_DEATH 2 /* SIGKILL when we die (Linux; see pdeath.h) */
+
 struct child {
 	pid_t pid;
 	int in;   /* we write: its stdin */
 	int out;  /* we read: its stdout */
 };
 
-/* argv[0] is looked up in PATH.  envp NULL: our environment.  0, or -1
- * with a reason (a failed exec is reported here, not discovered later). */
-int child_spawn(struct child *c, char *const argv[], char *const envp[], int own_group,
+/* argv[0] is looked up in PATH.  envp NULL: our environment.  flags:
+ * CHILD_*.  0, or -1 with a reason (a failed exec is reported here, not
+ * discovered later). */
+int child_spawn(struct child *c, char *const argv[], char *const envp[], int flags,
 		char *err, size_t errlen);
 /* Wait for the child; returns an exit status for our own exit (128+sig). */
 int child_wait(struct child *c);

@@ -1,0 +1,19 @@
+/*
+ * pdeath - PR_SET_PDEATHSIG on Linux, nothing elsewhere (see pdeath.h).
+ */
+#include "pdeath.h"
+
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+
+int hb_pdeath_kill(void)
+{
+	return prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ? -1 : 0;
+}
+#else
+int hb_pdeath_kill(void)
+{
+	return 0;
+}
+#endif
