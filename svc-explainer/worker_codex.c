@@ -31,6 +31,7 @@ enum { ID_INITIALIZE = 1, ID_THREAD_START, ID_TURN_START, ID_TURN_INTERRUPT };
 #define STOP_EOF_GRACE_MS 3000  /* the bridge ends when its input does */
 #define STOP_TERM_GRACE_MS 2000
 #define POLL_SLICE_MS 50        /* how often a cancel flag is looked at */
+#define DRAIN_MAX_READS 64
 
 struct worker_codex {
 	struct child bridge;
@@ -284,25 +285,66 @@ static void bridge_gone(struct worker_codex *w)
 	fail(w, "the Codex bridge ended before the worker's turn did (%s)", why);
 }
 
+/* Take in the lines the bridge has written by now (a bounded number of
+ * reads, so that a chatty worker cannot starve a cancel): 0, or -1 when
+ * waiting for it failed (err). */
+static int drain(struct worker_codex *w, int timeout_ms, char *err, size_t errlen)
+{
+	for (int reads = 0; reads < DRAIN_MAX_READS; reads++) {
+		struct pollfd pfd = { w->bridge.out, POLLIN, 0 };
+		char *line;
+		size_t len;
+		int n = poll(&pfd, 1, timeout_ms);
+
+		if (n < 0 && errno == EINTR)
+			return 0; /* maybe the cancel: look at it first */
+		if (n < 0) {
+			snprintf(err, errlen, "cannot wait for the Codex bridge: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		timeout_ms = 0;
+		switch (lines_fill(&w->out, w->bridge.out)) {
+		case -1:
+			if (errno != EINTR && errno != EAGAIN)
+				fail(w, "cannot read from the Codex bridge: %s", strerror(errno));
+			break;
+		case 0:
+			bridge_gone(w);
+			break;
+		default:
+			break;
+		}
+		while (!w->status[0] && (line = lines_next(&w->out, &len)))
+			on_line(w, line, len);
+		if (w->status[0] || w->failure[0])
+			return 0;
+	}
+	return 0;
+}
+
+/* What the bridge has said so far counts before a cancel or the deadline
+ * does: a turn that completed just before either is completed. */
 enum worker_codex_end worker_codex_wait(struct worker_codex *w, long long deadline_ms,
 					const volatile sig_atomic_t *cancel, char *err, size_t errlen)
 {
 	enum worker_codex_end reason = WORKER_CODEX_TURN_ENDED;
 	long long interrupt_by = -1;
+	int timeout = 0;
 
 	for (;;) {
-		long long now = hb_monotonic_ms();
-		struct pollfd pfd = { w->bridge.out, POLLIN, 0 };
-		int timeout = POLL_SLICE_MS;
-		char *line;
-		size_t len;
+		long long now;
 
+		if (drain(w, timeout, err, errlen) < 0)
+			return WORKER_CODEX_FAILED;
 		if (w->status[0])
 			return reason;
 		if (w->failure[0]) {
 			snprintf(err, errlen, "%s", w->failure);
 			return WORKER_CODEX_FAILED;
 		}
+		now = hb_monotonic_ms();
 		if (reason == WORKER_CODEX_TURN_ENDED && cancel && *cancel)
 			reason = WORKER_CODEX_CANCELLED;
 		else if (reason == WORKER_CODEX_TURN_ENDED && now >= deadline_ms)
@@ -320,28 +362,11 @@ enum worker_codex_end worker_codex_wait(struct worker_codex *w, long long deadli
 			turn_ended(w, "killed");
 			return reason;
 		}
+		timeout = POLL_SLICE_MS;
 		if (interrupt_by >= 0 && interrupt_by - now < timeout)
 			timeout = (int)(interrupt_by - now);
-		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR) {
-			snprintf(err, errlen, "cannot wait for the Codex bridge: %s", strerror(errno));
-			return WORKER_CODEX_FAILED;
-		}
-		if (!pfd.revents)
-			continue;
-		switch (lines_fill(&w->out, w->bridge.out)) {
-		case -1:
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			fail(w, "cannot read from the Codex bridge: %s", strerror(errno));
-			break;
-		case 0:
-			bridge_gone(w);
-			break;
-		default:
-			break;
-		}
-		while (!w->status[0] && (line = lines_next(&w->out, &len)))
-			on_line(w, line, len);
+		if (reason == WORKER_CODEX_TURN_ENDED && deadline_ms - now < timeout)
+			timeout = (int)(deadline_ms - now);
 	}
 }
 

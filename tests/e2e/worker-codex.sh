@@ -62,9 +62,9 @@ start_drive() {
 }
 
 field() { json_field "$2" <"$1"; }
-# Whether any process still has process group $1 (from /proc: no pgrep
-# needed; the fields after the command's closing parenthesis are state,
-# parent and group).
+# Whether any live process has process group $want_pgid (from /proc: no
+# pgrep needed; the fields after the command's closing parenthesis are
+# state, parent and group; a zombie is dead, waiting for init to reap it).
 group_alive() {
 	local f s
 	for f in /proc/[0-9]*/stat; do
@@ -72,7 +72,7 @@ group_alive() {
 		s=${s##*) }
 		# shellcheck disable=SC2086
 		set -- $s
-		[ "${3:-}" = "$want_pgid" ] && return 0
+		[ "${3:-}" = "$want_pgid" ] && [ "$1" != Z ] && return 0
 	done
 	return 1
 }
