@@ -133,11 +133,11 @@ static void on_response(struct worker_codex *w, json_int_t id, json_t *msg)
 	if (id == ID_TURN_INTERRUPT)
 		return; /* the turn's end is what counts, and the deadline covers it */
 	if (error) {
-		const char *what = id == ID_INITIALIZE ? "initialize" : id == ID_THREAD_START ? "thread/start" : "turn/start";
+		const char *what = id == ID_INITIALIZE     ? "initialize"
+				   : id == ID_THREAD_START ? "thread/start" : "turn/start";
+		const char *why = json_string_value(json_object_get(error, "message"));
 		char line[300];
-		snprintf(line, sizeof line, "Codex refused %s: %s", what,
-			 json_string_value(json_object_get(error, "message")) ? json_string_value(json_object_get(error, "message"))
-									  : "no reason given");
+		snprintf(line, sizeof line, "Codex refused %s: %s", what, why ? why : "no reason given");
 		fail(w, "%s", line);
 		return;
 	}

@@ -311,7 +311,8 @@ static void test_cancel_honoured(void **state)
 			"kill -USR1 $PPID\n"
 			"read line; echo \"$line\" >\"$D/interrupt\"\n"
 			"case $line in *'\"turn/interrupt\"'*'\"turnId\":\"tu1\"'*)\n"
-			"  echo '{\"method\":\"turn/completed\",\"params\":{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}';;\n"
+			"  echo '{\"method\":\"turn/completed\",\"params\":"
+			"{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}';;\n"
 			"esac\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
