@@ -132,7 +132,7 @@ wait_for 60 'grep -q "\"kind\":\"hang\"" $d/mock.jsonl 2>/dev/null'
 want_pgid=$(ps -o pid= --ppid "$drive" | tr -d ' ')
 check "orphan: the bridge was the worker's child, leading its group" '[ -n "$want_pgid" ] && group_alive'
 kill -KILL "$drive"
-wait "$drive" 2>/dev/null
+{ wait "$drive"; } 2>/dev/null # no "Killed" report from bash
 desktop=
 check "orphan: a killed service leaves nothing of its worker" 'wait_for 10 "! group_alive"'
 stop_mock
