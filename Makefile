@@ -183,7 +183,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode \
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
-	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
+	        $(BUILD)/hb-explainer $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service

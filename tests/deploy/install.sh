@@ -14,7 +14,7 @@ if ! make -s install BUILD="$build" SAN="${SAN:-}" OPT="${OPT:--O2}" PREFIX=/opt
 fi
 rm -f "$dest.log"
 p=$dest/opt/hb
-check "hb-broker and hbctl in bin" '[ -x "$p/bin/hb-broker" ] && [ -x "$p/bin/hbctl" ]'
+check "hb-broker, hbctl and hb-explainer in bin" '[ -x "$p/bin/hb-broker" ] && [ -x "$p/bin/hbctl" ] && [ -x "$p/bin/hb-explainer" ]'
 check "svc-sessions in libexec/hbcode" '[ -x "$p/libexec/hbcode/svc-sessions" ]'
 check "services.conf installed" 'cmp -s deploy/services.conf "$p/share/hbcode/services.conf"'
 check "unit installed with the prefix" 'grep -q "^ExecStart=/opt/hb/bin/hb-broker --config /opt/hb/share/hbcode/services.conf --libexec /opt/hb/libexec/hbcode$" "$p/lib/systemd/user/hb-broker.service"'
