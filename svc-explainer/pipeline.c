@@ -452,7 +452,6 @@ int render_explainer(const struct explainer *e, const char *target, const struct
 		goto out_abort;
 	stats->frames = encoded;
 	stats->drawn = r.drawn;
-	output_abort(&out); /* frees the names; the file is renamed already */
 	goto out_ring;
 out_abort:
 	rc = -1;

@@ -1,11 +1,10 @@
 /*
- * png - a drawn frame as PNG with the fastest settings, to a file or to
- * memory (png.h).
+ * png - a drawn frame as PNG with the fastest settings, in memory (png.h);
+ * a file of it is written whole through output.h.
  */
 #include "png.h"
 
 #include <cairo.h>
-#include <errno.h>
 #include <png.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,11 +73,10 @@ static void row_to_rgb(const uint8_t *src, uint8_t *dst, int width)
 	}
 }
 
-/* Encodes surface to out (a file) or, when out is NULL, into mem.  On -1,
- * err says why, after "cannot write WHAT: ". */
-static int encode(cairo_surface_t *surface, FILE *out, struct png_memory *mem, const char *what, char *err,
-		  size_t errlen)
+/* Encodes surface into mem.  On -1, err says why. */
+static int encode(cairo_surface_t *surface, struct png_memory *mem, char *err, size_t errlen)
 {
+	const char *what = "the PNG";
 	int w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface);
 	int stride = cairo_image_surface_get_stride(surface);
 	const uint8_t *data;
@@ -103,10 +101,7 @@ static int encode(cairo_surface_t *surface, FILE *out, struct png_memory *mem, c
 		snprintf(err, errlen, "cannot write %s: %s", what, failure.text);
 		goto done;
 	}
-	if (out)
-		png_init_io(png, out);
-	else
-		png_set_write_fn(png, mem, on_memory_write, on_memory_flush);
+	png_set_write_fn(png, mem, on_memory_write, on_memory_flush);
 	png_set_compression_level(png, 1);
 	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
 	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
@@ -125,28 +120,11 @@ done:
 	return rc;
 }
 
-int png_write_surface(cairo_surface_t *surface, const char *path, char *err, size_t errlen)
-{
-	FILE *out = fopen(path, "wb");
-	int rc;
-
-	if (!out) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = encode(surface, out, NULL, path, err, errlen);
-	if (fclose(out) != 0 && rc == 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	return rc;
-}
-
 int png_encode_surface(cairo_surface_t *surface, unsigned char **png, size_t *len, char *err, size_t errlen)
 {
 	struct png_memory mem = { NULL, 0, 0 };
 
-	if (encode(surface, NULL, &mem, "the PNG", err, errlen) < 0) {
+	if (encode(surface, &mem, err, errlen) < 0) {
 		free(mem.data);
 		return -1;
 	}

@@ -15,11 +15,8 @@
 
 struct _cairo_surface;
 
-/* An opaque ARGB32 or RGB24 image surface to path as 8-bit RGB.  0, or
- * -1 with err. */
-int png_write_surface(struct _cairo_surface *surface, const char *path, char *err, size_t errlen);
-/* The same PNG in memory: *png (caller frees) of *len bytes.  0, or -1
- * with err. */
+/* An opaque ARGB32 or RGB24 image surface as an 8-bit RGB PNG in memory:
+ * *png (caller frees) of *len bytes.  0, or -1 with err. */
 int png_encode_surface(struct _cairo_surface *surface, unsigned char **png, size_t *len, char *err,
 		       size_t errlen);
 

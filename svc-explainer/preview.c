@@ -72,18 +72,16 @@ struct png_sink {
 
 static int emit_png(cairo_surface_t *surface, const struct png_sink *sink, char *err, size_t errlen)
 {
-	struct output out = { NULL, NULL };
+	unsigned char *png;
+	size_t len;
+	int rc;
 
 	if (!sink->target)
 		return png_encode_surface(surface, sink->png, sink->len, err, errlen);
-	if (output_begin(&out, sink->target, err, errlen) < 0)
+	if (png_encode_surface(surface, &png, &len, err, errlen) < 0)
 		return -1;
-	if (png_write_surface(surface, out.tmp, err, errlen) < 0) {
-		output_abort(&out);
-		return -1;
-	}
-	int rc = output_commit(&out, err, errlen);
-	output_abort(&out);
+	rc = output_write_file(sink->target, png, len, err, errlen);
+	free(png);
 	return rc;
 }
 
