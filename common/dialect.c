@@ -26,7 +26,8 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *out, char *err, size_t errlen)
+int dialect_codex_parse_ns(const char *line, size_t len, const char *want_ns, struct codex_tool_call *out, char *err,
+			   size_t errlen)
 {
 	json_t *msg = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL), *params, *args, *ns, *id;
 	const char *method = json_string_value(json_object_get(msg, "method"));
@@ -53,8 +54,8 @@ int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *ou
 		snprintf(err, errlen, "item/tool/call needs threadId, callId, tool and object arguments");
 		goto out;
 	}
-	if (ns && !json_is_null(ns) && (!json_is_string(ns) || strcmp(json_string_value(ns), "hbcode") != 0)) {
-		snprintf(err, errlen, "only tools of the hbcode namespace are served here");
+	if (ns && !json_is_null(ns) && (!json_is_string(ns) || strcmp(json_string_value(ns), want_ns) != 0)) {
+		snprintf(err, errlen, "only tools of the %s namespace are served here", want_ns);
 		goto out;
 	}
 	/* Older threads send these; they never choose anything. */
@@ -75,6 +76,11 @@ int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *ou
 out:
 	json_decref(msg);
 	return rc;
+}
+
+int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *out, char *err, size_t errlen)
+{
+	return dialect_codex_parse_ns(line, len, "hbcode", out, err, errlen);
 }
 
 void dialect_codex_free(struct codex_tool_call *c)

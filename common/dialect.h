@@ -20,7 +20,11 @@ struct codex_tool_call {
 
 /* 0 parsed; -1 not an item/tool/call request (no id to answer: *err);
  * -2 a request whose params are wrong or not ours: rpcid is set, answer
- * it natively with *err. */
+ * it natively with *err.  A call names the namespace ns (a call without
+ * one, as older threads send, counts as ns); dialect_codex_parse takes the
+ * catalog's "hbcode", svc-explainer's worker its own (worker.h). */
+int dialect_codex_parse_ns(const char *line, size_t len, const char *ns, struct codex_tool_call *out, char *err,
+			   size_t errlen);
 int dialect_codex_parse(const char *line, size_t len, struct codex_tool_call *out, char *err, size_t errlen);
 void dialect_codex_free(struct codex_tool_call *c);
 /* {"id":…,"result":{"contentItems":[{"type":"inputText","text":…}],"success":…}},

@@ -153,6 +153,41 @@ static void test_codex_refusals(void **state)
 	}
 }
 
+/* Each reader takes only its own namespace: the catalog's "hbcode" and
+ * the explainer worker's are refused by the other, with the namespace
+ * named; a call without a namespace counts as the reader's. */
+static void test_codex_namespace(void **state)
+{
+	static const char *const calls[] = {
+		"{\"method\":\"item/tool/call\",\"id\":4,\"params\":{\"threadId\":\"t\",\"callId\":\"c\","
+		"\"namespace\":\"hbcode_explainer\",\"tool\":\"write_scene\",\"arguments\":{\"name\":\"a\"}}}",
+		"{\"method\":\"item/tool/call\",\"id\":4,\"params\":{\"threadId\":\"t\",\"callId\":\"c\","
+		"\"namespace\":\"hbcode\",\"tool\":\"write_scene\",\"arguments\":{\"name\":\"a\"}}}",
+		"{\"method\":\"item/tool/call\",\"id\":4,\"params\":{\"threadId\":\"t\",\"callId\":\"c\","
+		"\"tool\":\"write_scene\",\"arguments\":{\"name\":\"a\"}}}",
+	};
+	struct codex_tool_call tc;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(dialect_codex_parse_ns(calls[0], strlen(calls[0]), "hbcode_explainer", &tc, err, sizeof err), 0);
+	assert_string_equal(tc.tool, "write_scene");
+	assert_string_equal(tc.args, "{\"name\":\"a\"}");
+	dialect_codex_free(&tc);
+	assert_int_equal(dialect_codex_parse(calls[0], strlen(calls[0]), &tc, err, sizeof err), -2);
+	assert_string_equal(tc.rpcid, "4");
+	assert_string_equal(err, "only tools of the hbcode namespace are served here");
+	dialect_codex_free(&tc);
+	assert_int_equal(dialect_codex_parse_ns(calls[1], strlen(calls[1]), "hbcode_explainer", &tc, err, sizeof err),
+			 -2);
+	assert_string_equal(err, "only tools of the hbcode_explainer namespace are served here");
+	dialect_codex_free(&tc);
+	assert_int_equal(dialect_codex_parse(calls[1], strlen(calls[1]), &tc, err, sizeof err), 0);
+	dialect_codex_free(&tc);
+	assert_int_equal(dialect_codex_parse_ns(calls[2], strlen(calls[2]), "hbcode_explainer", &tc, err, sizeof err), 0);
+	dialect_codex_free(&tc);
+}
+
 static void test_claude_recorded_calls(void **state)
 {
 	json_t *all = load_fixture("claude-handler-calls.jsonl"), *r;
@@ -320,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_codex_recorded_calls),
 		cmocka_unit_test(test_codex_old_thread_arguments_dropped),
 		cmocka_unit_test(test_codex_refusals),
+		cmocka_unit_test(test_codex_namespace),
 		cmocka_unit_test(test_claude_recorded_calls),
 		cmocka_unit_test(test_claude_binding_named),
 		cmocka_unit_test(test_claude_call_id),
