@@ -132,7 +132,7 @@ $(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBCOMM
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-# The explainer's Codex worker driven alone, for tests/e2e/worker-codex.sh.
+# The explainer's worker driven alone, for tests/e2e/worker-codex.sh and worker-claude.sh.
 $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))

@@ -9,9 +9,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* child_spawn's flags. */
-#define CHILD_OWN_GROUP   1  /* a process group of its own (pgid = its pid) */
-#define CHILD_PARENT_DEATH 2 /* SIGKILL when we die (Linux; see pdeath.h) */
+/* child_spawn's flags.  CHILD_PARENT_DEATH alone kills the child when we
+ * die (Linux; see pdeath.h), not what it started.  With CHILD_OWN_GROUP
+ * the whole group goes: c->pid is then a guard, a fork of ours that leads
+ * the group, runs the program as its own child (which dies with the
+ * guard), and kills the group once we are gone, on every system, or once
+ * the program has ended, whose exit status it then passes on (128+signal
+ * when the program was killed).  The guard keeps
+ * none of our descriptors and ignores SIGTERM, SIGINT and SIGHUP: a
+ * TERM to the group is the program's to handle. */
+#define CHILD_OWN_GROUP   1  /* a process group of its own (pgid = c->pid) */
+#define CHILD_PARENT_DEATH 2 /* killed when we die: the child, or its group */
 
 struct child {
 	pid_t pid;

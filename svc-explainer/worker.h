@@ -10,9 +10,10 @@
  * and nothing of the worker is in the broker's catalog.  The agents' frames
  * are read and written by common/dialect.c, as the broker does.
  *
- * The agent runs in a process group of its own with the parent-death
- * signal set (common/pdeath.c), so it ends with the call, on a cancel, at
- * the deadline and when svc-explainer dies.
+ * The agent runs in a process group of its own, led by a guard that kills
+ * the whole group when svc-explainer dies (common/child.h), so it ends
+ * with the call, on a cancel, at the deadline and when svc-explainer dies.
+ * The process half of both is worker_proc.c's.
  */
 #ifndef EXPLAINER_WORKER_H
 #define EXPLAINER_WORKER_H

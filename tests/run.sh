@@ -55,7 +55,7 @@ for t in "$build"/tests/test_* "$build"/tests/itest_*; do
 	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
 done
 for t in tests/e2e/*.sh; do
-	[ "$(basename "$t")" = lib.sh ] && continue
+	case $(basename "$t") in lib.sh | *-lib.sh) continue ;; esac # sourced by the scripts
 	if can_isolate; then
 		run_one "e2e/$(basename "$t")" unshare -n sh -c 'ip link set lo up && exec "$@"' sh bash "$t" "$build"
 	else

@@ -25,6 +25,11 @@
 //      that tool: same as 2.  A step {"text": "..."} answers with plain text.
 //   4. Otherwise a plain text answer "OK." (also used for side requests such as
 //      title generation, which offer no hbcode tool).
+// Before all of these: when the next step of the script is {"hang": true}
+// and the request offers an hbcode tool, the step is taken and the answer
+// stalls: message_start, then only pings, never a message_stop, until the
+// client goes away (a turn to interrupt); the log gets a line
+// {"seq", "kind": "hang"} once the stall has begun.
 //
 // Side endpoints: POST /v1/messages/count_tokens -> {"input_tokens": n};
 // GET /v1/models -> a one-model list; anything else -> 404 in the API's error
@@ -126,6 +131,11 @@ function parseDirective(text) {
 
 // Decide the assistant message for one /v1/messages request.
 function decide(body) {
+  if (script.length > 0 && script[0].hang &&
+      [...toolNames(body)].some((n) => n.startsWith('mcp__hbcode__'))) {
+    script.shift();
+    return { hang: true };
+  }
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const user = lastUser(messages);
   const content = user ? user.content : undefined;
@@ -176,9 +186,26 @@ function sse(res, event, data) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function answerMessages(req, res, body) {
-  const { blocks, stop } = decide(body);
+// A stream that never ends: pings until the client goes away.
+function hang(res, reqSeq, model) {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  sse(res, 'message_start', {
+    type: 'message_start',
+    message: {
+      id: `msg_mock_${msgSeq}`, type: 'message', role: 'assistant', model, content: [],
+      stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 },
+    },
+  });
+  const timer = setInterval(() => sse(res, 'ping', { type: 'ping' }), 1000);
+  res.on('close', () => clearInterval(timer));
+  logRequest({ seq: reqSeq, t: Date.now(), kind: 'hang' });
+}
+
+function answerMessages(req, res, body, reqSeq) {
+  const decided = decide(body);
+  const { blocks, stop } = decided;
   msgSeq += 1;
+  if (decided.hang) return hang(res, reqSeq, typeof body.model === 'string' ? body.model : MODEL_DEFAULT);
   const id = `msg_mock_${msgSeq}`;
   const reqId = `req_mock_${msgSeq}`;
   const model = typeof body.model === 'string' ? body.model : MODEL_DEFAULT;
@@ -274,7 +301,7 @@ const server = http.createServer((req, res) => {
       if (!body || !Array.isArray(body.messages)) {
         return apiError(res, 400, 'invalid_request_error', 'messages: field required');
       }
-      return answerMessages(req, res, body);
+      return answerMessages(req, res, body, seq);
     }
     if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
       const n = Math.max(1, Math.ceil(raw.length / 4));

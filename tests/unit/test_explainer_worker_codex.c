@@ -1,172 +1,47 @@
 /*
  * test_explainer_worker_codex - svc-explainer's Codex worker driver
- * against fake bridges (sh scripts that play a scripted codex app-server):
- * the options it refuses, the bridge's argv and the requests it gets
+ * against fake codex app-servers (sh scripts that play a scripted codex):
+ * the options it refuses, codex's argv and the requests it gets
  * (thread/start's policy, turn/start's brief), approvals declined, a
- * turn/completed before turn/start's answer, the tool calls counted, a
- * refused initialize, a bridge that dies, the deadline before any turn,
- * and a cancel the worker honours or ignores (then its group is killed).
+ * turn/completed before turn/start's answer, tool calls answered through
+ * the callback (text, a PNG as an inputImage data URL, a broken PNG told
+ * to the model) and counted, a call for another namespace refused without
+ * reaching the callback, a refused initialize, a codex that dies, the
+ * deadline before any turn, and a cancel the worker honours or ignores
+ * (then its group is killed), also one that comes during a tool call.
  * Every case ends with no process left in the worker's group.  The real
- * codex, bridge and broker are in tests/e2e/worker-codex.sh.
+ * codex is in tests/e2e/worker-codex.sh.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../svc-explainer/worker_codex.h"
-#include "clock.h"
+#include "worker_rig.h"
 
-#define TOOLS "[{\"type\":\"namespace\",\"name\":\"hbcode\",\"tools\":[]}]"
+#define TOOLS "[{\"type\":\"namespace\",\"name\":\"" WORKER_NAMESPACE "\",\"tools\":[]}]"
 
-/* The fakes cancel by SIGUSR1 to their parent (us), after writing what
- * must be read first; a handler reaches only file-scope state. */
-static volatile sig_atomic_t cancel_flag;
-
-static void on_usr1(int sig)
+static struct worker_codex_opts opts_for(struct rig *r)
 {
-	(void)sig;
-	cancel_flag = 1;
-}
-
-struct rig {
-	char dir[64];
-	char bridge[128];
-	char text[8192]; /* the last file read_rig_file read */
-};
-
-static int make_rig(void **state)
-{
-	struct rig *r = calloc(1, sizeof *r);
-	struct sigaction sa;
-
-	if (!r)
-		return -1;
-	snprintf(r->dir, sizeof r->dir, "/tmp/hb-worker-codex.XXXXXX");
-	if (!mkdtemp(r->dir)) {
-		free(r);
-		return -1;
-	}
-	snprintf(r->bridge, sizeof r->bridge, "%s/bridge", r->dir);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGUSR1, &sa, NULL) < 0 || signal(SIGPIPE, SIG_IGN) == SIG_ERR) {
-		free(r);
-		return -1;
-	}
-	cancel_flag = 0;
-	*state = r;
-	return 0;
-}
-
-static int remove_rig(void **state)
-{
-	struct rig *r = *state;
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
-	if (system(cmd) != 0)
-		return -1;
-	free(r);
-	return 0;
-}
-
-/* The fake bridge: a sh script whose body is the scenario; $D is the rig's
- * folder, where it leaves what it received.  A fake that goes on reading
- * runs `cat >/dev/null` as a child: `exec` would close its output, which
- * the worker rightly takes for the bridge's end. */
-static void write_bridge(const struct rig *r, const char *body)
-{
-	FILE *f = fopen(r->bridge, "w");
-
-	assert_non_null(f);
-	assert_true(fprintf(f, "#!/bin/sh\nD='%s'\necho \"$*\" >\"$D/argv\"\n%s\n", r->dir, body) > 0);
-	assert_int_equal(fclose(f), 0);
-	assert_int_equal(chmod(r->bridge, 0755), 0);
-}
-
-static char *read_rig_file(struct rig *r, const char *name)
-{
-	char *buf = r->text;
-	char path[128];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof path, "%s/%s", r->dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof r->text - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
-static struct worker_codex_opts opts_for(const struct rig *r)
-{
-	struct worker_codex_opts o = { .bridge = r->bridge,
-				       .codex = "codex",
-				       .session = "s-1",
+	struct worker_codex_opts o = { .codex = r->fake,
 				       .cwd = r->dir,
 				       .dynamic_tools = TOOLS,
 				       .brief = "Explain marmalade.",
-				       .model = "mock-model" };
+				       .model = "mock-model",
+				       .tool = tool_fn,
+				       .tool_arg = &r->calls };
 	return o;
 }
 
-/* Processes of group pgid that are not zombies (a zombie is dead, only
- * waiting for init to reap it), from /proc. */
-static int live_members(int pgid)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char path[300], line[512], *rest, state;
-		int ppid, pgrp;
-		FILE *f;
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-		if (!(f = fopen(path, "r")))
-			continue; /* gone meanwhile */
-		rest = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
-		fclose(f);
-		if (rest && sscanf(rest, ") %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid && state != 'Z')
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* Stop, then nothing of the group may live on.  A SIGKILL is delivered
- * asynchronously, so the group's last members get a bounded moment to
- * go: a bound on how long to look, not on how fast stop is. */
 static void stop_and_check_gone(struct worker_codex *w)
 {
 	int pgid = worker_codex_pgid(w);
-	long long until;
 
 	worker_codex_stop(w);
-	until = hb_monotonic_ms() + 5000;
-	while (live_members(pgid) > 0 && hb_monotonic_ms() < until) {
-		struct timespec ts = { 0, 10 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-	assert_int_equal(live_members(pgid), 0);
+	assert_group_gone(pgid);
 }
 
 /* The handshake up to turn/start's answer, the requests kept in files. */
@@ -185,10 +60,10 @@ static void test_refused_options(void **state)
 	struct worker_codex *w = (void *)1;
 	char err[256];
 
-	o.session = NULL;
+	o.tool = NULL;
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
 	assert_null(w);
-	assert_non_null(strstr(err, "needs the bridge, codex, a session"));
+	assert_string_equal(err, "the Codex worker needs codex, a work folder, its tools, a brief and a tool callback");
 	o = opts_for(r);
 	o.dynamic_tools = "{\"not\":\"an array\"}";
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
@@ -197,10 +72,19 @@ static void test_refused_options(void **state)
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
 	assert_non_null(strstr(err, "the Codex worker's tools are not a JSON array: "));
 	o = opts_for(r);
-	o.bridge = "/nonexistent/hb-codex-bridge";
+	o.codex = "/nonexistent/codex";
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
-	assert_string_equal(err, "cannot execute /nonexistent/hb-codex-bridge: No such file or directory");
+	assert_string_equal(err, "cannot execute /nonexistent/codex: No such file or directory");
+	assert_int_equal(r->calls.n, 0);
 }
+
+/* An item/tool/call of the fake: $1 its JSON-RPC id, $2 the namespace,
+ * $3 the tool; the answer is kept in the file named by the id. */
+#define TOOL_CALL(id, ns, tool)                                                                          \
+	"echo '{\"id\":\"" id "\",\"method\":\"item/tool/call\",\"params\":{\"threadId\":\"th1\","        \
+	"\"turnId\":\"tu1\",\"callId\":\"call-" id "\",\"namespace\":\"" ns "\",\"tool\":\"" tool "\","     \
+	"\"arguments\":{\"word\":\"w-" id "\"}}}'\n"                                                     \
+	"read -r answer; echo \"$answer\" >\"$D/" id "\"\n"
 
 static void test_whole_turn(void **state)
 {
@@ -209,32 +93,55 @@ static void test_whole_turn(void **state)
 	struct worker_codex *w;
 	char err[256] = "", *text;
 
-	/* An approval before anything else; the turn's end before turn/start's
-	 * answer; one dynamic tool call passing by. */
-	write_bridge(r, "read init; echo \"$init\" >\"$D/initialize\"\n"
-			"echo '{\"id\":\"a1\",\"method\":\"item/commandExecution/requestApproval\",\"params\":{}}'\n"
-			"read answer; echo \"$answer\" >\"$D/approval\"\n"
-			"echo '{\"id\":\"a2\",\"method\":\"item/tool/requestUserInput\",\"params\":{}}'\n"
-			"read answer; echo \"$answer\" >\"$D/other\"\n"
-			"echo '{\"id\":1,\"result\":{}}'\n"
-			"read initialized; echo \"$initialized\" >\"$D/initialized\"\n"
-			"read thread; echo \"$thread\" >\"$D/thread\"\n"
-			"echo '{\"id\":2,\"result\":{\"thread\":{\"id\":\"th1\"}}}'\n"
-			"read turn; echo \"$turn\" >\"$D/turn\"\n"
-			"echo '{\"method\":\"item/completed\",\"params\":{\"item\":{\"type\":\"dynamicToolCall\"}}}'\n"
-			"echo '{\"method\":\"item/completed\",\"params\":{\"item\":{\"type\":\"agentMessage\"}}}'\n"
-			"echo '{\"method\":\"turn/completed\",\"params\":{\"turn\":{\"id\":\"tu1\",\"status\":\"completed\"}}}'\n"
-			"echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
-			"cat >/dev/null");
+	/* An approval before anything else; tool calls answered, one
+	 * refused; the turn's end before turn/start's answer. */
+	write_fake(r, "read init; echo \"$init\" >\"$D/initialize\"\n"
+		       "echo '{\"id\":\"a1\",\"method\":\"item/commandExecution/requestApproval\",\"params\":{}}'\n"
+		       "read answer; echo \"$answer\" >\"$D/approval\"\n"
+		       "echo '{\"id\":\"a2\",\"method\":\"item/tool/requestUserInput\",\"params\":{}}'\n"
+		       "read answer; echo \"$answer\" >\"$D/other\"\n"
+		       "echo '{\"id\":1,\"result\":{}}'\n"
+		       "read initialized; echo \"$initialized\" >\"$D/initialized\"\n"
+		       "read thread; echo \"$thread\" >\"$D/thread\"\n"
+		       "echo '{\"id\":2,\"result\":{\"thread\":{\"id\":\"th1\"}}}'\n"
+		       "read turn; echo \"$turn\" >\"$D/turn\"\n"
+		       TOOL_CALL("c1", WORKER_NAMESPACE, "echo")
+		       TOOL_CALL("c2", WORKER_NAMESPACE, "picture")
+		       TOOL_CALL("c3", "hbcode", "echo")
+		       TOOL_CALL("c4", WORKER_NAMESPACE, "broken")
+		       "echo '{\"method\":\"turn/completed\",\"params\":{\"turn\":{\"id\":\"tu1\",\"status\":\"completed\"}}}'\n"
+		       "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
+		       "cat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_null(worker_codex_turn_status(w));
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
-			 WORKER_CODEX_TURN_ENDED);
+			 WORKER_TURN_ENDED);
 	assert_string_equal(worker_codex_turn_status(w), "completed");
-	assert_int_equal(worker_codex_tool_calls(w), 1);
+	assert_int_equal(worker_codex_tool_calls(w), 3);
 	stop_and_check_gone(w);
 
-	assert_string_equal(read_rig_file(r, "argv"), "--session s-1 -- codex app-server\n");
+	/* The callback got the bare names and the arguments; the call of the
+	 * other namespace never reached it. */
+	assert_int_equal(r->calls.n, 3);
+	assert_string_equal(r->calls.seen[0], "echo {\"word\":\"w-c1\"}");
+	assert_string_equal(r->calls.seen[1], "picture {\"word\":\"w-c2\"}");
+	assert_string_equal(r->calls.seen[2], "broken {\"word\":\"w-c4\"}");
+	assert_string_equal(read_rig_file(r, "c1"),
+			    "{\"result\":{\"contentItems\":[{\"type\":\"inputText\",\"text\":"
+			    "\"echo got {\\\"word\\\":\\\"w-c1\\\"}\"}],\"success\":true},\"id\":\"c1\"}\n");
+	assert_string_equal(read_rig_file(r, "c2"),
+			    "{\"result\":{\"contentItems\":[{\"type\":\"inputText\",\"text\":"
+			    "\"picture got {\\\"word\\\":\\\"w-c2\\\"}\"},{\"type\":\"inputImage\",\"imageUrl\":"
+			    "\"data:image/png;base64," PNG_B64 "\"}],\"success\":true},\"id\":\"c2\"}\n");
+	assert_string_equal(read_rig_file(r, "c3"),
+			    "{\"result\":{\"contentItems\":[{\"type\":\"inputText\",\"text\":"
+			    "\"only tools of the " WORKER_NAMESPACE " namespace are served here\"}],\"success\":false},\"id\":\"c3\"}\n");
+	assert_string_equal(read_rig_file(r, "c4"),
+			    "{\"result\":{\"contentItems\":[{\"type\":\"inputText\",\"text\":"
+			    "\"The tool's picture cannot be shown: image 1 is declared image/png, but its bytes are "
+			    "not a PNG.\"}],\"success\":false},\"id\":\"c4\"}\n");
+
+	assert_string_equal(read_rig_file(r, "argv"), "app-server\n");
 	assert_non_null(strstr(read_rig_file(r, "initialize"), "\"experimentalApi\":true"));
 	assert_string_equal(read_rig_file(r, "approval"), "{\"id\":\"a1\",\"result\":{\"decision\":\"decline\"}}\n");
 	assert_non_null(strstr(read_rig_file(r, "other"), "\"id\":\"a2\",\"error\""));
@@ -260,27 +167,27 @@ static void test_initialize_refused(void **state)
 	struct worker_codex *w;
 	char err[256] = "";
 
-	write_bridge(r, "read init\necho '{\"id\":1,\"error\":{\"code\":-32600,\"message\":\"nope\"}}'\n"
+	write_fake(r, "read init\necho '{\"id\":1,\"error\":{\"code\":-32600,\"message\":\"nope\"}}'\n"
 			"cat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
-			 WORKER_CODEX_FAILED);
+			 WORKER_FAILED);
 	assert_string_equal(err, "Codex refused initialize: nope");
 	stop_and_check_gone(w);
 }
 
-static void test_bridge_dies(void **state)
+static void test_codex_dies(void **state)
 {
 	struct rig *r = *state;
 	struct worker_codex_opts o = opts_for(r);
 	struct worker_codex *w;
 	char err[256] = "";
 
-	write_bridge(r, "read init\nexit 3");
+	write_fake(r, "read init\nexit 3");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
-			 WORKER_CODEX_FAILED);
-	assert_string_equal(err, "the Codex bridge ended before the worker's turn did (exit status 3)");
+			 WORKER_FAILED);
+	assert_string_equal(err, "the Codex app-server ended before the worker's turn did (exit status 3)");
 	stop_and_check_gone(w);
 }
 
@@ -291,11 +198,11 @@ static void test_deadline_before_turn(void **state)
 	struct worker_codex *w;
 	char err[256] = "";
 
-	/* A child of the bridge in its group, as codex would be. */
-	write_bridge(r, "sleep 600 &\ncat >/dev/null");
+	/* A child of codex in its group, as a command of the worker's. */
+	write_fake(r, "sleep 600 &\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_true(live_members(worker_codex_pgid(w)) > 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms(), NULL, err, sizeof err), WORKER_CODEX_TIMED_OUT);
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms(), NULL, err, sizeof err), WORKER_TIMED_OUT);
 	assert_string_equal(worker_codex_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
@@ -307,8 +214,8 @@ static void test_cancel_honoured(void **state)
 	struct worker_codex *w;
 	char err[256] = "";
 
-	write_bridge(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
-			"kill -USR1 $PPID\n"
+	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
+			"kill -USR1 $T\n"
 			"read line; echo \"$line\" >\"$D/interrupt\"\n"
 			"case $line in *'\"turn/interrupt\"'*'\"turnId\":\"tu1\"'*)\n"
 			"  echo '{\"method\":\"turn/completed\",\"params\":"
@@ -316,7 +223,7 @@ static void test_cancel_honoured(void **state)
 			"esac\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
-			 WORKER_CODEX_CANCELLED);
+			 WORKER_CANCELLED);
 	assert_string_equal(worker_codex_turn_status(w), "interrupted");
 	stop_and_check_gone(w);
 	assert_non_null(strstr(read_rig_file(r, "interrupt"), "\"threadId\":\"th1\""));
@@ -329,13 +236,38 @@ static void test_cancel_ignored(void **state)
 	struct worker_codex *w;
 	char err[256] = "";
 
-	write_bridge(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
-			"kill -USR1 $PPID\ncat >/dev/null");
+	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
+			"kill -USR1 $T\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
-			 WORKER_CODEX_CANCELLED);
+			 WORKER_CANCELLED);
 	assert_string_equal(worker_codex_turn_status(w), "killed");
 	stop_and_check_gone(w);
+}
+
+/* The cancel comes while a tool runs (the callback sets the flag): the
+ * call is answered first, then the turn is interrupted. */
+static void test_cancel_during_tool(void **state)
+{
+	struct rig *r = *state;
+	struct worker_codex_opts o = opts_for(r);
+	struct worker_codex *w;
+	char err[256] = "";
+
+	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
+		       TOOL_CALL("c1", WORKER_NAMESPACE, "stop")
+		       "read -r line; echo \"$line\" >\"$D/interrupt\"\n"
+		       "echo '{\"method\":\"turn/completed\",\"params\":"
+		       "{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}'\n"
+		       "cat >/dev/null");
+	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+			 WORKER_CANCELLED);
+	assert_string_equal(worker_codex_turn_status(w), "interrupted");
+	assert_int_equal(worker_codex_tool_calls(w), 1);
+	stop_and_check_gone(w);
+	assert_non_null(strstr(read_rig_file(r, "c1"), "\"success\":true"));
+	assert_non_null(strstr(read_rig_file(r, "interrupt"), "\"method\":\"turn/interrupt\""));
 }
 
 int main(void)
@@ -344,10 +276,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_options, make_rig, remove_rig),
 		cmocka_unit_test_setup_teardown(test_whole_turn, make_rig, remove_rig),
 		cmocka_unit_test_setup_teardown(test_initialize_refused, make_rig, remove_rig),
-		cmocka_unit_test_setup_teardown(test_bridge_dies, make_rig, remove_rig),
+		cmocka_unit_test_setup_teardown(test_codex_dies, make_rig, remove_rig),
 		cmocka_unit_test_setup_teardown(test_deadline_before_turn, make_rig, remove_rig),
 		cmocka_unit_test_setup_teardown(test_cancel_honoured, make_rig, remove_rig),
 		cmocka_unit_test_setup_teardown(test_cancel_ignored, make_rig, remove_rig),
+		cmocka_unit_test_setup_teardown(test_cancel_during_tool, make_rig, remove_rig),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
