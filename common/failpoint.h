@@ -11,6 +11,14 @@
 #ifndef HB_FAILPOINT_H
 #define HB_FAILPOINT_H
 
+#include <stdatomic.h>
+
 void hb_failpoint(const char *name);
+/* A pause instead of a crash, for the tests of "a cancel in the middle":
+ * while $HB_FAILPOINTS/NAME.hold exists, the caller waits (up to a
+ * minute), after creating NAME.reached so that the test knows it is
+ * there; it goes on once the test removes the .hold file or *release
+ * (NULL: none) becomes nonzero. */
+void hb_holdpoint(const char *name, const atomic_int *release);
 
 #endif

@@ -30,6 +30,7 @@
 #define HB_SERVICE_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "images.h"
@@ -100,6 +101,9 @@ int hb_task_publish(struct hb_task *task, const char *topic, const char *json);
 const struct hb_call_context *hb_call_context(const struct hb_call *call);
 /* Nonzero once the caller cancelled or the service is stopping. */
 int hb_call_cancelled(const struct hb_call *call);
+/* The same as a flag to hand to code that polls one (a render stops
+ * within a frame of it); valid until the handler returns. */
+const atomic_int *hb_call_cancel_flag(const struct hb_call *call);
 
 /* The result text the agent reads.  Both return what the handler returns. */
 int hb_call_succeed(struct hb_call *call, const char *text);

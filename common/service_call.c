@@ -49,6 +49,11 @@ int hb_call_cancelled(const struct hb_call *call)
 	return atomic_load(&((struct hb_call *)call)->cancelled);
 }
 
+const atomic_int *hb_call_cancel_flag(const struct hb_call *call)
+{
+	return &call->cancelled;
+}
+
 static int set_result(struct hb_call *call, int ok, char *text)
 {
 	free(call->text);

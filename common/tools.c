@@ -87,11 +87,18 @@ static const struct hb_tool_def tool_table[] = {
 	},
 	{
 		"create_explainer_video", "svc-explainer", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
-		"Make a short narrated explainer video (1080p MP4, 30-120 seconds) from a question, "
-		"the facts and their sources.",
+		"Make a short narrated explainer video (1080p MP4 at 30 fps, 30-120 seconds) from a question, "
+		"the facts and their sources: a private worker on this session's agent and model draws "
+		"animated SVG scenes and reviews their frames, then the narration is spoken with Gemini and the "
+		"video rendered. Answers {videoPath, durationSeconds, scenes, revision, checks, limitations}. "
+		"Pass a saved videoPath to revise that video.",
 		"{\"type\":\"object\",\"properties\":{"
-		"\"question\":{\"type\":\"string\"},\"facts\":{\"type\":\"string\"},"
-		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+		"\"question\":{\"type\":\"string\",\"description\":\"What the video answers.\"},"
+		"\"facts\":{\"type\":\"string\",\"description\":\"The facts the video may use.\"},"
+		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+		"\"description\":\"Where the facts come from (URLs or titles).\"},"
+		"\"videoPath\":{\"type\":\"string\",\"description\":\"The absolute path of a video this tool "
+		"saved, to revise it.\"}},"
 		"\"required\":[\"question\",\"facts\"],\"additionalProperties\":false}",
 	},
 	{

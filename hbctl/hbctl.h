@@ -18,6 +18,8 @@ int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
 int cmd_approvals(int argc, char **argv);
 /* messages.c */
 int cmd_messages(int argc, char **argv);
+/* watch.c */
+int cmd_watch(int argc, char **argv);
 /* settings.c: works on the files directly, with or without a broker. */
 int cmd_settings(int argc, char **argv);
 

@@ -3,7 +3,7 @@
  *
  *	hbctl status [--json]
  *	hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]
- *	hbctl watch [TOPIC-PREFIX]
+ *	hbctl watch [--text|--json] [TOPIC-PREFIX]   (watch.c)
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
@@ -36,7 +36,7 @@ int usage(void)
 {
 	fprintf(stderr, "usage: hbctl status [--json]\n"
 			"       hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]\n"
-			"       hbctl watch [TOPIC-PREFIX]\n"
+			"       hbctl watch [--text|--json] [TOPIC-PREFIX]\n"
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"
@@ -271,53 +271,6 @@ static int cmd_catalog(int argc, char **argv)
 		return rc;
 	puts(hb_env_str_or(&reply, "json", "{}"));
 	hb_env_free(&reply);
-	return 0;
-}
-
-static volatile sig_atomic_t watch_stop;
-
-static void on_watch_signal(int sig)
-{
-	(void)sig;
-	watch_stop = 1;
-}
-
-static int cmd_watch(int argc, char **argv)
-{
-	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
-	void *ctx, *sub;
-
-	if (argc > 3)
-		return usage();
-	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
-		fprintf(stderr, "hbctl: %s\n", err);
-		return EXIT_NO_BROKER;
-	}
-	signal(SIGINT, on_watch_signal);
-	signal(SIGTERM, on_watch_signal);
-	ctx = zmq_ctx_new();
-	sub = ctx ? hb_sock_sub(ctx, argc == 3 ? argv[2] : "") : NULL;
-	if (!sub || zmq_connect(sub, ep) < 0) {
-		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
-		return EXIT_NO_BROKER;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (!watch_stop) {
-		zmq_pollitem_t item = { sub, 0, ZMQ_POLLIN, 0 };
-		char topic[128];
-		struct hb_env e;
-
-		if (zmq_poll(&item, 1, 500) <= 0)
-			continue;
-		if (zmq_recv(sub, topic, sizeof topic, 0) < 0)
-			continue;
-		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
-			puts(hb_env_str_or(&e, "json", "{}"));
-			hb_env_free(&e);
-		}
-	}
-	zmq_close(sub);
-	zmq_ctx_term(ctx);
 	return 0;
 }
 

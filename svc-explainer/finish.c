@@ -161,8 +161,8 @@ int explainer_finish(const struct finish_request *r, struct finish_outcome *out,
 	    videos_commit_revision(r->entry, r->workdir, r->entry->next_video, out->fit.total, (long)s.n, err,
 				   errlen) < 0) {
 		char why[256];
-		if (videos_abort_revision(r->entry, why, sizeof why) < 0)
-			log_warn(NULL, "the revision could not be thrown away cleanly: %s", why);
+		if (videos_abort_render(r->entry, why, sizeof why) < 0)
+			log_warn(NULL, "the failed render could not be thrown away cleanly: %s", why);
 		goto out;
 	}
 	rc = 0;

@@ -14,7 +14,9 @@
  * calls never revise one video at once.  Opening an entry first finishes
  * or undoes whatever a crash interrupted in it (videos_settle).
  *
- * A revision: the worker starts from videos_copy_source; the render writes
+ * A revision: the worker works in source.next, a copy of source/
+ * (videos_copy_source), which opening an entry removes as a leftover of
+ * a killed call; the render writes
  * next_video (through output.h); videos_commit_revision swaps both in at
  * once, or videos_abort_revision throws them away.  Until the commit,
  * video.mp4, source/ and video.json stay byte for byte as they were; a
@@ -76,6 +78,10 @@ int videos_commit_revision(struct video_entry *e, const char *new_source_dir, co
  * render's temporary files); video.mp4, source/ and video.json are not
  * touched.  0, or -1 with err. */
 int videos_abort_revision(struct video_entry *e, char *err, size_t errlen);
+/* Throws a failed render away (the render and a killed render's
+ * temporary files) and keeps source.next, the worker's folder, so that
+ * the worker can finish again.  0, or -1 with err. */
+int videos_abort_render(struct video_entry *e, char *err, size_t errlen);
 /* Removes an entry that never got a video (its first call failed), folder
  * and all; an entry with a video is refused.  e stays open until
  * videos_close.  0, or -1 with err. */

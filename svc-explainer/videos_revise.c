@@ -329,6 +329,13 @@ int videos_abort_revision(struct video_entry *e, char *err, size_t errlen)
 	return videos_settle(e, err, errlen);
 }
 
+int videos_abort_render(struct video_entry *e, char *err, size_t errlen)
+{
+	if (remove_file(e->next_video, err, errlen) < 0 || remove_render_parts(e, err, errlen) < 0)
+		return -1;
+	return sync_entry(e, err, errlen);
+}
+
 int videos_discard(struct video_entry *e, char *err, size_t errlen)
 {
 	char session_dir[HB_PATH_MAX];

@@ -46,6 +46,9 @@ struct workdir_answer {
 };
 
 void workdir_answer_free(struct workdir_answer *a);
+/* An answer with a formatted text (the service's own answers to the
+ * worker take this shape too). */
+struct workdir_answer workdir_answer_text(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes (or replaces) the scene NAME with svg_text (at most
  * SCENE_MAX_BYTES) and records its narration text say (1 to 2000

@@ -33,8 +33,6 @@ size_t workdir_scene_problems(const struct workdir_call *c, size_t i, struct pro
 /* "there is no scene NAME; the scenes are: a.svg, b.svg" (or none yet). */
 struct workdir_answer workdir_no_scene(const struct workdir_call *c, const char *name);
 
-/* An answer with a formatted text. */
-struct workdir_answer workdir_answer_text(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A not-ok answer: intro (a sentence, or NULL), then one problem a line
  * as FILE:LINE: sentence. */
 struct workdir_answer workdir_answer_problems(const char *intro, const struct problems *p);

@@ -18,7 +18,6 @@
 #ifndef EXPLAINER_WORKER_H
 #define EXPLAINER_WORKER_H
 
-#include <signal.h>
 #include <stddef.h>
 
 #include "workdir.h"
@@ -36,7 +35,7 @@ typedef struct workdir_answer (*worker_tool_fn)(void *arg, const char *tool, con
 /* How a wait for the worker's turn ended. */
 enum worker_end {
 	WORKER_TURN_ENDED, /* the turn ended by itself: *_turn_status says how */
-	WORKER_CANCELLED,  /* *cancel became nonzero */
+	WORKER_CANCELLED,  /* the caller's stop test said so */
 	WORKER_TIMED_OUT,  /* the deadline passed */
 	WORKER_FAILED,     /* err says why (the agent ended, an error answer...) */
 };

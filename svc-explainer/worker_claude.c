@@ -284,9 +284,9 @@ int worker_claude_start(const struct worker_claude_opts *o, struct worker_claude
 }
 
 enum worker_end worker_claude_wait(struct worker_claude *w, long long deadline_ms,
-				   const volatile sig_atomic_t *cancel, char *err, size_t errlen)
+				   int (*stop)(void *arg), void *stop_arg, char *err, size_t errlen)
 {
-	return worker_proc_wait(&w->proc, &claude_ops, w, deadline_ms, cancel, err, errlen);
+	return worker_proc_wait(&w->proc, &claude_ops, w, deadline_ms, stop, stop_arg, err, errlen);
 }
 
 const char *worker_claude_turn_status(const struct worker_claude *w)

@@ -21,7 +21,6 @@
 #ifndef HB_WORKER_CLAUDE_H
 #define HB_WORKER_CLAUDE_H
 
-#include <signal.h>
 #include <stddef.h>
 
 #include "worker.h"
@@ -50,14 +49,14 @@ int worker_claude_start(const struct worker_claude_opts *opts, struct worker_cla
 			char *err, size_t errlen);
 
 /* Run the turn until the host reports the session idle, until deadline_ms
- * (hb_monotonic_ms) or until *cancel is set (cancel may be NULL); those
+ * (hb_monotonic_ms) or until stop(stop_arg) says to (the cancel; stop may be NULL); those
  * two send interrupt and give the turn a second to end before the process
  * group is killed.  Tool calls are answered through opts->tool,
  * synchronously: the wait reads nothing while one runs, and looks at the
  * cancel and the deadline after it.  On WORKER_FAILED err holds a
  * sentence; the worker is unusable then, but must still be stopped. */
 enum worker_end worker_claude_wait(struct worker_claude *w, long long deadline_ms,
-				   const volatile sig_atomic_t *cancel, char *err, size_t errlen);
+				   int (*stop)(void *arg), void *stop_arg, char *err, size_t errlen);
 
 /* The ended turn's status: "completed", "failed" (the turn's result was an
  * error, e.g. of the API), "interrupted" (after our interrupt), or

@@ -227,9 +227,9 @@ int worker_codex_start(const struct worker_codex_opts *o, struct worker_codex **
 }
 
 enum worker_end worker_codex_wait(struct worker_codex *w, long long deadline_ms,
-				  const volatile sig_atomic_t *cancel, char *err, size_t errlen)
+				  int (*stop)(void *arg), void *stop_arg, char *err, size_t errlen)
 {
-	return worker_proc_wait(&w->proc, &codex_ops, w, deadline_ms, cancel, err, errlen);
+	return worker_proc_wait(&w->proc, &codex_ops, w, deadline_ms, stop, stop_arg, err, errlen);
 }
 
 const char *worker_codex_turn_status(const struct worker_codex *w)

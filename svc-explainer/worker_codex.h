@@ -20,7 +20,6 @@
 #ifndef HB_WORKER_CODEX_H
 #define HB_WORKER_CODEX_H
 
-#include <signal.h>
 #include <stddef.h>
 
 #include "worker.h"
@@ -48,7 +47,7 @@ int worker_codex_start(const struct worker_codex_opts *opts, struct worker_codex
 		       char *err, size_t errlen);
 
 /* Run the turn until it completes, until deadline_ms (hb_monotonic_ms) or
- * until *cancel is set (cancel may be NULL); those two send turn/interrupt
+ * until stop(stop_arg) says to (the cancel; stop may be NULL); those two send turn/interrupt
  * and give the turn a second to end before the process group is killed.
  * Tool calls are answered through opts->tool, synchronously: the wait
  * reads nothing while one runs, and looks at the cancel and the deadline
@@ -56,7 +55,7 @@ int worker_codex_start(const struct worker_codex_opts *opts, struct worker_codex
  * refused; approval requests are declined.  On WORKER_FAILED err holds a
  * sentence; the worker is unusable then, but must still be stopped. */
 enum worker_end worker_codex_wait(struct worker_codex *w, long long deadline_ms,
-				  const volatile sig_atomic_t *cancel, char *err, size_t errlen);
+				  int (*stop)(void *arg), void *stop_arg, char *err, size_t errlen);
 
 /* The ended turn's status ("completed", "interrupted", "failed"), or
  * "killed" when the turn had to be ended by killing the worker, or NULL

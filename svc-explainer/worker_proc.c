@@ -22,7 +22,7 @@
 #define INTERRUPT_GRACE_MS 1000 /* an interrupt answered by the turn's end */
 #define STOP_EOF_GRACE_MS 3000  /* the agent ends when its input does */
 #define STOP_TERM_GRACE_MS 2000
-#define POLL_SLICE_MS 50        /* how often a cancel flag is looked at */
+#define POLL_SLICE_MS 50        /* how often the cancel is looked at */
 #define DRAIN_MAX_READS 64
 
 int worker_proc_start(struct worker_proc *p, const char *name, char *const argv[], char *const envp[], char *err,
@@ -190,7 +190,7 @@ static int drain(struct worker_proc *p, const struct worker_proc_ops *ops, void 
 }
 
 enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc_ops *ops, void *ctx,
-				 long long deadline_ms, const volatile sig_atomic_t *cancel, char *err,
+				 long long deadline_ms, int (*stop)(void *arg), void *stop_arg, char *err,
 				 size_t errlen)
 {
 	enum worker_end reason = WORKER_TURN_ENDED;
@@ -209,7 +209,7 @@ enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc
 			return WORKER_FAILED;
 		}
 		now = hb_monotonic_ms();
-		if (reason == WORKER_TURN_ENDED && cancel && *cancel)
+		if (reason == WORKER_TURN_ENDED && stop && stop(stop_arg))
 			reason = WORKER_CANCELLED;
 		else if (reason == WORKER_TURN_ENDED && now >= deadline_ms)
 			reason = WORKER_TIMED_OUT;

@@ -14,7 +14,6 @@
 #define EXPLAINER_WORKER_PROC_H
 
 #include <jansson.h>
-#include <signal.h>
 #include <stddef.h>
 
 #include "child.h"
@@ -70,13 +69,14 @@ char *worker_proc_answer(struct worker_proc *p, worker_tool_fn tool, void *tool_
 			 const char *args, const char *id, worker_frame_fn frame);
 
 /* Read the agent's lines into ops->line until the turn ends (p->status),
- * a failure, the deadline (hb_monotonic_ms) or *cancel (may be NULL);
+ * a failure, the deadline (hb_monotonic_ms) or a cancel: stop(stop_arg)
+ * nonzero, polled every 50 ms and after each tool call (stop may be NULL);
  * those two call ops->interrupt and kill the group if the turn has not
  * ended a second later (status "killed").  What the agent wrote before
  * the cancel or deadline is read first.  On WORKER_FAILED err holds a
  * sentence. */
 enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc_ops *ops, void *ctx,
-				 long long deadline_ms, const volatile sig_atomic_t *cancel, char *err,
+				 long long deadline_ms, int (*stop)(void *arg), void *stop_arg, char *err,
 				 size_t errlen);
 
 /* End the agent: end of its input, then TERM and KILL to its whole group

@@ -56,9 +56,13 @@ const scriptPath = opt('--script');
 const MODEL_DEFAULT = 'claude-opus-5-5';
 
 let script = [];
+// A worker player (tests/explainer/worker-steps.mjs's script, with
+// "scenario": "steps"): see playStep.
+let player = null;
 if (scriptPath) {
   const s = JSON.parse(fs.readFileSync(scriptPath, 'utf8'));
-  script = Array.isArray(s) ? s : (s.steps ?? []);
+  if (!Array.isArray(s) && s.scenario === 'steps') player = s;
+  else script = Array.isArray(s) ? s : (s.steps ?? []);
 }
 const requests = [];
 let seq = 0;
@@ -129,8 +133,78 @@ function parseDirective(text) {
   return undefined;
 }
 
+// ---- the worker player ----------------------------------------------------
+// With a "steps" script, a request that offers the first step's tool plays
+// one step of a worker in one turn: the results of our earlier tool_use
+// blocks (ids toolu_step_K) in the conversation say how far it is; the last
+// one is checked against its step's expect ({image: true}: an image block
+// with PNG bytes; {contains}, {notContains}: the result's text), then the
+// next step's tool_use goes out, or after the last step the final text.  A
+// failed check ends the turn with "PLAYER CHECK FAILED: ..."; both ends are
+// logged ({"playerFailure"} / {"playerDone", "text"}) for the test to read.
+// waitForFile + waitAtStep hold the answer that makes that step until the
+// file exists; hangAtStep never answers that one (a stalled model).
+function stepResults(messages) {
+  const outs = [];
+  for (const m of messages) {
+    if (!m || m.role !== 'user' || !Array.isArray(m.content)) continue;
+    for (const b of m.content)
+      if (b && b.type === 'tool_result' && /^toolu_step_/.test(b.tool_use_id ?? '')) outs.push(b);
+  }
+  return outs;
+}
+
+function resultText(r) {
+  return typeof r.content === 'string' ? r.content : textOf(r.content);
+}
+
+function resultHasPng(r) {
+  return Array.isArray(r.content) && r.content.some((b) => b && b.type === 'image' && b.source &&
+    b.source.media_type === 'image/png' &&
+    Buffer.from(b.source.data ?? '', 'base64').subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')));
+}
+
+function stepProblem(expect, r) {
+  if (!expect) return null;
+  const text = resultText(r);
+  if (expect.image && !resultHasPng(r)) return 'no PNG image came back';
+  if (expect.contains && !text.includes(expect.contains))
+    return `the result lacks ${JSON.stringify(expect.contains)}: ${JSON.stringify(text.slice(0, 300))}`;
+  if (expect.notContains && text.includes(expect.notContains))
+    return `the result has ${JSON.stringify(expect.notContains)}: ${JSON.stringify(text.slice(0, 300))}`;
+  return null;
+}
+
+function playerOffered(body) {
+  return player && player.steps.length > 0 && resolveTool(body, player.steps[0].name);
+}
+
+function playStep(body) {
+  const steps = player.steps;
+  const outs = stepResults(body.messages);
+  const k = outs.length;
+  const problem = k > 0 ? stepProblem(steps[k - 1]?.expect, outs[k - 1]) : null;
+  if (problem) {
+    const why = `step ${k} (${steps[k - 1].name}): ${problem}`;
+    if (logPath) fs.appendFileSync(logPath, JSON.stringify({ playerFailure: why }) + '\n');
+    return { step: k, blocks: [{ type: 'text', text: `PLAYER CHECK FAILED: ${why}` }], stop: 'end_turn' };
+  }
+  if (k < steps.length) {
+    const st = steps[k];
+    return {
+      step: k,
+      blocks: [{ type: 'tool_use', id: `toolu_step_${k + 1}`, name: resolveTool(body, st.name) ?? st.name,
+                 input: st.arguments ?? {} }],
+      stop: 'tool_use',
+    };
+  }
+  if (logPath) fs.appendFileSync(logPath, JSON.stringify({ playerDone: true, text: player.finalText }) + '\n');
+  return { step: k, blocks: [{ type: 'text', text: String(player.finalText) }], stop: 'end_turn' };
+}
+
 // Decide the assistant message for one /v1/messages request.
 function decide(body) {
+  if (playerOffered(body)) return playStep(body);
   if (script.length > 0 && script[0].hang &&
       [...toolNames(body)].some((n) => n.startsWith('mcp__hbcode__'))) {
     script.shift();
@@ -201,9 +275,15 @@ function hang(res, reqSeq, model) {
   logRequest({ seq: reqSeq, t: Date.now(), kind: 'hang' });
 }
 
-function answerMessages(req, res, body, reqSeq) {
+async function answerMessages(req, res, body, reqSeq) {
   const decided = decide(body);
-  const { blocks, stop } = decided;
+  const { blocks, stop, step } = decided;
+  if (player && step !== undefined) {
+    if (logPath) fs.appendFileSync(logPath, JSON.stringify({ seq: reqSeq, step }) + '\n');
+    if (player.waitForFile && step === player.waitAtStep)
+      while (!fs.existsSync(player.waitForFile)) await new Promise((r) => setTimeout(r, 50));
+    if (step === player.hangAtStep) decided.hang = true; // the stalled model
+  }
   msgSeq += 1;
   if (decided.hang) return hang(res, reqSeq, typeof body.model === 'string' ? body.model : MODEL_DEFAULT);
   const id = `msg_mock_${msgSeq}`;

@@ -51,6 +51,14 @@ const DEFAULT_SCRIPT = {
   //            and then only keep-alive comments, until the client goes away.
   // fail     : every request -> response.failed (model-side error).
   // error    : every request -> HTTP 500 JSON error.
+  // steps    : a worker played out in one turn: steps[k] is the k-th
+  //            function call ({namespace, name, arguments, expect}); each
+  //            request answers the next step once it has checked the
+  //            previous step's output against that step's expect
+  //            ({image: true} an input_image with a PNG data URL,
+  //            {contains: "text"}, {notContains: "text"}); then finalText.
+  //            A failed check ends the turn with "PLAYER CHECK FAILED: ..."
+  //            (also logged as playerFailure) so that a test sees it.
   scenario: "tool",
   tool: {
     namespace: "hbcode",
@@ -318,6 +326,73 @@ async function streamSse(req, res, events, { delayMs = 0, gapMs = 0, hang = fals
   }
 }
 
+
+// ------------------------------------------------------------ steps player --
+
+// The outputs of our calls in this turn's input, in order: {callId, text, raw}.
+function stepOutputs(input) {
+  const outs = [];
+  if (!Array.isArray(input)) return outs;
+  for (const it of input) {
+    if (!it || typeof it !== "object") continue;
+    if (it.type === "message" && it.role === "user") outs.length = 0; // a new turn starts here
+    if (it.type === "function_call_output" && issuedCalls.has(it.call_id))
+      outs.push({ callId: it.call_id, text: outputText(it.output), raw: it.output });
+  }
+  return outs;
+}
+
+function hasPngImage(raw) {
+  const items = Array.isArray(raw) ? raw : Array.isArray(raw?.content) ? raw.content : [];
+  return items.some((c) => {
+    const m = /^data:image\/png;base64,(.*)$/.exec(c?.image_url || "");
+    return c?.type === "input_image" && m && Buffer.from(m[1], "base64").subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex"));
+  });
+}
+
+// Why output out does not meet expect, or null.
+function stepProblem(expect, out) {
+  if (!expect) return null;
+  if (expect.image && !hasPngImage(out.raw)) return "no PNG image came back";
+  if (expect.contains && !(out.text ?? "").includes(expect.contains))
+    return `the output lacks ${JSON.stringify(expect.contains)}: ${JSON.stringify((out.text ?? "").slice(0, 300))}`;
+  if (expect.notContains && (out.text ?? "").includes(expect.notContains))
+    return `the output has ${JSON.stringify(expect.notContains)}: ${JSON.stringify((out.text ?? "").slice(0, 300))}`;
+  return null;
+}
+
+async function playStep(req, res, body, rec, respId) {
+  const steps = Array.isArray(script.steps) ? script.steps : [];
+  const outs = stepOutputs(body.input);
+  const k = outs.length;
+  let events;
+  rec.turn = 0;
+  if (k > 0) rec.toolOutput = { callId: outs[k - 1].callId, text: outs[k - 1].text, raw: outs[k - 1].raw, step: k - 1 };
+  const problem = k > 0 ? stepProblem(steps[k - 1]?.expect, outs[k - 1]) : null;
+  if (problem) {
+    rec.playerFailure = `step ${k} (${steps[k - 1].name}): ${problem}`;
+    const text = `PLAYER CHECK FAILED: ${rec.playerFailure}`;
+    events = messageEvents(respId, script, text);
+    rec.answer = { kind: "message", text };
+  } else if (k < steps.length) {
+    const st = steps[k];
+    const callId = `call_step_${k + 1}`;
+    issuedCalls.set(callId, { turn: 0, tool: st });
+    events = functionCallEvents(respId, { ...script, tool: st }, callId);
+    rec.answer = { kind: "function_call", callId, namespace: st.namespace ?? null, name: st.name, step: k };
+  } else {
+    events = messageEvents(respId, script, String(script.finalText));
+    rec.answer = { kind: "message", text: script.finalText };
+  }
+  rec.responseId = respId;
+  logRecord(rec);
+  note(`#${rec.seq} step ${k} -> ${rec.answer.kind} ${rec.answer.name ?? ""}${rec.playerFailure ? " FAILED " + rec.playerFailure : ""}`);
+  if (script.waitForFile && k === (script.waitAtStep ?? k)) {
+    while (!fs.existsSync(script.waitForFile)) await sleep(50);
+  }
+  await streamSse(req, res, events, { delayMs: 0, gapMs: 0, hang: k === script.hangAtStep, respId, seq: rec.seq });
+}
+
 // ------------------------------------------------------------------ server --
 
 async function handleResponses(req, res, body, rec) {
@@ -338,6 +413,10 @@ async function handleResponses(req, res, body, rec) {
     rec.turn = turn;
     if (pending) rec.toolOutput = { callId: pending.callId, text: pending.text, raw: pending.raw, unknownCall: true };
     kind = ts.scenario === "message" ? "final" : "tool";
+  }
+  if (ts.scenario === "steps") {
+    await playStep(req, res, body, rec, respId);
+    return;
   }
   if (ts.scenario === "error") {
     rec.answer = { kind: "http500" };

@@ -61,4 +61,5 @@ check svc-video "$base libcurl"
 # Debian's libavformat itself loads libzmq (its zmq: protocol); the
 # renderer's link line does not ask for it.
 check hb-explainer "libjansson libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2 libzmq"
+check svc-explainer "$base libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2"
 [ "$failed" -eq 0 ]

@@ -43,6 +43,12 @@ extern char **environ;
  * file-scope state: the one flag of this program. */
 static volatile sig_atomic_t cancel_requested;
 
+static int cancel_raised(void *arg)
+{
+	(void)arg;
+	return cancel_requested;
+}
+
 static void on_cancel(int sig)
 {
 	(void)sig;
@@ -187,7 +193,7 @@ static enum worker_end run(struct drive *d, char *const *envp, const char *tools
 		if (worker_codex_start(&o, &w, err, errlen) < 0)
 			return WORKER_FAILED;
 		pgid = worker_codex_pgid(w);
-		end = worker_codex_wait(w, deadline, &cancel_requested, err, errlen);
+		end = worker_codex_wait(w, deadline, cancel_raised, NULL, err, errlen);
 		status = worker_codex_turn_status(w);
 		json_object_set_new(summary, "status", status ? json_string(status) : json_null());
 		calls = worker_codex_tool_calls(w);
@@ -200,7 +206,7 @@ static enum worker_end run(struct drive *d, char *const *envp, const char *tools
 		if (worker_claude_start(&o, &w, err, errlen) < 0)
 			return WORKER_FAILED;
 		pgid = worker_claude_pgid(w);
-		end = worker_claude_wait(w, deadline, &cancel_requested, err, errlen);
+		end = worker_claude_wait(w, deadline, cancel_raised, NULL, err, errlen);
 		status = worker_claude_turn_status(w);
 		json_object_set_new(summary, "status", status ? json_string(status) : json_null());
 		calls = worker_claude_tool_calls(w);

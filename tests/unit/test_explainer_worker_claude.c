@@ -146,7 +146,7 @@ static void test_whole_turn(void **state)
 		      "cat >/dev/null");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
 	assert_null(worker_claude_turn_status(w));
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
 	assert_string_equal(worker_claude_turn_status(w), "completed");
 	assert_int_equal(worker_claude_tool_calls(w), 2);
@@ -197,7 +197,7 @@ static void test_whole_turn(void **state)
 	o = opts_for(r, argv);
 	write_fake(r, "read -r open; echo \"$open\" >\"$D/open\"\nexit 5");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, NULL, err, sizeof err), WORKER_FAILED);
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, NULL, NULL, err, sizeof err), WORKER_FAILED);
 	stop_and_check_gone(w);
 	assert_non_null(open = json_loads(read_rig_file(r, "open"), 0, NULL));
 	assert_true(is_uuid_v4(json_string_value(json_object_get(json_object_get(open, "params"), "sessionId"))));
@@ -224,7 +224,7 @@ static void test_default_mode(void **state)
 		      RESULT("error_max_turns", "true") STATE("idle")
 		      "cat >/dev/null");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
 	assert_string_equal(worker_claude_turn_status(w), "failed");
 	stop_and_check_gone(w);
@@ -242,7 +242,7 @@ static void expect_failure(struct rig *r, const char *body, const char *why)
 
 	write_fake(r, body);
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, why);
 	assert_null(worker_claude_turn_status(w));
@@ -288,7 +288,7 @@ static void test_deadline_before_open(void **state)
 	write_fake(r, "sleep 600 &\ncat >/dev/null");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
 	assert_true(live_members(worker_claude_pgid(w)) > 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms(), NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
 	assert_string_equal(worker_claude_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
@@ -307,7 +307,7 @@ static void test_cancel_honoured(void **state)
 		      "  " RESULT("error_during_execution", "true") "  " STATE("idle") ";;\n"
 		      "esac\ncat >/dev/null");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
 	assert_string_equal(worker_claude_turn_status(w), "interrupted");
 	stop_and_check_gone(w);
@@ -323,7 +323,7 @@ static void test_cancel_ignored(void **state)
 
 	write_fake(r, OPENED "sleep 600 &\nkill -USR1 $T\ncat >/dev/null");
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
 	assert_string_equal(worker_claude_turn_status(w), "killed");
 	stop_and_check_gone(w);
@@ -344,7 +344,7 @@ static void test_deadline_during_tool(void **state)
 		      "cat >/dev/null");
 	r->calls.deadline = hb_monotonic_ms() + 200;
 	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, r->calls.deadline, NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_int_equal(worker_claude_wait(w, r->calls.deadline, NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
 	assert_string_equal(worker_claude_turn_status(w), "interrupted");
 	assert_int_equal(worker_claude_tool_calls(w), 1);
 	stop_and_check_gone(w);

@@ -114,7 +114,7 @@ static void test_whole_turn(void **state)
 		       "cat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_null(worker_codex_turn_status(w));
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
 	assert_string_equal(worker_codex_turn_status(w), "completed");
 	assert_int_equal(worker_codex_tool_calls(w), 3);
@@ -170,7 +170,7 @@ static void test_initialize_refused(void **state)
 	write_fake(r, "read init\necho '{\"id\":1,\"error\":{\"code\":-32600,\"message\":\"nope\"}}'\n"
 			"cat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, "Codex refused initialize: nope");
 	stop_and_check_gone(w);
@@ -185,7 +185,7 @@ static void test_codex_dies(void **state)
 
 	write_fake(r, "read init\nexit 3");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, "the Codex app-server ended before the worker's turn did (exit status 3)");
 	stop_and_check_gone(w);
@@ -202,7 +202,7 @@ static void test_deadline_before_turn(void **state)
 	write_fake(r, "sleep 600 &\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
 	assert_true(live_members(worker_codex_pgid(w)) > 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms(), NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
 	assert_string_equal(worker_codex_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
@@ -222,7 +222,7 @@ static void test_cancel_honoured(void **state)
 			"{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}';;\n"
 			"esac\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
 	assert_string_equal(worker_codex_turn_status(w), "interrupted");
 	stop_and_check_gone(w);
@@ -239,7 +239,7 @@ static void test_cancel_ignored(void **state)
 	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
 			"kill -USR1 $T\ncat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
 	assert_string_equal(worker_codex_turn_status(w), "killed");
 	stop_and_check_gone(w);
@@ -261,7 +261,7 @@ static void test_cancel_during_tool(void **state)
 		       "{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}'\n"
 		       "cat >/dev/null");
 	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, &cancel_flag, err, sizeof err),
+	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
 	assert_string_equal(worker_codex_turn_status(w), "interrupted");
 	assert_int_equal(worker_codex_tool_calls(w), 1);

@@ -30,6 +30,13 @@
  * first; a handler reaches only file-scope state. */
 static volatile sig_atomic_t cancel_flag;
 
+/* The wait's stop test: the flag. */
+static int flag_raised(void *arg)
+{
+	(void)arg;
+	return cancel_flag;
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;

@@ -1,0 +1,114 @@
+/*
+ * watch - hbctl watch [--text|--json] [TOPIC-PREFIX]: the broker's events
+ * as they happen.  --json prints each event's JSON a line, for scripts;
+ * --text a line a person reads: the time, the topic, and for the rows a
+ * user follows (an explainer's progress) the few values that matter.
+ * Without either, a terminal gets text and a pipe or file gets JSON, as
+ * ls prints columns only to a terminal.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "hbctl.h"
+#include "paths.h"
+#include "sock.h"
+
+static volatile sig_atomic_t watch_stop;
+
+static void on_watch_signal(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+/* An explainer's timeline row: phase, revision, scenes, length, frames. */
+static void print_explainer(const json_t *e)
+{
+	const char *phase = json_string_value(json_object_get(e, "phase"));
+	const char *key = json_string_value(json_object_get(e, "callKey"));
+	const json_t *v;
+
+	printf("explainer %s: %s, revision %lld", key ? key : "?", phase ? phase : "?", (long long)json_integer_value(json_object_get(e, "revision")));
+	if ((v = json_object_get(e, "scenes")))
+		printf(", %lld scenes, %.1f s", (long long)json_integer_value(v),
+		       json_number_value(json_object_get(e, "durationSeconds")));
+	if ((v = json_object_get(e, "framesTotal")))
+		printf(", frames %lld of %lld", (long long)json_integer_value(json_object_get(e, "framesRendered")),
+		       (long long)json_integer_value(v));
+	if ((v = json_object_get(e, "videoPath")))
+		printf(" -> %s", json_string_value(v));
+	if ((v = json_object_get(e, "error")))
+		printf(": %s", json_string_value(v));
+	putchar('\n');
+}
+
+static void print_text(const char *topic, const char *json)
+{
+	json_t *e = json_loads(json, 0, NULL);
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	strftime(when, sizeof when, "%H:%M:%S", localtime_r(&now, &tm));
+	printf("%s %-20s ", when, topic);
+	if (strcmp(topic, "timeline.explainer") == 0 && json_is_object(e))
+		print_explainer(e);
+	else
+		puts(json);
+	json_decref(e);
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
+	int text = isatty(STDOUT_FILENO), i = 2;
+	void *ctx, *sub;
+
+	if (i < argc && strcmp(argv[i], "--text") == 0)
+		text = 1, i++;
+	else if (i < argc && strcmp(argv[i], "--json") == 0)
+		text = 0, i++;
+	if (argc > i + 1)
+		return usage();
+	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
+		fprintf(stderr, "hbctl: %s\n", err);
+		return EXIT_NO_BROKER;
+	}
+	signal(SIGINT, on_watch_signal);
+	signal(SIGTERM, on_watch_signal);
+	ctx = zmq_ctx_new();
+	sub = ctx ? hb_sock_sub(ctx, i < argc ? argv[i] : "") : NULL;
+	if (!sub || zmq_connect(sub, ep) < 0) {
+		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
+		return EXIT_NO_BROKER;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (!watch_stop) {
+		zmq_pollitem_t item = { sub, 0, ZMQ_POLLIN, 0 };
+		char topic[128];
+		struct hb_env e;
+		int n;
+
+		if (zmq_poll(&item, 1, 500) <= 0)
+			continue;
+		if ((n = zmq_recv(sub, topic, sizeof topic - 1, 0)) < 0)
+			continue;
+		topic[n < (int)sizeof topic - 1 ? n : (int)sizeof topic - 1] = '\0';
+		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
+			if (text)
+				print_text(topic, hb_env_str_or(&e, "json", "{}"));
+			else
+				puts(hb_env_str_or(&e, "json", "{}"));
+			hb_env_free(&e);
+		}
+	}
+	zmq_close(sub);
+	zmq_ctx_term(ctx);
+	return 0;
+}

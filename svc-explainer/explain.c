@@ -1,0 +1,316 @@
+/*
+ * explain - create_explainer_video (see explain.h).
+ *
+ * The call's order: the key (read now, every call), the arguments, the
+ * binding (a session's agent: the worker plays the same agent and model),
+ * the entry (a new video, or the one videoPath names, locked for the whole
+ * call), the worker's folder (a copy of the entry's source), the worker
+ * until its turn ends, then the answer.  Nothing is written at the
+ * videoPath until a finish has rendered the whole video (videos.h): a
+ * failed, cancelled or killed call leaves the previous revision as it was.
+ *
+ * The worker runs on this handler's thread; its tool calls are answered
+ * here (explain_tools.c), between reads of its output, so it never waits
+ * on another thread of ours and a cancel is seen within a poll.
+ */
+#include "explain.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brief.h"
+#include "clock.h"
+#include "explain_int.h"
+#include "gemini.h"
+#include "json.h"
+#include "log.h"
+#include "secrets.h"
+#include "service.h"
+#include "settings.h"
+#include "worker.h"
+#include "worker_claude.h"
+#include "worker_codex.h"
+#include "worker_tools.h"
+
+extern char **environ;
+
+#define QUESTION_MAX 4000
+#define FACTS_MAX 60000
+#define SOURCES_MAX 50
+#define SOURCE_MAX 2000
+#define WORKER_MINUTES_DEFAULT 15
+#define HOST_ARGS_MAX 16
+
+struct explain_args {
+	const char *question, *facts, *video_path;
+	const char *sources[SOURCES_MAX];
+	size_t nsources;
+};
+
+static int read_args(const json_t *args, struct explain_args *a, char *err, size_t errlen)
+{
+	static const char *const fields[] = { "question", "facts", "sources", "videoPath", NULL };
+	const json_t *sources = json_object_get(args, "sources"), *v;
+	size_t i;
+
+	memset(a, 0, sizeof *a);
+	if (hb_json_only_fields(args, fields, err, errlen) < 0 ||
+	    hb_json_req_string(args, "question", QUESTION_MAX, &a->question, err, errlen) < 0 ||
+	    hb_json_req_string(args, "facts", FACTS_MAX, &a->facts, err, errlen) < 0 ||
+	    hb_json_opt_string(args, "videoPath", HB_PATH_MAX - 1, 1, &a->video_path, err, errlen) < 0)
+		return -1;
+	if (!*a->question || !*a->facts) {
+		snprintf(err, errlen, "%s must not be empty", !*a->question ? "question" : "facts");
+		return -1;
+	}
+	if (sources && !json_is_array(sources)) {
+		snprintf(err, errlen, "sources must be an array of strings (URLs or titles)");
+		return -1;
+	}
+	if (json_array_size(sources) > SOURCES_MAX) {
+		snprintf(err, errlen, "sources has %zu entries; at most %d are accepted", json_array_size(sources),
+			 SOURCES_MAX);
+		return -1;
+	}
+	json_array_foreach(sources, i, v) {
+		const char *s = json_string_value(v);
+		if (!s || !*s || strlen(s) > SOURCE_MAX) {
+			snprintf(err, errlen, "sources[%zu] must be a non-empty string of at most %d bytes", i,
+				 SOURCE_MAX);
+			return -1;
+		}
+		a->sources[a->nsources++] = s;
+	}
+	return 0;
+}
+
+/* The worker's folder: the entry's source copied into its source.next
+ * (which opening the entry emptied of a killed call's leftovers), so
+ * that a successful finish's commit moves it into place. */
+static int make_workdir(struct explain *x, char *err, size_t errlen)
+{
+	return videos_copy_source(&x->entry, x->entry.next_source, err, errlen);
+}
+
+/* The agent host's command line from the setting, split at blanks. */
+static int host_argv(const char *line, char *buf, size_t buflen, char *argv[HOST_ARGS_MAX + 1])
+{
+	size_t n = 0;
+	char *save = NULL, *tok;
+
+	snprintf(buf, buflen, "%s", line);
+	for (tok = strtok_r(buf, " \t", &save); tok && n < HOST_ARGS_MAX; tok = strtok_r(NULL, " \t", &save))
+		argv[n++] = tok;
+	argv[n] = NULL;
+	return n ? 0 : -1;
+}
+
+/* Nonzero once the worker must stop: a cancel, or a failure that ends the
+ * call whatever the worker does (the key is gone). */
+static int must_stop(void *arg)
+{
+	struct explain *x = arg;
+
+	return hb_call_cancelled(x->call) || x->fatal[0];
+}
+
+/* Runs the worker on the session's agent until its turn ends.  The end,
+ * or WORKER_FAILED with err. */
+static enum worker_end run_worker(struct explain *x, const char *brief, long minutes, char *err, size_t errlen)
+{
+	const struct hb_call_context *ctx = hb_call_context(x->call);
+	long long deadline = hb_monotonic_ms() + minutes * 60 * 1000;
+	char **envp = hb_env_without_secrets(environ);
+	char setting[1024];
+	enum worker_end end = WORKER_FAILED;
+	char *tools = NULL;
+
+	if (!envp) {
+		snprintf(err, errlen, "out of memory");
+		return WORKER_FAILED;
+	}
+	if (strcmp(ctx->agent, "codex") == 0) {
+		struct worker_codex_opts o = { 0 };
+		struct worker_codex *w;
+		if (hb_settings_string(&x->paths, "codexPath", "HB_CODEX", "codex", setting, sizeof setting, err,
+				       errlen) < 0 || !(tools = worker_tools_codex()))
+			goto out;
+		o.codex = setting;
+		o.envp = envp;
+		o.model = *ctx->model ? ctx->model : NULL;
+		o.cwd = x->workdir;
+		o.dynamic_tools = tools;
+		o.brief = brief;
+		o.tool = explain_tool;
+		o.tool_arg = x;
+		if (worker_codex_start(&o, &w, err, errlen) < 0)
+			goto out;
+		end = worker_codex_wait(w, deadline, must_stop, x, err, errlen);
+		worker_codex_stop(w);
+	} else {
+		struct worker_claude_opts o = { 0 };
+		struct worker_claude *w;
+		char line[1024], *argv[HOST_ARGS_MAX + 1];
+		if (hb_settings_string(&x->paths, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err,
+				       errlen) < 0)
+			goto out;
+		if (host_argv(line, setting, sizeof setting, argv) < 0) {
+			snprintf(err, errlen, "A Claude session's explainer worker runs on the Claude agent host, and "
+				 "none is set up: set agentHost in settings.json (or HB_AGENT_HOST) to its command.");
+			goto out;
+		}
+		if (!(tools = worker_tools_claude()))
+			goto out;
+		o.host_argv = argv;
+		o.envp = envp;
+		o.model = *ctx->model ? ctx->model : NULL;
+		o.cwd = x->workdir;
+		o.app_capabilities = tools;
+		o.brief = brief;
+		o.tool = explain_tool;
+		o.tool_arg = x;
+		if (worker_claude_start(&o, &w, err, errlen) < 0)
+			goto out;
+		end = worker_claude_wait(w, deadline, must_stop, x, err, errlen);
+		worker_claude_stop(w);
+	}
+out:
+	if (!tools && end == WORKER_FAILED && !err[0])
+		snprintf(err, errlen, "out of memory");
+	free(tools);
+	free(envp); /* one allocation */
+	return end;
+}
+
+/* The review the answer carries: what was checked, and what was not. */
+static json_t *review(const struct explain *x)
+{
+	char checks[3][256];
+
+	snprintf(checks[0], sizeof checks[0], "Every scene passed the renderer's checks (SVG structure, "
+		 "references, fonts, SMIL animation).");
+	snprintf(checks[1], sizeof checks[1], "The worker looked at the rendered start and end frame of all %ld "
+		 "scenes after their last change.", x->scenes);
+	snprintf(checks[2], sizeof checks[2], "The narrated length, %.1f s, is within 30-120 s.", x->seconds);
+	return json_pack("{s:[s,s,s], s:[s,s,s]}", "checks", checks[0], checks[1], checks[2], "limitations",
+			 "The facts were not verified by HB Code: the video shows what the worker made of the "
+			 "facts and sources it was given.",
+			 "Nobody has watched the whole video: the worker reviewed still frames, not the motion "
+			 "between them.",
+			 "The narration is synthesized speech; names, numbers and foreign words may be "
+			 "pronounced wrongly.");
+}
+
+/* The call's answer once the worker has ended. */
+static int answer(struct explain *x, enum worker_end end, const char *werr)
+{
+	char text[3072];
+
+	if (x->finished) {
+		json_t *r = review(x);
+		char *json = r ? videos_answer_text(&x->entry, r) : NULL;
+		json_decref(r);
+		explain_publish_end(x, NULL);
+		if (!json)
+			return hb_call_fail(x->call, "out of memory after the video was saved");
+		hb_call_succeed(x->call, json);
+		free(json);
+		return 0;
+	}
+	if (x->fatal[0])
+		snprintf(text, sizeof text, "%s", x->fatal);
+	else if (end == WORKER_CANCELLED)
+		snprintf(text, sizeof text, "Run stopped.");
+	else if (end == WORKER_TIMED_OUT)
+		snprintf(text, sizeof text, "The explainer worker did not finish in time, so no video was made%s%s",
+			 x->last_finish[0] ? ". Its last finish failed: " : ".", x->last_finish);
+	else if (end == WORKER_FAILED)
+		snprintf(text, sizeof text, "The explainer worker failed: %s", werr);
+	else if (x->last_finish[0])
+		snprintf(text, sizeof text, "The explainer worker stopped without a finished video. Its last "
+			 "finish failed: %s", x->last_finish);
+	else
+		snprintf(text, sizeof text, "The explainer worker stopped without calling finish, so no video was "
+			 "made.");
+	explain_publish_end(x, text);
+	return hb_call_fail(x->call, text);
+}
+
+/* The entry is open: the worker, the answer, and the entry settled. */
+static int with_entry(struct explain *x, const struct explain_args *a, int revising)
+{
+	char err[1024] = "", setting[64];
+	double minutes = WORKER_MINUTES_DEFAULT;
+	struct brief_input bi = { 0 };
+	enum worker_end end = WORKER_FAILED;
+	char *brief = NULL;
+	int rc;
+
+	if (make_workdir(x, err, sizeof err) < 0 ||
+	    hb_settings_number(&x->paths, "explainerWorkerMinutes", "HB_EXPLAINER_WORKER_MINUTES",
+			       WORKER_MINUTES_DEFAULT, 1, 240, &minutes, err, sizeof err) < 0 ||
+	    hb_settings_string(&x->paths, "explainerVoice", "HB_EXPLAINER_VOICE", "Kore", setting, sizeof setting,
+			       err, sizeof err) < 0) {
+		explain_publish_end(x, err);
+		return hb_call_fail(x->call, err);
+	}
+	snprintf(x->voice, sizeof x->voice, "%s", setting);
+	x->workdir = x->entry.next_source;
+	bi.question = a->question;
+	bi.facts = a->facts;
+	bi.sources = a->sources;
+	bi.nsources = a->nsources;
+	bi.revision = revising;
+	bi.minutes = (long)minutes;
+	bi.finish_attempts = EXPLAIN_FINISH_ATTEMPTS;
+	if (!(brief = brief_write(&bi))) {
+		explain_publish_end(x, "out of memory");
+		return hb_call_fail(x->call, "out of memory");
+	}
+	explain_publish(x, "worker starting");
+	end = run_worker(x, brief, (long)minutes, err, sizeof err);
+	free(brief);
+	log_info(hb_call_context(x->call)->key, "explainer: the worker ended (%d) after %u tool calls%s%s", (int)end,
+		 x->tool_calls, err[0] ? ": " : "", err);
+	rc = answer(x, end, err);
+	/* A finished revision moved the folder into place; anything else
+	 * leaves the entry as it was before the call. */
+	if (!x->finished && videos_abort_revision(&x->entry, err, sizeof err) < 0)
+		log_warn(hb_call_context(x->call)->key, "explainer: %s", err);
+	return rc;
+}
+
+int explain_create(struct hb_call *call, const json_t *args)
+{
+	const struct hb_call_context *ctx = hb_call_context(call);
+	char key[HB_GEMINI_KEY_MAX + 1], err[1024];
+	struct explain_args a;
+	struct explain x;
+	int rc;
+
+	memset(&x, 0, sizeof x);
+	x.call = call;
+	x.entry.lock_fd = -1;
+	if (hb_paths_resolve(&x.paths, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	if (hb_settings_gemini_key(&x.paths, key, sizeof key) != 0)
+		return hb_call_fail(call, HB_GEMINI_NO_KEY);
+	memset(key, 0, sizeof key); /* svc-speech reads it again for each narration */
+	if (read_args(args, &a, err, sizeof err) < 0)
+		return hb_call_failf(call, "create_explainer_video: %s", err);
+	if (!*ctx->session || (strcmp(ctx->agent, "codex") != 0 && strcmp(ctx->agent, "claude") != 0))
+		return hb_call_fail(call, "create_explainer_video runs its worker on the agent and model of the "
+					  "calling session: call it from a Codex or Claude session's run.");
+	if (a.video_path ? videos_find(&x.paths, ctx->session, a.video_path, &x.entry, err, sizeof err)
+			 : videos_create(&x.paths, ctx->session, a.question, &x.entry, err, sizeof err))
+		return hb_call_fail(call, err);
+	rc = with_entry(&x, &a, a.video_path != NULL);
+	if (!x.finished && !x.entry.has_video && videos_discard(&x.entry, err, sizeof err) < 0)
+		log_warn(ctx->key, "explainer: the unfinished entry could not be removed: %s", err);
+	videos_close(&x.entry);
+	explain_seen_free(&x);
+	return rc;
+}

@@ -1,0 +1,76 @@
+/*
+ * explain_progress - the timeline row of a create_explainer_video call.
+ * One topic, "timeline.explainer", whose rows carry the call's key (the
+ * desktop updates one row per call), the phase, and what is known so far:
+ * the revision being made, the scene count, the length, the frames
+ * rendered.  A finished row names the saved video so the desktop can open
+ * it.  The render reports every frame; the timeline needs a few updates a
+ * second at most, so rendering rows are thinned by time.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "explain_int.h"
+#include "json.h"
+#include "log.h"
+#include "service.h"
+
+#define RENDER_ROW_EVERY_MS 500
+
+/* The revision this call makes: the next one, or 0 for a first video. */
+static long revision_made(const struct explain *x)
+{
+	return x->entry.has_video ? x->entry.record.revision + 1 : 0;
+}
+
+static void publish(struct explain *x, const char *phase, const char *error)
+{
+	const struct hb_call_context *ctx = hb_call_context(x->call);
+	json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:I}", "kind", "explainer", "callKey", ctx->key, "sessionId",
+				ctx->session, "phase", phase, "revision", (json_int_t)revision_made(x));
+	char *text;
+
+	if (!row)
+		return;
+	if (x->scenes > 0) {
+		json_object_set_new(row, "scenes", json_integer(x->scenes));
+		json_object_set_new(row, "durationSeconds", json_real(round(x->seconds * 10) / 10));
+	}
+	if (x->frames_total > 0) {
+		json_object_set_new(row, "framesRendered", json_integer(x->frames_done));
+		json_object_set_new(row, "framesTotal", json_integer(x->frames_total));
+	}
+	if (x->finished && strcmp(phase, "finished") == 0) {
+		json_object_set_new(row, "videoPath", json_string(x->entry.video));
+		json_object_set_new(row, "revision", json_integer(x->entry.record.revision));
+	}
+	if (error)
+		json_object_set_new(row, "error", json_string(error));
+	if ((text = hb_json_dump(row)))
+		hb_call_publish(x->call, "timeline.explainer", text); /* best effort */
+	free(text);
+	json_decref(row);
+	x->published_ms = hb_monotonic_ms();
+}
+
+void explain_publish(struct explain *x, const char *phase)
+{
+	if (!phase)
+		phase = x->phase ? x->phase : "worker starting";
+	if (x->phase && strcmp(phase, x->phase) == 0 && strcmp(phase, "rendering") != 0)
+		return; /* nothing new */
+	if (x->phase && strcmp(phase, "rendering") == 0 && strcmp(x->phase, "rendering") == 0 &&
+	    x->frames_done < x->frames_total && hb_monotonic_ms() - x->published_ms < RENDER_ROW_EVERY_MS)
+		return;
+	x->phase = phase;
+	publish(x, phase, NULL);
+}
+
+void explain_publish_end(struct explain *x, const char *error)
+{
+	x->phase = error ? "failed" : "finished";
+	publish(x, x->phase, error);
+}

@@ -1,0 +1,217 @@
+/*
+ * worker_tools - the worker's tool table and its two wire forms (see
+ * worker_tools.h).  The schemas are written once here; the handlers check
+ * the arguments again because neither agent promises to.
+ */
+#include "worker_tools.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "scene.h"
+#include "worker.h"
+
+#define NAME_SCHEMA "{\"type\":\"string\",\"description\":\"The scene's file name, e.g. 01-intro.svg.\"}"
+
+struct tool_def {
+	const char *name;
+	enum worker_tool tool;
+	const char *phase;
+	const char *description;
+	const char *schema;
+};
+
+static const struct tool_def table[] = {
+	{ "write_scene", WORKER_TOOL_WRITE_SCENE, "writing scenes",
+	  "Write or replace one scene: its SVG, its narration text and the seconds its animations are "
+	  "written for. Answers whether the scene passes the checks and lists its problems.",
+	  "{\"type\":\"object\",\"properties\":{\"name\":" NAME_SCHEMA ","
+	  "\"svg\":{\"type\":\"string\",\"description\":\"The whole SVG document.\"},"
+	  "\"say\":{\"type\":\"string\",\"description\":\"The narration: short spoken sentences.\"},"
+	  "\"duration\":{\"type\":\"number\",\"description\":\"Seconds the animations are written for.\"},"
+	  "\"position\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"1-based place in the "
+	  "video; left out: last for a new scene, unchanged for a replaced one.\"}},"
+	  "\"required\":[\"name\",\"svg\",\"say\",\"duration\"],\"additionalProperties\":false}" },
+	{ "remove_scene", WORKER_TOOL_REMOVE_SCENE, "writing scenes", "Remove a scene and its narration.",
+	  "{\"type\":\"object\",\"properties\":{\"name\":" NAME_SCHEMA "},"
+	  "\"required\":[\"name\"],\"additionalProperties\":false}" },
+	{ "read_folder", WORKER_TOOL_READ_FOLDER, "reviewing",
+	  "Without name: the script (every scene's number, name, duration, narration and whether it "
+	  "passes the checks). With name: that scene's SVG text.",
+	  "{\"type\":\"object\",\"properties\":{\"name\":" NAME_SCHEMA "},\"additionalProperties\":false}" },
+	{ "check_scenes", WORKER_TOOL_CHECK, "reviewing", "Check every scene and the script; lists every problem.",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+	{ "preview_scene", WORKER_TOOL_PREVIEW, "reviewing",
+	  "Render a scene's first (start) or last (end) frame and show it to you as an image.",
+	  "{\"type\":\"object\",\"properties\":{\"name\":" NAME_SCHEMA ","
+	  "\"at\":{\"type\":\"string\",\"enum\":[\"start\",\"end\"]}},"
+	  "\"required\":[\"name\",\"at\"],\"additionalProperties\":false}" },
+	{ "contact_sheet", WORKER_TOOL_SHEET, "reviewing",
+	  "One image with every scene's start and end frame, in order.",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+	{ "finish", WORKER_TOOL_FINISH, "narrating",
+	  "Narrate every scene, fit each scene to its narration, check the 30-120 s length and render "
+	  "the video. Fails with the measured lengths when the video is too short or too long.",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+};
+
+#define NTOOLS (sizeof table / sizeof table[0])
+
+static const struct tool_def *def_of(enum worker_tool t)
+{
+	for (size_t i = 0; i < NTOOLS; i++)
+		if (table[i].tool == t)
+			return &table[i];
+	return &table[0];
+}
+
+/* The table as an array of {name, description, <schema key>: schema},
+ * with extra (NULL: none) added to each. */
+static json_t *tools_json(const char *schema_key, const char *type, const char *approval)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < NTOOLS; i++) {
+		json_t *schema = json_loads(table[i].schema, 0, NULL);
+		json_t *t = schema ? json_pack("{s:s, s:s, s:o}", "name", table[i].name, "description",
+					       table[i].description, schema_key, schema)
+				   : NULL;
+		if (t && type && json_object_set_new(t, "type", json_string(type)) < 0)
+			json_decref(t), t = NULL;
+		if (t && approval && json_object_set_new(t, "approval", json_string(approval)) < 0)
+			json_decref(t), t = NULL;
+		if (!t || json_array_append_new(a, t) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+char *worker_tools_codex(void)
+{
+	json_t *tools = tools_json("inputSchema", "function", NULL);
+	json_t *ns = tools ? json_pack("[{s:s, s:s, s:s, s:o}]", "type", "namespace", "name", WORKER_NAMESPACE,
+				       "description", "The explainer worker's tools: scenes, previews, finish.",
+				       "tools", tools)
+			   : NULL;
+	char *text = ns ? hb_json_dump(ns) : NULL;
+
+	json_decref(ns);
+	return text;
+}
+
+char *worker_tools_claude(void)
+{
+	json_t *tools = tools_json("inputSchema", NULL, "desktop");
+	char *text = tools ? hb_json_dump(tools) : NULL;
+
+	json_decref(tools);
+	return text;
+}
+
+int worker_tool_find(const char *name, enum worker_tool *out)
+{
+	for (size_t i = 0; i < NTOOLS; i++)
+		if (strcmp(table[i].name, name) == 0) {
+			*out = table[i].tool;
+			return 0;
+		}
+	return -1;
+}
+
+const char *worker_tool_phase(enum worker_tool t)
+{
+	return def_of(t)->phase;
+}
+
+/* The arguments as an object with only the tool's fields; NULL with err. */
+static json_t *tool_args(const struct tool_def *d, const char *args_json, char *err, size_t errlen)
+{
+	json_t *schema = json_loads(d->schema, 0, NULL), *args;
+	const char *fields[8];
+	size_t n = 0;
+	const char *key;
+	json_t *v;
+
+	if (!schema) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	json_object_foreach(json_object_get(schema, "properties"), key, v)
+		if (n < sizeof fields / sizeof fields[0] - 1)
+			fields[n++] = key;
+	fields[n] = NULL;
+	args = hb_json_parse_object(args_json, strlen(args_json), err, errlen);
+	if (args && hb_json_only_fields(args, fields, err, errlen) < 0) {
+		json_decref(args);
+		args = NULL;
+	}
+	json_decref(schema); /* fields pointed into it: not used past here */
+	return args;
+}
+
+static struct workdir_answer write_scene(const char *dir, const json_t *a, char *err, size_t errlen)
+{
+	const char *name, *svg, *say;
+	json_t *duration = json_object_get(a, "duration");
+	long long position;
+
+	if (hb_json_req_string(a, "name", 4096, &name, err, errlen) < 0 ||
+	    hb_json_req_string(a, "svg", SCENE_MAX_BYTES, &svg, err, errlen) < 0 ||
+	    hb_json_req_string(a, "say", 64 * 1024, &say, err, errlen) < 0 ||
+	    hb_json_opt_int(a, "position", 1, 1000, 0, &position, err, errlen) < 0)
+		return workdir_answer_text(0, "%s", err);
+	if (!json_is_number(duration))
+		return workdir_answer_text(0, "duration must be a number of seconds");
+	return workdir_write_scene(dir, name, svg, say, json_number_value(duration), (long)position);
+}
+
+struct workdir_answer worker_tools_run(const char *dir, enum worker_tool t, const char *args_json)
+{
+	const struct tool_def *d = def_of(t);
+	char err[512];
+	const char *name = NULL, *at;
+	struct workdir_answer r;
+	json_t *a = tool_args(d, args_json, err, sizeof err);
+
+	if (!a)
+		return workdir_answer_text(0, "%s: %s", d->name, err);
+	switch (t) {
+	case WORKER_TOOL_WRITE_SCENE:
+		r = write_scene(dir, a, err, sizeof err);
+		break;
+	case WORKER_TOOL_REMOVE_SCENE:
+		r = hb_json_req_string(a, "name", 4096, &name, err, sizeof err) < 0
+			    ? workdir_answer_text(0, "%s", err) : workdir_remove_scene(dir, name);
+		break;
+	case WORKER_TOOL_READ_FOLDER:
+		r = hb_json_opt_string(a, "name", 4096, 1, &name, err, sizeof err) < 0
+			    ? workdir_answer_text(0, "%s", err) : workdir_read(dir, name);
+		break;
+	case WORKER_TOOL_CHECK:
+		r = workdir_check(dir);
+		break;
+	case WORKER_TOOL_PREVIEW: {
+		static const char *const ats[] = { "start", "end", NULL };
+		if (hb_json_req_string(a, "name", 4096, &name, err, sizeof err) < 0 ||
+		    hb_json_req_string(a, "at", 16, &at, err, sizeof err) < 0 ||
+		    hb_json_check_choice("at", at, ats, err, sizeof err) < 0)
+			r = workdir_answer_text(0, "%s", err);
+		else
+			r = workdir_preview(dir, name, at);
+		break;
+	}
+	case WORKER_TOOL_SHEET:
+		r = workdir_sheet(dir);
+		break;
+	case WORKER_TOOL_FINISH:
+	default:
+		r = workdir_answer_text(0, "%s is not run here", d->name);
+		break;
+	}
+	json_decref(a);
+	return r;
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# create_explainer_video when things go wrong, with the real Codex as the
+# worker (its model: a mock that plays tests/explainer/worker-steps.mjs).
+# The caller is a Codex run opened with hbctl, as the desktop opens one.
+# After a first video is saved, each of these must leave that video byte
+# for byte as it was, leave no worker process and no half-written file:
+#   - a cancel (run stop) while the worker works answers "Run stopped.";
+#   - a cancel while the finish renders, likewise;
+#   - the key deleted while the worker works ends the call with the
+#     page's sentence at its next narration;
+#   - SIGKILL of the worker's codex: a clear error, the service still serves;
+#   - SIGKILL of svc-explainer while it renders: other calls and timeline
+#     events keep flowing, the caller gets a clear error, the broker starts
+#     the service again, and nothing half-written is left beside the video.
+# The exact moments come from the worker's mock (it waits for a file before
+# a chosen step) and from svc-explainer's test points (HB_FAILPOINTS), never
+# from sleeps.  How long each cancel took is printed, not asserted.
+# Usage: explainer-faults.sh BUILD (needs make npm-deps and ffprobe).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/codex
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/explainer-lib.sh"
+require codex
+
+export HB_FAILPOINTS=$tmp/failpoints
+mkdir -p "$HB_FAILPOINTS"
+start_gemini
+worker_mock base full
+start_explainer_broker
+watch_events
+session=$("$build/hbctl" call manage_sessions \
+	'{"action":"create","title":"Explainer faults","agent":"codex","projectPath":"/tmp"}' | json_field id)
+runs=0
+# explain LABEL ARGS_JSON: the tool called in a new Codex run of the
+# session, in the background (pid in call_pid, answer in $tmp/LABEL.out,
+# status in $tmp/LABEL.rc); the run's id in run.
+explain() {
+	runs=$((runs + 1))
+	run=run-$runs
+	"$build/hbctl" run open "$run" --session "$session" --project /tmp --agent codex --access full-auto \
+		--model mock-model >/dev/null
+	{ "$build/hbctl" call create_explainer_video "$2" --run "$run" --timeout 900000 >"$tmp/$1.out" 2>&1
+	  echo $? >"$tmp/$1.rc"; } &
+	call_pid=$!
+}
+ms() { date +%s%3N; }
+
+ask='{"question":"How does marmalade set?","facts":"Pectin from the peel sets marmalade when boiled with sugar."}'
+explain base "$ask"
+wait "$call_pid"
+video=$(json_field videoPath <"$tmp/base.out")
+check "a first video is saved" '[ "$(cat $tmp/base.rc)" = 0 ] && [ -f "$video" ]'
+[ -f "$video" ] || { cat "$tmp/base.out"; exit 1; }
+sum=$(sha256sum "$video" | cut -d' ' -f1)
+entry=$(dirname "$video")
+revise="{\"question\":\"Again, warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\"}"
+# untouched: the saved video as it was, and nothing else in its folder.
+untouched() {
+	[ "$(sha256sum "$video" | cut -d' ' -f1)" = "$sum" ] &&
+		[ "$(ls -A "$entry" | tr '\n' ' ')" = "source video.json video.mp4 " ]
+}
+
+# 1. a cancel while the worker works: the worker's model stalls after its
+#    first scene.
+worker_mock stall stall
+explain stall "$revise"
+wait_for 120 'grep -q "\"step\":1" "$tmp/worker-stall.jsonl"'
+t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; wait "$call_pid"
+explainer_idle 30; wait_for 10 '[ "$(worker_left)" = 0 ]'; t1=$(ms)
+echo "     (after the cancel during the worker, svc-explainer was idle, its worker gone, in $((t1 - t0)) ms)"
+check "cancel during the worker: Run stopped." 'grep -qx "Run stopped." "$tmp/stall.out"'
+check "cancel during the worker: the video is untouched, nothing left beside it" untouched
+check "cancel during the worker: no worker process is left" '[ "$(worker_left)" = 0 ]'
+
+# 2. a cancel while the finish renders (held at its first frame).
+worker_mock render revise
+touch "$HB_FAILPOINTS/explainer.rendering.hold"
+explain render "$revise"
+wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
+check "cancel during the render: the render was reached" '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
+t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; wait "$call_pid"
+explainer_idle 30; wait_for 10 '[ "$(worker_left)" = 0 ]'; t1=$(ms)
+rm -f "$HB_FAILPOINTS/explainer.rendering.hold" "$HB_FAILPOINTS/explainer.rendering.reached"
+echo "     (after the cancel during the render, svc-explainer was idle, its worker gone, in $((t1 - t0)) ms)"
+check "cancel during the render: Run stopped." 'grep -qx "Run stopped." "$tmp/render.out"'
+check "cancel during the render: the video is untouched, nothing left beside it" untouched
+check "cancel during the render: no worker process is left" '[ "$(worker_left)" = 0 ]'
+
+# 3. the key deleted while the worker works (before its first finish).
+worker_mock nokey full --wait-file "$tmp/go-nokey" --wait-at 4
+explain nokey "$revise"
+wait_for 120 'grep -q "\"step\":4" "$tmp/worker-nokey.jsonl"'
+"$build/hbctl" settings gemini-key delete >/dev/null
+touch "$tmp/go-nokey"
+wait "$call_pid"
+explainer_idle 30
+check "key deleted mid-way: the page's sentence" 'grep -qx "Add a Gemini API key in Settings > API Keys." "$tmp/nokey.out"'
+check "key deleted mid-way: the video is untouched" untouched
+check "key deleted mid-way: no worker process is left" '[ "$(worker_left)" = 0 ]'
+explain nokey2 "$revise"
+wait "$call_pid"
+check "without a key nothing starts" \
+	'grep -qx "Add a Gemini API key in Settings > API Keys." "$tmp/nokey2.out" && [ "$(worker_left)" = 0 ]'
+echo "fake-key-for-the-loopback-fake" | "$build/hbctl" settings gemini-key set >/dev/null
+
+# 4. SIGKILL of the worker's codex while it works.
+worker_mock killw stall
+explain killw "$revise"
+wait_for 120 'grep -q "\"step\":1" "$tmp/worker-killw.jsonl"'
+for p in /proc/[0-9]*; do
+	{ tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "CODEX_HOME=$tmp/worker-codex" || continue
+	{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q "app-server" && kill -9 "${p#/proc/}" 2>/dev/null
+done
+wait "$call_pid"
+explainer_idle 30
+check "worker killed: a clear error" 'grep -q "The explainer worker failed" "$tmp/killw.out"'
+check "worker killed: the video is untouched" untouched
+check "worker killed: no worker process is left" '[ "$(worker_left)" = 0 ]'
+
+# 5. SIGKILL of svc-explainer while it renders.
+pid_of() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);const v=(j.services||[]).find(x=>x.name==="svc-explainer");console.log(v&&v.pid||"")})'; }
+before=$(pid_of)
+worker_mock crash revise
+touch "$HB_FAILPOINTS/explainer.rendering.hold"
+explain crash "$revise"
+wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
+n0=$(wc -l <"$tmp/events.jsonl")
+other=$("$build/hbctl" call maintain_sessions '{"action":"guide"}' 2>&1 | head -c 200)
+check "while it renders: another tool answers" 'echo "$other" | grep -q "read-only"'
+kill -9 "$(pid_of)"
+wait "$call_pid"
+rm -f "$HB_FAILPOINTS/explainer.rendering.hold" "$HB_FAILPOINTS/explainer.rendering.reached"
+explainer_idle 30
+check "svc-explainer killed: the caller gets a clear error" 'grep -q "svc-explainer stopped while handling this call" "$tmp/crash.out"'
+check "svc-explainer killed: the broker starts it again" 'wait_for 30 "[ -n \"\$(pid_of)\" ] && [ \"\$(pid_of)\" != \"$before\" ]"'
+after=$("$build/hbctl" call maintain_sessions '{"action":"guide"}' 2>&1 | head -c 200)
+check "svc-explainer killed: other tools keep answering" 'echo "$after" | grep -q "read-only"'
+check "svc-explainer killed: timeline events keep flowing" '[ "$(wc -l <"$tmp/events.jsonl")" -gt "$n0" ]'
+check "svc-explainer killed: no worker process is left" 'wait_for 10 "[ \"\$(worker_left)\" = 0 ]"'
+worker_mock after revise
+explain after "$revise"
+wait "$call_pid"
+check "svc-explainer killed: the video was untouched, and the next revision works" \
+	'[ "$(cat $tmp/after.rc)" = 0 ] && [ "$(json_field revision <"$tmp/after.out")" = 1 ] && [ "$(ls -A "$entry" | tr "\n" " ")" = "source video.json video.mp4 " ]'
+exit $fail
