@@ -52,16 +52,6 @@
  * it has recorded the operation, and a run opened only to receive
  * messages must not wait for ever. */
 
-/* The nine variables a parent Claude Code session gives its children
- * (found in Claude Code 2.1.332; see docs/agent-host-pipe.md).  A host
- * that inherits them runs as a child session, whose transcript is not
- * saved. */
-static const char *const child_markers[] = {
-	"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PID",
-	"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_CHILD_NOTES_DIR", "CLAUDE_EFFORT", "AI_AGENT",
-	"TRACEPARENT", NULL
-};
-
 struct options {
 	const char *session, *run, *project, *access, *claude_session, *model;
 	char **host_argv;
@@ -577,7 +567,7 @@ static json_t *open_params(const struct options *o, json_t *catalog, const char 
 
 static void clean_environment(void)
 {
-	for (const char *const *m = child_markers; *m; m++)
+	for (const char *const *m = hb_claude_child_markers; *m; m++)
 		unsetenv(*m);
 }
 

@@ -20,9 +20,15 @@ extern const char *const hb_always_secret[];
 void hb_forget_secrets(void);
 
 /* A copy of env (NAME=value strings, NULL-terminated: environ or the
- * like) without the variables of hb_always_secret, for a child's envp.
+ * like) without the variables of hb_always_secret, nor those named in
+ * also (NULL-terminated; NULL: none), for a child's envp.
  * The array and its strings are one allocation: free() it once.  NULL
  * when out of memory. */
-char **hb_env_without_secrets(char *const *env);
+char **hb_env_without_secrets(char *const *env, const char *const *also);
+
+/* The nine variables a parent Claude Code session gives its children: an
+ * agent host that inherits them runs as a child session, whose transcript
+ * is not saved.  NULL-terminated; for hb_env_without_secrets' also. */
+extern const char *const hb_claude_child_markers[];
 
 #endif

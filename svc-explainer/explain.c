@@ -123,7 +123,9 @@ static enum worker_end run_worker(struct explain *x, const char *brief, long min
 {
 	const struct hb_call_context *ctx = hb_call_context(x->call);
 	long long deadline = hb_monotonic_ms() + minutes * 60 * 1000;
-	char **envp = hb_env_without_secrets(environ);
+	/* A Claude worker must not run as a child session of a Claude Code
+	 * that started the broker: its transcript would not be saved. */
+	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers);
 	char setting[1024];
 	enum worker_end end = WORKER_FAILED;
 	char *tools = NULL;

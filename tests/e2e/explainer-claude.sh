@@ -59,7 +59,8 @@ ask='{"question":"How does marmalade set?","facts":"Pectin from the peel sets ma
 env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$mport" \
 	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
 	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-	timeout 900 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "@tool create_explainer_video $ask" \
+	timeout 900 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --approve --timeout 800 \
+	--prompt "@tool create_explainer_video $ask" \
 	-- "$build/hb-claude-bridge" --session "$session" --run run-explain --project "$tmp/project" \
 	--access full-auto --model claude-opus-5-5 -- node "$host/host.mjs" >"$tmp/main.json" 2>"$tmp/main.err"
 echo $? >"$tmp/main.rc"

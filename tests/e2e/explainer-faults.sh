@@ -66,7 +66,7 @@ untouched() {
 #    first scene.
 worker_mock stall stall
 explain stall "$revise"
-wait_for 120 'grep -q "\"step\":1" "$tmp/worker-stall.jsonl"'
+wait_for 120 'grep -qs "\"step\":1" "$tmp/worker-stall.jsonl"'
 t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; wait "$call_pid"
 explainer_idle 30; wait_for 10 '[ "$(worker_left)" = 0 ]'; t1=$(ms)
 echo "     (after the cancel during the worker, svc-explainer was idle, its worker gone, in $((t1 - t0)) ms)"
@@ -91,7 +91,7 @@ check "cancel during the render: no worker process is left" '[ "$(worker_left)" 
 # 3. the key deleted while the worker works (before its first finish).
 worker_mock nokey full --wait-file "$tmp/go-nokey" --wait-at 4
 explain nokey "$revise"
-wait_for 120 'grep -q "\"step\":4" "$tmp/worker-nokey.jsonl"'
+wait_for 120 'grep -qs "\"step\":4" "$tmp/worker-nokey.jsonl"'
 "$build/hbctl" settings gemini-key delete >/dev/null
 touch "$tmp/go-nokey"
 wait "$call_pid"
@@ -108,7 +108,7 @@ echo "fake-key-for-the-loopback-fake" | "$build/hbctl" settings gemini-key set >
 # 4. SIGKILL of the worker's codex while it works.
 worker_mock killw stall
 explain killw "$revise"
-wait_for 120 'grep -q "\"step\":1" "$tmp/worker-killw.jsonl"'
+wait_for 120 'grep -qs "\"step\":1" "$tmp/worker-killw.jsonl"'
 for p in /proc/[0-9]*; do
 	{ tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "CODEX_HOME=$tmp/worker-codex" || continue
 	{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q "app-server" && kill -9 "${p#/proc/}" 2>/dev/null

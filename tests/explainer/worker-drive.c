@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "worker-drive: cannot read %s\n", d.png_path);
 		goto out;
 	}
-	if (!tools_text || !(envp = hb_env_without_secrets(environ)) || !(summary = json_object())) {
+	if (!tools_text || !(envp = hb_env_without_secrets(environ, NULL)) || !(summary = json_object())) {
 		fprintf(stderr, "worker-drive: out of memory\n");
 		goto out;
 	}

@@ -36,7 +36,7 @@ static void test_secrets_left_out(void **state)
 			NULL };
 	const char *want[] = { "PATH=/usr/bin", "GEMINI_API_KEY_FILE=/k", "XGEMINI_API_KEY=x", "HOME=/home/u",
 			       "A=GEMINI_API_KEY=1", NULL };
-	char **got = hb_env_without_secrets(env);
+	char **got = hb_env_without_secrets(env, NULL);
 
 	(void)state;
 	expect_env(got, want);
@@ -58,7 +58,20 @@ static void test_every_secret_listed(void **state)
 	}
 	env[n] = NULL;
 	assert_true(n > 1);
-	got = hb_env_without_secrets(env);
+	got = hb_env_without_secrets(env, NULL);
+	expect_env(got, want);
+	free(got);
+}
+
+/* A Claude worker's host: the child-session markers go too. */
+static void test_claude_markers_left_out(void **state)
+{
+	char *env[] = { "CLAUDECODE=1", "PATH=/usr/bin", "CLAUDE_CODE_SESSION_ID=parent", "GEMINI_API_KEY=k",
+			"TRACEPARENT=00-x", "CLAUDE_CONFIG_DIR=/home/u/.claude", "AI_AGENT=x", NULL };
+	const char *want[] = { "PATH=/usr/bin", "CLAUDE_CONFIG_DIR=/home/u/.claude", NULL };
+	char **got = hb_env_without_secrets(env, hb_claude_child_markers);
+
+	(void)state;
 	expect_env(got, want);
 	free(got);
 }
@@ -66,13 +79,13 @@ static void test_every_secret_listed(void **state)
 static void test_empty(void **state)
 {
 	char *env[] = { NULL };
-	char **got = hb_env_without_secrets(env);
+	char **got = hb_env_without_secrets(env, NULL);
 
 	(void)state;
 	assert_non_null(got);
 	assert_null(got[0]);
 	free(got);
-	got = hb_env_without_secrets(NULL);
+	got = hb_env_without_secrets(NULL, NULL);
 	assert_non_null(got);
 	assert_null(got[0]);
 	free(got);
@@ -89,7 +102,7 @@ static void test_environ_copied(void **state)
 	(void)state;
 	assert_int_equal(setenv("GEMINI_API_KEY", "sk-test-not-real", 1), 0);
 	assert_int_equal(setenv("HB_TEST_SECRETS_KEEP", "kept", 1), 0);
-	got = hb_env_without_secrets(environ);
+	got = hb_env_without_secrets(environ, NULL);
 	assert_non_null(got);
 	assert_int_equal(setenv("HB_TEST_SECRETS_KEEP", "changed later", 1), 0);
 	assert_int_equal(unsetenv("GEMINI_API_KEY"), 0);
@@ -107,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secrets_left_out),
 		cmocka_unit_test(test_every_secret_listed),
+		cmocka_unit_test(test_claude_markers_left_out),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_environ_copied),
 	};
