@@ -245,8 +245,31 @@ int route_internal(struct broker *b, const char *tool, const char *args, call_do
 	return 0;
 }
 
+struct child_match {
+	const char *parent;
+	struct call *found;
+};
+
+/* A call that a service asked for while it ran the call m->parent. */
+static void match_child(void *value, void *arg)
+{
+	struct call *c = value;
+	struct child_match *m = arg;
+
+	if (!m->found && c->waiters && c->waiters->origin == FROM_SERVICE &&
+	    strcmp(c->waiters->parent_key, m->parent) == 0)
+		m->found = c;
+}
+
 void route_cancel(struct broker *b, struct call *c, const char *text)
 {
+	char key[sizeof c->key];
+	struct child_match sub = { key, NULL };
+
+	/* Its subcalls go with it (svc-explainer's narrations): their
+	 * answers would have no one to read them.  One at a time, since
+	 * finishing a call changes the table. */
+	snprintf(key, sizeof key, "%s", c->key);
 	if (c->state == CALL_SENT) {
 		struct hb_peer to;
 		struct hb_env m;
@@ -260,6 +283,13 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 		/* The worker stays busy until its late result comes. */
 	}
 	finish(b, c, 0, text);
+	for (;;) {
+		sub.found = NULL;
+		hb_map_each(&b->calls, match_child, &sub);
+		if (!sub.found)
+			return;
+		route_cancel(b, sub.found, text);
+	}
 }
 
 struct run_match {

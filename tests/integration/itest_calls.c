@@ -179,6 +179,62 @@ static void test_cancel(void **state)
 	ck_call_says(fx, "echo", "{\"after\":\"cancel\"}", 1, "{\"after\":\"cancel\"}");
 }
 
+/* A cancelled call's subcalls are cancelled too (svc-explainer's
+ * narrations must stop with its call): the sleeping subcall ends long
+ * before its 10 s, and every call of the service is over. */
+static void test_cancel_reaches_subcalls(void **state)
+{
+	struct fixture *fx = *state;
+	struct hb_client c;
+	struct hb_env req, reply;
+	struct ck_sub s;
+	char parent[64], child[64], err[256];
+	long long deadline;
+	int64_t call_id, cancel_id, got;
+	json_t *ev;
+
+	ck_sub_open(&s, fx, "call.");
+	ck_sub_warm(&s, fx);
+	assert_int_equal(fx_client(fx, &c, 10000), 0);
+	call_id = ck_send_call(&c, "subcall", "{\"tool\":\"sleep\",\"json\":\"{\\\"ms\\\":10000}\"}");
+	ev = ck_sub_wait(&s, "call.start", "tool", "subcall", 5000);
+	snprintf(parent, sizeof parent, "%s", fx_jstr(ev, "key"));
+	json_decref(ev);
+	ev = ck_sub_wait(&s, "call.start", "tool", "sleep", 5000);
+	snprintf(child, sizeof child, "%s", fx_jstr(ev, "key"));
+	json_decref(ev);
+	assert_true(parent[0] && child[0]);
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "cancel");
+	hb_env_set_str(&req, "key", parent);
+	assert_int_equal(hb_client_send(&c, &req, &cancel_id, err, sizeof err), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_recv(&c, &reply, 5000, &got);
+		if (got == call_id)
+			assert_string_equal(hb_env_str_or(&reply, "text", ""), "Run stopped.");
+		else if (got != cancel_id)
+			fail_msg("a reply for unexpected id %lld", (long long)got);
+		hb_env_free(&reply);
+	}
+	ev = ck_sub_wait(&s, "call.end", "key", child, 5000);
+	assert_true(json_is_false(json_object_get(ev, "ok")));
+	json_decref(ev);
+	deadline = fx_now_ms() + 5000;
+	for (;;) {
+		json_t *st = fx_status(fx), *svc = st ? fx_find_service(st, "svc-echo") : NULL;
+		long long inflight = svc ? json_integer_value(json_object_get(svc, "callsInFlight")) : -1;
+		json_decref(st);
+		if (inflight == 0)
+			break;
+		if (fx_now_ms() > deadline)
+			fail_msg("svc-echo still runs %lld calls: the subcall was not cancelled", inflight);
+		fx_sleep_ms(20);
+	}
+	hb_client_close(&c);
+	ck_sub_close(&s);
+}
+
 /* ---- arguments that are not a JSON object --------------------------------- */
 
 static void test_non_object_arguments(void **state)
@@ -203,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_pipelined_calls),
 		cmocka_unit_test(test_subcall),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_cancel_reaches_subcalls),
 		cmocka_unit_test(test_non_object_arguments),
 	};
 
