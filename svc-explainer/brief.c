@@ -47,7 +47,7 @@ static const char narration_rules[] =
 
 static const char work_rules[] =
 	"## How you work\n"
-	"Use only your tools (namespace hbcode_explainer): write_scene writes or replaces a scene "
+	"Use only your own tools: write_scene writes or replaces a scene "
 	"with its narration and duration and tells you what its checks find; remove_scene; "
 	"read_folder lists the script or shows one scene's SVG; check_scenes checks everything; "
 	"preview_scene shows you the rendered start or end frame of a scene as an image; "

@@ -16,6 +16,7 @@ rm -f "$dest.log"
 p=$dest/opt/hb
 check "hb-broker, hbctl and hb-explainer in bin" '[ -x "$p/bin/hb-broker" ] && [ -x "$p/bin/hbctl" ] && [ -x "$p/bin/hb-explainer" ]'
 check "svc-sessions in libexec/hbcode" '[ -x "$p/libexec/hbcode/svc-sessions" ]'
+check "every service of services.conf in libexec/hbcode" '(for s in $(sed -n "s/^exec = //p" deploy/services.conf); do [ -x "$p/libexec/hbcode/$s" ] || exit 1; done)'
 check "services.conf installed" 'cmp -s deploy/services.conf "$p/share/hbcode/services.conf"'
 check "unit installed with the prefix" 'grep -q "^ExecStart=/opt/hb/bin/hb-broker --config /opt/hb/share/hbcode/services.conf --libexec /opt/hb/libexec/hbcode$" "$p/lib/systemd/user/hb-broker.service"'
 check "no @PREFIX@ left" '! grep -rq "@PREFIX@" "$p"'

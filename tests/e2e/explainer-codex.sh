@@ -28,6 +28,9 @@ start_gemini
 worker_mock full full
 start_explainer_broker
 watch_events
+# The same rows as a person reads them.
+"$build/hbctl" watch --text timeline.explainer >"$tmp/rows.txt" 2>/dev/null &
+desktop=$! # lib.sh's clean-up stops it
 session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"Explainer","agent":"codex","projectPath":"/tmp"}' | json_field id)
 check "a Codex session" '[ -n "$session" ]'
@@ -88,6 +91,8 @@ done
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
+check "hbctl watch --text: the finished row as a line" \
+	'grep -q "timeline.explainer *explainer [^ ]*: finished, revision 0, 2 scenes, [0-9.]* s, frames [0-9]* of [0-9]* -> $video" "$tmp/rows.txt"'
 check "the worker's thread is not linked to the session (only the main thread is)" \
 	'[ "$(sqlite3 "$HB_HOME/data/appdata.db" "SELECT count(*) FROM codex_session_links WHERE session_id = '"'"'$session'"'"'" 2>/dev/null || echo x)" = 1 ]'
 check "the source is kept beside the video" '[ -f "$(dirname "$video")/source/script.json" ] && [ -f "$(dirname "$video")/source/01-intro.svg" ]'
