@@ -117,72 +117,99 @@ static int must_stop(void *arg)
 	return hb_call_cancelled(x->call) || x->fatal[0];
 }
 
+/* The session's model for the worker, or NULL: the agent's default. */
+static const char *session_model(const struct explain *x)
+{
+	const char *model = hb_call_context(x->call)->model;
+
+	return *model ? model : NULL;
+}
+
+/* The Codex worker: `codex app-server`, the same user and CODEX_HOME. */
+static enum worker_end run_codex(struct explain *x, char *const *envp, const char *brief, long long deadline,
+				 char *err, size_t errlen)
+{
+	struct worker_codex_opts o = { 0 };
+	struct worker_codex *w;
+	enum worker_end end = WORKER_FAILED;
+	char codex[1024], *tools = NULL;
+
+	if (hb_settings_string(&x->paths, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, errlen) < 0)
+		return WORKER_FAILED;
+	if (!(tools = worker_tools_codex())) {
+		snprintf(err, errlen, "out of memory");
+		return WORKER_FAILED;
+	}
+	o.codex = codex;
+	o.envp = envp;
+	o.model = session_model(x);
+	o.cwd = x->workdir;
+	o.dynamic_tools = tools;
+	o.brief = brief;
+	o.tool = explain_tool;
+	o.tool_arg = x;
+	if (worker_codex_start(&o, &w, err, errlen) == 0) {
+		end = worker_codex_wait(w, deadline, must_stop, x, err, errlen);
+		worker_codex_stop(w);
+	}
+	free(tools);
+	return end;
+}
+
+/* The Claude worker: the agent host of the setting agentHost. */
+static enum worker_end run_claude(struct explain *x, char *const *envp, const char *brief, long long deadline,
+				  char *err, size_t errlen)
+{
+	struct worker_claude_opts o = { 0 };
+	struct worker_claude *w;
+	enum worker_end end = WORKER_FAILED;
+	char line[1024], words[1024], *argv[HOST_ARGS_MAX + 1], *tools = NULL;
+
+	if (hb_settings_string(&x->paths, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err, errlen) < 0)
+		return WORKER_FAILED;
+	if (host_argv(line, words, sizeof words, argv) < 0) {
+		snprintf(err, errlen, "A Claude session's explainer worker runs on the Claude agent host, and none is "
+			 "set up: set agentHost in settings.json (or HB_AGENT_HOST) to its command.");
+		return WORKER_FAILED;
+	}
+	if (!(tools = worker_tools_claude())) {
+		snprintf(err, errlen, "out of memory");
+		return WORKER_FAILED;
+	}
+	o.host_argv = argv;
+	o.envp = envp;
+	o.model = session_model(x);
+	o.cwd = x->workdir;
+	o.app_capabilities = tools;
+	o.brief = brief;
+	o.tool = explain_tool;
+	o.tool_arg = x;
+	if (worker_claude_start(&o, &w, err, errlen) == 0) {
+		end = worker_claude_wait(w, deadline, must_stop, x, err, errlen);
+		worker_claude_stop(w);
+	}
+	free(tools);
+	return end;
+}
+
 /* Runs the worker on the session's agent until its turn ends.  The end,
  * or WORKER_FAILED with err. */
 static enum worker_end run_worker(struct explain *x, const char *brief, long minutes, char *err, size_t errlen)
 {
-	const struct hb_call_context *ctx = hb_call_context(x->call);
 	long long deadline = hb_monotonic_ms() + minutes * 60 * 1000;
 	/* A Claude worker must not run as a child session of a Claude Code
 	 * that started the broker: its transcript would not be saved. */
 	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers);
-	char setting[1024];
-	enum worker_end end = WORKER_FAILED;
-	char *tools = NULL;
+	enum worker_end end;
 
 	if (!envp) {
 		snprintf(err, errlen, "out of memory");
 		return WORKER_FAILED;
 	}
-	if (strcmp(ctx->agent, "codex") == 0) {
-		struct worker_codex_opts o = { 0 };
-		struct worker_codex *w;
-		if (hb_settings_string(&x->paths, "codexPath", "HB_CODEX", "codex", setting, sizeof setting, err,
-				       errlen) < 0 || !(tools = worker_tools_codex()))
-			goto out;
-		o.codex = setting;
-		o.envp = envp;
-		o.model = *ctx->model ? ctx->model : NULL;
-		o.cwd = x->workdir;
-		o.dynamic_tools = tools;
-		o.brief = brief;
-		o.tool = explain_tool;
-		o.tool_arg = x;
-		if (worker_codex_start(&o, &w, err, errlen) < 0)
-			goto out;
-		end = worker_codex_wait(w, deadline, must_stop, x, err, errlen);
-		worker_codex_stop(w);
-	} else {
-		struct worker_claude_opts o = { 0 };
-		struct worker_claude *w;
-		char line[1024], *argv[HOST_ARGS_MAX + 1];
-		if (hb_settings_string(&x->paths, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err,
-				       errlen) < 0)
-			goto out;
-		if (host_argv(line, setting, sizeof setting, argv) < 0) {
-			snprintf(err, errlen, "A Claude session's explainer worker runs on the Claude agent host, and "
-				 "none is set up: set agentHost in settings.json (or HB_AGENT_HOST) to its command.");
-			goto out;
-		}
-		if (!(tools = worker_tools_claude()))
-			goto out;
-		o.host_argv = argv;
-		o.envp = envp;
-		o.model = *ctx->model ? ctx->model : NULL;
-		o.cwd = x->workdir;
-		o.app_capabilities = tools;
-		o.brief = brief;
-		o.tool = explain_tool;
-		o.tool_arg = x;
-		if (worker_claude_start(&o, &w, err, errlen) < 0)
-			goto out;
-		end = worker_claude_wait(w, deadline, must_stop, x, err, errlen);
-		worker_claude_stop(w);
-	}
-out:
-	if (!tools && end == WORKER_FAILED && !err[0])
-		snprintf(err, errlen, "out of memory");
-	free(tools);
+	if (strcmp(hb_call_context(x->call)->agent, "codex") == 0)
+		end = run_codex(x, envp, brief, deadline, err, errlen);
+	else
+		end = run_claude(x, envp, brief, deadline, err, errlen);
 	free(envp); /* one allocation */
 	return end;
 }
