@@ -61,7 +61,7 @@ static const char work_rules[] =
 	"4. Call finish. The spoken video must last %.0f to %.0f seconds. If it does not, finish "
 	"fails with the measured length per scene and in total: revise the narration (shorter or "
 	"longer sentences, fewer or more scenes) and call finish again. You have %d finish "
-	"attempts and %ld minutes in all. When finish succeeds, answer with one short sentence.\n";
+	"attempts and %g minutes in all. When finish succeeds, answer with one short sentence.\n";
 
 char *brief_write(const struct brief_input *in)
 {

@@ -18,7 +18,7 @@ struct brief_input {
 	const char *const *sources; /* nsources strings */
 	size_t nsources;
 	int revision;               /* the folder holds an earlier revision's scenes */
-	long minutes;               /* the worker's time limit */
+	double minutes;             /* the worker's time limit */
 	int finish_attempts;        /* how often it may call finish */
 };
 

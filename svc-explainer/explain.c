@@ -42,6 +42,7 @@ extern char **environ;
 #define SOURCES_MAX 50
 #define SOURCE_MAX 2000
 #define WORKER_MINUTES_DEFAULT 15
+#define WORKER_MINUTES_MIN 0.05 /* 3 s: a test's time limit */
 #define HOST_ARGS_MAX 16
 
 struct explain_args {
@@ -194,9 +195,9 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 
 /* Runs the worker on the session's agent until its turn ends.  The end,
  * or WORKER_FAILED with err. */
-static enum worker_end run_worker(struct explain *x, const char *brief, long minutes, char *err, size_t errlen)
+static enum worker_end run_worker(struct explain *x, const char *brief, double minutes, char *err, size_t errlen)
 {
-	long long deadline = hb_monotonic_ms() + minutes * 60 * 1000;
+	long long deadline = hb_monotonic_ms() + (long long)(minutes * 60 * 1000);
 	/* A Claude worker must not run as a child session of a Claude Code
 	 * that started the broker: its transcript would not be saved. */
 	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers);
@@ -280,7 +281,7 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 
 	if (make_workdir(x, err, sizeof err) < 0 ||
 	    hb_settings_number(&x->paths, "explainerWorkerMinutes", "HB_EXPLAINER_WORKER_MINUTES",
-			       WORKER_MINUTES_DEFAULT, 1, 240, &minutes, err, sizeof err) < 0 ||
+			       WORKER_MINUTES_DEFAULT, WORKER_MINUTES_MIN, 240, &minutes, err, sizeof err) < 0 ||
 	    hb_settings_string(&x->paths, "explainerVoice", "HB_EXPLAINER_VOICE", "Kore", setting, sizeof setting,
 			       err, sizeof err) < 0) {
 		explain_publish_end(x, err);
@@ -293,14 +294,14 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	bi.sources = a->sources;
 	bi.nsources = a->nsources;
 	bi.revision = revising;
-	bi.minutes = (long)minutes;
+	bi.minutes = minutes;
 	bi.finish_attempts = EXPLAIN_FINISH_ATTEMPTS;
 	if (!(brief = brief_write(&bi))) {
 		explain_publish_end(x, "out of memory");
 		return hb_call_fail(x->call, "out of memory");
 	}
 	explain_publish(x, "worker starting");
-	end = run_worker(x, brief, (long)minutes, err, sizeof err);
+	end = run_worker(x, brief, minutes, err, sizeof err);
 	free(brief);
 	log_info(hb_call_context(x->call)->key, "explainer: the worker ended (%d) after %u tool calls%s%s", (int)end,
 		 x->tool_calls, err[0] ? ": " : "", err);

@@ -20,6 +20,9 @@
 #include "images.h"
 
 #define INTERRUPT_GRACE_MS 1000 /* an interrupt answered by the turn's end */
+/* A cancel must stop the worker within a second (page 000): it gets a
+ * shorter grace than the deadline, whose worker may still be saving. */
+#define CANCEL_GRACE_MS 200
 #define STOP_EOF_GRACE_MS 3000  /* the agent ends when its input does */
 #define STOP_TERM_GRACE_MS 2000
 #define POLL_SLICE_MS 50        /* how often the cancel is looked at */
@@ -202,8 +205,10 @@ enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc
 
 		if (drain(p, ops, ctx, timeout, err, errlen) < 0)
 			return WORKER_FAILED;
-		if (p->status[0])
+		if (p->status[0]) {
+			p->hurry = reason != WORKER_TURN_ENDED;
 			return reason;
+		}
 		if (p->failure[0]) {
 			snprintf(err, errlen, "%s", p->failure);
 			return WORKER_FAILED;
@@ -213,11 +218,14 @@ enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc
 			reason = WORKER_CANCELLED;
 		else if (reason == WORKER_TURN_ENDED && now >= deadline_ms)
 			reason = WORKER_TIMED_OUT;
-		if (reason != WORKER_TURN_ENDED && interrupt_by < 0)
-			interrupt_by = ops->interrupt(ctx) == 0 ? now + INTERRUPT_GRACE_MS : now;
+		if (reason != WORKER_TURN_ENDED && interrupt_by < 0) {
+			long long grace = reason == WORKER_CANCELLED ? CANCEL_GRACE_MS : INTERRUPT_GRACE_MS;
+			interrupt_by = ops->interrupt(ctx) == 0 ? now + grace : now;
+		}
 		if (interrupt_by >= 0 && (now >= interrupt_by || p->failure[0])) {
 			kill_group(p, SIGKILL);
 			worker_proc_turn_ended(p, "killed");
+			p->hurry = 1;
 			return reason;
 		}
 		timeout = POLL_SLICE_MS;
@@ -233,6 +241,10 @@ void worker_proc_stop(struct worker_proc *p)
 	if (p->child.in >= 0)
 		close(p->child.in);
 	p->child.in = -1;
+	/* After a cancel or the deadline nothing the agent still has to
+	 * say is wanted: no grace. */
+	if (p->hurry)
+		kill_group(p, SIGKILL);
 	if (!wait_exit(p, STOP_EOF_GRACE_MS)) {
 		kill_group(p, SIGTERM);
 		if (!wait_exit(p, STOP_TERM_GRACE_MS)) {

@@ -30,6 +30,8 @@ struct worker_proc {
 	int exited;              /* the agent is a zombie (not reaped yet) */
 	int exit_status;         /* then: its exit status, 128+signal when killed */
 	int reaped;
+	int hurry;               /* the wait ended by a cancel or the deadline:
+				    the stop kills at once */
 };
 
 /* What the loop asks of the agent's side. */
@@ -37,7 +39,7 @@ struct worker_proc_ops {
 	/* One line the agent wrote (without its newline). */
 	void (*line)(void *ctx, const char *line, size_t len);
 	/* The cancel or the deadline came: ask the agent to end its turn.
-	 * 0 asked (the turn has INTERRUPT_GRACE to end), -1 nothing to ask
+	 * 0 asked (the turn has a second to end, a cancel's 0.2 s), -1 nothing to ask
 	 * yet (the group is killed at once). */
 	int (*interrupt)(void *ctx);
 };

@@ -46,6 +46,18 @@ explain() {
 	call_pid=$!
 }
 ms() { date +%s%3N; }
+# stop_ms RUN: from the broker's "run RUN stopped" to svc-explainer's
+# next "the worker ended" (logged once its worker is stopped and reaped),
+# in ms, from the two logs' timestamps: the figure of a cancel, which a
+# scan of /proc from here would only blur.
+stop_ms() {
+	node -e '
+		const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+		const at = (l) => Date.parse(l.slice(0, 24));
+		const i = lines.findIndex((l) => l.includes(`run ${process.argv[2]} stopped`));
+		const j = lines.findIndex((l, k) => k > i && l.includes("explainer: the worker ended"));
+		console.log(i >= 0 && j > i ? at(lines[j]) - at(lines[i]) : "?");' "$tmp/broker.log" "$1"
+}
 
 ask='{"question":"How does marmalade set?","facts":"Pectin from the peel sets marmalade when boiled with sugar."}'
 explain base "$ask"
@@ -62,14 +74,26 @@ untouched() {
 		[ "$(ls -A "$entry" | tr '\n' ' ')" = "source video.json video.mp4 " ]
 }
 
+# 0. a videoPath this tool did not make, and one of another session.
+printf 'not a video\n' >"$tmp/not-ours.mp4"
+explain foreign "{\"question\":\"q\",\"facts\":\"f\",\"videoPath\":\"$tmp/not-ours.mp4\"}"
+wait "$call_pid"
+check "a videoPath not made by the tool is refused with a sentence, nothing started" \
+	'grep -q "^$tmp/not-ours.mp4 was not made by create_explainer_video" "$tmp/foreign.out" && [ "$(worker_left)" = 0 ]'
+other=$("$build/hbctl" call manage_sessions \
+	'{"action":"create","title":"Another","agent":"codex","projectPath":"/tmp"}' | json_field id)
+"$build/hbctl" run open run-other --session "$other" --project /tmp --agent codex --access full-auto >/dev/null
+"$build/hbctl" call create_explainer_video "$revise" --run run-other >"$tmp/other.out" 2>&1
+check "another session's video is refused" 'grep -q "belongs to another HB Code session" "$tmp/other.out" && untouched'
+
 # 1. a cancel while the worker works: the worker's model stalls after its
 #    first scene.
 worker_mock stall stall
 explain stall "$revise"
 wait_for 120 'grep -qs "\"step\":1" "$tmp/worker-stall.jsonl"'
-t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; wait "$call_pid"
-explainer_idle 30; wait_for 10 '[ "$(worker_left)" = 0 ]'; t1=$(ms)
-echo "     (after the cancel during the worker, svc-explainer was idle, its worker gone, in $((t1 - t0)) ms)"
+t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; t1=$(ms)
+wait "$call_pid"; explainer_idle 30
+echo "     (the cancel during the worker: answered in $((t1 - t0)) ms, the worker stopped in $(stop_ms "$run") ms)"
 check "cancel during the worker: Run stopped." 'grep -qx "Run stopped." "$tmp/stall.out"'
 check "cancel during the worker: the video is untouched, nothing left beside it" untouched
 check "cancel during the worker: no worker process is left" '[ "$(worker_left)" = 0 ]'
@@ -80,10 +104,10 @@ touch "$HB_FAILPOINTS/explainer.rendering.hold"
 explain render "$revise"
 wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 check "cancel during the render: the render was reached" '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
-t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; wait "$call_pid"
-explainer_idle 30; wait_for 10 '[ "$(worker_left)" = 0 ]'; t1=$(ms)
+t0=$(ms); "$build/hbctl" run stop "$run" >/dev/null; t1=$(ms)
+wait "$call_pid"; explainer_idle 30
 rm -f "$HB_FAILPOINTS/explainer.rendering.hold" "$HB_FAILPOINTS/explainer.rendering.reached"
-echo "     (after the cancel during the render, svc-explainer was idle, its worker gone, in $((t1 - t0)) ms)"
+echo "     (the cancel during the render: answered in $((t1 - t0)) ms, the render and worker stopped in $(stop_ms "$run") ms)"
 check "cancel during the render: Run stopped." 'grep -qx "Run stopped." "$tmp/render.out"'
 check "cancel during the render: the video is untouched, nothing left beside it" untouched
 check "cancel during the render: no worker process is left" '[ "$(worker_left)" = 0 ]'
@@ -104,6 +128,28 @@ wait "$call_pid"
 check "without a key nothing starts" \
 	'grep -qx "Add a Gemini API key in Settings > API Keys." "$tmp/nokey2.out" && [ "$(worker_left)" = 0 ]'
 echo "fake-key-for-the-loopback-fake" | "$build/hbctl" settings gemini-key set >/dev/null
+
+# 3b. the limits: the worker's time (a setting read on every call) and
+#     its finish attempts.
+printf '{"explainerWorkerMinutes": 0.1}\n' >"$HB_HOME/config/settings.json"
+chmod 600 "$HB_HOME/config/settings.json"
+worker_mock slow stall
+explain slow "$revise"
+wait "$call_pid"
+explainer_idle 30
+rm -f "$HB_HOME/config/settings.json"
+check "time limit: the worker is stopped with a sentence" \
+	'grep -q "The explainer worker did not finish in time, so no video was made." "$tmp/slow.out"'
+check "time limit: the video is untouched, no worker left" 'untouched && [ "$(worker_left)" = 0 ]'
+worker_mock attempts attempts
+explain attempts "$revise"
+wait "$call_pid"
+explainer_idle 30
+check "finish attempts: six, then refused, as the worker's model saw" 'player_ok attempts'
+player_failures attempts
+check "finish attempts: the call fails with the last finish's sentence" \
+	'grep -q "stopped without a finished video. Its last finish failed: .*must last 30 to 120 s" "$tmp/attempts.out"'
+check "finish attempts: the video is untouched" untouched
 
 # 4. SIGKILL of the worker's codex while it works.
 worker_mock killw stall

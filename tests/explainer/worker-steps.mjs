@@ -4,7 +4,7 @@
 // Code is made to take, and what each step's answer must show.  Prints a
 // script for tests/codex/mock-responses.mjs (scenario "steps").
 //
-//   node worker-steps.mjs [--variant full|revise|stall] [--wait-file F --wait-at K]
+//   node worker-steps.mjs [--variant full|revise|attempts|stall] [--wait-file F --wait-at K]
 //
 // full   : write two scenes with narration too long for the gate, look at
 //          one scene, finish (refused: the other scene is unseen), look at
@@ -12,6 +12,8 @@
 //          length), shorten both narrations, look again, finish (saved).
 // revise : a revision: read the folder (the saved scenes are there),
 //          replace the first scene's words, look at all, finish.
+// attempts: finish again and again with the narration too long, until
+//          finish refuses to run.
 // stall  : write one scene, then the model stalls (hangAtStep) so that a
 //          test can cancel the worker while it works.
 // The narration lengths assume the fake Gemini's samplesPerChar 2400
@@ -75,6 +77,15 @@ if (opt.variant === "full") {
     call("contact_sheet", {}, { image: true }),
     call("finish", {}, { contains: "Saved the explainer video" }),
   ];
+} else if (opt.variant === "attempts") {
+  // finish until it is refused: six failed gates, then no more attempts.
+  steps = [
+    write("01-intro.svg", "Marmalade", "#203040", 700),
+    write("02-set.svg", "Pectin sets it", "#304020", 700),
+    call("contact_sheet", {}, { image: true }),
+  ];
+  for (let i = 1; i <= 6; i++) steps.push(call("finish", {}, { contains: `finish failed (attempt ${i} of 6)` }));
+  steps.push(call("finish", {}, { contains: "finish was called 6 times, the most it may be" }));
 } else if (opt.variant === "stall") {
   steps = [write("01-intro.svg", "Marmalade", "#203040", 180), call("check_scenes", {}, null)];
   script.hangAtStep = 1;
