@@ -1,13 +1,14 @@
 /*
- * settings - two small files in the config directory: gemini-api-key
- * (the key, mode 0600) and settings.json ({"notifications": bool,
- * "notificationPolicy": "important"|"frequent"}, plus the Gemini client's
- * strings such as "geminiBaseUrl" and "speechModel", read by
- * hb_settings_string).  Both are replaced
- * atomically (temporary file, fsync, rename), so a reader never sees half
- * a file.  Neither is read from or written to a config folder that is not
- * private to this user (paths.h): another user's settings.json could send
- * the key to their base URL.
+ * settings - three small files in the config directory: gemini-api-key
+ * (the key, mode 0600), device-credential (what signing in to the relay
+ * stores, mode 0600) and settings.json ({"notifications": bool,
+ * "notificationPolicy": "important"|"frequent", "allowRemoteAccess": bool,
+ * "relayUrl": "wss://..."}, plus the Gemini client's strings such as
+ * "geminiBaseUrl" and "speechModel", read by hb_settings_string).  Each is
+ * replaced atomically (temporary file, fsync, rename), so a reader never
+ * sees half a file.  None is read from or written to a config folder that
+ * is not private to this user (paths.h): another user's settings.json
+ * could send the key to their base URL, or the credential to their relay.
  */
 #include "settings.h"
 
@@ -21,7 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "url.h"
+
 #define KEY_FILE "gemini-api-key"
+#define CREDENTIAL_FILE "device-credential"
 #define SETTINGS_FILE "settings.json"
 
 const char *hb_notify_policy_name(enum hb_notify_policy policy)
@@ -60,27 +64,34 @@ int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 	return -1;
 }
 
-/* The saved key alone; 0 when there is one. */
-static int read_key_file(const struct hb_paths *p, char *key, size_t keylen)
+/* A secret file of the config folder (at most max bytes once trimmed)
+ * into out; 0 when there is one.  No copy is left in this frame. */
+static int read_secret_file(const struct hb_paths *p, const char *name, size_t max, char *out, size_t outlen)
 {
-	char path[HB_PATH_MAX], buf[HB_GEMINI_KEY_MAX + 2], *k, why[HB_PATH_MAX + 256];
+	char path[HB_PATH_MAX], buf[HB_DEVICE_CREDENTIAL_MAX + 2], *k, why[HB_PATH_MAX + 256];
 	size_t n;
+	int rc = -1;
 	FILE *in;
 
-	if (hb_settings_check_dir(p, why, sizeof why) < 0 || hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 ||
-	    !(in = fopen(path, "r")))
+	if (max > HB_DEVICE_CREDENTIAL_MAX || hb_settings_check_dir(p, why, sizeof why) < 0 ||
+	    hb_path_join(path, sizeof path, p->config, name) < 0 || !(in = fopen(path, "r")))
 		return -1;
-	n = fread(buf, 1, sizeof buf - 1, in);
+	n = fread(buf, 1, max + 1, in);
 	fclose(in);
 	buf[n] = '\0';
 	k = trim(buf);
-	if (!*k || strlen(k) >= keylen) {
-		memset(buf, 0, sizeof buf);
-		return -1;
+	if (*k && strlen(k) <= max && strlen(k) < outlen) {
+		memcpy(out, k, strlen(k) + 1);
+		rc = 0;
 	}
-	memcpy(key, k, strlen(k) + 1);
-	memset(buf, 0, sizeof buf); /* no copy of the key left behind */
-	return 0;
+	memset(buf, 0, sizeof buf); /* no copy of the secret left behind */
+	return rc;
+}
+
+/* The saved key alone; 0 when there is one. */
+static int read_key_file(const struct hb_paths *p, char *key, size_t keylen)
+{
+	return read_secret_file(p, KEY_FILE, HB_GEMINI_KEY_MAX, key, keylen);
 }
 
 int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
@@ -133,6 +144,12 @@ static int load_settings_file(const struct hb_paths *p, struct hb_settings *out,
 		json_decref(root);
 		return -1;
 	}
+	if ((v = json_object_get(root, "allowRemoteAccess")) && !json_is_boolean(v)) {
+		snprintf(err, errlen, "%s: allowRemoteAccess must be true or false", SETTINGS_FILE);
+		json_decref(root);
+		return -1;
+	}
+	out->remote_access = json_is_true(v);
 	json_decref(root);
 	return 0;
 }
@@ -168,7 +185,7 @@ int hb_settings_string(const struct hb_paths *p, const char *key, const char *en
 
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
 {
-	char key[HB_GEMINI_KEY_MAX + 1];
+	char key[HB_GEMINI_KEY_MAX + 1], cred[HB_DEVICE_CREDENTIAL_MAX + 1];
 	const char *env = getenv("GEMINI_API_KEY");
 
 	memset(out, 0, sizeof *out);
@@ -177,6 +194,8 @@ int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *er
 	out->gemini_key_from_env = env && *env;
 	out->gemini_key_saved = read_key_file(p, key, sizeof key) == 0;
 	memset(key, 0, sizeof key);
+	out->signed_in = read_secret_file(p, CREDENTIAL_FILE, HB_DEVICE_CREDENTIAL_MAX, cred, sizeof cred) == 0;
+	memset(cred, 0, sizeof cred);
 	return load_settings_file(p, out, err, errlen);
 }
 
@@ -225,17 +244,24 @@ int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char 
 	return replace_file(p, KEY_FILE, key, 0600, err, errlen);
 }
 
-int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen)
+/* Remove a secret file of the config folder; what names it in err. */
+static int delete_secret_file(const struct hb_paths *p, const char *name, const char *what, char *err,
+			      size_t errlen)
 {
 	char path[HB_PATH_MAX];
 
 	if (hb_settings_check_dir(p, err, errlen) < 0)
 		return -1;
-	if (hb_path_join(path, sizeof path, p->config, KEY_FILE) < 0 || (unlink(path) < 0 && errno != ENOENT)) {
-		snprintf(err, errlen, "cannot delete the saved Gemini key: %s", strerror(errno));
+	if (hb_path_join(path, sizeof path, p->config, name) < 0 || (unlink(path) < 0 && errno != ENOENT)) {
+		snprintf(err, errlen, "cannot delete the saved %s: %s", what, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen)
+{
+	return delete_secret_file(p, KEY_FILE, "Gemini key", err, errlen);
 }
 
 /* Only the two keys change: the others (geminiBaseUrl, the models) stay. */
@@ -312,4 +338,120 @@ int hb_settings_number(const struct hb_paths *p, const char *key, const char *en
 		return -1;
 	}
 	return 0;
+}
+
+/* settings.json with one key set to value (taken), or removed when value
+ * is NULL; every other key stays as it was. */
+static int set_one(const struct hb_paths *p, const char *key, json_t *value, char *err, size_t errlen)
+{
+	json_t *root = load_root(p, err, errlen);
+	char *text = NULL;
+	int rc = -1;
+
+	if (!root) {
+		json_decref(value);
+		return -1;
+	}
+	if ((value ? json_object_set_new(root, key, value) : (json_object_del(root, key), 0)) < 0 ||
+	    !(text = json_dumps(root, JSON_COMPACT)))
+		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
+	else
+		rc = replace_file(p, SETTINGS_FILE, text, 0600, err, errlen);
+	free(text);
+	json_decref(root);
+	return rc;
+}
+
+int hb_settings_check_relay_url(const char *url, char *err, size_t errlen)
+{
+	struct hb_url u;
+
+	if (!*url)
+		snprintf(err, errlen, "the relay URL is empty");
+	else if (strlen(url) > HB_RELAY_URL_MAX)
+		snprintf(err, errlen, "the relay URL is longer than %d bytes", HB_RELAY_URL_MAX);
+	else if (hb_url_parse(url, &u) < 0)
+		snprintf(err, errlen, "the relay URL is not an absolute URL like wss://relay.example/device "
+				      "(no blanks or non-ASCII characters)");
+	else if (hb_url_scheme_is(&u, "ws") && !hb_url_host_is_loopback(&u))
+		snprintf(err, errlen, "the relay URL must start with wss://; ws:// is only for a relay on this "
+				      "machine (127.0.0.1, [::1] or localhost)");
+	else if (!hb_url_scheme_is(&u, "ws") && !hb_url_scheme_is(&u, "wss"))
+		snprintf(err, errlen, "the relay URL must start with wss://");
+	else if (u.userinfo)
+		snprintf(err, errlen, "the relay URL must not hold a user name or password (user@): the device "
+				      "credential is sent by the link itself");
+	else if (u.has_fragment)
+		snprintf(err, errlen, "the relay URL must not have a #fragment");
+	else
+		return 0;
+	return -1;
+}
+
+int hb_settings_relay_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (hb_settings_string(p, "relayUrl", NULL, "", url, urllen, err, errlen) < 0)
+		return -1;
+	if (*url && hb_settings_check_relay_url(url, why, sizeof why) < 0) {
+		snprintf(err, errlen, "%s: relayUrl: %s; set it again with hbctl settings relay-url set",
+			 SETTINGS_FILE, why);
+		*url = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int hb_settings_set_relay_url(const struct hb_paths *p, const char *url, char *err, size_t errlen)
+{
+	json_t *v;
+
+	if (hb_settings_check_relay_url(url, err, errlen) < 0)
+		return -1;
+	if (!(v = json_string(url))) {
+		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
+		return -1;
+	}
+	return set_one(p, "relayUrl", v, err, errlen);
+}
+
+int hb_settings_delete_relay_url(const struct hb_paths *p, char *err, size_t errlen)
+{
+	return set_one(p, "relayUrl", NULL, err, errlen);
+}
+
+int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, size_t errlen)
+{
+	struct hb_settings s;
+
+	/* A broken settings.json stays an error here too, not overwritten. */
+	if (hb_settings_load(p, &s, err, errlen) < 0)
+		return -1;
+	return set_one(p, "allowRemoteAccess", json_boolean(on != 0), err, errlen);
+}
+
+int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen)
+{
+	return read_secret_file(p, CREDENTIAL_FILE, HB_DEVICE_CREDENTIAL_MAX, cred, credlen);
+}
+
+int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen)
+{
+	size_t len = strlen(cred);
+
+	for (const unsigned char *c = (const unsigned char *)cred; *c; c++)
+		if (*c <= 0x20 || *c >= 0x7f)
+			len = 0;
+	if (len == 0 || len > HB_DEVICE_CREDENTIAL_MAX) {
+		snprintf(err, errlen, "a device credential is 1 to %d printable ASCII characters without blanks",
+			 HB_DEVICE_CREDENTIAL_MAX);
+		return -1;
+	}
+	return replace_file(p, CREDENTIAL_FILE, cred, 0600, err, errlen);
+}
+
+int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, size_t errlen)
+{
+	return delete_secret_file(p, CREDENTIAL_FILE, "device credential", err, errlen);
 }

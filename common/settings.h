@@ -1,12 +1,15 @@
 /*
  * settings - what the user set in the desktop's Settings that the tools
- * depend on: the Gemini API key, desktop and phone notifications, and the
- * "Agent notifications" policy.
+ * depend on: the Gemini API key, desktop and phone notifications, the
+ * "Agent notifications" policy, and the device link to the regional relay
+ * (its URL, "Allow Remote Access", and the device credential that signing
+ * in stores).
  *
  * Read again for every catalog request and every call (never cached), so a
  * change takes effect at once.  The key lives in a 0600 file in the config
- * directory, or comes from GEMINI_API_KEY; it is never logged or printed,
- * and struct hb_settings only says whether there is one.
+ * directory, or comes from GEMINI_API_KEY; the device credential lives in a
+ * 0600 file beside it.  Neither is ever logged or printed, and struct
+ * hb_settings only says whether there is one.
  */
 #ifndef HB_SETTINGS_H
 #define HB_SETTINGS_H
@@ -23,9 +26,13 @@ struct hb_settings {
 	int gemini_key_saved;           /* the file, whatever the environment */
 	int notifications;              /* desktop and phone notifications on */
 	enum hb_notify_policy policy;
+	int remote_access;              /* "Allow Remote Access" on */
+	int signed_in;                  /* a device credential is saved */
 };
 
 #define HB_GEMINI_KEY_MAX 256
+#define HB_RELAY_URL_MAX 1024           /* bytes, without the NUL */
+#define HB_DEVICE_CREDENTIAL_MAX 4096   /* bytes, without the NUL */
 
 /* 0, or -1 with err (a broken settings file is an error, not a default). */
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen);
@@ -51,6 +58,26 @@ int hb_settings_string(const struct hb_paths *p, const char *key, const char *en
  * [min,max]; 0, or -1 with err naming where the bad value came from. */
 int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
 		       double max, double *out, char *err, size_t errlen);
+
+/* The relay link.  A relay URL is wss://host[:port][/path][?query], or
+ * ws:// to a loopback host (127.0.0.1, [::1], localhost: the tests' fake
+ * relay); no user@ and no #fragment.  0, or -1 with a sentence that does
+ * not repeat the URL (it could hold a password). */
+int hb_settings_check_relay_url(const char *url, char *err, size_t errlen);
+/* The saved relayUrl, checked again; "" when none is set.  0, or -1 with
+ * err when settings.json is broken or the URL saved there is not one. */
+int hb_settings_relay_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen);
+int hb_settings_set_relay_url(const struct hb_paths *p, const char *url, char *err, size_t errlen);
+int hb_settings_delete_relay_url(const struct hb_paths *p, char *err, size_t errlen);
+int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, size_t errlen);
+/* The credential itself, for the one place that sends it (the relay
+ * protocol's hello); 0 when one is saved.  The caller wipes its copy. */
+int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen);
+/* Save (1 to HB_DEVICE_CREDENTIAL_MAX printable ASCII bytes, no blanks;
+ * 0600, a temporary name and a rename) or delete ("signed out"). */
+int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen);
+int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, size_t errlen);
+
 const char *hb_notify_policy_name(enum hb_notify_policy policy);
 /* "important" / "frequent" (any case); -1 otherwise. */
 int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out);

@@ -46,7 +46,8 @@ int usage(void)
 			"                          [--model MODEL]\n"
 			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
-			"                       policy important|frequent]\n");
+			"                       policy important|frequent | relay-url set URL|delete |\n"
+			"                       remote-access on|off | device-credential set|delete]\n");
 	return EXIT_USAGE;
 }
 

@@ -3,7 +3,8 @@
  * call.  They are files in the config directory, so this works with no
  * broker running; the broker and the services read them again on their
  * next request.  The Gemini key is read from standard input (a command
- * line shows in `ps`) and is never printed.
+ * line shows in `ps`) and is never printed; so is the device credential
+ * that signing in to the relay stores.
  *
  * GEMINI_API_KEY in the environment of hbctl or of the running broker
  * (its status says) is a key no setting can remove: the listing says so,
@@ -14,9 +15,14 @@
  *	hbctl settings gemini-key delete
  *	hbctl settings notifications on|off
  *	hbctl settings policy important|frequent
+ *	hbctl settings relay-url set URL | relay-url delete
+ *	hbctl settings remote-access on|off
+ *	hbctl settings device-credential set   (on standard input)
+ *	hbctl settings device-credential delete
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
@@ -75,6 +81,24 @@ static int load(const struct hb_paths *p, struct hb_settings *s, const char **no
 	return 0;
 }
 
+/* The relay link's settings; a bad saved URL is shown as its sentence
+ * (and the exit status says so), never as the URL. */
+static int show_relay(const struct hb_paths *p, const struct hb_settings *s)
+{
+	char url[HB_RELAY_URL_MAX + 1], err[HB_PATH_MAX + 512];
+	int rc = 0;
+
+	if (hb_settings_relay_url(p, url, sizeof url, err, sizeof err) < 0) {
+		printf("relay-url      not usable: %s\n", err);
+		rc = EXIT_FAIL;
+	} else {
+		printf("relay-url      %s\n", *url ? url : "not set");
+	}
+	printf("remote-access  %s\n", s->remote_access ? "on" : "off");
+	printf("device-credential %s\n", s->signed_in ? "saved" : "not set");
+	return rc;
+}
+
 static int show(const struct hb_paths *p)
 {
 	struct hb_settings s;
@@ -88,24 +112,75 @@ static int show(const struct hb_paths *p)
 		printf("gemini-key     %s\n", s.gemini_key_saved ? "saved" : "not set");
 	printf("notifications  %s\n", s.notifications ? "on" : "off");
 	printf("policy         %s\n", hb_notify_policy_name(s.policy));
+	return show_relay(p, &s);
+}
+
+/* One line of standard input, without its line end, into buf (size
+ * len); what names it in the sentences.  The caller wipes buf. */
+static int read_secret_line(char *buf, size_t len, const char *what, char *err, size_t errlen)
+{
+	size_t n;
+
+	if (!fgets(buf, (int)len, stdin)) {
+		snprintf(err, errlen, "give the %s on standard input", what);
+		return -1;
+	}
+	n = strcspn(buf, "\r\n");
+	if (!buf[n] && n == len - 1 && !feof(stdin)) {
+		snprintf(err, errlen, "the %s on standard input is too long", what);
+		return -1;
+	}
+	buf[n] = '\0';
 	return 0;
 }
 
 static int set_key(const struct hb_paths *p, char *err, size_t errlen)
 {
 	char key[HB_GEMINI_KEY_MAX + 2];
-	size_t n;
 	int rc;
 
-	if (!fgets(key, sizeof key, stdin)) {
-		snprintf(err, errlen, "give the key on standard input");
-		return -1;
-	}
-	n = strcspn(key, "\r\n");
-	key[n] = '\0';
-	rc = hb_settings_save_gemini_key(p, key, err, errlen);
+	rc = read_secret_line(key, sizeof key, "key", err, errlen);
+	if (rc == 0)
+		rc = hb_settings_save_gemini_key(p, key, err, errlen);
 	memset(key, 0, sizeof key);
 	return rc;
+}
+
+static int set_credential(const struct hb_paths *p, char *err, size_t errlen)
+{
+	char *cred = calloc(1, HB_DEVICE_CREDENTIAL_MAX + 2);
+	int rc;
+
+	if (!cred) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = read_secret_line(cred, HB_DEVICE_CREDENTIAL_MAX + 2, "device credential", err, errlen);
+	if (rc == 0)
+		rc = hb_settings_save_device_credential(p, cred, err, errlen);
+	memset(cred, 0, HB_DEVICE_CREDENTIAL_MAX + 2);
+	free(cred);
+	return rc;
+}
+
+/* The relay-url, remote-access and device-credential verbs: 0 or -1 with
+ * err; 1 when argv names none of them. */
+static int relay_verb(const struct hb_paths *p, const char *what, const char *verb, const char *arg, char *err,
+		      size_t errlen)
+{
+	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "set") == 0 && arg)
+		return hb_settings_set_relay_url(p, arg, err, errlen);
+	if (arg)
+		return 1;
+	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "delete") == 0)
+		return hb_settings_delete_relay_url(p, err, errlen);
+	if (strcmp(what, "remote-access") == 0 && (strcmp(verb, "on") == 0 || strcmp(verb, "off") == 0))
+		return hb_settings_set_remote_access(p, strcmp(verb, "on") == 0, err, errlen);
+	if (strcmp(what, "device-credential") == 0 && strcmp(verb, "set") == 0)
+		return set_credential(p, err, errlen);
+	if (strcmp(what, "device-credential") == 0 && strcmp(verb, "delete") == 0)
+		return hb_settings_delete_device_credential(p, err, errlen);
+	return 1;
 }
 
 /* The saved key goes; a key in the environment stays, and says so. */
@@ -141,9 +216,13 @@ int cmd_settings(int argc, char **argv)
 	}
 	if (argc == 2)
 		return show(&p);
-	if (argc != 4)
+	if (argc != 4 && argc != 5)
 		return usage();
-	if (strcmp(argv[2], "gemini-key") == 0 && strcmp(argv[3], "set") == 0)
+	if ((rc = relay_verb(&p, argv[2], argv[3], argc == 5 ? argv[4] : NULL, err, sizeof err)) != 1)
+		; /* one of the relay link's */
+	else if (argc != 4)
+		return usage();
+	else if (strcmp(argv[2], "gemini-key") == 0 && strcmp(argv[3], "set") == 0)
 		rc = set_key(&p, err, sizeof err);
 	else if (strcmp(argv[2], "gemini-key") == 0 && strcmp(argv[3], "delete") == 0)
 		return delete_key(&p);

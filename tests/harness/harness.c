@@ -375,13 +375,29 @@ int fx_wait_up(struct fixture *f, const char *name, long long gen, int timeout_m
 
 int fx_hbctl(struct fixture *f, char **out, const char *const *args)
 {
-	char exe[600], path[400];
+	return fx_hbctl_input(f, NULL, out, args);
+}
+
+int fx_hbctl_input(struct fixture *f, const char *input, char **out, const char *const *args)
+{
+	char exe[600], path[400], inpath[400];
 	const char *argv[16];
 	int n = 0, st = 0;
 	pid_t pid;
+	FILE *in;
 
 	snprintf(exe, sizeof exe, "%s/hbctl", f->build);
 	snprintf(path, sizeof path, "%s/hbctl.out", f->dir);
+	snprintf(inpath, sizeof inpath, "%s/hbctl.in", f->dir);
+	if (input) {
+		int bad;
+
+		if (!(in = fopen(inpath, "w")))
+			return -1;
+		bad = fputs(input, in) == EOF;
+		if (fclose(in) != 0 || bad)
+			return -1;
+	}
 	argv[n++] = "hbctl";
 	for (const char *const *a = args; *a && n < 15; a++)
 		argv[n++] = *a;
@@ -393,15 +409,20 @@ int fx_hbctl(struct fixture *f, char **out, const char *const *args)
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
+		if (input && ((fd = open(inpath, O_RDONLY)) < 0 || dup2(fd, 0) < 0))
+			_exit(127);
 		fx_use_env(f);
 		execv(exe, (char *const *)argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	if (input)
+		unlink(inpath);
 	if (out) {
-		FILE *in = fopen(path, "r");
 		size_t len = 0;
+
+		in = fopen(path, "r");
 		*out = calloc(1, 65536);
 		if (in && *out) {
 			len = fread(*out, 1, 65535, in);

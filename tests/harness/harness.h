@@ -92,6 +92,9 @@ int fx_expect_stopped(struct hb_client *c, int64_t call_id, int64_t stop_id);
 void fx_use_env(struct fixture *f);
 /* Run hbctl with args; returns its exit status; output in *out (malloc'd). */
 int fx_hbctl(struct fixture *f, char **out, const char *const *args);
+/* The same with input (NULL: this process's) on hbctl's standard input,
+ * for the verbs that read a secret there. */
+int fx_hbctl_input(struct fixture *f, const char *input, char **out, const char *const *args);
 /* Start prog (a program of the build folder) with args in the fixture's
  * environment plus env (NAME=VALUE, may be NULL), standard input from
  * /dev/null, its output (both streams) into the file outname of the

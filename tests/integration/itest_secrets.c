@@ -7,6 +7,12 @@
  * says that no setting removes a key in the environment, of the broker or
  * of hbctl, and `gemini-key delete` fails saying so.
  *
+ * The relay link's settings through `hbctl settings`: the relay URL set,
+ * refused and deleted, remote access on and off, and the device
+ * credential read from standard input into a 0600 file and deleted; the
+ * credential appears in no output of hbctl, refused or not, and in no
+ * line of the broker's log.
+ *
  * svc-echo's env tool answers "NAME is set" or "NAME is unset", never the
  * value.
  */
@@ -19,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -235,6 +242,111 @@ static void test_settings_say_env_key(void **state)
 	memset(&F, 0, sizeof F);
 }
 
+#define CRED "devcred-3f9a1c7e-NOT-FOR-PRINTING"
+
+/* hbctl with args and input on its standard input (NULL: none); exits
+ * want_status; its output (malloc'd) never holds the credential. */
+static char *relay_hbctl(const char *input, int want_status, const char *a, const char *b, const char *c)
+{
+	const char *args[] = { "settings", a, b, c, NULL };
+	char *out;
+	int rc = fx_hbctl_input(&F, input ? input : "", &out, a ? args : (const char *const[]){ "settings", NULL });
+
+	if (rc != want_status)
+		fail_msg("hbctl settings %s %s %s exited %d, not %d:\n%s", a ? a : "", b ? b : "", c ? c : "", rc,
+			 want_status, out);
+	if (strstr(out, CRED) || strstr(out, "NOT-FOR-PRINTING"))
+		fail_msg("hbctl printed the device credential:\n%s", out);
+	return out;
+}
+
+static void test_relay_settings(void **state)
+{
+	char path[600], *out, *log;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(fx_start(&F, echo_section, NULL), 0);
+	out = relay_hbctl(NULL, 0, NULL, NULL, NULL);
+	assert_non_null(strstr(out, "relay-url      not set\nremote-access  off\ndevice-credential not set\n"));
+	free(out);
+
+	/* The URL: wss, or ws to loopback; the others refused, nothing saved. */
+	free(relay_hbctl(NULL, 0, "relay-url", "set", "wss://relay.example/device"));
+	out = relay_hbctl(NULL, 1, "relay-url", "set", "ws://relay.example/device");
+	assert_non_null(strstr(out, "hbctl: the relay URL must start with wss://; ws:// is only for a relay on this "
+				    "machine (127.0.0.1, [::1] or localhost)\n"));
+	free(out);
+	out = relay_hbctl(NULL, 1, "relay-url", "set", "https://relay.example/device");
+	assert_non_null(strstr(out, "hbctl: the relay URL must start with wss://\n"));
+	free(out);
+	out = relay_hbctl(NULL, 1, "relay-url", "set", "wss://me:" CRED "@relay.example/");
+	assert_non_null(strstr(out, "must not hold a user name or password"));
+	free(out);
+	out = relay_hbctl(NULL, 0, "relay-url", "set", "ws://127.0.0.1:9000/device");
+	assert_non_null(strstr(out, "relay-url      ws://127.0.0.1:9000/device\n"));
+	free(out);
+
+	out = relay_hbctl(NULL, 0, "remote-access", "on", NULL);
+	assert_non_null(strstr(out, "remote-access  on\n"));
+	free(out);
+
+	/* The credential, from standard input, into a 0600 file. */
+	out = relay_hbctl(CRED "\n", 0, "device-credential", "set", NULL);
+	assert_non_null(strstr(out, "device-credential saved\n"));
+	free(out);
+	snprintf(path, sizeof path, "%s/config/device-credential", F.dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	snprintf(path, sizeof path, "%s/config/settings.json", F.dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* Refused ones do not echo it, and leave the saved one. */
+	out = relay_hbctl("two " CRED "\n", 1, "device-credential", "set", NULL);
+	assert_non_null(strstr(out, "hbctl: a device credential is 1 to 4096 printable ASCII characters without "
+				    "blanks\n"));
+	free(out);
+	out = relay_hbctl("", 1, "device-credential", "set", NULL);
+	assert_non_null(strstr(out, "hbctl: give the device credential on standard input\n"));
+	free(out);
+	/* Never on the command line (where ps shows it): a usage error. */
+	out = relay_hbctl(NULL, 100, "device-credential", "set", CRED);
+	free(out);
+	out = relay_hbctl(NULL, 0, NULL, NULL, NULL);
+	assert_non_null(strstr(out, "relay-url      ws://127.0.0.1:9000/device\nremote-access  on\n"
+				    "device-credential saved\n"));
+	free(out);
+
+	/* Off and deleted again. */
+	free(relay_hbctl(NULL, 0, "remote-access", "off", NULL));
+	free(relay_hbctl(NULL, 0, "relay-url", "delete", NULL));
+	out = relay_hbctl(NULL, 0, "device-credential", "delete", NULL);
+	assert_non_null(strstr(out, "relay-url      not set\nremote-access  off\ndevice-credential not set\n"));
+	free(out);
+	snprintf(path, sizeof path, "%s/config/device-credential", F.dir);
+	assert_int_equal(access(path, F_OK), -1);
+
+	/* A bad URL written by hand: shown as its sentence, exit 1. */
+	snprintf(path, sizeof path, "%s/config/settings.json", F.dir);
+	{
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("{\"relayUrl\":\"http://relay.example/\"}", f);
+		assert_int_equal(fclose(f), 0);
+	}
+	out = relay_hbctl(NULL, 1, NULL, NULL, NULL);
+	assert_non_null(strstr(out, "relay-url      not usable: settings.json: relayUrl: the relay URL must start "
+				    "with wss://; set it again with hbctl settings relay-url set\n"));
+	free(out);
+
+	log = fx_read_text(F.log);
+	assert_null(strstr(log, CRED));
+	assert_null(strstr(log, "NOT-FOR-PRINTING"));
+	free(log);
+	assert_int_equal(fx_stop(&F, NULL), 0);
+	memset(&F, 0, sizeof F);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +354,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_declared_secrets_reach_their_service, teardown),
 		cmocka_unit_test_teardown(test_bad_secrets_line, teardown),
 		cmocka_unit_test_teardown(test_settings_say_env_key, teardown),
+		cmocka_unit_test_teardown(test_relay_settings, teardown),
 	};
 
 	/* The test's own environment must not hand anyone a key. */

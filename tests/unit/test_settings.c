@@ -1,0 +1,335 @@
+/*
+ * test_settings - the relay link's settings (settings.h): the relay URL
+ * (wss only, ws to loopback only, every other form refused with its
+ * sentence, a bad one saved by hand refused when read), "Allow Remote
+ * Access", and the device credential (a 0600 file beside the Gemini key,
+ * under any umask, no temporary file left, deleted again); each change
+ * leaves the other keys of settings.json as they were, and none reads a
+ * config folder that is not private.  The Gemini key's own rules are in
+ * test_gemini.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "paths.h"
+#include "settings.h"
+
+static char home[64];
+
+static int make_home(void **state)
+{
+	(void)state;
+	snprintf(home, sizeof home, "/tmp/hbsettest.XXXXXX");
+	if (!mkdtemp(home))
+		return -1;
+	setenv("HB_HOME", home, 1);
+	unsetenv("HB_CONFIG_DIR");
+	unsetenv("GEMINI_API_KEY");
+	return 0;
+}
+
+static int remove_home(void **state)
+{
+	char cmd[100];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void resolve(struct hb_paths *p)
+{
+	char err[512];
+
+	assert_int_equal(hb_paths_resolve(p, err, sizeof err), 0);
+}
+
+static void write_settings(const struct hb_paths *p, const char *json)
+{
+	char path[HB_PATH_MAX + 32];
+	FILE *f;
+
+	assert_int_equal(hb_mkdir_p(p->config, 0700), 0);
+	snprintf(path, sizeof path, "%s/settings.json", p->config);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(json, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *read_settings(const struct hb_paths *p)
+{
+	char path[HB_PATH_MAX + 32], *text = calloc(1, 4096);
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/settings.json", p->config);
+	assert_non_null(text);
+	assert_non_null(f = fopen(path, "r"));
+	assert_true(fread(text, 1, 4095, f) > 0);
+	fclose(f);
+	return text;
+}
+
+static void test_relay_urls(void **state)
+{
+	static const char *const good[] = {
+		"wss://relay.example/device", "wss://relay.example", "WSS://Relay.Example:8443/d/v1?region=eu",
+		"ws://127.0.0.1:9000/device", "ws://[::1]:9000/", "ws://localhost:1/x",
+		"wss://127.0.0.1:9443/",
+	};
+	static const struct {
+		const char *url, *why;
+	} bad[] = {
+		{ "", "the relay URL is empty" },
+		{ "relay.example:443/v1", "not an absolute URL" },
+		{ "wss://relay .example/", "not an absolute URL" },
+		{ "wss://relay.example/caf\xc3\xa9", "not an absolute URL" },
+		{ "wss://relay.example:0/", "not an absolute URL" },
+		{ "wss://relay.example:65536/", "not an absolute URL" },
+		{ "wss:///device", "not an absolute URL" },
+		{ "https://relay.example/device", "must start with wss://" },
+		{ "http://127.0.0.1/device", "must start with wss://" },
+		{ "ws://relay.example/device", "ws:// is only for a relay on this machine" },
+		{ "ws://127.0.0.2/device", "ws:// is only for a relay on this machine" },
+		{ "ws://10.0.0.1/device", "ws:// is only for a relay on this machine" },
+		{ "ws://localhost.relay.example/", "ws:// is only for a relay on this machine" },
+		{ "wss://user:pass@relay.example/", "must not hold a user name or password" },
+		{ "ws://x@127.0.0.1/", "must not hold a user name or password" },
+		{ "wss://relay.example/device#top", "must not have a #fragment" },
+	};
+	char err[512], longurl[HB_RELAY_URL_MAX + 16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		if (hb_settings_check_relay_url(good[i], err, sizeof err) != 0)
+			fail_msg("%s refused: %s", good[i], err);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		err[0] = '\0';
+		if (hb_settings_check_relay_url(bad[i].url, err, sizeof err) != -1)
+			fail_msg("%s accepted", bad[i].url);
+		if (!strstr(err, bad[i].why))
+			fail_msg("%s: \"%s\", expected \"%s\"", bad[i].url, err, bad[i].why);
+		/* The sentence never repeats the URL (it may hold a password). */
+		if (*bad[i].url && strstr(err, bad[i].url))
+			fail_msg("%s: the sentence repeats the URL: %s", bad[i].url, err);
+	}
+	/* Exactly the limit passes, one byte more does not. */
+	memset(longurl, 'a', sizeof longurl);
+	memcpy(longurl, "wss://relay.example/", 20);
+	longurl[HB_RELAY_URL_MAX] = '\0';
+	assert_int_equal(hb_settings_check_relay_url(longurl, err, sizeof err), 0);
+	longurl[HB_RELAY_URL_MAX] = 'a';
+	longurl[HB_RELAY_URL_MAX + 1] = '\0';
+	assert_int_equal(hb_settings_check_relay_url(longurl, err, sizeof err), -1);
+	assert_non_null(strstr(err, "longer than 1024 bytes"));
+}
+
+static void test_relay_url_saved(void **state)
+{
+	struct hb_paths p;
+	char url[HB_RELAY_URL_MAX + 1], err[HB_PATH_MAX + 512], *text;
+
+	(void)state;
+	resolve(&p);
+	/* Nothing set: "" and no error, with or without a settings.json. */
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "");
+	write_settings(&p, "{\"geminiBaseUrl\":\"https://proxy.example/\",\"notifications\":true}");
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "");
+
+	assert_int_equal(hb_settings_set_relay_url(&p, "wss://relay.example/device", err, sizeof err), 0);
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "wss://relay.example/device");
+	/* A bad one is refused and the saved one stays. */
+	assert_int_equal(hb_settings_set_relay_url(&p, "ws://relay.example/device", err, sizeof err), -1);
+	assert_non_null(strstr(err, "must start with wss://"));
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "wss://relay.example/device");
+	/* The other keys are kept. */
+	text = read_settings(&p);
+	assert_non_null(strstr(text, "\"geminiBaseUrl\":\"https://proxy.example/\""));
+	assert_non_null(strstr(text, "\"notifications\":true"));
+	free(text);
+
+	assert_int_equal(hb_settings_delete_relay_url(&p, err, sizeof err), 0);
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "");
+	text = read_settings(&p);
+	assert_null(strstr(text, "relayUrl"));
+	assert_non_null(strstr(text, "geminiBaseUrl"));
+	free(text);
+	/* Deleting twice is not an error. */
+	assert_int_equal(hb_settings_delete_relay_url(&p, err, sizeof err), 0);
+
+	/* Written by hand: checked again when read, never handed out. */
+	write_settings(&p, "{\"relayUrl\":\"ws://relay.example/device\"}");
+	strcpy(url, "left over");
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), -1);
+	assert_string_equal(url, "");
+	assert_non_null(strstr(err, "settings.json: relayUrl: the relay URL must start with wss://"));
+	write_settings(&p, "{\"relayUrl\":7}");
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), -1);
+	assert_non_null(strstr(err, "relayUrl must be a string"));
+	write_settings(&p, "{broken");
+	assert_int_equal(hb_settings_set_relay_url(&p, "wss://relay.example/", err, sizeof err), -1);
+	assert_non_null(strstr(err, "fix or delete it"));
+}
+
+static void test_remote_access(void **state)
+{
+	struct hb_paths p;
+	struct hb_settings s;
+	char err[HB_PATH_MAX + 512], *text;
+
+	(void)state;
+	resolve(&p);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.remote_access);
+	write_settings(&p, "{\"relayUrl\":\"wss://relay.example/\",\"notificationPolicy\":\"frequent\"}");
+	assert_int_equal(hb_settings_set_remote_access(&p, 1, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_true(s.remote_access);
+	assert_int_equal(s.policy, HB_NOTIFY_FREQUENT);
+	text = read_settings(&p);
+	assert_non_null(strstr(text, "\"allowRemoteAccess\":true"));
+	assert_non_null(strstr(text, "\"relayUrl\":\"wss://relay.example/\""));
+	free(text);
+	/* Another setting's change keeps it. */
+	assert_int_equal(hb_settings_set_notifications(&p, 1, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_true(s.remote_access);
+	assert_int_equal(hb_settings_set_remote_access(&p, 0, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.remote_access);
+	assert_true(s.notifications);
+	/* Not a boolean: an error, not a default. */
+	write_settings(&p, "{\"allowRemoteAccess\":\"yes\"}");
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "allowRemoteAccess must be true or false"));
+	assert_int_equal(hb_settings_set_remote_access(&p, 1, err, sizeof err), -1);
+}
+
+/* The names in the config folder other than the ones given. */
+static int stray_files(const struct hb_paths *p)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d = opendir(p->config);
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "device-credential") &&
+		    strcmp(e->d_name, "settings.json") && strcmp(e->d_name, "gemini-api-key"))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void assert_mode_0600(const struct hb_paths *p, const char *name)
+{
+	char path[HB_PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/%s", p->config, name);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+}
+
+static void test_device_credential(void **state)
+{
+	struct hb_paths p;
+	struct hb_settings s;
+	char cred[HB_DEVICE_CREDENTIAL_MAX + 1], err[HB_PATH_MAX + 512], big[HB_DEVICE_CREDENTIAL_MAX + 2];
+	static const char *const bad[] = { "", "two words", "tab\there", "line\nbreak", "caf\xc3\xa9", "\x7f" };
+	mode_t old;
+
+	(void)state;
+	resolve(&p);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.signed_in);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+
+	/* A permissive umask does not widen the file. */
+	old = umask(0);
+	assert_int_equal(hb_settings_save_device_credential(&p, "dev-cred.eyJhbGciOi.sig-1", err, sizeof err), 0);
+	umask(old);
+	assert_mode_0600(&p, "device-credential");
+	assert_int_equal(stray_files(&p), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_true(s.signed_in);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_string_equal(cred, "dev-cred.eyJhbGciOi.sig-1");
+	/* Beside the Gemini key, and independent of it. */
+	assert_int_equal(hb_settings_save_gemini_key(&p, "AIzaKey", err, sizeof err), 0);
+	assert_int_equal(hb_settings_delete_gemini_key(&p, err, sizeof err), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	/* Replaced whole. */
+	assert_int_equal(hb_settings_save_device_credential(&p, "second", err, sizeof err), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_string_equal(cred, "second");
+	/* A caller's buffer too small for it gets nothing. */
+	assert_int_equal(hb_settings_device_credential(&p, cred, 6), -1);
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(hb_settings_save_device_credential(&p, bad[i], err, sizeof err), -1);
+		assert_string_equal(err, "a device credential is 1 to 4096 printable ASCII characters without blanks");
+	}
+	memset(big, 'c', sizeof big);
+	big[HB_DEVICE_CREDENTIAL_MAX] = '\0';
+	assert_int_equal(hb_settings_save_device_credential(&p, big, err, sizeof err), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(strlen(cred), HB_DEVICE_CREDENTIAL_MAX);
+	big[HB_DEVICE_CREDENTIAL_MAX] = 'c';
+	big[HB_DEVICE_CREDENTIAL_MAX + 1] = '\0';
+	assert_int_equal(hb_settings_save_device_credential(&p, big, err, sizeof err), -1);
+	/* The refused ones left the saved one alone. */
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(strlen(cred), HB_DEVICE_CREDENTIAL_MAX);
+
+	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.signed_in);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), 0);
+}
+
+/* A config folder others may write: nothing is read from it or saved. */
+static void test_not_private(void **state)
+{
+	struct hb_paths p;
+	char cred[64], url[HB_RELAY_URL_MAX + 1], err[HB_PATH_MAX + 512];
+
+	(void)state;
+	resolve(&p);
+	assert_int_equal(hb_settings_save_device_credential(&p, "cred", err, sizeof err), 0);
+	assert_int_equal(hb_settings_set_relay_url(&p, "wss://relay.example/", err, sizeof err), 0);
+	assert_int_equal(chmod(p.config, 0777), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), -1);
+	assert_int_equal(hb_settings_save_device_credential(&p, "other", err, sizeof err), -1);
+	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), -1);
+	assert_int_equal(chmod(p.config, 0700), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_string_equal(cred, "cred");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_relay_urls),
+		cmocka_unit_test_setup_teardown(test_relay_url_saved, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_remote_access, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_device_credential, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_not_private, make_home, remove_home),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
