@@ -62,6 +62,8 @@ for t in tests/e2e/*.sh; do
 		run_one "e2e/$(basename "$t")" bash "$t" "$build"
 	fi
 done
+# The fake relay's behaviour on its own (Node's standard library only).
+run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"

@@ -1,0 +1,185 @@
+// relay-logic.mjs - what the tests' fake regional relay does with each
+// message of the device link (docs/relay-protocol.md), without the
+// WebSocket: given a decoded text message it says what to answer and
+// records what it got, so the behaviour is tested on its own
+// (relay-logic.test.mjs) and any WebSocket server can carry it.  Node's
+// standard library only.
+//
+//   const relay = createRelay({ mode, credential, dropAfter, dropReason, record });
+//   const conn = relay.open();           // one per WebSocket connection
+//   conn.message(text) -> actions        // for each text message
+//   conn.closed()                        // the connection ended
+//
+// Actions, in order: { send: text } (a text message), { close: { code,
+// reason } } (a close frame, then the end), { destroy: true } (the TCP
+// connection cut with no close frame: a relay that drops the link).
+//
+// Modes:
+//   accept   hello with the right credential -> ready; each event -> ack
+//   refuse   every hello -> error bad-credential, then close
+//   stall    hello is recorded and never answered (no ready, ever)
+// dropAfter N (any mode that reaches ready): the Nth event of each
+// connection is recorded but not acknowledged and the connection is cut,
+// so the device must send it again with the same id.  dropReason R: each
+// acknowledged event is followed by dropped {id, reason: R}, as a relay
+// reports a push that went nowhere.
+//
+// The relay's rules: hello first and once, protocol 1, ids of 1 to 64 of
+// [A-Za-z0-9._:-], title 1 to 60 and body 1 to 180 characters (code
+// points), createdAt as 2026-12-01T16:15:53.123Z; anything else ->
+// error bad-message, then close 1008.  A repeated id is acknowledged
+// again but not broadcast: it is recorded with duplicate: true, and
+// delivered() lists each id once.
+//
+// Records (one object each, for a JSON-lines file): { kind: "connection",
+// n }, { kind: "hello", n, credentialOk } (never the credential itself),
+// { kind: "event", n, id, sessionId, runId, sessionTitle, title, body,
+// createdAt, duplicate }, { kind: "refused", n, code, message },
+// { kind: "closed", n }.
+import { appendFileSync } from 'node:fs';
+
+export const PROTOCOL = 1;
+const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const CREATED = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const DEVICE_TYPES = new Set(['hello', 'agent-notification-requested']);
+const RELAY_TYPES = new Set(['ready', 'error', 'ack', 'dropped']);
+const EVENT_STRINGS = ['id', 'sessionId', 'runId', 'sessionTitle', 'title', 'body', 'createdAt'];
+
+// A recorder appending each record as one JSON line to path.
+export function fileRecorder(path) {
+	return (rec) => appendFileSync(path, JSON.stringify(rec) + '\n');
+}
+
+const chars = (s) => [...s].length;
+
+// A real UTC time of that exact form, or false.
+function validTime(s) {
+	if (!CREATED.test(s))
+		return false;
+	const t = new Date(s);
+	return !Number.isNaN(t.getTime()) && t.toISOString() === s && t.getUTCFullYear() >= 1970;
+}
+
+// The sentence of what is wrong with an event, or null.
+function eventProblem(m) {
+	for (const k of EVENT_STRINGS)
+		if (typeof m[k] !== 'string')
+			return `${k} is ${k in m ? 'not a string' : 'missing'}`;
+	if (!ID.test(m.id))
+		return 'id must be 1 to 64 of letters, digits and . _ : -';
+	for (const k of ['sessionId', 'runId'])
+		if (m[k].length === 0 || Buffer.byteLength(m[k]) > 128 || /[\x00-\x1f\x7f]/.test(m[k]))
+			return `${k} must be 1 to 128 bytes without control characters`;
+	if (chars(m.sessionTitle) > 200)
+		return 'sessionTitle is over 200 characters';
+	if (chars(m.title) < 1 || chars(m.title) > 60)
+		return `title is ${chars(m.title)} characters; 1 to 60`;
+	if (chars(m.body) < 1 || chars(m.body) > 180)
+		return `body is ${chars(m.body)} characters; 1 to 180`;
+	if (!validTime(m.createdAt))
+		return 'createdAt is not a UTC time like 2026-12-01T16:15:53.123Z';
+	return null;
+}
+
+export function createRelay(opts = {}) {
+	const mode = opts.mode || 'accept';
+	const record = opts.record || (() => {});
+	const dropAfter = opts.dropAfter || 0;
+	if (!['accept', 'refuse', 'stall'].includes(mode))
+		throw new Error(`unknown mode ${mode}`);
+	const seen = new Map(); // id -> the event first received, across connections
+	let connections = 0;
+
+	function open() {
+		const n = ++connections;
+		let state = 'new'; // new -> waiting (stall) | ready | closed
+		let events = 0;
+		record({ kind: 'connection', n });
+
+		const refuse = (code, message) => {
+			state = 'closed';
+			record({ kind: 'refused', n, code, message });
+			return [{ send: JSON.stringify({ type: 'error', code, message }) },
+				{ close: { code: 1008, reason: code } }];
+		};
+
+		function hello(m) {
+			if (state !== 'new')
+				return refuse('bad-message', 'hello: sent twice');
+			if (m.protocol !== PROTOCOL)
+				return refuse('unsupported-protocol', `hello: protocol must be ${PROTOCOL}`);
+			if (typeof m.credential !== 'string' || m.credential.length === 0)
+				return refuse('bad-message', 'hello: credential is missing');
+			const credentialOk = mode !== 'refuse' && m.credential === opts.credential;
+			record({ kind: 'hello', n, credentialOk });
+			if (!credentialOk)
+				return refuse('bad-credential', 'The device credential is not valid: sign in again.');
+			if (mode === 'stall') {
+				state = 'waiting';
+				return [];
+			}
+			state = 'ready';
+			return [{ send: JSON.stringify({ type: 'ready', protocol: PROTOCOL }) }];
+		}
+
+		function event(m) {
+			if (state !== 'ready')
+				return refuse('bad-message', 'agent-notification-requested before ready');
+			const problem = eventProblem(m);
+			if (problem)
+				return refuse('bad-message', `agent-notification-requested: ${problem}`);
+			const duplicate = seen.has(m.id);
+			if (!duplicate)
+				seen.set(m.id, m);
+			const rec = { kind: 'event', n, duplicate };
+			for (const k of EVENT_STRINGS)
+				rec[k] = m[k];
+			record(rec);
+			if (dropAfter && ++events >= dropAfter) {
+				state = 'closed';
+				return [{ destroy: true }];
+			}
+			const out = [{ send: JSON.stringify({ type: 'ack', id: m.id }) }];
+			if (opts.dropReason)
+				out.push({ send: JSON.stringify({ type: 'dropped', id: m.id, reason: opts.dropReason }) });
+			return out;
+		}
+
+		function message(text) {
+			if (state === 'closed')
+				return [];
+			let m;
+			try {
+				m = JSON.parse(text);
+			} catch {
+				return refuse('bad-message', 'not JSON');
+			}
+			if (m === null || typeof m !== 'object' || Array.isArray(m))
+				return refuse('bad-message', 'not a JSON object');
+			if (typeof m.type !== 'string')
+				return refuse('bad-message', 'no type');
+			if (RELAY_TYPES.has(m.type))
+				return refuse('bad-message', `${m.type} is sent only by the relay`);
+			if (!DEVICE_TYPES.has(m.type))
+				return refuse('bad-message', 'unknown type');
+			if (state === 'new' && m.type !== 'hello')
+				return refuse('bad-message', 'hello must come first');
+			return m.type === 'hello' ? hello(m) : event(m);
+		}
+
+		function closed() {
+			if (state !== 'gone')
+				record({ kind: 'closed', n });
+			state = 'gone';
+		}
+
+		return { message, closed, get state() { return state; } };
+	}
+
+	return {
+		open,
+		get connections() { return connections; },
+		// Each distinct id received, in the order first received.
+		delivered: () => [...seen.keys()],
+	};
+}
