@@ -321,45 +321,42 @@ static int parse_event(json_t *o, struct hb_relay_event *ev, char *err, size_t e
 	return hb_relay_check_event(ev, err, errlen);
 }
 
-/* The fields of m's type from o. */
+/* The fields of m's type from o: 0, or -1 with err. */
 static int parse_fields(json_t *o, struct hb_relay_msg *m, char *err, size_t errlen)
 {
 	const char *type = type_names[m->type];
+	int bad = 1;
 
 	switch (m->type) {
 	case HB_RELAY_HELLO:
-		return get_protocol(o, type, &m->protocol, err, errlen) < 0 ||
-				       get_string(o, type, "credential", 0, m->credential, sizeof m->credential, err,
-						  errlen) < 0 ||
-				       check_credential(m->credential, err, errlen) < 0
-			       ? -1
-			       : 0;
+		bad = get_protocol(o, type, &m->protocol, err, errlen) < 0 ||
+		      get_string(o, type, "credential", 0, m->credential, sizeof m->credential, err, errlen) < 0 ||
+		      check_credential(m->credential, err, errlen) < 0;
+		break;
 	case HB_RELAY_READY:
-		return get_protocol(o, type, &m->protocol, err, errlen);
+		bad = get_protocol(o, type, &m->protocol, err, errlen) < 0;
+		break;
 	case HB_RELAY_ERROR:
-		return get_string(o, type, "code", 0, m->code, sizeof m->code, err, errlen) < 0 ||
-				       check_code(m->code, err, errlen) < 0 ||
-				       get_string(o, type, "message", 1, m->text, sizeof m->text, err, errlen) < 0 ||
-				       check_text(type, "message", m->text, 0, HB_RELAY_TEXT_MAX, err, errlen) < 0
-			       ? -1
-			       : 0;
+		bad = get_string(o, type, "code", 0, m->code, sizeof m->code, err, errlen) < 0 ||
+		      check_code(m->code, err, errlen) < 0 ||
+		      get_string(o, type, "message", 1, m->text, sizeof m->text, err, errlen) < 0 ||
+		      check_text(type, "message", m->text, 0, HB_RELAY_TEXT_MAX, err, errlen) < 0;
+		break;
 	case HB_RELAY_EVENT:
-		return parse_event(o, &m->event, err, errlen);
+		bad = parse_event(o, &m->event, err, errlen) < 0;
+		break;
 	case HB_RELAY_ACK:
-		return get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 ||
-				       check_id(type, m->id, err, errlen) < 0
-			       ? -1
-			       : 0;
+		bad = get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 ||
+		      check_id(type, m->id, err, errlen) < 0;
+		break;
 	case HB_RELAY_DROPPED:
-		return get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 ||
-				       check_id(type, m->id, err, errlen) < 0 ||
-				       get_string(o, type, "reason", 0, m->text, sizeof m->text, err, errlen) < 0 ||
-				       check_text(type, "reason", m->text, 1, HB_RELAY_TEXT_MAX, err, errlen) < 0
-			       ? -1
-			       : 0;
+		bad = get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 ||
+		      check_id(type, m->id, err, errlen) < 0 ||
+		      get_string(o, type, "reason", 0, m->text, sizeof m->text, err, errlen) < 0 ||
+		      check_text(type, "reason", m->text, 1, HB_RELAY_TEXT_MAX, err, errlen) < 0;
+		break;
 	}
-	snprintf(err, errlen, "relay message of an unknown type");
-	return -1;
+	return bad ? -1 : 0;
 }
 
 int hb_relay_parse(const char *text, size_t len, enum hb_relay_side from, struct hb_relay_msg *out, char *err,
