@@ -20,6 +20,9 @@
  *
  * Messages sent and received are logged nowhere, and neither are the
  * extra request headers (an Authorization header carries a credential).
+ * Over TLS OpenSSL writes to the socket itself: the process must ignore
+ * SIGPIPE (the broker and the shared service loop do).  Not thread-safe:
+ * one link is used by one thread.
  */
 #ifndef HB_WS_H
 #define HB_WS_H
@@ -49,9 +52,12 @@ enum ws_state {
 };
 
 /* Connect to url (ws://host[:port][/path][?query] or wss://...).  opts may
- * be NULL.  0 with *out a new open link that the caller frees with
- * ws_free; -1 with a sentence in err (which names the HTTP status when
- * the server answered the Upgrade with anything but 101). */
+ * be NULL.  0 with *out a new link that the caller frees with ws_free;
+ * frames that came with the 101 are read already, so the link may be
+ * over at once (a server that closed straight away): check ws_state.
+ * -1 with a sentence in err (which names the HTTP status when the server
+ * answered the Upgrade with anything but 101).  The name is resolved
+ * with getaddrinfo, which the timeout does not bound. */
 int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, char *err, size_t errlen);
 /* Close the socket and free everything, the queued messages too.  NULL is
  * fine.  No close frame is sent: call ws_close and poll first for that. */
@@ -67,8 +73,10 @@ int ws_want_write(const struct ws *ws);
 enum ws_state ws_on_readable(struct ws *ws);
 enum ws_state ws_on_writable(struct ws *ws);
 
-/* Queue a text message (len bytes of UTF-8), a ping, a close frame (code
- * 1000 or 3000-4999, reason at most WS_REASON_MAX bytes, may be NULL).
+/* Queue a text message (len bytes of UTF-8, copied), a ping, a close frame
+ * (code 1000 or 3000-4999, reason at most WS_REASON_MAX bytes, may be
+ * NULL; a peer that never answers it leaves the link closing: the caller
+ * bounds that wait and frees the link).
  * 0, or -1 when the link is not open (or a close was already queued), the
  * arguments are wrong or memory ran out; nothing is sent before the next
  * ws_on_writable. */

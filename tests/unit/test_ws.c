@@ -3,7 +3,8 @@
  * a server with hand-written framing on 127.0.0.1: echo over ws and wss
  * (fragments, multibyte text, a message larger than a socket buffer, an
  * extra header arriving), TLS refused for a host name the certificate does
- * not name and for an unknown CA, a 403 named in the error, the server's
+ * not name and for an unknown CA, a 403 named in the error, a wrong
+ * Sec-WebSocket-Accept refused, the server's
  * close code and reason, a server ping answered, the size limit at and
  * past its bound, and an Upgrade never answered ending at the timeout.
  *
@@ -340,6 +341,12 @@ static void test_upgrade_refused(void **state)
 	assert_null(ws);
 	assert_string_equal(err, "the server refused the WebSocket Upgrade with HTTP status 403 "
 				 "(HTTP/1.1 403 Forbidden)");
+	stop_server(&s);
+	/* A 101 that does not answer our key is no WebSocket server's. */
+	start_server(&s, "badaccept", 0, NULL);
+	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
+	assert_int_equal(ws_connect(url, NULL, &ws, err, sizeof err), -1);
+	assert_string_equal(err, "the 101 answer has a wrong or no Sec-WebSocket-Accept");
 	stop_server(&s);
 }
 

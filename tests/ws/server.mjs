@@ -15,6 +15,7 @@
 //   ping    right after the 101: a ping "are-you-there"; its pong is
 //           reported back as the text "pong-seen:PAYLOAD"
 //   silent  the Upgrade request is read and never answered
+//   badaccept  a 101 whose Sec-WebSocket-Accept is not the key's
 //   big     right after the 101: a text message of --size bytes, in 64 KiB
 //           fragments
 // Frames from the client must be masked: an unmasked one gets close 1002.
@@ -83,7 +84,7 @@ function upgrade(req, socket) {
 		socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
 		return;
 	}
-	const accept = createHash('sha1').update(key + GUID).digest('base64');
+	const accept = createHash('sha1').update((mode === 'badaccept' ? 'x' : '') + key + GUID).digest('base64');
 	let first = Buffer.alloc(0);
 	if (mode === 'close')
 		first = closeFrame(4001, 'bye for now');
