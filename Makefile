@@ -20,18 +20,24 @@ VIDEO_PKGS    := $(BASE_PKGS) libcurl
 EXPLAINER_PKGS := jansson libxml-2.0 librsvg-2.0 cairo fontconfig libavcodec libavformat \
                   libavutil libswscale samplerate libpng
 PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS) $(EXPLAINER_PKGS))
+# The WebSocket client (common/ws*.c): wslay framing over our own socket,
+# OpenSSL for wss.  Only programs that call ws_* link them (for now the
+# unit tests; svc-alerts next): the static archive leaves the ws objects
+# out of every other program.  Debian's libwslay-dev has no .pc file.
+WS_LIBS       := -lwslay $(shell pkg-config --libs openssl 2>/dev/null)
 libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
                 libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
-                libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra
+                libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra \
+                libwslay-dev libssl-dev
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
             -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon \
-            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+            $(shell pkg-config --cflags $(PKGS) openssl 2>/dev/null)
 LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -141,7 +147,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LDLIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db), not the
 # services' own.

@@ -18,11 +18,12 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 		pkg-config --exists msgpack-c || pkg-config --exists msgpack || ok=0
 		pkg-config --exists cmocka || ok=0
 		pkg-config --exists librsvg-2.0 libxml-2.0 fontconfig libpng libavcodec libavformat libswscale || ok=0
+		pkg-config --exists openssl || ok=0
 	fi
 	[ "$ok" = 1 ] && exit 0
-	echo "deps: libzmq, msgpack-c, jansson, sqlite3, libcurl, libsamplerate, cmocka, librsvg, libxml2, fontconfig, libpng or FFmpeg not found through pkg-config." >&2
+	echo "deps: libzmq, msgpack-c, jansson, sqlite3, libcurl, libsamplerate, cmocka, librsvg, libxml2, fontconfig, libpng, FFmpeg or OpenSSL not found through pkg-config." >&2
 	echo "deps: install them with:" >&2
-	echo "    brew install zeromq msgpack jansson sqlite curl libsamplerate sox cmocka pkg-config librsvg libxml2 fontconfig libpng ffmpeg" >&2
+	echo "    brew install zeromq msgpack jansson sqlite curl libsamplerate sox cmocka pkg-config librsvg libxml2 fontconfig libpng ffmpeg wslay openssl@3" >&2
 	echo "deps: (with Homebrew's sqlite, also export PKG_CONFIG_PATH=\"\$(brew --prefix sqlite)/lib/pkgconfig\")" >&2
 	exit 1
 fi
