@@ -32,7 +32,7 @@ DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3
                 libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
                 libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra \
-                libwslay-dev libssl-dev
+                libwslay-dev libssl-dev openssl
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
