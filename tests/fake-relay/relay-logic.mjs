@@ -5,7 +5,8 @@
 // (relay-logic.test.mjs) and any WebSocket server can carry it.  Node's
 // standard library only.
 //
-//   const relay = createRelay({ mode, credential, dropAfter, dropReason, record });
+//   const relay = createRelay({ mode, credential, dropAfter, dropReason, record,
+//                               earlier: recordedBefore(path) });
 //   const conn = relay.open();           // one per WebSocket connection
 //   conn.message(text) -> actions        // for each text message
 //   conn.closed()                        // the connection ended
@@ -18,6 +19,9 @@
 //   accept   hello with the right credential -> ready; each event -> ack
 //   refuse   every hello -> error bad-credential, then close
 //   stall    hello is recorded and never answered (no ready, ever)
+//   hold     as accept, but no event is ever acknowledged (no ack, no
+//            dropped): the device must keep each in its spool, and send it
+//            again to a relay that acknowledges
 // dropAfter N (any mode that reaches ready): the Nth event of each
 // connection is recorded but not acknowledged and the connection is cut,
 // so the device must send it again with the same id.  dropReason R: each
@@ -31,12 +35,18 @@
 // again but not broadcast: it is recorded with duplicate: true, and
 // delivered() lists each id once.
 //
+// earlier: the records of a relay that ran before on the same record file
+// (recordedBefore).  Their event ids count as seen, as the real relay
+// keeps a device's ids for a day: an id sent before a restart is a
+// duplicate after it.  Connections go on numbering from the last one, so
+// n stays unique in the file.
+//
 // Records (one object each, for a JSON-lines file): { kind: "connection",
 // n }, { kind: "hello", n, credentialOk } (never the credential itself),
 // { kind: "event", n, id, sessionId, runId, sessionTitle, title, body,
 // createdAt, duplicate }, { kind: "refused", n, code, message },
 // { kind: "closed", n }.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 export const PROTOCOL = 1;
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -48,6 +58,13 @@ const EVENT_STRINGS = ['id', 'sessionId', 'runId', 'sessionTitle', 'title', 'bod
 // A recorder appending each record as one JSON line to path.
 export function fileRecorder(path) {
 	return (rec) => appendFileSync(path, JSON.stringify(rec) + '\n');
+}
+
+// The records of the JSON-lines file at path, [] when there is none.
+export function recordedBefore(path) {
+	if (!existsSync(path))
+		return [];
+	return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 }
 
 const chars = (s) => [...s].length;
@@ -85,10 +102,16 @@ export function createRelay(opts = {}) {
 	const mode = opts.mode || 'accept';
 	const record = opts.record || (() => {});
 	const dropAfter = opts.dropAfter || 0;
-	if (!['accept', 'refuse', 'stall'].includes(mode))
+	if (!['accept', 'refuse', 'stall', 'hold'].includes(mode))
 		throw new Error(`unknown mode ${mode}`);
 	const seen = new Map(); // id -> the event first received, across connections
 	let connections = 0;
+	for (const r of opts.earlier || []) {
+		if (r.kind === 'event' && !seen.has(r.id))
+			seen.set(r.id, r);
+		if (Number.isInteger(r.n))
+			connections = Math.max(connections, r.n);
+	}
 
 	function open() {
 		const n = ++connections;
@@ -139,6 +162,8 @@ export function createRelay(opts = {}) {
 				state = 'closed';
 				return [{ destroy: true }];
 			}
+			if (mode === 'hold')
+				return [];
 			const out = [{ send: JSON.stringify({ type: 'ack', id: m.id }) }];
 			if (opts.dropReason)
 				out.push({ send: JSON.stringify({ type: 'dropped', id: m.id, reason: opts.dropReason }) });
@@ -179,7 +204,8 @@ export function createRelay(opts = {}) {
 	return {
 		open,
 		get connections() { return connections; },
-		// Each distinct id received, in the order first received.
+		// Each distinct id received, in the order first received (the
+		// earlier relay's first).
 		delivered: () => [...seen.keys()],
 	};
 }

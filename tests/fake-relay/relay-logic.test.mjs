@@ -1,7 +1,8 @@
 // relay-logic.test.mjs - the fake relay's behaviour (relay-logic.mjs) on
 // its own: each mode, the relay's rules, a repeated id acknowledged but
 // delivered once, the drop after N events and the resend after it, the
-// dropped report, and the JSON-lines record without the credential.
+// dropped report, the JSON-lines record without the credential, and a
+// relay restarted on the same record that still knows the ids it got.
 //   node tests/fake-relay/relay-logic.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
 
-import { createRelay, fileRecorder } from './relay-logic.mjs';
+import { createRelay, fileRecorder, recordedBefore } from './relay-logic.mjs';
 
 const CRED = 'dev.cred-SECRET-1';
 const hello = (credential = CRED, protocol = 1) => JSON.stringify({ type: 'hello', protocol, credential });
@@ -63,6 +64,22 @@ test('stall: the hello is recorded and never answered', () => {
 		relay.open().message(hello());
 	assert.equal(relay.connections, 9);
 	assert.equal(recs.filter((r) => r.kind === 'connection').length, 9);
+});
+
+test('hold: ready, each event recorded, none acknowledged', () => {
+	const { recs, record } = recorder();
+	const relay = createRelay({ mode: 'hold', credential: CRED, record, dropReason: 'no registered phone' });
+	const c = relay.open();
+	assert.deepEqual(sent(c.message(hello())), [{ type: 'ready', protocol: 1 }]);
+	assert.deepEqual(c.message(event('h1')), []);
+	assert.deepEqual(c.message(event('h2')), []);
+	assert.equal(c.state, 'ready');
+	assert.deepEqual(recs.filter((r) => r.kind === 'event').map((r) => [r.id, r.duplicate]),
+		[['h1', false], ['h2', false]]);
+	// Its rules are the relay's all the same.
+	assert.equal(sent(c.message(event('h 3')))[0].code, 'bad-message');
+	// And a wrong credential is refused as in accept.
+	assert.equal(sent(relay.open().message(hello('other')))[0].code, 'bad-credential');
 });
 
 test('a repeated id is acknowledged again and delivered once', () => {
@@ -150,6 +167,31 @@ test('the record file: JSON lines, and the credential in none of them', () => {
 		assert.ok(!text.includes('SECRET'), text);
 		const kinds = text.trim().split('\n').map((l) => JSON.parse(l).kind);
 		assert.deepEqual(kinds, ['connection', 'hello', 'event', 'closed', 'connection', 'hello', 'refused']);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+test('a relay on an earlier record: its ids are duplicates, its connections go on', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'fake-relay-'));
+	try {
+		const path = join(dir, 'relay.jsonl');
+		assert.deepEqual(recordedBefore(path), []);
+		const first = createRelay({ mode: 'hold', credential: CRED, record: fileRecorder(path) });
+		const c1 = first.open();
+		c1.message(hello());
+		c1.message(event('a1'));
+		c1.closed();
+		// Restarted in accept mode on the same file.
+		const second = createRelay({ credential: CRED, record: fileRecorder(path), earlier: recordedBefore(path) });
+		assert.deepEqual(second.delivered(), ['a1']);
+		const c2 = second.open();
+		c2.message(hello());
+		assert.deepEqual(sent(c2.message(event('a1'))), [{ type: 'ack', id: 'a1' }]);
+		assert.deepEqual(sent(c2.message(event('a2'))), [{ type: 'ack', id: 'a2' }]);
+		assert.equal(second.connections, 2);
+		const ev = recordedBefore(path).filter((r) => r.kind === 'event').map((r) => [r.n, r.id, r.duplicate]);
+		assert.deepEqual(ev, [[1, 'a1', false], [2, 'a1', true], [2, 'a2', false]]);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -4,33 +4,37 @@
 // own client against the behaviour relay-logic.test.mjs checks.  Node's
 // standard library only.
 //
-//   node relay.mjs --mode accept|refuse|stall [--credential C]
-//       [--cut-after N] [--drop-reason R] [--record FILE]
+//   node relay.mjs --mode accept|refuse|stall|hold [--credential C]
+//       [--cut-after N] [--drop-reason R] [--record FILE] [--port N]
 //       [--cert FILE --key FILE]
 //
-// Listens on 127.0.0.1 only, on a port of the system's choice, and prints
-// "PORT n" first.  Ends when its stdin closes (the test went away).
+// Listens on 127.0.0.1 only, on port N (0 or none: one of the system's
+// choice), and prints "PORT n" first.  Ends when its stdin closes (the
+// test went away).  A relay stopped and started again with the same
+// --port and --record is the real relay restarting: the same URL, and the
+// ids it received before are still duplicates.
 // --credential: the device credential accept mode takes (a test value;
 // it is never recorded).  --cut-after N: on each connection N events are
 // acknowledged and the next one is recorded and then the TCP connection
 // is cut with no close frame and no ack.  --drop-reason R: each ack is
 // followed by dropped {id, reason: R}.  --record FILE: one JSON line per
 // record of relay-logic (connections, hellos with only whether the
-// credential matched, events, refusals, ends).  With --cert and --key it
-// speaks TLS (wss), else plain ws.
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-
+// credential matched, events, refusals, ends); when FILE exists, its
+// records are read first (relay-logic's earlier) and new ones appended.
+// With --cert and --key it speaks TLS (wss), else plain ws.
+import { options, serve } from '../ws/cli.mjs';
 import { acceptUpgrade, cut, readFrames, sendClose, sendText } from '../ws/framing.mjs';
-import { createRelay, fileRecorder } from './relay-logic.mjs';
+import { createRelay, fileRecorder, recordedBefore } from './relay-logic.mjs';
 
-const args = {};
-for (let i = 2; i + 1 < process.argv.length; i += 2)
-	args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const args = options();
 const cutAfter = args['cut-after'] === undefined ? 0 : Number(args['cut-after']);
 if (!Number.isInteger(cutAfter) || cutAfter < 0) {
 	process.stderr.write('relay.mjs: --cut-after takes a whole number of events\n');
+	process.exit(2);
+}
+const port = args.port === undefined ? 0 : Number(args.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+	process.stderr.write('relay.mjs: --port takes a port number\n');
 	process.exit(2);
 }
 
@@ -40,6 +44,7 @@ const relay = createRelay({
 	dropAfter: args['cut-after'] === undefined ? 0 : cutAfter + 1,
 	dropReason: args['drop-reason'],
 	record: args.record ? fileRecorder(args.record) : undefined,
+	earlier: args.record ? recordedBefore(args.record) : [],
 });
 
 function upgrade(req, socket) {
@@ -76,18 +81,4 @@ function upgrade(req, socket) {
 	});
 }
 
-const server = args.cert
-	? https.createServer({ cert: readFileSync(args.cert), key: readFileSync(args.key) })
-	: http.createServer();
-server.on('request', (req, res) => {
-	res.writeHead(426, { 'Content-Type': 'text/plain' });
-	res.end('a WebSocket server\n');
-});
-server.on('upgrade', upgrade);
-server.on('tlsClientError', () => {});
-server.listen(0, '127.0.0.1', () => {
-	process.stdout.write(`PORT ${server.address().port}\n`);
-});
-process.stdin.on('end', () => process.exit(0));
-process.stdin.on('error', () => process.exit(0));
-process.stdin.resume();
+serve(args, port, upgrade);

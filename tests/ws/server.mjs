@@ -21,15 +21,10 @@
 //           fragments
 // Frames from the client must be masked: an unmasked one gets close 1002.
 // With --cert and --key it speaks TLS (https), else plain http.
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-
+import { options, serve } from './cli.mjs';
 import { acceptUpgrade, closeFrame, fragments, frame, OP, readFrames, sendText } from './framing.mjs';
 
-const args = {};
-for (let i = 2; i + 1 < process.argv.length; i += 2)
-	args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const args = options();
 const mode = args.mode || 'echo';
 
 function upgrade(req, socket) {
@@ -63,18 +58,4 @@ function upgrade(req, socket) {
 	});
 }
 
-const server = args.cert
-	? https.createServer({ cert: readFileSync(args.cert), key: readFileSync(args.key) })
-	: http.createServer();
-server.on('request', (req, res) => {
-	res.writeHead(426, { 'Content-Type': 'text/plain' });
-	res.end('a WebSocket server\n');
-});
-server.on('upgrade', upgrade);
-server.on('tlsClientError', () => {});
-server.listen(0, '127.0.0.1', () => {
-	process.stdout.write(`PORT ${server.address().port}\n`);
-});
-process.stdin.on('end', () => process.exit(0));
-process.stdin.on('error', () => process.exit(0));
-process.stdin.resume();
+serve(args, 0, upgrade);
