@@ -144,8 +144,10 @@ $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
+# The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
+# fake_relay, ws_pump): an archive, so a test takes only what it calls.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
-                       $(LIBEXPLAINER) $(LIBCOMMON)
+                       $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The integration tests drive the real programs over sockets: they link

@@ -8,187 +8,73 @@
  * close code and reason, a server ping answered, the size limit at and
  * past its bound, and an Upgrade never answered ending at the timeout.
  *
- * The certificates are made here, in a temporary folder, by the openssl
- * command: a throwaway CA, a server certificate for "localhost" only, and
- * a second CA that signed nothing.
+ * The certificates are made in a temporary folder by tests/harness/
+ * tls_fixture: a throwaway CA, a server certificate for "localhost" only,
+ * and a second CA that signed nothing.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "clock.h"
 #include "ws.h"
+#include "../harness/node_server.h"
+#include "../harness/tls_fixture.h"
+#include "../harness/ws_pump.h"
 
 /* A bound on waiting for what a test expects, so that a broken client
  * fails the test instead of hanging it; never a measure of speed. */
 #define PATIENCE_MS 20000
 
-struct server {
-	pid_t pid;
-	int in_fd, out_fd;
-	int port;
-};
-
-static char certs[64];
-
-static int run(const char *cmd)
-{
-	char line[1200];
-
-	snprintf(line, sizeof line, "cd %s && %s >/dev/null 2>&1", certs, cmd);
-	return system(line);
-}
+static struct tls_fixture certs;
 
 static int make_certs(void **state)
 {
 	(void)state;
-	snprintf(certs, sizeof certs, "/tmp/test_ws.XXXXXX");
-	if (!mkdtemp(certs))
-		return -1;
-	if (run("printf 'subjectAltName=DNS:localhost\\nbasicConstraints=CA:FALSE\\n' > ext.cnf") != 0 ||
-	    run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key "
-		"-out ca.pem -days 2 -subj /CN=hbcode-test-ca") != 0 ||
-	    run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key "
-		"-out server.csr -subj /CN=localhost") != 0 ||
-	    run("openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
-		"-extfile ext.cnf -out server.pem") != 0 ||
-	    run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout other.key "
-		"-out other.pem -days 2 -subj /CN=another-ca") != 0) {
-		fprintf(stderr, "test_ws: openssl could not make the test certificates in %s\n", certs);
-		return -1;
-	}
-	return 0;
+	return tls_make(&certs, "test_ws", "DNS:localhost");
 }
 
 static int remove_certs(void **state)
 {
-	char cmd[100];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", certs);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static void cert_path(char *out, size_t outlen, const char *name)
-{
-	snprintf(out, outlen, "%s/%s", certs, name);
-}
-
-static int find_script(char *out, size_t outlen)
-{
-	const char *build = getenv("HB_BUILD");
-
-	snprintf(out, outlen, "%s/../tests/ws/server.mjs", build ? build : "build");
-	if (access(out, R_OK) == 0)
-		return 0;
-	snprintf(out, outlen, "tests/ws/server.mjs");
-	return access(out, R_OK);
-}
-
-static int read_port(struct server *s)
-{
-	char line[64];
-	size_t n = 0;
-	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
-
-	while (n + 1 < sizeof line && hb_monotonic_ms() < deadline) {
-		struct pollfd p = { s->out_fd, POLLIN, 0 };
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		if (read(s->out_fd, line + n, 1) != 1)
-			return -1;
-		if (line[n] == '\n') {
-			line[n] = '\0';
-			return sscanf(line, "PORT %d", &s->port) == 1 ? 0 : -1;
-		}
-		n++;
-	}
-	return -1;
+	return tls_remove(&certs);
 }
 
 /* node server.mjs --mode mode [--size size] [--cert --key] */
-static void start_server(struct server *s, const char *mode, int tls, const char *size)
+static void start_server(struct node_server *s, const char *mode, int tls, const char *size)
 {
-	char script[600], cert[120], key[120];
-	const char *argv[12] = { "node", script, "--mode", mode };
-	int in[2], out[2], n = 4;
+	const char *argv[12] = { "--mode", mode };
+	int n = 2;
 
-	assert_int_equal(find_script(script, sizeof script), 0);
-	cert_path(cert, sizeof cert, "server.pem");
-	cert_path(key, sizeof key, "server.key");
 	if (size) {
 		argv[n++] = "--size";
 		argv[n++] = size;
 	}
 	if (tls) {
 		argv[n++] = "--cert";
-		argv[n++] = cert;
+		argv[n++] = certs.cert;
 		argv[n++] = "--key";
-		argv[n++] = key;
+		argv[n++] = certs.key;
 	}
 	argv[n] = NULL;
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(out), 0);
-	s->pid = fork();
-	assert_true(s->pid >= 0);
-	if (s->pid == 0) {
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
-			_exit(127);
-		close(in[1]);
-		close(out[0]);
-		execvp("node", (char *const *)argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	s->in_fd = in[1];
-	s->out_fd = out[0];
-	assert_int_equal(read_port(s), 0);
+	assert_int_equal(node_server_start(s, "tests/ws/server.mjs", argv), 0);
 }
 
-static void stop_server(struct server *s)
+static void stop_server(struct node_server *s)
 {
-	int status;
-
-	close(s->in_fd); /* it exits when its stdin ends */
-	close(s->out_fd);
-	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	assert_int_equal(node_server_stop(s), 0);
 }
 
-static void url_of(char *out, size_t outlen, const char *scheme, const char *host, const struct server *s,
+static void url_of(char *out, size_t outlen, const char *scheme, const char *host, const struct node_server *s,
 		   const char *path)
 {
 	snprintf(out, outlen, "%s://%s:%d%s", scheme, host, s->port, path);
-}
-
-/* One round of the poll loop a caller runs. */
-static void pump(struct ws *ws, int ms)
-{
-	struct pollfd p = { ws_fd(ws), POLLIN, 0 };
-
-	if (p.fd < 0)
-		return;
-	if (ws_want_write(ws))
-		p.events |= POLLOUT;
-	if (poll(&p, 1, ms) <= 0)
-		return;
-	if (p.revents & (POLLIN | POLLHUP | POLLERR))
-		ws_on_readable(ws);
-	if ((p.revents & POLLOUT) && ws_fd(ws) >= 0)
-		ws_on_writable(ws);
 }
 
 static char *wait_message(struct ws *ws, size_t *len)
@@ -197,7 +83,7 @@ static char *wait_message(struct ws *ws, size_t *len)
 	char *m;
 
 	while (!(m = ws_next_message(ws, len)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
-		pump(ws, 50);
+		ws_pump(ws, 50);
 	return m;
 }
 
@@ -206,7 +92,7 @@ static enum ws_state wait_over(struct ws *ws)
 	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
 
 	while (ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
-		pump(ws, 50);
+		ws_pump(ws, 50);
 	return ws_state(ws);
 }
 
@@ -240,7 +126,7 @@ static void test_echo_plain(void **state)
 {
 	static const char *const headers[] = { "Authorization: Bearer s3cret-token", NULL };
 	struct ws_opts opts = { .headers = headers };
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX], *big, *m;
 	const char *multi = "h\xc3\xa9llo, w\xc3\xb6rld \xe2\x9c\x93"; /* split mid-character by the fragments */
@@ -266,9 +152,7 @@ static void test_echo_plain(void **state)
 	free(m);
 	/* A ping of ours, the server's pong counted. */
 	assert_int_equal(ws_pongs(ws), 0);
-	assert_int_equal(ws_ping(ws), 0);
-	for (long long deadline = hb_monotonic_ms() + PATIENCE_MS; !ws_pongs(ws) && hb_monotonic_ms() < deadline;)
-		pump(ws, 50);
+	assert_int_equal(ws_pump_ping(ws, PATIENCE_MS), 0);
 	assert_int_equal(ws_pongs(ws), 1);
 	close_cleanly(ws);
 	ws_free(ws);
@@ -278,13 +162,12 @@ static void test_echo_plain(void **state)
 static void test_echo_tls(void **state)
 {
 	struct ws_opts opts = { 0 };
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
-	char url[200], ca[120], err[WS_ERROR_MAX];
+	char url[200], err[WS_ERROR_MAX];
 
 	(void)state;
-	cert_path(ca, sizeof ca, "ca.pem");
-	opts.ca_file = ca;
+	opts.ca_file = certs.ca;
 	start_server(&s, "echo", 1, NULL);
 	url_of(url, sizeof url, "wss", "localhost", &s, "/");
 	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), 0);
@@ -298,22 +181,21 @@ static void test_echo_tls(void **state)
 static void test_tls_refused(void **state)
 {
 	struct ws_opts opts = { 0 };
-	struct server s;
+	struct node_server s;
 	struct ws *ws = (struct ws *)&opts;
-	char url[200], ca[120], err[WS_ERROR_MAX];
+	char url[200], err[WS_ERROR_MAX];
 
 	(void)state;
 	start_server(&s, "echo", 1, NULL);
 	/* The certificate names localhost, not the address. */
-	cert_path(ca, sizeof ca, "ca.pem");
-	opts.ca_file = ca;
+	opts.ca_file = certs.ca;
 	url_of(url, sizeof url, "wss", "127.0.0.1", &s, "/");
 	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_null(ws);
 	assert_non_null(strstr(err, "the certificate of 127.0.0.1 was refused: "));
 	assert_non_null(strstr(err, "mismatch"));
 	/* Signed by a CA we were not told to trust, ... */
-	cert_path(ca, sizeof ca, "other.pem");
+	opts.ca_file = certs.other_ca;
 	url_of(url, sizeof url, "wss", "localhost", &s, "/");
 	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_non_null(strstr(err, "the certificate of localhost was refused: "));
@@ -330,7 +212,7 @@ static void test_tls_refused(void **state)
 
 static void test_upgrade_refused(void **state)
 {
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
 
@@ -352,7 +234,7 @@ static void test_upgrade_refused(void **state)
 
 static void test_server_closes(void **state)
 {
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
 
@@ -371,7 +253,7 @@ static void test_server_closes(void **state)
 
 static void test_server_ping(void **state)
 {
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX], *m;
 
@@ -391,7 +273,7 @@ static void test_server_ping(void **state)
 static void test_size_limit(void **state)
 {
 	struct ws_opts opts = { .max_message = 100000 };
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX], *m;
 	size_t len;
@@ -428,7 +310,7 @@ static void test_size_limit(void **state)
 static void test_upgrade_timeout(void **state)
 {
 	struct ws_opts opts = { .timeout_ms = 300 };
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
 
@@ -446,7 +328,7 @@ static void test_bad_arguments(void **state)
 	static const char *const smuggled[] = { "Authorization: Bearer s3cret\r\nX-Evil: 1", NULL };
 	static const char *const ours[] = { "Sec-WebSocket-Key: abc", NULL };
 	struct ws_opts opts = { .headers = smuggled };
-	struct server s;
+	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
 
