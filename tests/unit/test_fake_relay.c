@@ -8,30 +8,32 @@
  * ready, proved by a pong that came after the hello was read) and
  * --cut-after 1 (the second event recorded, its link cut without an ack
  * or a close frame; resent on a new link with the same id, acknowledged
- * and recorded as a duplicate).
+ * and recorded as a duplicate), hold (ready, the event recorded, no ack:
+ * proved by a pong that came after the event was read), and a restart as
+ * svc-alerts' tests do it: the same --port (the same URL), and with the
+ * same --record the ids received before the restart are duplicates.
  *
- * The certificates are made here, in a temporary folder, by the openssl
- * command (as test_ws does): a CA and a server certificate for localhost.
- * The relay listens on 127.0.0.1 only.
+ * The relay is started by tests/harness/fake_relay with the certificates
+ * of tests/harness/tls_fixture (a throwaway CA, a server certificate for
+ * localhost).  It listens on 127.0.0.1 only.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
 
 #include "clock.h"
 #include "relay_proto.h"
 #include "ws.h"
+#include "../harness/fake_relay.h"
+#include "../harness/tls_fixture.h"
+#include "../harness/ws_pump.h"
 
 /* A bound on waiting for what a test expects, so that a broken relay
  * fails the test instead of hanging it; never a measure of speed. */
@@ -42,161 +44,67 @@
 #define CREDENTIAL "dev.T3st-credential_0193a7c2"
 
 struct relay {
-	pid_t pid;
-	int in_fd, out_fd;
-	int port;
+	struct fake_relay fake;
 	char record[120];
 };
 
-static char dir[64];
-static int records; /* one record file per relay started */
-
-static int run(const char *cmd)
-{
-	char line[1200];
-
-	snprintf(line, sizeof line, "cd %s && %s >/dev/null 2>&1", dir, cmd);
-	return system(line);
-}
+static struct tls_fixture tls; /* the certificates, and the folder of the records */
+static int records;            /* one record file per relay started afresh */
 
 static int make_certs(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/test_fake_relay.XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	if (run("printf 'subjectAltName=DNS:localhost\\nbasicConstraints=CA:FALSE\\n' > ext.cnf") != 0 ||
-	    run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key "
-		"-out ca.pem -days 2 -subj /CN=hbcode-test-ca") != 0 ||
-	    run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key "
-		"-out server.csr -subj /CN=localhost") != 0 ||
-	    run("openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 "
-		"-extfile ext.cnf -out server.pem") != 0) {
-		fprintf(stderr, "test_fake_relay: openssl could not make the test certificates in %s\n", dir);
-		return -1;
-	}
-	return 0;
+	return tls_make(&tls, "test_fake_relay", NULL);
 }
 
 static int remove_dir(void **state)
 {
-	char cmd[100];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tls_remove(&tls);
 }
 
-static int find_script(char *out, size_t outlen)
+/* relay.mjs with mode, on port (0: any), the record file of r, the
+ * certificates, CREDENTIAL and --cut-after cut_after (NULL: none). */
+static void start_on(struct relay *r, const char *mode, const char *cut_after, int port)
 {
-	const char *build = getenv("HB_BUILD");
+	struct fake_relay_opts o = { .mode = mode, .credential = CREDENTIAL, .record = r->record, .port = port,
+				     .tls = &tls, .cut_after = cut_after };
 
-	snprintf(out, outlen, "%s/../tests/fake-relay/relay.mjs", build ? build : "build");
-	if (access(out, R_OK) == 0)
-		return 0;
-	snprintf(out, outlen, "tests/fake-relay/relay.mjs");
-	return access(out, R_OK);
+	assert_int_equal(fake_relay_start(&r->fake, &o), 0);
 }
 
-static int read_port(struct relay *r)
-{
-	char line[64];
-	size_t n = 0;
-	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
-
-	while (n + 1 < sizeof line && hb_monotonic_ms() < deadline) {
-		struct pollfd p = { r->out_fd, POLLIN, 0 };
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		if (read(r->out_fd, line + n, 1) != 1)
-			return -1;
-		if (line[n] == '\n') {
-			line[n] = '\0';
-			return sscanf(line, "PORT %d", &r->port) == 1 ? 0 : -1;
-		}
-		n++;
-	}
-	return -1;
-}
-
-/* node relay.mjs --mode mode --credential CREDENTIAL --record FILE
- * --cert --key [--cut-after cut_after] */
+/* A relay with a record file of its own. */
 static void start_relay(struct relay *r, const char *mode, const char *cut_after)
 {
-	char script[600], cert[120], key[120];
-	const char *argv[16] = { "node", script, "--mode", mode, "--credential", CREDENTIAL, "--record", r->record,
-				 "--cert", cert, "--key", key };
-	int in[2], out[2], n = 12;
-
-	assert_int_equal(find_script(script, sizeof script), 0);
-	snprintf(cert, sizeof cert, "%s/server.pem", dir);
-	snprintf(key, sizeof key, "%s/server.key", dir);
-	snprintf(r->record, sizeof r->record, "%s/record-%d.jsonl", dir, ++records);
-	if (cut_after) {
-		argv[n++] = "--cut-after";
-		argv[n++] = cut_after;
-	}
-	argv[n] = NULL;
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(out), 0);
-	r->pid = fork();
-	assert_true(r->pid >= 0);
-	if (r->pid == 0) {
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
-			_exit(127);
-		close(in[1]);
-		close(out[0]);
-		execvp("node", (char *const *)argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	r->in_fd = in[1];
-	r->out_fd = out[0];
-	assert_int_equal(read_port(r), 0);
+	snprintf(r->record, sizeof r->record, "%s/record-%d.jsonl", tls.dir, ++records);
+	start_on(r, mode, cut_after, 0);
 }
 
 static void stop_relay(struct relay *r)
 {
-	int status;
+	assert_int_equal(fake_relay_stop(&r->fake), 0);
+}
 
-	close(r->in_fd); /* it exits when its stdin ends */
-	close(r->out_fd);
-	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
-		;
+/* Stopped and started again in mode, on the same port and record file. */
+static void restart_relay(struct relay *r, const char *mode)
+{
+	int port = r->fake.node.port;
+
+	stop_relay(r);
+	start_on(r, mode, NULL, port);
+	assert_int_equal(r->fake.node.port, port);
 }
 
 static struct ws *link_up(const struct relay *r)
 {
-	struct ws_opts opts = { 0 };
+	struct ws_opts opts = { .ca_file = tls.ca };
 	struct ws *ws;
-	char url[100], ca[120], err[WS_ERROR_MAX];
+	char err[WS_ERROR_MAX];
 
-	snprintf(ca, sizeof ca, "%s/ca.pem", dir);
-	opts.ca_file = ca;
-	snprintf(url, sizeof url, "wss://localhost:%d/device", r->port);
-	if (ws_connect(url, &opts, &ws, err, sizeof err) != 0)
+	if (ws_connect(r->fake.url, &opts, &ws, err, sizeof err) != 0)
 		fail_msg("connecting to the fake relay: %s", err);
 	assert_int_equal(ws_state(ws), WS_OPEN);
 	return ws;
-}
-
-/* One round of the poll loop a caller runs. */
-static void pump(struct ws *ws, int ms)
-{
-	struct pollfd p = { ws_fd(ws), POLLIN, 0 };
-
-	if (p.fd < 0)
-		return;
-	if (ws_want_write(ws))
-		p.events |= POLLOUT;
-	if (poll(&p, 1, ms) <= 0)
-		return;
-	if (p.revents & (POLLIN | POLLHUP | POLLERR))
-		ws_on_readable(ws);
-	if ((p.revents & POLLOUT) && ws_fd(ws) >= 0)
-		ws_on_writable(ws);
 }
 
 static void send_hello(struct ws *ws)
@@ -235,7 +143,7 @@ static void expect_message(struct ws *ws, struct hb_relay_msg *m)
 	size_t len;
 
 	while (!(text = ws_next_message(ws, &len)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
-		pump(ws, 50);
+		ws_pump(ws, 50);
 	if (!text)
 		fail_msg("no message from the relay (link state %d: %s)", ws_state(ws), ws_error(ws));
 	if (hb_relay_parse(text, len, HB_RELAY_FROM_RELAY, m, err, sizeof err) != 0)
@@ -251,7 +159,7 @@ static int until_over(struct ws *ws)
 	char *text;
 
 	while (ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
-		pump(ws, 50);
+		ws_pump(ws, 50);
 	while ((text = ws_next_message(ws, NULL))) {
 		messages++;
 		free(text);
@@ -279,20 +187,13 @@ static char *slurp(const char *path)
 /* The records of the file as a JSON array (each line must be JSON). */
 static json_t *records_of(const struct relay *r)
 {
-	json_t *all = json_array();
-	char *text = slurp(r->record), *line, *save = NULL;
+	char *text = slurp(r->record);
+	json_t *all;
 
 	/* The credential is in no record, whole or in a line. */
 	assert_null(strstr(text, CREDENTIAL));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_error_t jerr;
-		json_t *rec = json_loads(line, 0, &jerr);
-
-		if (!rec)
-			fail_msg("a record line is not JSON: %s", jerr.text);
-		assert_int_equal(json_array_append_new(all, rec), 0);
-	}
 	free(text);
+	assert_non_null(all = fake_relay_records(r->record));
 	return all;
 }
 
@@ -336,9 +237,7 @@ static void test_accept(void **state)
 	assert_int_equal(m.type, HB_RELAY_ACK);
 	assert_string_equal(m.id, "alert-1");
 	/* A ping of the keep-alive gets its pong. */
-	assert_int_equal(ws_ping(ws), 0);
-	for (long long deadline = hb_monotonic_ms() + PATIENCE_MS; !ws_pongs(ws) && hb_monotonic_ms() < deadline;)
-		pump(ws, 50);
+	assert_int_equal(ws_pump_ping(ws, PATIENCE_MS), 0);
 	assert_int_equal(ws_pongs(ws), 1);
 
 	/* The relay records before it answers: the ack means it is written. */
@@ -403,14 +302,9 @@ static void test_stall(void **state)
 	/* The relay reads frames in order and answers each at once: the pong
 	 * to a ping sent after the hello comes after any answer to the hello.
 	 * So no message once the pong is in means no ready, with no timing.
-	 * The hello must be on the wire first: wslay sends a queued ping
-	 * ahead of queued messages. */
-	for (long long deadline = hb_monotonic_ms() + PATIENCE_MS; ws_want_write(ws) && hb_monotonic_ms() < deadline;)
-		pump(ws, 50);
+	 * (ws_pump_ping puts the hello on the wire before the ping.) */
+	assert_int_equal(ws_pump_ping(ws, PATIENCE_MS), 0);
 	assert_false(ws_want_write(ws));
-	assert_int_equal(ws_ping(ws), 0);
-	for (long long deadline = hb_monotonic_ms() + PATIENCE_MS; !ws_pongs(ws) && hb_monotonic_ms() < deadline;)
-		pump(ws, 50);
 	assert_int_equal(ws_pongs(ws), 1);
 	assert_null(ws_next_message(ws, NULL));
 	assert_int_equal(ws_state(ws), WS_OPEN);
@@ -473,6 +367,125 @@ static void test_cut_after(void **state)
 	stop_relay(&r);
 }
 
+static void test_hold(void **state)
+{
+	struct hb_relay_msg m;
+	struct relay r;
+	struct ws *ws;
+	json_t *all, *rec;
+
+	(void)state;
+	start_relay(&r, "hold", NULL);
+	ws = link_up(&r);
+	send_hello(ws);
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_READY);
+	send_event(ws, "alert-h1");
+	/* As in test_stall: the pong to a ping sent after the event comes
+	 * after any ack of it, so none came. */
+	assert_int_equal(ws_pump_ping(ws, PATIENCE_MS), 0);
+	assert_null(ws_next_message(ws, NULL));
+	assert_int_equal(ws_state(ws), WS_OPEN);
+
+	/* Received all the same. */
+	all = records_of(&r);
+	rec = record_of(all, "event", 0);
+	expect_field(rec, "id", "alert-h1");
+	assert_true(json_is_false(json_object_get(rec, "duplicate")));
+	json_decref(all);
+	ws_free(ws);
+	stop_relay(&r);
+}
+
+static void test_same_port(void **state)
+{
+	struct hb_relay_msg m;
+	struct relay r;
+	struct ws *ws;
+	char url[sizeof r.fake.url];
+	int port;
+
+	(void)state;
+	start_relay(&r, "accept", NULL);
+	port = r.fake.node.port;
+	snprintf(url, sizeof url, "%s", r.fake.url);
+	ws = link_up(&r);
+	send_hello(ws);
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_READY);
+	/* The relay goes away under an open link, as a real one restarting. */
+	stop_relay(&r);
+	assert_int_equal(until_over(ws), 0);
+	ws_free(ws);
+
+	/* Back at the same URL, and a new link to it works. */
+	start_on(&r, "accept", NULL, port);
+	assert_string_equal(r.fake.url, url);
+	ws = link_up(&r);
+	send_hello(ws);
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_READY);
+	send_event(ws, "alert-p1");
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_ACK);
+	assert_string_equal(m.id, "alert-p1");
+	ws_free(ws);
+	stop_relay(&r);
+}
+
+static void test_restart_keeps_ids(void **state)
+{
+	struct hb_relay_msg m;
+	struct relay r;
+	struct ws *ws;
+	json_t *all, *rec;
+
+	(void)state;
+	/* An alert held, never acknowledged, ... */
+	start_relay(&r, "hold", NULL);
+	ws = link_up(&r);
+	send_hello(ws);
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_READY);
+	send_event(ws, "alert-k1");
+	assert_int_equal(ws_pump_ping(ws, PATIENCE_MS), 0);
+	assert_null(ws_next_message(ws, NULL));
+	ws_free(ws);
+
+	/* ... is sent again to the relay restarted in accept mode on the same
+	 * record: acknowledged, and recorded as the duplicate it is. */
+	restart_relay(&r, "accept");
+	ws = link_up(&r);
+	send_hello(ws);
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_READY);
+	send_event(ws, "alert-k1");
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_ACK);
+	assert_string_equal(m.id, "alert-k1");
+	send_event(ws, "alert-k2");
+	expect_message(ws, &m);
+	assert_int_equal(m.type, HB_RELAY_ACK);
+	assert_string_equal(m.id, "alert-k2");
+
+	all = records_of(&r);
+	rec = record_of(all, "event", 0);
+	expect_field(rec, "id", "alert-k1");
+	assert_int_equal(json_integer_value(json_object_get(rec, "n")), 1);
+	assert_true(json_is_false(json_object_get(rec, "duplicate")));
+	rec = record_of(all, "event", 1);
+	expect_field(rec, "id", "alert-k1");
+	/* Connections go on numbering across the restart. */
+	assert_int_equal(json_integer_value(json_object_get(rec, "n")), 2);
+	assert_true(json_is_true(json_object_get(rec, "duplicate")));
+	rec = record_of(all, "event", 2);
+	expect_field(rec, "id", "alert-k2");
+	assert_true(json_is_false(json_object_get(rec, "duplicate")));
+	json_decref(all);
+	ws_free(ws);
+	stop_relay(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +493,9 @@ int main(void)
 		cmocka_unit_test(test_refuse),
 		cmocka_unit_test(test_stall),
 		cmocka_unit_test(test_cut_after),
+		cmocka_unit_test(test_hold),
+		cmocka_unit_test(test_same_port),
+		cmocka_unit_test(test_restart_keeps_ids),
 	};
 
 	/* Over TLS OpenSSL writes to the socket itself: a peer gone must be
