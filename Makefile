@@ -14,6 +14,7 @@ MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-
 BASE_PKGS     := libzmq $(MSGPACK_PC) jansson
 SESSIONS_PKGS := $(BASE_PKGS) sqlite3
 MESSAGES_PKGS := $(BASE_PKGS) sqlite3
+ALERTS_PKGS   := $(BASE_PKGS) sqlite3
 SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
 VIDEO_PKGS    := $(BASE_PKGS) libcurl
 # The explainer renderer: librsvg and libav* reach its programs only.
@@ -53,6 +54,7 @@ BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c
 APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
+ALERTS_SRC   := $(wildcard svc-alerts/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
 EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
@@ -66,6 +68,7 @@ LIBCOMMON   := $(BUILD)/libhbcommon.a
 LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
+LIBALERTS   := $(BUILD)/libalerts.a
 LIBSPEECH   := $(BUILD)/libspeech.a
 LIBVIDEO    := $(BUILD)/libvideo.a
 LIBEXPLAINER := $(BUILD)/libexplainer.a
@@ -111,6 +114,8 @@ $(LIBVIDEO): $(call obj,$(filter-out svc-video/main.c,$(VIDEO_SRC)))
 	$(AR) rcs $@ $^
 $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
 	$(AR) rcs $@ $^
+$(LIBALERTS): $(call obj,$(filter-out svc-alerts/main.c,$(ALERTS_SRC)))
+	$(AR) rcs $@ $^
 $(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c svc-explainer/main.c,$(EXPLAINER_SRC)))
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
@@ -146,7 +151,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
 # fake_relay, ws_pump): an archive, so a test takes only what it calls.
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
