@@ -59,6 +59,9 @@ static void print_text(const char *topic, const char *json)
 	printf("%s %-20s ", when, topic);
 	if (strcmp(topic, "timeline.explainer") == 0 && json_is_object(e))
 		print_explainer(e);
+	else if (strcmp(topic, "service.report") == 0 && json_is_string(json_object_get(json_object_get(e, "report"), "summary")))
+		printf("%s: %s\n", json_string_value(json_object_get(e, "service")),
+		       json_string_value(json_object_get(json_object_get(e, "report"), "summary")));
 	else
 		puts(json);
 	json_decref(e);
@@ -67,15 +70,21 @@ static void print_text(const char *topic, const char *json)
 int cmd_watch(int argc, char **argv)
 {
 	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
-	int text = isatty(STDOUT_FILENO), i = 2;
+	int text = isatty(STDOUT_FILENO);
+	const char *prefix = "";
 	void *ctx, *sub;
 
-	if (i < argc && strcmp(argv[i], "--text") == 0)
-		text = 1, i++;
-	else if (i < argc && strcmp(argv[i], "--json") == 0)
-		text = 0, i++;
-	if (argc > i + 1)
-		return usage();
+	/* the flag before or after the prefix, as a person types it */
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--text") == 0)
+			text = 1;
+		else if (strcmp(argv[i], "--json") == 0)
+			text = 0;
+		else if (argv[i][0] != '-' && !*prefix)
+			prefix = argv[i];
+		else
+			return usage();
+	}
 	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
@@ -83,7 +92,7 @@ int cmd_watch(int argc, char **argv)
 	signal(SIGINT, on_watch_signal);
 	signal(SIGTERM, on_watch_signal);
 	ctx = zmq_ctx_new();
-	sub = ctx ? hb_sock_sub(ctx, i < argc ? argv[i] : "") : NULL;
+	sub = ctx ? hb_sock_sub(ctx, prefix) : NULL;
 	if (!sub || zmq_connect(sub, ep) < 0) {
 		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
 		return EXIT_NO_BROKER;

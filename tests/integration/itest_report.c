@@ -8,12 +8,15 @@
  * 4096 bytes, is logged and dropped (4096 exactly is kept), and the
  * broker keeps serving.  After a replace, status shows the new
  * incarnation's report; a service that never reported shows null.
+ * `hbctl watch service.report --text` prints "svc-echo: SUMMARY".
  */
 #include "../harness/checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/types.h>
 
 static const char report_conf[] =
 	"[service svc-echo]\n"
@@ -103,6 +106,10 @@ static json_t *next_report_event(struct ck_sub *s, long long gen)
 static void test_report_in_status_and_events(void **state)
 {
 	const char *status[] = { "status", NULL };
+	const char *const watch[] = { "watch", "service.report", "--text", NULL };
+	char path[400];
+	pid_t watcher;
+	int seen = 0;
 	const char *ready = "{\"summary\":\"relay link ready\",\"state\":\"ready\",\"lastError\":null,\"since\":17}";
 	struct fixture *f = *state;
 	char *exact = report_of_size("exactly 4096 bytes", 4096), *over = report_of_size("one byte over", 4097);
@@ -162,6 +169,23 @@ static void test_report_in_status_and_events(void **state)
 	ck_sub_close(&s);
 	free(exact);
 	free(over);
+
+	/* hbctl watch's line for a person, the flag after the prefix.  The
+	 * subscription is on its way while reports are sent: until one shows. */
+	watcher = fx_spawn_prog(f, "hbctl", watch, NULL, "watch.out");
+	assert_true(watcher > 0);
+	snprintf(path, sizeof path, "%s/watch.out", f->dir);
+	for (long long deadline = fx_now_ms() + CK_WAIT_MS; fx_now_ms() < deadline && !seen;) {
+		send_report(f, "{\"summary\":\"watched\"}");
+		fx_sleep_ms(50);
+		out = fx_read_text(path);
+		seen = strstr(out, " service.report       svc-echo: watched\n") != NULL;
+		free(out);
+	}
+	assert_int_equal(kill(watcher, SIGINT), 0);
+	assert_int_equal(fx_wait_bounded(watcher, 10000), 0);
+	if (!seen)
+		fail_msg("hbctl watch service.report --text printed no \"svc-echo: watched\" line");
 	ck_finish(f);
 }
 
