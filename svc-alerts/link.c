@@ -344,6 +344,12 @@ static void steer(struct link *l, long long now)
 		set_phase(l, l->phase == LINK_NEVER_STARTED ? LINK_NEVER_STARTED : LINK_DOWN, l->error);
 		return;
 	}
+	if (restart && l->ws && l->phase == LINK_CONNECTING)
+		/* what the calls that asked will tell the agent if no attempt
+		 * gets further */
+		set_phase(l, LINK_CONNECTING,
+			  "The relay took the connection but did not confirm the link after hello; it may be busy or "
+			  "in maintenance. Try again later.");
 	if (restart || (!l->ws && now >= l->next_connect_ms))
 		connect_link(l);
 }
