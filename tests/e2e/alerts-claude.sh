@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# End to end: an agent in a real Claude session sends a phone alert.
+#   claude-drive.mjs (the desktop) -> hb-claude-bridge -> the agent host
+#   (the real Claude Agent SDK; the mock model calls
+#   send_mobile_notification) -> hb-broker -> svc-alerts -> its device link
+#   (wss, the test's CA) -> the fake relay on 127.0.0.1.
+# Checks: the catalog offered the tool (notifications on); the call went
+# the way an agent-class tool goes in a full-auto Claude run (APPROVAL
+# below); the model got the receipt (queued for the relay, delivery not
+# confirmed); the relay got exactly one event with the multibyte title and
+# body byte for byte, the session's id and title and the bridge's run; the
+# hello carried the right credential, and the credential is in no file of
+# the test but its own.
+# Usage: alerts-claude.sh BUILD (needs make npm-deps and openssl).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+host=$here/agent-host
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/alerts-lib.sh"
+require claude
+
+make_certs
+start_relay
+alerts_settings
+start_alerts_broker
+watch_events
+check "the device link is ready" 'wait_for 30 link_ready'
+check "the Claude catalog lists send_mobile_notification (notifications on)" \
+	'"$build/hbctl" catalog --for claude | grep -q "\"send_mobile_notification\""'
+session=$(new_alert_session claude)
+check "a Claude session" '[ -n "$session" ]'
+
+node "$host/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+wait_for 10 'grep -q "^PORT" "$tmp/mock.out"' || { echo "FAIL the mock model did not start"; exit 1; }
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+mkdir -p "$tmp/home/.claude"
+run=run-alerts-claude
+env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+	timeout 100 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --approve --timeout 90 \
+	--prompt "@tool send_mobile_notification $(alert_args)" \
+	-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
+	--access full-auto -- node "$host/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err"
+echo $? >"$tmp/drive.rc"
+
+# What the model received as the tool's result (its text blocks).
+output=$(node -e '
+	let last = null;
+	for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+		if (!l) continue;
+		for (const m of JSON.parse(l).body?.messages ?? [])
+			for (const b of Array.isArray(m.content) ? m.content : [])
+				if (b.type === "tool_result") last = typeof b.content === "string" ? b.content :
+					b.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+	}
+	if (last !== null) console.log(last);' "$tmp/mock.jsonl")
+approvals=$(json_field approvals <"$tmp/drive.json")
+check "the run ended idle" '[ "$(cat $tmp/drive.rc)" = 0 ]'
+check "the model called the tool through the hbcode server" \
+	'grep -q "\"name\":\"mcp__hbcode__send_mobile_notification\"" "$tmp/mock.jsonl"'
+# APPROVAL: a full-auto run is Claude's bypassPermissions, in which the
+# host runs an agent-class tool without asking; --approve stands by as
+# explainer-claude.sh's does, and would answer a card if one came.
+check "the call ran without an approval card (full-auto run) ($approvals)" \
+	'[ "$approvals" = "[]" ] && [ "$(events "e.event===\"approval.requested\"")" = 0 ]'
+check "the model got the receipt: queued for the relay, not confirmed ($output)" 'receipt_ok "$output"'
+check "the broker bound the call to the bridge's run" \
+	'[ "$(events "e.event===\"call.start\" && e.tool===\"send_mobile_notification\" && e.session===\"$session\"")" = 1 ] &&
+	 [ "$(call_run)" = "$run" ]'
+check "the relay got exactly one event: title and body byte-exact, session, run, title" \
+	'wait_for 10 "grep -q \"\\\"kind\\\":\\\"event\\\"\" $tmp/relay.jsonl" && relay_check one-event "$session" "$run"'
+check "the relay's hello had the right credential" 'relay_check hello'
+check "the credential is saved where signing in keeps it (the search finds it)" \
+	'grep -rlF -- "$credential" "$HB_HOME" | grep -q "/device-credential$"'
+leaks=$(credential_files)
+check "the credential is in no log, event, status or record ($leaks)" '[ -z "$leaks" ]'
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/drive.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	tail -30 "$tmp/drive.err"; cat "$tmp/drive.json"
+	echo "--- relay"; cat "$tmp/relay.jsonl" "$tmp/relay.err" 2>/dev/null
+	echo "--- broker"; tail -40 "$tmp/broker.log"
+fi
+exit $fail
