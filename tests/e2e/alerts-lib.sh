@@ -91,11 +91,15 @@ new_alert_session() {
 # The tool's arguments, as JSON.
 alert_args() { node -e 'console.log(JSON.stringify({title: process.env.alert_title, body: process.env.alert_body}))'; }
 
-# link_ready: true once the relay took the device's hello and svc-alerts
-# reports its link ready.
+# link_ready: true once svc-alerts reports its link ready in hbctl status.
 link_ready() {
-	grep -q '"kind":"hello"' "$tmp/relay.jsonl" 2>/dev/null &&
-		"$build/hbctl" status --json 2>/dev/null | grep -q '"ready"'
+	"$build/hbctl" status --json 2>/dev/null | node -e '
+		let s = "";
+		process.stdin.on("data", (d) => s += d).on("end", () => {
+			let st; try { st = JSON.parse(s); } catch { process.exit(1); }
+			const svc = (st.services || []).find((x) => x.name === "svc-alerts");
+			process.exit(svc && svc.report && svc.report.link === "ready" ? 0 : 1);
+		});'
 }
 
 # relay_check WHAT SESSION RUN: one of the relay's records, checked in
