@@ -4,9 +4,10 @@
 #   (the real Claude Agent SDK; the mock model calls
 #   send_mobile_notification) -> hb-broker -> svc-alerts -> its device link
 #   (wss, the test's CA) -> the fake relay on 127.0.0.1.
-# Checks: the catalog offered the tool (notifications on); the call went
-# the way an agent-class tool goes in a full-auto Claude run (APPROVAL
-# below); the model got the receipt (queued for the relay, delivery not
+# Checks: the catalog offered the tool (notifications on); the call waited
+# on an approval card (an agent-class tool asks in a Claude run, full-auto
+# too) and nothing reached the relay before `hbctl approve`; the model got
+# the receipt (queued for the relay, delivery not
 # confirmed); the relay got exactly one event with the multibyte title and
 # body byte for byte, the session's id and title and the bridge's run; the
 # hello carried the right credential, and the credential is in no file of
@@ -33,18 +34,32 @@ check "a Claude session" '[ -n "$session" ]'
 
 node "$host/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 mock=$!
-wait_for 10 'grep -q "^PORT" "$tmp/mock.out"' || { echo "FAIL the mock model did not start"; exit 1; }
+wait_for 10 'grep -qs "^PORT" "$tmp/mock.out"' || { echo "FAIL the mock model did not start"; exit 1; }
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 mkdir -p "$tmp/home/.claude"
 run=run-alerts-claude
+approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
+# The desktop in the background: it answers no card itself.
 env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
 	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
 	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-	timeout 100 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --approve --timeout 90 \
+	timeout 100 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 90 \
 	--prompt "@tool send_mobile_notification $(alert_args)" \
 	-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
-	--access full-auto -- node "$host/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err"
+	--access full-auto -- node "$host/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err" &
+desktop=$!
+# An agent-class tool asks first even in a full-auto run (the host leaves
+# it out of allowedTools, as claude.sh shows for manage_sessions): the
+# card is the person's, and nothing may reach the relay before it.
+card() { events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__send_mobile_notification" && e.run==="'"$run"'" && e.input && e.input.title===process.env.alert_title && e.input.body===process.env.alert_body'; }
+check "an approval card for send_mobile_notification in the run, with the title and body" \
+	'wait_for 60 "[ -n \"\$(approval_id)\" ]" && wait_for 10 "[ \$(card) = 1 ]"'
+check "nothing reached the relay before the approval" \
+	'! grep -q "\"kind\":\"event\"" "$tmp/relay.jsonl" && [ "$(events "e.event===\"call.start\"&&e.tool===\"send_mobile_notification\"")" = 0 ]'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+wait "$desktop"
 echo $? >"$tmp/drive.rc"
+desktop=
 
 # What the model received as the tool's result (its text blocks).
 output=$(node -e '
@@ -57,21 +72,17 @@ output=$(node -e '
 					b.content.filter((c) => c.type === "text").map((c) => c.text).join("");
 	}
 	if (last !== null) console.log(last);' "$tmp/mock.jsonl")
-approvals=$(json_field approvals <"$tmp/drive.json")
 check "the run ended idle" '[ "$(cat $tmp/drive.rc)" = 0 ]'
 check "the model called the tool through the hbcode server" \
 	'grep -q "\"name\":\"mcp__hbcode__send_mobile_notification\"" "$tmp/mock.jsonl"'
-# APPROVAL: a full-auto run is Claude's bypassPermissions, in which the
-# host runs an agent-class tool without asking; --approve stands by as
-# explainer-claude.sh's does, and would answer a card if one came.
-check "the call ran without an approval card (full-auto run) ($approvals)" \
-	'[ "$approvals" = "[]" ] && [ "$(events "e.event===\"approval.requested\"")" = 0 ]'
 check "the model got the receipt: queued for the relay, not confirmed ($output)" 'receipt_ok "$output"'
 check "the broker bound the call to the bridge's run" \
 	'[ "$(events "e.event===\"call.start\" && e.tool===\"send_mobile_notification\" && e.session===\"$session\"")" = 1 ] &&
 	 [ "$(call_run)" = "$run" ]'
 check "the relay got exactly one event: title and body byte-exact, session, run, title" \
 	'wait_for 10 "grep -q \"\\\"kind\\\":\\\"event\\\"\" $tmp/relay.jsonl" && relay_check one-event "$session" "$run"'
+check "the receipt names the alert the relay got" \
+	'id=$(relay_event_id) && [ -n "$id" ] && case $output in *"$id"*) true ;; *) false ;; esac'
 check "the relay's hello had the right credential" 'relay_check hello'
 check "the credential is saved where signing in keeps it (the search finds it)" \
 	'grep -rlF -- "$credential" "$HB_HOME" | grep -q "/device-credential$"'

@@ -33,15 +33,15 @@ check "a Codex session" '[ -n "$session" ]'
 # The desktop opens a run for the turn; a Codex call is bound to the
 # session's active run.
 run=run-alerts-codex
-"$build/hbctl" run open "$run" --session "$session" --project "$tmp/project" --agent codex --access full-auto >/dev/null
-check "the desktop's run is open" '"$build/hbctl" status --json | grep -q "\"$run\""'
+opened=$("$build/hbctl" run open "$run" --session "$session" --project "$tmp/project" --agent codex --access full-auto)
+check "the desktop's run is open" '[ "$(printf %s "$opened" | json_field run)" = "$run" ]'
 
 dir=$tmp/agent
 mkdir -p "$dir"
 MOCK_SCRIPT_JSON="{\"scenario\":\"tool\",\"tool\":{\"namespace\":\"hbcode\",\"name\":\"send_mobile_notification\",\"arguments\":$(alert_args),\"callId\":\"call_alert\"},\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}" \
 	node "$rig/mock-responses.mjs" --port 0 --log "$dir/mock.jsonl" --quiet >"$dir/mock.out" 2>"$dir/mock.err" &
 mock=$!
-wait_for 10 'grep -q "^PORT" "$dir/mock.out"' || { echo "FAIL the mock model did not start"; exit 1; }
+wait_for 10 'grep -qs "^PORT" "$dir/mock.out"' || { echo "FAIL the mock model did not start"; exit 1; }
 port=$(sed -n 's/^PORT //p' "$dir/mock.out" | head -1)
 timeout 100 node "$rig/drive.mjs" --mock-port "$port" --mode bridge --timeout 90 \
 	--work-dir "$dir/work" --cwd "$tmp/project" --quiet --env "HB_HOME=$HB_HOME" \
@@ -65,6 +65,8 @@ check "the broker bound the call to the session's run" \
 	 [ "$(call_run)" = "$run" ]'
 check "the relay got exactly one event: title and body byte-exact, session, run, title" \
 	'wait_for 10 "grep -q \"\\\"kind\\\":\\\"event\\\"\" $tmp/relay.jsonl" && relay_check one-event "$session" "$run"'
+check "the receipt names the alert the relay got" \
+	'id=$(relay_event_id) && [ -n "$id" ] && case $output in *"$id"*) true ;; *) false ;; esac'
 check "the relay's hello had the right credential" 'relay_check hello'
 check "the credential is saved where signing in keeps it (the search finds it)" \
 	'grep -rlF -- "$credential" "$HB_HOME" | grep -q "/device-credential$"'

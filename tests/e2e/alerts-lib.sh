@@ -44,7 +44,7 @@ start_relay() {
 		--cert "$tmp/tls/server.pem" --key "$tmp/tls/server.key" --port 0 \
 		<"$tmp/relay.in" >"$tmp/relay.out" 2>"$tmp/relay.err" &
 	exec 9>"$tmp/relay.in"
-	wait_for 10 'grep -q "^PORT" "$tmp/relay.out"' || { echo "FAIL the fake relay did not start"; cat "$tmp/relay.err"; exit 1; }
+	wait_for 10 'grep -qs "^PORT" "$tmp/relay.out"' || { echo "FAIL the fake relay did not start"; cat "$tmp/relay.err"; exit 1; }
 	relay_port=$(sed -n 's/^PORT //p' "$tmp/relay.out" | head -1)
 }
 
@@ -139,6 +139,9 @@ call_run() {
 			if (e.event === "call.start" && e.tool === "send_mobile_notification") { console.log(e.run || ""); break; }
 		}' "$tmp/events.jsonl"
 }
+
+# The id of the relay's (one) event.
+relay_event_id() { sed -n 's/.*"kind":"event".*"id":"\([^"]*\)".*/\1/p' "$tmp/relay.jsonl" | head -1; }
 
 # receipt_ok TEXT: the receipt the page asks for.
 receipt_ok() { case $1 in *"queued for the relay"*"not confirmed"* | *"not confirmed"*"queued for the relay"*) true ;; *) false ;; esac; }
