@@ -16,6 +16,8 @@ SESSIONS_PKGS := $(BASE_PKGS) sqlite3
 MESSAGES_PKGS := $(BASE_PKGS) sqlite3
 # svc-alerts: its spool and the sessions' titles (SQLite), the relay link (WS_LIBS).
 ALERTS_PKGS   := $(BASE_PKGS) sqlite3
+# svc-browser: libcurl for Chrome's /json/version, the DevTools WebSocket (WS_LIBS).
+BROWSER_PKGS  := $(BASE_PKGS) libcurl
 SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
 VIDEO_PKGS    := $(BASE_PKGS) libcurl
 # The explainer renderer: librsvg and libav* reach its programs only.
@@ -56,6 +58,7 @@ APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
 ALERTS_SRC   := $(wildcard svc-alerts/*.c)
+BROWSER_SRC  := $(wildcard svc-browser/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
 EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
@@ -70,13 +73,15 @@ LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
 LIBALERTS   := $(BUILD)/libalerts.a
+LIBBROWSER  := $(BUILD)/libbrowser.a
 LIBSPEECH   := $(BUILD)/libspeech.a
 LIBVIDEO    := $(BUILD)/libvideo.a
 LIBEXPLAINER := $(BUILD)/libexplainer.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
-               $(BUILD)/hb-explainer $(BUILD)/svc-explainer $(BUILD)/svc-alerts
+               $(BUILD)/hb-explainer $(BUILD)/svc-explainer $(BUILD)/svc-alerts \
+               $(BUILD)/svc-browser
 TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
@@ -118,6 +123,8 @@ $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
 	$(AR) rcs $@ $^
 $(LIBALERTS): $(call obj,$(filter-out svc-alerts/main.c,$(ALERTS_SRC)))
 	$(AR) rcs $@ $^
+$(LIBBROWSER): $(call obj,$(filter-out svc-browser/main.c,$(BROWSER_SRC)))
+	$(AR) rcs $@ $^
 $(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c svc-explainer/main.c,$(EXPLAINER_SRC)))
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
@@ -137,6 +144,8 @@ $(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDA
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
 $(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(ALERTS_PKGS)) $(WS_LIBS)
+$(BUILD)/svc-browser: $(call obj,svc-browser/main.c) $(LIBBROWSER) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BROWSER_PKGS)) $(WS_LIBS)
 $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
 $(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
@@ -155,7 +164,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
 # fake_relay, ws_pump): an archive, so a test takes only what it calls.
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
@@ -205,7 +214,7 @@ install: all
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
 	        $(BUILD)/hb-explainer $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video \
-	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(DESTDIR)$(PREFIX)/libexec/hbcode/
+	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(BUILD)/svc-browser $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist

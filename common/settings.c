@@ -150,6 +150,12 @@ static int load_settings_file(const struct hb_paths *p, struct hb_settings *out,
 		return -1;
 	}
 	out->remote_access = json_is_true(v);
+	if ((v = json_object_get(root, "browserControl")) && !json_is_boolean(v)) {
+		snprintf(err, errlen, "%s: browserControl must be true or false", SETTINGS_FILE);
+		json_decref(root);
+		return -1;
+	}
+	out->browser = json_is_true(v);
 	json_decref(root);
 	return 0;
 }
@@ -429,6 +435,68 @@ int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, s
 	if (hb_settings_load(p, &s, err, errlen) < 0)
 		return -1;
 	return set_one(p, "allowRemoteAccess", json_boolean(on != 0), err, errlen);
+}
+
+int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t errlen)
+{
+	struct hb_settings s;
+
+	if (hb_settings_load(p, &s, err, errlen) < 0)
+		return -1;
+	return set_one(p, "browserControl", json_boolean(on != 0), err, errlen);
+}
+
+int hb_settings_check_browser_url(const char *url, char *err, size_t errlen)
+{
+	struct hb_url u;
+
+	if (!*url)
+		snprintf(err, errlen, "the browser URL is empty");
+	else if (strlen(url) > HB_BROWSER_URL_MAX)
+		snprintf(err, errlen, "the browser URL is longer than %d bytes", HB_BROWSER_URL_MAX);
+	else if (hb_url_parse(url, &u) < 0 || !hb_url_scheme_is(&u, "http") || u.userinfo || u.has_fragment ||
+		 u.has_query)
+		snprintf(err, errlen, "the browser URL must be like http://127.0.0.1:9222 (Chrome's remote "
+				      "debugging address, without user, query or #fragment)");
+	else if (!hb_url_host_is_loopback(&u))
+		snprintf(err, errlen, "the browser URL must name this machine (127.0.0.1, [::1] or localhost): "
+				      "Chrome's remote debugging is never reached over the network");
+	else
+		return 0;
+	return -1;
+}
+
+int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (hb_settings_string(p, "browserUrl", NULL, "", url, urllen, err, errlen) < 0)
+		return -1;
+	if (*url && hb_settings_check_browser_url(url, why, sizeof why) < 0) {
+		snprintf(err, errlen, "%s: browserUrl: %s; set it again with hbctl settings browser-url set",
+			 SETTINGS_FILE, why);
+		*url = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen)
+{
+	json_t *v;
+
+	if (hb_settings_check_browser_url(url, err, errlen) < 0)
+		return -1;
+	if (!(v = json_string(url))) {
+		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
+		return -1;
+	}
+	return set_one(p, "browserUrl", v, err, errlen);
+}
+
+int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen)
+{
+	return set_one(p, "browserUrl", NULL, err, errlen);
 }
 
 int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen)

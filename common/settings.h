@@ -28,11 +28,13 @@ struct hb_settings {
 	enum hb_notify_policy policy;
 	int remote_access;              /* "Allow Remote Access" on */
 	int signed_in;                  /* a device credential is saved */
+	int browser;                    /* browser control (use_user_browser) on */
 };
 
 #define HB_GEMINI_KEY_MAX 256
 #define HB_RELAY_URL_MAX 1024           /* bytes, without the NUL */
 #define HB_DEVICE_CREDENTIAL_MAX 4096   /* bytes, without the NUL */
+#define HB_BROWSER_URL_MAX 256          /* bytes, without the NUL */
 
 /* 0, or -1 with err (a broken settings file is an error, not a default). */
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen);
@@ -77,6 +79,17 @@ int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t c
  * 0600, a temporary name and a rename) or delete ("signed out"). */
 int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen);
 int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, size_t errlen);
+
+/* Browser control (svc-browser's use_user_browser): off until the user
+ * turns it on.  A browser URL is Chrome's remote debugging address on
+ * this machine, http://127.0.0.1:PORT (or [::1], localhost), for a Chrome
+ * whose DevToolsActivePort file is not in a standard place; "" when none
+ * is set (then the standard places are searched).  0, or -1 with err. */
+int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t errlen);
+int hb_settings_check_browser_url(const char *url, char *err, size_t errlen);
+int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen);
+int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen);
+int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen);
 
 const char *hb_notify_policy_name(enum hb_notify_policy policy);
 /* "important" / "frequent" (any case); -1 otherwise. */

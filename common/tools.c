@@ -25,11 +25,32 @@
 static const struct hb_tool_def tool_table[] = {
 	{
 		"use_user_browser", "svc-browser", HB_CLASS_AGENT, HB_LIST_ALWAYS,
-		"Use the user's own browser (their logged-in profile) to open a page, read it, "
-		"click, type or take a screenshot.",
+		"Use the user's own Chrome (their logged-in profile) while browser control is on. You see a page "
+		"only through this tool: open a URL (a new tab of this session, or tab to navigate one of yours), "
+		"then act on the snapshot it returns, the page's accessibility tree, where each element you can "
+		"act on has a ref like e12. Actions: tabs (this session's tabs, and the user's, listed only), "
+		"open {url, tab?}, snapshot {tab?}, read {tab?, maxChars?, offset?} (the page's text, in parts), "
+		"click {ref}, type {ref, text, submit?} (replaces the field's text; submit presses Enter), "
+		"press {key} (Enter, Tab, Escape, arrows, PageDown, or one character), scroll {direction?, "
+		"amount?} or {ref}, wait {text} or {navigation: true} (timeoutMs up to 60000), screenshot "
+		"{fullPage?} (you get the image; it is saved too), close {tab}. tab defaults to this session's "
+		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
+		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
-		"\"action\":{\"type\":\"string\",\"enum\":[\"open\",\"read\",\"click\",\"type\",\"screenshot\"]},"
-		"\"url\":{\"type\":\"string\"},\"selector\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"}},"
+		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
+		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\"]},"
+		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
+		"\"url\":{\"type\":\"string\"},"
+		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
+		"\"selector\":{\"type\":\"string\",\"description\":\"a CSS selector, when no ref fits\"},"
+		"\"text\":{\"type\":\"string\"},\"submit\":{\"type\":\"boolean\"},\"key\":{\"type\":\"string\"},"
+		"\"direction\":{\"type\":\"string\",\"enum\":[\"down\",\"up\"]},"
+		"\"amount\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"pixels\"},"
+		"\"navigation\":{\"type\":\"boolean\"},"
+		"\"timeoutMs\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":60000},"
+		"\"fullPage\":{\"type\":\"boolean\"},"
+		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
+		"\"offset\":{\"type\":\"integer\",\"minimum\":0}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

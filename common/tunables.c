@@ -65,6 +65,12 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				     "the first wait before reconnecting a dropped link (doubles)" },
 	[HB_T_ALERTS_BACKOFF_CAP_MS] = { "HB_ALERTS_BACKOFF_CAP_MS", 30000, 10, 3600000, "svc-alerts",
 					 "the longest wait between reconnects" },
+	[HB_T_BROWSER_CONNECT_MS] = { "HB_BROWSER_CONNECT_MS", 30000, 100, 600000, "svc-browser",
+				      "connecting to Chrome, the user's approval of the connection included" },
+	[HB_T_BROWSER_ACTION_MS] = { "HB_BROWSER_ACTION_MS", 10000, 100, 600000, "svc-browser",
+				     "each step of an action (a click, a snapshot, a screenshot) ends within this" },
+	[HB_T_BROWSER_LOAD_MS] = { "HB_BROWSER_LOAD_MS", 20000, 100, 600000, "svc-browser",
+				   "a page opened or navigated must load within this" },
 };
 
 int hb_tunable_or(enum hb_tunable t, int dflt)

@@ -47,7 +47,8 @@ int usage(void)
 			"       hbctl run stop|close RUN\n"
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent | relay-url set URL|delete |\n"
-			"                       remote-access on|off | device-credential set|delete]\n");
+			"                       remote-access on|off | device-credential set|delete |\n"
+			"                       browser on|off | browser-url set URL|delete]\n");
 	return EXIT_USAGE;
 }
 

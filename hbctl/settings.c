@@ -19,6 +19,8 @@
  *	hbctl settings remote-access on|off
  *	hbctl settings device-credential set   (on standard input)
  *	hbctl settings device-credential delete
+ *	hbctl settings browser on|off
+ *	hbctl settings browser-url set URL | browser-url delete
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -99,10 +101,26 @@ static int show_relay(const struct hb_paths *p, const struct hb_settings *s)
 	return rc;
 }
 
+static int show_browser(const struct hb_paths *p, const struct hb_settings *s)
+{
+	char url[HB_BROWSER_URL_MAX + 1], err[HB_PATH_MAX + 512];
+	int rc = 0;
+
+	printf("browser        %s\n", s->browser ? "on" : "off");
+	if (hb_settings_browser_url(p, url, sizeof url, err, sizeof err) < 0) {
+		printf("browser-url    not usable: %s\n", err);
+		rc = EXIT_FAIL;
+	} else {
+		printf("browser-url    %s\n", *url ? url : "not set (Chrome's DevToolsActivePort is looked for)");
+	}
+	return rc;
+}
+
 static int show(const struct hb_paths *p)
 {
 	struct hb_settings s;
 	const char *note;
+	int rc;
 
 	if (load(p, &s, &note) != 0)
 		return EXIT_FAIL;
@@ -112,7 +130,8 @@ static int show(const struct hb_paths *p)
 		printf("gemini-key     %s\n", s.gemini_key_saved ? "saved" : "not set");
 	printf("notifications  %s\n", s.notifications ? "on" : "off");
 	printf("policy         %s\n", hb_notify_policy_name(s.policy));
-	return show_relay(p, &s);
+	rc = show_relay(p, &s);
+	return show_browser(p, &s) ? EXIT_FAIL : rc;
 }
 
 /* One line of standard input, without its line end, into buf (size
@@ -170,8 +189,12 @@ static int relay_verb(const struct hb_paths *p, const char *what, const char *ve
 {
 	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_relay_url(p, arg, err, errlen);
+	if (strcmp(what, "browser-url") == 0 && strcmp(verb, "set") == 0 && arg)
+		return hb_settings_set_browser_url(p, arg, err, errlen);
 	if (arg)
 		return 1;
+	if (strcmp(what, "browser-url") == 0 && strcmp(verb, "delete") == 0)
+		return hb_settings_delete_browser_url(p, err, errlen);
 	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "delete") == 0)
 		return hb_settings_delete_relay_url(p, err, errlen);
 	if (strcmp(what, "remote-access") == 0 && (strcmp(verb, "on") == 0 || strcmp(verb, "off") == 0))
@@ -228,6 +251,8 @@ int cmd_settings(int argc, char **argv)
 		return delete_key(&p);
 	else if (strcmp(argv[2], "notifications") == 0 && (strcmp(argv[3], "on") == 0 || strcmp(argv[3], "off") == 0))
 		rc = hb_settings_set_notifications(&p, strcmp(argv[3], "on") == 0, err, sizeof err);
+	else if (strcmp(argv[2], "browser") == 0 && (strcmp(argv[3], "on") == 0 || strcmp(argv[3], "off") == 0))
+		rc = hb_settings_set_browser(&p, strcmp(argv[3], "on") == 0, err, sizeof err);
 	else if (strcmp(argv[2], "policy") == 0 && hb_notify_policy_parse(argv[3], &policy) == 0)
 		rc = hb_settings_set_policy(&p, policy, err, sizeof err);
 	else

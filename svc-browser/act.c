@@ -1,0 +1,267 @@
+/*
+ * act - the steps use_user_browser's actions are made of, and the one
+ * place where a failed step becomes what the agent reads.
+ *
+ * Every step has a time limit (HB_BROWSER_ACTION_MS, a page load
+ * HB_BROWSER_LOAD_MS) and the call's cancel flag, so a page that hangs,
+ * a script that loops, or a stopped run ends the action at once or at
+ * its limit, never later.  A page that did not finish is stopped, its
+ * scripts too (Runtime.terminateExecution reaches a renderer busy in a
+ * loop), so the next call on the tab works.  A JavaScript dialog blocks
+ * the page until it is answered: it is dismissed, and the agent told.
+ */
+#include "act.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+
+#define SETTLE_MS 400   /* a click that navigates starts doing so within this */
+
+/* Stop what the page is doing: its loading and its scripts. */
+static void stop_page(struct act *a)
+{
+	json_t *res = NULL;
+	char err[256];
+
+	if (!a->tab_ok)
+		return;
+	if (cdp_call(a->conn.cdp, a->tab.session, "Runtime.terminateExecution", NULL, 2000, NULL, &res, err,
+		     sizeof err) == CDP_OK)
+		json_decref(res);
+	res = NULL;
+	if (cdp_call(a->conn.cdp, a->tab.session, "Page.stopLoading", NULL, 2000, NULL, &res, err, sizeof err) ==
+	    CDP_OK)
+		json_decref(res);
+}
+
+/* Answer the dialog the page opened: dismissed (an alert can only be). */
+static void dismiss_dialog(struct act *a)
+{
+	json_t *res = NULL;
+	char err[256];
+
+	if (cdp_call(a->conn.cdp, a->tab.session, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 0), 2000,
+		     NULL, &res, err, sizeof err) == CDP_OK)
+		json_decref(res);
+}
+
+int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err)
+{
+	const char *tab = a->tab_ok ? a->tab.id : "";
+
+	switch (f) {
+	case CDP_TIMEOUT:
+		stop_page(a);
+		return hb_call_failf(a->call,
+				     "The browser did not finish %s within %d s: the page may be busy (a script that "
+				     "does not end, a server that does not answer). %s%s%sTry again or open another page.",
+				     what, a->step_ms / 1000 ? a->step_ms / 1000 : 1, *tab ? "Tab " : "", tab,
+				     *tab ? " was stopped. " : "");
+	case CDP_CANCELLED:
+		stop_page(a);
+		return hb_call_fail(a->call, "The browser action was cancelled.");
+	case CDP_CLOSED:
+		return hb_call_failf(a->call,
+				     "Chrome closed the connection while %s (%s): it quit, crashed or restarted. Start "
+				     "Chrome again if it is not running; the next call connects again, and the tabs "
+				     "this session opened are open again only if Chrome restored them.",
+				     what, err);
+	case CDP_DIALOG:
+		dismiss_dialog(a);
+		return hb_call_failf(a->call,
+				     "The page in tab %s opened a JavaScript %s while %s. The dialog was dismissed; "
+				     "call again to go on.",
+				     tab, err, what);
+	case CDP_GONE:
+		browser_forget_tab(a->b, a->tab.target);
+		return hb_call_failf(a->call, "Tab %s was closed (by the user or the page) while %s: open a new "
+					      "one with action open.", tab, what);
+	case CDP_CRASHED:
+		return hb_call_failf(a->call, "The page in tab %s crashed while %s: open it again (action open "
+					      "with the tab and the url).", tab, what);
+	case CDP_PROTOCOL:
+		if (strstr(err, "ession with given id not found") || strstr(err, "No target with given id")) {
+			browser_forget_tab(a->b, a->tab.target);
+			return hb_call_failf(a->call, "Tab %s was closed (by the user or the page): open a new one "
+						      "with action open.", tab);
+		}
+		return hb_call_failf(a->call, "The browser refused %s: %s", what, err);
+	case CDP_OK:
+		break;
+	}
+	return hb_call_failf(a->call, "The browser failed %s: %s", what, err);
+}
+
+static int call_on(struct act *a, const char *session, const char *method, json_t *params, int timeout_ms,
+		   json_t **res)
+{
+	char err[CDP_ERR_MAX];
+	enum cdp_fail f = cdp_call(a->conn.cdp, session, method, params, timeout_ms, a->cancel, res, err, sizeof err);
+
+	return f == CDP_OK ? 0 : (act_fail(a, f, method, err), -1);
+}
+
+int act_tab_call_ms(struct act *a, const char *method, json_t *params, int timeout_ms, json_t **res)
+{
+	return call_on(a, a->tab.session, method, params, timeout_ms, res);
+}
+
+int act_tab_call(struct act *a, const char *method, json_t *params, json_t **res)
+{
+	return call_on(a, a->tab.session, method, params, a->step_ms, res);
+}
+
+int act_browser_call(struct act *a, const char *method, json_t *params, json_t **res)
+{
+	return call_on(a, NULL, method, params, a->step_ms, res);
+}
+
+int act_element(struct act *a, const char *ref, const char *selector, long *node)
+{
+	json_t *res = NULL, *doc = NULL;
+	long id;
+
+	if (ref) {
+		if ((id = snapshot_ref_node(ref)) < 0)
+			return hb_call_failf(a->call, "\"%.40s\" is not a ref: refs look like e12 and come from the "
+						      "latest snapshot.", ref), -1;
+		if (act_tab_call(a, "DOM.describeNode", json_pack("{s:I}", "backendNodeId", (json_int_t)id), &res) < 0)
+			return -1;
+		json_decref(res);
+		*node = id;
+		return 0;
+	}
+	if (act_tab_call(a, "DOM.getDocument", json_pack("{s:i}", "depth", 0), &doc) < 0)
+		return -1;
+	id = (long)json_integer_value(json_object_get(json_object_get(doc, "root"), "nodeId"));
+	json_decref(doc);
+	if (act_tab_call(a, "DOM.querySelector", json_pack("{s:I, s:s}", "nodeId", (json_int_t)id, "selector", selector),
+			 &res) < 0)
+		return -1;
+	id = (long)json_integer_value(json_object_get(res, "nodeId"));
+	json_decref(res);
+	if (id <= 0)
+		return hb_call_failf(a->call, "No element matches the selector \"%.200s\" on this page: take a "
+					      "snapshot and use a ref.", selector), -1;
+	if (act_tab_call(a, "DOM.describeNode", json_pack("{s:I}", "nodeId", (json_int_t)id), &res) < 0)
+		return -1;
+	*node = (long)json_integer_value(json_object_get(json_object_get(res, "node"), "backendNodeId"));
+	json_decref(res);
+	return *node > 0 ? 0 : (hb_call_fail(a->call, "The browser did not say which element matched."), -1);
+}
+
+int act_wait_load(struct act *a, unsigned long mark, const char *what)
+{
+	char err[CDP_ERR_MAX];
+	json_t *ev = NULL;
+	unsigned long next;
+	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, "Page.loadEventFired", mark, a->load_ms,
+					 a->cancel, &ev, &next, err, sizeof err);
+
+	json_decref(ev);
+	if (f == CDP_OK)
+		return 0;
+	if (f == CDP_TIMEOUT) {
+		stop_page(a);
+		return hb_call_failf(a->call,
+				     "The page did not finish loading within %d s while %s: a script that never ends, "
+				     "or a server that never finishes. It was stopped; tab %s keeps what had loaded.",
+				     a->load_ms / 1000 ? a->load_ms / 1000 : 1, what, a->tab.id), -1;
+	}
+	return act_fail(a, f, what, err), -1;
+}
+
+int act_settle(struct act *a, unsigned long mark)
+{
+	char err[CDP_ERR_MAX];
+	json_t *ev = NULL;
+	unsigned long next;
+	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, "Page.frameStartedLoading", mark, SETTLE_MS,
+					 a->cancel, &ev, &next, err, sizeof err);
+
+	json_decref(ev);
+	if (f == CDP_TIMEOUT)
+		return 0; /* nothing started: the page changed in place, if at all */
+	if (f != CDP_OK)
+		return act_fail(a, f, "waiting for the page", err), -1;
+	return act_wait_load(a, mark, "loading the page the action opened");
+}
+
+void act_tab_line(struct act *a, char *out, size_t outlen)
+{
+	json_t *res = NULL, *info;
+	char err[256];
+
+	if (cdp_call(a->conn.cdp, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", a->tab.target),
+		     a->step_ms, a->cancel, &res, err, sizeof err) != CDP_OK) {
+		snprintf(out, outlen, "Tab %s", a->tab.id);
+		return;
+	}
+	info = json_object_get(res, "targetInfo");
+	snprintf(out, outlen, "Tab %s: \"%.200s\" (%.500s)", a->tab.id,
+		 json_string_value(json_object_get(info, "title")) ? json_string_value(json_object_get(info, "title")) : "",
+		 json_string_value(json_object_get(info, "url")) ? json_string_value(json_object_get(info, "url")) : "");
+	json_decref(res);
+}
+
+char *act_snapshot(struct act *a, size_t max_chars)
+{
+	struct snapshot s;
+	json_t *res = NULL;
+	char err[512];
+	char *text;
+
+	if (act_tab_call(a, "Accessibility.getFullAXTree", NULL, &res) < 0)
+		return NULL;
+	if (snapshot_build(json_object_get(res, "nodes"), max_chars, &s, err, sizeof err) < 0) {
+		json_decref(res);
+		hb_call_failf(a->call, "The page's snapshot could not be made: %s", err);
+		return NULL;
+	}
+	json_decref(res);
+	text = s.text;
+	s.text = NULL;
+	snapshot_free(&s);
+	return text;
+}
+
+int act_answer_with_snapshot(struct act *a, const char *head)
+{
+	char line[1024];
+	char *snap = act_snapshot(a, ACT_SNAPSHOT_CHARS);
+	int rc;
+
+	if (!snap)
+		return -1;
+	act_tab_line(a, line, sizeof line);
+	rc = hb_call_succeedf(a->call, "%s%s%s\n%s\n%s", a->note, a->note[0] ? "\n" : "", head, line, snap);
+	free(snap);
+	return rc;
+}
+
+int act_eval(struct act *a, const char *expression, json_t **value)
+{
+	json_t *res = NULL, *exc;
+
+	if (act_tab_call(a, "Runtime.evaluate",
+			 json_pack("{s:s, s:b, s:b, s:i}", "expression", expression, "returnByValue", 1, "awaitPromise", 1,
+				   "timeout", a->step_ms),
+			 &res) < 0)
+		return -1;
+	if ((exc = json_object_get(res, "exceptionDetails"))) {
+		const char *text = json_string_value(json_object_get(json_object_get(exc, "exception"), "description"));
+
+		hb_call_failf(a->call, "The page's script failed: %.300s",
+			      text ? text : json_string_value(json_object_get(exc, "text")) ? json_string_value(json_object_get(exc, "text")) : "an exception");
+		json_decref(res);
+		return -1;
+	}
+	*value = json_incref(json_object_get(json_object_get(res, "result"), "value"));
+	json_decref(res);
+	if (!*value)
+		*value = json_null();
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * act - one use_user_browser call while it runs: the arguments, the
+ * connection, the tab it acts on, its time limits, and the steps every
+ * action is made of (a DevTools command on the tab whose failure becomes
+ * a sentence for the agent, an element found by ref or selector, the
+ * wait for a page to load, the tab's title and address, its snapshot).
+ */
+#ifndef BROWSER_ACT_H
+#define BROWSER_ACT_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+
+#include "browser.h"
+#include "paths.h"
+#include "service.h"
+
+#define ACT_SNAPSHOT_CHARS 12000   /* the snapshot an action's answer ends with */
+#define ACT_ERR_MAX 2048
+
+struct act {
+	struct hb_call *call;
+	const struct hb_call_context *ctx;
+	const json_t *args;
+	struct browser *b;
+	struct browser_conn conn;
+	struct tab tab;                /* the tab acted on, when tab_ok */
+	int tab_ok;
+	const atomic_int *cancel;
+	int step_ms, load_ms;
+	struct hb_paths paths;
+	char note[512];                /* said before the answer (a dialog dismissed meanwhile) */
+};
+
+/* A DevTools command on the act's tab (browser-wide when on_browser):
+ * 0 with *res (a new reference, may be NULL), or -1 after answering the
+ * call with a sentence that says what happened and what to do. */
+int act_tab_call(struct act *a, const char *method, json_t *params, json_t **res);
+int act_browser_call(struct act *a, const char *method, json_t *params, json_t **res);
+/* The same with its own time limit. */
+int act_tab_call_ms(struct act *a, const char *method, json_t *params, int timeout_ms, json_t **res);
+
+/* Answer with the failure of a step (the kind from cdp.h), as the two
+ * above do. */
+int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err);
+
+/* The element of a ref ("e12", from a snapshot) or a CSS selector:
+ * 0 with its backend node id, or -1 after answering. */
+int act_element(struct act *a, const char *ref, const char *selector, long *node);
+
+/* Wait until the tab's page has loaded (the load event since mark), at
+ * most the load limit; a page that does not is stopped (its scripts
+ * too) and the call answered: -1.  0 when it loaded. */
+int act_wait_load(struct act *a, unsigned long mark, const char *what);
+/* After a click or a key: if a navigation started within a moment,
+ * wait for it to load as above.  0, or -1 after answering. */
+int act_settle(struct act *a, unsigned long mark);
+
+/* "Tab t1: TITLE (URL)" into out. */
+void act_tab_line(struct act *a, char *out, size_t outlen);
+/* Answer with head, then the tab line and its snapshot (cut at
+ * ACT_SNAPSHOT_CHARS): what an agent reads after every action that may
+ * change the page. */
+int act_answer_with_snapshot(struct act *a, const char *head);
+/* The snapshot text of the tab (malloc'd), bounded by max_chars, or NULL
+ * after answering. */
+char *act_snapshot(struct act *a, size_t max_chars);
+
+/* The JSON value of expression evaluated in the tab's page: 0 with *value
+ * (a new reference), or -1 after answering. */
+int act_eval(struct act *a, const char *expression, json_t **value);
+
+#endif

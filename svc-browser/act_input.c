@@ -1,0 +1,230 @@
+/*
+ * act_input - the actions that act on a page as the user's hand would:
+ * click, type, press a key, scroll.  Input goes through Chrome's input
+ * events (Input.dispatch*), not through script, so the page sees what it
+ * sees from a person: focus, mouse down and up, key events, trusted
+ * events.  After a click or a key the answer waits for a navigation that
+ * started (a link, a submitted form) and ends with the new snapshot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+
+struct key {
+	const char *name;
+	const char *code;
+	int vk;                /* windowsVirtualKeyCode */
+	const char *text;      /* what it types, or NULL */
+};
+
+static const struct key keys[] = {
+	{ "Enter", "Enter", 13, "\r" },       { "Tab", "Tab", 9, NULL },
+	{ "Escape", "Escape", 27, NULL },     { "Backspace", "Backspace", 8, NULL },
+	{ "Delete", "Delete", 46, NULL },     { "ArrowUp", "ArrowUp", 38, NULL },
+	{ "ArrowDown", "ArrowDown", 40, NULL }, { "ArrowLeft", "ArrowLeft", 37, NULL },
+	{ "ArrowRight", "ArrowRight", 39, NULL }, { "PageUp", "PageUp", 33, NULL },
+	{ "PageDown", "PageDown", 34, NULL },  { "Home", "Home", 36, NULL },
+	{ "End", "End", 35, NULL },           { "Space", "Space", 32, " " },
+};
+
+/* The element's ref or selector from the arguments: 0 with *node, or -1
+ * after answering. */
+static int target_node(struct act *a, const char *what, long *node)
+{
+	const char *ref = json_string_value(json_object_get(a->args, "ref"));
+	const char *selector = json_string_value(json_object_get(a->args, "selector"));
+
+	if (!ref && !selector)
+		return hb_call_failf(a->call, "Action %s needs a ref (from a snapshot, like e12) or a selector.", what),
+		       -1;
+	return act_element(a, ref, selector, node);
+}
+
+/* The middle of the element on the screen, scrolled into view first. */
+static int element_centre(struct act *a, long node, double *x, double *y)
+{
+	json_t *res = NULL, *quad;
+
+	if (act_tab_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+		return -1;
+	json_decref(res);
+	if (act_tab_call(a, "DOM.getContentQuads", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+		return -1;
+	quad = json_array_get(json_object_get(res, "quads"), 0);
+	if (json_array_size(quad) != 8) {
+		json_decref(res);
+		return hb_call_fail(a->call, "The element is not visible on the page (it has no box to click): "
+					     "take a snapshot and pick another."), -1;
+	}
+	*x = *y = 0;
+	for (int i = 0; i < 4; i++) {
+		*x += json_number_value(json_array_get(quad, (size_t)(2 * i))) / 4;
+		*y += json_number_value(json_array_get(quad, (size_t)(2 * i + 1))) / 4;
+	}
+	json_decref(res);
+	return 0;
+}
+
+static int mouse(struct act *a, const char *type, double x, double y)
+{
+	json_t *res = NULL;
+
+	if (act_tab_call(a, "Input.dispatchMouseEvent",
+			 json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", type, "x", x, "y", y, "button",
+				   strcmp(type, "mouseMoved") == 0 ? "none" : "left", "clickCount",
+				   strcmp(type, "mouseMoved") == 0 ? 0 : 1),
+			 &res) < 0)
+		return -1;
+	json_decref(res);
+	return 0;
+}
+
+int action_click(struct act *a)
+{
+	unsigned long mark;
+	char head[128];
+	double x, y;
+	long node;
+
+	if (target_node(a, "click", &node) < 0 || element_centre(a, node, &x, &y) < 0)
+		return -1;
+	mark = cdp_event_mark(a->conn.cdp);
+	if (mouse(a, "mouseMoved", x, y) < 0 || mouse(a, "mousePressed", x, y) < 0 ||
+	    mouse(a, "mouseReleased", x, y) < 0 || act_settle(a, mark) < 0)
+		return -1;
+	snprintf(head, sizeof head, "Clicked %s.", json_string_value(json_object_get(a->args, "ref"))
+							   ? json_string_value(json_object_get(a->args, "ref"))
+							   : "the element");
+	return act_answer_with_snapshot(a, head);
+}
+
+static int key_event(struct act *a, const char *type, const struct key *k, const char *text)
+{
+	json_t *res = NULL, *p = json_pack("{s:s, s:s, s:s, s:i}", "type", type, "key", k->name, "code", k->code,
+					 "windowsVirtualKeyCode", k->vk);
+
+	if (p && text && strcmp(type, "keyDown") == 0)
+		json_object_set_new(p, "text", json_string(text));
+	if (act_tab_call(a, "Input.dispatchKeyEvent", p, &res) < 0)
+		return -1;
+	json_decref(res);
+	return 0;
+}
+
+static int press(struct act *a, const char *name)
+{
+	struct key one = { name, "", 0, name };
+	const struct key *k = NULL;
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			k = &keys[i];
+	if (!k) {
+		/* one character types itself */
+		size_t len = strlen(name);
+
+		if (len == 0 || len > 4 || (len > 1 && ((unsigned char)name[0] < 0xc0)))
+			return hb_call_failf(a->call,
+					     "\"%.32s\" is not a key this tool presses: Enter, Tab, Escape, Backspace, "
+					     "Delete, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, PageUp, PageDown, Home, "
+					     "End, Space, or one character.", name), -1;
+		k = &one;
+	}
+	return key_event(a, "keyDown", k, k->text) < 0 || key_event(a, "keyUp", k, NULL) < 0 ? -1 : 0;
+}
+
+int action_press(struct act *a)
+{
+	const char *key = json_string_value(json_object_get(a->args, "key"));
+	unsigned long mark;
+	char head[96];
+
+	if (!key)
+		return hb_call_fail(a->call, "Action press needs a key (Enter, Tab, Escape, ... or one character).");
+	mark = cdp_event_mark(a->conn.cdp);
+	if (press(a, key) < 0 || act_settle(a, mark) < 0)
+		return -1;
+	snprintf(head, sizeof head, "Pressed %.32s.", key);
+	return act_answer_with_snapshot(a, head);
+}
+
+int action_type(struct act *a)
+{
+	const char *text = json_string_value(json_object_get(a->args, "text"));
+	int submit = json_is_true(json_object_get(a->args, "submit"));
+	json_t *res = NULL, *obj = NULL;
+	const char *object_id;
+	unsigned long mark;
+	long node;
+
+	if (!text)
+		return hb_call_fail(a->call, "Action type needs the text to type.");
+	if (target_node(a, "type", &node) < 0)
+		return -1;
+	if (act_tab_call(a, "DOM.focus", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+		return -1;
+	json_decref(res);
+	/* the field's old text goes first, as a person selects it and types
+	 * over it: type means "the field says this" */
+	if (act_tab_call(a, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &obj) < 0)
+		return -1;
+	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
+	if (object_id) {
+		if (act_tab_call(a, "Runtime.callFunctionOn",
+				 json_pack("{s:s, s:s}", "objectId", object_id, "functionDeclaration",
+					   "function () { if (typeof this.select === 'function') this.select();"
+					   " else if (this.isContentEditable) document.execCommand('selectAll'); }"),
+				 &res) < 0) {
+			json_decref(obj);
+			return -1;
+		}
+		json_decref(res);
+	}
+	json_decref(obj);
+	if (act_tab_call(a, "Input.insertText", json_pack("{s:s}", "text", text), &res) < 0)
+		return -1;
+	json_decref(res);
+	if (submit) {
+		mark = cdp_event_mark(a->conn.cdp);
+		if (press(a, "Enter") < 0 || act_settle(a, mark) < 0)
+			return -1;
+	}
+	return act_answer_with_snapshot(a, submit ? "Typed the text and pressed Enter." : "Typed the text.");
+}
+
+int action_scroll(struct act *a)
+{
+	const char *ref = json_string_value(json_object_get(a->args, "ref"));
+	const char *selector = json_string_value(json_object_get(a->args, "selector"));
+	const char *direction = json_string_value(json_object_get(a->args, "direction"));
+	json_int_t amount = json_integer_value(json_object_get(a->args, "amount"));
+	json_t *res = NULL, *v = NULL;
+	char expr[256], head[160];
+	long node;
+
+	if (ref || selector) {
+		if (act_element(a, ref, selector, &node) < 0 ||
+		    act_tab_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node),
+				 &res) < 0)
+			return -1;
+		json_decref(res);
+		return act_answer_with_snapshot(a, "Scrolled the element into view.");
+	}
+	if (!direction)
+		direction = "down";
+	if (strcmp(direction, "down") != 0 && strcmp(direction, "up") != 0)
+		return hb_call_fail(a->call, "Action scroll takes direction down or up (or a ref to scroll to).");
+	snprintf(expr, sizeof expr,
+		 "(() => { const d = %lld || Math.round(window.innerHeight * 0.9); window.scrollBy(0, %sd);"
+		 " return [Math.round(window.scrollY), Math.max(0, document.documentElement.scrollHeight -"
+		 " window.innerHeight)]; })()",
+		 (long long)amount, strcmp(direction, "up") == 0 ? "-" : "");
+	if (act_eval(a, expr, &v) < 0)
+		return -1;
+	snprintf(head, sizeof head, "Scrolled %s: now at %lld of %lld pixels.", direction,
+		 (long long)json_integer_value(json_array_get(v, 0)), (long long)json_integer_value(json_array_get(v, 1)));
+	json_decref(v);
+	return act_answer_with_snapshot(a, head);
+}

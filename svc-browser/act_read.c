@@ -1,0 +1,194 @@
+/*
+ * act_read - what an agent can learn of a page without changing it: the
+ * snapshot (the accessibility tree, with refs), the page's text in
+ * bounded parts, and a screenshot that the model sees as an image and
+ * that is also saved in the cache for the user.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "base64.h"
+#include "images.h"
+#include "snapshot.h"
+
+#define SNAPSHOT_CHARS 40000
+#define READ_DEFAULT_CHARS 20000
+
+int action_snapshot(struct act *a)
+{
+	char line[1024];
+	char *snap = act_snapshot(a, SNAPSHOT_CHARS);
+	int rc;
+
+	if (!snap)
+		return -1;
+	act_tab_line(a, line, sizeof line);
+	rc = hb_call_succeedf(a->call, "%s%s%s\n%s", a->note, a->note[0] ? "\n" : "", line, snap);
+	free(snap);
+	return rc;
+}
+
+/* The byte offset of character n of s (len bytes), or len. */
+static size_t char_offset(const char *s, size_t len, size_t n)
+{
+	size_t i = 0;
+
+	while (i < len && n > 0) {
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		n--;
+	}
+	return i;
+}
+
+static size_t char_count(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+int action_read(struct act *a)
+{
+	json_int_t max = json_integer_value(json_object_get(a->args, "maxChars"));
+	json_int_t offset = json_integer_value(json_object_get(a->args, "offset"));
+	char line[1024];
+	json_t *v = NULL;
+	const char *text;
+	size_t len, total, from, to;
+	int rc;
+
+	if (max <= 0)
+		max = READ_DEFAULT_CHARS;
+	if (act_eval(a, "document.body ? document.body.innerText : document.documentElement.innerText", &v) < 0)
+		return -1;
+	text = json_string_value(v) ? json_string_value(v) : "";
+	len = strlen(text);
+	total = char_count(text, len);
+	from = char_offset(text, len, (size_t)offset);
+	to = char_offset(text, len, (size_t)offset + (size_t)max);
+	act_tab_line(a, line, sizeof line);
+	if ((size_t)offset >= total && total > 0)
+		rc = hb_call_succeedf(a->call, "%s\nThe page's text has %zu characters; offset %lld is past its end.",
+				      line, total, (long long)offset);
+	else if (from == 0 && to == len)
+		rc = hb_call_succeedf(a->call, "%s%s%s\n%.*s", a->note, a->note[0] ? "\n" : "", line, (int)len, text);
+	else
+		rc = hb_call_succeedf(a->call,
+				      "%s\nCharacters %lld to %zu of the page's %zu%s\n%.*s\n[cut: the text goes on; read "
+				      "with offset %zu for more]",
+				      line, (long long)offset, (size_t)offset + char_count(text + from, to - from), total,
+				      to == len ? " (the end)" : "", (int)(to - from), text + from,
+				      (size_t)offset + char_count(text + from, to - from));
+	json_decref(v);
+	return rc;
+}
+
+/* Only letters, digits, '-' and '_' of a session id go into a path. */
+static void safe_name(const char *in, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < outlen; in++)
+		if ((*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') || (*in >= '0' && *in <= '9') ||
+		    *in == '-' || *in == '_')
+			out[n++] = *in;
+	if (n == 0 && outlen > 4)
+		n = (size_t)snprintf(out, outlen, "user");
+	out[n] = '\0';
+}
+
+/* The PNG under <cache>/browser/<session>/: its path into path. */
+static int save_png(struct act *a, const unsigned char *png, size_t len, char *path, size_t pathlen, char *err,
+		    size_t errlen)
+{
+	char dir[HB_PATH_MAX], session[80];
+	struct timespec ts;
+	int fd;
+
+	safe_name(a->ctx->session, session, sizeof session);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (hb_dir_make_private(&a->paths, HB_DIR_CACHE, err, errlen) < 0)
+		return -1;
+	if (snprintf(dir, sizeof dir, "%s/browser/%s", a->paths.cache, session) >= (int)sizeof dir ||
+	    hb_mkdir_p(dir, 0700) < 0) {
+		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, pathlen, "%s/%s-%lld%03ld.png", dir, a->tab.id, (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (write(fd, png, len) != (ssize_t)len || close(fd) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+int action_screenshot(struct act *a)
+{
+	int full = json_is_true(json_object_get(a->args, "fullPage"));
+	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL;
+	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024];
+	const char *data;
+	unsigned char *png;
+	size_t len;
+	int rc;
+
+	if (full) {
+		json_t *m = NULL, *size;
+
+		if (act_tab_call(a, "Page.getLayoutMetrics", NULL, &m) < 0) {
+			json_decref(params);
+			return -1;
+		}
+		size = json_object_get(m, "cssContentSize");
+		json_object_set_new(params, "captureBeyondViewport", json_true());
+		json_object_set_new(params, "clip",
+				    json_pack("{s:f, s:f, s:f, s:f, s:f}", "x", 0.0, "y", 0.0, "width",
+					      json_number_value(json_object_get(size, "width")), "height",
+					      json_number_value(json_object_get(size, "height")) > 16384
+						      ? 16384.0
+						      : json_number_value(json_object_get(size, "height")),
+					      "scale", 1.0));
+		json_decref(m);
+	}
+	if (act_tab_call(a, "Page.captureScreenshot", params, &res) < 0)
+		return -1;
+	data = json_string_value(json_object_get(res, "data"));
+	if (!data || !(png = hb_base64_decode(data, strlen(data), &len))) {
+		json_decref(res);
+		return hb_call_fail(a->call, "The browser sent a screenshot that is not base64 PNG.");
+	}
+	json_decref(res);
+	if (save_png(a, png, len, path, sizeof path, err, sizeof err) < 0) {
+		free(png);
+		return hb_call_failf(a->call, "The screenshot could not be saved: %s", err);
+	}
+	act_tab_line(a, line, sizeof line);
+	{
+		struct hb_image img = { "image/png", png, len };
+		char text[HB_PATH_MAX + 4096];
+
+		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s), saved as %s.", a->note,
+			 a->note[0] ? "\n" : "", line, len, full ? ", the whole page" : "", path);
+		/* too large for an answer (a long whole page) fails with its
+		 * sentence; the file stays saved */
+		rc = hb_call_succeed_with_images(a->call, text, &img, 1);
+	}
+	free(png);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/*
+ * actions - what use_user_browser can do, one function each, called by
+ * tool.c with the act set up (the connection, and the tab for the
+ * actions that act on one).  Each answers the call itself.
+ *
+ *   tabs        the agent's tabs, and the user's (read only: title, url)
+ *   open        a url in a new tab of the session, or in one of its tabs
+ *   snapshot    the page's accessibility tree with refs
+ *   read        the page's text, bounded (maxChars, offset)
+ *   click       an element by ref (or selector)
+ *   type        text into a field (clearing it), optionally submitting
+ *   press       a key
+ *   scroll      by a page or amount, or to an element
+ *   wait        for a text to appear, or for a navigation
+ *   screenshot  PNG saved in the cache and given to the model
+ *   close       one of the session's tabs
+ */
+#ifndef BROWSER_ACTIONS_H
+#define BROWSER_ACTIONS_H
+
+#include "act.h"
+
+/* Before any action on a tab: a dialog the page opened since the last
+ * call is dismissed (and said in the answer).  0, or -1 after answering. */
+int action_prelude(struct act *a);
+
+int action_tabs(struct act *a);
+int action_open(struct act *a);
+int action_close(struct act *a);
+int action_wait(struct act *a);
+int action_snapshot(struct act *a);
+int action_read(struct act *a);
+int action_screenshot(struct act *a);
+int action_click(struct act *a);
+int action_type(struct act *a);
+int action_press(struct act *a);
+int action_scroll(struct act *a);
+
+#endif

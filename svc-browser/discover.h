@@ -1,0 +1,37 @@
+/*
+ * discover - where the user's browser listens for the DevTools protocol:
+ * the browser-url setting (resolved through /json/version), or the
+ * DevToolsActivePort file that Chrome writes into its user data folder
+ * when the user allows remote debugging (chrome://inspect/#remote-
+ * debugging), looked for in the standard folders in a fixed order.
+ * Only loopback, ever: the URL given back names 127.0.0.1 or [::1] and
+ * the connection is checked again once made (cdp.c).
+ */
+#ifndef BROWSER_DISCOVER_H
+#define BROWSER_DISCOVER_H
+
+#include <stddef.h>
+
+#include "paths.h"
+
+#define DISCOVER_URL_MAX 512
+#define DISCOVER_REASON_MAX 1024
+
+struct browser_endpoint {
+	char ws_url[DISCOVER_URL_MAX];     /* ws://127.0.0.1:PORT/devtools/browser/... */
+	char source[HB_PATH_MAX + 64];     /* where it came from, for sentences: the file or the setting */
+	int from_file;                     /* 1: a DevToolsActivePort file (it may be stale) */
+};
+
+/* The endpoint to connect to: 0, or -1 with a sentence that says what
+ * the user can do (turn on remote debugging, start Chrome, fix the
+ * setting).  cancelled may be NULL. */
+int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int (*cancelled)(void *), void *arg,
+		     char *err, size_t errlen);
+
+/* The user data folders searched, in order, for this system and this
+ * HOME / XDG_CONFIG_HOME: writes up to max paths into dirs (each
+ * HB_PATH_MAX bytes) and returns how many. */
+int discover_folders(char (*dirs)[HB_PATH_MAX], int max);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * tool - use_user_browser: the arguments, the setting, the connection and
+ * the tab, then one action of the table.
+ *
+ * The arguments are checked against the catalog's schema here (the
+ * broker hands them on as the model wrote them): a known action, only
+ * the fields the actions take, each of its type and size.  sessionId,
+ * runId and projectDirectory, which older Codex threads send with every
+ * call, are ignored (page 000 says so of this tool): the session is the
+ * broker's binding.  Browser control is read on every call, so turning
+ * it off stops the next call.
+ */
+#include "tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "act.h"
+#include "actions.h"
+#include "json.h"
+#include "settings.h"
+#include "tunables.h"
+
+enum needs { NEEDS_BROWSER, NEEDS_TAB, NEEDS_TAB_OR_NEW };
+
+struct action {
+	const char *name;
+	int (*fn)(struct act *a);
+	enum needs needs;
+};
+
+static const struct action actions[] = {
+	{ "tabs", action_tabs, NEEDS_BROWSER },
+	{ "open", action_open, NEEDS_TAB_OR_NEW },
+	{ "snapshot", action_snapshot, NEEDS_TAB },
+	{ "read", action_read, NEEDS_TAB },
+	{ "click", action_click, NEEDS_TAB },
+	{ "type", action_type, NEEDS_TAB },
+	{ "press", action_press, NEEDS_TAB },
+	{ "scroll", action_scroll, NEEDS_TAB },
+	{ "wait", action_wait, NEEDS_TAB },
+	{ "screenshot", action_screenshot, NEEDS_TAB },
+	{ "close", action_close, NEEDS_TAB },
+};
+
+static const char *const fields[] = {
+	"action", "tab", "url", "ref", "selector", "text", "submit", "key", "direction", "amount",
+	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
+	/* sent by older Codex threads; ignored */
+	"sessionId", "runId", "projectDirectory", NULL,
+};
+
+#define OFF_SENTENCE                                                                                          \
+	"The browser bridge is off: use_user_browser cannot reach your browser until you turn it on (hbctl "   \
+	"settings browser on) and allow remote debugging in Chrome (chrome://inspect/#remote-debugging)."
+
+/* Types and sizes of every field, whatever the action. */
+static int check_fields(const json_t *args, char *err, size_t errlen)
+{
+	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction", NULL };
+	static const char *const bools[] = { "submit", "navigation", "fullPage", NULL };
+	const char *s;
+	long long n;
+	int b;
+
+	if (hb_json_only_fields(args, fields, err, errlen) < 0)
+		return -1;
+	for (int i = 0; strings[i]; i++)
+		if (hb_json_opt_string(args, strings[i], strcmp(strings[i], "text") == 0 ? 100000 : 4096, 0, &s, err,
+				       errlen) < 0)
+			return -1;
+	for (int i = 0; bools[i]; i++)
+		if (hb_json_opt_bool(args, bools[i], 0, &b, err, errlen) < 0)
+			return -1;
+	if (hb_json_opt_int(args, "amount", 1, 100000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "timeoutMs", 1, 60000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "maxChars", 1, 100000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+static const struct action *find_action(const char *name)
+{
+	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+		if (strcmp(actions[i].name, name) == 0)
+			return &actions[i];
+	return NULL;
+}
+
+int browser_tool(struct hb_call *call, const json_t *args)
+{
+	struct act a = { .call = call, .ctx = hb_call_context(call), .args = args, .b = hb_call_service_arg(call),
+			 .cancel = hb_call_cancel_flag(call) };
+	const struct action *act;
+	struct hb_settings s;
+	const char *name, *tab;
+	char err[ACT_ERR_MAX];
+	int rc;
+
+	if (hb_paths_resolve(&a.paths, err, sizeof err) < 0 || hb_settings_load(&a.paths, &s, err, sizeof err) < 0)
+		return hb_call_failf(call, "The settings cannot be read: %s", err);
+	if (!s.browser)
+		return hb_call_fail(call, OFF_SENTENCE);
+	if (!json_is_object(args) || check_fields(args, err, sizeof err) < 0 ||
+	    hb_json_req_string(args, "action", 32, &name, err, sizeof err) < 0)
+		return hb_call_failf(call, "use_user_browser: %s", json_is_object(args) ? err : "the arguments must be an object");
+	if (!(act = find_action(name)))
+		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
+					   "type, press, scroll, wait, screenshot or close.", name);
+	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
+	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
+	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	tab = json_string_value(json_object_get(args, "tab"));
+	rc = 0;
+	if (act->needs == NEEDS_TAB || (act->needs == NEEDS_TAB_OR_NEW && tab)) {
+		if ((rc = browser_tab(a.b, &a.conn, a.ctx->session, tab, a.cancel, &a.tab, err, sizeof err)) < 0)
+			hb_call_fail(call, err);
+		else
+			a.tab_ok = 1;
+	}
+	if (rc == 0 && a.tab_ok)
+		rc = action_prelude(&a);
+	if (rc == 0)
+		rc = act->fn(&a);
+	if (a.tab_ok)
+		browser_tab_seen(a.b, a.tab.target, cdp_event_mark(a.conn.cdp));
+	browser_release(&a.conn);
+	return rc;
+}
