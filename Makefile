@@ -56,6 +56,7 @@ APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
 ALERTS_SRC   := $(wildcard svc-alerts/*.c)
+BROWSER_SRC  := $(wildcard svc-browser/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
 EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
@@ -70,6 +71,7 @@ LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
 LIBALERTS   := $(BUILD)/libalerts.a
+LIBBROWSER  := $(BUILD)/libbrowser.a
 LIBSPEECH   := $(BUILD)/libspeech.a
 LIBVIDEO    := $(BUILD)/libvideo.a
 LIBEXPLAINER := $(BUILD)/libexplainer.a
@@ -118,6 +120,8 @@ $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
 	$(AR) rcs $@ $^
 $(LIBALERTS): $(call obj,$(filter-out svc-alerts/main.c,$(ALERTS_SRC)))
 	$(AR) rcs $@ $^
+$(LIBBROWSER): $(call obj,$(filter-out svc-browser/main.c,$(BROWSER_SRC)))
+	$(AR) rcs $@ $^
 $(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c svc-explainer/main.c,$(EXPLAINER_SRC)))
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
@@ -155,7 +159,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
 # fake_relay, ws_pump): an archive, so a test takes only what it calls.
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
