@@ -66,7 +66,7 @@ static const char *const ref_roles[] = {
 /* Unnamed, these only wrap their children. */
 static const char *const wrapper_roles[] = {
 	"generic", "none", "presentation", "LabelText", "Legend", "MenuListPopup",
-	"Section", "Div", NULL
+	"Section", "Div", "", NULL
 };
 /* Inline formatting: wraps like the above, inside the same block of text. */
 static const char *const inline_roles[] = {
@@ -569,6 +569,12 @@ static int index_nodes(struct walk *w, const json_t *nodes, size_t *idx)
 		const char *key;
 
 		a->j = json_array_get(nodes, i);
+		idx[i] = i;
+		if (!json_is_object(a->j)) {
+			w->seen[i] = 1;  /* not a node: never shown */
+			a->role = a->name = "";
+			continue;
+		}
 		a->role = field_value_string(a->j, "role");
 		a->name = field_value_string(a->j, "name");
 		id = json_object_get(a->j, "nodeId");
@@ -578,7 +584,6 @@ static int index_nodes(struct walk *w, const json_t *nodes, size_t *idx)
 		} else {
 			key = json_string_value(id);
 		}
-		idx[i] = i;
 		/* The first of two nodes with one id wins: a later one is unreachable. */
 		if (key && !hb_map_get(&w->ids, key) && hb_map_put(&w->ids, key, &idx[i]) < 0)
 			return -1;
