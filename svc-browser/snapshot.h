@@ -1,0 +1,92 @@
+/*
+ * snapshot - the page as an agent reads it: the accessibility tree that
+ * Chrome gives (CDP Accessibility.getFullAXTree) turned into bounded
+ * text, one line per node, with a ref on each element the agent can act
+ * on.  Pure: JSON in, text out; no browser, no I/O.
+ *
+ * The format (Playwright's aria snapshot, as its MCP server shows it):
+ *
+ *   - RootWebArea "Sign up"
+ *     - main
+ *       - heading "Create your account" [level=1]
+ *       - form
+ *         - textbox "Full name" [ref=e2]: "Ada Lovelace"
+ *         - textbox "Email" [focused] [placeholder="you@example.com"] [ref=e3]
+ *         - button "Sign up" [ref=e28]
+ *         - button "Cancel" [disabled] [ref=e29]
+ *
+ * - Two spaces per level; `- role "name" [attrs] [ref=eN]: "value"`.
+ *   Every string that comes from the page (names, text, values, urls,
+ *   placeholders) is inside double quotes and escaped (\" \\ \n \t \r,
+ *   other control characters, line and paragraph separators and bidi
+ *   overrides as \uXXXX), so a page cannot start a line of its own, forge
+ *   a ref or reorder what the agent reads.  Names and values are cut at
+ *   SNAPSHOT_NAME_MAX characters, text at SNAPSHOT_TEXT_MAX, with "…".
+ * - Attributes, in this order, only when they hold: [level=N] (not
+ *   for list items, where it is only their nesting),
+ *   [checked] / [checked=mixed], [pressed] / [pressed=mixed], [selected],
+ *   [expanded], [disabled], [required], [readonly], [invalid], [focused],
+ *   [placeholder="…"] (an empty field), [url="…"] (links, cut at
+ *   SNAPSHOT_URL_MAX).
+ * - ref = "e" + the node's backendDOMNodeId.  It lives as long as the DOM
+ *   node does, needs no table kept between calls (it survives a restart
+ *   of svc-browser), and svc-browser resolves it with DOM.getBoxModel or
+ *   DOM.resolveNode {backendNodeId} in the agent's own tab only.  A node
+ *   gets a ref when it has a backendDOMNodeId and is focusable or has a
+ *   role an agent acts on or points at (button, link, textbox, checkbox,
+ *   option...; see snapshot.c).  The document itself gets none.
+ * - What is left out, so the agent reads the page and not Chrome's
+ *   plumbing: ignored nodes (their children move up to their place);
+ *   unnamed containers that carry no meaning (generic, none,
+ *   presentation, LabelText, Legend, MenuListPopup, and inline formatting
+ *   such as strong and emphasis), whose children move up a level;
+ *   InlineTextBox and ListMarker; the inside of a plain text field (its
+ *   value is on the field's line); text that only repeats the name of the
+ *   element it is in (a substring of it: a button's label, a heading's
+ *   words, a legend inside its group), and a label's text just before the
+ *   field it names ("Email" before textbox "Email").  Neighbouring
+ *   texts are joined into one `- text "…"` line (with a space between
+ *   pieces from different blocks); a <br> ends a line.
+ * - Hostile trees: the walk keeps its own stack (no recursion, so depth
+ *   cannot exhaust the C stack), visits each node once (a cycle in
+ *   childIds, or a node listed twice, prints once), and caps the
+ *   indentation at SNAPSHOT_MAX_DEPTH levels (deeper nodes are still
+ *   listed, at that indentation).  Missing or mistyped fields are taken
+ *   as absent.
+ * - Bounded: the lines stop at a line boundary so that the text with the
+ *   final note stays within max_chars (bytes), and the note says how many
+ *   nodes were left out (SNAPSHOT_CUT_NOTE).
+ */
+#ifndef BROWSER_SNAPSHOT_H
+#define BROWSER_SNAPSHOT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define SNAPSHOT_NAME_MAX  200   /* characters of a name or value */
+#define SNAPSHOT_TEXT_MAX  1000  /* characters of one text line */
+#define SNAPSHOT_URL_MAX   100   /* characters of a link's url */
+#define SNAPSHOT_MAX_DEPTH 40    /* levels of indentation */
+#define SNAPSHOT_MIN_CHARS 256   /* a smaller max_chars is raised to this */
+/* The last line of a cut snapshot: max_chars, then the nodes left out. */
+#define SNAPSHOT_CUT_NOTE "… snapshot cut at %zu characters: %zu more nodes. " \
+	"Read a part with read_text or scroll.\n"
+
+struct snapshot {
+	char *text;      /* malloc'd, NUL-terminated; lines end in \n */
+	size_t len;
+	int truncated;   /* cut at max_chars (the last line says so) */
+	size_t nodes;    /* lines shown, the note not counted */
+	size_t refs;     /* of them, lines with a ref */
+};
+
+/* nodes: the "nodes" array of getFullAXTree's result; max_chars: a bound
+ * on out->len, 0 for none.  0, or -1 with err (nodes not an array, out of
+ * memory) and *out zeroed. */
+int snapshot_build(const json_t *nodes, size_t max_chars, struct snapshot *out,
+		   char *err, size_t errlen);
+void snapshot_free(struct snapshot *s);
+/* "e123" -> 123 (the backendDOMNodeId), or -1 when ref is not of that form. */
+long snapshot_ref_node(const char *ref);
+
+#endif
