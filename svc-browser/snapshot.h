@@ -70,7 +70,7 @@
 #define SNAPSHOT_MIN_CHARS 256   /* a smaller max_chars is raised to this */
 /* The last line of a cut snapshot: max_chars, then the nodes left out. */
 #define SNAPSHOT_CUT_NOTE "… snapshot cut at %zu characters: %zu more nodes. " \
-	"Read a part with read_text or scroll.\n"
+	"Read the text with action read, or scroll.\n"
 
 struct snapshot {
 	char *text;      /* malloc'd, NUL-terminated; lines end in \n */
