@@ -499,18 +499,14 @@ static int repeats(const char *text, const char *pname)
 {
 	size_t n;
 	const char *s = trimmed(text, &n);
-	char *copy;
-	int found;
+	size_t plen = strlen(pname), i;
 
 	if (n == 0)
 		return 1;
-	if (!*pname || n > strlen(pname))
-		return 0;
-	if (!(copy = strndup(s, n)))
-		return 0;
-	found = strstr(pname, copy) != NULL;
-	free(copy);
-	return found;
+	for (i = 0; n <= plen && i <= plen - n; i++)
+		if (memcmp(pname + i, s, n) == 0)
+			return 1;
+	return 0;
 }
 
 static int visit(struct walk *w, const struct item *it)
