@@ -494,12 +494,14 @@ static int push_children(struct walk *w, const struct item *it, size_t depth,
 	return 0;
 }
 
-/* Does the text only repeat what the enclosing element's name says? */
+/* Does the text only repeat what the enclosing element's name says?
+ * Only the name's start is searched: a page with a huge name over many
+ * texts must not cost their product. */
 static int repeats(const char *text, const char *pname)
 {
 	size_t n;
 	const char *s = trimmed(text, &n);
-	size_t plen = strlen(pname), i;
+	size_t plen = strnlen(pname, 8 * SNAPSHOT_NAME_MAX), i;
 
 	if (n == 0)
 		return 1;
