@@ -494,23 +494,21 @@ static int push_children(struct walk *w, const struct item *it, size_t depth,
 	return 0;
 }
 
-/* Does the text only repeat what the enclosing element's name says? */
+/* Does the text only repeat what the enclosing element's name says?
+ * Only the name's start is searched: a page with a huge name over many
+ * texts must not cost their product. */
 static int repeats(const char *text, const char *pname)
 {
 	size_t n;
 	const char *s = trimmed(text, &n);
-	char *copy;
-	int found;
+	size_t plen = strnlen(pname, 8 * SNAPSHOT_NAME_MAX), i;
 
 	if (n == 0)
 		return 1;
-	if (!*pname || n > strlen(pname))
-		return 0;
-	if (!(copy = strndup(s, n)))
-		return 0;
-	found = strstr(pname, copy) != NULL;
-	free(copy);
-	return found;
+	for (i = 0; n <= plen && i <= plen - n; i++)
+		if (memcmp(pname + i, s, n) == 0)
+			return 1;
+	return 0;
 }
 
 static int visit(struct walk *w, const struct item *it)
