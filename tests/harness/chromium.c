@@ -28,6 +28,7 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "chromium.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -256,12 +257,48 @@ static int reap(pid_t pid, int ms)
 	return r == pid || (r < 0 && errno == ECHILD);
 }
 
-/* Wait, within ms, until no process of the group is left. */
+/* Whether a process of group pgid is still running: /proc/N/stat, whose
+ * fields after the name (which ends at the last ')') are the state, the
+ * parent and the group.  A zombie counts as gone: the browser's helpers
+ * are reparented to init on its death, and some inits reap late (seen:
+ * over a second), while a zombie holds no file of the folder. */
+static int group_running(pid_t pgid)
+{
+	struct dirent *e;
+	int running = 0;
+	DIR *proc;
+
+	if (!(proc = opendir("/proc")))
+		return kill(-pgid, 0) == 0; /* no /proc: zombies count */
+	while (!running && (e = readdir(proc))) {
+		char name[300], buf[512], *paren, state;
+		long ppid, pgrp;
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(name, sizeof name, "/proc/%s/stat", e->d_name);
+		if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if ((paren = strrchr(buf, ')')) && sscanf(paren + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3)
+			running = pgrp == pgid && state != 'Z' && state != 'X';
+	}
+	closedir(proc);
+	return running;
+}
+
+/* Wait, within ms, until no process of the group runs. */
 static void await_group(pid_t pgid, int ms)
 {
 	long long deadline = hb_monotonic_ms() + ms;
 
-	while (kill(-pgid, 0) == 0 && hb_monotonic_ms() < deadline)
+	while (group_running(pgid) && hb_monotonic_ms() < deadline)
 		tick();
 }
 
