@@ -157,7 +157,8 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
-# fake_relay, ws_pump): an archive, so a test takes only what it calls.
+# fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
+# archive, so a test takes only what it calls.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
