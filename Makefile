@@ -31,12 +31,15 @@ PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKG
 WS_LIBS       := -lwslay $(shell pkg-config --libs openssl 2>/dev/null)
 libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 
+# chromium: the real browser svc-browser's tests drive (headless, over the
+# DevTools protocol; tests/harness/chromium.c).  Without recommends, so no
+# chromium-sandbox: the tests run it with --no-sandbox.
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
                 libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
                 libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra \
-                libwslay-dev libssl-dev openssl
+                libwslay-dev libssl-dev openssl chromium
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
@@ -163,7 +166,8 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
-# fake_relay, ws_pump): an archive, so a test takes only what it calls.
+# fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
+# archive, so a test takes only what it calls.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
                        $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,151 @@
+// pages.mjs - the local web pages the browser tests drive a real Chromium
+// through (svc-browser, issue 15): an HTTP server on 127.0.0.1 only, on
+// port N (0 or none: one of the system's choice), that prints "PORT n"
+// first and ends when its stdin closes (tests/harness/test_pages.c starts
+// it through node_server).  Node's standard library only.
+//
+//   node pages.mjs [--port N]
+//
+//   /                  the same as /links
+//   /links             links to every page below
+//   /button            a heading, a paragraph, and a button "Show greeting"
+//                      whose click writes "Hello, agent!" into #greeting and
+//                      sets the title to "Greeted"
+//   /form              Name (text), Email (email), a checkbox, a select and
+//                      a Submit button; a GET form, so typing and submitting
+//                      (Enter or a click) lands on /submitted
+//   /submitted         "Thanks, NAME" (and the email) from the query
+//   /long              about 200 KB of numbered paragraphs, for reading
+//                      with a bound ("Paragraph 1." first, "The end." last)
+//   /loop              a script that never ends (while (true) {}) in the
+//                      body, after the first paragraph
+//   /alert             alert("Hello from alert") on load
+//   /confirm-on-click  a button "Ask" that opens confirm("Are you sure?")
+//                      and writes the answer into #answer
+//   /slow              headers sent, the body never ended: a page that
+//                      never finishes loading
+//   /download          a text file with Content-Disposition: attachment
+//   /scroll            a 5000 px tall page with "Bottom marker" at its end
+//   /wait              "Ready now" appears 500 ms after load
+//
+// Anything else is 404.  Every page is small, plain HTML with no outside
+// resources, so a page's load is this server's answer and nothing else.
+import http from 'node:http';
+import { options } from '../ws/cli.mjs';
+
+const args = options();
+const port = args.port === undefined ? 0 : Number(args.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+	process.stderr.write('pages.mjs: --port takes a port number\n');
+	process.exit(2);
+}
+
+const escape = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// A whole HTML document with title and body.
+const page = (title, body) =>
+	`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>\n` +
+	`<body>\n${body}\n</body></html>\n`;
+
+const longText = (() => {
+	const parts = [];
+	for (let i = 1, size = 0; size < 200 * 1024; i++) {
+		const p = `<p>Paragraph ${i}. The quick brown fox jumps over the lazy dog, again and again.</p>\n`;
+		parts.push(p);
+		size += p.length;
+	}
+	return parts.join('') + '<p>The end.</p>';
+})();
+
+const pages = {
+	'/links': () => page('Links', '<h1>Test pages</h1>\n<ul>\n' +
+		['button', 'form', 'long', 'loop', 'alert', 'confirm-on-click', 'slow', 'download', 'scroll', 'wait']
+			.map((p) => `<li><a href="/${p}">${p}</a></li>`).join('\n') + '\n</ul>'),
+	'/button': () => page('Button', `<h1>Button page</h1>
+<p>Press the button to see a greeting.</p>
+<button id="show" type="button">Show greeting</button>
+<p id="greeting"></p>
+<script>
+document.getElementById('show').addEventListener('click', () => {
+	document.getElementById('greeting').textContent = 'Hello, agent!';
+	document.title = 'Greeted';
+});
+</script>`),
+	'/form': () => page('Form', `<h1>Sign up</h1>
+<form action="/submitted" method="get">
+<p><label for="name">Name</label> <input id="name" name="name" type="text"></p>
+<p><label for="email">Email</label> <input id="email" name="email" type="email"></p>
+<p><label><input id="news" name="news" type="checkbox" value="yes"> Send me news</label></p>
+<p><label for="color">Colour</label> <select id="color" name="color">
+<option value="red">Red</option><option value="green">Green</option><option value="blue">Blue</option>
+</select></p>
+<p><button type="submit">Submit</button></p>
+</form>`),
+	'/submitted': (url) => page('Submitted', `<h1>Thanks, ${escape(url.searchParams.get('name') || '')}</h1>
+<p id="email">Email: ${escape(url.searchParams.get('email') || '')}</p>`),
+	'/long': () => page('Long', `<h1>A long page</h1>\n${longText}`),
+	'/loop': () => page('Loop', `<h1>Loop</h1>
+<p>This page runs a script that never ends.</p>
+<script>while (true) {}</script>`),
+	'/alert': () => page('Alert', `<h1>Alert</h1>
+<script>window.addEventListener('load', () => alert('Hello from alert'));</script>`),
+	'/confirm-on-click': () => page('Confirm', `<h1>Confirm</h1>
+<button id="ask" type="button">Ask</button>
+<p id="answer"></p>
+<script>
+document.getElementById('ask').addEventListener('click', () => {
+	document.getElementById('answer').textContent = confirm('Are you sure?') ? 'Yes' : 'No';
+});
+</script>`),
+	'/scroll': () => page('Scroll', `<h1>A tall page</h1>
+<div style="height: 5000px">Top of the page.</div>
+<p id="bottom">Bottom marker</p>`),
+	'/wait': () => page('Wait', `<h1>Wait</h1>
+<p id="status">Loading…</p>
+<script>
+window.addEventListener('load', () => setTimeout(() => {
+	document.getElementById('status').textContent = 'Ready now';
+}, 500));
+</script>`),
+};
+pages['/'] = pages['/links'];
+
+const server = http.createServer((req, res) => {
+	// req.url is the path and query; "//x" alone would read as a host.
+	const url = new URL(`http://127.0.0.1${req.url}`);
+	if (url.pathname === '/slow') {
+		// Headers and a first chunk, then nothing: the load never ends
+		// (until the browser gives up or the server stops).
+		res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+		res.write('<!doctype html>\n<html><head><title>Slow</title></head><body><h1>Slow</h1>\n');
+		return;
+	}
+	if (url.pathname === '/download') {
+		res.writeHead(200, {
+			'Content-Type': 'text/plain; charset=utf-8',
+			'Content-Disposition': 'attachment; filename="report.txt"',
+		});
+		res.end('A downloaded file.\n');
+		return;
+	}
+	const make = pages[url.pathname];
+	if (!make) {
+		res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+		res.end(page('Not found', '<h1>Not found</h1>'));
+		return;
+	}
+	res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+	res.end(make(url));
+});
+server.on('error', (e) => {
+	process.stderr.write(`pages.mjs: cannot listen on 127.0.0.1 port ${port}: ${e.message}\n`);
+	process.exit(1);
+});
+server.listen(port, '127.0.0.1', () => {
+	process.stdout.write(`PORT ${server.address().port}\n`);
+});
+// The test went away (even killed): so does the server, /slow's
+// never-ending answers with it.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.on('error', () => process.exit(0));
+process.stdin.resume();
