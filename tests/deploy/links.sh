@@ -12,7 +12,8 @@
 # --as-needed, which would hide a Makefile that links everything) and what
 # the program loads (ldd, Linux only).  One ok/FAIL line per program.
 # The WebSocket client's wslay and OpenSSL are in libhbcommon.a for the
-# programs that call ws_* (svc-alerts, for its link to the relay); no other
+# programs that call ws_* (svc-alerts, for its link to the relay, and
+# svc-browser, for Chrome's DevTools); no other
 # program listed here may ask for them (libcurl loads OpenSSL by itself, so
 # ldd is asked about wslay only).
 set -u
@@ -66,5 +67,6 @@ check svc-video "$base libcurl"
 # renderer's link line does not ask for it.
 check hb-explainer "libjansson libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2 libzmq"
 check svc-alerts "$base libsqlite3 libwslay libssl libcrypto"
+check svc-browser "$base libcurl libwslay libssl libcrypto"
 check svc-explainer "$base libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2"
 [ "$failed" -eq 0 ]
