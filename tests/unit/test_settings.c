@@ -321,6 +321,66 @@ static void test_not_private(void **state)
 	assert_string_equal(cred, "cred");
 }
 
+/* Browser control: off by default, kept beside the others; its URL is
+ * Chrome's remote debugging address on this machine only. */
+static void test_browser(void **state)
+{
+	static const char *const good[] = {
+		"http://127.0.0.1:9222", "http://localhost:9222/", "http://[::1]:9222", "http://127.0.0.1",
+	};
+	static const char *const bad[] = {
+		"http://10.1.2.3:9222", "http://192.168.1.5:9222", "http://chrome.example:9222",
+		"https://127.0.0.1:9222", "ws://127.0.0.1:9222", "http://user@127.0.0.1:9222",
+		"http://127.0.0.1:9222/?x=1", "http://127.0.0.1:9222/#f", "", "127.0.0.1:9222",
+		"http://127.0.0.2.example:9222",
+	};
+	struct hb_paths p;
+	struct hb_settings s;
+	char url[HB_BROWSER_URL_MAX + 1], err[HB_PATH_MAX + 512], *text;
+
+	(void)state;
+	resolve(&p);
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		if (hb_settings_check_browser_url(good[i], err, sizeof err) != 0)
+			fail_msg("%s refused: %s", good[i], err);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (hb_settings_check_browser_url(bad[i], err, sizeof err) != -1)
+			fail_msg("%s accepted", bad[i]);
+	assert_int_equal(hb_settings_check_browser_url("http://10.1.2.3:9222", err, sizeof err), -1);
+	assert_non_null(strstr(err, "must name this machine"));
+
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.browser);
+	write_settings(&p, "{\"relayUrl\":\"wss://relay.example/\",\"notifications\":true}");
+	assert_int_equal(hb_settings_set_browser(&p, 1, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_true(s.browser);
+	assert_true(s.notifications);
+	assert_int_equal(hb_settings_set_browser_url(&p, "http://127.0.0.1:9222", err, sizeof err), 0);
+	assert_int_equal(hb_settings_set_browser_url(&p, "http://10.1.2.3:9222", err, sizeof err), -1);
+	assert_int_equal(hb_settings_browser_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "http://127.0.0.1:9222");
+	text = read_settings(&p);
+	assert_non_null(strstr(text, "\"browserControl\":true"));
+	assert_non_null(strstr(text, "\"relayUrl\":\"wss://relay.example/\""));
+	free(text);
+	assert_int_equal(hb_settings_delete_browser_url(&p, err, sizeof err), 0);
+	assert_int_equal(hb_settings_browser_url(&p, url, sizeof url, err, sizeof err), 0);
+	assert_string_equal(url, "");
+	assert_int_equal(hb_settings_set_browser(&p, 0, err, sizeof err), 0);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_false(s.browser);
+	/* Written by hand: checked again, never handed out. */
+	write_settings(&p, "{\"browserUrl\":\"http://10.1.2.3:9222\"}");
+	strcpy(url, "left over");
+	assert_int_equal(hb_settings_browser_url(&p, url, sizeof url, err, sizeof err), -1);
+	assert_string_equal(url, "");
+	assert_non_null(strstr(err, "browserUrl: the browser URL must name this machine"));
+	write_settings(&p, "{\"browserControl\":\"yes\"}");
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "browserControl must be true or false"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +389,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_remote_access, make_home, remove_home),
 		cmocka_unit_test_setup_teardown(test_device_credential, make_home, remove_home),
 		cmocka_unit_test_setup_teardown(test_not_private, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_browser, make_home, remove_home),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
