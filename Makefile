@@ -14,6 +14,7 @@ MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-
 BASE_PKGS     := libzmq $(MSGPACK_PC) jansson
 SESSIONS_PKGS := $(BASE_PKGS) sqlite3
 MESSAGES_PKGS := $(BASE_PKGS) sqlite3
+# svc-alerts: its spool and the sessions' titles (SQLite), the relay link (WS_LIBS).
 ALERTS_PKGS   := $(BASE_PKGS) sqlite3
 SPEECH_PKGS   := $(BASE_PKGS) libcurl samplerate
 VIDEO_PKGS    := $(BASE_PKGS) libcurl
@@ -23,7 +24,7 @@ EXPLAINER_PKGS := jansson libxml-2.0 librsvg-2.0 cairo fontconfig libavcodec lib
 PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS) $(EXPLAINER_PKGS))
 # The WebSocket client (common/ws*.c): wslay framing over our own socket,
 # OpenSSL for wss.  Only programs that call ws_* link them (for now the
-# unit tests; svc-alerts next): the static archive leaves the ws objects
+# unit tests and svc-alerts): the static archive leaves the ws objects
 # out of every other program.  Debian's libwslay-dev has no .pc file.
 WS_LIBS       := -lwslay $(shell pkg-config --libs openssl 2>/dev/null)
 libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
@@ -75,7 +76,7 @@ LIBEXPLAINER := $(BUILD)/libexplainer.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
-               $(BUILD)/hb-explainer $(BUILD)/svc-explainer
+               $(BUILD)/hb-explainer $(BUILD)/svc-explainer $(BUILD)/svc-alerts
 TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
@@ -95,8 +96,9 @@ deps:
 npm-deps:
 	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
-# svc-sessions and svc-messages share appdata.db through appdata/'s public header.
-$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o: CFLAGS += -Iappdata
+# svc-sessions and svc-messages share appdata.db through appdata/'s public
+# header; svc-alerts reads the sessions' titles there.
+$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/svc-alerts/%.o: CFLAGS += -Iappdata
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -133,6 +135,8 @@ $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDA
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
 $(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
+$(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBAPPDATA) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(ALERTS_PKGS)) $(WS_LIBS)
 $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
 $(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
@@ -201,7 +205,7 @@ install: all
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
 	        $(BUILD)/hb-explainer $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video \
-	        $(BUILD)/svc-explainer $(DESTDIR)$(PREFIX)/libexec/hbcode/
+	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist

@@ -13,6 +13,7 @@
 #include "deliver.h"
 #include "log.h"
 #include "opfields.h"
+#include "report.h"
 #include "route.h"
 #include "supervise.h"
 
@@ -65,6 +66,12 @@ static void on_event(struct broker *b, struct instance *inst, const struct hb_pe
 	deliver_event(b, inst, e);
 }
 
+static void on_report(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)peer;
+	report_accept(b, inst, e);
+}
+
 static const struct back_op back_ops[] = {
 	/* The service's loop, once: what it is (service, pid and concurrency
 	 * are for the log; the broker knows them from the peer), how many
@@ -95,6 +102,11 @@ static const struct back_op back_ops[] = {
 	    HB_OPT_BOOL("handed") } },
 	/* A timeline.* event for the broker to publish; json is its object. */
 	{ "event", READY, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
+	/* The service's own state for status and service.report; json is
+	 * its object.  STARTED: a task runs before its loop says ready, and
+	 * its first report (a link connecting) must not be lost to the race
+	 * between the two sockets. */
+	{ "report", STARTED, on_report, { HB_REQ_STR("json") } },
 };
 
 static const struct back_op *find_op(const char *op)

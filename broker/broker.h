@@ -61,6 +61,7 @@ struct instance {
 	int slots, busy;           /* over all workers */
 	int overflow, queued;      /* calls the loop may hold for busy workers */
 	char delivery_task[192];   /* routing id of its task that carries session messages, or "" */
+	char *report;              /* its latest report (report.c), JSON object text, or NULL */
 	struct instance *older;    /* next in the service's draining list */
 };
 

@@ -93,6 +93,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 
 void incarnation_free(struct instance *inst)
 {
+	free(inst->report);
 	free(inst->workers);
 	free(inst);
 }

@@ -2,7 +2,8 @@
  * status - one JSON object: the broker (pid, uptime, calls, whether
  * GEMINI_API_KEY is in its environment, the supervisor's own check of its
  * invariants) and per service its state, pid, generation, restarts, last
- * exit, calls in flight and calls served, and the draining generations.
+ * exit, calls in flight and calls served, the draining generations, and
+ * what the serving incarnation last reported of itself (report.h).
  */
 #include "status.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "supervise.h"
 
 /* The old generations still finishing their calls, newest first. */
@@ -55,6 +57,9 @@ static json_t *service_json(const struct service *s)
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));
 	json_object_set_new(o, "draining", draining_json(s));
+	/* The serving incarnation's own word: a replacement's shows once it
+	 * serves. */
+	json_object_set_new(o, "report", report_json(s->cur));
 	return o;
 }
 

@@ -39,7 +39,7 @@ static enum hb_relay_side side_of(enum hb_relay_type type)
 
 /* Characters of a UTF-8 string (RFC 3629: no overlong forms, surrogates
  * or code points past U+10FFFF), or -1 when it is not one. */
-static long utf8_chars(const char *s)
+long hb_relay_chars(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	long n = 0;
@@ -75,7 +75,7 @@ static long utf8_chars(const char *s)
 static int check_text(const char *type, const char *key, const char *s, long min, long max, char *err,
 		      size_t errlen)
 {
-	long n = utf8_chars(s);
+	long n = hb_relay_chars(s);
 
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s is not valid UTF-8", type, key);
@@ -131,7 +131,7 @@ static int check_ref(const char *key, const char *s, char *err, size_t errlen)
 {
 	const char *type = type_names[HB_RELAY_EVENT];
 
-	if (!*s || strlen(s) > HB_RELAY_REF_MAX || utf8_chars(s) < 0) {
+	if (!*s || strlen(s) > HB_RELAY_REF_MAX || hb_relay_chars(s) < 0) {
 		snprintf(err, errlen, "%s: %s must be 1 to %d bytes of UTF-8", type, key, HB_RELAY_REF_MAX);
 		return -1;
 	}

@@ -85,6 +85,11 @@ int hb_relay_check_event(const struct hb_relay_event *ev, char *err, size_t errl
 int hb_relay_parse(const char *text, size_t len, enum hb_relay_side from, struct hb_relay_msg *out, char *err,
 		   size_t errlen);
 
+/* The characters of a UTF-8 string as the protocol counts them (code
+ * points; RFC 3629: no overlong forms or surrogates), or -1 when it is not
+ * UTF-8: the tool refuses what the relay would. */
+long hb_relay_chars(const char *s);
+
 /* Zeroes m, the credential first. */
 void hb_relay_msg_wipe(struct hb_relay_msg *m);
 

@@ -197,7 +197,8 @@ static int setup(struct service_loop *s)
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
 	if (!s->back || zmq_connect(s->back, s->endpoint) < 0)
 		return -1;
-	if (hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency) < 0)
+	if (hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency,
+			  s->task_arg) < 0)
 		return -1;
 	if (s->task_fn &&
 	    !(s->pool.task = hb_task_start(s->zctx, s->endpoint, s->identity, s->task_fn, s->task_arg)))

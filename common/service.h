@@ -76,7 +76,7 @@ struct hb_service_spec {
 	const struct hb_service_tool *tools;      /* ends with { NULL, NULL } */
 	int (*pre_init)(void);                    /* before any thread; -1 stops the start */
 	hb_task_fn task;                          /* the background task, with task_arg */
-	void *task_arg;
+	void *task_arg;                           /* the service's shared state (below) */
 	int task_delivers;                        /* the task carries session messages (below) */
 	void (*at_exit)(void);                    /* after every thread has ended */
 };
@@ -92,11 +92,23 @@ int hb_task_wake_fd(struct hb_task *task);
 void hb_task_drain_wake(struct hb_task *task);
 /* Wake the service's task (e.g. a handler committed work for it). */
 void hb_call_wake_task(struct hb_call *call);
+/* The spec's task_arg: the service's shared state, which the task gets as
+ * its arg and every handler reaches here (with no task as well).  What in
+ * it more than one thread touches is the service's to lock. */
+void *hb_call_service_arg(const struct hb_call *call);
 
 /* Publish a timeline event through the broker (topic "timeline.*", json an
  * object), from a handler or from the task.  Best effort: 0 or -1. */
 int hb_call_publish(struct hb_call *call, const char *topic, const char *json);
 int hb_task_publish(struct hb_task *task, const char *topic, const char *json);
+
+/* A service's own state for `hbctl status` and the `service.report` event:
+ * a JSON object of at most 4 KiB, by convention with a "summary" string a
+ * person reads (e.g. "relay link ready"); the broker keeps the latest of
+ * the current incarnation, and drops (and logs) anything else.  It must
+ * never hold a secret.  From the task, which may report before the
+ * service is ready.  Best effort: 0 or -1. */
+int hb_task_report(struct hb_task *task, const char *json);
 
 const struct hb_call_context *hb_call_context(const struct hb_call *call);
 /* Nonzero once the caller cancelled or the service is stopping. */

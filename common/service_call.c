@@ -39,6 +39,11 @@ void hb_call_wake_task(struct hb_call *call)
 		hb_task_wake(call->pool->task);
 }
 
+void *hb_call_service_arg(const struct hb_call *call)
+{
+	return call->pool->service_arg;
+}
+
 int hb_call_publish(struct hb_call *call, const char *topic, const char *json)
 {
 	return hb_service_send_event(call->sock, topic, json);

@@ -356,7 +356,7 @@ static void *worker_main(void *arg)
 }
 
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
-		  const char *identity, const struct hb_service_tool *tools, int nthreads)
+		  const char *identity, const struct hb_service_tool *tools, int nthreads, void *service_arg)
 {
 	memset(pool, 0, sizeof *pool);
 	pthread_mutex_init(&pool->lock, NULL);
@@ -367,6 +367,7 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	pool->endpoint = endpoint;
 	pool->identity = identity;
 	pool->tools = tools;
+	pool->service_arg = service_arg;
 	if (pipe(pool->wake) < 0 || fcntl(pool->wake[0], F_SETFL, O_NONBLOCK) < 0 ||
 	    fcntl(pool->wake[1], F_SETFL, O_NONBLOCK) < 0)
 		return -1;

@@ -68,10 +68,13 @@ struct hb_pool {
 	pthread_t *threads;
 	int nthreads;
 	struct hb_task *task;          /* the service's background task, or NULL */
+	void *service_arg;             /* the spec's task_arg (hb_call_service_arg) */
 };
 
+/* service_arg: what handlers reach with hb_call_service_arg, set before
+ * any worker runs. */
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
-		  const char *identity, const struct hb_service_tool *tools, int nthreads);
+		  const char *identity, const struct hb_service_tool *tools, int nthreads, void *service_arg);
 /* Overflow: a call the broker sent to the loop because every worker was
  * busy (e, checked by hb_broker_op_check); the next free worker takes it.
  * -1 with a reason to answer. */

@@ -133,6 +133,16 @@ int hb_task_publish(struct hb_task *t, const char *topic, const char *json)
 	return hb_service_send_event(t->sock, topic, json);
 }
 
+int hb_task_report(struct hb_task *t, const char *json)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "report");
+	hb_env_set_str(&e, "json", json);
+	return hb_send_env(t->sock, NULL, &e);
+}
+
 const char *hb_task_id(const struct hb_task *t)
 {
 	return t->id;

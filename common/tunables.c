@@ -55,6 +55,16 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				 "the host ends after close within this, else its group is killed" },
 	[HB_T_CLAUDE_FIRST_SEND_MS] = { "HB_CLAUDE_FIRST_SEND_MS", 10000, 0, 3600000, "hb-claude-bridge",
 					"queued messages wait this long for the desktop's first prompt" },
+	[HB_T_ALERTS_PING_MS] = { "HB_ALERTS_PING_MS", 20000, 100, 3600000, "svc-alerts",
+				  "the relay link sends a WebSocket ping this often" },
+	[HB_T_ALERTS_PONG_MS] = { "HB_ALERTS_PONG_MS", 10000, 100, 3600000, "svc-alerts",
+				  "a ping with no pong within this counts the link as down" },
+	[HB_T_ALERTS_READY_MS] = { "HB_ALERTS_READY_MS", 10000, 100, 3600000, "svc-alerts",
+				   "the relay must answer hello with ready within this" },
+	[HB_T_ALERTS_BACKOFF_MS] = { "HB_ALERTS_BACKOFF_MS", 500, 10, 3600000, "svc-alerts",
+				     "the first wait before reconnecting a dropped link (doubles)" },
+	[HB_T_ALERTS_BACKOFF_CAP_MS] = { "HB_ALERTS_BACKOFF_CAP_MS", 30000, 10, 3600000, "svc-alerts",
+					 "the longest wait between reconnects" },
 };
 
 int hb_tunable_or(enum hb_tunable t, int dflt)

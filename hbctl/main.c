@@ -76,6 +76,16 @@ int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
 	return 0;
 }
 
+/* A service's own summary (its report), on one line: a control
+ * character (a newline in an error it quotes) shows as a space. */
+static void print_summary(const char *name, const char *summary)
+{
+	printf("%s: ", name);
+	for (const unsigned char *p = (const unsigned char *)summary; *p; p++)
+		putchar(*p < 0x20 || *p == 0x7f ? ' ' : *p);
+	putchar('\n');
+}
+
 static void print_status(const char *text)
 {
 	json_t *root = json_loads(text, 0, NULL), *svcs, *s, *br;
@@ -109,6 +119,13 @@ static void print_status(const char *text)
 		       (long long)json_integer_value(json_object_get(s, "callsInFlight")),
 		       (long long)json_integer_value(json_object_get(s, "callsServed")),
 		       json_is_string(last) ? json_string_value(last) : "-");
+	}
+	json_array_foreach(svcs, i, s) {
+		const json_t *summary = json_object_get(json_object_get(s, "report"), "summary");
+		const json_t *name = json_object_get(s, "name");
+
+		if (json_is_string(summary) && json_is_string(name))
+			print_summary(json_string_value(name), json_string_value(summary));
 	}
 	json_decref(root);
 }

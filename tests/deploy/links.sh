@@ -12,8 +12,9 @@
 # --as-needed, which would hide a Makefile that links everything) and what
 # the program loads (ldd, Linux only).  One ok/FAIL line per program.
 # The WebSocket client's wslay and OpenSSL are in libhbcommon.a for the
-# programs that call ws_*; none listed here does, so none may ask for them
-# (libcurl loads OpenSSL by itself, so ldd is asked about wslay only).
+# programs that call ws_* (svc-alerts, for its link to the relay); no other
+# program listed here may ask for them (libcurl loads OpenSSL by itself, so
+# ldd is asked about wslay only).
 set -u
 build=${1:-build}
 failed=0
@@ -64,5 +65,6 @@ check svc-video "$base libcurl"
 # Debian's libavformat itself loads libzmq (its zmq: protocol); the
 # renderer's link line does not ask for it.
 check hb-explainer "libjansson libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2 libzmq"
+check svc-alerts "$base libsqlite3 libwslay libssl libcrypto"
 check svc-explainer "$base libsamplerate librsvg-2 libavcodec libavformat libswscale libxml2"
 [ "$failed" -eq 0 ]

@@ -5,10 +5,15 @@
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
  * subcall (a call through the broker to another tool), progress, exit
  * (the process ends, for crash tests), whoami (the call's context), env
- * (whether a variable is in its environment, for the secrets tests) and
- * image (an answer with the images its arguments carry).  It is never
- * installed.
+ * (whether a variable is in its environment, for the secrets tests),
+ * image (an answer with the images its arguments carry) and echo_report
+ * (a report of the service's own state, sent by its background task,
+ * which runs only with HB_ECHO_REPORT_TASK set so that no other test
+ * sees its reports).  It is never installed.
  */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +198,98 @@ static int exit_now(struct hb_call *call, const json_t *args)
 	_exit((int)code); /* no cleanup: a crash as the broker sees it */
 }
 
+/* ---- reports: handlers queue them, the task sends them ---------------- */
+
+struct pending_report {
+	struct pending_report *next;
+	char json[];                    /* sent exactly as the test wrote it */
+};
+
+/* The service's shared state (spec.task_arg): reports in the order the
+ * calls queued them, so a test knows which the broker sees first. */
+struct echo_shared {
+	pthread_mutex_t lock;
+	struct pending_report *head, **tail;
+};
+
+static struct echo_shared *shared_state(void)
+{
+	static struct echo_shared shared = { PTHREAD_MUTEX_INITIALIZER, NULL, &shared.head };
+
+	return &shared;
+}
+
+/* {"json": TEXT}: TEXT goes to the broker as the service's report, as
+ * is, so a test can send ones the broker must drop. */
+static int echo_report(struct hb_call *call, const json_t *args)
+{
+	struct echo_shared *sh = hb_call_service_arg(call);
+	struct pending_report *r;
+	const char *json;
+	char err[256];
+
+	if (!sh)
+		return hb_call_fail(call, "svc-echo runs no report task (HB_ECHO_REPORT_TASK is unset)");
+	if (hb_json_req_string(args, "json", 65536, &json, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	if (!(r = malloc(sizeof *r + strlen(json) + 1)))
+		return hb_call_fail(call, "out of memory");
+	r->next = NULL;
+	memcpy(r->json, json, strlen(json) + 1);
+	pthread_mutex_lock(&sh->lock);
+	*sh->tail = r;
+	sh->tail = &r->next;
+	pthread_mutex_unlock(&sh->lock);
+	hb_call_wake_task(call);
+	return hb_call_succeed(call, "report queued");
+}
+
+static struct pending_report *take_reports(struct echo_shared *sh)
+{
+	struct pending_report *all;
+
+	pthread_mutex_lock(&sh->lock);
+	all = sh->head;
+	sh->head = NULL;
+	sh->tail = &sh->head;
+	pthread_mutex_unlock(&sh->lock);
+	return all;
+}
+
+/* Its first report names its pid, so a test tells which incarnation's
+ * report status shows; then whatever echo_report queued. */
+static void report_task(struct hb_task *task, void *arg)
+{
+	char first[128];
+
+	snprintf(first, sizeof first, "{\"summary\":\"echo task up\",\"pid\":%ld}", (long)getpid());
+	if (hb_task_report(task, first) < 0)
+		fprintf(stderr, "svc-echo: cannot send the first report: %s\n", strerror(errno));
+	while (!hb_task_stopping(task)) {
+		struct pollfd p = { hb_task_wake_fd(task), POLLIN, 0 };
+		struct pending_report *r, *next;
+
+		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+			break;
+		hb_task_drain_wake(task);
+		for (r = take_reports(arg); r; r = next) {
+			next = r->next;
+			if (hb_task_report(task, r->json) < 0)
+				fprintf(stderr, "svc-echo: cannot send a report: %s\n", strerror(errno));
+			free(r);
+		}
+	}
+}
+
+/* After every thread: what handlers queued after the task ended. */
+static void free_reports(void)
+{
+	for (struct pending_report *r = take_reports(shared_state()), *next; r; r = next) {
+		next = r->next;
+		free(r);
+	}
+}
+
 static const struct hb_service_tool tools[] = {
 	{ "echo", echo },
 	{ "sleep", sleep_ms },
@@ -203,10 +300,9 @@ static const struct hb_service_tool tools[] = {
 	{ "env", env_has },
 	{ "image", image },
 	{ "use_user_browser", slow_stand_in },
+	{ "echo_report", echo_report },
 	{ NULL, NULL },
 };
-
-static const struct hb_service_spec spec = { .name = "svc-echo", .tools = tools };
 
 int main(int argc, char **argv)
 {
@@ -214,6 +310,7 @@ int main(int argc, char **argv)
 	 * so that two starts of the supervisor overlap in time (race tests);
 	 * HB_ECHO_FAIL_START makes a copy that then dies (crash-loop tests). */
 	const char *delay = getenv("HB_ECHO_START_DELAY_MS");
+	struct hb_service_spec spec = { .name = "svc-echo", .tools = tools };
 
 	if (delay) {
 		long ms = strtol(delay, NULL, 10);
@@ -222,5 +319,10 @@ int main(int argc, char **argv)
 	}
 	if (getenv("HB_ECHO_FAIL_START"))
 		return 7;
+	if (getenv("HB_ECHO_REPORT_TASK")) {
+		spec.task = report_task;
+		spec.task_arg = shared_state();
+		spec.at_exit = free_reports;
+	}
 	return hb_service_run(argc, argv, &spec);
 }
