@@ -322,13 +322,12 @@ static int call_alert(const char *args_json, char **text)
 			break;
 		hb_env_free(&reply);
 	}
-	if (!hb_env_bool(&reply, "ok", 0))
-		fail_msg("the toolCall was refused: %s", hb_env_str_or(&reply, "err.msg", "?"));
+	/* A failed tool is a reply with ok false and still a toolResult. */
 	ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-	hb_env_free(&reply);
 	err = json_object_get(ans, "isError");
 	if (!json_is_boolean(err))
-		fail_msg("the toolResult has no isError");
+		fail_msg("no toolResult: %s", hb_env_str_or(&reply, "err.msg", hb_env_str_or(&reply, "json", "?")));
+	hb_env_free(&reply);
 	ok = !json_is_true(err);
 	*text = strdup(fx_jstr(json_array_get(json_object_get(ans, "content"), 0), "text"));
 	json_decref(ans);
