@@ -199,10 +199,6 @@ static json_t *events_since(size_t from)
 	return out;
 }
 
-/* The relay restarted in mode, and the link back on it: its hello came
- * (stall: and nothing more), refused (refuse), or ready (accept, hold). */
-static void relay_switch(const char *mode, const char *cut_after);
-
 /* ---- the spool, the status and the settings ---------------------------- */
 
 /* The alerts waiting in svc-alerts' spool; -1 when there is no spool. */
@@ -395,6 +391,8 @@ static void link_ready(void)
 		json_decref(wait_link("ready"));
 }
 
+/* The relay restarted in mode, and the link back on it: its hello came
+ * (stall: and nothing more), refused (refuse), or ready (accept, hold). */
 static void relay_switch(const char *mode, const char *cut_after)
 {
 	size_t m = mark();
