@@ -179,10 +179,12 @@ int alert_send(struct hb_call *call, const json_t *args)
 	    build_event(ctx, title, body, &ev, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 
-	link_state_view(ls, &view);
-	if (view.phase == LINK_READY)
-		return queue(call, &ev);
+	/* the settings now, not as the link last read them (once a second):
+	 * Allow Remote Access turned off stops the very next alert */
 	link_config_read(&p, &cfg);
+	link_state_view(ls, &view);
+	if (view.phase == LINK_READY && cfg.wanted)
+		return queue(call, &ev);
 	if (view.phase == LINK_NEVER_STARTED && !cfg.wanted)
 		return hb_call_failf(call,
 				     "No alert was sent: the desktop's link to the relay has not started since "
@@ -193,13 +195,15 @@ int alert_send(struct hb_call *call, const json_t *args)
 		hb_call_wake_task(call);
 		if (gap(call))
 			return hb_call_fail(call, "The call was cancelled, so no alert was sent.");
+		link_config_read(&p, &cfg);
 		link_state_view(ls, &view);
-		if (view.phase == LINK_READY)
+		if (view.phase == LINK_READY && cfg.wanted)
 			return queue(call, &ev);
 	}
 	return hb_call_failf(call,
 			     "No alert was sent: the link to the relay is not ready after %d attempts over about %d "
 			     "seconds. %s",
 			     ATTEMPTS, ATTEMPTS * ATTEMPT_GAP_MS / 1000,
-			     view.error[0] ? view.error : "It may come back on its own; try again later.");
+			     !cfg.wanted ? cfg.reason
+					 : view.error[0] ? view.error : "It may come back on its own; try again later.");
 }

@@ -53,6 +53,9 @@ struct link {
 	long long hello_ms;              /* when hello went (ready is awaited) */
 	long long next_ping_ms, ping_sent_ms;
 	unsigned long pongs_at_ping, restarts_seen;
+	int restarts_pending;            /* calls asked for more restarts than were made */
+	char link_url[HB_RELAY_URL_MAX + 1];  /* what the live link was made with */
+	char link_ca[HB_PATH_MAX];
 	int64_t sent_upto;               /* spool sequence sent on this link */
 	int more;                        /* a full batch went: more may wait */
 };
@@ -146,6 +149,8 @@ static void connect_link(struct link *l)
 
 	close_link(l);
 	set_phase(l, LINK_CONNECTING, NULL);
+	snprintf(l->link_url, sizeof l->link_url, "%s", l->cfg.url);
+	snprintf(l->link_ca, sizeof l->link_ca, "%s", l->cfg.ca_file);
 	if (ws_connect(l->cfg.url, &opts, &l->ws, err, sizeof err) < 0) {
 		snprintf(why, sizeof why, "The relay cannot be reached: %s. Check the network connection.", err);
 		drop_link(l, why, hb_monotonic_ms());
@@ -328,10 +333,19 @@ static void steer(struct link *l, long long now)
 	unsigned long restarts = link_state_restarts(l->shared);
 	int restart = restarts != l->restarts_seen;
 
-	l->restarts_seen = restarts;
+	/* one restart per request, even when a slow connect let several
+	 * pile up: each of a call's attempts is a connection to the relay */
+	if (restart)
+		l->restarts_seen++;
+	l->restarts_pending = l->restarts_seen != restarts;
 	if (restart || now >= l->next_settings_ms) {
 		link_config_read(&l->paths, &l->cfg);
 		l->next_settings_ms = now + SETTINGS_EVERY_MS;
+	}
+	if (l->ws && !restart && l->cfg.wanted &&
+	    (strcmp(l->cfg.url, l->link_url) != 0 || strcmp(l->cfg.ca_file, l->link_ca) != 0)) {
+		log_info(NULL, "relay link: the relay's URL or CA changed; connecting again");
+		restart = 1;
 	}
 	if (!l->cfg.wanted) {
 		if (l->ws)
@@ -358,7 +372,8 @@ static int next_timeout(const struct link *l, long long now)
 {
 	long long at = l->next_settings_ms;
 
-	if (l->more || (l->ws && (ws_state(l->ws) == WS_CLOSED || ws_state(l->ws) == WS_FAILED)))
+	if (l->more || l->restarts_pending ||
+	    (l->ws && (ws_state(l->ws) == WS_CLOSED || ws_state(l->ws) == WS_FAILED)))
 		return 0;
 
 	if (!l->ws && l->cfg.wanted && l->next_connect_ms < at)

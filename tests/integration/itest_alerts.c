@@ -13,7 +13,7 @@
  * restarting.
  *
  * One broker serves the tests in order; the first runs while it is fresh
- * (remote access off since it started), the ninth kills it and starts a
+ * (remote access off since it started), the tenth kills it and starts a
  * new one on the same folder.  What each shows:
  *  - at once: remote access off since svc-alerts started: the call fails
  *    at once with the sentence that says so, and no connection was made;
@@ -24,8 +24,9 @@
  *    and nothing of a refused call reaches the relay;
  *  - notifications off stops the very next call;
  *  - a started link that is not ready: the failure is counted at the
- *    relay as 9 connections (never timed); remote access off fails after
- *    the attempts with no connection at all;
+ *    relay as 9 connections (never timed); remote access turned off
+ *    fails the very next call, after the attempts, with no connection;
+ *  - a new relay URL while the link is up: the link goes to it at once;
  *  - a refused credential says "sign in again", in the answer and status;
  *  - a relay that cuts the link with alerts in flight: none lost, none
  *    repeated to the phone, in order;
@@ -709,24 +710,54 @@ static void test_not_ready_counted_at_relay(void **state)
 			 n);
 	assert_int_equal(count_kind("event", m), 0);
 
-	/* Remote access off after the link was ready: the attempts, and no
-	 * connection. */
+	/* Remote access off after the link was ready: the very next call
+	 * (the link may not have read the settings yet) makes the attempts,
+	 * no connection, and fails. */
 	relay_switch("accept", NULL);
-	settings("remote-access", "off");
-	json_decref(wait_link("down"));
+	json_decref(wait_link("ready"));
 	m = mark();
+	settings("remote-access", "off");
 	if (call_alert(args, &text))
 		fail_msg("sent with remote access off: %s", text);
 	if (!strstr(text, NOT_READY) || !strstr(text, REMOTE_OFF) || !strstr(text, "hbctl settings remote-access on"))
 		fail_msg("not the failure of remote access off: %s", text);
 	free(text);
+	json_decref(wait_link("down"));
 	assert_int_equal(count_kind("connection", m), 0);
+	assert_int_equal(count_kind("event", m), 0);
 	/* On again: one connection, the link's own, so none came before it. */
 	settings("remote-access", "on");
 	json_decref(wait_link("ready"));
 	assert_int_equal(count_kind("connection", m), 1);
 	assert_int_equal(count_kind("event", m), 0);
 	free(args);
+}
+
+/* A new relay URL while the link is up: the link goes to it at once,
+ * with no call to restart it. */
+static void test_relay_url_changed(void **state)
+{
+	char url[200], *out = NULL;
+	const char *args[] = { "settings", "relay-url", "set", url, NULL };
+	size_t m;
+
+	(void)state;
+	link_ready();
+	m = mark();
+	/* the same relay under another path: the relay takes any path */
+	snprintf(url, sizeof url, "%s/moved", relay.url);
+	if (fx_hbctl(&F, &out, args) != 0)
+		fail_msg("hbctl settings relay-url set %s: %s", url, out ? out : "");
+	free(out);
+	if (wait_kind("hello", m, 1) < 1)
+		fail_msg("the link did not connect again after the relay's URL changed");
+	json_decref(wait_link("ready"));
+	snprintf(url, sizeof url, "%s", relay.url);
+	if (fx_hbctl(&F, &out, args) != 0)
+		fail_msg("hbctl settings relay-url set %s: %s", url, out ? out : "");
+	free(out);
+	wait_kind("hello", m, 2);
+	json_decref(wait_link("ready"));
 }
 
 /* A refused credential: the attempts, then "sign in again" in the answer
@@ -943,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_limits_in_characters),
 		cmocka_unit_test(test_notifications_off),
 		cmocka_unit_test(test_not_ready_counted_at_relay),
+		cmocka_unit_test(test_relay_url_changed),
 		cmocka_unit_test(test_refused_credential),
 		cmocka_unit_test(test_relay_drop_in_flight),
 		cmocka_unit_test(test_kill_service_with_queue),
