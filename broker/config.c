@@ -126,6 +126,14 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 		}
 	} else if (strcmp(key, "secrets") == 0) {
 		return add_secrets(svc, value, why, whylen);
+	} else if (strcmp(key, "confine") == 0) {
+		char what[256];
+
+		if (svc->confine[0])
+			return snprintf(why, whylen, "confine is given twice"), -1;
+		if (hb_confine_check(value, what, sizeof what) < 0)
+			return snprintf(why, whylen, "confine: %.200s", what), -1;
+		snprintf(svc->confine, sizeof svc->confine, "%s", value);
 	} else {
 		return snprintf(why, whylen, "unknown key \"%s\"", key), -1;
 	}

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "confine.h"
+
 #define CONFIG_MAX_SERVICES 16
 #define CONFIG_MAX_ARGS 16
 #define CONFIG_MAX_TOOLS 32
@@ -32,6 +34,7 @@ struct service_config {
 	char *tools[CONFIG_MAX_TOOLS];   /* owned */
 	int ntools;
 	char *secrets[CONFIG_MAX_SECRETS + 1]; /* variable names, NULL-terminated, owned */
+	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
 };
 
 struct broker_config {

@@ -47,7 +47,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 	}
 	while (b->child_env[base])
 		base++;
-	if (!(env = calloc(base + 7 + CONFIG_MAX_SECRETS, sizeof *env))) {
+	if (!(env = calloc(base + 8 + CONFIG_MAX_SECRETS, sizeof *env))) {
 		free(inst);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -72,7 +72,8 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
 	    add_env(env, &n, "HB_STOP_GRACE_MS=%ld", NULL, b->set.stop_grace_ms) < 0 ||
 	    add_env(env, &n, "HB_CONCURRENCY=%ld", NULL, s->cfg->concurrency) < 0 ||
-	    add_env(env, &n, "HB_BROKER_PID=%ld", NULL, (long)getpid()) < 0) {
+	    add_env(env, &n, "HB_BROKER_PID=%ld", NULL, (long)getpid()) < 0 ||
+	    (s->cfg->confine[0] && add_env(env, &n, "HB_CONFINE=%s", s->cfg->confine, 0) < 0)) {
 		snprintf(err, errlen, "out of memory");
 		inst->pid = -1;
 	} else {

@@ -25,7 +25,7 @@ extern char **environ;
 
 static const char *const broker_keys[] = {
 	"HB_SERVICE_ID=", "HB_BACK_ENDPOINT=", "HB_HEARTBEAT_MS=", "HB_CONCURRENCY=", "HB_BROKER_PID=",
-	"NOTIFY_SOCKET=", NULL
+	"HB_CONFINE=", "NOTIFY_SOCKET=", NULL
 };
 
 char **spawn_base_env(const struct broker_config *cfg)

@@ -164,6 +164,10 @@ static int make_one(const char *path)
 {
 	struct stat st;
 
+	/* there already: not made again (a confined service may not make
+	 * folders in the parents, and mkdir says EACCES before EEXIST) */
+	if (lstat(path, &st) == 0)
+		return 0;
 	if (mkdir(path, 0700) < 0)
 		return errno == EEXIST ? 0 : -1;
 	if (lstat(path, &st) < 0)
@@ -254,20 +258,30 @@ int hb_mkdir_p(const char *path, mode_t mode)
 	}
 	memcpy(buf, path, len + 1);
 	for (char *s = buf + 1; *s; s++) {
+		struct stat st;
+
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		/* a folder that is there is not made again: a confined service
+		 * (confine.h) may not make folders in its parents, and mkdir
+		 * says EACCES there before it says EEXIST */
+		if (!(stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) && mkdir(buf, 0700) < 0 && errno != EEXIST)
 			return -1;
 		*s = '/';
 	}
-	if (mkdir(buf, mode) < 0) {
+	{
 		struct stat st;
-		if (errno != EEXIST)
-			return -1;
-		if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
+
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+			return 0;
+		if (mkdir(buf, mode) < 0) {
+			if (errno != EEXIST)
+				return -1;
+			if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
+				errno = ENOTDIR;
+				return -1;
+			}
 		}
 	}
 	return 0;

@@ -21,6 +21,8 @@
 #include <zmq.h>
 
 #include "clock.h"
+#include "confine.h"
+#include "confine_probe.h"
 #include "envvar.h"
 #include "log.h"
 #include "opfields.h"
@@ -52,6 +54,8 @@ struct service_loop {
 	int task_delivers;
 	int sigpipe[2];
 	int stopping;
+	struct hb_service_tool *with_probe; /* the tools and the test-only probe (HB_CONFINE_PROBE) */
+	char probe_name[96];
 };
 
 static int stop_pipe_fd = -1; /* written by the signal handler only */
@@ -217,6 +221,29 @@ static void teardown(struct service_loop *s)
 	close(s->sigpipe[1]);
 }
 
+/* The test-only confine_probe_<service> beside the service's tools, when
+ * the broker's environment asks for it (confine_probe.h). */
+static int add_probe(struct service_loop *s)
+{
+	const char *on = getenv("HB_CONFINE_PROBE");
+	size_t n = 0;
+
+	if (!on || strcmp(on, "1") != 0)
+		return 0;
+	while (s->tools[n].name)
+		n++;
+	if (!(s->with_probe = calloc(n + 2, sizeof *s->with_probe)))
+		return -1;
+	memcpy(s->with_probe, s->tools, n * sizeof *s->tools);
+	snprintf(s->probe_name, sizeof s->probe_name, "confine_probe_%s", s->name);
+	for (char *p = s->probe_name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	s->with_probe[n] = (struct hb_service_tool){ s->probe_name, hb_confine_probe };
+	s->tools = s->with_probe;
+	return 0;
+}
+
 static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 {
 	struct service_loop s;
@@ -230,6 +257,8 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 	s.task_delivers = spec->task_delivers;
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;
+	if (add_probe(&s) < 0)
+		return 111;
 	if (setup(&s) < 0) {
 		log_error(NULL, "cannot start: %s", zmq_strerror(errno));
 		return 111;
@@ -279,6 +308,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 	hb_pool_cancel_all(&s.pool);
 	log_info(NULL, "stopped after %lu calls", hb_pool_served(&s.pool));
 	teardown(&s);
+	free(s.with_probe);
 	return 0;
 }
 
@@ -286,7 +316,15 @@ int hb_service_run(int argc, char **argv, const struct hb_service_spec *spec)
 {
 	int rc;
 
+	char err[HB_PATH_MAX + 256];
+
 	hb_log_init(spec->name);
+	/* before any thread: Landlock binds the thread that asks and what it
+	 * starts, and the pre-init's libraries run confined too */
+	if (hb_confine_from_env(err, sizeof err) < 0) {
+		log_error(NULL, "cannot start: not confined as deployed: %s", err);
+		return 111;
+	}
 	if (spec->pre_init && spec->pre_init() < 0) {
 		log_error(NULL, "cannot start: its set-up before the first thread failed");
 		return 111;

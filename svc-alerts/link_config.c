@@ -47,5 +47,16 @@ void link_config_read(const struct hb_paths *p, struct link_config *out)
 		out->url[0] = 0;
 		return;
 	}
+	/* svc-alerts reads no folder but the config folder and its own
+	 * (deploy/services.conf: confine) */
+	if (out->ca_file[0] && (strncmp(out->ca_file, p->config, strlen(p->config)) != 0 ||
+				out->ca_file[strlen(p->config)] != '/' || strstr(out->ca_file, "/../"))) {
+		snprintf(out->reason, sizeof out->reason,
+			 "The relay's CA file (%.200s) must be in the config folder (%.200s), the one folder svc-alerts reads "
+			 "settings from: move it there and set relayCaFile again.",
+			 out->ca_file, p->config);
+		out->url[0] = 0;
+		return;
+	}
 	out->wanted = 1;
 }

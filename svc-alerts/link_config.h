@@ -12,7 +12,7 @@
 #include "paths.h"
 #include "settings.h"
 
-#define LINK_REASON_MAX 512
+#define LINK_REASON_MAX 1024
 
 struct link_config {
 	int wanted;                        /* remote access on, signed in, a relay URL */

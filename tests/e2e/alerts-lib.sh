@@ -73,7 +73,10 @@ alerts_conf() {
 start_alerts_broker() {
 	local conf
 	conf=$(sessions_conf && alerts_conf) || exit 1
-	export HB_RELAY_CA_FILE=$tmp/tls/ca.pem
+	# in the config folder: the one folder svc-alerts reads settings from
+	mkdir -p -m 700 "$HB_HOME/config"
+	cp "$tmp/tls/ca.pem" "$HB_HOME/config/relay-ca.pem"
+	export HB_RELAY_CA_FILE=$HB_HOME/config/relay-ca.pem
 	export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 	unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
 	printf '%s\n' "$conf" | start_broker

@@ -132,10 +132,15 @@ int fx_prepare(struct fixture *f, const char *config)
 
 int fx_start(struct fixture *f, const char *config, const char *const *env)
 {
-	long long deadline;
-
 	if (fx_prepare(f, config) < 0)
 		return -1;
+	return fx_start_prepared(f, env);
+}
+
+int fx_start_prepared(struct fixture *f, const char *const *env)
+{
+	long long deadline;
+
 	f->broker = fx_spawn_broker(f, env, "broker.log");
 	deadline = fx_now_ms() + 10000;
 	while (fx_now_ms() < deadline) {

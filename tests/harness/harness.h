@@ -27,6 +27,9 @@ int fx_start(struct fixture *f, const char *config, const char *const *env);
 /* The folder, the config and the environment, without starting anything
  * (for brokers that never come up, or none at all).  0 or -1. */
 int fx_prepare(struct fixture *f, const char *config);
+/* fx_start's second half, on a folder fx_prepare made (a test puts its
+ * files there first).  0 or -1. */
+int fx_start_prepared(struct fixture *f, const char *const *env);
 /* Start a broker process only (no waiting); returns its pid. */
 pid_t fx_spawn_broker(struct fixture *f, const char *const *env, const char *logname);
 /* SIGTERM the broker, wait for it (exit status in *status if not NULL),

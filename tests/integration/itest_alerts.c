@@ -72,7 +72,7 @@ static struct tls_fixture tls;       /* the certificates; the record file lives 
 static struct fake_relay relay;
 static int relay_running, relay_port;
 static char record[200];
-static char ca_env[200];
+static char ca_env[400];
 static const char *broker_env[] = {
 	ca_env,
 	/* no reconnects of a stalled link of their own: the count at the
@@ -481,8 +481,16 @@ static int setup(void **state)
 		return -1;
 	}
 	snprintf(record, sizeof record, "%s/relay.jsonl", tls.dir);
-	snprintf(ca_env, sizeof ca_env, "HB_RELAY_CA_FILE=%s", tls.ca);
-	rc = relay_as("accept", NULL) == 0 && fx_start(&F, conf, broker_env) == 0 ? 0 : -1;
+	/* the CA in the config folder: the one folder svc-alerts reads
+	 * settings from (its confine line) */
+	rc = relay_as("accept", NULL) == 0 && fx_prepare(&F, conf) == 0 ? 0 : -1;
+	if (rc == 0) {
+		char cmd[1200];
+
+		snprintf(ca_env, sizeof ca_env, "HB_RELAY_CA_FILE=%s/config/relay-ca.pem", F.dir);
+		snprintf(cmd, sizeof cmd, "mkdir -p -m 700 '%s/config' && cp '%s' '%s'", F.dir, tls.ca, ca_env + 17);
+		rc = system(cmd) == 0 && fx_start_prepared(&F, broker_env) == 0 ? 0 : -1;
+	}
 	free(conf);
 	if (rc < 0)
 		return -1;
