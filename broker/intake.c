@@ -46,8 +46,14 @@ static void unserved_tool_text(const char *tool, char *out, size_t outlen)
 	else if (t)
 		snprintf(out, outlen, "%s is not available: its service (%s) does not run in this HB Code yet.",
 			 t->name, t->family);
-	else
-		snprintf(out, outlen, "unknown tool \"%.64s\": no service of this broker serves it", tool);
+	else {
+		/* Escaped: the name is whatever the caller sent, not always
+		 * UTF-8, and the answer goes to a model as JSON text. */
+		char shown[160];
+
+		hb_escape(tool, strlen(tool), 64, shown, sizeof shown);
+		snprintf(out, outlen, "unknown tool \"%s\": no service of this broker serves it", shown);
+	}
 }
 
 static int check_sizes(const char *args, const char *const ctx[CALL_CONTEXT_FIELDS], char *err, size_t errlen)

@@ -14,6 +14,14 @@ json_t *hb_json_parse_object(const char *text, size_t len, char *err, size_t err
 	json_error_t jerr;
 	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 
+	if (!v && (json_error_code(&jerr) == json_error_null_character ||
+		   json_error_code(&jerr) == json_error_null_byte_in_key)) {
+		/* jansson's own words name its flag (JSON_ALLOW_NUL), which
+		 * means nothing to the model that wrote the string. */
+		snprintf(err, errlen, "arguments must not hold \\u0000 (a NUL character) in a string or a field name (at line %d, "
+			 "column %d)", jerr.line, jerr.column);
+		return NULL;
+	}
 	if (!v) {
 		snprintf(err, errlen, "arguments are not valid JSON: %s (at line %d, column %d)",
 			 jerr.text, jerr.line, jerr.column);

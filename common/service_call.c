@@ -17,6 +17,7 @@
 #include "envelope.h"
 #include "service_task.h"
 #include "sock.h"
+#include "utf8.h"
 void hb_call_free(struct hb_call *call)
 {
 	if (!call)
@@ -59,8 +60,17 @@ const atomic_int *hb_call_cancel_flag(const struct hb_call *call)
 	return &call->cancelled;
 }
 
+/* text (owned) becomes the answer.  It goes to a model as a JSON string:
+ * a byte that is not UTF-8 (a %.Ns that cut a character, a caller's
+ * bytes quoted) becomes U+FFFD here, once for every handler. */
 static int set_result(struct hb_call *call, int ok, char *text)
 {
+	if (text && !hb_utf8_valid(text, strlen(text))) {
+		char *fixed = hb_utf8_repair(text);
+
+		free(text);
+		text = fixed;
+	}
 	free(call->text);
 	free(call->images);
 	call->images = NULL;

@@ -51,7 +51,7 @@ static void test_parse_object(void **state)
 		{ "42", "JSON" },
 		{ "null", "JSON" },
 		{ "true", "JSON" },
-		{ "{\"a\":\"x\\u0000y\"}", "not valid JSON" }, /* NUL in a string */
+		{ "{\"a\":\"x\\u0000y\"}", "must not hold \\u0000" }, /* NUL in a string */
 	};
 
 	(void)state;

@@ -1,0 +1,20 @@
+/*
+ * utf8 - strict UTF-8 checks and repair of text that goes to a model.
+ *
+ * An answer's text travels as a JSON string to Codex and Claude, so it
+ * must be UTF-8; handlers build it with printf, whose %.Ns cuts by bytes
+ * and may cut a character in two, and may quote what a caller sent.
+ */
+#ifndef HB_UTF8_H
+#define HB_UTF8_H
+
+#include <stddef.h>
+
+/* Whether s (len bytes) is strict UTF-8: no overlong forms, surrogates
+ * or code points past U+10FFFF. */
+int hb_utf8_valid(const char *s, size_t len);
+/* A malloc'd copy of the NUL-terminated s with every byte that does not
+ * start a valid sequence replaced by U+FFFD; NULL when out of memory. */
+char *hb_utf8_repair(const char *s);
+
+#endif
