@@ -42,7 +42,8 @@ struct agent {
 	struct hb_client c;
 	char session[64];
 	char run[32];
-	int n; /* the last requestId */
+	int n;       /* the last requestId */
+	char tab[16]; /* where open_page opens ("": in a new tab) */
 };
 
 static struct fixture F;
@@ -239,14 +240,31 @@ static char *call(struct agent *a, int want_ok, const char *want, const char *ar
 	return t;
 }
 
-/* The same with the url of a test page: {"action":"open","url":URL}. */
+static void tab_of(const char *text, char *id, size_t idlen);
+
+/* Open url in a->tab, or in a new tab when a->tab is "" (a new window
+ * costs Chromium a second), which becomes a->tab. */
+static char *open_url(struct agent *a, const char *url, int want_ok, const char *want)
+{
+	char args[300], *t;
+
+	if (a->tab[0])
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", a->tab, url);
+	else
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"url\":\"%s\"}", url);
+	t = call(a, want_ok, want, args);
+	if (want_ok && !a->tab[0])
+		tab_of(t, a->tab, sizeof a->tab);
+	return t;
+}
+
+/* The same with a page of the test's server. */
 static char *open_page(struct agent *a, const char *path, int want_ok, const char *want)
 {
-	char url[160], args[300];
+	char url[160];
 
 	assert_non_null(test_pages_url(&P, path, url, sizeof url));
-	snprintf(args, sizeof args, "{\"action\":\"open\",\"url\":\"%s\"}", url);
-	return call(a, want_ok, want, args);
+	return open_url(a, url, want_ok, want);
 }
 
 /* The ref (e12) on the snapshot line holding needle, into ref. */
@@ -445,7 +463,7 @@ static void test_screenshot(void **state)
 	/* IHDR: the viewport Chromium was started with (--window-size=1280,800) */
 	assert_int_equal(be32(page + 16), 1280);
 	assert_true(be32(page + 20) > 0 && be32(page + 20) <= 800);
-	free(call(&A, 1, "Opened about:blank", "{\"action\":\"open\",\"url\":\"about:blank\"}"));
+	free(open_url(&A, "about:blank", 1, "Opened about:blank"));
 	blank = screenshot_png(&A, &blank_len);
 	assert_int_equal(be32(blank + 16), 1280);
 	assert_int_equal(be32(blank + 20), be32(page + 20));
@@ -483,6 +501,8 @@ static void test_two_sessions(void **state)
 	tab_of(ta, tab_a, sizeof tab_a);
 	tab_of(tb, tab_b, sizeof tab_b);
 	assert_string_not_equal(tab_a, tab_b);
+	snprintf(A.tab, sizeof A.tab, "%s", tab_a);
+	snprintf(B.tab, sizeof B.tab, "%s", tab_b);
 	free(ta);
 	free(tb);
 	/* each acts in its own tab: A's wait sees A's page */
@@ -525,6 +545,7 @@ static void test_user_tabs_untouched(void **state)
 	t = open_page(&B, "/links", 1, "Opened ");
 	tab_of(t, tab, sizeof tab);
 	free(t);
+	B.tab[0] = '\0';
 	snprintf(args, sizeof args, "{\"action\":\"close\",\"tab\":\"%s\"}", tab);
 	t = call(&B, 1, "Closed tab ", args);
 	assert_non_null(strstr(t, tab));
@@ -561,14 +582,14 @@ static void test_loop_alert_confirm(void **state)
 
 	/* an alert on load: dismissed and said, in the open's answer or the
 	 * next call's note */
-	ans = answer_of(&A, send_call(&A, "{\"action\":\"open\",\"url\":\"about:blank\"}"));
-	json_decref(ans);
+	free(open_url(&A, "about:blank", 1, "Opened about:blank"));
 	{
 		char url[160], open_args[300];
 		int said;
 
 		assert_non_null(test_pages_url(&P, "/alert", url, sizeof url));
-		snprintf(open_args, sizeof open_args, "{\"action\":\"open\",\"url\":\"%s\"}", url);
+		snprintf(open_args, sizeof open_args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab,
+			 url);
 		ans = answer_of(&A, send_call(&A, open_args));
 		t = strdup(json_string_value(json_object_get(json_array_get(json_object_get(ans, "content"), 0), "text")));
 		json_decref(ans);
@@ -619,7 +640,7 @@ static int look_for_download(const char *path, const struct stat *st, int flag, 
 
 	(void)st;
 	if (flag == FTW_F && (strcmp(name, "report.txt") == 0 || strstr(name, ".crdownload")))
-		found_download = 1;
+		found_download = 1, fprintf(stderr, "a download was saved: %s\n", path);
 	return 0;
 }
 
@@ -628,6 +649,7 @@ static void test_download_and_file(void **state)
 	char *t;
 
 	(void)state;
+	free(open_page(&A, "/button", 1, "Opened "));
 	t = open_page(&A, "/download", 0, "did not open");
 	assert_non_null(strstr(t, "a download, which this tool does not save"));
 	free(t);
@@ -636,7 +658,7 @@ static void test_download_and_file(void **state)
 	assert_int_equal(nftw(C.dir, look_for_download, 16, FTW_PHYS), 0);
 	assert_int_equal(nftw(F.dir, look_for_download, 16, FTW_PHYS), 0);
 	assert_false(found_download);
-	free(call(&A, 1, "Opened ", "{\"action\":\"open\",\"url\":\"about:blank\"}"));
+	free(open_url(&A, "about:blank", 1, "Opened about:blank"));
 
 	free(call(&A, 0, "opens http and https pages", "{\"action\":\"open\",\"url\":\"file:///etc/passwd\"}"));
 	free(call(&A, 0, "opens http and https pages", "{\"action\":\"open\",\"url\":\"FILE:///etc/passwd\"}"));
@@ -677,16 +699,19 @@ static void test_browser_url(void **state)
 	long long gen = fx_service_num(&F, "svc-browser", "generation");
 
 	(void)state;
-	/* a new connection: svc-browser started again, Chromium's port file
-	 * moved aside, so only the setting leads to Chromium */
-	assert_int_equal(hbctl(restart, NULL), 0);
-	assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 1, 20000), 0);
+	/* a new connection: Chromium's port file moved aside, svc-browser
+	 * started again, so only the setting leads to Chromium */
 	snprintf(file, sizeof file, "%s/DevToolsActivePort", C.dir);
 	snprintf(aside, sizeof aside, "%s/DevToolsActivePort.aside", C.dir);
 	assert_int_equal(rename(file, aside), 0);
+	assert_int_equal(hbctl(restart, NULL), 0);
+	assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 1, 20000), 0);
+	A.tab[0] = B.tab[0] = '\0';
 	free(call(&A, 0, "No Chrome allows remote debugging", "{\"action\":\"tabs\"}"));
 	snprintf(url, sizeof url, "http://127.0.0.1:%d", C.port);
 	assert_int_equal(hbctl(set, NULL), 0);
+	/* the tabs the agents had opened before are nobody's now */
+	free(call(&A, 0, "There is no tab", "{\"action\":\"snapshot\",\"tab\":\"t2\"}"));
 	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 
 	/* non-loopback refused by hbctl, the setting unchanged */
@@ -706,6 +731,7 @@ static void test_browser_url(void **state)
 	free(out);
 	assert_int_equal(hbctl(restart, NULL), 0);
 	assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 2, 20000), 0);
+	A.tab[0] = '\0';
 	out = call(&A, 0, "must name this machine", "{\"action\":\"tabs\"}");
 	assert_null(strstr(out, "Nothing answers"));
 	free(out);
@@ -740,9 +766,10 @@ static void test_chromium_killed(void **state)
 	/* meanwhile nothing answers: the port file is stale */
 	free(call(&A, 0, "Chrome is not running", "{\"action\":\"tabs\"}"));
 	assert_int_equal(chromium_restart(&C), 0);
-	/* a new connection; A's old tabs are gone with the old browser */
-	t = open_page(&A, "/button", 1, "button \"Show greeting\"");
-	free(t);
+	/* a new connection; A's old tab went with the old browser */
+	free(open_page(&A, "/button", 0, "was closed"));
+	A.tab[0] = '\0';
+	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 	free(call(&A, 1, "1 tab of this session", "{\"action\":\"tabs\"}"));
 }
 
