@@ -173,11 +173,11 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSE
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The integration tests drive the real programs over sockets: they link
-# the kernel's libraries (and SQLite, to look into appdata.db), not the
-# services' own.
+# the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
+# ask Chromium's own /json/list), not the services' own.
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) sqlite3) $(TEST_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
 # The speech benchmark times the stitching in-process and starts the fake Gemini.
 $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

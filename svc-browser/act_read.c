@@ -83,13 +83,15 @@ int action_read(struct act *a)
 				      line, total, (long long)offset);
 	else if (from == 0 && to == len)
 		rc = hb_call_succeedf(a->call, "%s%s%s\n%.*s", a->note, a->note[0] ? "\n" : "", line, (int)len, text);
+	else if (to == len)
+		rc = hb_call_succeedf(a->call, "%s\nCharacters %lld to %zu of the page's %zu (the end)\n%.*s", line,
+				      (long long)offset, total, total, (int)(to - from), text + from);
 	else
 		rc = hb_call_succeedf(a->call,
-				      "%s\nCharacters %lld to %zu of the page's %zu%s\n%.*s\n[cut: the text goes on; read "
+				      "%s\nCharacters %lld to %zu of the page's %zu\n%.*s\n[cut: the text goes on; read "
 				      "with offset %zu for more]",
 				      line, (long long)offset, (size_t)offset + char_count(text + from, to - from), total,
-				      to == len ? " (the end)" : "", (int)(to - from), text + from,
-				      (size_t)offset + char_count(text + from, to - from));
+				      (int)(to - from), text + from, (size_t)offset + char_count(text + from, to - from));
 	json_decref(v);
 	return rc;
 }

@@ -259,9 +259,13 @@ int browser_new_tab(struct browser *b, struct browser_conn *c, const char *owner
 		return -1;
 	}
 	pthread_mutex_unlock(&b->lock);
-	/* in the background: the user's own tab stays in front */
-	if (cdp_call(c->cdp, NULL, "Target.createTarget", json_pack("{s:s, s:b}", "url", "about:blank", "background", 1),
-		     CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
+	/* in a window of its own, behind: the user's own tab stays in front,
+	 * and the agent's tab is its window's shown tab.  A background tab in
+	 * the user's window draws no frames, so Chrome never answers a
+	 * screenshot or a mouse event there (seen with headless Chromium). */
+	if (cdp_call(c->cdp, NULL, "Target.createTarget",
+		     json_pack("{s:s, s:b, s:b}", "url", "about:blank", "background", 1, "newWindow", 1), CDP_SETUP_MS,
+		     cancel, &res, err, errlen) != CDP_OK)
 		return -1;
 	target = json_string_value(json_object_get(res, "targetId"));
 	if (!target || strlen(target) >= sizeof t.target) {

@@ -7,8 +7,9 @@
  * the fields the actions take, each of its type and size.  sessionId,
  * runId and projectDirectory, which older Codex threads send with every
  * call, are ignored (page 000 says so of this tool): the session is the
- * broker's binding.  Browser control is read on every call, so turning
- * it off stops the next call.
+ * broker's binding.  Browser control and the browser-url setting are
+ * read on every call, so turning it off, or a browser-url edited by hand
+ * to name another machine, stops the next call.
  */
 #include "tool.h"
 
@@ -95,13 +96,17 @@ int browser_tool(struct hb_call *call, const json_t *args)
 	const struct action *act;
 	struct hb_settings s;
 	const char *name, *tab;
-	char err[ACT_ERR_MAX];
+	char err[ACT_ERR_MAX], url[HB_BROWSER_URL_MAX + 1];
 	int rc;
 
 	if (hb_paths_resolve(&a.paths, err, sizeof err) < 0 || hb_settings_load(&a.paths, &s, err, sizeof err) < 0)
 		return hb_call_failf(call, "The settings cannot be read: %s", err);
 	if (!s.browser)
 		return hb_call_fail(call, OFF_SENTENCE);
+	/* a browser-url that is not loopback stops every call, not only the
+	 * next connection's */
+	if (hb_settings_browser_url(&a.paths, url, sizeof url, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
 	if (!json_is_object(args) || check_fields(args, err, sizeof err) < 0 ||
 	    hb_json_req_string(args, "action", 32, &name, err, sizeof err) < 0)
 		return hb_call_failf(call, "use_user_browser: %s", json_is_object(args) ? err : "the arguments must be an object");
