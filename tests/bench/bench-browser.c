@@ -24,6 +24,15 @@
  * does nothing else: no snapshot text, no PNG decoded or saved, no
  * answer sent anywhere.  Those are part of what is measured as ours.
  *
+ * Both tabs are in front of their windows: this program's tab has a
+ * window of its own, and it brings the agent's tab to the front of its
+ * window.  Chromium draws no frames for a tab behind another, which is
+ * where svc-browser opens the agent's tabs (in the background, so the
+ * user's own tab stays in front); there a screenshot waits for a frame
+ * that may never come and the first mouse event of a click for about 5 s
+ * (docs/benchmarks.md), on either connection alike, which would hide what
+ * svc-browser itself adds.
+ *
  * HB_BENCH_BROWSER_ROUNDS [20] sizes the run (after 2 rounds of warm-up);
  * HB_BENCH_BROWSER_ACTIONS ["open snapshot ... scroll": all] picks actions.
  */
@@ -524,8 +533,9 @@ static int bench_action(struct bench *b, const struct action *a)
 	qsort(t_base, (size_t)b->rounds, sizeof t_base[0], cmp_double);
 	p50o = quantile(t_ours, b->rounds, 0.5);
 	p50b = quantile(t_base, b->rounds, 0.5);
-	printf("  %-10s %-8s %8.2f %8.2f   %8.2f %8.2f   %6.2f\n", a->name, a->page, p50o,
-	       quantile(t_ours, b->rounds, 0.9), p50b, quantile(t_base, b->rounds, 0.9), p50b > 0 ? p50o / p50b : 0);
+	printf("  %-10s %-8s %8.2f %8.2f   %8.2f %8.2f   %6.2f %8.2f\n", a->name, a->page, p50o,
+	       quantile(t_ours, b->rounds, 0.9), p50b, quantile(t_base, b->rounds, 0.9), p50b > 0 ? p50o / p50b : 0,
+	       p50o - p50b);
 	return 0;
 }
 
@@ -604,7 +614,8 @@ static int run(struct bench *b)
 		return fprintf(stderr, "bench-browser: no tab in the answer to open\n"), -1;
 	if (front(&b->d, b->url) < 0)
 		return -1;
-	printf("  %-10s %-8s %8s %8s   %8s %8s   %6s\n", "action", "page", "ours p50", "p90", "direct", "p90", "ratio");
+	printf("  %-10s %-8s %8s %8s   %8s %8s   %6s %8s\n", "action", "page", "ours p50", "p90", "direct", "p90", "ratio",
+	       "added");
 	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
 		if (!chosen(actions[i].name))
 			continue;
@@ -621,9 +632,13 @@ static int run(struct bench *b)
 		    check_page(&b->d, "document.getElementById('greeting').textContent", "Hello, agent!") < 0)
 			return -1;
 	}
-	printf("\nWhat the direct column sends (the commands of svc-browser/act*.c, in their order, with\n"
-	       "its waits), on this program's own connection to the same Chromium, on its own tab at\n"
-	       "the same page:\n");
+	printf("\nratio: ours p50 / direct p50; added: ours p50 - direct p50 (ms).  svc-browser holds the\n"
+	       "browser's one connection, so direct is a second connection to the same Chromium: the same\n"
+	       "commands of svc-browser/act*.c, in their order, with its waits (the load event, the 400 ms\n"
+	       "settle after a click or a key), on this program's own tab at the same page, each message\n"
+	       "parsed as JSON and nothing more (no snapshot text, no PNG decoded or saved, no broker).\n"
+	       "Both tabs are in front of their windows (the agent's brought there by this program):\n"
+	       "Chromium draws no frames for a tab behind another, where svc-browser opens its tabs.\n");
 	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
 		if (chosen(actions[i].name))
 			printf("  %-10s %s\n", actions[i].name, actions[i].what);
