@@ -1,7 +1,8 @@
 #!/bin/sh
-# The broker benchmark (`make bench`): start hb-broker with svc-echo and a
+# The benchmark (`make bench`): start hb-broker with svc-echo and a
 # minimal service, and a bare ZeroMQ relay with its worker, all in a temp
-# folder; run bench-broker against both; stop everything.
+# folder; run bench-broker against both; stop everything.  Then the
+# bridges, speech, use_user_browser and the explainer renderer.
 #
 #   sh tests/bench/run.sh [BUILD]
 #
@@ -143,6 +144,16 @@ if [ -x "$build/bench/bench-speech" ] && command -v node >/dev/null 2>&1; then
 	HB_BUILD=$build "$build/bench/bench-speech" || rc=1
 else
 	echo "run.sh: bench-speech or node is missing; no speech figures" >&2
+	rc=1
+fi
+# use_user_browser: svc-browser under its own broker driving a headless
+# Chromium, beside the same DevTools commands sent straight to it
+# (tests/bench/bench-browser.c; HB_BENCH_BROWSER_* size it).
+if [ -x "$build/bench/bench-browser" ] && command -v node >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1; then
+	echo
+	HB_BUILD=$build "$build/bench/bench-browser" || rc=1
+else
+	echo "run.sh: bench-browser, node or chromium is missing; no browser figures" >&2
 	rc=1
 fi
 # The explainer renderer (tests/bench/explainer.sh).

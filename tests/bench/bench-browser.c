@@ -1,0 +1,748 @@
+/*
+ * bench-browser - the use_user_browser benchmark, one run, one table.
+ *
+ *   HB_BUILD=build bench-browser
+ *
+ * Starts a real headless Chromium (tests/harness/chromium.h) in
+ * <dir>/xdg/chromium, so that svc-browser finds it the way it finds the
+ * user's Chrome (DevToolsActivePort under $XDG_CONFIG_HOME/chromium), the
+ * local test pages (tests/browser/pages.mjs), and hb-broker with
+ * svc-browser as deployed, browser control on.  For each action it times
+ * use_user_browser calls on one front-socket client (the path hbctl
+ * takes, without a process start per call: client -> hb-broker ->
+ * svc-browser -> Chromium and back) in the agent's tab, beside the same
+ * DevTools commands, in the same order and with the same waits, sent
+ * straight to the same Chromium by this program on a tab of its own at
+ * the same page, alternating the two so that machine noise hits both
+ * alike; and gives the medians' ratio: what svc-browser and the broker
+ * add.
+ *
+ * svc-browser holds the one browser connection, so "the same connection"
+ * of the issue is, most honestly, a second connection to the same
+ * browser: the same Chromium, the same renderer work, the same pages.
+ * The baseline parses every message as JSON (as any client must) and
+ * does nothing else: no snapshot text, no PNG decoded or saved, no
+ * answer sent anywhere.  Those are part of what is measured as ours.
+ *
+ * Both tabs are in front of their windows: this program's tab has a
+ * window of its own, and it brings the agent's tab to the front of its
+ * window.  Chromium draws no frames for a tab behind another, which is
+ * where svc-browser opens the agent's tabs (in the background, so the
+ * user's own tab stays in front); there a screenshot waits for a frame
+ * that may never come and the first mouse event of a click for about 5 s
+ * (docs/benchmarks.md), on either connection alike, which would hide what
+ * svc-browser itself adds.
+ *
+ * HB_BENCH_BROWSER_ROUNDS [20] sizes the run (after 2 rounds of warm-up);
+ * HB_BENCH_BROWSER_ACTIONS ["open snapshot ... scroll": all] picks actions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "settings.h"
+#include "tunables.h"
+#include "ws.h"
+#include "../harness/chromium.h"
+#include "../harness/harness.h"
+#include "../harness/test_pages.h"
+#include "../harness/ws_pump.h"
+
+#define WARMUP 2
+#define ROUNDS_MAX 1000
+#define PATIENCE_MS 30000        /* a bound on one command of the baseline, not a measure */
+#define SETTLE_MS 400            /* svc-browser/act.c: a click's navigation starts within this */
+#define TYPED "Ada Lovelace"
+/* svc-browser/act_read.c and act_input.c */
+#define READ_EXPR "document.body ? document.body.innerText : document.documentElement.innerText"
+#define SELECT_FN                                                                                          \
+	"function () { if (typeof this.select === 'function') this.select();"                              \
+	" else if (this.isContentEditable) document.execCommand('selectAll'); }"
+#define SCROLL_EXPR                                                                                        \
+	"(() => { const d = 100 || Math.round(window.innerHeight * 0.9); window.scrollBy(0, d);"            \
+	" return [Math.round(window.scrollY), Math.max(0, document.documentElement.scrollHeight -"         \
+	" window.innerHeight)]; })()"
+
+/* This program's own connection to the browser: the baseline. */
+struct direct {
+	struct ws *ws;
+	int next_id;
+	json_t *events;             /* {method, sessionId} of the events since the last mark */
+	char target[64], session[64];
+	long node;                  /* the element acted on at the current page (backend node id) */
+	int step_ms, load_ms;       /* svc-browser's limits, which travel in some commands */
+};
+
+/* The run: the fixture, the client, the agent's tab. */
+struct bench {
+	struct fixture f;
+	struct hb_client cl;
+	struct test_pages pages;
+	struct direct d;
+	char tab[16];               /* the agent's tab (t1) */
+	char ref[16];               /* the element acted on at the current page (e12) */
+	char url[120];              /* the current page */
+	long rounds;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Take one message off the link, waiting at most until deadline: the
+ * parsed message, or NULL (the link failed or nothing came in time). */
+static json_t *direct_next(struct direct *d, double deadline)
+{
+	for (;;) {
+		size_t len;
+		char *in = ws_next_message(d->ws, &len);
+		json_t *m;
+
+		if (in) {
+			m = json_loadb(in, len, 0, NULL);
+			free(in);
+			if (m)
+				return m;
+			continue;
+		}
+		if (ws_state(d->ws) != WS_OPEN || now_ms() >= deadline)
+			return NULL;
+		ws_pump(d->ws, (int)(deadline - now_ms()) + 1);
+	}
+}
+
+/* Keep an event, for the waits. */
+static void direct_event(struct direct *d, json_t *m)
+{
+	const char *method = json_string_value(json_object_get(m, "method"));
+	const char *sid = json_string_value(json_object_get(m, "sessionId"));
+
+	if (method)
+		json_array_append_new(d->events, json_pack("{s:s, s:s}", "method", method, "sessionId", sid ? sid : ""));
+}
+
+/* method with params (taken; NULL: none) on session (NULL: the browser):
+ * 0 with *result (when result is not NULL; the caller frees it), or -1
+ * after saying why. */
+static int cmd(struct direct *d, const char *session, const char *method, json_t *params, json_t **result)
+{
+	json_t *msg = json_pack("{s:i, s:s}", "id", ++d->next_id, "method", method), *m;
+	double deadline = now_ms() + PATIENCE_MS;
+	char *text;
+
+	if (!msg)
+		return -1;
+	if (params)
+		json_object_set_new(msg, "params", params);
+	if (session)
+		json_object_set_new(msg, "sessionId", json_string(session));
+	text = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	if (!text || ws_send_text(d->ws, text, strlen(text)) < 0) {
+		free(text);
+		fprintf(stderr, "bench-browser: cannot send %s\n", method);
+		return -1;
+	}
+	free(text);
+	while ((m = direct_next(d, deadline))) {
+		json_t *r;
+
+		if (json_integer_value(json_object_get(m, "id")) != d->next_id) {
+			direct_event(d, m);
+			json_decref(m);
+			continue;
+		}
+		if (!(r = json_object_get(m, "result"))) {
+			text = json_dumps(m, JSON_COMPACT);
+			fprintf(stderr, "bench-browser: %s: %s\n", method, text ? text : "?");
+			free(text);
+			json_decref(m);
+			return -1;
+		}
+		if (result)
+			*result = json_incref(r);
+		json_decref(m);
+		return 0;
+	}
+	fprintf(stderr, "bench-browser: %s: no answer (%s)\n", method, ws_error(d->ws));
+	return -1;
+}
+
+/* Forget the events so far, as svc-browser takes a mark. */
+static void mark(struct direct *d)
+{
+	json_array_clear(d->events);
+}
+
+/* Wait at most ms for method on our tab since the mark: 0 when it came,
+ * 1 when it did not, -1 when the link failed. */
+static int wait_event(struct direct *d, const char *method, int ms)
+{
+	double deadline = now_ms() + ms;
+	size_t seen = 0;
+
+	for (;;) {
+		json_t *m;
+
+		for (; seen < json_array_size(d->events); seen++) {
+			json_t *e = json_array_get(d->events, seen);
+
+			if (strcmp(json_string_value(json_object_get(e, "method")), method) == 0 &&
+			    strcmp(json_string_value(json_object_get(e, "sessionId")), d->session) == 0)
+				return 0;
+		}
+		if (!(m = direct_next(d, deadline)))
+			return ws_state(d->ws) == WS_OPEN ? 1 : -1;
+		direct_event(d, m);
+		json_decref(m);
+	}
+}
+
+/* The tail of every action that may change the page
+ * (act_answer_with_snapshot): the tree, then the tab's title and URL. */
+static int snapshot_tail(struct direct *d)
+{
+	json_t *r = NULL;
+	int rc = cmd(d, d->session, "Accessibility.getFullAXTree", NULL, &r);
+
+	json_decref(r);
+	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
+}
+
+/* After a click or a key (act_settle): a navigation that started within
+ * SETTLE_MS is waited for. */
+static int settle(struct direct *d)
+{
+	int rc = wait_event(d, "Page.frameStartedLoading", SETTLE_MS);
+
+	if (rc == 0 && wait_event(d, "Page.loadEventFired", d->load_ms) != 0)
+		return -1;
+	return rc < 0 ? -1 : 0;
+}
+
+static int eval(struct direct *d, const char *expr, json_t **result)
+{
+	return cmd(d, d->session, "Runtime.evaluate",
+		   json_pack("{s:s, s:b, s:b, s:i}", "expression", expr, "returnByValue", 1, "awaitPromise", 1, "timeout",
+			     d->step_ms),
+		   result);
+}
+
+/* The baseline of each action: svc-browser/act*.c's commands. */
+
+static int base_open(struct direct *d, const char *url)
+{
+	mark(d);
+	if (cmd(d, d->session, "Page.navigate", json_pack("{s:s}", "url", url), NULL) < 0 ||
+	    wait_event(d, "Page.loadEventFired", d->load_ms) != 0)
+		return -1;
+	return snapshot_tail(d);
+}
+
+static int base_snapshot(struct direct *d, const char *url)
+{
+	(void)url;
+	return snapshot_tail(d);
+}
+
+static int base_read(struct direct *d, const char *url)
+{
+	json_t *r = NULL;
+	int rc = eval(d, READ_EXPR, &r);
+
+	(void)url;
+	json_decref(r);
+	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
+}
+
+static int node_cmd(struct direct *d, const char *method, json_t **result)
+{
+	return cmd(d, d->session, method, json_pack("{s:I}", "backendNodeId", (json_int_t)d->node), result);
+}
+
+static int mouse(struct direct *d, const char *type, double x, double y)
+{
+	int moved = strcmp(type, "mouseMoved") == 0;
+
+	return cmd(d, d->session, "Input.dispatchMouseEvent",
+		   json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", type, "x", x, "y", y, "button", moved ? "none" : "left",
+			     "clickCount", moved ? 0 : 1),
+		   NULL);
+}
+
+static int base_click(struct direct *d, const char *url)
+{
+	json_t *r = NULL, *quad;
+	double x = 0, y = 0;
+
+	(void)url;
+	if (node_cmd(d, "DOM.describeNode", NULL) < 0 || node_cmd(d, "DOM.scrollIntoViewIfNeeded", NULL) < 0 ||
+	    node_cmd(d, "DOM.getContentQuads", &r) < 0)
+		return -1;
+	quad = json_array_get(json_object_get(r, "quads"), 0);
+	for (int i = 0; i < 4; i++) {
+		x += json_number_value(json_array_get(quad, (size_t)(2 * i))) / 4;
+		y += json_number_value(json_array_get(quad, (size_t)(2 * i + 1))) / 4;
+	}
+	json_decref(r);
+	mark(d);
+	if (mouse(d, "mouseMoved", x, y) < 0 || mouse(d, "mousePressed", x, y) < 0 ||
+	    mouse(d, "mouseReleased", x, y) < 0 || settle(d) < 0)
+		return -1;
+	return snapshot_tail(d);
+}
+
+static int base_type(struct direct *d, const char *url)
+{
+	json_t *obj = NULL;
+	const char *object_id;
+	int rc;
+
+	(void)url;
+	if (node_cmd(d, "DOM.describeNode", NULL) < 0 || node_cmd(d, "DOM.focus", NULL) < 0 ||
+	    node_cmd(d, "DOM.resolveNode", &obj) < 0)
+		return -1;
+	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
+	rc = object_id ? cmd(d, d->session, "Runtime.callFunctionOn",
+			     json_pack("{s:s, s:s}", "objectId", object_id, "functionDeclaration", SELECT_FN), NULL)
+		       : -1;
+	json_decref(obj);
+	if (rc < 0 || cmd(d, d->session, "Input.insertText", json_pack("{s:s}", "text", TYPED), NULL) < 0)
+		return -1;
+	return snapshot_tail(d);
+}
+
+static int key(struct direct *d, const char *type)
+{
+	return cmd(d, d->session, "Input.dispatchKeyEvent",
+		   json_pack("{s:s, s:s, s:s, s:i}", "type", type, "key", "Tab", "code", "Tab", "windowsVirtualKeyCode",
+			     9),
+		   NULL);
+}
+
+static int base_press(struct direct *d, const char *url)
+{
+	(void)url;
+	mark(d);
+	if (key(d, "keyDown") < 0 || key(d, "keyUp") < 0 || settle(d) < 0)
+		return -1;
+	return snapshot_tail(d);
+}
+
+static int base_scroll(struct direct *d, const char *url)
+{
+	json_t *r = NULL;
+	int rc = eval(d, SCROLL_EXPR, &r);
+
+	(void)url;
+	json_decref(r);
+	return rc < 0 ? -1 : snapshot_tail(d);
+}
+
+static int base_screenshot(struct direct *d, const char *url)
+{
+	json_t *r = NULL;
+	int rc = cmd(d, d->session, "Page.captureScreenshot", json_pack("{s:s}", "format", "png"), &r);
+
+	(void)url;
+
+	json_decref(r);
+	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
+}
+
+static int base_tabs(struct direct *d, const char *url)
+{
+	(void)url;
+	return cmd(d, NULL, "Target.getTargets", NULL, NULL);
+}
+
+struct action {
+	const char *name;
+	const char *page;
+	const char *args;           /* the call's arguments after "tab"; %s: the url or the ref */
+	int with_url;               /* args takes the page's url, not the ref */
+	const char *what;           /* the baseline's commands, for the table's notes */
+	int (*base)(struct direct *d, const char *url);
+};
+
+/* In the order they run: the actions on a page follow its open. */
+static const struct action actions[] = {
+	{ "open", "/form", "\"action\":\"open\",\"url\":\"%s\"", 1,
+	  "Page.navigate, the load event, getFullAXTree, getTargetInfo", base_open },
+	{ "snapshot", "/form", "\"action\":\"snapshot\"", 0, "getFullAXTree, getTargetInfo", base_snapshot },
+	{ "read", "/form", "\"action\":\"read\"", 0, "Runtime.evaluate, getTargetInfo", base_read },
+	{ "type", "/form", "\"action\":\"type\",\"ref\":\"%s\",\"text\":\"" TYPED "\"", 0,
+	  "DOM.describeNode, focus, resolveNode, Runtime.callFunctionOn, Input.insertText, getFullAXTree, "
+	  "getTargetInfo", base_type },
+	{ "press", "/form", "\"action\":\"press\",\"key\":\"Tab\"", 0,
+	  "2 Input.dispatchKeyEvent, the 400 ms settle, getFullAXTree, getTargetInfo", base_press },
+	{ "screenshot", "/form", "\"action\":\"screenshot\"", 0, "Page.captureScreenshot, getTargetInfo",
+	  base_screenshot },
+	{ "tabs", "/form", "\"action\":\"tabs\"", 0, "Target.getTargets", base_tabs },
+	{ "click", "/button", "\"action\":\"click\",\"ref\":\"%s\"", 0,
+	  "DOM.describeNode, scrollIntoViewIfNeeded, getContentQuads, 3 Input.dispatchMouseEvent, the 400 ms "
+	  "settle, getFullAXTree, getTargetInfo", base_click },
+	{ "scroll", "/scroll", "\"action\":\"scroll\",\"direction\":\"down\",\"amount\":100", 0,
+	  "Runtime.evaluate, getFullAXTree, getTargetInfo", base_scroll },
+};
+
+/* One use_user_browser call with arguments args: its time in ms, or -1
+ * after saying why.  *text (when text is not NULL) is the answer. */
+static double ours(struct bench *b, const char *args, char **text)
+{
+	struct hb_env req, reply;
+	char err[256];
+	double t0 = now_ms(), t;
+	int ok;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "call");
+	hb_env_set_str(&req, "tool", "use_user_browser");
+	hb_env_set_str(&req, "json", args);
+	if (hb_client_request(&b->cl, &req, &reply, err, sizeof err) < 0) {
+		fprintf(stderr, "bench-browser: %s: %s\n", args, err);
+		return -1;
+	}
+	t = now_ms() - t0;
+	ok = hb_env_bool(&reply, "ok", 0);
+	if (!ok)
+		fprintf(stderr, "bench-browser: %s: %s\n", args,
+			hb_env_str_or(&reply, "text", hb_env_str_or(&reply, "err.msg", "")));
+	if (ok && text && !(*text = strdup(hb_env_str_or(&reply, "text", ""))))
+		ok = 0;
+	hb_env_free(&reply);
+	return ok ? t : -1;
+}
+
+/* The arguments of action a in the agent's tab, into out. */
+static const char *args_of(struct bench *b, const struct action *a, char *out, size_t outlen)
+{
+	char tail[300];
+
+	snprintf(tail, sizeof tail, a->args, a->with_url ? b->url : b->ref);
+	snprintf(out, outlen, "{\"tab\":\"%s\",%s}", b->tab, tail);
+	return out;
+}
+
+/* The ref on the line of the snapshot text that starts with line (after
+ * the indentation), into out: 0, or -1. */
+static int find_ref(const char *text, const char *line, char *out, size_t outlen)
+{
+	const char *at = strstr(text, line), *ref, *end;
+
+	if (!at || !(ref = strstr(at, "[ref=")) || !(end = strchr(ref, ']')) ||
+	    (strchr(at, '\n') && strchr(at, '\n') < ref) || (size_t)(end - ref - 5) >= outlen)
+		return -1;
+	snprintf(out, outlen, "%.*s", (int)(end - ref - 5), ref + 5);
+	return 0;
+}
+
+/* Both tabs to page, and the element acted on there: its ref in the
+ * agent's tab, its node in ours.  Not timed.  0, or -1. */
+static int go_to(struct bench *b, const char *page)
+{
+	static const struct { const char *page, *line, *selector; } elements[] = {
+		{ "/form", "textbox \"Name\"", "#name" },
+		{ "/button", "button \"Show greeting\"", "#show" },
+	};
+	char args[400], expr[80], *text = NULL;
+	json_t *r = NULL, *n = NULL;
+
+	if (!test_pages_url(&b->pages, page, b->url, sizeof b->url))
+		return -1;
+	snprintf(args, sizeof args, "{\"tab\":\"%s\",\"action\":\"open\",\"url\":\"%s\"}", b->tab, b->url);
+	if (ours(b, args, &text) < 0 || base_open(&b->d, b->url) < 0)
+		return free(text), -1;
+	b->ref[0] = '\0';
+	b->d.node = 0;
+	for (size_t i = 0; i < sizeof elements / sizeof elements[0]; i++) {
+		if (strcmp(elements[i].page, page) != 0)
+			continue;
+		snprintf(expr, sizeof expr, "document.querySelector('%s')", elements[i].selector);
+		if (find_ref(text, elements[i].line, b->ref, sizeof b->ref) < 0 ||
+		    cmd(&b->d, b->d.session, "Runtime.evaluate", json_pack("{s:s}", "expression", expr), &r) < 0 ||
+		    cmd(&b->d, b->d.session, "DOM.describeNode",
+			json_pack("{s:O}", "objectId", json_object_get(json_object_get(r, "result"), "objectId")),
+			&n) < 0) {
+			fprintf(stderr, "bench-browser: no %s on %s\n", elements[i].line, page);
+			json_decref(r);
+			free(text);
+			return -1;
+		}
+		b->d.node = (long)json_integer_value(json_object_get(json_object_get(n, "node"), "backendNodeId"));
+		json_decref(r);
+		json_decref(n);
+	}
+	free(text);
+	return 0;
+}
+
+/* p (0..1) of the n sorted values: the median as the mean of the middle
+ * two, the others by nearest rank. */
+static double quantile(const double *v, long n, double p)
+{
+	long k;
+
+	if (p == 0.5)
+		return (v[(n - 1) / 2] + v[n / 2]) / 2;
+	k = (long)(p * (double)n + 0.999999) - 1;
+	return v[k < 0 ? 0 : k];
+}
+
+/* The rounds of one action, alternating which side goes first.  0, or -1. */
+static int bench_action(struct bench *b, const struct action *a)
+{
+	double t_ours[ROUNDS_MAX], t_base[ROUNDS_MAX], t0, p50o, p50b;
+	char args[600];
+
+	args_of(b, a, args, sizeof args);
+	for (long r = -WARMUP; r < b->rounds; r++) {
+		double to = 0, tb = 0;
+
+		for (int side = 0; side < 2; side++) {
+			if ((side ^ (int)(r & 1)) == 0) {
+				if ((to = ours(b, args, NULL)) < 0)
+					return -1;
+			} else {
+				t0 = now_ms();
+				if (a->base(&b->d, b->url) < 0)
+					return -1;
+				tb = now_ms() - t0;
+			}
+		}
+		if (r >= 0) {
+			t_ours[r] = to;
+			t_base[r] = tb;
+		}
+	}
+	qsort(t_ours, (size_t)b->rounds, sizeof t_ours[0], cmp_double);
+	qsort(t_base, (size_t)b->rounds, sizeof t_base[0], cmp_double);
+	p50o = quantile(t_ours, b->rounds, 0.5);
+	p50b = quantile(t_base, b->rounds, 0.5);
+	printf("  %-10s %-8s %8.2f %8.2f   %8.2f %8.2f   %6.2f %8.2f\n", a->name, a->page, p50o,
+	       quantile(t_ours, b->rounds, 0.9), p50b, quantile(t_base, b->rounds, 0.9), p50b > 0 ? p50o / p50b : 0,
+	       p50o - p50b);
+	return 0;
+}
+
+/* The agent's tab (the other one at url) in front of its window, as this
+ * program's is in its own: Chromium draws no frames for a tab behind
+ * another, and a screenshot or a mouse event there waits for one.  0, or
+ * -1. */
+static int front(struct direct *d, const char *url)
+{
+	json_t *r = NULL, *t;
+	const char *agent = NULL;
+	size_t i;
+	int rc;
+
+	if (cmd(d, NULL, "Target.getTargets", NULL, &r) < 0)
+		return -1;
+	json_array_foreach(json_object_get(r, "targetInfos"), i, t)
+		if (strcmp(fx_jstr(t, "type"), "page") == 0 && strcmp(fx_jstr(t, "url"), url) == 0 &&
+		    strcmp(fx_jstr(t, "targetId"), d->target) != 0)
+			agent = fx_jstr(t, "targetId");
+	rc = agent ? cmd(d, NULL, "Target.activateTarget", json_pack("{s:s}", "targetId", agent), NULL) : -1;
+	if (!agent)
+		fprintf(stderr, "bench-browser: the agent's tab is not among the targets\n");
+	json_decref(r);
+	return rc;
+}
+
+/* Whether HB_BENCH_BROWSER_ACTIONS (words; unset: all) names the action. */
+static int chosen(const char *name)
+{
+	const char *list = getenv("HB_BENCH_BROWSER_ACTIONS"), *at;
+	size_t len = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (at = list; (at = strstr(at, name)); at += len)
+		if ((at == list || at[-1] == ' ') && (at[len] == '\0' || at[len] == ' '))
+			return 1;
+	return 0;
+}
+
+/* The baseline did the work: the greeting shows, the field holds the text. */
+static int check_page(struct direct *d, const char *expr, const char *want)
+{
+	json_t *r = NULL;
+	const char *got;
+	int rc;
+
+	if (eval(d, expr, &r) < 0)
+		return -1;
+	got = json_string_value(json_object_get(json_object_get(r, "result"), "value"));
+	rc = got && strcmp(got, want) == 0 ? 0 : -1;
+	if (rc < 0)
+		fprintf(stderr, "bench-browser: the baseline's %s is \"%s\", not \"%s\"\n", expr, got ? got : "?", want);
+	json_decref(r);
+	return rc;
+}
+
+static int run(struct bench *b)
+{
+	const char *page = "";
+	char *text = NULL, args[300];
+	const char *t;
+	int n, reloaded = 0;
+
+	/* the agent's tab, opened as an agent opens it */
+	if (!test_pages_url(&b->pages, "/form", b->url, sizeof b->url))
+		return -1;
+	snprintf(args, sizeof args, "{\"action\":\"open\",\"url\":\"%s\"}", b->url);
+	if (ours(b, args, &text) < 0)
+		return -1;
+	t = strstr(text, " in tab ");
+	n = t ? sscanf(t, " in tab %15[a-z0-9]", b->tab) : 0;
+	free(text);
+	if (n != 1)
+		return fprintf(stderr, "bench-browser: no tab in the answer to open\n"), -1;
+	if (front(&b->d, b->url) < 0)
+		return -1;
+	printf("  %-10s %-8s %8s %8s   %8s %8s   %6s %8s\n", "action", "page", "ours p50", "p90", "direct", "p90", "ratio",
+	       "added");
+	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
+		if (!chosen(actions[i].name))
+			continue;
+		/* after open, the page is a new one: its elements have new refs */
+		if ((strcmp(actions[i].page, page) != 0 || reloaded) && go_to(b, page = actions[i].page) < 0)
+			return -1;
+		if (bench_action(b, &actions[i]) < 0)
+			return -1;
+		reloaded = actions[i].with_url;
+		if (strcmp(actions[i].name, "type") == 0 &&
+		    check_page(&b->d, "document.getElementById('name').value", TYPED) < 0)
+			return -1;
+		if (strcmp(actions[i].name, "click") == 0 &&
+		    check_page(&b->d, "document.getElementById('greeting').textContent", "Hello, agent!") < 0)
+			return -1;
+	}
+	printf("\nratio: ours p50 / direct p50; added: ours p50 - direct p50 (ms).  svc-browser holds the\n"
+	       "browser's one connection, so direct is a second connection to the same Chromium: the same\n"
+	       "commands of svc-browser/act*.c, in their order, with its waits (the load event, the 400 ms\n"
+	       "settle after a click or a key), on this program's own tab at the same page, each message\n"
+	       "parsed as JSON and nothing more (no snapshot text, no PNG decoded or saved, no broker).\n"
+	       "Both tabs are in front of their windows (the agent's brought there by this program):\n"
+	       "Chromium draws no frames for a tab behind another, where svc-browser opens its tabs.\n");
+	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
+		if (chosen(actions[i].name))
+			printf("  %-10s %s\n", actions[i].name, actions[i].what);
+	return 0;
+}
+
+/* This program's connection and tab, set up as svc-browser sets up its
+ * own (browser.c: attach). */
+static int direct_start(struct direct *d, const struct chromium *c)
+{
+	struct ws_opts opts = { .max_message = 64 * 1024 * 1024 };
+	char err[WS_ERROR_MAX];
+	json_t *r = NULL;
+	const char *s;
+
+	d->step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
+	d->load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
+	if (!(d->events = json_array()))
+		return -1;
+	if (ws_connect(c->ws_url, &opts, &d->ws, err, sizeof err) < 0)
+		return fprintf(stderr, "bench-browser: %s: %s\n", c->ws_url, err), -1;
+	if (cmd(d, NULL, "Browser.getVersion", NULL, &r) < 0)
+		return -1;
+	printf("browser: %s\n", json_string_value(json_object_get(r, "product")));
+	json_decref(r);
+	if (cmd(d, NULL, "Target.createTarget", json_pack("{s:s, s:b, s:b}", "url", "about:blank", "background", 1, "newWindow", 1), &r) < 0)
+		return -1;
+	snprintf(d->target, sizeof d->target, "%s", (s = json_string_value(json_object_get(r, "targetId"))) ? s : "");
+	json_decref(r);
+	if (cmd(d, NULL, "Target.attachToTarget", json_pack("{s:s, s:b}", "targetId", d->target, "flatten", 1), &r) < 0)
+		return -1;
+	snprintf(d->session, sizeof d->session, "%s", (s = json_string_value(json_object_get(r, "sessionId"))) ? s : "");
+	json_decref(r);
+	return cmd(d, d->session, "Page.enable", NULL, NULL) < 0 ||
+			       cmd(d, d->session, "Page.setDownloadBehavior", json_pack("{s:s}", "behavior", "deny"), NULL) < 0
+		       ? -1
+		       : 0;
+}
+
+/* The broker with svc-browser as deployed, finding the browser under
+ * <dir>/xdg; browser control on.  0, or -1. */
+static int broker_start(struct bench *b, char *xdg, size_t xdglen)
+{
+	char *config = fx_deployed_config(NULL, "svc-browser", NULL), env_xdg[400], err[512];
+	const char *env[] = { env_xdg, NULL };
+	struct hb_paths p;
+	int rc;
+
+	if (!config)
+		return -1;
+	rc = fx_prepare(&b->f, config);
+	free(config);
+	if (rc < 0)
+		return -1;
+	snprintf(xdg, xdglen, "%s/xdg", b->f.dir);
+	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
+	if (mkdir(xdg, 0700) < 0 && errno != EEXIST)
+		return -1;
+	if ((b->f.broker = fx_spawn_broker(&b->f, env, "broker.log")) < 0 ||
+	    fx_wait_up(&b->f, "svc-browser", 1, 10000) < 0) {
+		fprintf(stderr, "bench-browser: svc-browser did not come up; log %s\n", b->f.log);
+		return -1;
+	}
+	if (hb_paths_resolve(&p, err, sizeof err) < 0 || hb_settings_set_browser(&p, 1, err, sizeof err) < 0)
+		return fprintf(stderr, "bench-browser: %s\n", err), -1;
+	return fx_client(&b->f, &b->cl, PATIENCE_MS);
+}
+
+int main(void)
+{
+	static struct bench b;
+	const char *v = getenv("HB_BENCH_BROWSER_ROUNDS");
+	char xdg[300], user_data[320];
+	struct chromium c;
+	int rc = -1, pages = 0, client = 0, browser = 0;
+
+	b.rounds = v && atol(v) > 0 && atol(v) <= ROUNDS_MAX ? atol(v) : 20;
+	if (broker_start(&b, xdg, sizeof xdg) == 0) {
+		client = 1;
+		snprintf(user_data, sizeof user_data, "%s/chromium", xdg);
+		if (test_pages_start(&b.pages) == 0 && (pages = 1) && chromium_start(&c, user_data) == 0 && (browser = 1) &&
+		    direct_start(&b.d, &c) == 0) {
+			printf("use_user_browser, each action in the agent's tab (client -> hb-broker -> svc-browser ->\n"
+			       "Chromium and back, on one client) beside its DevTools commands sent straight to the\n"
+			       "same Chromium (direct), alternating, %ld rounds after %d of warm-up, ms:\n",
+			       b.rounds, WARMUP);
+			rc = run(&b);
+		}
+	}
+	if (client)
+		hb_client_close(&b.cl);
+	ws_free(b.d.ws);
+	json_decref(b.d.events);
+	if (browser)
+		chromium_stop(&c);
+	if (pages)
+		test_pages_stop(&b.pages);
+	if (rc < 0 && b.f.dir[0]) {
+		char *log = fx_read_text(b.f.log);
+
+		fprintf(stderr, "bench-browser: broker log:\n%s\n", log);
+		free(log);
+	}
+	if (b.f.broker > 0)
+		fx_stop(&b.f, NULL);
+	return rc == 0 ? 0 : 1;
+}
