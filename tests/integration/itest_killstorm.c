@@ -420,11 +420,12 @@ static int is_stopped(const struct storm_count *sc, pid_t pid)
 	return 0;
 }
 
-/* The pid of a random service's serving (or starting) copy that the
- * storm has not stopped: a stopped copy is left to the broker's hang
- * check (or to its SIGCONT), else the storm's next SIGKILL would nearly
- * always end it first.  0 when there is none. */
-static pid_t pick_target(struct fixture *f, const struct storm_count *sc, unsigned *seed)
+/* The pid of a random service's serving copy (for a stop, only one that
+ * is up: a copy stopped before it is ready waits out the start timeout,
+ * not the hang check), never one the storm has stopped: that is left to
+ * the broker's hang check or to its SIGCONT, else the storm's next
+ * SIGKILL would nearly always end it first.  0 when there is none. */
+static pid_t pick_target(struct fixture *f, const struct storm_count *sc, int for_stop, unsigned *seed)
 {
 	json_t *st = fx_status(f);
 	int first = (int)(rand_r(seed) % NSERVICES);
@@ -433,7 +434,7 @@ static pid_t pick_target(struct fixture *f, const struct storm_count *sc, unsign
 	for (int i = 0; st && i < NSERVICES && !pid; i++) {
 		json_t *s = fx_find_service(st, services[(first + i) % NSERVICES]);
 		pid = (pid_t)json_integer_value(json_object_get(s, "pid"));
-		if (is_stopped(sc, pid))
+		if (is_stopped(sc, pid) || (for_stop && strcmp(fx_jstr(s, "state"), "up") != 0))
 			pid = 0;
 	}
 	json_decref(st);
@@ -447,9 +448,9 @@ static pid_t pick_target(struct fixture *f, const struct storm_count *sc, unsign
  * a signal was sent. */
 static int storm_action(struct fixture *f, struct storm_count *sc, unsigned *seed)
 {
-	pid_t pid = pick_target(f, sc, seed);
-	int fd = service_pidfd(pid, f->broker);
 	int stop = rand_r(seed) % 6 == 0 && sc->nstopped == 0;
+	pid_t pid = pick_target(f, sc, stop, seed);
+	int fd = service_pidfd(pid, f->broker);
 
 	if (fd < 0) {
 		sc->misses++; /* between copies, or status not answered */
@@ -490,7 +491,7 @@ static void run_storm(struct storm *st, long n, long limit_s, unsigned seed, str
 		clients[i].started = pthread_create(&clients[i].thread, NULL, client_main, &clients[i]) == 0;
 	}
 	while (sent < n && fx_now_ms() < end) {
-		struct timespec gap = { 0, (10 + (long)(rand_r(&seed) % 110)) * 1000000L };
+		struct timespec gap = { 0, (20 + (long)(rand_r(&seed) % 140)) * 1000000L };
 
 		continue_due(sc, 0);
 		sent += storm_action(st->f, sc, &seed);
