@@ -683,7 +683,7 @@ static long env_long(const char *name, long dflt, long min, long max)
 static void test_kill_storm(void **state)
 {
 	struct fixture *f = *state;
-	static struct storm st = { .tally = { .lock = PTHREAD_MUTEX_INITIALIZER } };
+	struct storm st;
 	struct storm_count sc;
 	long n = env_long("KILLSTORM_N", 200, 1, 10000000);
 	long limit_s = env_long("KILLSTORM_S", 30, 1, 86400);
@@ -693,6 +693,8 @@ static void test_kill_storm(void **state)
 	int ok, fds0, fds1;
 	long rss0, rss1;
 
+	memset(&st, 0, sizeof st);
+	assert_int_equal(pthread_mutex_init(&st.tally.lock, NULL), 0);
 	fprintf(stderr, "killstorm: KILLSTORM_N=%ld KILLSTORM_S=%ld KILLSTORM_SEED=%u\n", n, limit_s, seed);
 	assert_non_null(config);
 	ck_start(f, config, storm_env);
@@ -736,7 +738,7 @@ static void test_kill_storm(void **state)
 	(void)rss1;
 #endif
 	free(st.guide);
-	st.guide = NULL;
+	pthread_mutex_destroy(&st.tally.lock);
 	ck_finish(f);
 }
 
