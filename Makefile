@@ -91,7 +91,7 @@ TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser
 
-.PHONY: all deps npm-deps run test test-asan check bench install clean
+.PHONY: all deps npm-deps run test test-asan check soak bench install clean
 # Keep test objects: they are intermediate files of the pattern rules.
 .SECONDARY:
 
@@ -205,6 +205,16 @@ test: deps npm-deps
 
 test-asan: deps npm-deps
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check
+
+# The kill storm at length (tests/integration/itest_killstorm.c), not part
+# of `make test`: KILLSTORM_N signals within KILLSTORM_S seconds.  With
+# BUILD=build-asan SAN=1 it runs under the sanitizers.
+KILLSTORM_N ?= 5000
+KILLSTORM_S ?= 600
+soak: $(BUILD)/hb-broker $(BUILD)/svc-sessions $(BUILD)/tests/svc-echo $(BUILD)/tests/itest_killstorm
+	HB_BUILD=$(CURDIR)/$(BUILD) KILLSTORM_N=$(KILLSTORM_N) KILLSTORM_S=$(KILLSTORM_S) \
+	LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/lsan.supp} \
+	$(BUILD)/tests/itest_killstorm
 
 # deps may install pkg-config and the libraries, so the build runs in a
 # sub-make that reads their flags afresh.
