@@ -71,6 +71,21 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 			sed 's/^/     /' "$tmp/verify.log" "$tmp/canary.log"
 		fi
 	fi
+	# The hardening: its exposure score, as the README states it.
+	score=$(systemd-analyze security --offline=true --user "$unit" 2>/dev/null |
+		sed -n 's/.*Overall exposure level for hb-broker.service: \([0-9.]*\).*/\1/p')
+	if [ -z "$score" ]; then
+		fail "systemd-analyze security --offline=true --user gave no score"
+	elif awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }'; then
+		ok "systemd-analyze security --user: exposure $score (at most 3.0)"
+	else
+		fail "systemd-analyze security --user: exposure $score, more than 3.0"
+	fi
+	if grep -q "exposure level $score " "$root/README.md"; then
+		ok "the README states the exposure level $score"
+	else
+		fail "the README does not state the exposure level $score (systemd-analyze security)"
+	fi
 else
 	skip "systemd-analyze not installed"
 fi
