@@ -81,7 +81,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	else
 		fail "systemd-analyze security --user: exposure $score, more than 3.0"
 	fi
-	if grep -q "exposure level $score " "$root/README.md"; then
+	if grep -q "level $score " "$root/README.md"; then
 		ok "the README states the exposure level $score"
 	else
 		fail "the README does not state the exposure level $score (systemd-analyze security)"
