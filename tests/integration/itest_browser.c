@@ -318,6 +318,12 @@ static void test_open_and_click(void **state)
 	free(t);
 	/* a ref that is not one */
 	free(call(&A, 0, "is not a ref", "{\"action\":\"click\",\"ref\":\"button\"}"));
+	/* a ref of the page before a navigation: said to be stale, and the
+	 * page it now shows is not touched */
+	snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"t1\",\"url\":\"%s/form\"}", P.base);
+	free(call(&A, 1, "Opened ", args));
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	free(call(&A, 0, "is from an earlier state of the page", args));
 }
 
 /* ---- 2: a form typed into and submitted -------------------------------- */
