@@ -24,14 +24,10 @@
  * does nothing else: no snapshot text, no PNG decoded or saved, no
  * answer sent anywhere.  Those are part of what is measured as ours.
  *
- * Both tabs are in front of their windows: this program's tab has a
- * window of its own, and it brings the agent's tab to the front of its
- * window.  Chromium draws no frames for a tab behind another, which is
- * where svc-browser opens the agent's tabs (in the background, so the
- * user's own tab stays in front); there a screenshot waits for a frame
- * that may never come and the first mouse event of a click for about 5 s
- * (docs/benchmarks.md), on either connection alike, which would hide what
- * svc-browser itself adds.
+ * Both tabs are in front of windows of their own, as svc-browser opens
+ * the agent's: Chromium draws no frames for a tab behind another, where a
+ * screenshot waits for a frame that may never come and the first mouse
+ * event of a click for about 5 s (docs/benchmarks.md).
  *
  * HB_BENCH_BROWSER_ROUNDS [20] sizes the run (after 2 rounds of warm-up);
  * HB_BENCH_BROWSER_ACTIONS ["open snapshot ... scroll": all] picks actions.
@@ -539,30 +535,6 @@ static int bench_action(struct bench *b, const struct action *a)
 	return 0;
 }
 
-/* The agent's tab (the other one at url) in front of its window, as this
- * program's is in its own: Chromium draws no frames for a tab behind
- * another, and a screenshot or a mouse event there waits for one.  0, or
- * -1. */
-static int front(struct direct *d, const char *url)
-{
-	json_t *r = NULL, *t;
-	const char *agent = NULL;
-	size_t i;
-	int rc;
-
-	if (cmd(d, NULL, "Target.getTargets", NULL, &r) < 0)
-		return -1;
-	json_array_foreach(json_object_get(r, "targetInfos"), i, t)
-		if (strcmp(fx_jstr(t, "type"), "page") == 0 && strcmp(fx_jstr(t, "url"), url) == 0 &&
-		    strcmp(fx_jstr(t, "targetId"), d->target) != 0)
-			agent = fx_jstr(t, "targetId");
-	rc = agent ? cmd(d, NULL, "Target.activateTarget", json_pack("{s:s}", "targetId", agent), NULL) : -1;
-	if (!agent)
-		fprintf(stderr, "bench-browser: the agent's tab is not among the targets\n");
-	json_decref(r);
-	return rc;
-}
-
 /* Whether HB_BENCH_BROWSER_ACTIONS (words; unset: all) names the action. */
 static int chosen(const char *name)
 {
@@ -612,8 +584,6 @@ static int run(struct bench *b)
 	free(text);
 	if (n != 1)
 		return fprintf(stderr, "bench-browser: no tab in the answer to open\n"), -1;
-	if (front(&b->d, b->url) < 0)
-		return -1;
 	printf("  %-10s %-8s %8s %8s   %8s %8s   %6s %8s\n", "action", "page", "ours p50", "p90", "direct", "p90", "ratio",
 	       "added");
 	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
@@ -637,8 +607,8 @@ static int run(struct bench *b)
 	       "commands of svc-browser/act*.c, in their order, with its waits (the load event, the 400 ms\n"
 	       "settle after a click or a key), on this program's own tab at the same page, each message\n"
 	       "parsed as JSON and nothing more (no snapshot text, no PNG decoded or saved, no broker).\n"
-	       "Both tabs are in front of their windows (the agent's brought there by this program):\n"
-	       "Chromium draws no frames for a tab behind another, where svc-browser opens its tabs.\n");
+	       "Both tabs are in front of windows of their own, as svc-browser opens its tabs:\n"
+	       "Chromium draws no frames for a tab behind another.\n");
 	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
 		if (chosen(actions[i].name))
 			printf("  %-10s %s\n", actions[i].name, actions[i].what);
