@@ -14,7 +14,7 @@ MSGPACK_PC := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-
 BASE_PKGS     := libzmq $(MSGPACK_PC) jansson
 SESSIONS_PKGS := $(BASE_PKGS) sqlite3
 MESSAGES_PKGS := $(BASE_PKGS) sqlite3
-# svc-alerts: its spool and the sessions' titles (SQLite), the relay link (WS_LIBS).
+# svc-alerts: its spool (SQLite), the relay link (WS_LIBS).
 ALERTS_PKGS   := $(BASE_PKGS) sqlite3
 # svc-browser: libcurl for Chrome's /json/version, the DevTools WebSocket (WS_LIBS).
 BROWSER_PKGS  := $(BASE_PKGS) libcurl
@@ -104,9 +104,8 @@ deps:
 npm-deps:
 	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
-# svc-sessions and svc-messages share appdata.db through appdata/'s public
-# header; svc-alerts reads the sessions' titles there.
-$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/svc-alerts/%.o: CFLAGS += -Iappdata
+# svc-sessions and svc-messages share appdata.db through appdata/'s public header.
+$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o: CFLAGS += -Iappdata
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -145,7 +144,7 @@ $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDA
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
 $(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
-$(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBAPPDATA) $(LIBCOMMON)
+$(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(ALERTS_PKGS)) $(WS_LIBS)
 $(BUILD)/svc-browser: $(call obj,svc-browser/main.c) $(LIBBROWSER) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BROWSER_PKGS)) $(WS_LIBS)

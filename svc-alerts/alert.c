@@ -91,7 +91,7 @@ static long long realtime_ms(void)
 }
 
 /* The alert as it will travel, checked as the relay will check it. */
-static int build_event(const struct hb_call_context *ctx, const char *title, const char *body,
+static int build_event(struct hb_call *call, const struct hb_call_context *ctx, const char *title, const char *body,
 		       struct hb_relay_event *ev, char *err, size_t errlen)
 {
 	char why[512];
@@ -111,7 +111,7 @@ static int build_event(const struct hb_call_context *ctx, const char *title, con
 	snprintf(ev->run_id, sizeof ev->run_id, "%s", ctx->run);
 	snprintf(ev->title, sizeof ev->title, "%s", title);
 	snprintf(ev->body, sizeof ev->body, "%s", body);
-	if (session_title(ctx->session, ev->session_title, sizeof ev->session_title, why, sizeof why) < 0)
+	if (session_title(call, ctx->session, ev->session_title, sizeof ev->session_title, why, sizeof why) < 0)
 		log_warn(ctx->key, "alert without the session's title: %s", why);
 	ev->created_at_ms = realtime_ms();
 	if (hb_relay_check_event(ev, why, sizeof why) < 0) {
@@ -176,7 +176,7 @@ int alert_send(struct hb_call *call, const json_t *args)
 	if (read_args(args, &title, &body, err, sizeof err) < 0 ||
 	    check_text("title", title, HB_RELAY_TITLE_MAX, err, sizeof err) < 0 ||
 	    check_text("body", body, HB_RELAY_BODY_MAX, err, sizeof err) < 0 ||
-	    build_event(ctx, title, body, &ev, err, sizeof err) < 0)
+	    build_event(call, ctx, title, body, &ev, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 
 	/* the settings now, not as the link last read them (once a second):

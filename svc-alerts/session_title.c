@@ -4,14 +4,19 @@
  * characters, so a longer one is cut at a character boundary (unlike the
  * agent's own title and body, which are refused: the agent can shorten
  * those, and the session's title is not the agent's to change).
+ *
+ * svc-sessions owns appdata.db; asking it (a subcall with the calling
+ * call's binding) keeps svc-alerts out of the database: a read-only
+ * connection to a WAL database needs to make its -shm file, which the
+ * confinement of svc-alerts rightly refuses in the data folder.
  */
 #include "session_title.h"
 
-#include <sqlite3.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "appdata.h"
 #include "relay_proto.h"
 
 /* Copy s into out, at most max characters of UTF-8 and outlen - 1 bytes. */
@@ -35,32 +40,33 @@ static void copy_chars(const char *s, long max, char *out, size_t outlen)
 	out[len] = 0;
 }
 
-int session_title(const char *id, char *out, size_t outlen, char *err, size_t errlen)
+#define SUBCALL_MS 5000
+
+int session_title(struct hb_call *call, const char *id, char *out, size_t outlen, char *err, size_t errlen)
 {
-	char path[4096];
-	sqlite3 *db;
-	sqlite3_stmt *st;
-	int rc = -1;
+	json_t *args = json_pack("{s:s, s:s}", "action", "resolveSession", "targetSessionId", id), *answer;
+	char *text = NULL, *json = args ? json_dumps(args, JSON_COMPACT) : NULL;
+	const char *title;
+	int ok = 0, rc = -1;
 
 	out[0] = 0;
-	if (appdata_default_path(path, sizeof path, err, errlen) < 0 || !(db = appdata_open_ro(path, err, errlen)))
+	json_decref(args);
+	if (!json) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	if ((st = appdata_prepare(db, "SELECT title FROM sessions WHERE id = ?", err, errlen, "s", id))) {
-		int step = sqlite3_step(st);
-
-		if (step == SQLITE_ROW) {
-			const char *t = (const char *)sqlite3_column_text(st, 0);
-
-			if (t && hb_relay_chars(t) >= 0)
-				copy_chars(t, HB_RELAY_SESSION_TITLE_MAX, out, outlen);
-			rc = 0;
-		} else if (step == SQLITE_DONE) {
-			snprintf(err, errlen, "there is no session %s in appdata.db", id);
-		} else {
-			appdata_error(db, "reading a session's title", err, errlen);
-		}
-		sqlite3_finalize(st);
 	}
-	appdata_close(db);
+	if (hb_call_subcall(call, "maintain_sessions", json, SUBCALL_MS, &ok, &text) < 0 || !ok) {
+		snprintf(err, errlen, "svc-sessions did not give it: %.300s", text ? text : "no answer");
+	} else if (!(answer = json_loads(text, 0, NULL)) ||
+		   !(title = json_string_value(json_object_get(answer, "title"))) || hb_relay_chars(title) < 0) {
+		snprintf(err, errlen, "svc-sessions answered without a title");
+		json_decref(answer);
+	} else {
+		copy_chars(title, HB_RELAY_SESSION_TITLE_MAX, out, outlen);
+		json_decref(answer);
+		rc = 0;
+	}
+	free(json);
+	free(text);
 	return rc;
 }

@@ -134,8 +134,9 @@ static json_t *resolve_session(sqlite3 *db, const json_t *args, char *err, size_
 	}
 	json_t *codex = json_object_get(row, "codexThreadId");
 	json_t *claude = json_object_get(row, "claudeSessionId");
-	json_t *result = json_pack("{s:O, s:O, s:O, s:O}",
+	json_t *result = json_pack("{s:O, s:O, s:O, s:O, s:O}",
 				   "sessionId", json_object_get(row, "id"),
+				   "title", json_object_get(row, "title"),
 				   "agent", json_object_get(row, "agent"),
 				   "codexThreadId", codex ? codex : json_null(),
 				   "claudeSessionId", claude ? claude : json_null());

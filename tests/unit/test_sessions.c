@@ -693,6 +693,7 @@ static void test_list_shows_links(void **state)
 
 	result = ok(f, lookup_tool, "{\"action\":\"resolveSession\",\"targetSessionId\":\"s-codex\"}");
 	assert_string_equal(str(result, "sessionId"), "s-codex");
+	assert_string_equal(str(result, "title"), "s-codex"); /* the fixture's titles are the ids */
 	assert_string_equal(str(result, "agent"), "codex");
 	assert_string_equal(str(result, "codexThreadId"), "thr-new");
 	assert_true(json_is_null(json_object_get(result, "claudeSessionId")));
