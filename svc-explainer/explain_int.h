@@ -42,6 +42,7 @@ struct explain {
 	long frames_done, frames_total;
 	int render_pointed;             /* the tests' failpoints were passed */
 	long long published_ms;
+	long published_scenes;          /* the scene count of the last row */
 };
 
 /* The worker's tool call (worker_tool_fn); arg is the struct explain. */

@@ -54,14 +54,16 @@ static void publish(struct explain *x, const char *phase, const char *error)
 	free(text);
 	json_decref(row);
 	x->published_ms = hb_monotonic_ms();
+	x->published_scenes = x->scenes;
 }
 
 void explain_publish(struct explain *x, const char *phase)
 {
 	if (!phase)
 		phase = x->phase ? x->phase : "worker starting";
-	if (x->phase && strcmp(phase, x->phase) == 0 && strcmp(phase, "rendering") != 0)
-		return; /* nothing new */
+	if (x->phase && strcmp(phase, x->phase) == 0 && strcmp(phase, "rendering") != 0 &&
+	    x->scenes == x->published_scenes)
+		return; /* nothing new: the same phase, the same scenes */
 	if (x->phase && strcmp(phase, "rendering") == 0 && strcmp(x->phase, "rendering") == 0 &&
 	    x->frames_done < x->frames_total && hb_monotonic_ms() - x->published_ms < RENDER_ROW_EVERY_MS)
 		return;

@@ -149,7 +149,9 @@ struct workdir_answer explain_tool(void *arg, const char *tool, const char *args
 			mark_seen(x, t, args);
 		json_decref(args);
 	}
-	if (t == WORKER_TOOL_WRITE_SCENE || t == WORKER_TOOL_REMOVE_SCENE)
+	if (t == WORKER_TOOL_WRITE_SCENE || t == WORKER_TOOL_REMOVE_SCENE) {
 		remember_script(x);
+		explain_publish(x, NULL); /* a new scene count is a new row */
+	}
 	return a;
 }

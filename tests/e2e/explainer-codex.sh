@@ -88,6 +88,8 @@ check "the narration went to the fake Gemini: 2 long, then 2 shortened (4 reques
 for phase in "worker starting" "writing scenes" "reviewing" "narrating" "rendering"; do
 	check "timeline: phase $phase" '[ "$(events "e.kind===\"explainer\" && e.phase===\"$phase\"")" -ge 1 ]'
 done
+check "timeline: each written scene shows at once (a row with 1 scene while writing)" \
+	'[ "$(events "e.kind===\"explainer\" && e.phase===\"writing scenes\" && e.scenes===1")" -ge 1 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
