@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "utf8.h"
+
 static const char *const type_names[] = {
 	[HB_RELAY_HELLO] = "hello",
 	[HB_RELAY_READY] = "ready",
@@ -37,38 +39,9 @@ static enum hb_relay_side side_of(enum hb_relay_type type)
 	return type == HB_RELAY_HELLO || type == HB_RELAY_EVENT ? HB_RELAY_FROM_DEVICE : HB_RELAY_FROM_RELAY;
 }
 
-/* Characters of a UTF-8 string (RFC 3629: no overlong forms, surrogates
- * or code points past U+10FFFF), or -1 when it is not one. */
 long hb_relay_chars(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
-
-	while (*p) {
-		unsigned c = *p, cp, len;
-
-		if (c < 0x80)
-			len = 1, cp = c;
-		else if (c >= 0xc2 && c <= 0xdf)
-			len = 2, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4, cp = c & 0x07;
-		else
-			return -1;
-		for (unsigned i = 1; i < len; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return -1;
-			cp = cp << 6 | (p[i] & 0x3f);
-		}
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return -1;
-		p += len;
-		n++;
-	}
-	return n;
+	return hb_utf8_chars(s);
 }
 
 /* Text of the user's (a title, a body): min to max characters of UTF-8. */

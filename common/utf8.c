@@ -41,6 +41,18 @@ int hb_utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
+long hb_utf8_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	long n = 0;
+
+	for (size_t i = 0, k; i < len; i += k, n++)
+		if (!(k = seq_len(p + i, len - i)))
+			return -1;
+	return n;
+}
+
 char *hb_utf8_repair(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

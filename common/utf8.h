@@ -13,6 +13,9 @@
 /* Whether s (len bytes) is strict UTF-8: no overlong forms, surrogates
  * or code points past U+10FFFF. */
 int hb_utf8_valid(const char *s, size_t len);
+/* The characters (code points) of the NUL-terminated s, or -1 when it is
+ * not strict UTF-8: what a limit "in characters" counts. */
+long hb_utf8_chars(const char *s);
 /* A malloc'd copy of the NUL-terminated s with every byte that does not
  * start a valid sequence replaced by U+FFFD; NULL when out of memory. */
 char *hb_utf8_repair(const char *s);
