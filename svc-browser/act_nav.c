@@ -130,9 +130,11 @@ int action_open(struct act *a)
 	if (error_text && *error_text) {
 		int rc = hb_call_failf(a->call,
 				       "Tab %s did not open %.300s: %s%s", a->tab.id, url, error_text,
-				       strstr(error_text, "ERR_ABORTED") ? " (a download, which this tool does not "
-									   "save, or a page that stopped itself)"
-									 : "");
+				       strstr(error_text, "ERR_ABORTED")
+					       ? " (a download or a page that stopped itself: this tool opens pages and "
+						 "hands no file to the agent; Chrome may keep a download in its Downloads "
+						 "folder, as when you click such a link)"
+					       : "");
 		json_decref(res);
 		return rc;
 	}
