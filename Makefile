@@ -121,7 +121,8 @@ npm-deps:
 
 # svc-sessions and svc-messages share appdata.db through appdata/'s public
 # header; svc-alerts reads the sessions' titles there.
-$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/svc-alerts/%.o: CFLAGS += -Iappdata
+$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/svc-alerts/%.o \
+$(BUILD)/obj/tests/fuzz/%.o: CFLAGS += -Iappdata
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -3,6 +3,10 @@
  * what svc-alerts reads from the relay's WebSocket, and what the relay
  * reads from a device, parsed as each side would.
  *
+ * Also the first thing svc-alerts reads from the relay: the answer to
+ * its WebSocket Upgrade (common/ws_handshake.c), cut as read_head cuts
+ * it, at the first blank line.
+ *
  * A message that parses is written again with the writer of its type, and
  * the writing must parse to the same message: svc-alerts' own messages
  * are checked by the very parser the relay's tests run.
@@ -12,6 +16,10 @@
 
 #include "fuzz.h"
 #include "relay_proto.h"
+#include "ws_io.h"
+
+/* RFC 6455's example key; its accept is s3pPLMBiTxaQ9kYGzzhZRbK+xOo=. */
+#define KEY "dGhlIHNhbXBsZSBub25jZQ=="
 
 /* Write m again as its sender would; NULL when its writer refuses it. */
 static char *rewrite(const struct hb_relay_msg *m)
@@ -63,8 +71,26 @@ done:
 	free(again);
 }
 
+/* The head as read_head leaves it: text up to its first NUL, through the
+ * first blank line. */
+static void upgrade_answer(const uint8_t *data, size_t size)
+{
+	char *head = malloc(size + 1), *end, err[256];
+
+	if (!head)
+		return;
+	memcpy(head, data, size);
+	head[size] = '\0';
+	if ((end = strstr(head, "\r\n\r\n"))) {
+		end[4] = '\0';
+		(void)ws_handshake_check_answer(head, KEY, err, sizeof err);
+	}
+	free(head);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	upgrade_answer(data, size);
 	one_side((const char *)data, size, HB_RELAY_FROM_DEVICE);
 	one_side((const char *)data, size, HB_RELAY_FROM_RELAY);
 	return 0;
