@@ -86,9 +86,9 @@ int browser_check_args(const json_t *args, const char **action, char *err, size_
 		snprintf(err, errlen, "the arguments must be an object");
 		return -1;
 	}
-	return check_fields(args, err, errlen) < 0 || hb_json_req_string(args, "action", 32, action, err, errlen) < 0
-		       ? -1
-		       : 0;
+	if (check_fields(args, err, errlen) < 0 || hb_json_req_string(args, "action", 32, action, err, errlen) < 0)
+		return -1;
+	return 0;
 }
 
 static const struct action *find_action(const char *name)
