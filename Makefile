@@ -48,6 +48,17 @@ CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall
 LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
+# make fuzz: clang's libFuzzer (tests/fuzz/, docs/testing.md).  Not test deps.
+FUZZ_DEB_PACKAGES := clang libclang-rt-dev
+FUZZ_S       ?= 60
+FUZZ_TARGET  ?=
+
+ifeq ($(FUZZ),1)
+# Coverage for libFuzzer on every object; its main only on the targets.
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -68,6 +79,8 @@ EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
 HARNESS_SRC  := $(wildcard tests/harness/*.c)
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -87,11 +100,13 @@ PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/
                $(BUILD)/svc-browser
 TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
-               $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC))
+               $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC)) \
+               $(patsubst %,$(BUILD)/tests/replay_%,$(FUZZ_NAMES))
+FUZZ_PROGS  := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(or $(FUZZ_TARGET),$(FUZZ_NAMES)))
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser
 
-.PHONY: all deps npm-deps run test test-asan check soak bench install clean
+.PHONY: all deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean
 # Keep test objects: they are intermediate files of the pattern rules.
 .SECONDARY:
 
@@ -104,8 +119,9 @@ deps:
 npm-deps:
 	@sh deploy/npm-deps.sh tests/codex tests/agent-host
 
-# svc-sessions and svc-messages share appdata.db through appdata/'s public header.
-$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o: CFLAGS += -Iappdata
+# svc-sessions and svc-messages share appdata.db through appdata/'s public
+# header; the fuzz targets run the sessions tools on a database of their own.
+$(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/tests/fuzz/%.o: CFLAGS += -Iappdata
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -177,6 +193,17 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSE
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+# The fuzz targets take what they parse from the services' archives, like
+# the unit tests: with replay.c's main for `make test`, with libFuzzer's
+# for `make fuzz`.
+FUZZ_LIBS := $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) \
+             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBCOMMON)
+$(BUILD)/tests/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
 # The speech benchmark times the stitching in-process and starts the fake Gemini.
 $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -215,6 +242,15 @@ soak: $(BUILD)/hb-broker $(BUILD)/svc-sessions $(BUILD)/tests/svc-echo $(BUILD)/
 	LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/lsan.supp} \
 	$(BUILD)/tests/itest_killstorm
 
+# Each fuzz target (FUZZ_TARGET=name for one) runs FUZZ_S seconds under
+# ASan and UBSan, from its seed corpus in tests/fuzz/corpus/.
+fuzz:
+	@sh deploy/deps.sh $(DEB_PACKAGES) $(FUZZ_DEB_PACKAGES)
+	$(MAKE) BUILD=build-fuzz CC=clang FUZZ=1 OPT=-O1 fuzz-run
+
+fuzz-run: $(FUZZ_PROGS)
+	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_S) $(or $(FUZZ_TARGET),$(FUZZ_NAMES))
+
 # deps may install pkg-config and the libraries, so the build runs in a
 # sub-make that reads their flags afresh.
 run: deps
@@ -238,6 +274,6 @@ install: all
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -197,7 +197,7 @@ static int lists_token(const char *value, const char *token)
 	return 0;
 }
 
-static int check_answer(const char *head, const char *key, char *err, size_t errlen)
+int ws_handshake_check_answer(const char *head, const char *key, char *err, size_t errlen)
 {
 	char accept[29], value[256], line[120];
 	int status = 0;
@@ -259,7 +259,7 @@ int ws_handshake(struct ws_io *io, const struct hb_url *u, const char *const *he
 	if (build_request(req, REQUEST_MAX, u, key, headers, err, errlen) == 0 &&
 	    send_all(io, req, strlen(req), deadline, err, errlen) == 0 &&
 	    read_head(io, head, sizeof head, deadline, err, errlen) == 0)
-		r = check_answer(head, key, err, errlen);
+		r = ws_handshake_check_answer(head, key, err, errlen);
 	OPENSSL_cleanse(req, REQUEST_MAX);
 	free(req);
 	free(key);

@@ -52,5 +52,9 @@ void ws_io_close(struct ws_io *io);
  * past the answer go to io->early.  0, or -1 with a sentence in err. */
 int ws_handshake(struct ws_io *io, const struct hb_url *u, const char *const *headers, long long deadline,
 		 char *err, size_t errlen);
+/* The server's answer head (through its blank line, NUL-terminated) to
+ * the Upgrade sent with key: 0 when it opens the WebSocket, or -1 with a
+ * sentence in err.  Exported for the fuzz target. */
+int ws_handshake_check_answer(const char *head, const char *key, char *err, size_t errlen);
 
 #endif

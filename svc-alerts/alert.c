@@ -82,6 +82,15 @@ static int check_text(const char *what, const char *s, long max, char *err, size
 	return -1;
 }
 
+int alert_check_args(const json_t *args, const char **title, const char **body, char *err, size_t errlen)
+{
+	if (read_args(args, title, body, err, errlen) < 0 ||
+	    check_text("title", *title, HB_RELAY_TITLE_MAX, err, errlen) < 0 ||
+	    check_text("body", *body, HB_RELAY_BODY_MAX, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 static long long realtime_ms(void)
 {
 	struct timespec ts;
@@ -173,9 +182,7 @@ int alert_send(struct hb_call *call, const json_t *args)
 	if (!s.notifications)
 		return hb_call_fail(call, "Desktop and phone notifications are off, so no alert was sent. Turn them "
 					  "on in Settings > General (hbctl settings notifications on).");
-	if (read_args(args, &title, &body, err, sizeof err) < 0 ||
-	    check_text("title", title, HB_RELAY_TITLE_MAX, err, sizeof err) < 0 ||
-	    check_text("body", body, HB_RELAY_BODY_MAX, err, sizeof err) < 0 ||
+	if (alert_check_args(args, &title, &body, err, sizeof err) < 0 ||
 	    build_event(call, ctx, title, body, &ev, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 

@@ -81,6 +81,17 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 	return 0;
 }
 
+int browser_check_args(const json_t *args, const char **action, char *err, size_t errlen)
+{
+	if (!json_is_object(args)) {
+		snprintf(err, errlen, "the arguments must be an object");
+		return -1;
+	}
+	if (check_fields(args, err, errlen) < 0 || hb_json_req_string(args, "action", 32, action, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 static const struct action *find_action(const char *name)
 {
 	for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
@@ -107,9 +118,8 @@ int browser_tool(struct hb_call *call, const json_t *args)
 	 * next connection's */
 	if (hb_settings_browser_url(&a.paths, url, sizeof url, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
-	if (!json_is_object(args) || check_fields(args, err, sizeof err) < 0 ||
-	    hb_json_req_string(args, "action", 32, &name, err, sizeof err) < 0)
-		return hb_call_failf(call, "use_user_browser: %s", json_is_object(args) ? err : "the arguments must be an object");
+	if (browser_check_args(args, &name, err, sizeof err) < 0)
+		return hb_call_failf(call, "use_user_browser: %s", err);
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
 					   "type, press, scroll, wait, screenshot or close.", name);

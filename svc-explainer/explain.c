@@ -88,6 +88,13 @@ static int read_args(const json_t *args, struct explain_args *a, char *err, size
 	return 0;
 }
 
+int explain_check_args(const json_t *args, char *err, size_t errlen)
+{
+	struct explain_args a;
+
+	return read_args(args, &a, err, errlen);
+}
+
 /* The worker's folder: the entry's source copied into its source.next
  * (which opening the entry emptied of a killed call's leftovers), so
  * that a successful finish's commit moves it into place. */

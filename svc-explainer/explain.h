@@ -13,5 +13,8 @@
 struct hb_call;
 
 int explain_create(struct hb_call *call, const json_t *args);
+/* The call's argument checks alone: 0, or -1 with the tool error in err.
+ * Exported for the fuzz target of the tools' arguments. */
+int explain_check_args(const json_t *args, char *err, size_t errlen);
 
 #endif

@@ -29,8 +29,7 @@ static int blank(const char *s)
 	return 1;
 }
 
-/* The checks that need no database; 0 or -1 with the tool error in err. */
-static int check_call(const struct hb_call_context *ctx, const json_t *args, const char **recipient,
+int send_check_call(const struct hb_call_context *ctx, const json_t *args, const char **recipient,
 		      const char **message, char *err, size_t errlen)
 {
 	static const char *const fields[] = { "recipientSessionId", "message", NULL };
@@ -118,7 +117,7 @@ int handle_send_session_message(struct hb_call *call, const json_t *args)
 	long long id = 0;
 	int held, rc;
 
-	if (check_call(ctx, args, &recipient, &message, err, sizeof err) < 0)
+	if (send_check_call(ctx, args, &recipient, &message, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 	if (appdata_default_path(path, sizeof path, err, sizeof err) < 0 || !(db = appdata_open_rw(path, err, sizeof err)))
 		return hb_call_fail(call, err);

@@ -12,5 +12,10 @@
 #define MESSAGE_MAX_BYTES 65536
 
 int handle_send_session_message(struct hb_call *call, const json_t *args);
+/* The call's checks that need no database: 0 with the recipient and the
+ * message (borrowed from args), or -1 with the tool error in err.
+ * Exported for the fuzz target of the tools' arguments. */
+int send_check_call(const struct hb_call_context *ctx, const json_t *args, const char **recipient,
+		    const char **message, char *err, size_t errlen);
 
 #endif

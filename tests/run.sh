@@ -54,6 +54,12 @@ run_one() {
 for t in "$build"/tests/test_* "$build"/tests/itest_*; do
 	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
 done
+# The fuzz targets' corpora, replayed as regression inputs (tests/fuzz/).
+for t in "$build"/tests/replay_*; do
+	[ -x "$t" ] || continue
+	name=${t##*/replay_}
+	run_one "fuzz/$name" "$t" "tests/fuzz/corpus/$name"
+done
 for t in tests/e2e/*.sh; do
 	case $(basename "$t") in lib.sh | *-lib.sh) continue ;; esac # sourced by the scripts
 	if can_isolate; then
