@@ -21,6 +21,7 @@
  * answer as a C string, for writing the table.
  */
 #include "../harness/checks.h"
+#include "utf8.h"
 
 #include <msgpack.h>
 #include <signal.h>
@@ -59,25 +60,7 @@ struct arg_case {
 /* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
 static int valid_utf8(const char *text)
 {
-	const unsigned char *p = (const unsigned char *)text;
-
-	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
-		unsigned long cp = n == 0 ? *p : n == 1 ? (*p & 0x1fu) : n == 2 ? (*p & 0x0fu) : (*p & 0x07u);
-
-		if (n < 0)
-			return 0;
-		for (int i = 1; i <= n; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return 0;
-			cp = cp << 6 | (p[i] & 0x3fu);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return 0;
-		p += n + 1;
-	}
-	return 1;
+	return hb_utf8_valid(text, strlen(text));
 }
 
 static void show(const char *what, const char *text)
