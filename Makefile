@@ -117,7 +117,7 @@ deps:
 
 # The real agents for the end-to-end tests (pinned in their lock files).
 npm-deps:
-	@sh deploy/npm-deps.sh tests/codex tests/agent-host
+	@sh deploy/npm-deps.sh tests/codex agent-host
 
 # svc-sessions and svc-messages share appdata.db through appdata/'s public
 # header; the fuzz targets run the sessions tools on a database of their own.

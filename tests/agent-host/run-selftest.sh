@@ -12,11 +12,12 @@
 # skips the namespace; AGENT_HOST_NETNS=1 makes its absence an error.
 set -eu
 cd "$(dirname "$0")"
+mods=../../agent-host/node_modules
 
 command -v node >/dev/null 2>&1 || { echo "run-selftest: node not found" >&2; exit 1; }
-if [ ! -x node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude ] &&
-   [ ! -d node_modules/@anthropic-ai/claude-agent-sdk ]; then
-	npm ci --no-audit --no-fund
+if [ ! -x $mods/@anthropic-ai/claude-agent-sdk-linux-x64/claude ] &&
+   [ ! -d $mods/@anthropic-ai/claude-agent-sdk ]; then
+	(cd ../../agent-host && npm ci --no-audit --no-fund)
 fi
 
 want=${AGENT_HOST_NETNS:-auto}

@@ -153,7 +153,7 @@ class Host {
     this.stderrPath = path.join(root, name, 'host.stderr');
     this.pipePath = path.join(root, name, 'pipe.jsonl');
     const errFd = fs.openSync(this.stderrPath, 'w');
-    this.child = spawn(process.execPath, [path.join(HERE, 'host.mjs'), ...(exe ? [exe] : [])], {
+    this.child = spawn(process.execPath, [path.join(HERE, '..', '..', 'agent-host', 'host.mjs'), ...(exe ? [exe] : [])], {
       cwd: this.cwd, env, stdio: ['pipe', 'pipe', errFd], detached: true,
     });
     fs.closeSync(errFd);

@@ -17,6 +17,7 @@ set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 host=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/alerts-lib.sh"
 require claude
@@ -46,7 +47,7 @@ env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="h
 	timeout 100 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 90 \
 	--prompt "@tool send_mobile_notification $(alert_args)" \
 	-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
-	--access full-auto -- node "$host/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err" &
+	--access full-auto -- node "$hosts/host.mjs" >"$tmp/drive.json" 2>"$tmp/drive.err" &
 desktop=$!
 # An agent-class tool asks first even in a full-auto run (the host leaves
 # it out of allowedTools, as claude.sh shows for manage_sessions): the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end with the real Claude Agent SDK: claude-drive.mjs (the desktop)
-# -> hb-claude-bridge -> the reference agent host (tests/agent-host, the
+# -> hb-claude-bridge -> the agent host (agent-host, the
 # real @anthropic-ai/claude-agent-sdk 0.3.332 and its Claude Code) -> a mock
 # Messages API on 127.0.0.1; hbcode tools go bridge -> hb-broker ->
 # svc-sessions.  Checks: a read-only tool runs without asking; an
@@ -15,6 +15,7 @@ set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 require claude
 field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
@@ -79,7 +80,7 @@ run() {
 		CLAUDE_CODE_CHILD_NOTES_DIR=/tmp CLAUDE_EFFORT=low AI_AGENT=x TRACEPARENT=00-x \
 		timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" "$@" \
 		-- "$build/hb-claude-bridge" --session "${run_session:-$session}" --run "run-$name" --project "$tmp/project" \
-		--access full-auto ${bridge_extra:-} -- node "$rig/host.mjs" >"$tmp/$name.json" 2>"$tmp/$name.err"
+		--access full-auto ${bridge_extra:-} -- node "$hosts/host.mjs" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	echo $? >"$tmp/$name.rc"
 }
 

@@ -17,6 +17,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 host=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/explainer-lib.sh"
 require claude
@@ -35,7 +36,7 @@ mkdir -p "$tmp/worker-home/.claude" "$tmp/home/.claude" "$tmp/project"
 	export HOME=$tmp/worker-home CLAUDE_CONFIG_DIR=$tmp/worker-home/.claude
 	export ANTHROPIC_BASE_URL=http://127.0.0.1:$wport ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1
 	export DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
-	export HB_AGENT_HOST="node $host/host.mjs" HB_GEMINI_BASE_URL=http://127.0.0.1:$gemini_port
+	export HB_AGENT_HOST="node $hosts/host.mjs" HB_GEMINI_BASE_URL=http://127.0.0.1:$gemini_port
 	export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 	{
 		sessions_conf
@@ -62,7 +63,7 @@ env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="h
 	timeout 900 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --approve --timeout 800 \
 	--prompt "@tool create_explainer_video $ask" \
 	-- "$build/hb-claude-bridge" --session "$session" --run run-explain --project "$tmp/project" \
-	--access full-auto --model claude-opus-5-5 -- node "$host/host.mjs" >"$tmp/main.json" 2>"$tmp/main.err"
+	--access full-auto --model claude-opus-5-5 -- node "$hosts/host.mjs" >"$tmp/main.json" 2>"$tmp/main.err"
 echo $? >"$tmp/main.rc"
 kill "$main_mock" 2>/dev/null; wait "$main_mock" 2>/dev/null
 

@@ -56,8 +56,8 @@ require() {
 	case $1 in
 	codex) [ -x "$here/codex/node_modules/.bin/codex" ] ||
 		{ echo "FAIL the pinned codex is not installed: run make npm-deps (npm ci in tests/codex)"; exit 1; } ;;
-	claude) [ -d "$here/agent-host/node_modules/@anthropic-ai/claude-agent-sdk" ] ||
-		{ echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in tests/agent-host)"; exit 1; } ;;
+	claude) [ -d "$here/../agent-host/node_modules/@anthropic-ai/claude-agent-sdk" ] ||
+		{ echo "FAIL the Claude Agent SDK is not installed: run make npm-deps (npm ci in agent-host)"; exit 1; } ;;
 	sqlite3) command -v sqlite3 >/dev/null 2>&1 ||
 		{ echo "FAIL sqlite3 is not installed: run make deps"; exit 1; } ;;
 	esac

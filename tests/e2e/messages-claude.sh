@@ -2,7 +2,7 @@
 # End to end: messages between sessions into the real Claude Agent SDK.
 # Another session's run calls send_session_message (hbctl, bound to that
 # run) -> hb-broker -> svc-messages -> the broker -> hb-claude-bridge ->
-# the reference agent host (tests/agent-host) -> the mock Messages API on
+# the agent host (agent-host) -> the mock Messages API on
 # 127.0.0.1.  claude-drive.mjs plays the desktop and keeps the run open.
 # Checks:
 #   open   a message queued before the run opens waits for the run's own
@@ -19,11 +19,12 @@
 #   held   a message held by the access rule (the sender's run is
 #          read-only, the recipient's full-auto) waits in hbctl messages,
 #          is delivered after `hbctl messages send`; a discarded one never is
-# Usage: messages-claude.sh BUILD (needs npm ci in tests/agent-host, sqlite3).
+# Usage: messages-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 require claude
 require sqlite3
@@ -126,7 +127,7 @@ drive() {
 		timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
 		--transcript "$transcript" --stay-until "$stop" "$@" \
 		-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
-		--access full-auto -- node "$rig/host.mjs" >"$transcript.json" 2>"$transcript.err" &
+		--access full-auto -- node "$hosts/host.mjs" >"$transcript.json" 2>"$transcript.err" &
 	desktop=$!
 }
 attached() { [ "$(events "e.event===\"session.attached\" && e.session===\"$1\" && e.agent===\"claude\"")" -ge 1 ]; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end for svc-explainer's Claude worker (svc-explainer/worker_claude.c)
 # through tests/worker-drive: worker_claude -> the reference agent host
-# (tests/agent-host: the real Claude Agent SDK 0.3.332 and its Claude
+# (agent-host: the real Claude Agent SDK 0.3.332 and its Claude
 # Code) -> a mock Messages API on 127.0.0.1; the worker's tool (echo) is
 # answered by worker-drive's callback, with no broker and no bridge.
 # Checks: the turn completes with the run's model, the brief reached the
@@ -12,11 +12,12 @@
 # asserted), with nothing left, and no process of the worker's group has
 # the Gemini key that the driver's environment holds; a killed driver
 # leaves nothing either.  Usage: worker-claude.sh BUILD (needs `npm ci`
-# in tests/agent-host).
+# in agent-host).
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/worker-lib.sh"
 require claude
@@ -56,7 +57,7 @@ start_drive() {
 		GEMINI_API_KEY="$gemini_key" \
 		${LSAN_OPTIONS:+LSAN_OPTIONS="$LSAN_OPTIONS"} ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
 		"$build/tests/worker-drive" --agent claude --cwd "$dir/work" --tools "$tmp/tools.json" \
-		--brief "$brief" --timeout-ms 60000 "$@" -- node "$rig/host.mjs" \
+		--brief "$brief" --timeout-ms 60000 "$@" -- node "$hosts/host.mjs" \
 		>"$dir/summary.json" 2>"$dir/drive.err" &
 	drive=$!
 	desktop=$drive # lib.sh stops it if we exit early
