@@ -53,6 +53,49 @@ long hb_utf8_chars(const char *s)
 	return n;
 }
 
+static int continues(const char *s, size_t i)
+{
+	return ((unsigned char)s[i] & 0xc0) == 0x80;
+}
+
+size_t hb_utf8_count(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += !continues(s, i);
+	return n;
+}
+
+size_t hb_utf8_advance(const char *s, size_t len, size_t n)
+{
+	size_t i = 0;
+
+	while (i < len && n > 0) {
+		i++;
+		while (i < len && continues(s, i))
+			i++;
+		n--;
+	}
+	return i;
+}
+
+size_t hb_utf8_fit(const char *s, size_t len, size_t max_chars, size_t max_bytes)
+{
+	size_t i = 0, next;
+
+	while (i < len && max_chars > 0) {
+		next = i + 1;
+		while (next < len && continues(s, next))
+			next++;
+		if (next > max_bytes)
+			break;
+		i = next;
+		max_chars--;
+	}
+	return i;
+}
+
 char *hb_utf8_repair(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -18,27 +18,7 @@
 #include <string.h>
 
 #include "relay_proto.h"
-
-/* Copy s into out, at most max characters of UTF-8 and outlen - 1 bytes. */
-static void copy_chars(const char *s, long max, char *out, size_t outlen)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = 0;
-	long n = 0;
-
-	while (p[len] && n < max) {
-		size_t step = 1;
-
-		while ((p[len + step] & 0xc0) == 0x80)
-			step++;
-		if (len + step >= outlen)
-			break;
-		len += step;
-		n++;
-	}
-	memcpy(out, s, len);
-	out[len] = 0;
-}
+#include "utf8.h"
 
 #define SUBCALL_MS 5000
 
@@ -62,7 +42,10 @@ int session_title(struct hb_call *call, const char *id, char *out, size_t outlen
 		snprintf(err, errlen, "svc-sessions answered without a title");
 		json_decref(answer);
 	} else {
-		copy_chars(title, HB_RELAY_SESSION_TITLE_MAX, out, outlen);
+		size_t n = hb_utf8_fit(title, strlen(title), HB_RELAY_SESSION_TITLE_MAX, outlen - 1);
+
+		memcpy(out, title, n);
+		out[n] = '\0';
 		json_decref(answer);
 		rc = 0;
 	}

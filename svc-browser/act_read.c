@@ -17,6 +17,7 @@
 #include "base64.h"
 #include "images.h"
 #include "snapshot.h"
+#include "utf8.h"
 
 #define SNAPSHOT_CHARS 40000
 #define READ_DEFAULT_CHARS 20000
@@ -36,28 +37,6 @@ int action_snapshot(struct act *a)
 }
 
 /* The byte offset of character n of s (len bytes), or len. */
-static size_t char_offset(const char *s, size_t len, size_t n)
-{
-	size_t i = 0;
-
-	while (i < len && n > 0) {
-		i++;
-		while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		n--;
-	}
-	return i;
-}
-
-static size_t char_count(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
 int action_read(struct act *a)
 {
 	json_int_t max = json_integer_value(json_object_get(a->args, "maxChars"));
@@ -74,9 +53,9 @@ int action_read(struct act *a)
 		return -1;
 	text = json_string_value(v) ? json_string_value(v) : "";
 	len = strlen(text);
-	total = char_count(text, len);
-	from = char_offset(text, len, (size_t)offset);
-	to = char_offset(text, len, (size_t)offset + (size_t)max);
+	total = hb_utf8_count(text, len);
+	from = hb_utf8_advance(text, len, (size_t)offset);
+	to = hb_utf8_advance(text, len, (size_t)offset + (size_t)max);
 	act_tab_line(a, line, sizeof line);
 	if ((size_t)offset >= total && total > 0)
 		rc = hb_call_succeedf(a->call, "%s\nThe page's text has %zu characters; offset %lld is past its end.",
@@ -90,8 +69,8 @@ int action_read(struct act *a)
 		rc = hb_call_succeedf(a->call,
 				      "%s\nCharacters %lld to %zu of the page's %zu\n%.*s\n[cut: the text goes on; read "
 				      "with offset %zu for more]",
-				      line, (long long)offset, (size_t)offset + char_count(text + from, to - from), total,
-				      (int)(to - from), text + from, (size_t)offset + char_count(text + from, to - from));
+				      line, (long long)offset, (size_t)offset + hb_utf8_count(text + from, to - from), total,
+				      (int)(to - from), text + from, (size_t)offset + hb_utf8_count(text + from, to - from));
 	json_decref(v);
 	return rc;
 }

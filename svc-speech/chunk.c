@@ -74,15 +74,6 @@ static enum cut_kind kind_after(uint32_t core, int newline)
 	return newline || ends_sentence(core) ? CUT_SENTENCE : ends_clause(core) ? CUT_CLAUSE : CUT_WORD;
 }
 
-size_t speech_utf8_chars(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
 int speech_is_blank(const char *s, size_t len)
 {
 	size_t n;

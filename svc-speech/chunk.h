@@ -23,8 +23,6 @@ struct speech_chunk {
  * string).  *out is malloc'd (NULL for an empty text); returns the count,
  * or -1 when memory runs out or limit is 0. */
 long speech_chunk_text(const char *text, size_t len, size_t limit, struct speech_chunk **out);
-/* Code points in len bytes of UTF-8. */
-size_t speech_utf8_chars(const char *s, size_t len);
 /* 1 when the bytes hold nothing but blanks (nothing to speak). */
 int speech_is_blank(const char *s, size_t len);
 

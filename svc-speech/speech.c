@@ -18,6 +18,7 @@
 #include "speech_args.h"
 #include "synth.h"
 #include "wav.h"
+#include "utf8.h"
 
 #define ERR_LEN 1024
 
@@ -116,7 +117,7 @@ static int run(struct hb_call *call, const struct hb_paths *paths, const struct 
 	r.emit_arg = &o;
 	r.log_key = ctx->key;
 	log_info(ctx->key, "speech: %zu characters in %zu parts, voice %s, model %s",
-		 speech_utf8_chars(a->text, a->text_len), o.count, a->voice, model);
+		 hb_utf8_count(a->text, a->text_len), o.count, a->voice, model);
 	res = synth_run(&r, err, sizeof err);
 	free(pieces);
 	if (res != SYNTH_OK) {

@@ -11,6 +11,7 @@
 
 #include "chunk.h"
 #include "json.h"
+#include "utf8.h"
 
 static const char *const voices[] = {
 	"Zephyr", "Puck", "Charon", "Kore", "Fenrir", "Leda", "Orus", "Aoede", "Callirrhoe", "Autonoe",
@@ -35,9 +36,9 @@ static int text_field(const json_t *args, const char *key, int required, size_t 
 	int rc = required ? hb_json_req_string(args, key, max * 4, out, err, errlen)
 			  : hb_json_opt_string(args, key, max * 4, 0, out, err, errlen);
 
-	if (rc == 0 && *out && speech_utf8_chars(*out, strlen(*out)) > max) {
+	if (rc == 0 && *out && hb_utf8_count(*out, strlen(*out)) > max) {
 		snprintf(err, errlen, "\"%s\" is %zu characters long; at most %zu are accepted%s", key,
-			 speech_utf8_chars(*out, strlen(*out)), max,
+			 hb_utf8_count(*out, strlen(*out)), max,
 			 required ? ": split the text over several calls" : "");
 		return -1;
 	}

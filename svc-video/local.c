@@ -22,6 +22,7 @@
 #include "files.h"
 #include "video_magic.h"
 #include "video_mime.h"
+#include "utf8.h"
 
 /* The last path component, cut to fit without splitting a UTF-8 sequence. */
 static void display_name(const char *path, char *out, size_t outlen)
@@ -30,12 +31,7 @@ static void display_name(const char *path, char *out, size_t outlen)
 	size_t n;
 
 	base = base ? base + 1 : path;
-	n = strlen(base);
-	if (n >= outlen) {
-		n = outlen - 1;
-		while (n > 0 && ((unsigned char)base[n] & 0xc0) == 0x80)
-			n--;
-	}
+	n = hb_utf8_fit(base, strlen(base), (size_t)-1, outlen - 1);
 	memcpy(out, base, n);
 	out[n] = '\0';
 }

@@ -11,16 +11,7 @@
 #include <string.h>
 
 #include "json.h"
-
-/* Code points in a UTF-8 string (continuation bytes not counted). */
-static size_t utf8_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
+#include "utf8.h"
 
 static int blank(const char *s)
 {
@@ -90,8 +81,8 @@ int video_args_parse(const json_t *args, struct video_args *out, char *err, size
 		snprintf(err, errlen, "\"goal\" holds only blanks: say what the notes are for");
 		return -1;
 	}
-	if (utf8_chars(out->goal) > VIDEO_GOAL_MAX_CHARS) {
-		snprintf(err, errlen, "\"goal\" is %zu characters long; at most %d are accepted", utf8_chars(out->goal),
+	if (hb_utf8_count(out->goal, strlen(out->goal)) > VIDEO_GOAL_MAX_CHARS) {
+		snprintf(err, errlen, "\"goal\" is %zu characters long; at most %d are accepted", hb_utf8_count(out->goal, strlen(out->goal)),
 			 VIDEO_GOAL_MAX_CHARS);
 		return -1;
 	}

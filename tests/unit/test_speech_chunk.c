@@ -21,6 +21,7 @@
 
 #include "../../svc-speech/chunk.h"
 #include "../../svc-speech/prompt.h"
+#include "utf8.h"
 
 /* A small deterministic generator: the same texts on every run. */
 static uint32_t next_random(uint32_t *s)
@@ -67,9 +68,9 @@ static void check_properties(const char *text, size_t limit)
 	for (long i = 0; i < n; i++) {
 		assert_int_equal(c[i].start, at); /* contiguous: joined they are the text */
 		assert_true(c[i].len > 0);
-		if (speech_utf8_chars(text + c[i].start, c[i].len) > limit)
+		if (hb_utf8_count(text + c[i].start, c[i].len) > limit)
 			fail_msg("piece %ld has %zu characters (limit %zu)", i,
-				 speech_utf8_chars(text + c[i].start, c[i].len), limit);
+				 hb_utf8_count(text + c[i].start, c[i].len), limit);
 		/* Never a cut inside a UTF-8 sequence. */
 		assert_true(((unsigned char)text[c[i].start] & 0xc0) != 0x80);
 		at += c[i].len;
@@ -180,7 +181,7 @@ static void test_long_sentences_split_at_clauses_then_words(void **state)
 static void test_character_count_and_blanks(void **state)
 {
 	(void)state;
-	assert_int_equal(speech_utf8_chars("aé日🙂", strlen("aé日🙂")), 4);
+	assert_int_equal(hb_utf8_count("aé日🙂", strlen("aé日🙂")), 4);
 	assert_true(speech_is_blank(" \n\t　", strlen(" \n\t　")));
 	assert_false(speech_is_blank(" a ", 3));
 	assert_true(speech_is_blank("", 0));
