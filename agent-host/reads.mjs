@@ -55,8 +55,8 @@ async function target(method, params, needSession = true) {
   }
   if ((needSession && !sid) || !dir) {
     throw new SchemaError(needSession
-      ? `${method}: sessionId and cwd are required in a host with no open session`
-      : `${method}: cwd is required in a host with no open session`);
+      ? `sessionId and cwd are required in a host with no open session (${method})`
+      : `cwd is required in a host with no open session (${method})`);
   }
   return { sid, dir };
 }
