@@ -15,10 +15,13 @@
 
 /* Where the host is, relative to the program's folder: the build tree
  * first (a program run from build/ must use its own tree's host, even
- * when an older one is installed), then the installed layout. */
+ * when an older one is installed), then the installed layout, seen from
+ * PREFIX/bin (hbctl, hb-broker) and from PREFIX/libexec/hbcode (the
+ * services: svc-explainer's Claude worker). */
 static const char *const host_places[] = {
 	"../agent-host/host.mjs",
 	"../libexec/hbcode/agent-host/host.mjs",
+	"agent-host/host.mjs",
 	NULL
 };
 
@@ -56,6 +59,11 @@ static int beside(const char *exe_dir, char *words, size_t wordslen, char *argv[
 {
 	char cand[PATH_MAX], real[PATH_MAX];
 
+	if (!exe_dir) {
+		snprintf(err, errlen, "no Claude agent host is set up: set agentHost in settings.json (or HB_AGENT_HOST) "
+			 "to its command line, e.g. \"node /path/to/agent-host/host.mjs\"");
+		return -1;
+	}
 	for (const char *const *place = host_places; *place; place++) {
 		int n = snprintf(cand, sizeof cand, "%s/%s", exe_dir, *place);
 
@@ -71,9 +79,9 @@ static int beside(const char *exe_dir, char *words, size_t wordslen, char *argv[
 		argv[2] = NULL;
 		return 0;
 	}
-	snprintf(err, errlen, "no Claude agent host is set up: %s/%s and %s/%s are not there; set agentHost in "
-		 "settings.json (or HB_AGENT_HOST) to its command line, e.g. \"node /path/to/agent-host/host.mjs\"",
-		 exe_dir, host_places[0], exe_dir, host_places[1]);
+	snprintf(err, errlen, "no Claude agent host is set up: %s/%s, %s/%s and %s/%s are not there; set agentHost "
+		 "in settings.json (or HB_AGENT_HOST) to its command line, e.g. \"node /path/to/agent-host/host.mjs\"",
+		 exe_dir, host_places[0], exe_dir, host_places[1], exe_dir, host_places[2]);
 	return -1;
 }
 

@@ -7,8 +7,9 @@
  * blanks.  Without it the host that came with the program is used, so
  * that a build or an installation works without setting anything: node
  * with EXE_DIR/../agent-host/host.mjs in the build tree (the programs are
- * in build/), else EXE_DIR/../libexec/hbcode/agent-host/host.mjs, where
- * `make install` puts it beside PREFIX/bin.
+ * in build/), else EXE_DIR/../libexec/hbcode/agent-host/host.mjs (a
+ * program in PREFIX/bin) or EXE_DIR/agent-host/host.mjs (a service in
+ * PREFIX/libexec/hbcode), where `make install` puts it.
  */
 #ifndef HB_AGENT_CMD_H
 #define HB_AGENT_CMD_H
@@ -21,7 +22,8 @@
 #define HB_AGENT_HOST_LINE_MAX 4096 /* bytes of words (hb_agent_host_argv) */
 
 /* argv (NULL-terminated, for child_spawn) of the agent host.  exe_dir is
- * the folder of the running program (hb_exe_dir); words, of wordslen
+ * the folder of the running program (hb_exe_dir), or NULL when it is not
+ * known (then only the setting can name a host); words, of wordslen
  * bytes (HB_AGENT_HOST_LINE_MAX is enough), holds the strings argv points
  * into.  0, or -1 with err: settings.json is broken, the line is empty of
  * words, too long or has more than HB_AGENT_HOST_ARGS_MAX of them, or no

@@ -214,7 +214,10 @@ int cmd_claude(int argc, char **argv)
 	end_host(&c, &l);
 	lines_free(&l);
 	if (!reply) {
-		fprintf(stderr, "hbctl: the Claude agent host (%s %s) %s\n", host[0], host[1] ? host[1] : "", why);
+		fputs("hbctl: the Claude agent host (", stderr);
+		for (char **w = host; *w; w++)
+			fprintf(stderr, "%s%s", w == host ? "" : " ", *w);
+		fprintf(stderr, ") %s\n", why);
 		return EXIT_FAIL;
 	}
 	rc = print_reply(argv[2], reply);

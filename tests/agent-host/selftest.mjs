@@ -625,6 +625,11 @@ scenarios.J = async (port) => {
     const want = (session.customTitle || session.summary).split('\n')[0];
     assert(title.length <= 80 && title.endsWith('…') && want.startsWith(title.slice(0, -1)),
       `title "${title}" from "${want}"`);
+    // catalog and usage ask the open session's own query.
+    const { models } = await h.call('catalog', {}, 60_000);
+    assert(models.some((m) => m.value === 'default'), `catalog of the open session: ${JSON.stringify(models)}`);
+    const usage = await h.call('usage', {}, 60_000);
+    assert(usage.rateLimitsAvailable === false && usage.rateLimits === null, `usage: ${JSON.stringify(usage)}`);
     const listed = await h.call('list', {});
     assert(listed.sessions.length === 1 && listed.sessions[0].sessionId === h.sessionId, `list: ${JSON.stringify(listed)}`);
 

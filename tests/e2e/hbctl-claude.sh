@@ -110,6 +110,9 @@ check "HB_AGENT_HOST wins over the setting" 'ok envwins && [ ! -e "$tmp/host.env
 HB_AGENT_HOST="$tmp/no-such-host" claude nohost title "{$conv}"
 check "a host that cannot start: exit 1 with a sentence" \
 	'[ "$(cat $tmp/nohost.rc)" = 1 ] && grep -q "cannot start the Claude agent host ($tmp/no-such-host)" $tmp/nohost.err'
+HB_AGENT_HOST=true claude silent title "{$conv}"
+check "a host that ends without answering: exit 1 with a sentence" \
+	'[ "$(cat $tmp/silent.rc)" = 1 ] && grep -q "^hbctl: the Claude agent host (true) ended without answering (its messages, if any, are above)$" $tmp/silent.err'
 rm "$HB_HOME/config/settings.json"
 
 # Without a setting: the host beside an installed hbctl

@@ -3,9 +3,10 @@
  * setting split at blanks and tabs, HB_AGENT_HOST over settings.json, a
  * line of blanks taken as unset, too many words or an over-long line
  * refused with a sentence; without a setting node and the host beside the
- * program, the build tree's before the installed one, as one word even
- * with a blank in its path, and a sentence naming both places when
- * neither is there.  hb_exe_dir names this test's own folder.
+ * program, the build tree's before the installed one (seen from bin, or
+ * from libexec/hbcode), as one word even with a blank in its path, and a
+ * sentence naming the places when none is there, or that only the setting
+ * can name one when the program's folder is not known.  hb_exe_dir names this test's own folder.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,7 +111,7 @@ static void test_setting(void **state)
 static void test_beside(void **state)
 {
 	char words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], err[1024];
-	char dir[256], bin[300], built[300], installed[300];
+	char dir[256], bin[300], built[300], installed[300], libexec[300], served[320];
 	struct hb_paths p;
 
 	(void)state;
@@ -123,8 +124,21 @@ static void test_beside(void **state)
 
 	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no Claude agent host is set up: "));
-	assert_non_null(strstr(err, "/pre fix/bin/../agent-host/host.mjs and "));
-	assert_non_null(strstr(err, "/pre fix/bin/../libexec/hbcode/agent-host/host.mjs are not there"));
+	assert_non_null(strstr(err, "/pre fix/bin/../agent-host/host.mjs, "));
+	assert_non_null(strstr(err, "/pre fix/bin/../libexec/hbcode/agent-host/host.mjs and "));
+	assert_non_null(strstr(err, "/pre fix/bin/agent-host/host.mjs are not there"));
+	assert_int_equal(host_argv(NULL, argv, words, err, sizeof err), -1);
+	assert_string_equal(err, "no Claude agent host is set up: set agentHost in settings.json (or HB_AGENT_HOST) "
+			    "to its command line, e.g. \"node /path/to/agent-host/host.mjs\"");
+
+	/* A service in PREFIX/libexec/hbcode: the host beside it. */
+	snprintf(libexec, sizeof libexec, "%s/libexec/hbcode", dir);
+	snprintf(served, sizeof served, "%s/agent-host", libexec);
+	assert_int_equal(hb_mkdir_p(served, 0755), 0);
+	strcat(served, "/host.mjs");
+	write_file(served, "");
+	assert_int_equal(host_argv(libexec, argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[1], served);
 
 	snprintf(installed, sizeof installed, "%s/libexec/hbcode/agent-host", dir);
 	assert_int_equal(hb_mkdir_p(installed, 0755), 0);
