@@ -783,6 +783,28 @@ scenarios.M = async (port) => {
   } finally { h.kill(); }
 };
 
+// N: a page holds at most 100 messages: 51 turns (102 messages) are a
+// page of the newest 100 and one of the first 2.
+scenarios.N = async (port) => {
+  const h = new Host('N', port);
+  try {
+    await h.open();
+    for (let i = 1; i <= 51; i++) {
+      const from = h.events.length;
+      await h.call('send', { text: `N-${i}` });
+      await h.waitIdle(`turn ${i} end`, 15_000, from);
+    }
+    const newest = await h.call('history', {});
+    const text = (m) => m.message.content[0].text;
+    assert(newest.messages.length === 100 && newest.hasMore === true, `default page: ${newest.messages.length} ${newest.hasMore}`);
+    assert(text(newest.messages[0]) === 'N-2' && text(newest.messages[99]) === 'OK.', 'the newest 100, oldest first');
+    const first = await h.call('history', { before: newest.messages[0].uuid });
+    assert(first.messages.length === 2 && first.hasMore === false && text(first.messages[0]) === 'N-1',
+      `the first page: ${JSON.stringify(first.messages.map(text))}`);
+    await h.close();
+  } finally { h.kill(); }
+};
+
 // ------------------------------------------------------------------ main
 
 const { child: mock, port } = await startMock();
