@@ -21,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_cmd.h"
 #include "brief.h"
 #include "clock.h"
+#include "exe_path.h"
 #include "explain_int.h"
 #include "gemini.h"
 #include "json.h"
@@ -43,7 +45,6 @@ extern char **environ;
 #define SOURCE_MAX 2000
 #define WORKER_MINUTES_DEFAULT 15
 #define WORKER_MINUTES_MIN 0.05 /* 3 s: a test's time limit */
-#define HOST_ARGS_MAX 16
 
 struct explain_args {
 	const char *question, *facts, *video_path;
@@ -103,19 +104,6 @@ static int make_workdir(struct explain *x, char *err, size_t errlen)
 	return videos_copy_source(&x->entry, x->entry.next_source, err, errlen);
 }
 
-/* The agent host's command line from the setting, split at blanks. */
-static int host_argv(const char *line, char *buf, size_t buflen, char *argv[HOST_ARGS_MAX + 1])
-{
-	size_t n = 0;
-	char *save = NULL, *tok;
-
-	snprintf(buf, buflen, "%s", line);
-	for (tok = strtok_r(buf, " \t", &save); tok && n < HOST_ARGS_MAX; tok = strtok_r(NULL, " \t", &save))
-		argv[n++] = tok;
-	argv[n] = NULL;
-	return n ? 0 : -1;
-}
-
 /* Nonzero once the worker must stop: a cancel, or a failure that ends the
  * call whatever the worker does (the key is gone). */
 static int must_stop(void *arg)
@@ -164,20 +152,21 @@ static enum worker_end run_codex(struct explain *x, char *const *envp, const cha
 	return end;
 }
 
-/* The Claude worker: the agent host of the setting agentHost. */
+/* The Claude worker: the agent host of the setting agentHost, or the one
+ * installed beside this service (agent_cmd.h). */
 static enum worker_end run_claude(struct explain *x, char *const *envp, const char *brief, long long deadline,
 				  char *err, size_t errlen)
 {
 	struct worker_claude_opts o = { 0 };
 	struct worker_claude *w;
 	enum worker_end end = WORKER_FAILED;
-	char line[1024], words[1024], *argv[HOST_ARGS_MAX + 1], *tools = NULL;
+	char dir[HB_PATH_MAX], words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], *tools = NULL;
+	char why[512];
 
-	if (hb_settings_string(&x->paths, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err, errlen) < 0)
-		return WORKER_FAILED;
-	if (host_argv(line, words, sizeof words, argv) < 0) {
-		snprintf(err, errlen, "A Claude session's explainer worker runs on the Claude agent host, and none is "
-			 "set up: set agentHost in settings.json (or HB_AGENT_HOST) to its command.");
+	/* Without the folder of this program, only the setting can name a host. */
+	if (hb_agent_host_argv(&x->paths, hb_exe_dir(NULL, dir, sizeof dir, why, sizeof why) == 0 ? dir : NULL, words,
+			       sizeof words, argv, why, sizeof why) < 0) {
+		snprintf(err, errlen, "A Claude session's explainer worker runs on the Claude agent host: %s", why);
 		return WORKER_FAILED;
 	}
 	if (!(tools = worker_tools_claude())) {
