@@ -16,8 +16,9 @@
 // with the SDK, so the host works offline after `npm ci`.
 
 import { createInterface } from 'node:readline';
-import { query, createSdkMcpServer, getSessionInfo } from '@anthropic-ai/claude-agent-sdk';
+import { query, createSdkMcpServer, getSessionInfo, getSessionMessages } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
+import { historyPage, PAGE_MAX } from './history.mjs';
 
 const claudePath = process.argv[2] && process.argv[2].length > 0 ? process.argv[2] : undefined;
 
@@ -95,6 +96,9 @@ const uuid = (v) =>
   typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
     ? null : 'must be a UUID';
 const object = (v) => (isObj(v) ? null : 'must be an object');
+const absPath = (v) => (typeof v === 'string' && v.startsWith('/') ? null : 'must be an absolute path');
+const intIn = (lo, hi) => (v) =>
+  Number.isInteger(v) && v >= lo && v <= hi ? null : `must be an integer from ${lo} to ${hi}`;
 
 function checkCapability(v, i) {
   try {
@@ -160,6 +164,12 @@ const PARAMS = {
   },
   interrupt: {},
   close: {},
+  history: {
+    sessionId: [false, uuid],
+    cwd: [false, absPath],
+    before: [false, uuid],
+    limit: [false, intIn(1, PAGE_MAX)],
+  },
 };
 
 function parseRequest(line) {
@@ -191,6 +201,7 @@ let closing = false;
 let busy = false;
 let sawStateEvents = false;
 let sessionId = null;
+let sessionCwd = null;
 let seqPerm = 0;
 let seqTool = 0;
 const pendingPermissions = new Map(); // requestId -> {resolve, input}
@@ -307,6 +318,7 @@ async function doOpen(p) {
     resumed = (await getSessionInfo(p.sessionId, { dir: p.cwd })) !== undefined;
   } catch { resumed = false; }
   sessionId = p.sessionId;
+  sessionCwd = p.cwd;
 
   const env = { ...process.env, CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' };
   const options = {
@@ -425,6 +437,16 @@ async function handle(req) {
       case 'close': {
         reply(id, {});
         return close();
+      }
+      case 'history': {
+        if (opening) await opening.catch(() => {});
+        const sid = params.sessionId ?? sessionId;
+        const dir = params.cwd ?? sessionCwd;
+        if (!sid || !dir) {
+          throw new SchemaError('history: sessionId and cwd are required when this host has no open session');
+        }
+        const envelopes = await getSessionMessages(sid, { dir, includeSystemMessages: true });
+        return reply(id, historyPage(envelopes, { before: params.before, limit: params.limit }));
       }
     }
   } catch (e) {

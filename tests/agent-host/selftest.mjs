@@ -443,6 +443,93 @@ scenarios.H = async (port) => {
   } finally { h.kill(); }
 };
 
+// I: history reads the saved transcript through the SDK: the message sent
+// with messageId X is saved with uuid X, one API message is one message,
+// pages cut by uuid, a lost boundary asks to reload, and a one-shot host
+// (no open) reads the same with sessionId and cwd.
+scenarios.I = async (port) => {
+  const h = new Host('I', port);
+  let full;
+  try {
+    await h.open();
+    const x = randomUUID();
+    const firstText = `I-first-${x}`;
+    await h.call('send', { text: firstText, messageId: x });
+    await h.waitIdle('first turn end');
+    let from = h.events.length;
+    await h.call('send', { text: '@tool maintain_sessions {"action":"guide"}' });
+    const call = await h.waitEvent((e) => e.event === 'toolCall', 'toolCall', 15_000, from);
+    // A read while the turn runs (the tool call waits for its answer).
+    const mid = await h.call('history', {});
+    assert(mid.messages.some((m) => m.uuid === x), 'history during a turn has the first message');
+    await h.call('toolResult', { requestId: call.requestId, content: [{ type: 'text', text: 'I-guide' }], isError: false });
+    await h.waitIdle('second turn end', 15_000, from);
+
+    full = await h.call('history', {});
+    const ms = full.messages;
+    assert(full.hasMore === false, 'one page holds the whole short conversation');
+    assert(ms[0].uuid === x && ms[0].type === 'user', `first message has uuid X: ${JSON.stringify(ms[0]).slice(0, 300)}`);
+    assert(JSON.stringify(ms[0].message.content).includes(firstText), 'first message text');
+    // Every message is whole and shows something; one API message is one message.
+    const apiIds = ms.filter((m) => m.type === 'assistant').map((m) => m.message.id);
+    assert(new Set(apiIds).size === apiIds.length, `one message per API message: ${apiIds}`);
+    for (const m of ms) {
+      assert(m.uuids[0] === m.uuid && m.uuids.length >= 1, 'uuid is the first of uuids');
+      assert(Array.isArray(m.message.content) ? m.message.content.length > 0 : m.message.content.trim() !== '', 'non-empty');
+    }
+    const toolMsg = ms.find((m) => m.type === 'assistant' && m.message.content.some((b) => b.type === 'tool_use' && b.id === call.toolUseId));
+    assert(toolMsg, 'the tool_use is in the history');
+    // The mock answers a @tool turn with a text block and a tool_use block in
+    // one API message, which Claude Code saves as two envelopes.
+    assert(toolMsg.uuids.length === 2 && toolMsg.message.content.map((b) => b.type).join() === 'text,tool_use',
+      `envelopes joined: ${JSON.stringify(toolMsg).slice(0, 400)}`);
+    const texts = ms.map((m) => m.type + ':' + JSON.stringify(m.message.content)).join('\n');
+    assert(texts.includes('I-guide') && texts.includes('Done. Tool said'), 'tool result and last answer in history');
+
+    // Paging: newest first pages of 2, walked back by uuid, give the whole list.
+    const pages = [];
+    let before;
+    for (;;) {
+      const p = await h.call('history', { limit: 2, ...(before ? { before } : {}) });
+      assert(p.messages.length >= 1 && p.messages.length <= 2, `page size ${p.messages.length}`);
+      pages.unshift(p.messages);
+      if (!p.hasMore) break;
+      before = p.messages[0].uuid;
+    }
+    assert(JSON.stringify(pages.flat()) === JSON.stringify(ms), 'pages add up to the whole history');
+    const gone = await h.call('history', { before: randomUUID() });
+    assert(JSON.stringify(gone) === '{"reload":true}', `unknown boundary: ${JSON.stringify(gone)}`);
+    const atFirst = await h.call('history', { before: x });
+    assert(atFirst.messages.length === 0 && atFirst.hasMore === false, 'nothing before the first message');
+
+    // The strict schema of history.
+    const bad = [
+      { bogus: 1 }, { limit: 0 }, { limit: 101 }, { limit: '5' }, { limit: 1.5 },
+      { before: 'not-a-uuid' }, { cwd: 'relative/path' }, { sessionId: 7 },
+    ];
+    for (const params of bad) {
+      const r = await h.request('history', params);
+      assert(r.error?.code === 'invalid_request', `history ${JSON.stringify(params)} -> ${JSON.stringify(r)}`);
+    }
+    await h.close();
+  } finally { h.kill(); }
+
+  // A one-shot host: no open, so sessionId and cwd are required.
+  const o = new Host('I', port);
+  try {
+    const none = await o.request('history', {});
+    assert(none.error?.code === 'invalid_request', `history without open: ${JSON.stringify(none)}`);
+    const noCwd = await o.request('history', { sessionId: h.sessionId });
+    assert(noCwd.error?.code === 'invalid_request', `history without cwd: ${JSON.stringify(noCwd)}`);
+    const again = await o.call('history', { sessionId: h.sessionId, cwd: h.cwd });
+    assert(JSON.stringify(again) === JSON.stringify(full), 'the one-shot host reads the same history');
+    const empty = await o.call('history', { sessionId: randomUUID(), cwd: h.cwd });
+    assert(empty.messages.length === 0 && empty.hasMore === false, 'an unknown conversation has no messages');
+    const ex = await o.close();
+    assert(ex.code === 0, `one-shot host exit ${ex.code}`);
+  } finally { o.kill(); }
+};
+
 // ------------------------------------------------------------------ main
 
 const { child: mock, port } = await startMock();
