@@ -17,7 +17,6 @@
 
 #include "claude_history.h"
 #include "clock.h"
-#include "failpoint.h"
 #include "lines.h"
 #include "log.h"
 #include "sha256.h"
@@ -47,13 +46,15 @@ static void message_uuid(const char *op_id, char out[37])
 		 h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15]);
 }
 
-static void write_json(int fd, json_t *v)
+static int write_json(int fd, json_t *v)
 {
 	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	int rc = text && write_line(fd, text, strlen(text)) == 0 ? 0 : -1;
 
-	if (!text || write_line(fd, text, strlen(text)) < 0)
-		log_warn(NULL, "cannot write a line");
+	if (rc < 0)
+		log_warn(NULL, "cannot write a line to the agent host");
 	free(text);
+	return rc;
 }
 
 /* One page of the transcript, looking for x's message. */
@@ -64,7 +65,8 @@ static void read_page(struct claude_deliver *cd, struct delivery *x, const char 
 
 	snprintf(id, sizeof id, "%s" READ_SUFFIX, x->op_id);
 	req = claude_history_request(id, cd->claude_session, cd->cwd, before);
-	write_json(cd->host_in, req);
+	if (write_json(cd->host_in, req) < 0)
+		log_warn(x->op_id, "the transcript read could not be asked for");
 	json_decref(req);
 }
 
@@ -116,9 +118,14 @@ static void pump(struct claude_deliver *cd)
 	message_uuid(x->op_id, uuid);
 	req = json_pack("{s:s, s:s, s:{s:s, s:s}}", "id", x->op_id, "method", "send", "params", "text", x->text,
 			"messageId", uuid);
-	write_json(cd->host_in, req);
+	if (write_json(cd->host_in, req) < 0) {
+		/* Not even written (the host is gone): it did not go in. */
+		cd->working = NULL;
+		deliveries_finish(&cd->dl, x, 0, NULL, "the agent host could not be written to");
+	} else {
+		log_info(x->op_id, "sent into the Claude conversation as message %s", uuid);
+	}
 	json_decref(req);
-	log_info(x->op_id, "sent into the Claude conversation as message %s", uuid);
 }
 
 /* Nothing waits for a proof any more: a closing bridge may detach now. */
@@ -232,7 +239,6 @@ static void on_send_answer(struct claude_deliver *cd, json_t *msg)
 		message_uuid(x->op_id, cd->uuid);
 		cd->saw_frame = cd->named = cd->ended = 0;
 		cd->why_not[0] = '\0';
-		hb_failpoint("bridge.after-send");
 		if (cd->closing)
 			want_read(cd, 1);
 	} else if (code && strcmp(code, "busy") == 0) {
@@ -245,19 +251,24 @@ static void on_send_answer(struct claude_deliver *cd, json_t *msg)
 	pump(cd);
 }
 
-/* A frame that names our message as the user message its turn answers. */
+/* A frame that names our message as the user message its turn answers
+ * (user_message_uuid, or the list user_message_uuids).  Claude Code
+ * 2.1.332, inside the pinned SDK, stamps neither on its frames (an "older
+ * producer" in sdk.d.ts' words); there the turn's first top-level
+ * assistant message, the frame that would carry the stamp, stands for it:
+ * the bridge sends only into an idle session, so the turn answers ours. */
 static int names_message(json_t *m, const char *uuid)
 {
-	const char *one = json_string_value(json_object_get(m, "user_message_uuid"));
-	json_t *u;
+	json_t *one = json_object_get(m, "user_message_uuid"), *u;
+	const char *type = json_string_value(json_object_get(m, "type"));
 	size_t i;
 
-	if (one && strcmp(one, uuid) == 0)
+	if (json_is_string(one) && strcmp(json_string_value(one), uuid) == 0)
 		return 1;
 	json_array_foreach(json_object_get(m, "user_message_uuids"), i, u)
 		if (json_is_string(u) && strcmp(json_string_value(u), uuid) == 0)
 			return 1;
-	return 0;
+	return !one && type && strcmp(type, "assistant") == 0 && json_is_null(json_object_get(m, "parent_tool_use_id"));
 }
 
 static void on_event(struct claude_deliver *cd, json_t *msg)
