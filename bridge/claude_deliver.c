@@ -70,8 +70,9 @@ static void read_page(struct claude_deliver *cd, struct delivery *x, const char 
 	json_decref(req);
 }
 
-static void start_read(struct claude_deliver *cd, struct delivery *x)
+static void start_read(struct claude_deliver *cd, struct delivery *x, const char *why)
 {
+	log_info(x->op_id, "reading the transcript (%s)", why);
 	cd->reading = x;
 	cd->read_final = x == cd->proving && cd->ended;
 	cd->read_again = 0;
@@ -82,7 +83,7 @@ static void start_read(struct claude_deliver *cd, struct delivery *x)
 
 /* A reason to read the transcript for the message that went in last;
  * final: its turn or the run ended. */
-static void want_read(struct claude_deliver *cd, int final)
+static void want_read(struct claude_deliver *cd, int final, const char *why)
 {
 	if (!cd->proving)
 		return;
@@ -91,7 +92,7 @@ static void want_read(struct claude_deliver *cd, int final)
 	if (cd->reading || cd->host_in < 0)
 		cd->read_again = 1;
 	else
-		start_read(cd, cd->proving);
+		start_read(cd, cd->proving, why);
 }
 
 static void pump(struct claude_deliver *cd)
@@ -106,7 +107,7 @@ static void pump(struct claude_deliver *cd)
 	if (cd->dl.queue && cd->dl.queue->check_history) {
 		x = deliveries_next(&cd->dl);
 		x->state = DELIVERY_WORKING;
-		start_read(cd, x);
+		start_read(cd, x, "an earlier bridge took this message: is it in already?");
 		return;
 	}
 	/* A desktop send in flight will start a turn: a message sent now
@@ -163,6 +164,8 @@ static void not_found(struct claude_deliver *cd, struct delivery *x, const char 
 		/* A handed one that is not in the conversation: it goes in. */
 		if (why)
 			log_warn(x->op_id, "cannot read the transcript (%s); delivering", why);
+		else
+			log_info(x->op_id, "not in the Claude conversation: it goes in");
 		x->check_history = 0;
 		deliveries_requeue(&cd->dl, x);
 		return;
@@ -172,7 +175,7 @@ static void not_found(struct claude_deliver *cd, struct delivery *x, const char 
 	else
 		snprintf(cd->why_not, sizeof cd->why_not, "no read of the transcript found message %s", cd->uuid);
 	if (cd->read_again && cd->host_in >= 0)
-		start_read(cd, x);
+		start_read(cd, x, cd->ended ? "the final read" : "once more");
 	else if (cd->read_final)
 		unconfirmed(cd, cd->why_not);
 	/* else: the next frame that names it, or the end, reads again */
@@ -240,7 +243,7 @@ static void on_send_answer(struct claude_deliver *cd, json_t *msg)
 		cd->saw_frame = cd->named = cd->ended = 0;
 		cd->why_not[0] = '\0';
 		if (cd->closing)
-			want_read(cd, 1);
+			want_read(cd, 1, "the bridge closes");
 	} else if (code && strcmp(code, "busy") == 0) {
 		cd->busy = 1;
 		deliveries_requeue(&cd->dl, x);
@@ -288,16 +291,16 @@ static void on_event(struct claude_deliver *cd, json_t *msg)
 		 * model, so the first frame after the send starts one read... */
 		if (!cd->saw_frame) {
 			cd->saw_frame = 1;
-			want_read(cd, 0);
+			want_read(cd, 0, "the first frame after the send");
 		}
 		/* ...a frame naming it one more, in case that came too early... */
 		if (!cd->named && names_message(m, cd->uuid)) {
 			cd->named = 1;
-			want_read(cd, 0);
+			want_read(cd, 0, "a frame names the message");
 		}
 		/* ...and the end of its turn, or of the run, the final one. */
 		if (idle || (ev && strcmp(ev, "failed") == 0))
-			want_read(cd, 1);
+			want_read(cd, 1, idle ? "the final read: the turn ended" : "the final read: the run failed");
 	}
 	pump(cd);
 }
@@ -356,7 +359,7 @@ int claude_deliver_closing(struct claude_deliver *cd)
 {
 	cd->closing = 1;
 	if (cd->proving)
-		want_read(cd, 1); /* before the host is closed (page 003: the final read) */
+		want_read(cd, 1, "the final read: the bridge closes"); /* before the host is closed */
 	if (!claude_deliver_settled(cd))
 		return 1;
 	deliveries_detach(&cd->dl, 0); /* nothing more goes in: no more messages for us */
