@@ -652,7 +652,8 @@ int main(int argc, char **argv)
 	host_request(&br, "open", open_params(&br.opt, catalog,
 					       json_string_value(json_object_get(opened, "permissionMode"))));
 	pump_run(br.host.out, br.broker.sock, &claude_pump, &br);
-	claude_deliver_host_gone(&br.cd); /* before the detach: reports need the attachment */
+	/* Before the detach: reports need the attachment. */
+	claude_deliver_host_gone(&br.cd, br.opt.host_argv, br.request_limit_ms);
 	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */
 	status = child_wait(&br.host);
 end:

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "claude_history.h"
+#include "claude_lastread.h"
 #include "clock.h"
 #include "lines.h"
 #include "log.h"
@@ -366,25 +367,40 @@ int claude_deliver_closing(struct claude_deliver *cd)
 	return 0;
 }
 
-void claude_deliver_host_gone(struct claude_deliver *cd)
+void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[], int limit_ms)
 {
-	if (cd->host_in < 0 && !cd->proving && !cd->working)
-		return;
+	char why[256];
+	int found;
+	size_t n;
+
 	cd->host_in = -1;
 	cd->reading = NULL; /* a handed one stays unreported: the next bridge looks */
 	if (cd->working) {
-		/* Written, never answered: it may have gone in. */
+		/* Written, never answered: it may have gone in all the same. */
 		cd->proving = cd->working;
 		cd->working = NULL;
+		message_uuid(cd->proving->op_id, cd->uuid);
 		snprintf(cd->why_not, sizeof cd->why_not, "the agent host ended before it answered the send");
-	} else if (cd->proving && !cd->why_not[0]) {
-		snprintf(cd->why_not, sizeof cd->why_not, "the agent host ended before a read of the transcript");
-	} else if (cd->proving) {
-		size_t n = strlen(cd->why_not);
-		snprintf(cd->why_not + n, sizeof cd->why_not - n, ", and the agent host ended before its final read");
 	}
-	if (cd->proving)
-		unconfirmed(cd, cd->why_not);
+	if (!cd->proving)
+		return;
+	if (!cd->why_not[0])
+		snprintf(cd->why_not, sizeof cd->why_not, "the agent host ended before a read of the transcript");
+	/* Page 003: one more read at run end, also for a failed run. */
+	found = cd->claude_session[0] && cd->cwd
+			? claude_last_read(host_argv, cd->claude_session, cd->cwd, cd->uuid, limit_ms, why, sizeof why)
+			: -1;
+	if (found == 1) {
+		log_info(cd->proving->op_id, "the final read (by a new agent host) found message %s", cd->uuid);
+		proven(cd, cd->proving, cd->uuid);
+		return;
+	}
+	n = strlen(cd->why_not);
+	if (found == 0)
+		snprintf(cd->why_not + n, sizeof cd->why_not - n, "; the final read, by a new agent host, did not find it");
+	else if (cd->claude_session[0])
+		snprintf(cd->why_not + n, sizeof cd->why_not - n, "; the final read could not be made: %s", why);
+	unconfirmed(cd, cd->why_not);
 }
 
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e)

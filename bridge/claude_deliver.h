@@ -10,8 +10,8 @@
  * (the host's `history`) finds its uuid.  The first frame after the send
  * starts one read, a frame that names the message (user_message_uuid)
  * one more when the first came too early, and the end of the turn (idle),
- * of the run (the host failed) or of the bridge (read before the host is
- * closed) the final one.  A message that no read finds is reported
+ * of the run (the host failed; when the host is gone, a new one reads) or
+ * of the bridge (read before the host is closed) the final one.  A message that no read finds is reported
  * `unconfirmed` and never sent again automatically.  A message an earlier
  * bridge took (`handed`) is looked for in the transcript before it goes
  * in, so a bridge that died before its report does not carry it twice.
@@ -74,9 +74,10 @@ void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
  * claude_deliver_settled (or its patience ends). */
 int claude_deliver_closing(struct claude_deliver *cd);
 int claude_deliver_settled(const struct claude_deliver *cd);
-/* The host's output ended: no read can look any more, so a message that
- * waits for its proof is reported unconfirmed. */
-void claude_deliver_host_gone(struct claude_deliver *cd);
+/* The host's output ended: a message that waits for its proof gets its
+ * final read from a new host (host_argv, within limit_ms), and is
+ * reported delivered or unconfirmed. */
+void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[], int limit_ms);
 /* The broker's `deliver`. */
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
 /* A line from the host: 1 when it answered our send or read (the desktop

@@ -32,8 +32,10 @@
 #          in, so it never saves it; the host still takes the send.  No read
 #          finds it, the run closes, and the message is held for the user
 #          with a reason, never sent again on its own (a new bridge of the
-#          session does not get it); after `hbctl messages send` the new
-#          bridge looks for it, does not find it, and carries it in once
+#          session does not get it).  Then the same with a host that dies
+#          (SIGKILL) after it took a message: a new host makes the final
+#          read.  After `hbctl messages send` a bridge looks for each, does
+#          not find it, and carries it in once
 # Usage: messages-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -339,7 +341,9 @@ check "the run ended cleanly" '[ $rc = 0 ]'
 
 # The Claude conversation a run's bridge opened (its transcript $1).
 claude_id() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.event === "opened") { console.log(m.result.sessionId); break; } }' "$1"; }
-hosts_running() { pgrep -f "$hosts/host.mjs" >/dev/null; }
+# The agent hosts of this script (a desktop's command line names host.mjs
+# too, after "--").
+hosts_running() { pgrep -f "^node $hosts/host.mjs" >/dev/null; }
 
 # --------------------------------------------------------------- crash --
 export HB_FAILPOINTS=$tmp/failpoints
@@ -389,9 +393,12 @@ drive "$tmp/unc1.transcript" "$tmp/unc1.stop" "$doubtful" run-unc-1 --prompt 'Sa
 check "unconfirmed: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/unc1.transcript") -ge 1 ]" && attached "$doubtful"'
 # Claude Code, the host's child, is stopped: it can take no input and save
 # nothing, while the host (a separate process) still answers.
-host_pid=$(pgrep -f "$hosts/host.mjs" | head -1)
-cli_pid=$(pgrep -P "$host_pid" | head -1)
-check "unconfirmed: Claude Code runs under the host" '[ -n "$cli_pid" ] && grep -qa claude "/proc/$cli_pid/cmdline"'
+host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+cli_pid=
+for p in $(pgrep -P "$host_pid"); do
+	case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) cli_pid=$p ;; esac
+done
+check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && [ -n "$cli_pid" ]'
 kill -STOP "$cli_pid"
 body_unc='Sent while Claude Code could not take it.'
 envelope "$body_unc" >"$tmp/unc.envelope"
@@ -413,22 +420,58 @@ check "unconfirmed: the sender's row says Needs approval, with the reason" \
 	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-unc\" && e.signal===\"Needs approval\" && /may not have reached Claude/.test(e.reason) && !e.link")" = 1 ]'
 check "unconfirmed: the model never saw it" '[ "$(envelope_count "$tmp/unc.envelope")" = "0 0 0" ]'
 check "unconfirmed: the stopped run's host ended" 'wait_for 30 "! hosts_running"'
-resume=$(claude_id "$tmp/unc1.transcript") drive "$tmp/unc2.transcript" "$tmp/unc2.stop" "$doubtful" run-unc-2 \
-	--prompt 'Hello again.'
+resume=$(claude_id "$tmp/unc1.transcript")
+resume=$resume drive "$tmp/unc2.transcript" "$tmp/unc2.stop" "$doubtful" run-unc-2 --prompt 'Hello again.'
 check "unconfirmed: a new bridge of the session attached and ran its turn" \
 	'wait_for 90 "[ \$(idles "$tmp/unc2.transcript") -ge 1 ]"'
 # Its attach made the session's queue due at once; a held message is not.
 sleep 3
 check "unconfirmed: not sent again on its own" \
 	'state_is call-unc held && ! grep -q "\[$op\]" "$tmp/unc2.transcript.err" && [ "$(envelope_count "$tmp/unc.envelope")" = "0 0 0" ]'
+# A failed run: Claude Code stopped again, then the host itself dies
+# (SIGKILL) after it took a second message.  The final read is made by a
+# new host the bridge starts for it (a host without an open session
+# reads any saved conversation); it finds nothing either.
+host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+cli_pid=
+for p in $(pgrep -P "$host_pid"); do
+	case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) cli_pid=$p ;; esac
+done
+check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && [ -n "$cli_pid" ]'
+kill -STOP "$cli_pid"
+body_unc2='Sent just before the agent host died.'
+envelope "$body_unc2" >"$tmp/unc2.envelope"
+receipt=$(send call-unc-2 run-sender "$body_unc2" "$doubtful")
+op2=$(op_of call-unc-2)
+check "unconfirmed (host dies): the host took the send" \
+	'wait_for 60 "grep -q \"\[$op2\] sent into the Claude conversation\" $tmp/unc2.transcript.err"'
+kill -KILL "$host_pid"
+wait "$desktop"   # the bridge ends with its host
+desktop=
+kill -KILL "$cli_pid" 2>/dev/null
+check "unconfirmed (host dies): a new host made the final read and found nothing" \
+	'grep -q "the agent host ended: a new one makes the final transcript read" "$tmp/unc2.transcript.err" &&
+	 grep -q "\[$op2\] unconfirmed, left to the user: .*; the final read, by a new agent host, did not find it" "$tmp/unc2.transcript.err"'
+check "unconfirmed (host dies): held for the user too" 'wait_for 30 "state_is call-unc-2 held"'
+check "unconfirmed (host dies): the model never saw it" '[ "$(envelope_count "$tmp/unc2.envelope")" = "0 0 0" ]'
+check "unconfirmed (host dies): no agent host is left" 'wait_for 30 "! hosts_running"'
+"$build/hbctl" run close run-unc-2 >/dev/null   # the desktop ends the failed run
+resume=$resume drive "$tmp/unc3.transcript" "$tmp/unc3.stop" "$doubtful" run-unc-3 --prompt 'Third time.'
+check "unconfirmed: a third bridge ran its turn, and still nothing was sent again" \
+	'wait_for 90 "[ \$(idles "$tmp/unc3.transcript") -ge 1 ]" && state_is call-unc held && state_is call-unc-2 held'
 "$build/hbctl" messages send "$op" >/dev/null
-check "unconfirmed: after hbctl messages send, delivered with proof" 'wait_for 90 "state_is call-unc sent"'
-check "unconfirmed: the new bridge looked for it first, then carried it in" \
-	'[ "$(proof_order "$op" "$tmp/unc2.transcript.err")" = "reading the transcript|sent into|reading the transcript|a transcript read found|" ] &&
-	 grep -q "\[$op\] not in the Claude conversation: it goes in" "$tmp/unc2.transcript.err"'
-check "unconfirmed: the model got it exactly once" \
-	'wait_for 60 "[ \$(idles "$tmp/unc2.transcript") -ge 2 ]" && [ "$(envelope_count "$tmp/unc.envelope" | cut -d" " -f1,2)" = "1 1" ]'
-touch "$tmp/unc2.stop"
+"$build/hbctl" messages send "$op2" >/dev/null
+check "unconfirmed: after hbctl messages send, both delivered with proof" \
+	'wait_for 90 "state_is call-unc sent && state_is call-unc-2 sent"'
+check "unconfirmed: the bridge looked for each first, then carried it in" \
+	'[ "$(proof_order "$op" "$tmp/unc3.transcript.err")" = "reading the transcript|sent into|reading the transcript|a transcript read found|" ] &&
+	 [ "$(proof_order "$op2" "$tmp/unc3.transcript.err")" = "reading the transcript|sent into|reading the transcript|a transcript read found|" ] &&
+	 grep -q "\[$op\] not in the Claude conversation: it goes in" "$tmp/unc3.transcript.err" &&
+	 grep -q "\[$op2\] not in the Claude conversation: it goes in" "$tmp/unc3.transcript.err"'
+check "unconfirmed: the model got each exactly once" \
+	'wait_for 60 "[ \$(idles "$tmp/unc3.transcript") -ge 3 ]" && [ "$(envelope_count "$tmp/unc.envelope" | cut -d" " -f1,2)" = "1 1" ] &&
+	 [ "$(envelope_count "$tmp/unc2.envelope" | cut -d" " -f1,2)" = "1 1" ]'
+touch "$tmp/unc3.stop"
 wait "$desktop"
 rc=$?
 desktop=
@@ -436,7 +479,7 @@ check "unconfirmed: the run ended cleanly" '[ $rc = 0 ]'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for t in open grace drive crash1 crash2 unc1 unc2; do echo "--- $t"; cat "$tmp/$t.transcript.json"; tail -30 "$tmp/$t.transcript.err"; done
+	for t in open grace drive crash1 crash2 unc1 unc2 unc3; do echo "--- $t"; cat "$tmp/$t.transcript.json"; tail -30 "$tmp/$t.transcript.err"; done
 	tail -40 "$tmp/broker.log"
 fi
 exit $fail
