@@ -263,8 +263,12 @@ bench: deps
 	$(MAKE) $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
 	@sh tests/bench/run.sh $(BUILD)
 
+# The Claude agent host: PREFIX/libexec/hbcode/agent-host, where hbctl and
+# the broker find it when agentHost is not set (common/agent_cmd.h).
+AGENT_HOST_DIR := $(DESTDIR)$(PREFIX)/libexec/hbcode/agent-host
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode $(AGENT_HOST_DIR) \
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
@@ -274,6 +278,10 @@ install: all
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist
+	install -m 0644 $(filter-out agent-host/host.mjs,$(wildcard agent-host/*.mjs)) agent-host/package.json \
+	        agent-host/package-lock.json $(AGENT_HOST_DIR)/
+	install -m 0755 agent-host/host.mjs $(AGENT_HOST_DIR)/
+	sh deploy/install-agent-host.sh agent-host $(AGENT_HOST_DIR)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Reference Claude agent host: the Node program the desktop starts for one
-// Claude run (see docs/agent-host-pipe.md for every line of the pipe).
+// The Claude agent host: the Node program the desktop (here hb-claude-bridge,
+// or hbctl claude for one read) starts for one Claude run or one read.
+// docs/agent-host-pipe.md describes every line of the pipe.
 //
 //   node host.mjs [PATH_TO_CLAUDE_EXECUTABLE]
 //
@@ -10,480 +11,61 @@
 // Every request is checked against a strict schema: an unknown or missing
 // field is an error reply.  Diagnostics go to stderr only.
 //
-// The only argument is the Claude Code executable (the desktop passes its
-// packaged one).  Without it the SDK runs the native binary of its platform
-// package (@anthropic-ai/claude-agent-sdk-linux-x64 etc.), which npm installs
-// with the SDK, so the host works offline after `npm ci`.
+// This file only wires the parts together: pipe.mjs (lines and schema),
+// run.mjs (the session's query), reads.mjs (the reads, with history.mjs),
+// claude.mjs (how Claude Code is started).
 
 import { createInterface } from 'node:readline';
-import { query, createSdkMcpServer, getSessionInfo, getSessionMessages } from '@anthropic-ai/claude-agent-sdk';
-import { z } from 'zod';
-import { historyPage, PAGE_MAX } from './history.mjs';
+import { reply, replyError, parseRequest, RequestError, SchemaError } from './pipe.mjs';
+import { RUN_PARAMS, runMethods, openFailed, closeRun } from './run.mjs';
+import { READ_PARAMS, readMethods, closeHelpers } from './reads.mjs';
 
-const claudePath = process.argv[2] && process.argv[2].length > 0 ? process.argv[2] : undefined;
+const METHODS = { ...RUN_PARAMS, ...READ_PARAMS };
 
-// The nine environment markers a parent Claude Code session gives its
-// children (docs/agent-host-pipe.md).  The desktop/bridge removes them before
-// it starts the host; the open reply reports any that are still there.
-const CHILD_MARKERS = [
-  'CLAUDECODE', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_PID',
-  'CLAUDE_CODE_CHILD_NOTES_DIR', 'CLAUDE_CODE_SESSION_ATTENDED', 'CLAUDE_EFFORT',
-  'AI_AGENT', 'TRACEPARENT',
-];
+// Reads still being answered: close waits for them, so a one-shot host that
+// gets a read and then close (or EOF) answers the read before it ends.
+const reads = new Set();
 
-const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk'];
-const APPROVAL_CLASSES = ['read-only', 'desktop', 'agent'];
-const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
-const SERVER = 'hbcode';
-const PREFIX = `mcp__${SERVER}__`;
-
-// ---------------------------------------------------------------- output
-
-function write(obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n');
-}
-function reply(id, result) {
-  write({ id, result: result ?? {} });
-}
-function replyError(id, code, message) {
-  write({ id, error: { code, message } });
-}
-let closedSent = false;
-function emit(event, fields) {
-  if (closedSent) return; // "closed" is always the last line
-  if (event === 'closed') closedSent = true;
-  write({ event, ...fields });
-}
-function log(...a) {
-  process.stderr.write(`host: ${a.join(' ')}\n`);
-}
-
-// ---------------------------------------------------------------- schema
-
-class SchemaError extends Error {
-  constructor(message) { super(message); this.code = 'invalid_request'; }
-}
-class RequestError extends Error {
-  constructor(code, message) { super(message); this.code = code; }
-}
-
-const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-// spec: {field: [required, check(value) -> error text or null]}
-function checkFields(where, value, spec) {
-  if (!isObj(value)) throw new SchemaError(`${where}: must be an object`);
-  for (const k of Object.keys(value)) {
-    if (!(k in spec)) throw new SchemaError(`${where}: unknown field "${k}"`);
-  }
-  for (const [k, [required, check]] of Object.entries(spec)) {
-    if (!(k in value)) {
-      if (required) throw new SchemaError(`${where}: missing field "${k}"`);
-      continue;
+async function handle({ id, method, params }) {
+  try {
+    if (method === 'close') {
+      reply(id, {});
+      return close();
     }
-    const err = check(value[k]);
-    if (err) throw new SchemaError(`${where}.${k}: ${err}`);
-  }
-  return value;
-}
-
-const str = (v) => (typeof v === 'string' ? null : 'must be a string');
-const nonEmpty = (v) => (typeof v === 'string' && v.length > 0 ? null : 'must be a non-empty string');
-const oneOf = (list) => (v) => (list.includes(v) ? null : `must be one of ${list.join(', ')}`);
-const bool = (v) => (typeof v === 'boolean' ? null : 'must be a boolean');
-const strArray = (v) =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string') ? null : 'must be an array of strings';
-const uuid = (v) =>
-  typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
-    ? null : 'must be a UUID';
-const object = (v) => (isObj(v) ? null : 'must be an object');
-const absPath = (v) => (typeof v === 'string' && v.startsWith('/') ? null : 'must be an absolute path');
-const intIn = (lo, hi) => (v) =>
-  Number.isInteger(v) && v >= lo && v <= hi ? null : `must be an integer from ${lo} to ${hi}`;
-
-function checkCapability(v, i) {
-  try {
-    checkFields(`params.appCapabilities[${i}]`, v, {
-      name: [true, (s) => (typeof s === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(s) ? null : 'must be a tool name [A-Za-z0-9_-]{1,64}')],
-      description: [true, str],
-      inputSchema: [true, (s) => (isObj(s) && (s.type === undefined || s.type === 'object') ? null : 'must be a JSON Schema of type object')],
-      approval: [true, oneOf(APPROVAL_CLASSES)],
-    });
-  } catch (e) { return e.message; }
-  return null;
-}
-
-const contentBlock = (b, i) => {
-  if (!isObj(b)) return `content[${i}] must be an object`;
-  try {
-    if (b.type === 'text') checkFields(`content[${i}]`, b, { type: [true, str], text: [true, str] });
-    else if (b.type === 'image') {
-      checkFields(`content[${i}]`, b, { type: [true, str], data: [true, str], mimeType: [true, nonEmpty] });
-    } else return `content[${i}].type must be "text" or "image"`;
-  } catch (e) { return e.message; }
-  return null;
-};
-
-const PARAMS = {
-  open: {
-    sessionId: [true, uuid],
-    cwd: [true, (v) => (typeof v === 'string' && v.startsWith('/') ? null : 'must be an absolute path')],
-    permissionMode: [true, oneOf(PERMISSION_MODES)],
-    model: [false, nonEmpty],
-    effort: [false, oneOf(EFFORTS)],
-    allowedTools: [false, strArray],
-    appendSystemPrompt: [false, str],
-    appCapabilities: [true, (v) => {
-      if (!Array.isArray(v)) return 'must be an array';
-      const seen = new Set();
-      for (let i = 0; i < v.length; i++) {
-        const e = checkCapability(v[i], i);
-        if (e) return e;
-        if (seen.has(v[i].name)) return `duplicate tool "${v[i].name}"`;
-        seen.add(v[i].name);
-      }
-      return null;
-    }],
-  },
-  send: {
-    text: [true, nonEmpty],
-    messageId: [false, uuid],
-  },
-  permission: {
-    requestId: [true, nonEmpty],
-    decision: [true, oneOf(['allow', 'deny'])],
-    message: [false, nonEmpty],
-  },
-  toolResult: {
-    requestId: [true, nonEmpty],
-    content: [true, (v) => {
-      if (!Array.isArray(v)) return 'must be an array';
-      for (let i = 0; i < v.length; i++) { const e = contentBlock(v[i], i); if (e) return e; }
-      return null;
-    }],
-    isError: [true, bool],
-  },
-  interrupt: {},
-  close: {},
-  history: {
-    sessionId: [false, uuid],
-    cwd: [false, absPath],
-    before: [false, uuid],
-    limit: [false, intIn(1, PAGE_MAX)],
-  },
-};
-
-function parseRequest(line) {
-  let msg;
-  try { msg = JSON.parse(line); } catch { throw new SchemaError('line is not JSON'); }
-  if (!isObj(msg)) throw new SchemaError('line is not a JSON object');
-  const id = msg.id;
-  if (!((typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length > 0))) {
-    throw new SchemaError('missing or invalid "id" (a non-empty string or an integer)');
-  }
-  try {
-    checkFields('request', msg, { id: [true, () => null], method: [true, str], params: [false, object] });
-    if (!(msg.method in PARAMS)) throw new RequestError('unknown_method', `unknown method "${msg.method}"`);
-    const params = msg.params ?? {};
-    checkFields('params', params, PARAMS[msg.method]);
-    return { id, method: msg.method, params };
-  } catch (e) {
-    e.id = id;
-    throw e;
-  }
-}
-
-// ---------------------------------------------------------------- state
-
-let q = null;               // the SDK Query
-let opened = false;
-let opening = null;         // promise of the open in flight
-let closing = false;
-let busy = false;
-let sawStateEvents = false;
-let sessionId = null;
-let sessionCwd = null;
-let seqPerm = 0;
-let seqTool = 0;
-const pendingPermissions = new Map(); // requestId -> {resolve, input}
-const pendingTools = new Map();       // requestId -> {resolve, toolUseId}
-const finishedTools = new Set();      // requestIds cancelled or answered
-
-// The streaming prompt: an async queue of SDKUserMessages.
-const inputQueue = [];
-let inputWaiter = null;
-let inputEnded = false;
-function pushInput(m) {
-  inputQueue.push(m);
-  if (inputWaiter) { const w = inputWaiter; inputWaiter = null; w(); }
-}
-function endInput() {
-  inputEnded = true;
-  if (inputWaiter) { const w = inputWaiter; inputWaiter = null; w(); }
-}
-async function* promptStream() {
-  for (;;) {
-    while (inputQueue.length > 0) yield inputQueue.shift();
-    if (inputEnded) return;
-    await new Promise((r) => { inputWaiter = r; });
-  }
-}
-
-// ---------------------------------------------------------------- tools
-
-function makeTool(cap) {
-  let schema;
-  try {
-    schema = z.fromJSONSchema({ type: 'object', ...cap.inputSchema });
-  } catch (e) {
-    throw new RequestError('invalid_schema', `tool ${cap.name}: inputSchema cannot be used: ${e.message}`);
-  }
-  if (!(schema instanceof z.ZodObject)) {
-    throw new RequestError('invalid_schema', `tool ${cap.name}: inputSchema must describe an object`);
-  }
-  const annotations = cap.approval === 'read-only' ? { readOnlyHint: true } : undefined;
-  return {
-    name: cap.name,
-    description: cap.description,
-    inputSchema: schema,
-    annotations,
-    handler: (args, extra) => runTool(cap.name, args, extra),
-  };
-}
-
-function runTool(tool, args, extra) {
-  const requestId = `tool-${++seqTool}`;
-  const toolUseId = extra?._meta?.['claudecode/toolUseId'];
-  const signal = extra?.signal;
-  return new Promise((resolve) => {
-    const entry = { toolUseId, resolve: null };
-    const onAbort = () => {
-      if (!pendingTools.has(requestId)) return;
-      pendingTools.delete(requestId);
-      finishedTools.add(requestId);
-      emit('toolCancel', { requestId, ...(toolUseId ? { toolUseId } : {}) });
-      resolve({ content: [{ type: 'text', text: 'Run stopped.' }], isError: true });
-    };
-    entry.resolve = (result) => {
-      signal?.removeEventListener?.('abort', onAbort);
-      resolve(result);
-    };
-    pendingTools.set(requestId, entry);
-    emit('toolCall', { requestId, tool, arguments: args ?? {}, ...(toolUseId ? { toolUseId } : {}) });
-    if (signal) {
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
-}
-
-function canUseTool(toolName, input, opts) {
-  const requestId = `perm-${++seqPerm}`;
-  const signal = opts?.signal;
-  return new Promise((resolve) => {
-    const settle = (decision, result) => {
-      if (!pendingPermissions.has(requestId)) return;
-      pendingPermissions.delete(requestId);
-      signal?.removeEventListener?.('abort', onAbort);
-      emit('permissionResolved', { requestId, decision });
-      resolve(result);
-    };
-    const onAbort = () => settle('cancelled', { behavior: 'deny', message: 'Run stopped.' });
-    pendingPermissions.set(requestId, { input, settle });
-    const ev = { requestId, tool: toolName, input };
-    if (opts?.toolUseID) ev.toolUseId = opts.toolUseID;
-    if (opts?.agentID) ev.agentId = opts.agentID;
-    if (opts?.displayName) ev.displayName = opts.displayName;
-    if (opts?.title) ev.title = opts.title;
-    if (opts?.decisionReason) ev.decisionReason = opts.decisionReason;
-    if (opts?.blockedPath) ev.blockedPath = opts.blockedPath;
-    emit('permission', ev);
-    if (signal) {
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
-}
-
-// ---------------------------------------------------------------- requests
-
-async function doOpen(p) {
-  if (opened) throw new RequestError('already_open', 'this host already owns a session');
-  opened = true;
-  const tools = p.appCapabilities.map(makeTool);
-  const allowedTools = p.allowedTools ??
-    p.appCapabilities.filter((c) => c.approval !== 'agent').map((c) => PREFIX + c.name);
-
-  let resumed = false;
-  try {
-    resumed = (await getSessionInfo(p.sessionId, { dir: p.cwd })) !== undefined;
-  } catch { resumed = false; }
-  sessionId = p.sessionId;
-  sessionCwd = p.cwd;
-
-  const env = { ...process.env, CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' };
-  const options = {
-    cwd: p.cwd,
-    permissionMode: p.permissionMode,
-    allowedTools,
-    disallowedTools: ['AskUserQuestion'],
-    mcpServers: { [SERVER]: createSdkMcpServer({ name: SERVER, version: '1.0.0', alwaysLoad: true, tools }) },
-    canUseTool,
-    settingSources: ['user', 'project', 'local'],
-    systemPrompt: {
-      type: 'preset', preset: 'claude_code',
-      ...(p.appendSystemPrompt ? { append: p.appendSystemPrompt } : {}),
-    },
-    persistSession: true,
-    env,
-    stderr: (d) => process.stderr.write(`claude: ${d}`),
-    ...(resumed ? { resume: p.sessionId } : { sessionId: p.sessionId }),
-    ...(p.model ? { model: p.model } : {}),
-    ...(p.effort ? { effort: p.effort } : {}),
-    ...(p.permissionMode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
-    ...(claudePath ? { pathToClaudeCodeExecutable: claudePath } : {}),
-  };
-  q = query({ prompt: promptStream(), options });
-  pump();
-  const init = await q.initializationResult();
-  const inheritedMarkers = CHILD_MARKERS.filter((k) => process.env[k] !== undefined);
-  return {
-    sessionId: p.sessionId,
-    resumed,
-    inheritedMarkers,
-  };
-}
-
-async function pump() {
-  try {
-    for await (const m of q) {
-      if (m?.type === 'system' && m.subtype === 'session_state_changed') {
-        sawStateEvents = true;
-        if (m.state === 'idle') busy = false;
-      } else if (m?.type === 'result' && !sawStateEvents) {
-        busy = false;
-      }
-      emit('message', { message: m });
-    }
-    finish(closing ? 'close' : 'ended');
-  } catch (e) {
-    if (finished) return;
-    if (closing) return finish('close');
-    emit('failed', { error: String(e?.message ?? e) });
-    finish('failed');
-  }
-}
-
-let finished = false;
-function finish(reason) {
-  if (finished) return;
-  finished = true;
-  for (const [, p] of pendingPermissions) p.settle('cancelled', { behavior: 'deny', message: 'Run stopped.' });
-  for (const [id, t] of pendingTools) {
-    pendingTools.delete(id);
-    emit('toolCancel', { requestId: id, ...(t.toolUseId ? { toolUseId: t.toolUseId } : {}) });
-    t.resolve({ content: [{ type: 'text', text: 'Run stopped.' }], isError: true });
-  }
-  emit('closed', { reason });
-  // Let stdout drain, then end: the host never survives its run.
-  process.stdout.write('', () => process.exit(reason === 'failed' ? 1 : 0));
-}
-
-async function handle(req) {
-  const { id, method, params } = req;
-  try {
-    switch (method) {
-      case 'open':
-        opening = doOpen(params);
-        return reply(id, await opening);
-      case 'send': {
-        if (opening) await opening.catch(() => {});
-        if (!q) throw new RequestError('not_open', 'no open session');
-        if (busy) throw new RequestError('busy', 'Claude is still busy with the current turn');
-        busy = true;
-        const msg = {
-          type: 'user',
-          message: { role: 'user', content: [{ type: 'text', text: params.text }] },
-          parent_tool_use_id: null,
-          session_id: sessionId,
-          ...(params.messageId ? { uuid: params.messageId } : {}),
-        };
-        pushInput(msg);
-        return reply(id, {});
-      }
-      case 'permission': {
-        const p = pendingPermissions.get(params.requestId);
-        if (!p) throw new RequestError('unknown_request', `no pending permission ${params.requestId}`);
-        if (params.decision === 'allow') p.settle('allow', { behavior: 'allow', updatedInput: p.input });
-        else p.settle('deny', { behavior: 'deny', message: params.message ?? 'The user declined this tool call.' });
-        return reply(id, {});
-      }
-      case 'toolResult': {
-        const t = pendingTools.get(params.requestId);
-        if (!t) {
-          if (finishedTools.has(params.requestId)) return reply(id, { delivered: false });
-          throw new RequestError('unknown_request', `no pending tool call ${params.requestId}`);
-        }
-        pendingTools.delete(params.requestId);
-        finishedTools.add(params.requestId);
-        t.resolve({ content: params.content, ...(params.isError ? { isError: true } : {}) });
-        return reply(id, { delivered: true });
-      }
-      case 'interrupt': {
-        if (opening) await opening.catch(() => {});
-        if (!q) throw new RequestError('not_open', 'no open session');
-        await q.interrupt();
-        return reply(id, {});
-      }
-      case 'close': {
-        reply(id, {});
-        return close();
-      }
-      case 'history': {
-        if (opening) await opening.catch(() => {});
-        const sid = params.sessionId ?? sessionId;
-        const dir = params.cwd ?? sessionCwd;
-        if (!sid || !dir) {
-          throw new SchemaError('history: sessionId and cwd are required when this host has no open session');
-        }
-        const envelopes = await getSessionMessages(sid, { dir, includeSystemMessages: true });
-        return reply(id, historyPage(envelopes, { before: params.before, limit: params.limit }));
-      }
-    }
+    const fn = runMethods[method] ?? readMethods[method];
+    reply(id, await fn(params));
   } catch (e) {
     const code = e instanceof RequestError || e instanceof SchemaError ? e.code
       : method === 'open' ? 'open_failed' : 'internal';
-    replyError(id, code, String(e?.message ?? e));
-    if (method === 'open' && !finished) {
-      emit('failed', { error: String(e?.message ?? e) });
-      finish('failed');
-    }
+    const message = String(e?.message ?? e);
+    replyError(id, code, message);
+    if (method === 'open') openFailed(message);
   }
 }
 
+let closing = false;
 async function close() {
   if (closing) return;
   closing = true;
-  if (opening) await opening.catch(() => {}); // answer the open first
-  if (finished) return;
-  endInput();
-  if (!q) return finish('close');
-  try { q.close(); } catch {}
-  // pump() ends when the query ends; make sure the host does not linger.
-  setTimeout(() => finish('close'), 3000).unref();
+  await Promise.allSettled([...reads]);
+  closeHelpers();
+  await closeRun();
 }
-
-// ---------------------------------------------------------------- main
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('line', (line) => {
   if (line.trim() === '') return;
   let req;
   try {
-    req = parseRequest(line);
+    req = parseRequest(line, METHODS);
   } catch (e) {
     return replyError(e.id ?? null, e.code ?? 'invalid_request', e.message);
   }
-  handle(req);
+  const p = handle(req);
+  if (Object.hasOwn(readMethods, req.method)) {
+    reads.add(p);
+    p.finally(() => reads.delete(p));
+  }
 });
 rl.on('close', () => close());
 process.on('SIGTERM', () => close());

@@ -14,6 +14,8 @@ int usage(void);
 /* One request to the broker; prints errors itself.  0, EXIT_FAIL or
  * EXIT_NO_BROKER; on 0 *reply is decoded (caller frees). */
 int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
+/* claude.c: one read of a one-shot Claude agent host, no broker needed. */
+int cmd_claude(int argc, char **argv);
 /* approvals.c */
 int cmd_approvals(int argc, char **argv);
 /* messages.c */

@@ -11,6 +11,7 @@
  *	hbctl approvals|approve|decline   (approvals.c)
  *	hbctl messages [send|discard ID]  (messages.c)
  *	hbctl run open|stop|close ...
+ *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang: also when the
@@ -48,7 +49,9 @@ int usage(void)
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent | relay-url set URL|delete |\n"
 			"                       remote-access on|off | device-credential set|delete |\n"
-			"                       browser on|off | browser-url set URL|delete]\n");
+			"                       browser on|off | browser-url set URL|delete]\n"
+			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
+			"                    catalog|usage|title ['JSON params']\n");
 	return EXIT_USAGE;
 }
 
@@ -312,6 +315,8 @@ int main(int argc, char **argv)
 		return cmd_settings(argc, argv);
 	if (strcmp(argv[1], "messages") == 0)
 		return cmd_messages(argc, argv);
+	if (strcmp(argv[1], "claude") == 0)
+		return cmd_claude(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
 	    strcmp(argv[1], "decline") == 0)
 		return cmd_approvals(argc, argv);

@@ -70,6 +70,9 @@ for t in tests/e2e/*.sh; do
 done
 # The fake relay's behaviour on its own (Node's standard library only).
 run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
+# The Claude agent host's pipe against the real SDK and the mock Messages
+# API (it makes its own loopback-only network namespace where it can).
+run_one agent-host/selftest sh tests/agent-host/run-selftest.sh
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"

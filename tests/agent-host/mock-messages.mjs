@@ -22,7 +22,9 @@
 //      text block and a tool_use block (stop_reason tool_use).
 //   3. The next step of the script (--script FILE or POST /_mock/script) is
 //      {"tool": NAME, "input": {...}, "text"?: "..."} and the request offers
-//      that tool: same as 2.  A step {"text": "..."} answers with plain text.
+//      that tool: same as 2.  A step {"text": "..."} answers with plain text,
+//      a step {"blocks": [...]} with exactly those text and thinking blocks
+//      ({"type":"thinking","thinking":"..."} streams with a mock signature).
 //   4. Otherwise a plain text answer "OK." (also used for side requests such as
 //      title generation, which offer no hbcode tool).
 // Before all of these: when the next step of the script is {"hang": true}
@@ -251,6 +253,9 @@ function decide(body) {
     } else if (typeof step.text === 'string') {
       script.shift();
       return { blocks: [{ type: 'text', text: step.text }], stop: 'end_turn' };
+    } else if (Array.isArray(step.blocks)) {
+      script.shift();
+      return { blocks: step.blocks, stop: 'end_turn' };
     }
   }
   return { blocks: [{ type: 'text', text: 'OK.' }], stop: 'end_turn' };
@@ -315,6 +320,12 @@ async function answerMessages(req, res, body, reqSeq) {
     if (b.type === 'text') {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+    } else if (b.type === 'thinking') {
+      sse(res, 'content_block_start', {
+        type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: b.thinking } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'mock-signature' } });
     } else {
       sse(res, 'content_block_start', {
         type: 'content_block_start', index,

@@ -22,4 +22,26 @@ check "unit installed with the prefix" 'grep -q "^ExecStart=/opt/hb/bin/hb-broke
 check "no @PREFIX@ left" '! grep -rq "@PREFIX@" "$p"'
 check "plist installed" '[ -s "$p/share/hbcode/launchd/ai.hbcode.broker.plist" ]'
 check "test programs not installed" '! find "$dest" -name "svc-echo*" | grep -q .'
+a=$p/libexec/hbcode/agent-host
+check "the agent host's modules, package.json and lock in libexec/hbcode/agent-host" \
+	'(for f in agent-host/*.mjs agent-host/package.json agent-host/package-lock.json; do cmp -s "$f" "$a/${f#agent-host/}" || exit 1; done) && [ -x "$a/host.mjs" ]'
+check "its pinned SDK and the Claude Code binary of its platform package" \
+	'grep -q "\"version\": \"0.3.332\"" "$a/node_modules/@anthropic-ai/claude-agent-sdk/package.json" && [ -n "$(find "$a/node_modules/@anthropic-ai" -path "*claude-agent-sdk-*/claude" -type f -perm -u+x)" ]'
+check "node_modules is a copy, not a link to the build tree" '[ ! -L "$a/node_modules" ]'
+# The installed hbctl finds the installed host by itself (no agentHost),
+# and that host runs the installed Claude Code: the model list, in fresh
+# folders, with every switch that keeps Claude Code off the network and its
+# API at an address where nothing listens.
+h=$dest/home
+mkdir -p "$h/.claude" "$dest/hb"
+read_installed() {
+	env -u HB_AGENT_HOST -u HTTP_PROXY -u HTTPS_PROXY -u http_proxy -u https_proxy HB_HOME="$dest/hb" \
+		HOME="$h" CLAUDE_CONFIG_DIR="$h/.claude" ANTHROPIC_BASE_URL=http://127.0.0.1:9 ANTHROPIC_API_KEY=test \
+		DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+		timeout 120 "$p/bin/hbctl" claude "$@" 2>"$dest/read.err"
+}
+check "the installed hbctl runs the installed host: list" \
+	'[ "$(read_installed list "{\"cwd\":\"$dest/project\"}")" = "{\"sessions\":[]}" ]'
+check "the installed host runs the installed Claude Code: catalog" \
+	'read_installed catalog | grep -q "\"models\":\[{\"value\":\"default\""'
 exit $fail
