@@ -18,9 +18,10 @@
  * desktop hears `opened`; a conversation that belongs to another session
  * ends the run instead.  At the end (the desktop's close or end of input,
  * SIGTERM, SIGINT) it lets a session message that waits for its proof
- * have its final transcript read (claude_deliver.h), then sends close, closes the host's stdin, waits up to 10
- * seconds, kills the host's process group, detaches its session and closes
- * the run; when the host ends by itself, the last two.
+ * have its final transcript read (claude_deliver.h), then sends close,
+ * closes the host's stdin, waits up to 10 seconds, kills the host's
+ * process group, detaches its session and closes the run; when the host
+ * ends by itself, the last two.
  */
 #include <errno.h>
 #include <jansson.h>
