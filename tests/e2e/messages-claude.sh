@@ -388,18 +388,21 @@ check "crash: the second run ended cleanly" '[ $rc = 0 ]'
 unset resume
 
 # --------------------------------------------------------- unconfirmed --
+# Every process below agent host $1 (Claude Code and whatever it started).
+below() {
+	local p
+	for p in $(pgrep -P "$1"); do echo "$p"; below "$p"; done
+}
 doubtful=$(new_session "Claude stalled" claude)
 drive "$tmp/unc1.transcript" "$tmp/unc1.stop" "$doubtful" run-unc-1 --prompt 'Say hello.'
 check "unconfirmed: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/unc1.transcript") -ge 1 ]" && attached "$doubtful"'
 # Claude Code, the host's child, is stopped: it can take no input and save
 # nothing, while the host (a separate process) still answers.
 host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
-cli_pid=
-for p in $(pgrep -P "$host_pid"); do
-	case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) cli_pid=$p ;; esac
-done
-check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && [ -n "$cli_pid" ]'
-kill -STOP "$cli_pid"
+cli_pids=$(below "$host_pid")
+is_claude() { for p in "$@"; do case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) return 0 ;; esac; done; return 1; }
+check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && is_claude $cli_pids'
+kill -STOP $cli_pids
 body_unc='Sent while Claude Code could not take it.'
 envelope "$body_unc" >"$tmp/unc.envelope"
 receipt=$(send call-unc run-sender "$body_unc" "$doubtful")
@@ -410,7 +413,7 @@ check "unconfirmed: not delivered on the host's answer alone" 'state_is call-unc
 touch "$tmp/unc1.stop"   # the desktop closes the run: the final read
 wait "$desktop"
 desktop=
-kill -KILL "$cli_pid" 2>/dev/null
+kill -KILL $cli_pids 2>/dev/null
 check "unconfirmed: the final read found nothing: reported unconfirmed" \
 	'grep -q "\[$op\] reading the transcript (the final read: the bridge closes)" "$tmp/unc1.transcript.err" &&
 	 grep -q "\[$op\] unconfirmed, left to the user: no read of the transcript found message" "$tmp/unc1.transcript.err"'
@@ -433,12 +436,9 @@ check "unconfirmed: not sent again on its own" \
 # new host the bridge starts for it (a host without an open session
 # reads any saved conversation); it finds nothing either.
 host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
-cli_pid=
-for p in $(pgrep -P "$host_pid"); do
-	case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) cli_pid=$p ;; esac
-done
-check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && [ -n "$cli_pid" ]'
-kill -STOP "$cli_pid"
+cli_pids=$(below "$host_pid")
+check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && is_claude $cli_pids'
+kill -STOP $cli_pids
 body_unc2='Sent just before the agent host died.'
 envelope "$body_unc2" >"$tmp/unc2.envelope"
 receipt=$(send call-unc-2 run-sender "$body_unc2" "$doubtful")
@@ -448,7 +448,7 @@ check "unconfirmed (host dies): the host took the send" \
 kill -KILL "$host_pid"
 wait "$desktop"   # the bridge ends with its host
 desktop=
-kill -KILL "$cli_pid" 2>/dev/null
+kill -KILL $cli_pids 2>/dev/null
 check "unconfirmed (host dies): a new host made the final read and found nothing" \
 	'grep -q "the agent host ended: a new one makes the final transcript read" "$tmp/unc2.transcript.err" &&
 	 grep -q "\[$op2\] unconfirmed, left to the user: .*; the final read, by a new agent host, did not find it" "$tmp/unc2.transcript.err"'
