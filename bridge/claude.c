@@ -17,9 +17,11 @@
  * open's answer is linked to the run's session (claude.link) before the
  * desktop hears `opened`; a conversation that belongs to another session
  * ends the run instead.  At the end (the desktop's close or end of input,
- * SIGTERM, SIGINT) it sends close, closes the host's stdin, waits up to 10
- * seconds, kills the host's process group, detaches its session and closes
- * the run; when the host ends by itself, the last two.
+ * SIGTERM, SIGINT) it lets a session message that waits for its proof
+ * have its final transcript read (claude_deliver.h), then sends close,
+ * closes the host's stdin, waits up to 10 seconds, kills the host's
+ * process group, detaches its session and closes the run; when the host
+ * ends by itself, the last two.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -178,7 +180,8 @@ static void announce_open(struct bridge *br)
 		ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
 		send_json(STDOUT_FILENO, ev);
 		json_decref(ev);
-		claude_deliver_opened(&br->cd, br->host.in);
+		claude_deliver_opened(&br->cd, br->host.in,
+				      json_string_value(json_object_get(br->open_result, "sessionId")), br->opt.project);
 	}
 	json_decref(br->open_result);
 	br->open_result = NULL;
@@ -311,16 +314,26 @@ static void from_host(struct bridge *br, char *line, size_t len)
 		log_warn(NULL, "cannot write to the desktop: %s", strerror(errno));
 }
 
+static void close_host(struct bridge *br)
+{
+	br->close_deadline_ms = hb_monotonic_ms() + br->close_wait_ms;
+	host_request(br, "close", NULL);
+	close(br->host.in);
+	br->host.in = -1;
+}
+
+/* A message that went in last waits for its final transcript read, which
+ * needs the host: close it once the read is done (or after the request
+ * limit). */
 static void begin_close(struct bridge *br)
 {
 	if (br->closing)
 		return;
 	br->closing = 1;
-	claude_deliver_closing(&br->cd);
-	br->close_deadline_ms = hb_monotonic_ms() + br->close_wait_ms;
-	host_request(br, "close", NULL);
-	close(br->host.in);
-	br->host.in = -1;
+	if (claude_deliver_closing(&br->cd))
+		br->close_deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
+	else
+		close_host(br);
 }
 
 static void from_desktop(struct bridge *br, char *line, size_t len)
@@ -450,8 +463,10 @@ static long long claude_before_wait(void *ctx)
 		long long attach = claude_deliver_tick(&br->cd);
 		return attach >= 0 && attach < 1000 ? attach : 1000;
 	}
+	if (br->host.in >= 0 && (claude_deliver_settled(&br->cd) || hb_monotonic_ms() >= br->close_deadline_ms))
+		close_host(br);
 	if ((left = br->close_deadline_ms - hb_monotonic_ms()) > 0)
-		return left;
+		return br->host.in >= 0 && left > 1000 ? 1000 : left;
 	log_warn(NULL, "the host did not end within %d ms of close; killing its process group", br->close_wait_ms);
 	kill(-br->host.pid, SIGKILL);
 	return -2;
@@ -638,6 +653,8 @@ int main(int argc, char **argv)
 	host_request(&br, "open", open_params(&br.opt, catalog,
 					       json_string_value(json_object_get(opened, "permissionMode"))));
 	pump_run(br.host.out, br.broker.sock, &claude_pump, &br);
+	/* Before the detach: reports need the attachment. */
+	claude_deliver_host_gone(&br.cd, br.opt.host_argv, br.request_limit_ms);
 	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */
 	status = child_wait(&br.host);
 end:

@@ -5,6 +5,17 @@
  * with the host's `send`, whose messageId (a UUID derived from the
  * operation id) becomes the transcript's user message uuid.
  *
+ * The host's answer to `send` is no proof of delivery (page 003): a
+ * message counts as delivered only once a read of the saved transcript
+ * (the host's `history`) finds its uuid.  The first frame after the send
+ * starts one read, a frame that names the message (user_message_uuid)
+ * one more when the first came too early, and the end of the turn (idle),
+ * of the run (the host failed; when the host is gone, a new one reads) or
+ * of the bridge (read before the host is closed) the final one.  A message that no read finds is reported
+ * `unconfirmed` and never sent again automatically.  A message an earlier
+ * bridge took (`handed`) is looked for in the transcript before it goes
+ * in, so a bridge that died before its report does not carry it twice.
+ *
  * The run's own text goes first: after the open, messages wait until the
  * desktop's first `send` has been answered and the turn it started is
  * idle, or until the desktop has sent nothing for first_send_ms after
@@ -29,23 +40,48 @@ struct claude_deliver {
 	int desktop_sends;              /* ... that the host has not answered yet */
 	int first_send_ms;              /* how long a silent desktop holds messages back */
 	long long first_deadline_ms;    /* after the open: deliver anyway from then on */
+	char claude_session[64];        /* the conversation the reads look in */
+	const char *cwd;
+
+	/* The proof of the message that went in last (page 003). */
+	struct delivery *proving;       /* accepted by the host, not found yet */
+	char uuid[37];                  /* its message uuid */
+	int saw_frame;                  /* the first frame after it started a read */
+	int named;                      /* a frame named it: one more read started */
+	int ended;                      /* its turn or the run ended: the next read is the last */
+	char why_not[300];              /* why no read found it yet */
+
+	/* The one transcript read in flight (for proving, or a handed one). */
+	struct delivery *reading;
+	int read_final;                 /* it started after the end */
+	int read_again;                 /* a reason for one more came meanwhile */
+	int pages, reloads;
 };
 
 void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session,
 			 int first_send_ms);
-/* The host answered our open: deliveries may start, after the desktop's
- * first turn or its silence. */
-void claude_deliver_opened(struct claude_deliver *cd, int host_in);
+/* The host answered our open (conversation claude_session in cwd, both
+ * kept for the reads): deliveries may start, after the desktop's first
+ * turn or its silence. */
+void claude_deliver_opened(struct claude_deliver *cd, int host_in, const char *claude_session, const char *cwd);
 /* The desktop's `send` went to the host; its answer (ok), or its request
  * limit passed (ok = 0). */
 void claude_deliver_desktop_send(struct claude_deliver *cd);
 void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
-/* The run is closing: nothing more goes in, and the session is detached. */
-void claude_deliver_closing(struct claude_deliver *cd);
+/* The run is closing: nothing more goes in, and the session is detached
+ * once nothing waits for its proof.  1 when a message still waits for
+ * its final transcript read: the caller keeps the host open until
+ * claude_deliver_settled (or its patience ends). */
+int claude_deliver_closing(struct claude_deliver *cd);
+int claude_deliver_settled(const struct claude_deliver *cd);
+/* The host's output ended: a message that waits for its proof gets its
+ * final read from a new host (host_argv, within limit_ms), and is
+ * reported delivered or unconfirmed. */
+void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[], int limit_ms);
 /* The broker's `deliver`. */
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);
-/* A line from the host: 1 when it answered our send (the desktop never
- * sees it); state events are watched and passed on (0). */
+/* A line from the host: 1 when it answered our send or read (the desktop
+ * never sees it); events are watched and passed on (0). */
 int claude_deliver_from_host(struct claude_deliver *cd, json_t *msg);
 /* A desktop request with a reserved id: refused on stdout (1). */
 int claude_deliver_refuse(struct claude_deliver *cd, json_t *msg);

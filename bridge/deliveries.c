@@ -105,7 +105,9 @@ void deliveries_detach(struct deliveries *d, int wait)
 	hb_env_free(&reply);
 }
 
-static void report(struct deliveries *d, const char *op_id, int ok, const char *turn, const char *why)
+/* status: NULL, or "unconfirmed" (not ok, and not to be tried again). */
+static void report(struct deliveries *d, const char *op_id, int ok, const char *status, const char *turn,
+		   const char *why)
 {
 	struct hb_env e;
 
@@ -113,6 +115,8 @@ static void report(struct deliveries *d, const char *op_id, int ok, const char *
 	hb_env_set_str(&e, "op", "deliver.done");
 	hb_env_set_str(&e, "opId", op_id);
 	hb_env_set_bool(&e, "ok", ok);
+	if (status)
+		hb_env_set_str(&e, "status", status);
 	hb_env_set_str(&e, "turn", turn ? turn : "");
 	if (why)
 		hb_env_set_str(&e, "text", why);
@@ -136,7 +140,7 @@ struct delivery *deliveries_take(struct deliveries *d, const struct hb_env *e)
 	}
 	if ((x = deliveries_find(d, op_id))) {
 		if (x->state == DELIVERY_DONE)
-			report(d, x->op_id, 1, x->turn, NULL);
+			report(d, x->op_id, 1, NULL, x->turn, NULL);
 		return NULL; /* done (answered again) or on its way */
 	}
 	if (!(x = calloc(1, sizeof *x)) || !(x->text = strdup(text))) {
@@ -182,7 +186,7 @@ void deliveries_finish(struct deliveries *d, struct delivery *x, int ok, const c
 {
 	if (ok)
 		hb_failpoint("bridge.before-report");
-	report(d, x->op_id, ok, turn, why);
+	report(d, x->op_id, ok, NULL, turn, why);
 	if (ok) {
 		x->state = DELIVERY_DONE;
 		snprintf(x->turn, sizeof x->turn, "%s", turn ? turn : "");
@@ -210,4 +214,16 @@ char *deliveries_refusal(const json_t *id, json_t *code)
 
 	json_decref(err);
 	return text;
+}
+
+void deliveries_unconfirmed(struct deliveries *d, struct delivery *x, const char *why)
+{
+	hb_failpoint("bridge.before-report");
+	report(d, x->op_id, 0, "unconfirmed", NULL, why);
+	log_warn(x->op_id, "unconfirmed, left to the user: %s", why);
+	/* Forgotten like a refused one, but svc-messages holds it: only the
+	 * user's `hbctl messages send` asks again (and this bridge looks in
+	 * the transcript first, as for any handed one). */
+	hb_map_del(&d->by_op, x->op_id);
+	free_one(x, NULL);
 }

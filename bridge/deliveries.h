@@ -71,6 +71,11 @@ struct delivery *deliveries_find(struct deliveries *d, const char *op_id);
 /* Report the outcome.  ok: x is DONE with turn (kept for repeats);
  * otherwise x is forgotten, so the next ask tries again. */
 void deliveries_finish(struct deliveries *d, struct delivery *x, int ok, const char *turn, const char *why);
+/* It went into the agent, but nothing showed afterwards that the agent
+ * has it (Claude: no transcript read found it): deliver.done with status
+ * "unconfirmed", which is never tried again automatically (svc-messages
+ * holds it for the user); x is forgotten. */
+void deliveries_unconfirmed(struct deliveries *d, struct delivery *x, const char *why);
 
 /* Nonzero when v is a string id reserved for session messages. */
 int deliveries_reserved(const json_t *v);

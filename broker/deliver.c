@@ -157,7 +157,11 @@ void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_
 	hb_env_init(&m);
 	hb_env_set_str(&m, "op", "deliver.result");
 	hb_env_set_str(&m, "opId", op_id);
-	hb_env_set_str(&m, "status", hb_env_bool(e, "ok", 0) ? "delivered" : "failed");
+	/* unconfirmed: it went in, but nothing showed the agent has it; it
+	 * is the user's to send again, never tried again automatically. */
+	hb_env_set_str(&m, "status", hb_env_bool(e, "ok", 0) ? "delivered"
+				     : strcmp(hb_env_str_or(e, "status", ""), "unconfirmed") == 0 ? "unconfirmed"
+												     : "failed");
 	hb_env_set_str(&m, "turn", hb_env_str_or(e, "turn", ""));
 	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
 	/* Lost when svc-messages is down: it asks again after its restart. */

@@ -8,7 +8,9 @@
  * written, and is asked for again (after NO_ANSWER_MS without an answer,
  * RECHECK_MS after the bridge took it) until then.  Asking twice is safe:
  * the bridge carries one operation id into its agent once and answers a
- * repeat with the first outcome.  A bridge that attaches (the broker's
+ * repeat with the first outcome.  An `unconfirmed` outcome (it went in,
+ * but no read of the agent's transcript found it) is held for the user
+ * and never asked for again without them.  A bridge that attaches (the broker's
  * session.attached event) makes its session's entries due at once.
  */
 #include "outbox.h"
@@ -146,6 +148,18 @@ static void on_result(struct outbox *ob, const struct hb_env *e)
 		if ((rc = store_mark_held(ob->db, id, reason, &changed, err, sizeof err)) == 0 && changed) {
 			log_info(op_id, "held for the user: %s", reason);
 			publish_outcome(ob, id, TIMELINE_NEEDS_APPROVAL, reason, 0);
+		}
+	} else if (strcmp(status, "unconfirmed") == 0) {
+		/* Page 003: a message that no read finds is never sent again
+		 * automatically; it waits for the user like a held one. */
+		char why[1024];
+		snprintf(why, sizeof why,
+			 "sent into the Claude conversation, but no transcript read found it afterwards (%s); it may "
+			 "not have reached Claude. Send it again with hbctl messages send %s, or discard it with "
+			 "hbctl messages discard %s.", *reason ? reason : "no detail", op_id, op_id);
+		if ((rc = store_mark_held(ob->db, id, why, &changed, err, sizeof err)) == 0 && changed) {
+			log_warn(op_id, "unconfirmed, held for the user: %s", reason);
+			publish_outcome(ob, id, TIMELINE_NEEDS_APPROVAL, why, 0);
 		}
 	} else if (strcmp(status, "accepted") == 0) {
 		hb_failpoint("messages.after-accept");

@@ -19,6 +19,23 @@
 #   held   a message held by the access rule (the sender's run is
 #          read-only, the recipient's full-auto) waits in hbctl messages,
 #          is delivered after `hbctl messages send`; a discarded one never is
+#   proof  a message counts as delivered only after a read of the saved
+#          transcript (the host's `history`) found its uuid: in the
+#          bridge's log the read and the find come between the send and the
+#          report, and the recorded turn is the message uuid
+#   crash  the bridge is SIGKILLed after the host took the message and a
+#          read found it, before its report (failpoint bridge.before-report);
+#          a new bridge for the session (the same Claude conversation) finds
+#          it in the transcript and reports it without sending it again: the
+#          model saw it exactly once
+#   unconfirmed  Claude Code is stopped (SIGSTOP) before the message goes
+#          in, so it never saves it; the host still takes the send.  No read
+#          finds it, the run closes, and the message is held for the user
+#          with a reason, never sent again on its own (a new bridge of the
+#          session does not get it).  Then the same with a host that dies
+#          (SIGKILL) after it took a message: a new host makes the final
+#          read.  After `hbctl messages send` a bridge looks for each, does
+#          not find it, and carries it in once
 # Usage: messages-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -127,7 +144,8 @@ drive() {
 		timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
 		--transcript "$transcript" --stay-until "$stop" "$@" \
 		-- "$build/hb-claude-bridge" --session "$session" --run "$run" --project "$tmp/project" \
-		--access full-auto -- node "$hosts/host.mjs" >"$transcript.json" 2>"$transcript.err" &
+		--access full-auto ${resume:+--claude-session "$resume"} -- node "$hosts/host.mjs" \
+		>"$transcript.json" 2>"$transcript.err" &
 	desktop=$!
 }
 attached() { [ "$(events "e.event===\"session.attached\" && e.session===\"$1\" && e.agent===\"claude\"")" -ge 1 ]; }
@@ -169,9 +187,12 @@ check "open: queued while no bridge carries the session" '[ "${receipt#queued:}"
 drive "$tmp/open.transcript" "$tmp/open.stop" "$early" run-open --prompt "$(cat "$tmp/open.prompt")" --send-after 2000
 wait_for 90 '[ -n "$(answer_1 "$tmp/open.transcript")" ]'
 check "open: the desktop's first prompt was accepted, not busy" '[ "$(answer_1 "$tmp/open.transcript")" = result ]'
-check "open: the message was delivered after the prompt's turn" 'wait_for 60 "state_is call-open sent"'
-check "open: its own turn asks for approval" 'wait_for 60 "[ -n \"\$(approval_id)\" ]"'
+check "open: the message went in after the prompt's turn; its own turn asks for approval" \
+	'wait_for 60 "[ -n \"\$(approval_id)\" ]"'
 "$build/hbctl" approve "$(approval_id)" >/dev/null
+# Proven by a transcript read at the latest when its turn ended: the reads
+# during the turn may come before Claude Code has written its transcript.
+check "open: the message was delivered (a transcript read found it)" 'wait_for 60 "state_is call-open sent"'
 check "open: two turns, the prompt's and the message's (two idles)" 'wait_for 60 "[ \$(idles "$tmp/open.transcript") -ge 2 ]"'
 read -r _ _ prompt_seq <<<"$(envelope_count "$tmp/open.prompt")"
 read -r turns max first <<<"$(envelope_count "$tmp/open.envelope")"
@@ -296,15 +317,169 @@ check "held: Claude's answer is a message from the Claude session, by its run an
 check "held: nothing else waits (the answer's recipient has no bridge)" \
 	'[ "$("$build/hbctl" messages --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 1 ]'
 
+# --------------------------------------------------------------- proof --
+op=$(op_of call-busy)
+uuid=$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT turn_id FROM chat_session_messages WHERE call_id = 'call-busy'")
+# The bridge's own log, in order: the send, a transcript read, the find.
+# It reports only after the find (deliver.done follows that line).
+proof_order() {
+	grep -F "[$1]" "$2" | sed -n 's/.*\] \(sent into\|reading the transcript\|a transcript read found\).*/\1/p' |
+		uniq | tr '\n' '|'
+}
+check "proof: the recorded turn of a delivered message is its message uuid" \
+	'[ -n "$uuid" ] && grep -q "\[$op\] sent into the Claude conversation as message $uuid" "$tmp/drive.transcript.err"'
+check "proof: sent, then read from the transcript, then found (and only then reported)" \
+	'[ "$(proof_order "$op" "$tmp/drive.transcript.err")" = "sent into|reading the transcript|a transcript read found|" ]'
+check "proof: the first read is at the first frame after the send" \
+	'grep -q "\[$op\] reading the transcript (the first frame after the send)" "$tmp/drive.transcript.err"'
+
 touch "$tmp/stop"
 wait "$desktop"
 rc=$?
 desktop=
 check "the run ended cleanly" '[ $rc = 0 ]'
+
+# The Claude conversation a run's bridge opened (its transcript $1).
+claude_id() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.event === "opened") { console.log(m.result.sessionId); break; } }' "$1"; }
+# The agent hosts of this script (a desktop's command line names host.mjs
+# too, after "--").
+hosts_running() { pgrep -f "^node $hosts/host.mjs" >/dev/null; }
+
+# --------------------------------------------------------------- crash --
+export HB_FAILPOINTS=$tmp/failpoints
+mkdir -p "$HB_FAILPOINTS"
+crashing=$(new_session "Claude crashing" claude)
+HB_CLAUDE_FIRST_SEND_MS=1000 drive "$tmp/crash1.transcript" "$tmp/crash1.stop" "$crashing" run-crash-1
+check "crash: the first bridge attached" 'wait_for 90 "attached $crashing"'
+touch "$HB_FAILPOINTS/bridge.before-report"
+body_crash='Carried in once, whatever happens to the bridge.'
+envelope "$body_crash" >"$tmp/crash.envelope"
+receipt=$(send call-crash run-sender "$body_crash" "$crashing")
+check "crash: queued" '[ "${receipt#queued:}" != "$receipt" ]'
+check "crash: the bridge died before its report" 'wait_for 90 "[ ! -e $HB_FAILPOINTS/bridge.before-report ]"'
+wait "$desktop"
+desktop=
+op=$(op_of call-crash)
+check "crash: a read had found it in the transcript, but it is not reported" \
+	'grep -q "\[$op\] a transcript read found message" "$tmp/crash1.transcript.err" && state_is call-crash queued'
+check "crash: the first bridge's host ended with it" 'wait_for 30 "! hosts_running"'
+# The desktop ends the run its dead bridge left open (the bridge would
+# have closed it), so the session can have a new one.
+"$build/hbctl" run close run-crash-1 >/dev/null
+resume=$(claude_id "$tmp/crash1.transcript")
+# The new bridge resumes the same conversation; its desktop's prompt comes
+# after the look into the transcript, so the model sees the conversation.
+resume=$resume drive "$tmp/crash2.transcript" "$tmp/crash2.stop" "$crashing" run-crash-2 \
+	--prompt 'After the restart.' --send-after 3000
+check "crash: the new bridge found it in the transcript and reported it" 'wait_for 90 "state_is call-crash sent"'
+check "crash: ... without carrying it in again" \
+	'grep -q "\[$op\] already in the Claude conversation (message .*): not sent again" "$tmp/crash2.transcript.err" &&
+	 ! grep -q "\[$op\] sent into" "$tmp/crash2.transcript.err"'
+printf 'After the restart.' >"$tmp/crash.prompt"
+check "crash: the prompt after the restart reached the model" \
+	'wait_for 60 "[ \"\$(envelope_count "$tmp/crash.prompt" | cut -d\" \" -f3)\" != 0 ] && [ \$(idles "$tmp/crash2.transcript") -ge 1 ]"'
+check "crash: the model saw the message exactly once (never twice in one conversation)" \
+	'[ "$(envelope_count "$tmp/crash.envelope" | cut -d" " -f2)" = 1 ]'
+touch "$tmp/crash2.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "crash: the second run ended cleanly" '[ $rc = 0 ]'
+unset resume
+
+# --------------------------------------------------------- unconfirmed --
+# Every process below agent host $1 (Claude Code and whatever it started).
+below() {
+	local p
+	for p in $(pgrep -P "$1"); do echo "$p"; below "$p"; done
+}
+doubtful=$(new_session "Claude stalled" claude)
+drive "$tmp/unc1.transcript" "$tmp/unc1.stop" "$doubtful" run-unc-1 --prompt 'Say hello.'
+check "unconfirmed: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/unc1.transcript") -ge 1 ]" && attached "$doubtful"'
+# Claude Code, the host's child, is stopped: it can take no input and save
+# nothing, while the host (a separate process) still answers.
+host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+cli_pids=$(below "$host_pid")
+is_claude() { for p in "$@"; do case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) return 0 ;; esac; done; return 1; }
+check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && is_claude $cli_pids'
+kill -STOP $cli_pids
+body_unc='Sent while Claude Code could not take it.'
+envelope "$body_unc" >"$tmp/unc.envelope"
+receipt=$(send call-unc run-sender "$body_unc" "$doubtful")
+op=$(op_of call-unc)
+check "unconfirmed: the host took the send" \
+	'wait_for 60 "grep -q \"\[$op\] sent into the Claude conversation\" $tmp/unc1.transcript.err"'
+check "unconfirmed: not delivered on the host's answer alone" 'state_is call-unc queued'
+touch "$tmp/unc1.stop"   # the desktop closes the run: the final read
+wait "$desktop"
+desktop=
+kill -KILL $cli_pids 2>/dev/null
+check "unconfirmed: the final read found nothing: reported unconfirmed" \
+	'grep -q "\[$op\] reading the transcript (the final read: the bridge closes)" "$tmp/unc1.transcript.err" &&
+	 grep -q "\[$op\] unconfirmed, left to the user: no read of the transcript found message" "$tmp/unc1.transcript.err"'
+check "unconfirmed: held for the user with the reason" \
+	'wait_for 30 "state_is call-unc held" && "$build/hbctl" messages --session "$doubtful" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].id===\"$op\"&&m[0].status===\"waiting-for-approval\"&&/no transcript read found it afterwards.*it may not have reached Claude. Send it again with hbctl messages send $op, or discard it/.test(m[0].holdReason)?0:1)})"'
+check "unconfirmed: the sender's row says Needs approval, with the reason" \
+	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-unc\" && e.signal===\"Needs approval\" && /may not have reached Claude/.test(e.reason) && !e.link")" = 1 ]'
+check "unconfirmed: the model never saw it" '[ "$(envelope_count "$tmp/unc.envelope")" = "0 0 0" ]'
+check "unconfirmed: the stopped run's host ended" 'wait_for 30 "! hosts_running"'
+resume=$(claude_id "$tmp/unc1.transcript")
+resume=$resume drive "$tmp/unc2.transcript" "$tmp/unc2.stop" "$doubtful" run-unc-2 --prompt 'Hello again.'
+check "unconfirmed: a new bridge of the session attached and ran its turn" \
+	'wait_for 90 "[ \$(idles "$tmp/unc2.transcript") -ge 1 ]"'
+# Its attach made the session's queue due at once; a held message is not.
+sleep 3
+check "unconfirmed: not sent again on its own" \
+	'state_is call-unc held && ! grep -q "\[$op\]" "$tmp/unc2.transcript.err" && [ "$(envelope_count "$tmp/unc.envelope")" = "0 0 0" ]'
+# A failed run: Claude Code stopped again, then the host itself dies
+# (SIGKILL) after it took a second message.  The final read is made by a
+# new host the bridge starts for it (a host without an open session
+# reads any saved conversation); it finds nothing either.
+host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+cli_pids=$(below "$host_pid")
+check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && is_claude $cli_pids'
+kill -STOP $cli_pids
+body_unc2='Sent just before the agent host died.'
+envelope "$body_unc2" >"$tmp/unc2.envelope"
+receipt=$(send call-unc-2 run-sender "$body_unc2" "$doubtful")
+op2=$(op_of call-unc-2)
+check "unconfirmed (host dies): the host took the send" \
+	'wait_for 60 "grep -q \"\[$op2\] sent into the Claude conversation\" $tmp/unc2.transcript.err"'
+kill -KILL "$host_pid"
+wait "$desktop"   # the bridge ends with its host
+desktop=
+kill -KILL $cli_pids 2>/dev/null
+check "unconfirmed (host dies): a new host made the final read and found nothing" \
+	'grep -q "the agent host ended: a new one makes the final transcript read" "$tmp/unc2.transcript.err" &&
+	 grep -q "\[$op2\] unconfirmed, left to the user: .*; the final read, by a new agent host, did not find it" "$tmp/unc2.transcript.err"'
+check "unconfirmed (host dies): held for the user too" 'wait_for 30 "state_is call-unc-2 held"'
+check "unconfirmed (host dies): the model never saw it" '[ "$(envelope_count "$tmp/unc2.envelope")" = "0 0 0" ]'
+check "unconfirmed (host dies): no agent host is left" 'wait_for 30 "! hosts_running"'
+"$build/hbctl" run close run-unc-2 >/dev/null   # the desktop ends the failed run
+resume=$resume drive "$tmp/unc3.transcript" "$tmp/unc3.stop" "$doubtful" run-unc-3 --prompt 'Third time.'
+check "unconfirmed: a third bridge ran its turn, and still nothing was sent again" \
+	'wait_for 90 "[ \$(idles "$tmp/unc3.transcript") -ge 1 ]" && state_is call-unc held && state_is call-unc-2 held'
+"$build/hbctl" messages send "$op" >/dev/null
+"$build/hbctl" messages send "$op2" >/dev/null
+check "unconfirmed: after hbctl messages send, both delivered with proof" \
+	'wait_for 90 "state_is call-unc sent && state_is call-unc-2 sent"'
+check "unconfirmed: the bridge looked for each first, then carried it in" \
+	'[ "$(proof_order "$op" "$tmp/unc3.transcript.err")" = "reading the transcript|sent into|reading the transcript|a transcript read found|" ] &&
+	 [ "$(proof_order "$op2" "$tmp/unc3.transcript.err")" = "reading the transcript|sent into|reading the transcript|a transcript read found|" ] &&
+	 grep -q "\[$op\] not in the Claude conversation: it goes in" "$tmp/unc3.transcript.err" &&
+	 grep -q "\[$op2\] not in the Claude conversation: it goes in" "$tmp/unc3.transcript.err"'
+check "unconfirmed: the model got each exactly once" \
+	'wait_for 60 "[ \$(idles "$tmp/unc3.transcript") -ge 3 ]" && [ "$(envelope_count "$tmp/unc.envelope" | cut -d" " -f1,2)" = "1 1" ] &&
+	 [ "$(envelope_count "$tmp/unc2.envelope" | cut -d" " -f1,2)" = "1 1" ]'
+touch "$tmp/unc3.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "unconfirmed: the run ended cleanly" '[ $rc = 0 ]'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for t in open grace drive; do echo "--- $t"; cat "$tmp/$t.transcript.json"; tail -30 "$tmp/$t.transcript.err"; done
+	for t in open grace drive crash1 crash2 unc1 unc2 unc3; do echo "--- $t"; cat "$tmp/$t.transcript.json"; tail -30 "$tmp/$t.transcript.err"; done
 	tail -40 "$tmp/broker.log"
 fi
 exit $fail

@@ -6,6 +6,8 @@
 //
 // claude (docs/agent-host-pipe.md): answers open with the session id it
 //   was given, send with {} and then the turn's running and idle states,
+//   history with the user messages sent to it (a send with messageId X is
+//   kept as uuid X, as Claude Code saves it; one page, in memory only),
 //   close with {} and then `closed`; ends at the end of its input.
 // codex (app-server JSON-RPC): answers initialize, thread/start (thread
 //   thr-quiet, also reported as thread/started) and turn/start (a turn
@@ -20,6 +22,7 @@ const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
 let ended = false;
 let sessionId = null;
 let turns = 0;
+const saved = []; // the "transcript": what send wrote
 
 function end(reason) {
   if (ended) return;
@@ -34,9 +37,13 @@ function claude(m) {
     sessionId = m.params.sessionId;
     out({ id: m.id, result: { sessionId, resumed: false, inheritedMarkers: [] } });
   } else if (m.method === "send") {
+    const uuid = m.params.messageId ?? `quiet-${saved.length + 1}`;
+    saved.push({ uuid, uuids: [uuid], type: "user", message: { role: "user", content: [{ type: "text", text: m.params.text }] } });
     out({ id: m.id, result: {} });
     state("running");
     state("idle");
+  } else if (m.method === "history") {
+    out({ id: m.id, result: { messages: saved.slice(-(m.params.limit ?? 100)), hasMore: false } });
   } else if (m.method === "close") {
     out({ id: m.id, result: {} });
     end("close");

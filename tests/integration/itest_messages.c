@@ -10,8 +10,10 @@
  * refusals, the receipts, one row per call, the hold rules at arrival and
  * again at delivery (with the access of the recipient's running turn),
  * the envelope byte for byte, the user's send and discard, the timeline
- * events of both ends, and a SIGKILL of svc-messages after the broker
- * handed a message to the bridge (asked again, marked sent once).
+ * events of both ends, a SIGKILL of svc-messages after the broker
+ * handed a message to the bridge (asked again, marked sent once), and an
+ * `unconfirmed` outcome (held for the user, never asked again without
+ * them, carried in again after hbctl messages send).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +46,7 @@ static void *zctx, *events;             /* timeline events */
 static char failpoints[300];
 /* Sessions: A sends (codex, /pa, full-auto, run "run-a"); the others
  * receive. */
-static char A[64], B[64], C[64], D[64], E[64], G[64], H[64];
+static char A[64], B[64], C[64], D[64], E[64], G[64], H[64], K[64];
 
 static int64_t checked(int64_t id)
 {
@@ -239,6 +241,26 @@ static void bridge_done(struct hb_client *br, const char *op, const char *turn)
 	hb_env_free(&r);
 }
 
+/* deliver.done with status "unconfirmed": it went in, no read found it. */
+static void bridge_unconfirmed(struct hb_client *br, const char *op, const char *why)
+{
+	struct hb_env req, r;
+	char err[256];
+	int64_t id;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "deliver.done");
+	hb_env_set_str(&req, "opId", op);
+	hb_env_set_bool(&req, "ok", 0);
+	hb_env_set_str(&req, "status", "unconfirmed");
+	hb_env_set_str(&req, "turn", "");
+	hb_env_set_str(&req, "text", why);
+	if (hb_client_send(br, &req, &id, err, sizeof err) < 0)
+		fail_msg("deliver.done: %s", err);
+	op_ok(br, &r, id);
+	hb_env_free(&r);
+}
+
 static int setup(void **state)
 {
 	static const char *env[3];
@@ -277,6 +299,7 @@ static int setup(void **state)
 	create_session(E, "Epsilon", "codex", "/tmp/pa", "full-auto");
 	create_session(G, "Eta", "codex", "/tmp/pb", "read-only");
 	create_session(H, "Theta", "codex", "/tmp/pa", "full-auto");
+	create_session(K, "Kappa", "claude", "/tmp/pa", "full-auto");
 	open_run("run-a", A, "/tmp/pa", "full-auto");
 	return 0;
 }
@@ -634,6 +657,67 @@ static void test_handed_message_is_not_held_again(void **state)
 	hb_client_close(&br);
 }
 
+/* Page 003: a message that no transcript read finds is never sent again
+ * automatically.  The bridge reports it unconfirmed: svc-messages holds
+ * it with a reason for the user (not asked for again: the bridge gets
+ * nothing more), and the user's send hands it once more, as handed (the
+ * bridge looks in the transcript first). */
+static void test_unconfirmed_waits_for_the_user(void **state)
+{
+	struct hb_client br;
+	struct hb_env d, r;
+	char op[48], err[256];
+	const char *reason;
+	json_t *q, *ev, *m;
+	size_t i;
+
+	(void)state;
+	bridge_attach(&br, K, "claude");
+	expect_receipt("u1", K, "maybe lost", "queued", op);
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	assert_false(hb_env_bool(&d, "handed", 1));
+	hb_env_free(&d);
+	bridge_unconfirmed(&br, op, "the agent host ended before a read of the transcript");
+	ev = event_for("timeline.message", "u1"); /* the receipt's row */
+	while (strcmp(json_string_value(json_object_get(ev, "signal")), "Needs approval") != 0) {
+		json_decref(ev);
+		ev = event_for("timeline.message", "u1");
+	}
+	assert_non_null(strstr(json_string_value(json_object_get(ev, "reason")), "it may not have reached Claude"));
+	assert_null(json_object_get(ev, "link"));
+	json_decref(ev);
+	q = queue_of(K);
+	assert_string_equal(status_in_queue(q, op), "waiting-for-approval");
+	json_array_foreach(json_object_get(q, "messages"), i, m)
+		if (strcmp(json_string_value(json_object_get(m, "id")), op) == 0) {
+			reason = json_string_value(json_object_get(m, "holdReason"));
+			assert_non_null(strstr(reason, "no transcript read found it afterwards (the agent host ended"));
+			assert_non_null(strstr(reason, "Send it again with hbctl messages send session-message-"));
+		}
+	json_decref(q);
+	/* never asked for again on its own (the recheck is 5 s) */
+	assert_int_equal(hb_client_recv(&br, &d, 7000, err, sizeof err), -1);
+	/* the user sends it: handed to the bridge once more, as handed */
+	op_ok(&desk, &r, checked(fx_send_op(&desk, "messages.send", "message", op, (char *)NULL)));
+	hb_env_free(&r);
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	assert_true(hb_env_bool(&d, "handed", 0));
+	hb_env_free(&d);
+	bridge_done(&br, op, "5d0c0000-0000-8000-8000-000000000000");
+	ev = event_for("timeline.message", "u1");
+	while (strcmp(json_string_value(json_object_get(ev, "signal")), "Sent") != 0 || !json_object_get(ev, "link")) {
+		json_decref(ev);
+		ev = event_for("timeline.message", "u1");
+	}
+	json_decref(ev);
+	q = queue_of(K);
+	assert_null(status_in_queue(q, op));
+	json_decref(q);
+	hb_client_close(&br);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -644,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_discarded_is_never_sent),
 		cmocka_unit_test(test_killed_after_accept_asks_again),
 		cmocka_unit_test(test_handed_message_is_not_held_again),
+		cmocka_unit_test(test_unconfirmed_waits_for_the_user),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
