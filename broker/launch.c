@@ -19,6 +19,7 @@
 #include "access.h"
 #include "agent_cmd.h"
 #include "log.h"
+#include "program_path.h"
 #include "secrets.h"
 #include "settings.h"
 #include "spawn.h"
@@ -144,7 +145,7 @@ static int bridge_path(const struct broker *b, const char *agent, char *out, siz
  * or -1 with the reason. */
 struct command {
 	char *argv[MAX_ARGS + 1];
-	char bridge[HB_PATH_MAX], program[HB_PATH_MAX], run[64], words[2048];
+	char bridge[HB_PATH_MAX], program[HB_PATH_MAX], run[64], words[HB_AGENT_HOST_LINE_MAX];
 };
 
 static int codex_command(struct broker *b, const struct launch_request *r, struct command *c, char *reason,
@@ -187,9 +188,9 @@ static int claude_command(struct broker *b, const struct launch_request *r, stru
 			  size_t len)
 {
 	char *host[HB_AGENT_HOST_ARGS_MAX + 1], err[512];
-	int n = 0, words;
+	int n = 0;
 
-	if ((words = hb_agent_host_argv(&b->paths, b->exe_dir, c->words, sizeof c->words, host, err, sizeof err)) < 0) {
+	if (hb_agent_host_argv(&b->paths, b->exe_dir, c->words, sizeof c->words, host, err, sizeof err) < 0) {
 		snprintf(reason, len, "its Claude agent cannot be started: %s", err);
 		return -1;
 	}
@@ -214,7 +215,7 @@ static int claude_command(struct broker *b, const struct launch_request *r, stru
 	c->argv[n++] = (char *)r->link;
 	c->argv[n++] = "--once";
 	c->argv[n++] = "--";
-	for (int i = 0; i < words; i++)
+	for (int i = 0; host[i]; i++)
 		c->argv[n++] = host[i];
 	c->argv[n] = NULL;
 	return n;

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#include "agent_cmd.h"
+#include "exe_path.h"
 #include "approvals.h"
 #include "back.h"
 #include "clock.h"
@@ -270,9 +270,6 @@ int main(int argc, char **argv)
 		libexec = exe_dir;
 	}
 	memset(&b, 0, sizeof b);
-	/* The bridges the launcher starts are installed beside hb-broker. */
-	if (hb_exe_dir(argv[0], b.exe_dir, sizeof b.exe_dir, err, sizeof err) < 0)
-		hb_fatal("%s", err);
 	load_settings(&b.set);
 	b.started_ms = broker_now_ms();
 	if (hb_paths_resolve(&b.paths, err, sizeof err) < 0)
@@ -285,6 +282,12 @@ int main(int argc, char **argv)
 		hb_fatal("%s", err);
 	if (config_load(&b.cfg, config, libexec, err, sizeof err) < 0)
 		hb_fatal("%s", err);
+	/* The bridges the launcher starts are installed beside hb-broker; a
+	 * broker started under another name (argv[0]) looks in --libexec. */
+	if (hb_exe_dir(argv[0], b.exe_dir, sizeof b.exe_dir, err, sizeof err) < 0) {
+		log_warn(NULL, "%s; the bridges for sessions without one are looked for in %s", err, libexec);
+		snprintf(b.exe_dir, sizeof b.exe_dir, "%s", libexec);
+	}
 	if (setup_signals() < 0)
 		hb_fatal("cannot set up signals: %s", strerror(errno));
 	if (open_sockets(&b) < 0)

@@ -1,8 +1,14 @@
 /*
- * agent_cmd - where the programs an agent runs on are: the folder of the
- * running executable (its siblings: the bridges next to hb-broker), a
- * program looked up in PATH as execvp would, and the Claude agent host's
- * command line (the setting agentHost, or the host.mjs shipped beside us).
+ * agent_cmd - the command line of the Claude agent host (agent-host/host.mjs,
+ * docs/agent-host-pipe.md), for every program that starts one: hbctl
+ * claude for a read, hb-broker's launcher for a session's run.
+ *
+ * The setting agentHost (settings.json, or HB_AGENT_HOST) wins, split at
+ * blanks.  Without it the host that came with the program is used, so
+ * that a build or an installation works without setting anything: node
+ * with EXE_DIR/../agent-host/host.mjs in the build tree (the programs are
+ * in build/), else EXE_DIR/../libexec/hbcode/agent-host/host.mjs, where
+ * `make install` puts it beside PREFIX/bin.
  */
 #ifndef HB_AGENT_CMD_H
 #define HB_AGENT_CMD_H
@@ -11,25 +17,16 @@
 
 #include "paths.h"
 
-/* Most words an agent host command line may have. */
-#define HB_AGENT_HOST_ARGS_MAX 16
+#define HB_AGENT_HOST_ARGS_MAX 16   /* words of the command line */
+#define HB_AGENT_HOST_LINE_MAX 4096 /* bytes of words (hb_agent_host_argv) */
 
-/* The absolute folder of the program started as argv0 (a name without a
- * slash is looked up in PATH).  0, or -1 with err. */
-int hb_exe_dir(const char *argv0, char *out, size_t outlen, char *err, size_t errlen);
-
-/* name as execvp would run it: a name with a slash as it is, otherwise the
- * first executable file of that name in PATH.  1 with the path in out, 0
- * when there is none (out then says where it looked: name or PATH). */
-int hb_find_program(const char *name, char *out, size_t outlen);
-
-/* The agent host's command line: the setting agentHost (or HB_AGENT_HOST)
- * split at blanks, or else `node EXE_DIR/../agent-host/host.mjs` when that
- * file exists (the build tree), else `node
- * EXE_DIR/../libexec/hbcode/agent-host/host.mjs` (installed).  The words
- * point into buf; argv ends with NULL.  The number of words, or -1 with a
- * sentence in err (a broken settings file, a line too long, no host). */
-int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *buf, size_t buflen,
+/* argv (NULL-terminated, for child_spawn) of the agent host.  exe_dir is
+ * the folder of the running program (hb_exe_dir); words, of wordslen
+ * bytes (HB_AGENT_HOST_LINE_MAX is enough), holds the strings argv points
+ * into.  0, or -1 with err: settings.json is broken, the line is empty of
+ * words, too long or has more than HB_AGENT_HOST_ARGS_MAX of them, or no
+ * host is set and none is beside the program. */
+int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *words, size_t wordslen,
 		       char *argv[HB_AGENT_HOST_ARGS_MAX + 1], char *err, size_t errlen);
 
 #endif
