@@ -26,6 +26,8 @@
 
 #define LAUNCH_MAX 32           /* bridges starting or running at once */
 #define LINE_MAX_BYTES 2048     /* a longer line of output is logged in pieces */
+#define FORGET_MS 600000        /* a failure past its retry time is kept this long
+				   for the next start's answer, then forgotten */
 
 struct launch {
 	char session[128];
@@ -39,6 +41,7 @@ struct launch {
 	long long started_ms, kill_at_ms, retry_at_ms;
 	int attached, term_sent, overdue;
 	char failure[768];          /* failed: the reason, until retry_at_ms */
+	char previous[768];         /* the failure of the session's last start */
 	struct launch *next;
 };
 
@@ -253,8 +256,18 @@ static int start(struct broker *b, struct launch *l, struct command *cmd, char *
 	return 0;
 }
 
-/* The answer while l exists; 1 when it said something (no new start). */
-static int answer_existing(struct broker *b, struct launch *l, char *reason, size_t len)
+/* "its Codex agent is starting (pid N)", and why the last start failed:
+ * a start that fails quickly must not hide its reason behind the next. */
+static void say_starting(const struct launch *l, char *reason, size_t len)
+{
+	snprintf(reason, len, "its %s agent is starting (pid %ld)%s%s", agent_name(l->agent), (long)l->pid,
+		 l->previous[0] ? "; the last start: " : "", l->previous);
+}
+
+/* The answer while l exists; 1 when it said something (no new start),
+ * 0 with the last failure in previous (a new start may go). */
+static int answer_existing(struct broker *b, struct launch *l, char *reason, size_t len, char *previous,
+			   size_t prevlen)
 {
 	long long now = broker_now_ms();
 
@@ -264,13 +277,14 @@ static int answer_existing(struct broker *b, struct launch *l, char *reason, siz
 		return 1;
 	}
 	if (l->pid > 0) {
-		snprintf(reason, len, "its %s agent is starting (pid %ld)", agent_name(l->agent), (long)l->pid);
+		say_starting(l, reason, len);
 		return 1;
 	}
 	if (now < l->retry_at_ms) {
 		snprintf(reason, len, "%s (tried again in %lld s)", l->failure, (l->retry_at_ms - now + 999) / 1000);
 		return 1;
 	}
+	snprintf(previous, prevlen, "%s", l->failure);
 	unlink_launch(b, l);
 	return 0;
 }
@@ -279,9 +293,10 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 {
 	struct launch *l = find(b, r->session);
 	struct command cmd;
+	char previous[768] = "";
 	int claude = strcmp(r->agent, "claude") == 0;
 
-	if (l && answer_existing(b, l, reason, len))
+	if (l && answer_existing(b, l, reason, len, previous, sizeof previous))
 		return;
 	if (strcmp(r->agent, "codex") != 0 && !claude) {
 		snprintf(reason, len, "no bridge carries this session's agent now");
@@ -323,6 +338,7 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 	snprintf(l->session, sizeof l->session, "%s", r->session);
 	snprintf(l->agent, sizeof l->agent, "%s", r->agent);
 	snprintf(l->key, sizeof l->key, "%s %s", r->agent, r->session);
+	snprintf(l->previous, sizeof l->previous, "%s", previous);
 	l->out = -1;
 	if (start(b, l, &cmd, reason, len) < 0) {
 		log_warn(r->session, "%s", reason);
@@ -333,7 +349,7 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 	b->launches = l;
 	log_info(r->session, "no bridge carries this session: started %s (pid %ld, %s, %s %s)", cmd.bridge,
 		 (long)l->pid, r->access, claude ? "conversation" : "thread", r->link);
-	snprintf(reason, len, "its %s agent is starting (pid %ld)", agent_name(r->agent), (long)l->pid);
+	say_starting(l, reason, len);
 }
 
 void launch_attached(struct broker *b, const char *session, pid_t pid)
@@ -390,8 +406,8 @@ void launch_tick(struct broker *b, long long now)
 	for (struct launch *l = b->launches, *next; l; l = next) {
 		next = l->next;
 		if (l->pid <= 0) {
-			if (now >= l->retry_at_ms)
-				unlink_launch(b, l); /* the next delivery may start one */
+			if (now >= l->retry_at_ms + FORGET_MS)
+				unlink_launch(b, l);
 			continue;
 		}
 		if (l->term_sent && now >= l->kill_at_ms) {
@@ -414,7 +430,7 @@ long long launch_next_deadline(const struct broker *b)
 
 	for (const struct launch *l = b->launches; l; l = l->next) {
 		if (l->pid <= 0)
-			t = l->retry_at_ms;
+			t = l->retry_at_ms + FORGET_MS;
 		else if (l->term_sent)
 			t = l->kill_at_ms;
 		else if (!l->attached && !l->overdue)

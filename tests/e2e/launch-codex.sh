@@ -11,13 +11,17 @@
 #              themselves (--once), the runs of the turns were closed,
 #              hbctl status --json listed the launches while they ran
 #   no thread  a session never opened keeps its message queued, and
-#              hbctl messages (and --json) says why
-#   codexPath  pointing at a missing program: hbctl messages says so; the
-#              message goes once the setting is fixed
-#   stuck      (a second broker with short limits) a codex that never
+#              hbctl messages (and --json) says why; a Claude session
+#              without a conversation too, and one with a conversation
+#              whose agentHost names no program
+#   codexPath  pointing at a missing program, or naming none in PATH:
+#              hbctl messages says so; the message goes once it is fixed
+#   stuck      (a second broker with short limits) nothing is started
+#              just after the broker's own start; a codex that never
 #              answers: one launch per session however often svc-messages
 #              asks, killed when it does not attach in time, with the
-#              reason; and a broker stopped while a launch runs ends it
+#              reason; one that exits at once, with its status; and a
+#              broker stopped while a launch runs ends it
 # Usage: launch-codex.sh BUILD (needs `npm ci` in tests/codex, sqlite3).
 set -u
 build=$1
@@ -122,7 +126,15 @@ broker=$(cat "$tmp/broker.pid")
 A=$(new_session "Sender A")
 B=$(new_session "Recipient B")
 C=$(new_session "Never opened C")
-check "three sessions" '[ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ]'
+D=$("$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"Claude D\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" | json_field id)
+check "four sessions" '[ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] && [ -n "$D" ]'
+# settings.json: agentHost names no program all along (D's messages wait
+# with that reason); codexPath only in its own section.
+settings() {
+	printf '{"agentHost":"no-such-node /nowhere/host.mjs"%s}\n' "${1:+,\"codexPath\":\"$1\"}" >"$HB_HOME/config/settings.json"
+	chmod 600 "$HB_HOME/config/settings.json"
+}
+settings
 
 reply='Reply from B: done, the tests pass.'
 # Turns of the one mock, in order: A's and B's desktops open their
@@ -161,6 +173,15 @@ check "no thread: hbctl messages says why it waits" \
 check "no thread: hbctl messages --json has the reason as lastError" \
 	'queue_json | grep -qF "\"lastError\":\"this session has no Codex thread yet: open it once in HB Code\""'
 check "no thread: nothing was started for it" '[ "$(started_for "$C")" = 0 ]'
+receipt=$(send run-a "$D" call-to-d "Are you there, D?")
+op_d=$(op_of call-to-d)
+check "no thread: a Claude session without a conversation says so" \
+	'wait_for 30 "queue_line $op_d | grep -qF \"this session has no Claude conversation yet: open it once in HB Code\""'
+# D gets a conversation (as hb-claude-bridge links it through svc-sessions).
+sqlite3 -cmd ".timeout 5000" "$db" "INSERT INTO claude_sessions VALUES ('$D', '5a4ef92f-2795-4076-8c1c-4150199e554a', 1)"
+check "no thread: a Claude session whose agentHost names no program says so" \
+	'wait_for 30 "queue_line $op_d | grep -q \"its Claude agent cannot be started: no-such-node (the agent host.s program) was not found\""'
+check "no thread: nothing was started for D" '! grep -qF "[$D] no bridge carries this session: started" "$tmp/broker.log"'
 
 # ---------------------------------------------------------------- reply --
 body='Please run the tests and answer me with send_session_message.'
@@ -199,16 +220,18 @@ for s in A B; do
 done
 
 # ------------------------------------------------------------ codexPath --
-printf '{"codexPath":"%s/no-such-codex"}\n' "$tmp" >"$HB_HOME/config/settings.json"
-chmod 600 "$HB_HOME/config/settings.json"
+settings "$tmp/no-such-codex"
 body='Once more, please.'
 envelope "$A" "Sender A" "$body" >"$tmp/again.envelope"
 receipt=$(send run-a "$B" call-again "$body")
 op=$(op_of call-again)
 check "codexPath: hbctl messages says the program is missing" \
 	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: codexPath $tmp/no-such-codex is not an executable file\""'
+settings no-such-codex-program
+check "codexPath: a name that is not in PATH is said so" \
+	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: no-such-codex-program was not found in PATH\""'
 check "codexPath: nothing was started" '[ "$(started_for "$B")" = 1 ]'
-rm "$HB_HOME/config/settings.json"
+settings
 check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-again sent"'
 check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/again.envelope)\" = \"1 1\" ]"'
 check "codexPath: the launch ended" 'wait_for 120 no_launches'
@@ -218,9 +241,11 @@ check "codexPath: the launch ended" 'wait_for 120 no_launches'
 # launches must attach within 3 s and wait 2 s after a failure.
 kill "$broker"
 wait_for 30 "! kill -0 $broker 2>/dev/null"
-printf '#!/bin/sh\nexec sleep 600\n' >"$tmp/stuck-codex" # answers nothing
+# It answers nothing, or exits at once with status 3 while $tmp/fail exists.
+printf '#!/bin/sh\n[ -e "%s/fail" ] && { echo "stand-in codex: ending at once" >&2; exit 3; }\nexec sleep 600\n' "$tmp" >"$tmp/stuck-codex"
 chmod 755 "$tmp/stuck-codex"
-HB_CODEX=$tmp/stuck-codex HB_LAUNCH_ATTACH_MS=3000 HB_LAUNCH_RETRY_MS=2000 \
+# A long attach expiry: the broker starts nothing for that long after its start.
+HB_CODEX=$tmp/stuck-codex HB_LAUNCH_ATTACH_MS=3000 HB_LAUNCH_RETRY_MS=2000 HB_ATTACH_TTL_MS=30000 \
 	"$build/hb-broker" --config "$tmp/services.conf" >>"$tmp/broker.log" 2>&1 &
 broker=$!
 echo "$broker" >"$tmp/broker.pid"
@@ -229,10 +254,12 @@ wait_for 20 '"$build/hbctl" status >/dev/null 2>&1'
 before=$(started_for "$B")
 receipt=$(send run-a "$B" call-stuck "Are you stuck?")
 op=$(op_of call-stuck)
+check "stuck: nothing is started just after the broker's own start" \
+	'wait_for 25 "queue_line $op | grep -qF \"hb-broker has just started: a bridge that was running attaches again first\""'
 check "stuck: hbctl messages says its agent is starting, with the pid" \
-	'wait_for 30 "queue_line $op | grep -qE \"queued .*: its Codex agent is starting \\(pid [0-9]+\\)\""'
+	'wait_for 30 "queue_line $op | grep -qE \"queued .*: its Codex agent is starting \\(pid [0-9]+\\)\$\""'
 check "stuck: the pid is the launch's in hbctl status" \
-	'pid=$(queue_line "$op" | sed -n "s/.*(pid \([0-9]*\)).*/\1/p"); launches | grep -q "\"pid\":$pid"'
+	'pid=$(queue_line "$op" | sed -n "s/.*(pid \([0-9]*\)).*/\1/p"); launches | grep -q "\"pid\":$pid[,}]"'
 check "stuck: its reason after it was killed for not attaching" \
 	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent did not attach within 3 s of its start, so it was stopped\""'
 # Its own process group: the bridge and the codex it started.
@@ -242,6 +269,12 @@ killed_for() { grep -c "\[$1\] the bridge started for it (pid [0-9]*) did not at
 check "stuck: one launch at a time: a new start only after the last one was killed" \
 	'wait_for 60 "[ \$(started_for $B) -ge $((before + 2)) ]" && n=$(($(started_for "$B") - before - $(killed_for "$B"))) &&
 	 [ "$n" -ge 0 ] && [ "$n" -le 1 ] && [ "$(launches | grep -o "\"session\":\"$B\"" | wc -l)" -le 1 ]'
+touch "$tmp/fail"
+check "stuck: a codex that exits at once: its bridge's status is the reason" \
+	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent could not start: hb-codex-bridge exited with status 3 before it attached\""'
+check "stuck: its output is in the broker's log" 'grep -qF "[codex $B] stand-in codex: ending at once" "$tmp/broker.log"'
+rm "$tmp/fail"
+wait_for 60 'launches | grep -q "\"state\":\"starting\""'
 pid=$(launches | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of JSON.parse(s))if(l.pid)console.log(l.pid)})' | head -1)
 check "stuck: a launch runs again" '[ -n "$pid" ] && kill -0 "$pid"'
 kill "$broker"
