@@ -164,10 +164,11 @@ static int codex_command(struct broker *b, const struct launch_request *r, struc
 	if (!hb_find_program(codex, c->program, sizeof c->program)) {
 		if (strchr(codex, '/'))
 			snprintf(reason, len, "its Codex agent cannot be started: codexPath %s is not an executable file; "
-				 "set codexPath in settings.json (or HB_CODEX) to the codex program", codex);
+				 "set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)", codex);
 		else
 			snprintf(reason, len, "its Codex agent cannot be started: %s was not found in PATH (%s); install "
-				 "Codex, or set codexPath in settings.json (or HB_CODEX) to its path", codex, c->program);
+				 "Codex, or give its path: hbctl settings codex-path set PATH (or HB_CODEX)", codex,
+				 c->program);
 		return -1;
 	}
 	if (bridge_path(b, "codex", c->bridge, sizeof c->bridge, reason, len) < 0)
@@ -199,7 +200,8 @@ static int claude_command(struct broker *b, const struct launch_request *r, stru
 	}
 	if (!hb_find_program(host[0], c->program, sizeof c->program)) {
 		snprintf(reason, len, "its Claude agent cannot be started: %s (the agent host's program) was not found; "
-			 "install it, or set agentHost in settings.json (or HB_AGENT_HOST)", host[0]);
+			 "install it, or give the host's command line: hbctl settings agent-host set LINE (or "
+			 "HB_AGENT_HOST)", host[0]);
 		return -1;
 	}
 	if (bridge_path(b, "claude", c->bridge, sizeof c->bridge, reason, len) < 0)

@@ -128,13 +128,11 @@ B=$(new_session "Recipient B")
 C=$(new_session "Never opened C")
 D=$("$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"Claude D\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" | json_field id)
 check "four sessions" '[ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] && [ -n "$D" ]'
-# settings.json: agentHost names no program all along (D's messages wait
-# with that reason); codexPath only in its own section.
-settings() {
-	printf '{"agentHost":"no-such-node /nowhere/host.mjs"%s}\n' "${1:+,\"codexPath\":\"$1\"}" >"$HB_HOME/config/settings.json"
-	chmod 600 "$HB_HOME/config/settings.json"
-}
-settings
+# agentHost names no program all along (D's messages wait with that
+# reason); codexPath is set only in its own section.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
+check "hbctl settings shows agent-host" '"$build/hbctl" settings | grep -qxF "agent-host     no-such-node /nowhere/host.mjs"'
+check "hbctl settings shows codex-path unset" '"$build/hbctl" settings | grep -qxF "codex-path     not set (codex, from PATH)"'
 
 reply='Reply from B: done, the tests pass.'
 # Turns of the one mock, in order: A's and B's desktops open their
@@ -220,18 +218,18 @@ for s in A B; do
 done
 
 # ------------------------------------------------------------ codexPath --
-settings "$tmp/no-such-codex"
+"$build/hbctl" settings codex-path set "$tmp/no-such-codex" >/dev/null
 body='Once more, please.'
 envelope "$A" "Sender A" "$body" >"$tmp/again.envelope"
 receipt=$(send run-a "$B" call-again "$body")
 op=$(op_of call-again)
 check "codexPath: hbctl messages says the program is missing" \
-	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: codexPath $tmp/no-such-codex is not an executable file\""'
-settings no-such-codex-program
+	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: codexPath $tmp/no-such-codex is not an executable file; set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)\""'
+"$build/hbctl" settings codex-path set no-such-codex-program >/dev/null
 check "codexPath: a name that is not in PATH is said so" \
-	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: no-such-codex-program was not found in PATH\""'
+	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: no-such-codex-program was not found in PATH\" && queue_line $op | grep -qF \"install Codex, or give its path: hbctl settings codex-path set PATH (or HB_CODEX)\""'
 check "codexPath: nothing was started" '[ "$(started_for "$B")" = 1 ]'
-settings
+"$build/hbctl" settings codex-path delete >/dev/null
 check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-again sent"'
 check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/again.envelope)\" = \"1 1\" ]"'
 check "codexPath: the launch ended" 'wait_for 120 no_launches'
@@ -258,12 +256,14 @@ check "stuck: nothing is started just after the broker's own start" \
 	'wait_for 25 "queue_line $op | grep -qF \"hb-broker has just started: a bridge that was running attaches again first\""'
 check "stuck: hbctl messages says its agent is starting, with the pid" \
 	'wait_for 30 "queue_line $op | grep -qE \"queued .*: its Codex agent is starting \\(pid [0-9]+\\)\$\""'
-check "stuck: the pid is the launch's in hbctl status" \
-	'pid=$(queue_line "$op" | sed -n "s/.*(pid \([0-9]*\)).*/\1/p"); launches | grep -q "\"pid\":$pid[,}]"'
+check "stuck: hbctl status --json lists it, starting" 'wait_for 30 "launches | grep -q \"\\\"state\\\":\\\"starting\\\"\""'
+check "stuck: hbctl status says so too" \
+	'wait_for 30 "\"$build/hbctl\" status | grep -qE \"^launch: codex agent of session $B, starting, pid [0-9]+\$\""'
 check "stuck: its reason after it was killed for not attaching" \
 	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent did not attach within 3 s of its start, so it was stopped\""'
 # Its own process group: the bridge and the codex it started.
-check "stuck: the stuck bridge and its codex are gone" '! kill -0 -- "-$pid" 2>/dev/null'
+pid=$(sed -n "s/.*\[$B\] the bridge started for it (pid \([0-9]*\)) did not attach.*/\1/p" "$tmp/broker.log" | head -1)
+check "stuck: the stuck bridge and its codex are gone" '[ -n "$pid" ] && ! kill -0 -- "-$pid" 2>/dev/null'
 # svc-messages asked every 5 s meanwhile: still one start per kill.
 killed_for() { grep -c "\[$1\] the bridge started for it (pid [0-9]*) did not attach" "$tmp/broker.log"; }
 check "stuck: one launch at a time: a new start only after the last one was killed" \
