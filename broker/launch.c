@@ -329,8 +329,10 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 		snprintf(reason, len, "%d agents are starting or running headless already; its turn comes", LAUNCH_MAX);
 		return;
 	}
+	/* Said to the user through hbctl messages; svc-messages asks every
+	 * few seconds, so the log gets it only with HB_LOG=debug. */
 	if ((claude ? claude_command(b, r, &cmd, reason, len) : codex_command(b, r, &cmd, reason, len)) < 0) {
-		log_warn(r->session, "%s", reason);
+		log_debug(r->session, "%s", reason);
 		return;
 	}
 	if (!(l = calloc(1, sizeof *l))) {

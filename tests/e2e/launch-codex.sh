@@ -16,6 +16,9 @@
 #              whose agentHost names no program
 #   codexPath  pointing at a missing program, or naming none in PATH:
 #              hbctl messages says so; the message goes once it is fixed
+#   idle       hb-codex-bridge --once on its own, with nothing to carry:
+#              stdin's end does not end it, it attaches and ends after
+#              HB_ONCE_IDLE_MS; --once without --resume is a usage error
 #   stuck      (a second broker with short limits) nothing is started
 #              just after the broker's own start; a codex that never
 #              answers: one launch per session however often svc-messages
@@ -233,6 +236,21 @@ check "codexPath: nothing was started" '[ "$(started_for "$B")" = 1 ]'
 check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-again sent"'
 check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/again.envelope)\" = \"1 1\" ]"'
 check "codexPath: the launch ended" 'wait_for 120 no_launches'
+
+# ----------------------------------------------------------------- idle --
+seen=$(grep -c "session $B: a codex bridge is attached" "$tmp/broker.log")
+gone=$(grep -c "session $B: its bridge is detached (the bridge said so)" "$tmp/broker.log")
+HB_ONCE_IDLE_MS=1000 timeout 120 "$build/hb-codex-bridge" --session "$B" --resume "$threadB" --access full-auto \
+	--once -- codex app-server </dev/null >"$tmp/idle.out" 2>"$tmp/idle.err"
+rc=$?
+check "idle: handed nothing, it ended by itself, with status 0" \
+	'[ $rc = 0 ] && grep -qF -- "--once: nothing was handed to it since it attached; ending" "$tmp/idle.err"'
+check "idle: it attached its session first, and detached at its end" \
+	'[ "$(grep -c "session $B: a codex bridge is attached" "$tmp/broker.log")" -gt "$seen" ] && [ "$(grep -c "session $B: its bridge is detached (the bridge said so)" "$tmp/broker.log")" -gt "$gone" ]'
+check "idle: nothing on its stdout (there is no caller)" '[ ! -s "$tmp/idle.out" ]'
+"$build/hb-codex-bridge" --session "$B" --access full-auto --once -- codex app-server </dev/null >/dev/null 2>"$tmp/usage.err"
+rc=$?
+check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -qF -- "--resume THREAD --access LEVEL --once" "$tmp/usage.err"'
 
 # ---------------------------------------------------------------- stuck --
 # A codex that never answers (it only sleeps), behind a broker whose
