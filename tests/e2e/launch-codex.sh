@@ -11,7 +11,9 @@
 #              themselves (--once), the runs of the turns were closed,
 #              hbctl status --json listed the launches while they ran
 #   no thread  a session never opened keeps its message queued, and
-#              hbctl messages (and --json) says why; a Claude session
+#              hbctl messages (and --json) says why; once it has a thread
+#              and a level above the sender's, the message is held at
+#              delivery and nothing is started for it; a Claude session
 #              without a conversation too, and one with a conversation
 #              whose agentHost names no program
 #   codexPath  pointing at a missing program, or naming none in PATH:
@@ -174,6 +176,14 @@ check "no thread: hbctl messages says why it waits" \
 check "no thread: hbctl messages --json has the reason as lastError" \
 	'queue_json | grep -qF "\"lastError\":\"this session has no Codex thread yet: open it once in HB Code\""'
 check "no thread: nothing was started for it" '[ "$(started_for "$C")" = 0 ]'
+# C gets a thread (a row as the bridge's thread link writes it) and a
+# higher level: the rules hold the message before anything is started.
+sqlite3 -cmd ".timeout 5000" "$db" "INSERT INTO codex_session_links VALUES ('thr-c', '$C', NULL, 1)"
+"$build/hbctl" call manage_sessions "{\"action\":\"setAccessLevel\",\"targetSessionId\":\"$C\",\"accessLevel\":\"full-access\"}" >/dev/null
+check "held: a message whose recipient's level rose is held at delivery" 'wait_for 30 "state_is call-to-c held"'
+check "held: hbctl messages says why, and nothing was started" \
+	'queue_line $op_c | grep -qF "waiting-for-approval  from $A to $C (Never opened C): " && [ "$(started_for "$C")" = 0 ]'
+"$build/hbctl" messages discard "$op_c" >/dev/null
 receipt=$(send run-a "$D" call-to-d "Are you there, D?")
 op_d=$(op_of call-to-d)
 check "no thread: a Claude session without a conversation says so" \
