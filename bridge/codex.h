@@ -31,6 +31,7 @@ struct bridge {
 	char turn[200];                 /* its running turn, or "" */
 	struct delivery *working;       /* the one turn/start or turn/steer in flight */
 	struct delivered_run *runs;     /* runs opened for turns we started */
+	unsigned handed;                /* deliveries taken (a repeat is not counted) */
 	long long stop_deadline_ms;     /* signalled: the server is killed then */
 	/* --once (codex_once.c) */
 	int once;

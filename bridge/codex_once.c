@@ -118,7 +118,7 @@ long long codex_once_tick(struct bridge *br)
 		br->once_since_ms = now;
 	if (!br->once_since_ms)
 		return -1;
-	if (br->dl.by_op.count == 0) {
+	if (!br->handed) {
 		if ((left = br->once_since_ms + br->once_idle_ms - now) > 0)
 			return left;
 		end_input(br, "nothing was handed to it since it attached");

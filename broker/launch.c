@@ -1,8 +1,9 @@
 /*
  * launch - see launch.h.  A launch is "running" from its fork to its reap
- * (attached or not) and "failed" after it ended without attaching, until
- * its retry time; one that attached is forgotten when it ends, since its
- * session's next message may start another.  The checks before a start
+ * (attached or not) and "failed" after it ended without attaching: no
+ * new start until its retry time, and its reason is kept for the answers
+ * about the next start; one that attached is forgotten when it ends,
+ * since its session's next message may start another.  The checks before a start
  * (a thread to resume, the agent's program, the bridge's) are the ones
  * whose failure a person must fix, so each says what to do.
  */
@@ -144,8 +145,9 @@ static int bridge_path(const struct broker *b, const char *agent, char *out, siz
 
 #define MAX_ARGS (16 + HB_AGENT_HOST_ARGS_MAX)
 
-/* The command line of contract (2); words point into store.  The count,
- * or -1 with the reason. */
+/* A bridge's command line (contract (2)), the strings it points to with
+ * it; codex_command and claude_command fill it in and return the number
+ * of words, or -1 with the reason. */
 struct command {
 	char *argv[MAX_ARGS + 1];
 	char bridge[HB_PATH_MAX], program[HB_PATH_MAX], run[64], words[HB_AGENT_HOST_LINE_MAX];
@@ -300,7 +302,7 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 
 	if (l && answer_existing(b, l, reason, len, previous, sizeof previous))
 		return;
-	if (strcmp(r->agent, "codex") != 0 && !claude) {
+	if ((strcmp(r->agent, "codex") != 0 && !claude) || strlen(r->session) >= sizeof l->session) {
 		snprintf(reason, len, "no bridge carries this session's agent now");
 		return;
 	}
