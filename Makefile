@@ -76,6 +76,7 @@ BROWSER_SRC  := $(wildcard svc-browser/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
 EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
+TIMELINE_SRC := $(wildcard timeline/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
 HARNESS_SRC  := $(wildcard tests/harness/*.c)
@@ -93,6 +94,7 @@ LIBBROWSER  := $(BUILD)/libbrowser.a
 LIBSPEECH   := $(BUILD)/libspeech.a
 LIBVIDEO    := $(BUILD)/libvideo.a
 LIBEXPLAINER := $(BUILD)/libexplainer.a
+LIBTIMELINE := $(BUILD)/libtimeline.a
 LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
@@ -106,7 +108,7 @@ FUZZ_PROGS  := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(or $(FUZZ_TARGET),$(FUZZ_NAME
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser
 
-.PHONY: all deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean
+.PHONY: all deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
 # Keep test objects: they are intermediate files of the pattern rules.
 .SECONDARY:
 
@@ -147,10 +149,14 @@ $(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c svc-explainer/main.
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 	$(AR) rcs $@ $^
+# The shared timeline's rows (timeline/, docs/timeline.md): the projectors
+# for the bridges, the renderer for hbctl.
+$(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
+	$(AR) rcs $@ $^
 
 $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBCOMMON)
+$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
@@ -184,7 +190,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 # fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
 # archive, so a test takes only what it calls.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
-                       $(LIBEXPLAINER) $(LIBHARNESS) $(LIBCOMMON)
+                       $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The bridge's transcript search is tested alone (it is in no archive).
@@ -233,6 +239,12 @@ test: deps npm-deps
 
 test-asan: deps npm-deps
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check
+
+# Rewrite the timeline's golden files (tests/fixtures/timeline/*.golden)
+# from its fixtures: only on purpose, after a change of the projection;
+# review the diff (git diff tests/fixtures/timeline) before committing it.
+timeline-golden: $(BUILD)/tests/test_timeline_golden
+	HB_TIMELINE_REGEN=1 $(BUILD)/tests/test_timeline_golden
 
 # The kill storm at length (tests/integration/itest_killstorm.c), not part
 # of `make test`: KILLSTORM_N signals within KILLSTORM_S seconds.  With

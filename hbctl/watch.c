@@ -4,17 +4,22 @@
  * --text a line a person reads: the time, the topic, and for the rows a
  * user follows (an explainer's progress) the few values that matter.
  * Without either, a terminal gets text and a pipe or file gets JSON, as
- * ls prints columns only to a terminal.
+ * ls prints columns only to a terminal.  --timeline watches the shared
+ * timeline's rows (`timeline.row`, docs/timeline.md) and renders each
+ * as a person reads it: in colour on a terminal, plain when piped (--text),
+ * the event's JSON with --json.
  */
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
+#include "../timeline/render.h"
 #include "hbctl.h"
 #include "paths.h"
 #include "sock.h"
@@ -48,6 +53,21 @@ static void print_explainer(const json_t *e)
 	putchar('\n');
 }
 
+/* A timeline.row event {session, row}: the row rendered, no topic. */
+static void print_row(const char *json, int colour)
+{
+	json_t *e = json_loads(json, 0, NULL);
+	const json_t *row = json_object_get(e, "row");
+	char *text = json_is_object(row) ? tl_render(row, colour) : NULL;
+
+	if (text)
+		fputs(text, stdout);
+	else
+		printf("(a timeline.row event without a row: %s)\n", json);
+	free(text);
+	json_decref(e);
+}
+
 static void print_text(const char *topic, const char *json)
 {
 	json_t *e = json_loads(json, 0, NULL);
@@ -70,7 +90,7 @@ static void print_text(const char *topic, const char *json)
 int cmd_watch(int argc, char **argv)
 {
 	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
-	int text = isatty(STDOUT_FILENO);
+	int text = isatty(STDOUT_FILENO), colour = text, timeline = 0;
 	const char *prefix = "";
 	void *ctx, *sub;
 
@@ -80,11 +100,17 @@ int cmd_watch(int argc, char **argv)
 			text = 1;
 		else if (strcmp(argv[i], "--json") == 0)
 			text = 0;
+		else if (strcmp(argv[i], "--timeline") == 0)
+			timeline = 1;
 		else if (argv[i][0] != '-' && !*prefix)
 			prefix = argv[i];
 		else
 			return usage();
 	}
+	if (timeline && *prefix)
+		return usage();
+	if (timeline)
+		prefix = "timeline.row";
 	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
@@ -110,7 +136,9 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		topic[n < (int)sizeof topic - 1 ? n : (int)sizeof topic - 1] = '\0';
 		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
-			if (text)
+			if (text && timeline)
+				print_row(hb_env_str_or(&e, "json", "{}"), colour);
+			else if (text)
 				print_text(topic, hb_env_str_or(&e, "json", "{}"));
 			else
 				puts(hb_env_str_or(&e, "json", "{}"));

@@ -1,0 +1,400 @@
+/*
+ * project_claude - one Claude SDK message into timeline rows (page 003's
+ * table; docs/timeline.md).
+ *
+ * Identity: an assistant block is "claude:<API message id>#<block index>",
+ * a tool call and its result "claude:<tool_use id>", a user message's
+ * block "claude:<uuid>#<index>".  The SDK streams one API message as
+ * several envelopes of one block each while the saved transcript joins
+ * them; counting blocks per API message id gives both the same index, so
+ * the saved row replaces the live one in place.
+ */
+#include "project.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "envelope.h"
+#include "tools.h"
+
+static const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* The depth of a message's rows: 0 for the conversation's own, else the
+ * depth recorded when its spawning call was seen (1 when unknown). */
+static int depth_of(const struct tl_claude *st, const char *parent)
+{
+	if (!parent)
+		return 0;
+	for (size_t i = 0; i < st->nspawn; i++)
+		if (strcmp(st->spawn[i].id, parent) == 0)
+			return st->spawn[i].depth;
+	return 1;
+}
+
+static void spawn_put(struct tl_claude *st, const char *id, int depth)
+{
+	size_t slot = st->nspawn < TL_SPAWN_MAX ? st->nspawn++ : (st->spawn_next++ % TL_SPAWN_MAX);
+
+	snprintf(st->spawn[slot].id, TL_ID_MAX, "%s", id);
+	st->spawn[slot].depth = depth;
+}
+
+/* A row of this message: its id from the parts, its depth and thread. */
+static json_t *row_of(enum tl_kind kind, const char *a, const char *b, int index, const char *parent, int depth)
+{
+	char id[TL_ID_MAX];
+	int n = index >= 0 ? snprintf(id, sizeof id, "claude:%s#%d", a, index)
+			   : snprintf(id, sizeof id, "claude:%s%s", a, b ? b : "");
+	json_t *row = n > 0 && n < (int)sizeof id ? tl_row_new("claude", kind, id) : NULL;
+
+	if (row && depth)
+		json_object_set_new(row, "depth", json_integer(depth));
+	if (row && parent)
+		tl_row_str(row, "thread", parent, TL_ID_MAX);
+	return row;
+}
+
+static int blank(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\n' && *s != '\t' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+static void assistant_block(struct tl_claude *st, const json_t *b, const char *mid, int idx, const char *parent,
+			    int depth, json_t *rows)
+{
+	const char *type = str(b, "type"), *name = str(b, "name"), *tid = str(b, "id");
+	json_t *row;
+
+	if (!type)
+		return;
+	if (strcmp(type, "text") == 0 && !blank(str(b, "text"))) {
+		row = row_of(TL_ASSISTANT, mid, NULL, idx, parent, depth);
+		if (row)
+			tl_row_str(row, "text", str(b, "text"), TL_TEXT_MAX);
+		tl_rows_add(rows, row);
+	} else if (strcmp(type, "thinking") == 0 && !blank(str(b, "thinking"))) {
+		row = row_of(TL_REASONING, mid, NULL, idx, parent, depth);
+		if (row)
+			tl_row_str(row, "text", str(b, "thinking"), TL_TEXT_MAX);
+		tl_rows_add(rows, row);
+	} else if (strcmp(type, "tool_use") == 0 && name && tid) {
+		enum tl_kind kind = tl_claude_tool_kind(name);
+
+		row = row_of(kind, tid, NULL, -1, parent, depth);
+		if (!row || tl_claude_call_fields(row, name, json_object_get(b, "input")) < 0) {
+			json_decref(row);
+			return;
+		}
+		if (kind == TL_SPAWN) {
+			spawn_put(st, tid, depth + 1);
+			json_object_set_new(row, "status", json_string("running"));
+			json_object_set_new(row, "childDepth", json_integer(depth + 1));
+			json_object_set_new(row, "link", json_pack("{s:s}", "thread", tid));
+		}
+		tl_open_put(st->open, &st->nopen, &st->open_next, tid, row);
+		tl_rows_add(rows, row);
+	}
+}
+
+static void assistant(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
+{
+	const json_t *m = json_object_get(msg, "message"), *b;
+	const char *mid = str(m, "id") ? str(m, "id") : str(msg, "uuid");
+	size_t i;
+
+	if (!mid)
+		return;
+	/* A reply Claude writes itself (usage limit, API error): no model ran. */
+	if ((str(m, "model") && strcmp(str(m, "model"), "<synthetic>") == 0) ||
+	    json_is_true(json_object_get(msg, "isApiErrorMessage"))) {
+		json_t *row = row_of(TL_SYSTEM, mid, NULL, 0, parent, depth);
+		const json_t *first = json_array_get(json_object_get(m, "content"), 0);
+
+		const char *text = str(first, "text") ? str(first, "text") : "", *bar = strchr(text, '|');
+
+		/* "Claude AI usage limit reached|<epoch>": the time as a field */
+		if (row && bar && strncmp(text, "Claude AI usage limit reached", 29) == 0 && bar[1]) {
+			tl_row_text(row, "text", text, (size_t)(bar - text), TL_TEXT_MAX);
+			json_object_set_new(row, "resetsAt", json_integer(strtoll(bar + 1, NULL, 10)));
+		} else if (row) {
+			tl_row_str(row, "text", text, TL_TEXT_MAX);
+		}
+		tl_rows_add(rows, row);
+		return;
+	}
+	if (strcmp(st->msg_id, mid) != 0) {
+		snprintf(st->msg_id, sizeof st->msg_id, "%s", mid);
+		st->next_block = 0;
+	}
+	json_array_foreach(json_object_get(m, "content"), i, b)
+		assistant_block(st, b, mid, st->next_block++, parent, depth, rows);
+}
+
+/* Whether the result of call tid was refused before it ran. */
+static int declined(const json_t *msg, const char *tid)
+{
+	const json_t *meta;
+	size_t i;
+
+	json_array_foreach(json_object_get(msg, "tool_result_meta"), i, meta) {
+		const char *d = str(json_object_get(meta, "permission_decision"), "decision");
+
+		if (str(meta, "id") && strcmp(str(meta, "id"), tid) == 0 && d && strcmp(d, "reject") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The text parts of a tool result's content (a string or blocks), and
+ * its images as rows after the tool row. */
+static void result_output(json_t *row, const json_t *content, const char *tid, const char *parent, int depth,
+			  json_t *images)
+{
+	/* one byte past the cap: enough for tl_row_text to see the cut */
+	char out[TL_OUTPUT_MAX + 1];
+	size_t len = 0, i;
+	const json_t *b;
+	int nimg = 0;
+
+	if (json_is_string(content)) {
+		tl_row_str(row, "output", json_string_value(content), TL_OUTPUT_MAX);
+		return;
+	}
+	json_array_foreach(content, i, b) {
+		const char *type = str(b, "type");
+
+		if (type && strcmp(type, "text") == 0 && str(b, "text")) {
+			size_t l = strlen(str(b, "text"));
+
+			if (len && len < sizeof out)
+				out[len++] = '\n';
+			if (l > sizeof out - len)
+				l = sizeof out - len;
+			memcpy(out + len, str(b, "text"), l);
+			len += l;
+		} else if (type && strcmp(type, "image") == 0 && nimg < 16) {
+			char suffix[32];
+			const json_t *src = json_object_get(b, "source");
+			json_t *img;
+
+			snprintf(suffix, sizeof suffix, "#image%d", nimg++);
+			img = row_of(TL_IMAGE, tid, suffix, -1, parent, depth);
+			if (img) {
+				tl_row_str(img, "mediaType", str(src, "media_type") ? str(src, "media_type") : "image", 64);
+				json_object_set_new(img, "bytes",
+						    json_integer((json_int_t)(json_string_length(json_object_get(src, "data")) / 4 * 3)));
+				tl_row_str(img, "toolUseId", tid, TL_ID_MAX);
+			}
+			tl_rows_add(images, img);
+		}
+	}
+	if (len)
+		tl_row_text(row, "output", out, len, TL_OUTPUT_MAX);
+}
+
+static void tool_result(struct tl_claude *st, const json_t *msg, const json_t *b, const char *parent, int depth,
+			json_t *rows)
+{
+	const char *tid = str(b, "tool_use_id"), *kind, *status;
+	json_t *open, *row, *images = json_array();
+	int err = json_is_true(json_object_get(b, "is_error"));
+
+	if (!tid || !images)
+		return json_decref(images);
+	open = tl_open_get(st->open, st->nopen, tid);
+	row = open ? json_deep_copy(open) : row_of(TL_TOOL, tid, NULL, -1, parent, depth);
+	if (!row)
+		return json_decref(images);
+	kind = str(row, "kind");
+	status = declined(msg, tid) ? "declined" : err ? "error" : "output";
+	if (kind && strcmp(kind, "spawn") == 0 && !err)
+		status = "completed";
+	json_object_set_new(row, "status", json_string(status));
+	result_output(row, json_object_get(b, "content"), tid, parent, depth, images);
+	if (kind && strcmp(kind, "command") == 0)
+		json_object_set_new(row, "outputRef", json_string(tid));
+	tl_open_del(st->open, &st->nopen, tid);
+	tl_rows_add(rows, row);
+	for (size_t i = 0; i < json_array_size(images); i++)
+		tl_rows_add(rows, json_incref(json_array_get(images, i)));
+	json_decref(images);
+}
+
+/* The value of <tag>…</tag> in s into out, or 0 when absent. */
+static int tag_value(const char *s, const char *tag, char *out, size_t outlen)
+{
+	char open[64], close[64];
+	const char *a, *z;
+
+	snprintf(open, sizeof open, "<%s>", tag);
+	snprintf(close, sizeof close, "</%s>", tag);
+	if (!(a = strstr(s, open)) || !(z = strstr(a, close)))
+		return 0;
+	a += strlen(open);
+	snprintf(out, outlen, "%.*s", (int)(z - a < (long)outlen - 1 ? z - a : (long)outlen - 1), a);
+	return 1;
+}
+
+static int housekeeping(const char *name)
+{
+	static const char *const hidden[] = { "/exit", "/quit", "/clear", "/resume", "/status", "/cost" };
+
+	for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
+		if (strcmp(name, hidden[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A local slash command, or its output completing it in place. */
+static json_t *slash(struct tl_claude *st, const char *text, const char *uuid, int idx, const char *parent, int depth)
+{
+	char name[128], out[TL_OUTPUT_MAX];
+	json_t *row;
+
+	if (tag_value(text, "command-name", name, sizeof name)) {
+		row = row_of(housekeeping(name) ? TL_HIDDEN : TL_SLASH_COMMAND, uuid, NULL, idx, parent, depth);
+		if (row) {
+			tl_row_str(row, "command", name, sizeof name);
+			if (tag_value(text, "command-args", out, sizeof out) && *out)
+				tl_row_str(row, "args", out, TL_OUTPUT_MAX);
+			if (housekeeping(name))
+				json_object_set_new(row, "reason", json_string("housekeeping"));
+		}
+		json_decref(st->slash);
+		st->slash = row ? json_deep_copy(row) : NULL;
+		return row;
+	}
+	if (!tag_value(text, "local-command-stdout", out, sizeof out) &&
+	    !tag_value(text, "local-command-stderr", out, sizeof out))
+		return NULL;
+	row = st->slash ? json_deep_copy(st->slash) : row_of(TL_SLASH_COMMAND, uuid, NULL, idx, parent, depth);
+	if (row)
+		tl_row_str(row, "output", out, TL_OUTPUT_MAX);
+	json_decref(st->slash);
+	st->slash = NULL;
+	return row;
+}
+
+static json_t *user_text(struct tl_claude *st, const char *text, const char *uuid, int idx, const char *parent,
+			 int depth)
+{
+	int env = tl_is_session_message(text);
+	json_t *row;
+
+	if (strncmp(text, "[Request interrupted by user", 28) == 0) {
+		row = row_of(TL_TURN_ABORTED, uuid, NULL, idx, parent, depth);
+		if (row)
+			tl_row_str(row, "text", text, 1024);
+		return row;
+	}
+	if (strstr(text, "<command-name>") || strstr(text, "<local-command-std"))
+		return slash(st, text, uuid, idx, parent, depth);
+	row = row_of(env ? TL_AGENT_MESSAGE : TL_USER, uuid, NULL, idx, parent, depth);
+	if (row && env) {
+		tl_session_message_fields(row, text);
+	} else if (row) {
+		tl_row_str(row, "text", text, TL_TEXT_MAX);
+	}
+	return row;
+}
+
+static void user(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
+{
+	const json_t *content = json_object_get(json_object_get(msg, "message"), "content"), *b;
+	const char *uuid = str(msg, "uuid");
+	size_t i;
+
+	if (!uuid)
+		return;
+	if (json_is_true(json_object_get(msg, "isCompactSummary"))) {
+		json_t *row = row_of(TL_COMPACTED, uuid, NULL, 0, parent, depth);
+
+		if (row)
+			json_object_set_new(row, "title", json_string("Conversation compacted"));
+		tl_rows_add(rows, row);
+		return;
+	}
+	if (json_is_true(json_object_get(msg, "isSynthetic")) || json_is_true(json_object_get(msg, "isMeta"))) {
+		json_t *row = row_of(TL_HIDDEN, uuid, NULL, 0, parent, depth);
+
+		if (row)
+			json_object_set_new(row, "reason", json_string(json_is_true(json_object_get(msg, "isSynthetic"))
+									     ? "synthetic" : "meta"));
+		tl_rows_add(rows, row);
+		return;
+	}
+	if (json_is_string(content)) {
+		tl_rows_add(rows, user_text(st, json_string_value(content), uuid, 0, parent, depth));
+		return;
+	}
+	json_array_foreach(content, i, b) {
+		const char *type = str(b, "type");
+
+		if (!type)
+			continue;
+		if (strcmp(type, "tool_result") == 0)
+			tool_result(st, msg, b, parent, depth, rows);
+		else if (strcmp(type, "text") == 0 && str(b, "text"))
+			tl_rows_add(rows, user_text(st, str(b, "text"), uuid, (int)i, parent, depth));
+	}
+}
+
+static void system_msg(const json_t *msg, const char *parent, int depth, json_t *rows)
+{
+	const char *sub = str(msg, "subtype"), *uuid = str(msg, "uuid");
+	json_t *row;
+
+	if (!sub || !uuid)
+		return;
+	if (strcmp(sub, "compact_boundary") == 0) {
+		row = row_of(TL_HIDDEN, uuid, NULL, 0, parent, depth);
+		if (row)
+			json_object_set_new(row, "reason", json_string("compact boundary"));
+	} else if (strcmp(sub, "informational") == 0 && str(msg, "content")) {
+		row = row_of(TL_SYSTEM, uuid, NULL, 0, parent, depth);
+		if (row) {
+			tl_row_str(row, "text", str(msg, "content"), TL_TEXT_MAX);
+			tl_row_str(row, "level", str(msg, "level"), 32);
+		}
+	} else {
+		return;	/* init, state changes, task events: no row (docs/timeline.md) */
+	}
+	tl_rows_add(rows, row);
+}
+
+void tl_claude_init(struct tl_claude *st)
+{
+	memset(st, 0, sizeof *st);
+}
+
+void tl_claude_free(struct tl_claude *st)
+{
+	tl_open_clear(st->open, &st->nopen);
+	json_decref(st->slash);
+	st->slash = NULL;
+}
+
+int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, char *err, size_t errlen)
+{
+	const char *type = str(msg, "type"), *parent = str(msg, "parent_tool_use_id");
+	int depth = depth_of(st, parent);
+
+	if (!json_is_object(msg) || !type) {
+		snprintf(err, errlen, "Claude message is not an object with a type");
+		return -1;
+	}
+	if (strcmp(type, "assistant") == 0)
+		assistant(st, msg, parent, depth, rows);
+	else if (strcmp(type, "user") == 0)
+		user(st, msg, parent, depth, rows);
+	else if (strcmp(type, "system") == 0)
+		system_msg(msg, parent, depth, rows);
+	return 0;
+}

@@ -1,0 +1,17 @@
+/*
+ * render - a timeline row as a person reads it in a terminal: one header
+ * line and a few lines of detail, indented by subagent depth, with ANSI
+ * colour or plain (hbctl watch --timeline).
+ */
+#ifndef HB_TIMELINE_RENDER_H
+#define HB_TIMELINE_RENDER_H
+
+#include <jansson.h>
+
+#define TL_RENDER_LINES 20	/* detail lines of one row; the rest is counted */
+
+/* The row's text, ending in a newline; "" for a hidden row; NULL when out
+ * of memory.  Malloc'd. */
+char *tl_render(const json_t *row, int colour);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * row - the shared timeline's one row model, for Claude and Codex alike.
+ *
+ * A row is a JSON object (docs/timeline.md): the projectors
+ * (project_claude.c, project_codex.c) build rows, the bridges publish them
+ * as `timeline.row` events, and hbctl renders them (render.c).  A row is
+ * JSON rather than a C struct because every consumer wants JSON and the
+ * kinds carry different fields; this file owns the kinds, the identity
+ * and the caps, so no row can grow past its bounds whatever a frame holds.
+ */
+#ifndef HB_TIMELINE_ROW_H
+#define HB_TIMELINE_ROW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+enum tl_kind {
+	TL_USER,	   /* the person's message */
+	TL_ASSISTANT,	   /* the agent's reply text */
+	TL_COMMAND,	   /* Bash / commandExecution, output named by outputRef */
+	TL_FILE_CHANGE,	   /* Edit, MultiEdit, Write, NotebookEdit / fileChange */
+	TL_TOOL,	   /* any other tool, completed in place */
+	TL_PLAN,	   /* TodoWrite steps, or a plan as Markdown */
+	TL_IMAGE,	   /* an image of a tool result, after its tool row */
+	TL_REASONING,	   /* thinking; none for empty thinking */
+	TL_TURN_ABORTED,   /* an interrupt note */
+	TL_COMPACTED,	   /* "Conversation compacted" */
+	TL_SLASH_COMMAND,  /* a local slash command and its output */
+	TL_AGENT_MESSAGE,  /* a <session_message> from another session */
+	TL_SYSTEM,	   /* a reply the agent wrote itself (usage limit, API error) */
+	TL_HIDDEN,	   /* synthetic and meta messages: kept for identity, never shown */
+	TL_SPAWN,	   /* a subagent spawn call, with status and link */
+	TL_KIND_COUNT
+};
+
+/* The caps.  A text longer than its cap keeps its first part (whole
+ * UTF-8 characters) and ends in TL_CUT_MARK. */
+#define TL_TEXT_MAX   16384	/* any one text field */
+#define TL_OUTPUT_MAX 4096	/* a tool output's preview: the rest is read on demand */
+#define TL_DIFF_MAX   65536	/* one file change's diff */
+#define TL_ID_MAX     200	/* a row id, bytes with NUL */
+#define TL_ROWS_MAX   64	/* rows out of one frame */
+#define TL_STEPS_MAX  100	/* plan steps, changes of one file change row */
+#define TL_CUT_MARK   "\n(cut)"
+
+const char *tl_kind_name(enum tl_kind kind);
+/* A new row {id, agent, kind, depth: 0}; NULL when out of memory or when
+ * the id does not fit TL_ID_MAX. */
+json_t *tl_row_new(const char *agent, enum tl_kind kind, const char *id);
+/* Set row[key] to s (len bytes) cut to max bytes with TL_CUT_MARK; text
+ * that is not UTF-8 is repaired first.  0, or -1 when out of memory. */
+int tl_row_text(json_t *row, const char *key, const char *s, size_t len, size_t max);
+/* The same for a NUL-terminated string; NULL s sets nothing. */
+int tl_row_str(json_t *row, const char *key, const char *s, size_t max);
+/* A malloc'd copy of s[0..len) cut to max bytes (mark included). */
+char *tl_cut(const char *s, size_t len, size_t max);
+/* Append row to rows unless TL_ROWS_MAX are there (the row is then
+ * dropped and rows' last row says so).  Steals row. */
+void tl_rows_add(json_t *rows, json_t *row);
+
+#endif
