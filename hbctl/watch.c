@@ -6,8 +6,8 @@
  * Without either, a terminal gets text and a pipe or file gets JSON, as
  * ls prints columns only to a terminal.  --timeline watches the shared
  * timeline's rows (`timeline.row`, docs/timeline.md) and renders each
- * as a person reads it: in colour on a terminal, plain when piped (--text),
- * the event's JSON with --json.
+ * as a person reads it: in colour on a terminal, plain when piped, the
+ * event's JSON with --json.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -90,7 +90,7 @@ static void print_text(const char *topic, const char *json)
 int cmd_watch(int argc, char **argv)
 {
 	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
-	int text = isatty(STDOUT_FILENO), colour = text, timeline = 0;
+	int text = isatty(STDOUT_FILENO), colour = text, timeline = 0, json_flag = 0;
 	const char *prefix = "";
 	void *ctx, *sub;
 
@@ -99,7 +99,7 @@ int cmd_watch(int argc, char **argv)
 		if (strcmp(argv[i], "--text") == 0)
 			text = 1;
 		else if (strcmp(argv[i], "--json") == 0)
-			text = 0;
+			text = 0, json_flag = 1;
 		else if (strcmp(argv[i], "--timeline") == 0)
 			timeline = 1;
 		else if (argv[i][0] != '-' && !*prefix)
@@ -109,8 +109,12 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (timeline && *prefix)
 		return usage();
-	if (timeline)
+	/* the timeline is for a person unless --json says otherwise: plain
+	 * text when piped, colour only on a terminal */
+	if (timeline) {
 		prefix = "timeline.row";
+		text = !json_flag;
+	}
 	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;

@@ -114,7 +114,11 @@ static json_t *file_item(const struct tl_codex *st, const json_t *it, const char
 		json_array_append_new(changes, one);
 	}
 	json_object_set_new(row, "changes", changes);
-	tl_row_str(row, "title", str(json_array_get(changes, 0), "path"), 4096);
+	if (str(json_array_get(changes, 0), "path")) {
+		const char *path = str(json_array_get(changes, 0), "path"), *slash = strrchr(path, '/');
+
+		tl_row_str(row, "title", slash && slash[1] ? slash + 1 : path, 4096);
+	}
 	json_object_set_new(row, "status", json_string(status_of(str(it, "status"))));
 	return row;
 }
@@ -251,7 +255,8 @@ static void delta(struct tl_codex *st, const json_t *params, const char *key, si
 		return;
 	old = str(open, key) ? str(open, key) : "";
 	a = strlen(old), b = strlen(d);
-	if (a >= max)	/* already cut: the rest is read on demand */
+	/* already cut: the rest is read on demand, no row changes */
+	if (a >= sizeof TL_CUT_MARK - 1 && strcmp(old + a - (sizeof TL_CUT_MARK - 1), TL_CUT_MARK) == 0)
 		return;
 	if (!(joined = malloc(a + b + 1)))
 		return;

@@ -9,7 +9,9 @@
  * image (an answer with the images its arguments carry) and echo_report
  * (a report of the service's own state, sent by its background task,
  * which runs only with HB_ECHO_REPORT_TASK set so that no other test
- * sees its reports).  It is never installed.
+ * sees its reports) and echo_event (a timeline event published as the
+ * arguments say, as a bridge will publish timeline.row).  It is never
+ * installed.
  */
 #include <errno.h>
 #include <poll.h>
@@ -290,6 +292,21 @@ static void free_reports(void)
 	}
 }
 
+/* {"topic": "timeline.…", "json": TEXT}: published through the broker as
+ * is, for the tests of what watches the timeline (itest_timeline_watch). */
+static int echo_event(struct hb_call *call, const json_t *args)
+{
+	const char *topic, *json;
+	char err[256];
+
+	if (hb_json_req_string(args, "topic", 128, &topic, err, sizeof err) < 0 ||
+	    hb_json_req_string(args, "json", 65536, &json, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	if (hb_call_publish(call, topic, json) < 0)
+		return hb_call_fail(call, "the event could not be sent to the broker");
+	return hb_call_succeed(call, "event published");
+}
+
 static const struct hb_service_tool tools[] = {
 	{ "echo", echo },
 	{ "sleep", sleep_ms },
@@ -301,6 +318,7 @@ static const struct hb_service_tool tools[] = {
 	{ "image", image },
 	{ "use_user_browser", slow_stand_in },
 	{ "echo_report", echo_report },
+	{ "echo_event", echo_event },
 	{ NULL, NULL },
 };
 

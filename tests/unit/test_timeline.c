@@ -1,0 +1,332 @@
+/*
+ * test_timeline - the timeline module's own rules (timeline/): the diff
+ * of Claude's old and new text, the identity rule (a live row replaced in
+ * place by its saved row, a call by its result), and the bounds a hostile
+ * frame of any size meets.  The projection of real frames is
+ * test_timeline_golden's.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../timeline/diff.h"
+#include "../../timeline/project.h"
+#include "../../timeline/stream.h"
+
+static int ends_cut(const char *s)
+{
+	size_t n = strlen(s), m = strlen(TL_CUT_MARK);
+
+	return n >= m && strcmp(s + n - m, TL_CUT_MARK) == 0;
+}
+
+static void test_diff_one_hunk_with_context(void **state)
+{
+	char *d = tl_diff_hunks("a\nb\nc\nd\ne\nf\ng\nh\ni\n", "a\nb\nc\nd\nE\nf\ng\nh\ni\n");
+
+	(void)state;
+	assert_string_equal(d, "@@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
+	free(d);
+	d = tl_diff_hunks("same\n", "same\n");
+	assert_string_equal(d, "");
+	free(d);
+}
+
+static void test_diff_distant_changes_are_two_hunks(void **state)
+{
+	const char *old_text = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n";
+	const char *new_text = "one\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\nfourteen\n";
+	char *d = tl_diff_hunks(old_text, new_text);
+
+	(void)state;
+	assert_string_equal(d, "@@\n-1\n+one\n 2\n 3\n 4\n@@\n 11\n 12\n 13\n-14\n+fourteen\n");
+	free(d);
+	/* changes within 6 lines share one hunk */
+	d = tl_diff_hunks("1\n2\n3\n4\n5\n", "x\n2\n3\n4\ny\n");
+	assert_string_equal(d, "@@\n-1\n+x\n 2\n 3\n 4\n-5\n+y\n");
+	free(d);
+}
+
+static void test_diff_write_of_a_new_file(void **state)
+{
+	const char *olds[] = { NULL }, *news[] = { "# Notes\n\nBuild with make.\n" };
+	char *d = tl_diff_file("NOTES.md", olds, news, 1);
+
+	(void)state;
+	assert_string_equal(d, "--- /dev/null\n+++ b/NOTES.md\n@@\n+# Notes\n+\n+Build with make.\n");
+	free(d);
+}
+
+static void test_diff_multiedit(void **state)
+{
+	const char *olds[] = { "CFLAGS = -O0", "all: main\n" };
+	const char *news[] = { "CFLAGS = -O2", "all: main\n\nclean:\n\trm -f main\n" };
+	char *d = tl_diff_file("/p/Makefile", olds, news, 2);
+
+	(void)state;
+	assert_string_equal(d, "--- a/p/Makefile\n+++ b/p/Makefile\n@@\n-CFLAGS = -O0\n+CFLAGS = -O2\n"
+			       "@@\n all: main\n+\n+clean:\n+\trm -f main\n");
+	free(d);
+}
+
+static void test_diff_unicode(void **state)
+{
+	char *d = tl_diff_hunks("héllo wörld\n日本語\n🙂 ok\n", "héllo wörld\n日本\n🙂 ok\n");
+
+	(void)state;
+	assert_string_equal(d, "@@\n héllo wörld\n-日本語\n+日本\n 🙂 ok\n");
+	free(d);
+}
+
+/* A file of many lines: the diff stays bounded in memory and size. */
+static void test_diff_huge_input_is_cut(void **state)
+{
+	size_t n = 4u << 20;
+	char *a = malloc(n + 1), *b = malloc(n + 1), *d;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	for (size_t i = 0; i < n; i++)
+		a[i] = (i % 7 == 6) ? '\n' : 'a', b[i] = (i % 7 == 6) ? '\n' : (i % 3 ? 'b' : 'a');
+	a[n] = b[n] = '\0';
+	d = tl_diff_hunks(a, b);
+	assert_non_null(d);
+	assert_true(strlen(d) <= TL_DIFF_MAX + strlen(TL_CUT_MARK));
+	assert_true(ends_cut(d));
+	assert_memory_equal(d, "@@\n-aaaaaa\n", 11);
+	free(d), free(a), free(b);
+}
+
+/* The recorded live envelopes of one API message (text, then tool_use,
+ * each a message of its own) and the same message as the host returns it
+ * saved (joined): the saved rows replace the live ones in place. */
+static void test_saved_row_replaces_live_row(void **state)
+{
+	const char *live[] = {
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"msg_mock_5\",\"role\":\"assistant\",\"model\":\"claude-opus-5-5\","
+		"\"content\":[{\"type\":\"text\",\"text\":\"I will call the maintenance tool.\"}]},\"parent_tool_use_id\":null,"
+		"\"uuid\":\"0208595d-8094-491b-b24b-07115bb6b8c9\"}",
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"msg_mock_5\",\"role\":\"assistant\",\"model\":\"claude-opus-5-5\","
+		"\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_mock_5\",\"name\":\"mcp__hbcode__maintain_sessions\",\"input\":"
+		"{\"action\":\"prune\"}}]},\"parent_tool_use_id\":null,\"uuid\":\"24860a84-8a47-44bc-9603-39935f7d0daa\"}",
+		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"ok\","
+		"\"tool_use_id\":\"toolu_mock_5\"}]},\"parent_tool_use_id\":null,\"uuid\":\"73682c5e-8f8a-4f44-aa3e-0043a8d4333f\"}",
+	};
+	const char *saved[] = {
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"msg_mock_5\",\"role\":\"assistant\",\"model\":\"claude-opus-5-5\","
+		"\"content\":[{\"type\":\"text\",\"text\":\"I will call the maintenance tool.\"},{\"type\":\"tool_use\",\"id\":"
+		"\"toolu_mock_5\",\"name\":\"mcp__hbcode__maintain_sessions\",\"input\":{\"action\":\"prune\"}}]},"
+		"\"parent_tool_use_id\":null,\"uuid\":\"0208595d-8094-491b-b24b-07115bb6b8c9\"}",
+		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"ok\","
+		"\"tool_use_id\":\"toolu_mock_5\"}]},\"parent_tool_use_id\":null,\"uuid\":\"73682c5e-8f8a-4f44-aa3e-0043a8d4333f\"}",
+	};
+	/* live: text NEW at 0, call NEW at 1, result REPLACES 1; saved: all in place */
+	const enum tl_place want_place[] = { TL_PLACE_NEW, TL_PLACE_NEW, TL_PLACE_REPLACES, TL_PLACE_REPLACES,
+					     TL_PLACE_REPLACES, TL_PLACE_REPLACES, TL_PLACE_REPLACES };
+	const size_t want_pos[] = { 0, 1, 1, 0, 1, 1, 1 };
+	struct tl_claude live_st, saved_st;
+	struct tl_stream s;
+	char err[256];
+	size_t k = 0, pos;
+
+	(void)state;
+	assert_int_equal(tl_stream_init(&s), 0);
+	tl_claude_init(&live_st);
+	tl_claude_init(&saved_st);
+	for (size_t f = 0; f < 5; f++) {
+		const char *text = f < 3 ? live[f] : saved[f - 3];
+		json_t *m = tl_parse_frame(text, strlen(text), err, sizeof err), *rows = json_array(), *row;
+		size_t i;
+
+		assert_non_null(m);
+		assert_int_equal(tl_claude_project(f < 3 ? &live_st : &saved_st, m, rows, err, sizeof err), 0);
+		json_array_foreach(rows, i, row) {
+			assert_true(k < sizeof want_pos / sizeof want_pos[0]);
+			assert_int_equal(tl_stream_place(&s, row, &pos), want_place[k]);
+			assert_int_equal(pos, want_pos[k]);
+			k++;
+		}
+		json_decref(rows);
+		json_decref(m);
+	}
+	assert_int_equal(k, 6);	/* saved: text, call, result */
+	assert_int_equal(s.count, 2);
+	tl_claude_free(&live_st);
+	tl_claude_free(&saved_st);
+	tl_stream_free(&s);
+}
+
+static void test_codex_item_completed_in_place(void **state)
+{
+	const char *notes[] = {
+		"{\"method\":\"item/started\",\"params\":{\"item\":{\"type\":\"dynamicToolCall\",\"id\":\"call_mock_1\",\"namespace\":"
+		"\"hbcode\",\"tool\":\"maintain_sessions\",\"arguments\":{},\"status\":\"inProgress\"},\"threadId\":\"t\",\"turnId\":\"u\"}}",
+		"{\"method\":\"item/completed\",\"params\":{\"item\":{\"type\":\"dynamicToolCall\",\"id\":\"call_mock_1\",\"namespace\":"
+		"\"hbcode\",\"tool\":\"maintain_sessions\",\"arguments\":{},\"status\":\"completed\",\"contentItems\":[{\"type\":"
+		"\"inputText\",\"text\":\"ok\"}],\"success\":true},\"threadId\":\"t\",\"turnId\":\"u\"}}",
+	};
+	struct tl_codex st;
+	struct tl_stream s;
+	char err[256];
+	size_t pos;
+
+	(void)state;
+	tl_codex_init(&st, 0);
+	assert_int_equal(tl_stream_init(&s), 0);
+	for (int f = 0; f < 2; f++) {
+		json_t *m = tl_parse_frame(notes[f], strlen(notes[f]), err, sizeof err), *rows = json_array();
+
+		assert_int_equal(tl_codex_project(&st, m, rows, err, sizeof err), 0);
+		assert_int_equal(json_array_size(rows), 1);
+		assert_int_equal(tl_stream_place(&s, json_array_get(rows, 0), &pos), f ? TL_PLACE_REPLACES : TL_PLACE_NEW);
+		assert_int_equal(pos, 0);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "status")), f ? "output" : "call");
+		json_decref(rows);
+		json_decref(m);
+	}
+	tl_codex_free(&st);
+	tl_stream_free(&s);
+}
+
+/* json_t of a Claude assistant message with n blocks of the given text. */
+static json_t *assistant_with(size_t n, const char *block_json)
+{
+	char *text;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *m;
+	char err[256];
+
+	assert_non_null(f);
+	fputs("{\"type\":\"assistant\",\"uuid\":\"u1\",\"message\":{\"id\":\"msg_big\",\"content\":[", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : "", block_json);
+	fputs("]}}", f);
+	fclose(f);
+	m = tl_parse_frame(text, len, err, sizeof err);
+	free(text);
+	assert_non_null(m);
+	return m;
+}
+
+static void test_bounded_input(void **state)
+{
+	struct tl_claude st;
+	char err[256], *huge;
+	size_t n = 6u << 20;
+	json_t *m, *rows;
+
+	(void)state;
+	/* a frame past TL_FRAME_MAX is refused with a sentence, unparsed */
+	assert_null(tl_parse_frame("{}", TL_FRAME_MAX + 1, err, sizeof err));
+	assert_non_null(strstr(err, "longer than"));
+	assert_null(tl_parse_frame("[1]", 3, err, sizeof err));
+	assert_string_equal(err, "frame is not a JSON object");
+	tl_claude_init(&st);
+	/* a text of 6 MB: the row keeps TL_TEXT_MAX and the mark */
+	huge = malloc(n + 64);
+	assert_non_null(huge);
+	strcpy(huge, "{\"type\":\"text\",\"text\":\"");
+	memset(huge + strlen(huge), 'x', n);
+	strcpy(huge + 23 + n, "\"}");
+	m = assistant_with(1, huge);
+	rows = json_array();
+	assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+	assert_int_equal(strlen(json_string_value(json_object_get(json_array_get(rows, 0), "text"))), TL_TEXT_MAX);
+	assert_true(ends_cut(json_string_value(json_object_get(json_array_get(rows, 0), "text"))));
+	json_decref(rows), json_decref(m), free(huge);
+	/* 5000 blocks: at most TL_ROWS_MAX rows, the last one says more were cut */
+	m = assistant_with(5000, "{\"type\":\"text\",\"text\":\"hi\"}");
+	rows = json_array();
+	assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+	assert_int_equal(json_array_size(rows), TL_ROWS_MAX);
+	assert_true(json_is_true(json_object_get(json_array_get(rows, TL_ROWS_MAX - 1), "rowsCut")));
+	json_decref(rows), json_decref(m);
+	/* 5000 calls that never get a result: the open table stays bounded */
+	for (int i = 0; i < 5000; i++) {
+		char block[128];
+
+		snprintf(block, sizeof block, "{\"type\":\"tool_use\",\"id\":\"toolu_%d\",\"name\":\"Grep\",\"input\":{}}", i);
+		m = assistant_with(1, block);
+		rows = json_array();
+		assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+		json_decref(rows), json_decref(m);
+	}
+	assert_int_equal(st.nopen, TL_OPEN_MAX);
+	/* an id past TL_ID_MAX makes no row rather than a long one */
+	huge = malloc(1024);
+	assert_non_null(huge);
+	snprintf(huge, 1024, "{\"type\":\"tool_use\",\"id\":\"%0300d\",\"name\":\"Grep\",\"input\":{}}", 7);
+	m = assistant_with(1, huge);
+	rows = json_array();
+	assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+	assert_int_equal(json_array_size(rows), 0);
+	json_decref(rows), json_decref(m), free(huge);
+	/* not a message: a clear error */
+	m = json_integer(3);
+	rows = json_array();
+	assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), -1);
+	assert_string_equal(err, "Claude message is not an object with a type");
+	json_decref(rows), json_decref(m);
+	tl_claude_free(&st);
+}
+
+/* Codex output deltas without end: the row's output stops at its cap. */
+static void test_codex_deltas_bounded(void **state)
+{
+	const char *start = "{\"method\":\"item/started\",\"params\":{\"item\":{\"type\":\"commandExecution\",\"id\":\"c1\","
+			    "\"command\":\"yes\",\"status\":\"inProgress\"},\"threadId\":\"t\",\"turnId\":\"u\"}}";
+	char delta[2048], err[256];
+	struct tl_codex st;
+	json_t *m, *rows = json_array();
+	int emitted = 0;
+
+	(void)state;
+	tl_codex_init(&st, 0);
+	m = tl_parse_frame(start, strlen(start), err, sizeof err);
+	assert_int_equal(tl_codex_project(&st, m, rows, err, sizeof err), 0);
+	json_decref(m);
+	snprintf(delta, sizeof delta, "{\"method\":\"item/commandExecution/outputDelta\",\"params\":{\"itemId\":\"c1\","
+				      "\"threadId\":\"t\",\"turnId\":\"u\",\"delta\":\"%01000d\\n\"}}", 0);
+	for (int i = 0; i < 10000; i++) {
+		json_t *r = json_array();
+
+		m = tl_parse_frame(delta, strlen(delta), err, sizeof err);
+		assert_int_equal(tl_codex_project(&st, m, r, err, sizeof err), 0);
+		emitted += (int)json_array_size(r);
+		json_decref(r), json_decref(m);
+	}
+	/* rows until the cap, then none: the rest is read on demand */
+	assert_true(emitted < 10);
+	assert_true(strlen(json_string_value(json_object_get(tl_open_get(st.open, st.nopen, "c1"), "output"))) <=
+		    TL_OUTPUT_MAX);
+	assert_true(ends_cut(json_string_value(json_object_get(tl_open_get(st.open, st.nopen, "c1"), "output"))));
+	json_decref(rows);
+	tl_codex_free(&st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diff_one_hunk_with_context),
+		cmocka_unit_test(test_diff_distant_changes_are_two_hunks),
+		cmocka_unit_test(test_diff_write_of_a_new_file),
+		cmocka_unit_test(test_diff_multiedit),
+		cmocka_unit_test(test_diff_unicode),
+		cmocka_unit_test(test_diff_huge_input_is_cut),
+		cmocka_unit_test(test_saved_row_replaces_live_row),
+		cmocka_unit_test(test_codex_item_completed_in_place),
+		cmocka_unit_test(test_bounded_input),
+		cmocka_unit_test(test_codex_deltas_bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

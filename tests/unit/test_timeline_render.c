@@ -1,0 +1,172 @@
+/*
+ * test_timeline_render - timeline rows as hbctl watch --timeline prints
+ * them (timeline/render.c): plain text when piped, ANSI colour on a
+ * terminal that marks only what the plain text already says, hidden rows
+ * not at all, subagent rows indented by depth.  Also: every row of the
+ * golden files renders.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../timeline/render.h"
+
+static char *render(const char *json, int colour)
+{
+	json_error_t je;
+	json_t *row = json_loads(json, 0, &je);
+	char *text;
+
+	assert_non_null(row);
+	text = tl_render(row, colour);
+	json_decref(row);
+	assert_non_null(text);
+	return text;
+}
+
+static void expect(const char *json, int colour, const char *want)
+{
+	char *got = render(json, colour);
+
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "row %s\nwant:\n%s\ngot:\n%s\n", json, want, got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_plain(void **state)
+{
+	(void)state;
+	expect("{\"id\":\"codex:um-1\",\"agent\":\"codex\",\"kind\":\"user\",\"depth\":0,\"text\":\"Run the tests\"}", 0,
+	       "You: Run the tests\n");
+	expect("{\"id\":\"claude:m#0\",\"agent\":\"claude\",\"kind\":\"assistant\",\"depth\":0,\"text\":\"Two\\nlines\"}", 0,
+	       "Claude: Two\n  lines\n");
+	expect("{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"command\",\"depth\":0,\"status\":\"output\","
+	       "\"command\":\"make\",\"output\":\"ok\\nbuilt\",\"outputRef\":\"toolu_1\"}", 0,
+	       "Command output: $ make\n  │ ok\n  │ built\n  (full output: toolu_1)\n");
+	expect("{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"tool\",\"depth\":0,\"status\":\"declined\","
+	       "\"title\":\"hbcode: manage_sessions\",\"output\":\"User denied\"}", 0,
+	       "Tool declined: hbcode: manage_sessions\n  │ User denied\n");
+	expect("{\"id\":\"claude:e\",\"agent\":\"claude\",\"kind\":\"file_change\",\"depth\":0,\"status\":\"call\","
+	       "\"title\":\"main.c\",\"changes\":[{\"path\":\"/p/main.c\",\"diff\":\"@@\\n-a\\n+b\\n\"}]}", 0,
+	       "File change call: main.c\n  │ @@\n  │ -a\n  │ +b\n");
+	expect("{\"id\":\"claude:p\",\"agent\":\"claude\",\"kind\":\"plan\",\"depth\":0,\"steps\":[{\"step\":\"Fix\","
+	       "\"status\":\"completed\"},{\"step\":\"Test\",\"status\":\"in_progress\"},{\"step\":\"Ship\",\"status\":\"pending\"}]}",
+	       0, "Plan\n  [x] Fix\n  [>] Test\n  [ ] Ship\n");
+	expect("{\"id\":\"claude:a\",\"agent\":\"claude\",\"kind\":\"turn_aborted\",\"depth\":0}", 0, "— Turn aborted —\n");
+	expect("{\"id\":\"claude:c\",\"agent\":\"claude\",\"kind\":\"compacted\",\"depth\":0}", 0,
+	       "— Conversation compacted —\n");
+	expect("{\"id\":\"claude:s\",\"agent\":\"claude\",\"kind\":\"slash_command\",\"depth\":0,\"command\":\"/model\","
+	       "\"args\":\"opus\",\"output\":\"Set model to opus\"}", 0, "/model opus\n  │ Set model to opus\n");
+	expect("{\"id\":\"claude:m\",\"agent\":\"claude\",\"kind\":\"agent_message\",\"depth\":0,\"fromSession\":\"s-42\","
+	       "\"fromTitle\":\"Docs\",\"text\":\"Rebuild\"}", 0, "Message from Docs (s-42): Rebuild\n");
+	expect("{\"id\":\"claude:y\",\"agent\":\"claude\",\"kind\":\"system\",\"depth\":0,\"text\":\"API Error\"}", 0,
+	       "System: API Error\n");
+	expect("{\"id\":\"claude:h\",\"agent\":\"claude\",\"kind\":\"hidden\",\"depth\":0,\"reason\":\"meta\"}", 0, "");
+	expect("{\"id\":\"claude:i\",\"agent\":\"claude\",\"kind\":\"image\",\"depth\":0,\"mediaType\":\"image/png\",\"bytes\":72}",
+	       0, "Image: image/png, 72 bytes\n");
+	expect("{\"id\":\"claude:r\",\"agent\":\"claude\",\"kind\":\"reasoning\",\"depth\":0,\"text\":\"Think\"}", 0,
+	       "Reasoning: Think\n");
+}
+
+static void test_subagents_indent(void **state)
+{
+	(void)state;
+	expect("{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"spawn\",\"depth\":0,\"status\":\"running\",\"title\":"
+	       "\"Review\",\"agentType\":\"Explore\",\"link\":{\"thread\":\"toolu_t\"}}", 0,
+	       "Subagent running: Review (Explore) → thread toolu_t\n");
+	expect("{\"id\":\"claude:m#0\",\"agent\":\"claude\",\"kind\":\"assistant\",\"depth\":2,\"text\":\"deep\"}", 0,
+	       "    Claude: deep\n");
+}
+
+static void test_colour(void **state)
+{
+	(void)state;
+	expect("{\"id\":\"codex:um-1\",\"agent\":\"codex\",\"kind\":\"user\",\"depth\":0,\"text\":\"Hi\"}", 1,
+	       "\033[1m\033[32mYou: \033[0mHi\n");
+	expect("{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"tool\",\"depth\":0,\"status\":\"error\","
+	       "\"title\":\"Search\"}", 1, "\033[1m\033[31mTool\033[0m \033[31merror\033[0m: Search\n");
+	expect("{\"id\":\"claude:e\",\"agent\":\"claude\",\"kind\":\"file_change\",\"depth\":0,\"status\":\"output\","
+	       "\"title\":\"a\",\"changes\":[{\"diff\":\"@@\\n-a\\n+b\\n\"}]}", 1,
+	       "\033[1m\033[34mFile change\033[0m \033[2moutput\033[0m: a\n  │ \033[36m@@\033[0m\n  │ \033[31m-a\033[0m\n"
+	       "  │ \033[32m+b\033[0m\n");
+}
+
+/* Long output: TL_RENDER_LINES lines and a count of the rest. */
+static void test_long_output_counted(void **state)
+{
+	char json[4096], out[2048];
+	size_t n = 0;
+
+	(void)state;
+	n += (size_t)snprintf(out, sizeof out, "x");
+	for (int i = 1; i < 25; i++)
+		n += (size_t)snprintf(out + n, sizeof out - n, "\\nx");
+	snprintf(json, sizeof json, "{\"id\":\"x\",\"agent\":\"claude\",\"kind\":\"tool\",\"status\":\"output\",\"title\":\"T\","
+				    "\"output\":\"%s\"}", out);
+	{
+		char *got = render(json, 0);
+
+		assert_non_null(strstr(got, "  │ … 5 more lines\n"));
+		free(got);
+	}
+}
+
+/* Every golden row renders; only hidden rows render as nothing. */
+static void test_golden_rows_render(void **state)
+{
+	static const char *const names[] = { "claude-sdk-0.3.332", "claude-handwritten", "codex-0.171.0",
+					     "codex-handwritten" };
+	const char *build = getenv("HB_BUILD");
+	int total = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char path[1024], *line = NULL;
+		size_t cap = 0;
+		FILE *f;
+
+		snprintf(path, sizeof path, "tests/fixtures/timeline/%s.golden", names[i]);
+		if (!(f = fopen(path, "r")) && build) {
+			snprintf(path, sizeof path, "%s/../tests/fixtures/timeline/%s.golden", build, names[i]);
+			f = fopen(path, "r");
+		}
+		assert_non_null(f);
+		while (getline(&line, &cap, f) > 0) {
+			json_t *g = json_loads(line, 0, NULL), *row = json_object_get(g, "row");
+			char *plain = tl_render(row, 0), *colour = tl_render(row, 1);
+			int hidden = strcmp(json_string_value(json_object_get(row, "kind")), "hidden") == 0;
+
+			assert_non_null(plain);
+			assert_non_null(colour);
+			assert_int_equal(*plain == '\0', hidden);
+			assert_null(strchr(plain, '\033'));
+			free(plain), free(colour);
+			json_decref(g);
+			total++;
+		}
+		free(line);
+		fclose(f);
+	}
+	assert_true(total > 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_subagents_indent),
+		cmocka_unit_test(test_colour),
+		cmocka_unit_test(test_long_output_counted),
+		cmocka_unit_test(test_golden_rows_render),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
