@@ -205,7 +205,7 @@ $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
 FUZZ_LIBS := $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) \
-             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBCOMMON)
+             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBCOMMON)
 $(BUILD)/tests/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm

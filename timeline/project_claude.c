@@ -218,6 +218,8 @@ static void tool_result(struct tl_claude *st, const json_t *msg, const json_t *b
 		status = "completed";
 	json_object_set_new(row, "status", json_string(status));
 	result_output(row, json_object_get(b, "content"), tid, parent, depth, images);
+	if (!err)
+		tl_claude_result_fields(row, json_object_get(msg, "tool_use_result"));
 	if (kind && strcmp(kind, "command") == 0)
 		json_object_set_new(row, "outputRef", json_string(tid));
 	tl_open_del(st->open, &st->nopen, tid);

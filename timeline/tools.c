@@ -167,3 +167,22 @@ int tl_claude_call_fields(json_t *row, const char *name, const json_t *in)
 		return tool_title(row, name, in);
 	}
 }
+
+int tl_claude_result_fields(json_t *row, const json_t *res)
+{
+	const char *tool = str(row, "tool"), *orig = str(res, "originalFile"), *content = str(res, "content");
+	const char *path = str(json_array_get(json_object_get(row, "changes"), 0), "path");
+	const char *olds[1], *news[1];
+	char *diff;
+	int rc;
+
+	if (!tool || strcmp(tool, "Write") != 0 || !orig || !content || !path)
+		return 0;
+	olds[0] = orig, news[0] = content;
+	if (!(diff = tl_diff_file(path, olds, news, 1)))
+		return -1;
+	rc = tl_row_str(json_array_get(json_object_get(row, "changes"), 0), "diff", diff,
+			TL_DIFF_MAX + sizeof TL_CUT_MARK);
+	free(diff);
+	return rc;
+}

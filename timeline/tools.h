@@ -20,4 +20,9 @@ void tl_tool_label(const char *name, char *out, size_t outlen);
  * the tool's input.  0, or -1 when out of memory. */
 int tl_claude_call_fields(json_t *row, const char *name, const json_t *input);
 
+/* What a result adds to its call row: a Write over an existing file is
+ * diffed again against the SDK's tool_use_result.originalFile (the call
+ * alone reads as a new file).  0, or -1 when out of memory. */
+int tl_claude_result_fields(json_t *row, const json_t *tool_use_result);
+
 #endif
