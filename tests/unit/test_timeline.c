@@ -313,6 +313,31 @@ static void test_codex_deltas_bounded(void **state)
 	tl_codex_free(&st);
 }
 
+/* Terminal housekeeping is hidden, with its output; other commands show. */
+static void test_housekeeping_hidden(void **state)
+{
+	static const char *const hidden[] = { "/exit", "/quit", "/clear", "/resume", "/status", "/cost" };
+	char text[512], err[256];
+	struct tl_claude st;
+
+	(void)state;
+	tl_claude_init(&st);
+	for (size_t i = 0; i <= sizeof hidden / sizeof hidden[0]; i++) {
+		const char *name = i < sizeof hidden / sizeof hidden[0] ? hidden[i] : "/model";
+		json_t *m, *rows = json_array();
+
+		snprintf(text, sizeof text, "{\"type\":\"user\",\"uuid\":\"u%zu\",\"message\":{\"role\":\"user\","
+			 "\"content\":\"<command-name>%s</command-name>\"}}", i, name);
+		m = tl_parse_frame(text, strlen(text), err, sizeof err);
+		assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+		assert_int_equal(json_array_size(rows), 1);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "kind")),
+				    i < sizeof hidden / sizeof hidden[0] ? "hidden" : "slash_command");
+		json_decref(rows), json_decref(m);
+	}
+	tl_claude_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_codex_item_completed_in_place),
 		cmocka_unit_test(test_bounded_input),
 		cmocka_unit_test(test_codex_deltas_bounded),
+		cmocka_unit_test(test_housekeeping_hidden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
