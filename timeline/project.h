@@ -31,9 +31,18 @@ struct tl_spawn {
 	int depth;	/* of the subagent's own rows */
 };
 
+#define TL_MSGS_MAX   16	/* API messages whose pieces may still come */
+
+/* An API message's next block index: pieces of several messages
+ * interleave when subagents run side by side. */
+struct tl_msg_blocks {
+	char id[TL_ID_MAX];
+	int next;
+};
+
 struct tl_claude {
-	char msg_id[TL_ID_MAX];	/* the API message the last pieces belonged to */
-	int next_block;		/* its next block index */
+	struct tl_msg_blocks msgs[TL_MSGS_MAX];
+	size_t nmsgs, msgs_next;
 	struct tl_open open[TL_OPEN_MAX];
 	size_t nopen, open_next;
 	struct tl_spawn spawn[TL_SPAWN_MAX];

@@ -6,8 +6,9 @@
  * a tool call and its result "claude:<tool_use id>", a user message's
  * block "claude:<uuid>#<index>".  The SDK streams one API message as
  * several envelopes of one block each while the saved transcript joins
- * them; counting blocks per API message id gives both the same index, so
- * the saved row replaces the live one in place.
+ * them; counting blocks per API message id (several at once, since
+ * subagents' pieces interleave) gives both the same index, so the saved
+ * row replaces the live one in place.
  */
 #include "project.h"
 
@@ -103,10 +104,26 @@ static void assistant_block(struct tl_claude *st, const json_t *b, const char *m
 	}
 }
 
+/* The block counter of API message mid; the oldest is forgotten when the
+ * table is full (its late pieces would then count from 0 again). */
+static int *msg_blocks(struct tl_claude *st, const char *mid)
+{
+	size_t slot;
+
+	for (slot = 0; slot < st->nmsgs; slot++)
+		if (strcmp(st->msgs[slot].id, mid) == 0)
+			return &st->msgs[slot].next;
+	slot = st->nmsgs < TL_MSGS_MAX ? st->nmsgs++ : (st->msgs_next++ % TL_MSGS_MAX);
+	snprintf(st->msgs[slot].id, TL_ID_MAX, "%s", mid);
+	st->msgs[slot].next = 0;
+	return &st->msgs[slot].next;
+}
+
 static void assistant(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
 {
 	const json_t *m = json_object_get(msg, "message"), *b;
 	const char *mid = str(m, "id") ? str(m, "id") : str(msg, "uuid");
+	int *blocks;
 	size_t i;
 
 	if (!mid)
@@ -129,12 +146,9 @@ static void assistant(struct tl_claude *st, const json_t *msg, const char *paren
 		tl_rows_add(rows, row);
 		return;
 	}
-	if (strcmp(st->msg_id, mid) != 0) {
-		snprintf(st->msg_id, sizeof st->msg_id, "%s", mid);
-		st->next_block = 0;
-	}
+	blocks = msg_blocks(st, mid);
 	json_array_foreach(json_object_get(m, "content"), i, b)
-		assistant_block(st, b, mid, st->next_block++, parent, depth, rows);
+		assistant_block(st, b, mid, (*blocks)++, parent, depth, rows);
 }
 
 /* Whether the result of call tid was refused before it ran. */
@@ -212,6 +226,8 @@ static void tool_result(struct tl_claude *st, const json_t *msg, const json_t *b
 	row = open ? json_deep_copy(open) : row_of(TL_TOOL, tid, NULL, -1, parent, depth);
 	if (!row)
 		return json_decref(images);
+	if (!open)	/* its call came before this stream began */
+		json_object_set_new(row, "title", json_string("Tool"));
 	kind = str(row, "kind");
 	status = declined(msg, tid) ? "declined" : err ? "error" : "output";
 	if (kind && strcmp(kind, "spawn") == 0 && !err)

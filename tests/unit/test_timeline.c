@@ -338,6 +338,35 @@ static void test_housekeeping_hidden(void **state)
 	tl_claude_free(&st);
 }
 
+/* Two subagents' pieces interleaved with the parent's: each API message
+ * keeps counting its own blocks. */
+static void test_interleaved_messages_keep_their_index(void **state)
+{
+	static const char *const frames[][2] = {
+		{ "msg_A", NULL }, { "msg_B", "toolu_s" }, { "msg_A", NULL }, { "msg_B", "toolu_s" },
+	};
+	static const char *const want[] = { "claude:msg_A#0", "claude:msg_B#0", "claude:msg_A#1", "claude:msg_B#1" };
+	char text[512], err[256];
+	struct tl_claude st;
+
+	(void)state;
+	tl_claude_init(&st);
+	for (size_t i = 0; i < 4; i++) {
+		json_t *m, *rows = json_array();
+
+		snprintf(text, sizeof text, "{\"type\":\"assistant\",\"uuid\":\"u%zu\",\"parent_tool_use_id\":%s%s%s,"
+			 "\"message\":{\"id\":\"%s\",\"content\":[{\"type\":\"text\",\"text\":\"piece\"}]}}", i,
+			 frames[i][1] ? "\"" : "", frames[i][1] ? frames[i][1] : "null", frames[i][1] ? "\"" : "",
+			 frames[i][0]);
+		m = tl_parse_frame(text, strlen(text), err, sizeof err);
+		assert_non_null(m);
+		assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "id")), want[i]);
+		json_decref(rows), json_decref(m);
+	}
+	tl_claude_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_input),
 		cmocka_unit_test(test_codex_deltas_bounded),
 		cmocka_unit_test(test_housekeeping_hidden),
+		cmocka_unit_test(test_interleaved_messages_keep_their_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
