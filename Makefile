@@ -67,7 +67,7 @@ endif
 COMMON_SRC   := $(wildcard common/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
-BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c
+BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c bridge/timeline_pub.c
 APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
 MESSAGES_SRC := $(wildcard svc-messages/*.c)
@@ -154,13 +154,13 @@ $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 $(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
 	$(AR) rcs $@ $^
 
-$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBCOMMON)
+$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_history.c bridge/claude_lastread.c $(BRIDGE_LIB_SRC)) $(LIBCOMMON)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))

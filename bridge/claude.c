@@ -45,6 +45,7 @@
 #include "secrets.h"
 #include "map.h"
 #include "session_message.h"
+#include "claude_timeline.h"
 #include "sock.h"
 
 /* Page 003: 35 s per request, 10 s after close (HB_HOST_REQUEST_MS,
@@ -278,6 +279,8 @@ static void from_host(struct bridge *br, char *line, size_t len)
 		json_decref(msg);
 		return; /* the answer to our own send of a session message */
 	}
+	if (msg && !id)
+		claude_timeline_event(msg); /* a `message` event's rows, for the shared timeline */
 	if (msg && !id && handle_event(br, msg, line)) {
 		json_decref(msg);
 		return;
@@ -645,6 +648,7 @@ int main(int argc, char **argv)
 	hb_map_init(&br.pending);
 	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
 			    hb_tunable(HB_T_CLAUDE_FIRST_SEND_MS));
+	claude_timeline_init(&br.broker);
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
@@ -668,6 +672,7 @@ end:
 		forget(&br, hb_map_any(&br.pending));
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
+	claude_timeline_free();
 	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);

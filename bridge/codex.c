@@ -23,6 +23,8 @@
  *   turn/start that names another model), goes with the thread's tool
  *   calls, so that a service knows which model it answers (codex.call's
  *   model).
+ * - the server's notifications of the session's threads become rows of
+ *   the shared timeline, published through the broker (codex_timeline.c).
  * It ends with the server, with the server's exit status, and detaches its
  * session then.  The end of its input closes the server's; SIGTERM or
  * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
@@ -233,6 +235,7 @@ static void note_thread(struct bridge *br, json_t *thread, const char *model)
 		parent = json_string_value(json_object_get(thread, "forkedFromId"));
 	if (!id)
 		return;
+	codex_timeline_thread(br, id, parent);
 	if (parent) {
 		link_thread(br, id, NULL, parent);
 	} else if (br->session) {
@@ -377,6 +380,8 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *ns = json_object_get(params, "namespace");
 
+	if (msg)
+		codex_timeline_note(br, msg);
 	if (msg && br->once && codex_once_from_server(br, msg)) {
 		json_decref(msg);
 		return; /* --once's own requests, and those nobody can answer */
@@ -522,7 +527,10 @@ static void on_signal(void *ctx)
 static long long before_wait(void *ctx)
 {
 	struct bridge *br = ctx;
-	long long once = br->once ? codex_once_tick(br) : -1, wait = codex_deliver_tick(br), left;
+	long long once = br->once ? codex_once_tick(br) : -1, wait, left;
+
+	wait = codex_deliver_tick(br); /* attaches first: the rows are bound by it */
+	codex_timeline_flush(br);      /* the rows of this wake-up, in one request */
 
 	if (once >= 0 && (wait < 0 || once < wait))
 		wait = once;
@@ -591,6 +599,7 @@ int main(int argc, char **argv)
 	if (!br.broker_ok)
 		log_warn(NULL, "%s; hbcode tool calls will fail until it runs", err);
 	deliveries_init(&br.dl, br.broker_ok ? &br.broker : NULL, br.session, "codex");
+	codex_timeline_init(&br);
 	if (child_spawn(&br.server, argv + i + 1, NULL, 0, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		return 111;
@@ -601,6 +610,7 @@ int main(int argc, char **argv)
 	status = child_wait(&br.server);
 	if (br.once_failed && status == 0)
 		status = 1;
+	codex_timeline_free(&br); /* the last rows, before the detach unbinds them */
 	deliveries_detach(&br.dl, 1);
 	while (br.pending.count) {
 		struct pending *p = hb_map_any(&br.pending);

@@ -12,6 +12,7 @@
 #include "client.h"
 #include "deliveries.h"
 #include "map.h"
+#include "timeline_pub.h"
 
 struct held;
 struct delivered_run;
@@ -41,6 +42,10 @@ struct bridge {
 	long long once_since_ms;        /* when it attached */
 	int once_ending;                /* the server's input is closed */
 	int once_failed;                /* initialize or the resume failed */
+	/* the shared timeline (codex_timeline.c) */
+	struct hb_map tl_threads;       /* thread id -> its projector */
+	struct tl_pub tl_pub;
+	unsigned tl_full;               /* threads refused past the bound */
 };
 
 /* Write one JSON value as a line to fd. */
@@ -60,6 +65,16 @@ int codex_deliver_refuse(struct bridge *br, json_t *msg);
  * input is closed (the bridge is ending); ms until the next time. */
 long long codex_deliver_tick(struct bridge *br);
 void codex_deliver_free(struct bridge *br);
+
+/* codex_timeline.c: the session's threads into timeline rows */
+void codex_timeline_init(struct bridge *br);
+/* A thread the server reported, with its parent (a sub-agent, a fork) or NULL. */
+void codex_timeline_thread(struct bridge *br, const char *thread, const char *parent);
+/* A line of the server: its rows wait for the next flush. */
+void codex_timeline_note(struct bridge *br, const json_t *msg);
+/* Publish what waits (once per wake-up). */
+void codex_timeline_flush(struct bridge *br);
+void codex_timeline_free(struct bridge *br);
 
 /* codex_once.c: --once, without a caller */
 /* Send initialize; initialized and thread/resume follow its answer. */

@@ -131,6 +131,16 @@ void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct h
 	front_reply_ok(b, peer, &id, NULL);
 }
 
+const char *deliver_attached_session(struct broker *b, const struct hb_peer *peer, const char **agent)
+{
+	struct attachment *a = find_peer(b, peer, NULL);
+
+	if (!a)
+		return NULL;
+	*agent = a->agent;
+	return a->session;
+}
+
 /* Outcomes go to the task the carrying service named in its ready. */
 static int send_to_messages_task(struct broker *b, const struct hb_env *m)
 {

@@ -19,6 +19,10 @@
 void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* The session a connection attached for, with its agent in *agent, or
+ * NULL when it is attached for none (timeline_op.c binds a Codex
+ * bridge's rows by it). */
+const char *deliver_attached_session(struct broker *b, const struct hb_peer *peer, const char **agent);
 /* Back ops of a service: deliver (svc-messages' task) and event (a
  * timeline event to publish). */
 void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e);

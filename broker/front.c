@@ -29,6 +29,7 @@
 #include "session_message.h"
 #include "status.h"
 #include "supervise.h"
+#include "timeline_op.h"
 
 typedef void (*front_op_fn)(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 
@@ -190,6 +191,9 @@ static const struct front_op front_ops[] = {
 	{ "session.detach", deliver_detach, { HB_REQ_STR("session") } },
 	{ "deliver.done", deliver_done,
 	  { HB_REQ_STR("opId"), HB_REQ_BOOL("ok"), HB_OPT_STR("turn"), HB_OPT_STR("text") } },
+	/* Rows of the shared timeline (docs/timeline.md), for the caller's
+	 * own session: json is a JSON array of rows. */
+	{ "timeline.publish", timeline_op_publish, { HB_REQ_STR("json") } },
 	{ "messages.list", messages_admin, { HB_OPT_STR("session") } },
 	{ "messages.send", messages_admin, { HB_REQ_STR("message") } },
 	{ "messages.discard", messages_admin, { HB_REQ_STR("message") } },

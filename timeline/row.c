@@ -5,6 +5,7 @@
  */
 #include "row.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,40 @@ static const char *const kind_names[TL_KIND_COUNT] = {
 const char *tl_kind_name(enum tl_kind kind)
 {
 	return (unsigned)kind < TL_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+int tl_row_check(const json_t *row, const char *agent, char *err, size_t errlen)
+{
+	const char *id = json_string_value(json_object_get(row, "id"));
+	const char *kind = json_string_value(json_object_get(row, "kind"));
+	const char *ragent = json_string_value(json_object_get(row, "agent"));
+	const json_t *depth = json_object_get(row, "depth");
+	size_t alen = strlen(agent);
+	int known = 0;
+
+	if (!json_is_object(row)) {
+		snprintf(err, errlen, "a row is a JSON object");
+		return -1;
+	}
+	if (!ragent || strcmp(ragent, agent) != 0) {
+		snprintf(err, errlen, "a row's \"agent\" must be \"%s\", the agent of the publisher's run", agent);
+		return -1;
+	}
+	if (!id || strlen(id) >= TL_ID_MAX || strncmp(id, agent, alen) != 0 || id[alen] != ':' || !id[alen + 1]) {
+		snprintf(err, errlen, "a row's \"id\" is \"%s:\" and more, at most %d bytes", agent, TL_ID_MAX - 1);
+		return -1;
+	}
+	for (int k = 0; kind && k < TL_KIND_COUNT; k++)
+		known |= strcmp(kind, kind_names[k]) == 0;
+	if (!known) {
+		snprintf(err, errlen, "a row's \"kind\" must be one of the kinds of docs/timeline.md");
+		return -1;
+	}
+	if (!json_is_integer(depth) || json_integer_value(depth) < 0 || json_integer_value(depth) > TL_DEPTH_MAX) {
+		snprintf(err, errlen, "a row's \"depth\" is a whole number from 0 to %d", TL_DEPTH_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 json_t *tl_row_new(const char *agent, enum tl_kind kind, const char *id)

@@ -42,6 +42,13 @@ enum tl_kind {
 #define TL_ROWS_MAX   64	/* rows out of one frame */
 #define TL_STEPS_MAX  100	/* plan steps, changes of one file change row */
 #define TL_CUT_MARK   "\n(cut)"
+/* What a bridge may publish at once (timeline.publish, docs/protocol.md):
+ * the bytes of the JSON array of rows, and the rows.  One row stays
+ * below the bytes unless it is a file change of many huge diffs, which
+ * the bridge drops with a warning. */
+#define TL_PUBLISH_MAX  (4u << 20)
+#define TL_PUBLISH_ROWS 256
+#define TL_DEPTH_MAX    1000	/* a row's depth, as a publisher may give it */
 
 const char *tl_kind_name(enum tl_kind kind);
 /* A new row {id, agent, kind, depth: 0}; NULL when out of memory or when
@@ -54,6 +61,11 @@ int tl_row_text(json_t *row, const char *key, const char *s, size_t len, size_t 
 int tl_row_str(json_t *row, const char *key, const char *s, size_t max);
 /* A malloc'd copy of s[0..len) cut to max bytes (mark included). */
 char *tl_cut(const char *s, size_t len, size_t max);
+/* 0 when row is a row a publisher of agent ("claude" or "codex") may
+ * publish: an object with an id of that agent ("claude:…") of at most
+ * TL_ID_MAX - 1 bytes, its agent, a known kind and a depth from 0 to
+ * TL_DEPTH_MAX; else -1 with a sentence in err. */
+int tl_row_check(const json_t *row, const char *agent, char *err, size_t errlen);
 /* Append row to rows unless TL_ROWS_MAX are there (the row is then
  * dropped and rows' last row says so).  Steals row. */
 void tl_rows_add(json_t *rows, json_t *row);
