@@ -4,8 +4,11 @@
 # -> a mock Responses API on 127.0.0.1; tool calls go bridge -> hb-broker
 # -> svc-sessions -> back.  Checks: the turn completes, the model's next
 # request carries the tool's output text, and a thread with no link gets
-# the exact tool error; a tool's image reaches the model as an input_image
-# of the function_call_output, and the service saw the thread's model (a
+# the exact tool error; the turn's rows of the shared timeline come out as
+# timeline.row events of the session (the user's message, the hbcode tool
+# row completed in place with its output, the reply; an interrupted
+# turn's marker) and none for the unlinked thread; a tool's image reaches
+# the model as an input_image of the function_call_output, and the service saw the thread's model (a
 # turn/start's, once it names one).
 # Usage: codex.sh BUILD (needs `npm ci` in tests/codex).
 set -u
@@ -19,6 +22,7 @@ session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E","agent":"codex","projectPath":"/tmp"}' |
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
 check "a session to link the thread to" '[ -n "$session" ]'
+watch_events # timeline.row among them
 
 # One scenario: $1 name, $2 bridge args ("" or "--session ID"), $3 the
 # tool call as mock script JSON, then drive.mjs options.
@@ -80,6 +84,15 @@ check "linked: the model got the tool output (maintain_sessions guide)" \
 	'tool_output $d/mock.jsonl | grep -q "read-only view of the HB Code sessions"'
 check "linked: the caller never saw item/tool/call" \
 	'[ "$(field $d/summary.json toolCalls.0.requestSeen)" != true ]'
+# The bridge publishes the rows once per wake-up: the last may come just
+# after drive.mjs has its answer.
+tl_user() { [ "$(timeline_rows "$session" "r.kind === 'user' && r.agent === 'codex' && r.depth === 0 && r.text.length > 0")" -ge 1 ]; }
+tl_tool() { [ "$(timeline_completed "$session" "r.kind === 'tool' && r.label === 'hbcode: maintain_sessions' && r.status === 'output' && r.output.includes('read-only view of the HB Code sessions')")" -ge 1 ]; }
+tl_reply() { [ "$(timeline_rows "$session" "r.kind === 'assistant' && r.text.startsWith('Done. The tool said: ')")" -ge 1 ]; }
+tl_aborted() { [ "$(timeline_rows "$session" "r.kind === 'turn_aborted' && r.id.endsWith('#aborted')")" -ge 1 ]; }
+check "linked timeline: the user's message row" 'wait_for 20 tl_user'
+check "linked timeline: the hbcode tool row, completed in place with its output" 'wait_for 20 tl_tool'
+check "linked timeline: the reply's assistant row" 'wait_for 20 tl_reply'
 
 run unlinked "" "$guide"
 d=$tmp/unlinked
@@ -95,6 +108,9 @@ run interrupt "--session $session" \
 d=$tmp/interrupt
 check "interrupt: the turn ended interrupted" '[ "$(field $d/summary.json turnStatus)" = interrupted ]'
 check "interrupt: the slow call stopped in its service" slots_free_soon
+check "interrupt timeline: the turn's aborted marker" 'wait_for 20 tl_aborted'
+check "unlinked timeline: no row of any other session (the unlinked bridge publishes none)" \
+	'[ "$(events "e.event === \"timeline.row\" && e.session !== \"$session\"")" = 0 ]'
 
 # The stand-in's screenshot: a PNG beside its text, which names the model
 # the service saw (the thread's, from codex's own thread/start answer).

@@ -96,6 +96,25 @@ op_of() {
 	echo "session-message-$(sqlite3 -cmd ".timeout 5000" "$HB_HOME/data/appdata.db" "SELECT id FROM chat_session_messages WHERE call_id = '$1'")"
 }
 
+# timeline_rows SESSION COND: how many timeline.row events of SESSION in
+# $tmp/events.jsonl (watch_events) have a row r matching a JS condition.
+timeline_rows() { events "e.event === 'timeline.row' && e.session === '$1' && ((r) => $2)(e.row)"; }
+# timeline_completed SESSION COND: how many rows of SESSION first came as a
+# tool call (status call) and then again under the same id completed
+# (any other status), the completed row matching COND on r.
+timeline_completed() {
+	node -e '
+		const fs = require("fs"), calls = new Set(), cond = eval("(r) => " + process.argv[3]);
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (e.event !== "timeline.row" || e.session !== process.argv[2]) continue;
+			if (e.row.status === "call") calls.add(e.row.id);
+			else if (calls.has(e.row.id) && cond(e.row)) n++;
+		}
+		console.log(n);' "$tmp/events.jsonl" "$1" "$2"
+}
+
 # The svc-messages section of a config.
 messages_conf() {
 	printf '[service svc-messages]\nexec = %s/svc-messages\nconcurrency = 2\ntools = send_session_message _messages_list _messages_send _messages_discard\n' "$build"
