@@ -10,7 +10,10 @@
 # its HB Code session (maintain_sessions shows it), and a second session
 # that opens the same conversation is refused; a tool's image reaches the
 # model as an image block of the tool_result, and the service saw the
-# run's model (--model).  Usage: claude.sh BUILD.
+# run's model (--model); the run's rows of the shared timeline come out
+# as timeline.row events of its session (the hbcode tool row completed in
+# place with its output, or declined; the replies' assistant rows).
+# Usage: claude.sh BUILD.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +63,7 @@ session=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude E2E\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" |
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
 check "a session for the run" '[ -n "$session" ]'
+watch_events # timeline.row among them
 
 node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 mock=$!
@@ -93,6 +97,14 @@ check "read-only: the model got the tool output" 'tool_results $tmp/mock.jsonl |
 check "read-only: the system prompt carries the send_session_message rule" \
 	'grep -q "use the hbcode tool send_session_message (find the session'"'"'s id with maintain_sessions). Claude'"'"'s own SendMessage and ListAgents cannot reach HB Code sessions." $tmp/mock.jsonl'
 
+# Each host message's rows go out as it passes: the last may come just
+# after the driver has its answer.
+tl_tool() { [ "$(timeline_completed "$session" "r.kind === 'tool' && r.agent === 'claude' && r.label === 'hbcode: maintain_sessions' && r.status === 'output' && r.output.includes('read-only view of the HB Code sessions') && r.id.startsWith('claude:toolu_')")" -ge 1 ]; }
+tl_reply() { [ "$(timeline_rows "$session" "r.kind === 'assistant' && r.depth === 0 && /^claude:msg_.*#[0-9]+$/.test(r.id) && r.text.length > 0")" -ge 1 ]; }
+tl_declined() { [ "$(timeline_completed "$session" "r.kind === 'tool' && r.label === 'hbcode: manage_sessions' && r.status === 'declined' && r.output.includes('Not now, please.')")" -ge 1 ]; }
+check "read-only timeline: the hbcode tool row, completed in place with its output" 'wait_for 20 tl_tool'
+check "read-only timeline: the replies' assistant rows" 'wait_for 20 tl_reply'
+
 # maintain_sessions' view of the session's Claude conversation: from
 # resolveSession, and from the session's row of listSessions.
 resolved_claude() { "$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$1\"}" | json_field claudeSessionId; }
@@ -114,6 +126,7 @@ check "approve: the tool ran after the approval" 'tool_results $tmp/mock.jsonl |
 run decline '@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}' --decline "Not now, please."
 check "decline: the run ended idle" '[ "$(cat $tmp/decline.rc)" = 0 ]'
 check "decline: the model got the denial" 'tool_results $tmp/mock.jsonl | grep -q "Not now, please."'
+check "decline timeline: the tool row, declined in place with the denial" 'wait_for 20 tl_declined'
 check "decline: the tool did not run (session not archived)" \
 	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "\"archived\":false"'
 run interrupt '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/"}' --approve --interrupt-after 1000
