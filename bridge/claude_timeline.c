@@ -23,7 +23,7 @@ static int ready;
 void claude_timeline_init(struct hb_client *broker)
 {
 	tl_claude_init(&projector);
-	tl_pub_init(&pub, broker);
+	tl_pub_init(&pub, broker, "claude");
 	ready = 1;
 }
 

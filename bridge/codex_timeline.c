@@ -30,7 +30,7 @@ struct tl_thread {
 void codex_timeline_init(struct bridge *br)
 {
 	hb_map_init(&br->tl_threads);
-	tl_pub_init(&br->tl_pub, br->session && br->broker_ok ? &br->broker : NULL);
+	tl_pub_init(&br->tl_pub, br->session && br->broker_ok ? &br->broker : NULL, "codex");
 }
 
 /* The thread's projector, made with depth when new; NULL past the bound. */

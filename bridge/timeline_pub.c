@@ -13,10 +13,11 @@
 #include "../timeline/row.h"
 #include "log.h"
 
-void tl_pub_init(struct tl_pub *p, struct hb_client *broker)
+void tl_pub_init(struct tl_pub *p, struct hb_client *broker, const char *agent)
 {
 	memset(p, 0, sizeof *p);
 	p->broker = broker;
+	p->agent = agent;
 	p->rows = json_array();
 }
 
@@ -27,8 +28,15 @@ void tl_pub_add(struct tl_pub *p, const json_t *rows)
 
 	if (!p->broker || !p->rows)
 		return;
-	json_array_foreach(rows, i, row)
+	json_array_foreach(rows, i, row) {
+		char why[240];
+		if (tl_row_check(row, p->agent, why, sizeof why) < 0) {
+			log_warn(NULL, "timeline row not published: %s", why);
+			p->dropped++;
+			continue;
+		}
 		json_array_append(p->rows, row);
+	}
 }
 
 /* Send text, a JSON array of rows. */

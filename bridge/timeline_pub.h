@@ -12,12 +12,15 @@
 
 struct tl_pub {
 	struct hb_client *broker;       /* NULL: rows are dropped (no broker) */
+	const char *agent;              /* "claude" or "codex": the rows' agent */
 	json_t *rows;                   /* waiting for the next flush */
 	unsigned long sent, dropped;
 };
 
-void tl_pub_init(struct tl_pub *p, struct hb_client *broker);
-/* Take the rows of the array rows (the array stays the caller's). */
+void tl_pub_init(struct tl_pub *p, struct hb_client *broker, const char *agent);
+/* Take the rows of the array rows (the array stays the caller's); a row
+ * the broker would refuse (tl_row_check) is dropped here, logged, so it
+ * never costs the rest of its batch. */
 void tl_pub_add(struct tl_pub *p, const json_t *rows);
 /* Send what waits: batches of at most TL_PUBLISH_MAX bytes and
  * TL_PUBLISH_ROWS rows; a row larger than a batch is dropped, logged. */

@@ -7,7 +7,8 @@
  *
  * Every row must keep the model's bounds whatever a frame holds: an id
  * within TL_ID_MAX, at most TL_ROWS_MAX rows a frame, no text past its
- * cap and mark, and the open-row tables within TL_OPEN_MAX.
+ * cap and mark, and the open-row tables within TL_OPEN_MAX; and be a row
+ * the broker's timeline.publish takes (tl_row_check).
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -28,9 +29,11 @@ static void check_rows(const json_t *rows, struct tl_stream *s)
 	if (json_array_size(rows) > TL_ROWS_MAX)
 		abort();
 	json_array_foreach(rows, i, row) {
-		char *plain, *colour;
+		char *plain, *colour, why[240];
+		const char *agent = json_string_value(json_object_get(row, "agent"));
 
-		if (tl_stream_place(s, row, &pos) == TL_PLACE_INVALID)
+		if (tl_stream_place(s, row, &pos) == TL_PLACE_INVALID ||
+		    tl_row_check(row, agent ? agent : "", why, sizeof why) < 0)
 			abort();
 		json_object_foreach((json_t *)row, key, v)
 			if (json_is_string(v) && json_string_length(v) > TL_DIFF_MAX + sizeof TL_CUT_MARK)

@@ -70,7 +70,11 @@ static char *project_fixture(const char *name, int *kinds)
 					: tl_codex_project(&xst, m, rows, err, sizeof err), 0);
 		json_array_foreach(rows, i, row) {
 			json_t *g = json_pack("{s:i, s:O}", "frame", frame, "row", row);
-			char *s = json_dumps(g, JSON_COMPACT | JSON_SORT_KEYS);
+			char *s = json_dumps(g, JSON_COMPACT | JSON_SORT_KEYS), why[240];
+
+			/* every row is one the broker's timeline.publish takes */
+			if (tl_row_check(row, claude ? "claude" : "codex", why, sizeof why) < 0)
+				fail_msg("%s frame %d: %s", name, frame, why);
 
 			assert_non_null(s);
 			fprintf(out, "%s\n", s);
