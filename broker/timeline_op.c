@@ -32,7 +32,9 @@ static const char *bound_session(struct broker *b, const struct hb_peer *peer, c
 	struct run *r = runs_of_peer(b, peer);
 	const char *session;
 
-	if (r && !r->stopped) {
+	/* A stopped run still binds: the rows of its end (the tool result
+	 * "Run stopped.", the interrupted reply) come after the stop. */
+	if (r) {
 		*agent = r->agent;
 		return r->session;
 	}

@@ -12,7 +12,8 @@
 # model as an image block of the tool_result, and the service saw the
 # run's model (--model); the run's rows of the shared timeline come out
 # as timeline.row events of its session (the hbcode tool row completed in
-# place with its output, or declined; the replies' assistant rows).
+# place with its output, declined, or ended by a stop; the replies'
+# assistant rows).
 # Usage: claude.sh BUILD.
 set -u
 build=$1
@@ -138,6 +139,8 @@ run stop '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/x"}' -
 check "stop: the run ended idle" '[ "$(cat $tmp/stop.rc)" = 0 ]'
 check "stop: the model got Run stopped. as the tool result" 'tool_results $tmp/mock.jsonl | grep -q "Run stopped."'
 check "stop: the handler stopped" slots_free_soon
+tl_stopped() { [ "$(timeline_completed "$session" "r.kind === 'tool' && r.label === 'hbcode: use_user_browser' && r.output.includes('Run stopped.')")" -ge 1 ]; }
+check "stop timeline: the tool row ends with Run stopped. (the stopped run still publishes)" 'wait_for 20 tl_stopped'
 
 # The stand-in's screenshot: a PNG beside its text, which names the model
 # the service saw (the run's, from the bridge's --model).

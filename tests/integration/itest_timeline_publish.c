@@ -3,7 +3,8 @@
  * hb-broker and svc-sessions: a Claude bridge's rows (a run opened on its
  * connection) and a Codex bridge's rows (its session.attach) come out as
  * timeline.row events {session, row} of the caller's own session, never
- * the session the request names; a caller with no run is refused, a batch
+ * the session the request names (a stopped run still binds, a closed one
+ * not); a caller with no run is refused, a batch
  * with one bad row is refused whole (nothing published), an oversized
  * batch is refused, and the broker keeps answering after each.
  */
@@ -119,6 +120,17 @@ static void expect_alive(struct hb_client *c)
 	hb_env_free(&reply);
 }
 
+static void end_run(struct hb_client *c, const char *op, const char *run)
+{
+	struct hb_env reply;
+	int64_t id = fx_send_op(c, op, "run", run, (char *)NULL), got = -1;
+
+	ck_recv(c, &reply, 15000, &got);
+	assert_int_equal(got, id);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+}
+
 static const char claude_row[] =
 	"[{\"id\":\"claude:msg_1#0\",\"agent\":\"claude\",\"kind\":\"assistant\",\"depth\":0,\"text\":\"Hi\"}]";
 
@@ -176,14 +188,12 @@ static void test_claude_run_publishes(void **state)
 	expect_published(&c, "[{\"id\":\"claude:good-2\",\"agent\":\"claude\",\"kind\":\"user\",\"depth\":0}]", 1);
 	expect_row(&s, claude_session, "claude:good-2");
 
-	/* Stopped: its run binds no more rows. */
-	{
-		struct hb_env reply;
-		int64_t id = fx_send_op(&c, "run.stop", "run", "run-tl-claude", (char *)NULL), got = -1;
-		ck_recv(&c, &reply, 15000, &got);
-		assert_int_equal(got, id);
-		hb_env_free(&reply);
-	}
+	/* Stopped, the run still binds the rows of its end; closed, none. */
+	end_run(&c, "run.stop", "run-tl-claude");
+	expect_published(&c, "[{\"id\":\"claude:after-stop\",\"agent\":\"claude\",\"kind\":\"assistant\","
+			     "\"depth\":0}]", 1);
+	expect_row(&s, claude_session, "claude:after-stop");
+	end_run(&c, "run.close", "run-tl-claude");
 	expect_refused(&c, claude_row, "no-run", "needs a run");
 	hb_client_close(&c);
 	ck_sub_close(&s);
