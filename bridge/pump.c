@@ -73,7 +73,7 @@ int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void 
 		if (wait == -2)
 			break;
 		memset(items, 0, sizeof items);
-		if (!in.eof) {
+		if (!in.eof && ops->from_caller) {
 			items[n].fd = STDIN_FILENO;
 			items[n++].events = ZMQ_POLLIN;
 		}

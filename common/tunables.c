@@ -55,6 +55,8 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				 "the host ends after close within this, else its group is killed" },
 	[HB_T_CLAUDE_FIRST_SEND_MS] = { "HB_CLAUDE_FIRST_SEND_MS", 10000, 0, 3600000, "hb-claude-bridge",
 					"queued messages wait this long for the desktop's first prompt" },
+	[HB_T_ONCE_IDLE_MS] = { "HB_ONCE_IDLE_MS", 30000, 1, 3600000, "bridges (--once)",
+				"a headless bridge that was handed no message within this of its start ends" },
 	[HB_T_ALERTS_PING_MS] = { "HB_ALERTS_PING_MS", 20000, 100, 3600000, "svc-alerts",
 				  "the relay link sends a WebSocket ping this often" },
 	[HB_T_ALERTS_PONG_MS] = { "HB_ALERTS_PONG_MS", 10000, 100, 3600000, "svc-alerts",

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# End to end: a session message to a Claude session whose agent does not
+# run starts a turn of its own (page 000), through `hb-claude-bridge
+# --once` (contract (2): the command line the broker's launcher uses),
+# with the real Claude Agent SDK (agent-host/host.mjs) on the mock
+# Messages API on 127.0.0.1.  The bridge is started by hand here, with
+# stdin from /dev/null, as the launcher starts it.
+# Checks:
+#   saved    a Claude session with a saved conversation: one turn through
+#            the bridge as a desktop runs it (claude-drive.mjs), then closed
+#   once     a message queued while nothing runs goes into the resumed
+#            conversation at once after the open (the model's request has
+#            the earlier turn before the envelope; the SDK's transcript has
+#            it under the message's uuid); the model answers the sender
+#            with send_session_message, which is queued for the sender as a
+#            new message from the Claude session, bound to the --once run
+#            and its --access; the bridge ends by itself after the turn
+#            (status 0, nothing on stdout), the run is closed and the
+#            session detached
+#   approve  a message whose turn asks for an approval card: with nobody
+#            watching, the card waits in `hbctl approvals` and the bridge
+#            with it; approved there, the tool runs and the bridge ends
+#   term     SIGTERM while the card waits: the card is cancelled, the run
+#            closed, the session detached
+#   idle     a --once bridge that is handed nothing ends HB_ONCE_IDLE_MS
+#            after its open (not before) and detaches
+# Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
+. "$(dirname "$0")/lib.sh"
+require claude
+require sqlite3
+
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
+db=$HB_HOME/data/appdata.db
+
+sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
+envelope() {
+	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Sender" from_agent="codex">\n%s\n</session_message>' \
+		"$sender" "$1"
+}
+# send CALL-ID MESSAGE: from the sender's open run to the recipient.
+send() {
+	"$build/hbctl" call send_session_message \
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$recipient" "$2")" \
+		--run run-sender --call-id "$1" --timeout 20000
+}
+# Claude Code against the mock only (docs/agent-host-pipe.md).
+claude_vars() {
+	vars=(HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port"
+		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1)
+}
+claude_env() { claude_vars; env "${vars[@]}" "$@"; }
+# once NAME RUN [VAR=VALUE...]: hb-claude-bridge --once for the recipient,
+# in the background (pid in $bridge, and in $desktop for the clean-up),
+# with contract (2)'s command line and stdin from /dev/null.
+once() {
+	local name=$1 run=$2
+	shift 2
+	claude_vars
+	# env execs the bridge: $! is the bridge itself, for the SIGTERM below.
+	env "${vars[@]}" "$@" "$build/hb-claude-bridge" --session "$recipient" --run "$run" --project "$tmp/project" \
+		--access full-auto --claude-session "$conversation" --once -- node "$hosts/host.mjs" \
+		</dev/null >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	bridge=$!
+	desktop=$bridge
+}
+# ended SECONDS: true once the bridge has ended by itself within SECONDS;
+# its status in $rc.  Killed (and false) otherwise.
+ended() {
+	if wait_for "$1" '! kill -0 "$bridge" 2>/dev/null'; then
+		wait "$bridge"
+		rc=$?
+		desktop=
+		return 0
+	fi
+	rc=timeout
+	return 1
+}
+# How many events of the recipient's session: attached | detached.
+session_events() { events "e.event===\"session.$1\" && e.session===\"$recipient\""; }
+# The run is closed: the broker says so, and a call bound to it is refused.
+run_closed() {
+	grep -q "run $1 closed" "$tmp/broker.log" &&
+		"$build/hbctl" call maintain_sessions '{"action":"guide"}' --run "$1" 2>&1 | grep -q "is not an open run"
+}
+approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
+# The first request to the mock whose last user message has a text block
+# equal to file $1, as "SEQ EARLIER": EARLIER is 1 when an earlier user
+# message of that request contains text $2 and an assistant message lies
+# between the two ("0 0": no such request).
+resumed_with() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8"), earlier = process.argv[3];
+		const texts = (m) => typeof m.content === "string" ? [m.content] :
+			m.content.filter((c) => c.type === "text").map((c) => c.text);
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
+			const last = msgs.map((m) => m.role).lastIndexOf("user");
+			if (last < 0 || !texts(msgs[last]).includes(want)) continue;
+			const before = msgs.findIndex((m) => m.role === "user" && texts(m).some((t) => t.includes(earlier)));
+			const between = before >= 0 && msgs.slice(before + 1, last).some((m) => m.role === "assistant");
+			console.log(r.seq + " " + (between ? 1 : 0));
+			process.exit(0);
+		}
+		console.log("0 0");' "$tmp/mock.jsonl" "$1" "$2"
+}
+# The SDK's own reading of the saved conversation (getSessionMessages):
+# "AT BEFORE" where AT is the index of the user message whose uuid is the
+# one the bridge derives from operation id $1 (SHA-256, version 8) and
+# whose text is file $2 (-1: none), BEFORE the index of the first user
+# message containing text $3.
+in_transcript() {
+	claude_env node --input-type=module -e '
+		import fs from "node:fs";
+		import crypto from "node:crypto";
+		const { getSessionMessages } = await import(process.argv[1]);
+		const [conversation, dir, op, file, earlier] = process.argv.slice(2);
+		const h = crypto.createHash("sha256").update(op).digest();
+		h[6] = (h[6] & 0x0f) | 0x80;
+		h[8] = (h[8] & 0x3f) | 0x80;
+		const x = h.subarray(0, 16).toString("hex");
+		const uuid = [x.slice(0, 8), x.slice(8, 12), x.slice(12, 16), x.slice(16, 20), x.slice(20)].join("-");
+		const want = fs.readFileSync(file, "utf8");
+		const texts = (m) => typeof m.message.content === "string" ? [m.message.content] :
+			m.message.content.filter((c) => c.type === "text").map((c) => c.text);
+		const msgs = (await getSessionMessages(conversation, { dir })).filter((m) => m.type === "user");
+		const at = msgs.findIndex((m) => m.uuid === uuid && texts(m).includes(want));
+		const before = msgs.findIndex((m) => texts(m).some((t) => t.includes(earlier)));
+		console.log(at + " " + before);' \
+		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project" "$1" "$2" "$3"
+}
+
+{ sessions_conf; messages_conf; } | start_broker
+watch_events
+
+recipient=$(full_auto_session "Claude recipient" claude)
+sender=$(full_auto_session Sender codex)
+check "two sessions" '[ -n "$recipient" ] && [ -n "$sender" ]'
+"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+
+node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+wait_for 10 '[ -s "$tmp/mock.out" ]'
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+conversation=$(node -e 'console.log(require("crypto").randomUUID())')
+
+# --------------------------------------------------------------- saved --
+earlier='Remember the word PELICAN for later.'
+claude_env timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
+	--transcript "$tmp/saved.transcript" --prompt "$earlier" \
+	-- "$build/hb-claude-bridge" --session "$recipient" --run run-desktop --project "$tmp/project" \
+	--access full-auto --claude-session "$conversation" -- node "$hosts/host.mjs" \
+	>"$tmp/saved.json" 2>"$tmp/saved.err"
+rc=$?
+check "saved: a desktop's turn in a new conversation, closed" \
+	'[ $rc = 0 ] && grep -q "\"resumed\":false" "$tmp/saved.json" && grep -q "\"sessionId\":\"$conversation\"" "$tmp/saved.json"'
+check "saved: the SDK has the conversation" \
+	'claude_env node --input-type=module -e "const { getSessionMessages } = await import(process.argv[1]); process.exit((await getSessionMessages(process.argv[2], { dir: process.argv[3] })).length >= 2 ? 0 : 1)" \
+		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project"'
+check "saved: its run closed, its session detached" 'run_closed run-desktop && wait_for 20 "[ \$(session_events detached) = 1 ]"'
+
+# ---------------------------------------------------------------- once --
+body='Please confirm, then answer me: @tool send_session_message {"recipientSessionId":"'"$sender"'","message":"Reply from Claude: got it."}'
+envelope "$body" >"$tmp/once.envelope"
+receipt=$(send call-once "$body")
+check "once: queued while no agent runs for the recipient" '[ "${receipt#queued:}" != "$receipt" ] && state_is call-once queued'
+op=$(op_of call-once)
+once once run-once
+check "once: the bridge ended by itself after the turn, status 0" 'ended 120 && [ "$rc" = 0 ]'
+check "once: the message was delivered" 'state_is call-once sent'
+read -r seq between <<<"$(resumed_with "$tmp/once.envelope" "$earlier")"
+check "once: the model got the envelope in the resumed conversation, the earlier turn before it" \
+	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+read -r at before <<<"$(in_transcript "$op" "$tmp/once.envelope" "$earlier")"
+check "once: the SDK's transcript has it, under the message's uuid, after the earlier turn" \
+	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
+check "once: the host resumed the saved conversation" 'grep -q "Claude session $conversation open (resumed: yes)" "$tmp/once.err"'
+check "once: nothing on stdout" '[ ! -s "$tmp/once.out" ]'
+check "once: the run is closed" 'run_closed run-once'
+check "once: the session attached, then detached" \
+	'[ "$(session_events attached)" -ge 2 ] && wait_for 20 "[ \$(session_events detached) = 2 ]"'
+check "once: the model's send_session_message got its receipt" \
+	'grep -q "^queued: the message session-message-" <(node -e "for (const l of require(\"fs\").readFileSync(process.argv[1],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) console.log(t.text)" "$tmp/mock.jsonl")'
+check "once: the answer is queued for the sender, from the Claude session, by the --once run at its --access" \
+	'"$build/hbctl" messages --session "$sender" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&m[0].message===\"Reply from Claude: got it.\"&&m[0].status===\"queued\"?0:1)})" &&
+	 [ "$(sent_by "$recipient")" = "run-once full-auto" ]'
+
+# ------------------------------------------------------------- approve --
+body='Rename yourself: @tool manage_sessions {"action":"rename","targetSessionId":"'"$recipient"'","title":"Renamed while nobody watched"}'
+receipt=$(send call-approve "$body")
+check "approve: queued" '[ "${receipt#queued:}" != "$receipt" ]'
+once approve run-approve
+check "approve: the turn waits on an approval card in hbctl approvals" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+check "approve: the card is the --once run's, and the bridge waits with it" \
+	'"$build/hbctl" approvals | grep -q "run-approve" && kill -0 "$bridge"'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+check "approve: after the approval the bridge ended by itself, status 0" 'ended 90 && [ "$rc" = 0 ]'
+check "approve: the tool ran" \
+	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "Renamed while nobody watched"'
+check "approve: the run is closed and the session detached" \
+	'run_closed run-approve && wait_for 20 "[ \$(session_events detached) = 3 ]"'
+
+# ---------------------------------------------------------------- term --
+body='Rename yourself again: @tool manage_sessions {"action":"rename","targetSessionId":"'"$recipient"'","title":"Never renamed"}'
+receipt=$(send call-term "$body")
+once term run-term
+check "term: the turn waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+card=$(approval_id)
+kill -TERM "$bridge"
+check "term: SIGTERM ends the bridge" 'ended 60'
+check "term: the card was cancelled" \
+	'wait_for 20 "[ \$(events \"e.event===\\\"approval.cancelled\\\" && e.id===\\\"$card\\\"\") -ge 1 ]" && [ -z "$(approval_id)" ]'
+check "term: the tool never ran" \
+	'! "$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "Never renamed"'
+check "term: the run is closed and the session detached" \
+	'run_closed run-term && wait_for 20 "[ \$(session_events detached) = 4 ]"'
+
+# ---------------------------------------------------------------- idle --
+check "idle: nothing waits for the recipient" \
+	'[ "$("$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 0 ]'
+attached_before=$(session_events attached)
+start=$(date +%s%3N)
+once idle run-idle HB_ONCE_IDLE_MS=3000
+check "idle: a bridge handed nothing ended by itself, status 0" 'ended 60 && [ "$rc" = 0 ]'
+elapsed=$(($(date +%s%3N) - start))
+check "idle: it attached first, and ended for the idle limit" \
+	'[ "$(session_events attached)" -gt "$attached_before" ] && grep -q "nothing was handed to this run within 3000 ms" "$tmp/idle.err"'
+check "idle: not before HB_ONCE_IDLE_MS" '[ "$elapsed" -ge 3000 ]'
+check "idle: the run is closed and the session detached" \
+	'run_closed run-idle && wait_for 20 "[ \$(session_events detached) = 5 ]"'
+
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	for t in saved once approve term idle; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
+	tail -60 "$tmp/broker.log"
+fi
+exit $fail
