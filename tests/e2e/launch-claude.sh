@@ -23,7 +23,10 @@
 #   term     SIGTERM while the card waits: the card is cancelled, the run
 #            closed, the session detached
 #   idle     a --once bridge that is handed nothing ends HB_ONCE_IDLE_MS
-#            after its open (not before) and detaches
+#            after its open (not before) and detaches; without
+#            --claude-session its host starts a new conversation
+#   failed   a host that cannot start Claude Code: the bridge says why on
+#            stderr, ends with status 1, and the run is closed
 # Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -58,14 +61,18 @@ claude_vars() {
 claude_env() { claude_vars; env "${vars[@]}" "$@"; }
 # once NAME RUN [VAR=VALUE...]: hb-claude-bridge --once for the recipient,
 # in the background (pid in $bridge, and in $desktop for the clean-up),
-# with contract (2)'s command line and stdin from /dev/null.
+# with contract (2)'s command line and stdin from /dev/null.  The saved
+# conversation's --claude-session is in $resume, the host's arguments in
+# $host_args.
+resume=()
+host_args=()
 once() {
 	local name=$1 run=$2
 	shift 2
 	claude_vars
 	# env execs the bridge: $! is the bridge itself, for the SIGTERM below.
 	env "${vars[@]}" "$@" "$build/hb-claude-bridge" --session "$recipient" --run "$run" --project "$tmp/project" \
-		--access full-auto --claude-session "$conversation" --once -- node "$hosts/host.mjs" \
+		--access full-auto "${resume[@]}" --once -- node "$hosts/host.mjs" "${host_args[@]}" \
 		</dev/null >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	bridge=$!
 	desktop=$bridge
@@ -151,6 +158,7 @@ mock=$!
 wait_for 10 '[ -s "$tmp/mock.out" ]'
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 conversation=$(node -e 'console.log(require("crypto").randomUUID())')
+resume=(--claude-session "$conversation")
 
 # --------------------------------------------------------------- saved --
 earlier='Remember the word PELICAN for later.'
@@ -228,6 +236,7 @@ check "idle: nothing waits for the recipient" \
 	'[ "$("$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 0 ]'
 attached_before=$(session_events attached)
 start=$(date +%s%3N)
+resume=()
 once idle run-idle HB_ONCE_IDLE_MS=3000
 check "idle: a bridge handed nothing ended by itself, status 0" 'ended 60 && [ "$rc" = 0 ]'
 elapsed=$(($(date +%s%3N) - start))
@@ -236,11 +245,21 @@ check "idle: it attached first, and ended for the idle limit" \
 check "idle: not before HB_ONCE_IDLE_MS" '[ "$elapsed" -ge 3000 ]'
 check "idle: the run is closed and the session detached" \
 	'run_closed run-idle && wait_for 20 "[ \$(session_events detached) = 5 ]"'
+check "idle: without --claude-session, a new conversation" \
+	'grep -q "Claude session [0-9a-f-]* open (resumed: no)" "$tmp/idle.err" && ! grep -q "$conversation" "$tmp/idle.err"'
+
+# -------------------------------------------------------------- failed --
+host_args=(/nonexistent/claude)
+once failed run-failed
+check "failed: the bridge ended by itself with status 1" 'ended 60 && [ "$rc" = 1 ]'
+check "failed: it said why on stderr, and nothing on stdout" \
+	'grep -q "the agent host failed: Claude Code native binary not found at /nonexistent/claude" "$tmp/failed.err" && [ ! -s "$tmp/failed.out" ]'
+check "failed: the run is closed" 'run_closed run-failed'
 
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for t in saved once approve term idle; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
+	for t in saved once approve term idle failed; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
 	tail -60 "$tmp/broker.log"
 fi
 exit $fail
