@@ -184,8 +184,8 @@ static void announce_open(struct bridge *br)
 		return;
 	if (!br->closing) {
 		if (br->opt.once) {
-			log_info(NULL, "Claude session %s open (resumed: %s)",
-				 json_string_value(json_object_get(br->open_result, "sessionId")),
+			const char *id = json_string_value(json_object_get(br->open_result, "sessionId"));
+			log_info(NULL, "Claude session %s open (resumed: %s)", id ? id : br->opt.claude_session,
 				 json_is_true(json_object_get(br->open_result, "resumed")) ? "yes" : "no");
 		} else {
 			ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
@@ -289,11 +289,13 @@ static int handle_event(struct bridge *br, json_t *msg, const char *line)
 static void headless_event(json_t *msg)
 {
 	const char *ev = json_string_value(json_object_get(msg, "event"));
+	const char *error = json_string_value(json_object_get(msg, "error"));
+	const char *reason = json_string_value(json_object_get(msg, "reason"));
 
 	if (ev && strcmp(ev, "failed") == 0)
-		log_error(NULL, "the agent host failed: %s", json_string_value(json_object_get(msg, "error")));
+		log_error(NULL, "the agent host failed: %s", error ? error : "it gave no reason");
 	else if (ev && strcmp(ev, "closed") == 0)
-		log_info(NULL, "the agent host closed (%s)", json_string_value(json_object_get(msg, "reason")));
+		log_info(NULL, "the agent host closed (%s)", reason ? reason : "no reason given");
 }
 
 static void from_host(struct bridge *br, char *line, size_t len)

@@ -179,14 +179,21 @@ check "saved: its run closed, its session detached" 'run_closed run-desktop && w
 body='Please confirm, then answer me: @tool send_session_message {"recipientSessionId":"'"$sender"'","message":"Reply from Claude: got it."}'
 envelope "$body" >"$tmp/once.envelope"
 receipt=$(send call-once "$body")
-check "once: queued while no agent runs for the recipient" '[ "${receipt#queued:}" != "$receipt" ] && state_is call-once queued'
+body2='And a second one, queued with it.'
+envelope "$body2" >"$tmp/once2.envelope"
+receipt2=$(send call-once-2 "$body2")
+check "once: both queued while no agent runs for the recipient" \
+	'[ "${receipt#queued:}" != "$receipt" ] && [ "${receipt2#queued:}" != "$receipt2" ] && state_is call-once queued'
 op=$(op_of call-once)
 once once run-once
-check "once: the bridge ended by itself after the turn, status 0" 'ended 120 && [ "$rc" = 0 ]'
-check "once: the message was delivered" 'state_is call-once sent'
+check "once: the bridge ended by itself after the turns, status 0" 'ended 120 && [ "$rc" = 0 ]'
+check "once: both messages were delivered, by this one bridge" \
+	'state_is call-once sent && state_is call-once-2 sent && [ "$(grep -c "sent into the Claude conversation" "$tmp/once.err")" = 2 ]'
 read -r seq between <<<"$(resumed_with "$tmp/once.envelope" "$earlier")"
 check "once: the model got the envelope in the resumed conversation, the earlier turn before it" \
 	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+read -r seq2 between2 <<<"$(resumed_with "$tmp/once2.envelope" "$earlier")"
+check "once: the second in a turn of its own, after the first's" '[ "$seq2" -gt "$seq" ] && [ "$between2" = 1 ]'
 read -r at before <<<"$(in_transcript "$op" "$tmp/once.envelope" "$earlier")"
 check "once: the SDK's transcript has it, under the message's uuid, after the earlier turn" \
 	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
