@@ -70,8 +70,11 @@ once() {
 	local name=$1 run=$2
 	shift 2
 	claude_vars
+	# An hour of both limits unless the caller sets them: a message that
+	# waited for a desktop's first prompt would never go in, and a run
+	# would end for its turns, never for the idle limit.
 	# env execs the bridge: $! is the bridge itself, for the SIGTERM below.
-	env "${vars[@]}" "$@" "$build/hb-claude-bridge" --session "$recipient" --run "$run" --project "$tmp/project" \
+	env "${vars[@]}" HB_CLAUDE_FIRST_SEND_MS=3600000 HB_ONCE_IDLE_MS=3600000 "$@" "$build/hb-claude-bridge" --session "$recipient" --run "$run" --project "$tmp/project" \
 		--access full-auto "${resume[@]}" --once -- node "$hosts/host.mjs" "${host_args[@]}" \
 		</dev/null >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	bridge=$!
