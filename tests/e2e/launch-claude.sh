@@ -217,8 +217,9 @@ receipt=$(send call-approve "$body")
 check "approve: queued" '[ "${receipt#queued:}" != "$receipt" ]'
 once approve run-approve
 check "approve: the turn waits on an approval card in hbctl approvals" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
-check "approve: the card is the --once run's, and the bridge waits with it" \
-	'"$build/hbctl" approvals | grep -q "run-approve" && kill -0 "$bridge"'
+check "approve: the card is the --once run's, on the broker's events too, and the bridge waits with it" \
+	'"$build/hbctl" approvals | grep -q "run-approve" && kill -0 "$bridge" &&
+	 [ "$(events "e.event===\"approval.requested\" && e.run===\"run-approve\"")" = 1 ]'
 "$build/hbctl" approve "$(approval_id)" >/dev/null
 check "approve: after the approval the bridge ended by itself, status 0" 'ended 90 && [ "$rc" = 0 ]'
 check "approve: the tool ran" \
