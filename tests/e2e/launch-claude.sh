@@ -22,6 +22,8 @@
 #            with it; approved there, the tool runs and the bridge ends
 #   term     SIGTERM while the card waits: the card is cancelled, the run
 #            closed, the session detached
+#   cancel   SIGTERM while an approved tool call runs (svc-echo's slow
+#            stand-in): the call's handler sees the cancel
 #   idle     a --once bridge that is handed nothing ends HB_ONCE_IDLE_MS
 #            after its open (not before) and detaches; without
 #            --claude-session its host starts a new conversation
@@ -148,7 +150,7 @@ in_transcript() {
 		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project" "$1" "$2" "$3"
 }
 
-{ sessions_conf; messages_conf; } | start_broker
+{ sessions_conf; messages_conf; slow_tool_conf; } | start_broker
 watch_events
 
 recipient=$(full_auto_session "Claude recipient" claude)
@@ -242,6 +244,20 @@ check "term: the tool never ran" \
 check "term: the run is closed and the session detached" \
 	'run_closed run-term && wait_for 20 "[ \$(session_events detached) = 4 ]"'
 
+# -------------------------------------------------------------- cancel --
+body='Open a page: @tool use_user_browser {"action":"open","url":"http://127.0.0.1/"}'
+receipt=$(send call-cancel "$body")
+once cancel run-cancel
+check "cancel: the slow call waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+echo_busy() { "$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":1'; }
+check "cancel: approved, the call runs in its service" 'wait_for 30 echo_busy'
+kill -TERM "$bridge"
+check "cancel: SIGTERM ends the bridge" 'ended 60'
+check "cancel: the cancel reached the service (its handler stopped)" slots_free_soon
+check "cancel: the run is closed and the session detached" \
+	'run_closed run-cancel && wait_for 20 "[ \$(session_events detached) = 5 ]"'
+
 # ---------------------------------------------------------------- idle --
 check "idle: nothing waits for the recipient" \
 	'[ "$("$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 0 ]'
@@ -255,7 +271,7 @@ check "idle: it attached first, and ended for the idle limit" \
 	'[ "$(session_events attached)" -gt "$attached_before" ] && grep -q "nothing was handed to this run within 3000 ms" "$tmp/idle.err"'
 check "idle: not before HB_ONCE_IDLE_MS" '[ "$elapsed" -ge 3000 ]'
 check "idle: the run is closed and the session detached" \
-	'run_closed run-idle && wait_for 20 "[ \$(session_events detached) = 5 ]"'
+	'run_closed run-idle && wait_for 20 "[ \$(session_events detached) = 6 ]"'
 check "idle: without --claude-session, a new conversation" \
 	'grep -q "Claude session [0-9a-f-]* open (resumed: no)" "$tmp/idle.err" && ! grep -q "$conversation" "$tmp/idle.err"'
 
@@ -270,7 +286,7 @@ check "failed: the run is closed" 'run_closed run-failed'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for t in saved once approve term idle failed; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
+	for t in saved once approve term cancel idle failed; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
 	tail -60 "$tmp/broker.log"
 fi
 exit $fail
