@@ -580,16 +580,16 @@ static int parse_options(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--once") == 0) {
-			o->once = 1;
-			continue;
-		}
 		const char **slot = strcmp(argv[i], "--session") == 0 ? &o->session
 				  : strcmp(argv[i], "--run") == 0 ? &o->run
 				  : strcmp(argv[i], "--project") == 0 ? &o->project
 				  : strcmp(argv[i], "--access") == 0 ? &o->access
 				  : strcmp(argv[i], "--claude-session") == 0 ? &o->claude_session
 				  : strcmp(argv[i], "--model") == 0 ? &o->model : NULL;
+		if (!slot && strcmp(argv[i], "--once") == 0) {
+			o->once = 1; /* a flag: no value */
+			continue;
+		}
 		if (!slot || i + 1 >= argc)
 			return -1;
 		*slot = argv[++i];
