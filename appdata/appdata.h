@@ -17,6 +17,17 @@
 #define APPDATA_FILE_NAME "appdata.db"
 #define APPDATA_BUSY_TIMEOUT_MS 5000
 
+/* The agent's own link of a session, as SQL subqueries on the session id
+ * expression S (e.g. "s.id"); NULL when it has none.  Codex: the newest
+ * top-level thread (a sub-agent thread links to its parent thread, not to
+ * the session).  Claude: its conversation.  svc-sessions prints them and
+ * svc-messages hands them to the broker's launcher: one definition. */
+#define APPDATA_CODEX_THREAD_OF(S)                                                 \
+	"(SELECT l.thread_id FROM codex_session_links l"                           \
+	" WHERE l.session_id = " S " AND l.parent_thread_id IS NULL"               \
+	" ORDER BY l.created_at DESC, l.thread_id DESC LIMIT 1)"
+#define APPDATA_CLAUDE_SESSION_OF(S) "(SELECT c.claude_session_id FROM claude_sessions c WHERE c.session_id = " S ")"
+
 /* "<data dir>/appdata.db", creating the data dir (0700) when missing. */
 int appdata_default_path(char *out, size_t outlen, char *err, size_t errlen);
 

@@ -2,6 +2,11 @@
  * hb-codex-bridge - sits on the stdio pipe of `codex app-server`.
  *
  *	hb-codex-bridge [--session ID] -- codex app-server [ARGS...]
+ *	hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server
+ *
+ * The second form is the broker's launcher's (codex_once.c): no caller,
+ * the bridge resumes the session's thread itself, carries in the messages
+ * the broker hands it and ends when their turns have ended.
  *
  * Every line passes through both ways, in order and byte for byte, except:
  * - the caller's `initialize` gets capabilities.experimentalApi = true
@@ -31,6 +36,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "access.h"
 #include "child.h"
 #include "client.h"
 #include "clock.h"
@@ -104,7 +110,9 @@ static int track(struct bridge *br, int64_t id, char *rpcid)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hb-codex-bridge [--session ID] -- codex app-server [ARGS...]\n");
+	fprintf(stderr, "usage: hb-codex-bridge [--session ID] -- codex app-server [ARGS...]\n"
+			"       hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server\n"
+			"  LEVEL: read-only, full-auto, full-access or unrestricted\n");
 	return 100;
 }
 
@@ -114,8 +122,10 @@ static void to_server(struct bridge *br, const char *line, size_t len)
 		log_warn(NULL, "cannot write to the server: %s", strerror(errno));
 }
 
-static void to_caller(const char *line, size_t len)
+static void to_caller(struct bridge *br, const char *line, size_t len)
 {
+	if (br->once)
+		return; /* nobody is there: stdout is a log */
 	if (write_line(STDOUT_FILENO, line, len) < 0)
 		log_warn(NULL, "cannot write to the caller: %s", strerror(errno));
 }
@@ -367,6 +377,10 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *ns = json_object_get(params, "namespace");
 
+	if (msg && br->once && codex_once_from_server(br, msg)) {
+		json_decref(msg);
+		return; /* --once's own requests, and those nobody can answer */
+	}
 	if (msg && codex_deliver_from_server(br, msg)) {
 		json_decref(msg);
 		return; /* the answer to our own turn/start or turn/steer */
@@ -395,7 +409,7 @@ static void from_server(struct bridge *br, char *line, size_t len)
 		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"),
 			    json_string_value(json_object_get(json_object_get(msg, "result"), "model")));
 	json_decref(msg);
-	to_caller(line, len);
+	to_caller(br, line, len);
 }
 
 /* The links are in: send the tool calls that waited for them. */
@@ -508,8 +522,10 @@ static void on_signal(void *ctx)
 static long long before_wait(void *ctx)
 {
 	struct bridge *br = ctx;
-	long long wait = codex_deliver_tick(br), left;
+	long long once = br->once ? codex_once_tick(br) : -1, wait = codex_deliver_tick(br), left;
 
+	if (once >= 0 && (wait < 0 || once < wait))
+		wait = once;
 	if (!br->stop_deadline_ms)
 		return wait;
 	if ((left = br->stop_deadline_ms - hb_monotonic_ms()) <= 0) {
@@ -522,6 +538,35 @@ static long long before_wait(void *ctx)
 
 static const struct pump_ops codex_pump = { on_caller_line, on_caller_done, on_server_line, on_broker,
 					    before_wait, on_signal };
+/* --once: no caller. */
+static const struct pump_ops once_pump = { NULL, NULL, on_server_line, on_broker, before_wait, on_signal };
+
+/* The options before "--"; the index of "--", or -1 (usage). */
+static int parse_options(struct bridge *br, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
+			br->session = argv[++i];
+		else if (strcmp(argv[i], "--resume") == 0 && i + 1 < argc)
+			br->once_resume = argv[++i];
+		else if (strcmp(argv[i], "--access") == 0 && i + 1 < argc)
+			br->once_access = argv[++i];
+		else if (strcmp(argv[i], "--once") == 0)
+			br->once = 1;
+		else
+			return -1;
+	}
+	if (i + 1 >= argc)
+		return -1;
+	/* --resume and --access belong to --once, which needs all three. */
+	if ((br->once || br->once_resume || br->once_access) &&
+	    (!br->once || !br->session || !*br->session || !br->once_resume || !*br->once_resume ||
+	     hb_access_rank(br->once_access ? br->once_access : "") < 0))
+		return -1;
+	return i;
+}
 
 int main(int argc, char **argv)
 {
@@ -534,13 +579,7 @@ int main(int argc, char **argv)
 	 * user's may reach it. */
 	hb_forget_secrets();
 	memset(&br, 0, sizeof br);
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
-			br.session = argv[++i];
-		else
-			return usage();
-	}
-	if (i + 1 >= argc)
+	if ((i = parse_options(&br, argc, argv)) < 0)
 		return usage();
 	signal(SIGPIPE, SIG_IGN);
 	if (pump_catch_signals() < 0)
@@ -556,8 +595,12 @@ int main(int argc, char **argv)
 		log_error(NULL, "%s", err);
 		return 111;
 	}
-	pump_run(br.server.out, br.broker_ok ? br.broker.sock : NULL, &codex_pump, &br);
+	if (br.once)
+		codex_once_start(&br);
+	pump_run(br.server.out, br.broker_ok ? br.broker.sock : NULL, br.once ? &once_pump : &codex_pump, &br);
 	status = child_wait(&br.server);
+	if (br.once_failed && status == 0)
+		status = 1;
 	deliveries_detach(&br.dl, 1);
 	while (br.pending.count) {
 		struct pending *p = hb_map_any(&br.pending);

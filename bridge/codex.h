@@ -31,7 +31,16 @@ struct bridge {
 	char turn[200];                 /* its running turn, or "" */
 	struct delivery *working;       /* the one turn/start or turn/steer in flight */
 	struct delivered_run *runs;     /* runs opened for turns we started */
+	unsigned handed;                /* deliveries taken (a repeat is not counted) */
 	long long stop_deadline_ms;     /* signalled: the server is killed then */
+	/* --once (codex_once.c) */
+	int once;
+	const char *once_resume;        /* --resume THREAD */
+	const char *once_access;        /* --access LEVEL */
+	int once_idle_ms;
+	long long once_since_ms;        /* when it attached */
+	int once_ending;                /* the server's input is closed */
+	int once_failed;                /* initialize or the resume failed */
 };
 
 /* Write one JSON value as a line to fd. */
@@ -51,5 +60,14 @@ int codex_deliver_refuse(struct bridge *br, json_t *msg);
  * input is closed (the bridge is ending); ms until the next time. */
 long long codex_deliver_tick(struct bridge *br);
 void codex_deliver_free(struct bridge *br);
+
+/* codex_once.c: --once, without a caller */
+/* Send initialize; initialized and thread/resume follow its answer. */
+void codex_once_start(struct bridge *br);
+/* A line from the server: 1 when it was for --once alone. */
+int codex_once_from_server(struct bridge *br, json_t *msg);
+/* Before each wait: end when the work is done or nothing came; ms until
+ * the next look (-1: no limit). */
+long long codex_once_tick(struct bridge *br);
 
 #endif

@@ -171,7 +171,8 @@ void codex_deliver(struct bridge *br, const struct hb_env *e)
 {
 	if (!br->thread[0])
 		return; /* not attached yet: the broker will ask again */
-	deliveries_take(&br->dl, e);
+	if (deliveries_take(&br->dl, e))
+		br->handed++;
 	pump(br);
 }
 

@@ -63,6 +63,9 @@ int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void 
 
 	lines_init(&in);
 	lines_init(&out);
+	/* No caller (hb-codex-bridge --once): stdin is not read at all. */
+	if (!ops->from_caller)
+		in.eof = 1;
 	while (!out.eof) {
 		zmq_pollitem_t items[4];
 		long long wait = ops->before_wait ? ops->before_wait(ctx) : -1;
@@ -73,7 +76,7 @@ int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void 
 		if (wait == -2)
 			break;
 		memset(items, 0, sizeof items);
-		if (!in.eof && ops->from_caller) {
+		if (!in.eof) {
 			items[n].fd = STDIN_FILENO;
 			items[n++].events = ZMQ_POLLIN;
 		}

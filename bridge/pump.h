@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 struct pump_ops {
-	/* NULL: there is no caller (a headless bridge); stdin is not read. */
+	/* NULL: there is no caller, stdin is not read (caller_done unused). */
 	void (*from_caller)(void *ctx, char *line, size_t len);
 	void (*caller_done)(void *ctx);          /* our stdin reached its end */
 	void (*from_agent)(void *ctx, char *line, size_t len);

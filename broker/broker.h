@@ -28,6 +28,7 @@ struct call;
 struct run;
 struct approval;
 struct attachment;
+struct launch;
 
 /* A request id from a client, echoed back with its own type. */
 struct reqid {
@@ -134,6 +135,8 @@ struct broker_settings {
 	int stop_grace_ms;      /* TERM to KILL for a service */
 	int shutdown_grace_ms;  /* calls in flight get this long at SIGTERM */
 	int attach_ttl_ms;      /* a bridge that stopped attaching is gone */
+	int launch_attach_ms;   /* a bridge the broker started must attach within this */
+	int launch_retry_ms;    /* a start that failed: the next one waits this */
 };
 
 struct broker {
@@ -152,6 +155,9 @@ struct broker {
 	struct run *runs;
 	struct approval *approvals;
 	struct attachment *attachments; /* bridges and their sessions (deliver.c) */
+	struct launch *launches;        /* bridges the broker started (launch.c) */
+	unsigned launch_seq;
+	char exe_dir[HB_PATH_MAX];      /* hb-broker's folder: the bridges are beside it */
 	uint64_t next_approval;
 	long long started_ms;
 	int stopping;                   /* SIGTERM received */

@@ -16,6 +16,7 @@
 
 #include "events.h"
 #include "failpoint.h"
+#include "launch.h"
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
@@ -96,6 +97,7 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 		return;
 	}
 	runs_note_attach(b, peer, session, broker_now_ms());
+	launch_attached(b, session, peer->pid);
 	if ((a = find_peer(b, peer, session))) {
 		a->seen_ms = broker_now_ms();
 		attach_ok(b, peer, &id);
@@ -205,14 +207,20 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 			 "message id or session");
 		return;
 	}
-	if (!a) {
-		answer_task(b, peer, e, "offline", "no bridge carries this session's agent now");
-		return;
-	}
 	/* Again just before delivery: the recipient's access may have changed,
-	 * and only the broker knows the access of its running turn. */
+	 * and only the broker knows the access of its running turn.  Before
+	 * a start too: no agent is started for a message the user must see
+	 * first. */
 	if (!hb_env_bool(e, "approved", 0) && hb_message_hold(&sender, &recipient, reason, sizeof reason)) {
 		answer_task(b, peer, e, "held", reason);
+		return;
+	}
+	if (!a) {
+		/* Its agent runs at the level the rules just approved. */
+		struct launch_request r = { session, hb_env_str_or(e, "recipientAgent", ""),
+					    hb_env_str_or(e, "recipientLink", ""), recipient.access, recipient.project };
+		launch_for_delivery(b, &r, reason, sizeof reason);
+		answer_task(b, peer, e, "offline", reason);
 		return;
 	}
 	hb_failpoint("broker.before-forward");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "exe_path.h"
 #include "approvals.h"
 #include "back.h"
 #include "clock.h"
@@ -28,6 +29,7 @@
 #include "events.h"
 #include "front.h"
 #include "intake.h"
+#include "launch.h"
 #include "lock.h"
 #include "log.h"
 #include "notify.h"
@@ -60,6 +62,8 @@ static void load_settings(struct broker_settings *s)
 	s->stop_grace_ms = hb_tunable(HB_T_STOP_GRACE_MS);
 	s->shutdown_grace_ms = hb_tunable(HB_T_SHUTDOWN_GRACE_MS);
 	s->attach_ttl_ms = hb_tunable(HB_T_ATTACH_TTL_MS);
+	s->launch_attach_ms = hb_tunable(HB_T_LAUNCH_ATTACH_MS);
+	s->launch_retry_ms = hb_tunable(HB_T_LAUNCH_RETRY_MS);
 }
 
 static int usage(int help)
@@ -159,10 +163,12 @@ static void read_signals(struct broker *b)
 
 static long long poll_timeout(const struct broker *b, long long now)
 {
-	long long d = supervisor_next_deadline(b), r = route_next_deadline(b), t;
+	long long d = supervisor_next_deadline(b), r = route_next_deadline(b), l = launch_next_deadline(b), t;
 
 	if (r && (!d || r < d))
 		d = r;
+	if (l && (!d || l < d))
+		d = l;
 	if (b->stopping && (!d || b->stop_deadline_ms < d))
 		d = b->stop_deadline_ms;
 	if (!b->ready_notified && (!d || b->started_ms + b->set.start_timeout_ms < d))
@@ -185,23 +191,30 @@ static void maybe_notify_ready(struct broker *b, long long now)
 	log_info(NULL, "serving");
 }
 
+#define LAUNCH_ITEMS 32
+
 static void run(struct broker *b)
 {
 	int services_stopping = 0;
 
 	for (;;) {
-		zmq_pollitem_t items[4] = {
+		zmq_pollitem_t items[4 + LAUNCH_ITEMS] = {
 			{ b->front, 0, ZMQ_POLLIN, 0 },
 			{ b->back, 0, ZMQ_POLLIN, 0 },
 			{ NULL, signal_pipe[0], ZMQ_POLLIN, 0 },
 			{ b->pub, 0, ZMQ_POLLIN, 0 },
 		};
 		long long now = broker_now_ms();
+		/* The output of the bridges it started, for its log. */
+		int nlaunch = launch_poll_items(b, items + 4, LAUNCH_ITEMS);
 
-		if (zmq_poll(items, 4, poll_timeout(b, now)) < 0 && errno != EINTR) {
+		if (zmq_poll(items, 4 + nlaunch, poll_timeout(b, now)) < 0 && errno != EINTR) {
 			log_error(NULL, "poll failed: %s", zmq_strerror(errno));
 			break;
 		}
+		for (int i = 4; i < 4 + nlaunch; i++)
+			if (items[i].revents & (ZMQ_POLLIN | ZMQ_POLLERR))
+				launch_read(b, items[i].fd);
 		if (items[3].revents & ZMQ_POLLIN)
 			events_read_subscriptions(b); /* first: a new watcher sees this round */
 		if (items[2].revents & ZMQ_POLLIN)
@@ -213,6 +226,7 @@ static void run(struct broker *b)
 		now = broker_now_ms();
 		route_tick(b, now);
 		deliver_tick(b, now);
+		launch_tick(b, now);
 		supervisor_tick(b, now);
 		maybe_notify_ready(b, now);
 		if (!b->stopping)
@@ -220,9 +234,10 @@ static void run(struct broker *b)
 		if (!services_stopping && (b->calls.count == 0 || now >= b->stop_deadline_ms)) {
 			route_fail_all(b, "hb-broker stopped before this call finished; try the call again");
 			supervisor_terminate_all(b);
+			launch_terminate_all(b);
 			services_stopping = 1;
 		}
-		if (services_stopping && supervisor_all_exited(b))
+		if (services_stopping && supervisor_all_exited(b) && launch_all_exited(b))
 			break;
 	}
 }
@@ -267,6 +282,12 @@ int main(int argc, char **argv)
 		hb_fatal("%s", err);
 	if (config_load(&b.cfg, config, libexec, err, sizeof err) < 0)
 		hb_fatal("%s", err);
+	/* The bridges the launcher starts are installed beside hb-broker; a
+	 * broker started under another name (argv[0]) looks in --libexec. */
+	if (hb_exe_dir(argv[0], b.exe_dir, sizeof b.exe_dir, err, sizeof err) < 0) {
+		log_warn(NULL, "%s; the bridges for sessions without one are looked for in %s", err, libexec);
+		snprintf(b.exe_dir, sizeof b.exe_dir, "%s", libexec);
+	}
 	if (setup_signals() < 0)
 		hb_fatal("cannot set up signals: %s", strerror(errno));
 	if (open_sockets(&b) < 0)
@@ -287,6 +308,7 @@ int main(int argc, char **argv)
 	zmq_ctx_term(b.zctx);
 	route_free(&b);
 	deliver_free(&b);
+	launch_free(&b);
 	approvals_free(&b);
 	intake_free(&b);
 	runs_free(&b);

@@ -81,15 +81,23 @@ pid_t spawn_service(const char *exec, const char *name, char *const args[], char
 		    char *err, size_t errlen)
 {
 	char *argv[64];
-	int pfd[2], child_errno = 0, nargs = 0;
-	sigset_t all, old;
-	ssize_t n;
-	pid_t pid;
+	int nargs = 0;
 
 	argv[nargs++] = (char *)name;
 	for (int i = 0; args[i] && nargs < 62; i++)
 		argv[nargs++] = args[i];
 	argv[nargs] = NULL;
+	return spawn_process(exec, argv, envp, -1, -1, err, errlen);
+}
+
+pid_t spawn_process(const char *exec, char *const argv[], char *const envp[], int in_fd, int out_fd, char *err,
+		    size_t errlen)
+{
+	int pfd[2], child_errno = 0;
+	sigset_t all, old;
+	ssize_t n;
+	pid_t pid;
+
 	if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(pfd[1], F_SETFD, FD_CLOEXEC) < 0) {
 		snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
 		return -1;
@@ -105,6 +113,14 @@ pid_t spawn_service(const char *exec, const char *name, char *const args[], char
 		for (int sig = 1; sig < 32; sig++)
 			sigaction(sig, &dfl, NULL);
 		setpgid(0, 0);
+		/* dup2 clears close-on-exec on the copies: the descriptors
+		 * themselves may be close-on-exec. */
+		if ((in_fd >= 0 && dup2(in_fd, STDIN_FILENO) < 0) ||
+		    (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))) {
+			child_errno = errno;
+			(void)!write(pfd[1], &child_errno, sizeof child_errno);
+			_exit(127);
+		}
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		execve(exec, argv, envp);
 		child_errno = errno;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "launch.h"
 #include "report.h"
 #include "supervise.h"
 
@@ -84,6 +85,8 @@ char *status_json(const struct broker *b)
 	for (int i = 0; i < b->nservices; i++)
 		json_array_append_new(services, service_json(&b->services[i]));
 	json_object_set_new(root, "services", services);
+	/* The bridges the broker started for sessions no bridge carried. */
+	json_object_set_new(root, "launches", launch_status_json(b));
 	/* The supervisor checks itself on every status: tests and operators
 	 * see a broken invariant instead of its consequences much later. */
 	supervisor_selfcheck(b, check, sizeof check);

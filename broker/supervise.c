@@ -17,6 +17,7 @@
 
 #include "events.h"
 #include "incarnation.h"
+#include "launch.h"
 #include "log.h"
 #include "reply.h"
 #include "route.h"
@@ -235,8 +236,11 @@ void supervisor_reap(struct broker *b)
 		struct instance *inst = incarnation_by_pid(b, pid);
 		char how[160];
 
-		if (!inst)
+		/* Not a service: a bridge the launcher started, or nothing. */
+		if (!inst) {
+			launch_reaped(b, pid, status);
 			continue;
+		}
 		describe_death(b, inst, status, how, sizeof how);
 		instance_died(b, inst, how);
 	}

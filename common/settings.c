@@ -481,6 +481,17 @@ int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, 
 	return 0;
 }
 
+int hb_settings_set_string(const struct hb_paths *p, const char *key, const char *value, char *err, size_t errlen)
+{
+	json_t *v = NULL;
+
+	if (value && !(v = json_string(value))) {
+		snprintf(err, errlen, "%s: %s is not UTF-8 text", SETTINGS_FILE, key);
+		return -1;
+	}
+	return set_one(p, key, v, err, errlen);
+}
+
 int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen)
 {
 	json_t *v;

@@ -88,6 +88,10 @@ int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, si
 int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t errlen);
 int hb_settings_check_browser_url(const char *url, char *err, size_t errlen);
 int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen);
+/* A string setting of settings.json (e.g. "codexPath", "agentHost") set
+ * to value, or removed when value is NULL; every other key stays.  0, or
+ * -1 with err. */
+int hb_settings_set_string(const struct hb_paths *p, const char *key, const char *value, char *err, size_t errlen);
 int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen);
 int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen);
 

@@ -55,8 +55,6 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				 "the host ends after close within this, else its group is killed" },
 	[HB_T_CLAUDE_FIRST_SEND_MS] = { "HB_CLAUDE_FIRST_SEND_MS", 10000, 0, 3600000, "hb-claude-bridge",
 					"queued messages wait this long for the desktop's first prompt" },
-	[HB_T_ONCE_IDLE_MS] = { "HB_ONCE_IDLE_MS", 30000, 1, 3600000, "bridges (--once)",
-				"a headless bridge that was handed no message within this of its start ends" },
 	[HB_T_ALERTS_PING_MS] = { "HB_ALERTS_PING_MS", 20000, 100, 3600000, "svc-alerts",
 				  "the relay link sends a WebSocket ping this often" },
 	[HB_T_ALERTS_PONG_MS] = { "HB_ALERTS_PONG_MS", 10000, 100, 3600000, "svc-alerts",
@@ -73,6 +71,12 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				     "each step of an action (a click, a snapshot, a screenshot) ends within this" },
 	[HB_T_BROWSER_LOAD_MS] = { "HB_BROWSER_LOAD_MS", 20000, 100, 600000, "svc-browser",
 				   "a page opened or navigated must load within this" },
+	[HB_T_ONCE_IDLE_MS] = { "HB_ONCE_IDLE_MS", 30000, 0, 86400000, "hb-codex-bridge, hb-claude-bridge",
+				"--once: a bridge handed nothing this long after it attached ends" },
+	[HB_T_LAUNCH_ATTACH_MS] = { "HB_LAUNCH_ATTACH_MS", 120000, 100, 86400000, "hb-broker",
+				    "a bridge the broker started must attach within this, else it is killed" },
+	[HB_T_LAUNCH_RETRY_MS] = { "HB_LAUNCH_RETRY_MS", 30000, 0, 86400000, "hb-broker",
+				   "after a start that ended without attaching, the next start waits this" },
 };
 
 int hb_tunable_or(enum hb_tunable t, int dflt)

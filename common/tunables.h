@@ -43,8 +43,6 @@ enum hb_tunable {
 	HB_T_HOST_REQUEST_MS,
 	HB_T_HOST_CLOSE_MS,
 	HB_T_CLAUDE_FIRST_SEND_MS,
-	/* the bridges started headless (--once) */
-	HB_T_ONCE_IDLE_MS,
 	/* svc-alerts' link to the relay */
 	HB_T_ALERTS_PING_MS,
 	HB_T_ALERTS_PONG_MS,
@@ -55,6 +53,9 @@ enum hb_tunable {
 	HB_T_BROWSER_CONNECT_MS,
 	HB_T_BROWSER_ACTION_MS,
 	HB_T_BROWSER_LOAD_MS,
+	HB_T_ONCE_IDLE_MS,
+	HB_T_LAUNCH_ATTACH_MS,
+	HB_T_LAUNCH_RETRY_MS,
 	HB_T_COUNT
 };
 

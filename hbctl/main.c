@@ -48,7 +48,8 @@ int usage(void)
 			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent | relay-url set URL|delete |\n"
 			"                       remote-access on|off | device-credential set|delete |\n"
-			"                       browser on|off | browser-url set URL|delete]\n");
+			"                       browser on|off | browser-url set URL|delete |\n"
+			"                       codex-path set PATH|delete | agent-host set LINE|delete]\n");
 	return EXIT_USAGE;
 }
 
@@ -127,6 +128,16 @@ static void print_status(const char *text)
 
 		if (json_is_string(summary) && json_is_string(name))
 			print_summary(json_string_value(name), json_string_value(summary));
+	}
+	/* The agents the broker started for sessions no bridge carried. */
+	json_array_foreach(json_object_get(root, "launches"), i, s) {
+		const json_t *pid = json_object_get(s, "pid"), *reason = json_object_get(s, "reason");
+
+		printf("launch: %s agent of session %s, %s", json_string_value(json_object_get(s, "agent")),
+		       json_string_value(json_object_get(s, "session")), json_string_value(json_object_get(s, "state")));
+		if (json_is_integer(pid))
+			printf(", pid %lld", (long long)json_integer_value(pid));
+		printf("%s%s\n", json_is_string(reason) ? ": " : "", json_is_string(reason) ? json_string_value(reason) : "");
 	}
 	json_decref(root);
 }

@@ -21,7 +21,11 @@ static void print_list(const char *json)
 	if (!json_array_size(json_object_get(list, "messages")))
 		puts("no messages waiting");
 	json_array_foreach(json_object_get(list, "messages"), i, m) {
+		/* Held: why it needs the user; queued: why it still waits (the
+		 * last attempt's answer, e.g. its agent is starting). */
 		const char *reason = json_string_value(json_object_get(m, "holdReason"));
+		if (!reason)
+			reason = json_string_value(json_object_get(m, "lastError"));
 		printf("%s  %s  from %s to %s (%s)%s%s\n", json_string_value(json_object_get(m, "id")),
 		       json_string_value(json_object_get(m, "status")),
 		       json_string_value(json_object_get(m, "fromSessionId")),

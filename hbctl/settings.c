@@ -21,6 +21,8 @@
  *	hbctl settings device-credential delete
  *	hbctl settings browser on|off
  *	hbctl settings browser-url set URL | browser-url delete
+ *	hbctl settings codex-path set PATH | codex-path delete
+ *	hbctl settings agent-host set "COMMAND LINE" | agent-host delete
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -116,6 +118,30 @@ static int show_browser(const struct hb_paths *p, const struct hb_settings *s)
 	return rc;
 }
 
+/* The agents' programs (the broker starts them for sessions whose agent
+ * is not running; svc-explainer for its worker). */
+static int show_agents(const struct hb_paths *p)
+{
+	char value[4096], err[HB_PATH_MAX + 512];
+	int rc = 0;
+
+	if (hb_settings_string(p, "codexPath", "HB_CODEX", "", value, sizeof value, err, sizeof err) < 0) {
+		printf("codex-path     not usable: %s\n", err);
+		rc = EXIT_FAIL;
+	} else {
+		printf("codex-path     %s%s\n", *value ? value : "not set (codex, from PATH)",
+		       *value && getenv("HB_CODEX") && *getenv("HB_CODEX") ? " (from HB_CODEX)" : "");
+	}
+	if (hb_settings_string(p, "agentHost", "HB_AGENT_HOST", "", value, sizeof value, err, sizeof err) < 0) {
+		printf("agent-host     not usable: %s\n", err);
+		rc = EXIT_FAIL;
+	} else {
+		printf("agent-host     %s%s\n", *value ? value : "not set (the agent host installed with hbcode)",
+		       *value && getenv("HB_AGENT_HOST") && *getenv("HB_AGENT_HOST") ? " (from HB_AGENT_HOST)" : "");
+	}
+	return rc;
+}
+
 static int show(const struct hb_paths *p)
 {
 	struct hb_settings s;
@@ -131,7 +157,9 @@ static int show(const struct hb_paths *p)
 	printf("notifications  %s\n", s.notifications ? "on" : "off");
 	printf("policy         %s\n", hb_notify_policy_name(s.policy));
 	rc = show_relay(p, &s);
-	return show_browser(p, &s) ? EXIT_FAIL : rc;
+	if (show_browser(p, &s))
+		rc = EXIT_FAIL;
+	return show_agents(p) ? EXIT_FAIL : rc;
 }
 
 /* One line of standard input, without its line end, into buf (size
@@ -189,6 +217,11 @@ static int relay_verb(const struct hb_paths *p, const char *what, const char *ve
 {
 	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_relay_url(p, arg, err, errlen);
+	/* The agents' command lines: any text, checked when it is used. */
+	if ((strcmp(what, "codex-path") == 0 || strcmp(what, "agent-host") == 0) &&
+	    ((strcmp(verb, "set") == 0 && arg && *arg) || (strcmp(verb, "delete") == 0 && !arg)))
+		return hb_settings_set_string(p, strcmp(what, "codex-path") == 0 ? "codexPath" : "agentHost", arg, err,
+					      errlen);
 	if (strcmp(what, "browser-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_browser_url(p, arg, err, errlen);
 	if (arg)

@@ -99,7 +99,9 @@ fail:
 #define DUE_SELECT                                                                                       \
 	"SELECT m.id, m.call_id, m.sender_access, o.approved, m.body, o.handed,"                         \
 	" s.id, s.title, s.agent, s.project_dir, s.access_level,"                                        \
-	" r.id, r.title, r.agent, r.project_dir, r.access_level"                                         \
+	" r.id, r.title, r.agent, r.project_dir, r.access_level,"                                        \
+	" CASE r.agent WHEN 'codex' THEN " APPDATA_CODEX_THREAD_OF("r.id")                              \
+	" ELSE " APPDATA_CLAUDE_SESSION_OF("r.id") " END"                                                \
 	" FROM session_message_outbox o JOIN chat_session_messages m ON m.id = o.message_id"            \
 	" JOIN sessions s ON s.id = m.sender_session_id JOIN sessions r ON r.id = m.recipient_session_id"
 
@@ -132,6 +134,7 @@ int store_due(sqlite3 *db, long long now, struct msg_due *out, int max, char *er
 		d->handed = sqlite3_column_int(st, 5);
 		session_cols(st, 6, &d->from);
 		session_cols(st, 11, &d->to);
+		copy_col(st, 16, d->to_link, sizeof d->to_link);
 		if (!(d->body = strdup(body ? (const char *)body : "")))
 			break;
 		n++;
@@ -200,7 +203,9 @@ int store_reschedule(sqlite3 *db, long long id, long long next_ms, int failed, c
 
 int store_mark_handed(sqlite3 *db, long long id, long long next_ms, char *err, size_t errlen)
 {
-	return appdata_exec(db, "UPDATE session_message_outbox SET handed = 1, next_attempt_at = ? WHERE message_id = ?",
+	return appdata_exec(db,
+			    "UPDATE session_message_outbox SET handed = 1, next_attempt_at = ?, last_error = NULL"
+			    " WHERE message_id = ?",
 			    NULL, err, errlen, "ii", next_ms, id);
 }
 
@@ -292,8 +297,9 @@ int store_discard(sqlite3 *db, long long id, char *err, size_t errlen)
 
 #define LIST_SELECT                                                                                      \
 	"SELECT m.id, m.state, m.hold_reason, m.body, m.call_id, m.created_at, m.turn_id,"               \
-	" s.id, s.title, r.id, r.title, s.agent"                                                         \
+	" s.id, s.title, r.id, r.title, s.agent, o.last_error"                                           \
 	" FROM chat_session_messages m"                                                                  \
+	" LEFT JOIN session_message_outbox o ON o.message_id = m.id"                                     \
 	" JOIN sessions s ON s.id = m.sender_session_id JOIN sessions r ON r.id = m.recipient_session_id"
 
 static json_t *list_row(sqlite3_stmt *st)
@@ -309,7 +315,8 @@ static json_t *list_row(sqlite3_stmt *st)
 		if (state && strcmp(state, status[i][0]) == 0)
 			shown = status[i][1];
 	store_op_id(sqlite3_column_int64(st, 0), op, sizeof op);
-	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:I, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?}", "id", op, "status",
+	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:I, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?}", "id", op,
+			 "status",
 			 shown,
 			 "holdReason", (const char *)sqlite3_column_text(st, 2), "message",
 			 (const char *)sqlite3_column_text(st, 3), "callId", (const char *)sqlite3_column_text(st, 4),
@@ -317,7 +324,8 @@ static json_t *list_row(sqlite3_stmt *st)
 			 (const char *)sqlite3_column_text(st, 6), "fromSessionId",
 			 (const char *)sqlite3_column_text(st, 7), "fromTitle", (const char *)sqlite3_column_text(st, 8),
 			 "toSessionId", (const char *)sqlite3_column_text(st, 9), "toTitle",
-			 (const char *)sqlite3_column_text(st, 10), "fromAgent", (const char *)sqlite3_column_text(st, 11));
+			 (const char *)sqlite3_column_text(st, 10), "fromAgent", (const char *)sqlite3_column_text(st, 11),
+			 "lastError", (const char *)sqlite3_column_text(st, 12));
 }
 
 json_t *store_list(sqlite3 *db, const char *session, char *err, size_t errlen)

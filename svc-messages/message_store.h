@@ -50,6 +50,8 @@ struct msg_due {
 	int approved;                   /* the user sent it */
 	int handed;                     /* a bridge took it before */
 	struct msg_session from, to;
+	char to_link[256];              /* the recipient's Codex thread or Claude
+					   conversation, "" when it has none yet */
 	char *body;                     /* owned */
 };
 
@@ -66,7 +68,8 @@ int store_reschedule(sqlite3 *db, long long id, long long next_ms, int failed, c
 		     size_t errlen);
 /* A bridge took the message: it passed the hold rules just before
  * delivery, so asking again (for its outcome) must not check them again
- * (a delivered message whose report was lost would be held otherwise). */
+ * (a delivered message whose report was lost would be held otherwise).
+ * The reason it waited (last_error) is over. */
 int store_mark_handed(sqlite3 *db, long long id, long long next_ms, char *err, size_t errlen);
 /* A bridge of this session attached: its entries are due now. */
 int store_session_reachable(sqlite3 *db, const char *session, long long now, char *err, size_t errlen);
@@ -77,7 +80,9 @@ int store_approve(sqlite3 *db, long long id, char *err, size_t errlen);
 int store_discard(sqlite3 *db, long long id, char *err, size_t errlen);
 
 /* {"messages":[...]}: the queue (held and queued) of one recipient, or of
- * all when session is NULL or empty. */
+ * all when session is NULL or empty; a message that waits has the reason
+ * of its last attempt as "lastError" (e.g. the broker's "offline" answer:
+ * its agent is starting, or cannot be started, and why). */
 json_t *store_list(sqlite3 *db, const char *session, char *err, size_t errlen);
 /* One message as store_list prints it (any state), or NULL with err. */
 json_t *store_get(sqlite3 *db, long long id, char *err, size_t errlen);

@@ -63,6 +63,10 @@ static void deliver_one(struct outbox *ob, const struct msg_due *d, long long no
 	hb_env_set_str(&e, "recipientTitle", d->to.title);
 	hb_env_set_str(&e, "recipientAccess", d->to.access);
 	hb_env_set_str(&e, "recipientProject", d->to.project);
+	/* What the broker needs to start the recipient's agent when no
+	 * bridge carries it (its launcher). */
+	hb_env_set_str(&e, "recipientAgent", d->to.agent);
+	hb_env_set_str(&e, "recipientLink", d->to_link);
 	hb_env_set_bool(&e, "approved", d->approved || d->handed);
 	/* The bridge of a new agent process may not know it carried this one
 	 * in: it looks in the agent's history first. */

@@ -15,6 +15,8 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "appdata.h"
+
 /* The columns session_row_from_stmt reads; callers append WHERE / ORDER BY.
  * The Codex thread shown is the most recent top-level link (a sub-agent
  * thread links to its parent thread, not to the session). */
@@ -24,11 +26,9 @@
 	" EXISTS (SELECT 1 FROM project_workspace w"                               \
 	"         WHERE w.active_session_id = s.id),"                              \
 	" s.archived, s.created_at, s.updated_at,"                                 \
-	" (SELECT l.thread_id FROM codex_session_links l"                          \
-	"  WHERE l.session_id = s.id AND l.parent_thread_id IS NULL"               \
-	"  ORDER BY l.created_at DESC, l.thread_id DESC LIMIT 1),"                 \
-	" c.claude_session_id"                                                     \
-	" FROM sessions s LEFT JOIN claude_sessions c ON c.session_id = s.id"
+	" " APPDATA_CODEX_THREAD_OF("s.id") ","                                     \
+	" " APPDATA_CLAUDE_SESSION_OF("s.id")                                       \
+	" FROM sessions s"
 
 #define SESSION_TIME_LEN 24 /* "2025-01-31T12:34:56.789Z" */
 

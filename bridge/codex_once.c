@@ -1,0 +1,130 @@
+/*
+ * codex_once - hb-codex-bridge --once: the run the broker's launcher
+ * starts for a session whose agent is not running (contract (2)).  There
+ * is no caller: the bridge itself says initialize (experimentalApi, which
+ * the hbcode dynamic tools need), initialized and thread/resume THREAD;
+ * the resumed thread keeps the dynamicTools it was started with, so the
+ * answer to the resume links the thread and attaches the session as a
+ * desktop's resume would.  It ends (closes the server's input, as the end
+ * of a caller's input does) when the turns its messages started have
+ * ended and nothing waits, or when nothing was handed to it within
+ * HB_ONCE_IDLE_MS of attaching.  A request of the server that only a
+ * person could answer (an approval, a question) gets an error: nobody is
+ * at the desktop.
+ */
+#include "codex.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "access.h"
+#include "clock.h"
+#include "log.h"
+#include "tunables.h"
+
+#define INIT_ID "hbcode-once-initialize"
+#define RESUME_ID "hbcode-once-resume"
+
+static void end_input(struct bridge *br, const char *why)
+{
+	if (br->once_ending)
+		return;
+	log_info(NULL, "--once: %s; ending", why);
+	br->once_ending = 1;
+	if (br->server.in >= 0) {
+		close(br->server.in);
+		br->server.in = -1;
+	}
+}
+
+static void send_json(struct bridge *br, json_t *v)
+{
+	if (v)
+		codex_write_json(br->server.in, v);
+	json_decref(v);
+}
+
+void codex_once_start(struct bridge *br)
+{
+	br->once_idle_ms = hb_tunable(HB_T_ONCE_IDLE_MS);
+	send_json(br, json_pack("{s:s, s:s, s:{s:{s:s, s:s, s:s}, s:{s:b}}}", "id", INIT_ID, "method", "initialize",
+				"params", "clientInfo", "name", "hb_codex_bridge", "title", "HB Code (headless)",
+				"version", "0.1.0", "capabilities", "experimentalApi", 1));
+}
+
+/* The thread at the level the broker approved (the turns the messages
+ * start set it again, each for itself). */
+static void resume(struct bridge *br)
+{
+	int rank = hb_access_rank(br->once_access);
+	const char *sandbox = rank <= 0 ? "read-only" : rank == 1 ? "workspace-write" : "danger-full-access";
+
+	send_json(br, json_pack("{s:s}", "method", "initialized"));
+	send_json(br, json_pack("{s:s, s:s, s:{s:s, s:b, s:s, s:s}}", "id", RESUME_ID, "method", "thread/resume",
+				"params", "threadId", br->once_resume, "excludeTurns", 1, "approvalPolicy",
+				rank == 3 ? "never" : "on-request", "sandbox", sandbox));
+	log_info(NULL, "--once: resuming thread %s (%s)", br->once_resume, br->once_access);
+}
+
+int codex_once_from_server(struct bridge *br, json_t *msg)
+{
+	const char *id = json_string_value(json_object_get(msg, "id"));
+	const char *method = json_string_value(json_object_get(msg, "method"));
+	const char *why = json_string_value(json_object_get(json_object_get(msg, "error"), "message"));
+
+	if (!method && id && strcmp(id, INIT_ID) == 0) {
+		if (why) {
+			log_error(NULL, "codex app-server refused initialize: %s", why);
+			br->once_failed = 1;
+			end_input(br, "it cannot go on without initialize");
+		} else {
+			resume(br);
+		}
+		return 1;
+	}
+	if (!method && id && strcmp(id, RESUME_ID) == 0 && why) {
+		log_error(NULL, "cannot resume thread %s: %s", br->once_resume, why);
+		br->once_failed = 1;
+		end_input(br, "the thread cannot be resumed");
+		return 1;
+	}
+	/* The answer to the resume goes on to codex.c, which links the
+	 * thread and so attaches the session. */
+	if (method && json_object_get(msg, "id") && strcmp(method, "item/tool/call") != 0) {
+		json_t *err = json_pack("{s:O, s:{s:i, s:s}}", "id", json_object_get(msg, "id"), "error", "code", -32000,
+					"message", "HB Code runs this session without its window: nobody is there to "
+						   "answer this request");
+		log_warn(NULL, "--once: refused the server's %s: nobody is at the desktop", method);
+		send_json(br, err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Nothing runs or waits: the turns it started are over. */
+static int idle(const struct bridge *br)
+{
+	return !br->working && !br->turn[0] && !br->runs && !br->dl.queue && !br->links_pending;
+}
+
+long long codex_once_tick(struct bridge *br)
+{
+	long long now = hb_monotonic_ms(), left;
+
+	if (br->once_ending)
+		return -1;
+	if (!br->once_since_ms && br->dl.attached)
+		br->once_since_ms = now;
+	if (!br->once_since_ms)
+		return -1;
+	if (!br->handed) {
+		if ((left = br->once_since_ms + br->once_idle_ms - now) > 0)
+			return left;
+		end_input(br, "nothing was handed to it since it attached");
+		return -1;
+	}
+	if (idle(br))
+		end_input(br, "the turns of its messages have ended and no message waits");
+	return -1;
+}

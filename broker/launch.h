@@ -1,0 +1,59 @@
+/*
+ * launch - the launcher: a session whose agent no bridge carries gets one
+ * started by the broker itself, headless (page 000: "A recipient that does
+ * not run starts a turn for it"; hbcode-tools also runs without the
+ * desktop).  When a delivery finds no attached bridge, deliver.c asks
+ * here; the answer is always "offline" with a reason a person can act on
+ * (starting, no thread yet, the agent cannot be started and why), which
+ * svc-messages keeps as the message's last error for hbctl messages.  The
+ * bridge attaches like any other (session.attached makes its messages due
+ * at once), carries them in and ends by itself (--once).
+ *
+ * One launch per session at a time, each in its own process group, stdin
+ * /dev/null, its output in the broker's log, line by line with the
+ * session as the key; reaped by the supervisor's SIGCHLD path, killed when
+ * it does not attach within HB_LAUNCH_ATTACH_MS, ended (TERM to its group,
+ * KILL after the stop grace) when the broker stops.  A launch that ended
+ * without attaching is remembered: its reason is the answer, and the next
+ * start waits HB_LAUNCH_RETRY_MS (a broken install is no restart loop).
+ */
+#ifndef HB_LAUNCH_H
+#define HB_LAUNCH_H
+
+#include <jansson.h>
+#include <sys/types.h>
+#include <zmq.h>
+
+#include "broker.h"
+
+/* What a delivery knows of its recipient (svc-messages reads appdata.db). */
+struct launch_request {
+	const char *session;
+	const char *agent;      /* codex | claude */
+	const char *link;       /* its Codex thread or Claude conversation, or "" */
+	const char *access;     /* the level the hold rules approved */
+	const char *project;
+};
+
+/* No bridge carries r->session: start one unless one is running, or say
+ * why none can start.  reason: the sentence of the "offline" answer. */
+void launch_for_delivery(struct broker *b, const struct launch_request *r, char *reason, size_t len);
+/* A bridge attached for session (pid: the peer's, 0 when unknown). */
+void launch_attached(struct broker *b, const char *session, pid_t pid);
+/* A child ended: 1 when it was a launch (then it is accounted for). */
+int launch_reaped(struct broker *b, pid_t pid, int status);
+/* Kill launches past their limits; forget old failures. */
+void launch_tick(struct broker *b, long long now);
+long long launch_next_deadline(const struct broker *b);
+/* The launches' output pipes as poll items (at most max); how many. */
+int launch_poll_items(const struct broker *b, zmq_pollitem_t *items, int max);
+/* Read a launch's output from fd (readable or closed). */
+void launch_read(struct broker *b, int fd);
+/* Shutdown: TERM every launch's group (KILL after the grace). */
+void launch_terminate_all(struct broker *b);
+int launch_all_exited(const struct broker *b);
+/* [{session, agent, pid, state, startedMsAgo, ...}] for status. */
+json_t *launch_status_json(const struct broker *b);
+void launch_free(struct broker *b);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * agent_cmd - see agent_cmd.h.  The default is looked up on every call
+ * (no cache): a build tree and an installation differ only in where the
+ * program sits, and the file is either there or not.
+ */
+#include "agent_cmd.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "settings.h"
+
+/* Where the host is, relative to the program's folder: the build tree
+ * first (a program run from build/ must use its own tree's host, even
+ * when an older one is installed), then the installed layout. */
+static const char *const host_places[] = {
+	"../agent-host/host.mjs",
+	"../libexec/hbcode/agent-host/host.mjs",
+	NULL
+};
+
+/* The line split at blanks into words; 0, or -1 with err. */
+static int split(const char *line, char *words, size_t wordslen, char *argv[HB_AGENT_HOST_ARGS_MAX + 1],
+		 char *err, size_t errlen)
+{
+	size_t n = 0;
+	char *save = NULL, *tok;
+
+	if (snprintf(words, wordslen, "%s", line) >= (int)wordslen) {
+		snprintf(err, errlen, "the agentHost command line is longer than %zu bytes", wordslen - 1);
+		return -1;
+	}
+	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (n == HB_AGENT_HOST_ARGS_MAX) {
+			snprintf(err, errlen, "the agentHost command line has more than %d words",
+				 HB_AGENT_HOST_ARGS_MAX);
+			return -1;
+		}
+		argv[n++] = tok;
+	}
+	argv[n] = NULL;
+	if (n == 0) {
+		snprintf(err, errlen, "the agentHost setting has no command in it");
+		return -1;
+	}
+	return 0;
+}
+
+/* {"node", host.mjs beside the program}: the path is one word even with
+ * blanks in it. */
+static int beside(const char *exe_dir, char *words, size_t wordslen, char *argv[HB_AGENT_HOST_ARGS_MAX + 1],
+		  char *err, size_t errlen)
+{
+	char cand[PATH_MAX], real[PATH_MAX];
+
+	for (const char *const *place = host_places; *place; place++) {
+		int n = snprintf(cand, sizeof cand, "%s/%s", exe_dir, *place);
+
+		if (n < 0 || (size_t)n >= sizeof cand || access(cand, R_OK) != 0 || !realpath(cand, real))
+			continue;
+		n = snprintf(words, wordslen, "node%c%s", '\0', real);
+		if (n < 0 || (size_t)n >= wordslen) {
+			snprintf(err, errlen, "the agent host's path is too long: %s", real);
+			return -1;
+		}
+		argv[0] = words;
+		argv[1] = words + sizeof "node";
+		argv[2] = NULL;
+		return 0;
+	}
+	snprintf(err, errlen, "no Claude agent host is set up: %s/%s and %s/%s are not there; set agentHost in "
+		 "settings.json (or HB_AGENT_HOST) to its command line, e.g. \"node /path/to/agent-host/host.mjs\"",
+		 exe_dir, host_places[0], exe_dir, host_places[1]);
+	return -1;
+}
+
+int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *words, size_t wordslen,
+		       char *argv[HB_AGENT_HOST_ARGS_MAX + 1], char *err, size_t errlen)
+{
+	char line[HB_AGENT_HOST_LINE_MAX];
+
+	if (hb_settings_string(p, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err, errlen) < 0)
+		return -1;
+	if (line[strspn(line, " \t")] != '\0')
+		return split(line, words, wordslen, argv, err, errlen);
+	return beside(exe_dir, words, wordslen, argv, err, errlen);
+}

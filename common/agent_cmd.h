@@ -1,0 +1,32 @@
+/*
+ * agent_cmd - the command line of the Claude agent host (agent-host/host.mjs,
+ * docs/agent-host-pipe.md), for every program that starts one: hbctl
+ * claude for a read, hb-broker's launcher for a session's run.
+ *
+ * The setting agentHost (settings.json, or HB_AGENT_HOST) wins, split at
+ * blanks.  Without it the host that came with the program is used, so
+ * that a build or an installation works without setting anything: node
+ * with EXE_DIR/../agent-host/host.mjs in the build tree (the programs are
+ * in build/), else EXE_DIR/../libexec/hbcode/agent-host/host.mjs, where
+ * `make install` puts it beside PREFIX/bin.
+ */
+#ifndef HB_AGENT_CMD_H
+#define HB_AGENT_CMD_H
+
+#include <stddef.h>
+
+#include "paths.h"
+
+#define HB_AGENT_HOST_ARGS_MAX 16   /* words of the command line */
+#define HB_AGENT_HOST_LINE_MAX 4096 /* bytes of words (hb_agent_host_argv) */
+
+/* argv (NULL-terminated, for child_spawn) of the agent host.  exe_dir is
+ * the folder of the running program (hb_exe_dir); words, of wordslen
+ * bytes (HB_AGENT_HOST_LINE_MAX is enough), holds the strings argv points
+ * into.  0, or -1 with err: settings.json is broken, the line is empty of
+ * words, too long or has more than HB_AGENT_HOST_ARGS_MAX of them, or no
+ * host is set and none is beside the program. */
+int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *words, size_t wordslen,
+		       char *argv[HB_AGENT_HOST_ARGS_MAX + 1], char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# End to end: the launcher.  A message to a Codex session whose agent is
+# not running: hb-broker starts `hb-codex-bridge --once --resume THREAD`
+# with the real `codex app-server` 0.171.0 (one mock Responses API on
+# 127.0.0.1 behind every codex of the test, one CODEX_HOME), the message
+# starts a turn in the session's thread, and the model's answer (it calls
+# send_session_message back) reaches the sender, whose agent does not run
+# either: launched too.  Checks:
+#   reply      both directions: the envelope reached each model exactly
+#              once, each thread's history has it, both launches ended by
+#              themselves (--once), the runs of the turns were closed,
+#              hbctl status --json listed the launches while they ran
+#   no thread  a session never opened keeps its message queued, and
+#              hbctl messages (and --json) says why; once it has a thread
+#              and a level above the sender's, the message is held at
+#              delivery and nothing is started for it; a Claude session
+#              without a conversation too, and one with a conversation
+#              whose agentHost names no program
+#   codexPath  pointing at a missing program, or naming none in PATH:
+#              hbctl messages says so; the message goes once it is fixed
+#   idle       hb-codex-bridge --once on its own, with nothing to carry:
+#              stdin's end does not end it, it attaches and ends after
+#              HB_ONCE_IDLE_MS; --once without --resume is a usage error
+#   stuck      (a second broker with short limits) nothing is started
+#              just after the broker's own start; a codex that never
+#              answers: one launch per session however often svc-messages
+#              asks, killed when it does not attach in time, with the
+#              reason; one that exits at once, with its status; and a
+#              broker stopped while a launch runs ends it
+# Usage: launch-codex.sh BUILD (needs `npm ci` in tests/codex, sqlite3).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/codex
+. "$(dirname "$0")/lib.sh"
+require codex
+require sqlite3
+
+db=$HB_HOME/data/appdata.db
+work=$tmp/work # the desktops' and the launched bridges' codex: one CODEX_HOME
+mkdir -p "$tmp/project" "$work"
+
+# The environment of the broker, and so of the bridges it starts: the
+# same as messages-desktop.mjs gives its codex (nothing that could pick
+# another endpoint, account or telemetry sink; the pinned codex on PATH).
+for k in $(env | sed -n 's/^\(\(CODEX_\|OPENAI_\|OTEL_\|AZURE_OPENAI\)[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$k"; done
+unset http_proxy https_proxy all_proxy ftp_proxy grpc_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY SSL_CERT_FILE HB_CODEX
+export CODEX_HOME=$work/codex-home HOME=$work/home XDG_CONFIG_HOME=$work/home/.config \
+	XDG_DATA_HOME=$work/home/.local/share XDG_CACHE_HOME=$work/home/.cache XDG_STATE_HOME=$work/home/.local/state \
+	MOCK_API_KEY=mock-key-not-a-secret RUST_LOG=warn NO_PROXY=127.0.0.1,localhost,::1 no_proxy=127.0.0.1,localhost,::1 \
+	OTEL_SDK_DISABLED=true OTEL_TRACES_EXPORTER=none OTEL_METRICS_EXPORTER=none OTEL_LOGS_EXPORTER=none \
+	DO_NOT_TRACK=1 NO_COLOR=1 PATH=$rig/node_modules/.bin:$PATH
+
+new_session() {
+	"$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"$1\",\"agent\":\"codex\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
+		json_field id
+}
+thread_of() {
+	sqlite3 -cmd ".timeout 5000" "$db" "SELECT thread_id FROM codex_session_links WHERE session_id = '$1' ORDER BY created_at DESC LIMIT 1"
+}
+# send FROM-RUN TO CALL-ID MESSAGE: send_session_message from that run.
+send() {
+	"$build/hbctl" call send_session_message \
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$2" "$4")" \
+		--run "$1" --call-id "$3" --timeout 20000
+}
+# The envelope a model must read (built here from the page's text).
+envelope() {
+	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="%s" from_agent="codex">\n%s\n</session_message>' \
+		"$1" "$2" "$3"
+}
+# "TURNS MAX" of the envelope in file $1 in the mock's log (messages-codex.sh).
+envelope_count() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8");
+		let turns = 0, max = 0, log = "";
+		try { log = fs.readFileSync(process.argv[1], "utf8"); } catch {}
+		const text = (i) => i && i.type === "message" && i.role === "user" && Array.isArray(i.content) ?
+			i.content.map((c) => c.text).join("") : null;
+		for (const l of log.split("\n")) {
+			if (!l) continue;
+			const input = (JSON.parse(l).body || {}).input || [];
+			max = Math.max(max, input.filter((i) => text(i) === want).length);
+			if (text(input[input.length - 1]) === want) turns++;
+		}
+		console.log(turns + " " + max);' "$tmp/mock.jsonl" "$1"
+}
+# How many user messages with client id $2 the thread/resume answer in
+# transcript $1 holds.
+client_id_count() {
+	node -e '
+		const fs = require("fs");
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const t = ((JSON.parse(l).msg || {}).result || {}).thread;
+			for (const turn of (t && t.turns) || [])
+				for (const i of turn.items || []) if (i.type === "userMessage" && i.clientId === process.argv[2]) n++;
+		}
+		console.log(n);' "$1" "$2"
+}
+# desktop NAME SESSION [desktop options]: the desktop on the session's
+# thread (a new one, with one turn of its own, unless --resume) until
+# $tmp/NAME.stop exists.
+desktop() {
+	local name=$1 session=$2
+	shift 2
+	timeout 170 node "$here/e2e/messages-desktop.mjs" --mock-port "$port" --work-dir "$work" \
+		--transcript "$tmp/$name.jsonl" --state "$tmp/$name.state" --stop-file "$tmp/$name.stop" --timeout 150 \
+		--env "HB_HOME=$HB_HOME" "$@" -- "$build/hb-codex-bridge" --session "$session" -- codex app-server \
+		>"$tmp/$name.summary" 2>"$tmp/$name.err" &
+	desktop=$!
+}
+desktop_stop() {
+	touch "$tmp/$1.stop"
+	wait "$desktop"
+	desktop=
+}
+turns_completed() { [ "$(grep -c '"method":"turn/completed"' "$tmp/$1.jsonl" 2>/dev/null)" -ge "$2" ]; }
+# The queue's line for a message (hbctl messages, text) and its JSON.
+queue_line() { "$build/hbctl" messages 2>/dev/null | grep -F "$1"; }
+queue_json() { "$build/hbctl" messages --json 2>/dev/null; }
+launches() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).launches)))'; }
+launched_for() { launches | grep -q "\"session\":\"$1\""; }
+no_launches() { [ "$(launches)" = "[]" ]; }
+started_for() { grep -c "\[$1\] no bridge carries this session: started $build/hb-codex-bridge" "$tmp/broker.log"; }
+
+{ sessions_conf; messages_conf; } | start_broker
+broker=$(cat "$tmp/broker.pid")
+A=$(new_session "Sender A")
+B=$(new_session "Recipient B")
+C=$(new_session "Never opened C")
+D=$("$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"Claude D\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" | json_field id)
+check "four sessions" '[ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] && [ -n "$D" ]'
+# agentHost names no program all along (D's messages wait with that
+# reason); codexPath is set only in its own section.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
+check "hbctl settings shows agent-host" '"$build/hbctl" settings | grep -qxF "agent-host     no-such-node /nowhere/host.mjs"'
+check "hbctl settings shows codex-path unset" '"$build/hbctl" settings | grep -qxF "codex-path     not set (codex, from PATH)"'
+
+reply='Reply from B: done, the tests pass.'
+# Turns of the one mock, in order: A's and B's desktops open their
+# threads with a turn each; then B's launched agent gets A's message and
+# answers with send_session_message to A; then A's launched agent gets it;
+# then B's again (the codexPath section).
+script=$(node -e '
+	const [a, reply] = process.argv.slice(1);
+	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, turns: [{}, {},
+		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
+			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
+		{ finalText: "Thanks, B." }] }));' "$A" "$reply")
+MOCK_SCRIPT_JSON=$script node "$rig/mock-responses.mjs" --port 0 --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+wait_for 10 '[ -s "$tmp/mock.out" ]'
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+
+for s in A B; do
+	eval "session=\$$s"
+	desktop "open-$s" "$session" --turn "Open session $s."
+	check "$s: its desktop's turn completed" 'wait_for 90 "turns_completed open-$s 1"'
+	desktop_stop "open-$s"
+	check "$s: its thread is linked to the session" '[ -n "$(thread_of "$session")" ]'
+done
+threadA=$(thread_of "$A")
+threadB=$(thread_of "$B")
+"$build/hbctl" run open run-a --session "$A" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+check "A's run is open (no agent runs for A)" '[ $? = 0 ]'
+
+# ------------------------------------------------------------ no thread --
+receipt=$(send run-a "$C" call-to-c "Are you there, C?")
+check "no thread: the receipt says queued" '[ "${receipt#queued:}" != "$receipt" ]'
+op_c=$(op_of call-to-c)
+check "no thread: hbctl messages says why it waits" \
+	'wait_for 30 "queue_line $op_c | grep -qF \"queued  from $A to $C (Never opened C): this session has no Codex thread yet: open it once in HB Code\""'
+check "no thread: hbctl messages --json has the reason as lastError" \
+	'queue_json | grep -qF "\"lastError\":\"this session has no Codex thread yet: open it once in HB Code\""'
+check "no thread: nothing was started for it" '[ "$(started_for "$C")" = 0 ]'
+# C gets a thread (a row as the bridge's thread link writes it) and a
+# higher level: the rules hold the message before anything is started.
+sqlite3 -cmd ".timeout 5000" "$db" "INSERT INTO codex_session_links VALUES ('thr-c', '$C', NULL, 1)"
+"$build/hbctl" call manage_sessions "{\"action\":\"setAccessLevel\",\"targetSessionId\":\"$C\",\"accessLevel\":\"full-access\"}" >/dev/null
+check "held: a message whose recipient's level rose is held at delivery" 'wait_for 30 "state_is call-to-c held"'
+check "held: hbctl messages says why, and nothing was started" \
+	'queue_line $op_c | grep -qF "waiting-for-approval  from $A to $C (Never opened C): " && [ "$(started_for "$C")" = 0 ]'
+"$build/hbctl" messages discard "$op_c" >/dev/null
+receipt=$(send run-a "$D" call-to-d "Are you there, D?")
+op_d=$(op_of call-to-d)
+check "no thread: a Claude session without a conversation says so" \
+	'wait_for 30 "queue_line $op_d | grep -qF \"this session has no Claude conversation yet: open it once in HB Code\""'
+# D gets a conversation (as hb-claude-bridge links it through svc-sessions).
+sqlite3 -cmd ".timeout 5000" "$db" "INSERT INTO claude_sessions VALUES ('$D', '5a4ef92f-2795-4076-8c1c-4150199e554a', 1)"
+check "no thread: a Claude session whose agentHost names no program says so" \
+	'wait_for 30 "queue_line $op_d | grep -q \"its Claude agent cannot be started: no-such-node (the agent host.s program) was not found\""'
+check "no thread: nothing was started for D" '! grep -qF "[$D] no bridge carries this session: started" "$tmp/broker.log"'
+
+# ---------------------------------------------------------------- reply --
+body='Please run the tests and answer me with send_session_message.'
+envelope "$A" "Sender A" "$body" >"$tmp/to-b.envelope"
+envelope "$B" "Recipient B" "$reply" >"$tmp/to-a.envelope"
+receipt=$(send run-a "$B" call-to-b "$body")
+check "reply: the receipt says queued" '[ "${receipt#queued:}" != "$receipt" ]'
+check "reply: hbctl status --json lists B's launch" 'wait_for 60 "launched_for $B"'
+check "reply: the message to B is sent" 'wait_for 120 "state_is call-to-b sent"'
+check "reply: B's answer (its model's send_session_message) is sent to A" 'wait_for 120 "state_is call_reply_b sent"'
+check "reply: B's model got A's envelope as a turn's input, exactly once" \
+	'[ "$(envelope_count "$tmp/to-b.envelope")" = "1 1" ]'
+check "reply: A's model got B's answer, exactly once" 'wait_for 60 "[ \"\$(envelope_count $tmp/to-a.envelope)\" = \"1 1\" ]"'
+check "reply: both launches ended by themselves (--once)" 'wait_for 120 no_launches'
+check "reply: one launch each, with the thread and the approved access" \
+	'[ "$(started_for "$B")" = 1 ] && [ "$(started_for "$A")" = 1 ] &&
+	 grep -qF "[$B] no bridge carries this session: started $build/hb-codex-bridge" "$tmp/broker.log" &&
+	 grep -qF "full-auto, thread $threadB)" "$tmp/broker.log" && grep -qF "full-auto, thread $threadA)" "$tmp/broker.log"'
+check "reply: the launched bridges' lines are in the broker's log, keyed by session" \
+	'grep -qF "[codex $B] " "$tmp/broker.log" && grep -qF -- "--once: resuming thread $threadB" "$tmp/broker.log"'
+op_b=$(op_of call-to-b)
+op_a=$(op_of call_reply_b)
+check "reply: the runs of both turns were opened with full-auto and closed" \
+	'grep -q "run $op_b opened for session $B (codex, full-auto)" "$tmp/broker.log" && grep -q "run $op_b closed" "$tmp/broker.log" &&
+	 grep -q "run $op_a opened for session $A (codex, full-auto)" "$tmp/broker.log" && grep -q "run $op_a closed" "$tmp/broker.log"'
+check "reply: B's answer names B's session and the run of B's turn" \
+	'[ "$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_session_id || \" \" || sender_run_id FROM chat_session_messages WHERE call_id = '"'"'call_reply_b'"'"'")" = "$B $op_b" ]'
+for s in A B; do
+	eval "session=\$$s thread=\$thread$s"
+	[ $s = A ] && op=$op_a || op=$op_b
+	desktop "history-$s" "$session" --resume "$thread"
+	wait_for 60 "[ -s $tmp/history-$s.state ]"
+	desktop_stop "history-$s"
+	check "reply: $s's thread history has the message (client id $op), once" \
+		'[ "$(client_id_count "$tmp/history-$s.jsonl" "$op")" = 1 ]'
+done
+
+# ------------------------------------------------------------ codexPath --
+"$build/hbctl" settings codex-path set "$tmp/no-such-codex" >/dev/null
+body='Once more, please.'
+envelope "$A" "Sender A" "$body" >"$tmp/again.envelope"
+receipt=$(send run-a "$B" call-again "$body")
+op=$(op_of call-again)
+check "codexPath: hbctl messages says the program is missing" \
+	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: codexPath $tmp/no-such-codex is not an executable file; set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)\""'
+"$build/hbctl" settings codex-path set no-such-codex-program >/dev/null
+check "codexPath: a name that is not in PATH is said so" \
+	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: no-such-codex-program was not found in PATH\" && queue_line $op | grep -qF \"install Codex, or give its path: hbctl settings codex-path set PATH (or HB_CODEX)\""'
+check "codexPath: nothing was started" '[ "$(started_for "$B")" = 1 ]'
+"$build/hbctl" settings codex-path delete >/dev/null
+check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-again sent"'
+check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/again.envelope)\" = \"1 1\" ]"'
+check "codexPath: the launch ended" 'wait_for 120 no_launches'
+
+# ----------------------------------------------------------------- idle --
+seen=$(grep -c "session $B: a codex bridge is attached" "$tmp/broker.log")
+gone=$(grep -c "session $B: its bridge is detached (the bridge said so)" "$tmp/broker.log")
+HB_ONCE_IDLE_MS=1000 timeout 120 "$build/hb-codex-bridge" --session "$B" --resume "$threadB" --access full-auto \
+	--once -- codex app-server </dev/null >"$tmp/idle.out" 2>"$tmp/idle.err"
+rc=$?
+check "idle: handed nothing, it ended by itself, with status 0" \
+	'[ $rc = 0 ] && grep -qF -- "--once: nothing was handed to it since it attached; ending" "$tmp/idle.err"'
+check "idle: it attached its session first, and detached at its end" \
+	'[ "$(grep -c "session $B: a codex bridge is attached" "$tmp/broker.log")" -gt "$seen" ] && [ "$(grep -c "session $B: its bridge is detached (the bridge said so)" "$tmp/broker.log")" -gt "$gone" ]'
+check "idle: nothing on its stdout (there is no caller)" '[ ! -s "$tmp/idle.out" ]'
+"$build/hb-codex-bridge" --session "$B" --access full-auto --once -- codex app-server </dev/null >/dev/null 2>"$tmp/usage.err"
+rc=$?
+check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -qF -- "--resume THREAD --access LEVEL --once" "$tmp/usage.err"'
+
+# ---------------------------------------------------------------- stuck --
+# A codex that never answers (it only sleeps), behind a broker whose
+# launches must attach within 3 s and wait 2 s after a failure.
+kill "$broker"
+wait_for 30 "! kill -0 $broker 2>/dev/null"
+# It answers nothing, or exits at once with status 3 while $tmp/fail exists.
+printf '#!/bin/sh\n[ -e "%s/fail" ] && { echo "stand-in codex: ending at once" >&2; exit 3; }\nexec sleep 600\n' "$tmp" >"$tmp/stuck-codex"
+chmod 755 "$tmp/stuck-codex"
+# A long attach expiry: the broker starts nothing for that long after its start.
+HB_CODEX=$tmp/stuck-codex HB_LAUNCH_ATTACH_MS=3000 HB_LAUNCH_RETRY_MS=2000 HB_ATTACH_TTL_MS=30000 \
+	"$build/hb-broker" --config "$tmp/services.conf" >>"$tmp/broker.log" 2>&1 &
+broker=$!
+echo "$broker" >"$tmp/broker.pid"
+wait_for 20 '"$build/hbctl" status >/dev/null 2>&1'
+"$build/hbctl" run open run-a --session "$A" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+before=$(started_for "$B")
+receipt=$(send run-a "$B" call-stuck "Are you stuck?")
+op=$(op_of call-stuck)
+check "stuck: nothing is started just after the broker's own start" \
+	'wait_for 25 "queue_line $op | grep -qF \"hb-broker has just started: a bridge that was running attaches again first\""'
+check "stuck: hbctl messages says its agent is starting, with the pid" \
+	'wait_for 30 "queue_line $op | grep -qE \"queued .*: its Codex agent is starting \\(pid [0-9]+\\)\$\""'
+check "stuck: hbctl status --json lists it, starting" 'wait_for 30 "launches | grep -q \"\\\"state\\\":\\\"starting\\\"\""'
+check "stuck: hbctl status says so too" \
+	'wait_for 30 "\"$build/hbctl\" status | grep -qE \"^launch: codex agent of session $B, starting, pid [0-9]+\$\""'
+check "stuck: its reason after it was killed for not attaching" \
+	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent did not attach within 3 s of its start, so it was stopped\""'
+# Its own process group: the bridge and the codex it started.
+pid=$(sed -n "s/.*\[$B\] the bridge started for it (pid \([0-9]*\)) did not attach.*/\1/p" "$tmp/broker.log" | head -1)
+check "stuck: the stuck bridge and its codex are gone" '[ -n "$pid" ] && ! kill -0 -- "-$pid" 2>/dev/null'
+# svc-messages asked every 5 s meanwhile: still one start per kill.
+killed_for() { grep -c "\[$1\] the bridge started for it (pid [0-9]*) did not attach" "$tmp/broker.log"; }
+check "stuck: one launch at a time: a new start only after the last one was killed" \
+	'wait_for 60 "[ \$(started_for $B) -ge $((before + 2)) ]" && n=$(($(started_for "$B") - before - $(killed_for "$B"))) &&
+	 [ "$n" -ge 0 ] && [ "$n" -le 1 ] && [ "$(launches | grep -o "\"session\":\"$B\"" | wc -l)" -le 1 ]'
+touch "$tmp/fail"
+check "stuck: a codex that exits at once: its bridge's status is the reason" \
+	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent could not start: hb-codex-bridge exited with status 3 before it attached\""'
+check "stuck: its output is in the broker's log" 'grep -qF "[codex $B] stand-in codex: ending at once" "$tmp/broker.log"'
+rm "$tmp/fail"
+wait_for 60 'launches | grep -q "\"state\":\"starting\""'
+pid=$(launches | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of JSON.parse(s))if(l.pid)console.log(l.pid)})' | head -1)
+check "stuck: a launch runs again" '[ -n "$pid" ] && kill -0 "$pid"'
+kill "$broker"
+wait "$broker"
+check "stuck: the broker stopped, and ended the launch it started (its whole group)" \
+	'! kill -0 -- "-$pid" 2>/dev/null'
+check "stuck: the broker said so" 'grep -qF "[$B] stopping the bridge started for it (pid $pid)" "$tmp/broker.log"'
+
+check "no sanitizer report" \
+	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$tmp/broker.log" $tmp/*.err'
+
+if [ $fail -ne 0 ]; then
+	for s in "$tmp"/*.summary; do echo "--- $s"; cat "$s"; done
+	for s in "$tmp"/*.err; do echo "--- $s"; grep -v "WARN\|bubblewrap\|PATH aliases" "$s" | tail -10; done
+	tail -80 "$tmp/broker.log"
+fi
+exit $fail

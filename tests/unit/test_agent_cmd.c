@@ -1,0 +1,169 @@
+/*
+ * test_agent_cmd - the agent host's command line (agent_cmd.h): the
+ * setting split at blanks and tabs, HB_AGENT_HOST over settings.json, a
+ * line of blanks taken as unset, too many words or an over-long line
+ * refused with a sentence; without a setting node and the host beside the
+ * program, the build tree's before the installed one, as one word even
+ * with a blank in its path, and a sentence naming both places when
+ * neither is there.  hb_exe_dir names this test's own folder.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "agent_cmd.h"
+#include "exe_path.h"
+#include "paths.h"
+
+static char home[64];
+
+static int make_home(void **state)
+{
+	(void)state;
+	snprintf(home, sizeof home, "/tmp/hbagentcmd.XXXXXX");
+	if (!mkdtemp(home))
+		return -1;
+	setenv("HB_HOME", home, 1);
+	unsetenv("HB_CONFIG_DIR");
+	unsetenv("HB_AGENT_HOST");
+	return 0;
+}
+
+static int remove_home(void **state)
+{
+	char cmd[100];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void write_settings(const struct hb_paths *p, const char *json)
+{
+	char path[HB_PATH_MAX + 32];
+
+	assert_int_equal(hb_mkdir_p(p->config, 0700), 0);
+	snprintf(path, sizeof path, "%s/settings.json", p->config);
+	write_file(path, json);
+}
+
+/* argv of the setting (or default beside exe_dir); rc of the call. */
+static int host_argv(const char *exe_dir, char *argv[HB_AGENT_HOST_ARGS_MAX + 1], char *words, char *err,
+		     size_t errlen)
+{
+	struct hb_paths p;
+
+	assert_int_equal(hb_paths_resolve(&p, err, errlen), 0);
+	err[0] = '\0';
+	return hb_agent_host_argv(&p, exe_dir, words, HB_AGENT_HOST_LINE_MAX, argv, err, errlen);
+}
+
+static void test_setting(void **state)
+{
+	char words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], err[512];
+	struct hb_paths p;
+
+	(void)state;
+	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
+	write_settings(&p, "{\"agentHost\":\"  node\\t/opt/host.mjs  /opt/claude \"}");
+	assert_int_equal(host_argv("/nowhere", argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[0], "node");
+	assert_string_equal(argv[1], "/opt/host.mjs");
+	assert_string_equal(argv[2], "/opt/claude");
+	assert_null(argv[3]);
+
+	setenv("HB_AGENT_HOST", "/usr/bin/env node /srv/host.mjs", 1);
+	assert_int_equal(host_argv("/nowhere", argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[0], "/usr/bin/env");
+	assert_string_equal(argv[2], "/srv/host.mjs");
+	assert_null(argv[3]);
+	unsetenv("HB_AGENT_HOST");
+
+	write_settings(&p, "{\"agentHost\":\"a b c d e f g h i j k l m n o p q\"}");
+	assert_int_equal(host_argv("/nowhere", argv, words, err, sizeof err), -1);
+	assert_string_equal(err, "the agentHost command line has more than 16 words");
+	write_settings(&p, "{\"agentHost\":\"a b c d e f g h i j k l m n o p\"}");
+	assert_int_equal(host_argv("/nowhere", argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[15], "p");
+	assert_null(argv[16]);
+
+	write_settings(&p, "{\"agentHost\":7}");
+	assert_int_equal(host_argv("/nowhere", argv, words, err, sizeof err), -1);
+	assert_string_equal(err, "settings.json: agentHost must be a string");
+}
+
+static void test_beside(void **state)
+{
+	char words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], err[1024];
+	char dir[256], bin[300], built[300], installed[300];
+	struct hb_paths p;
+
+	(void)state;
+	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
+	/* A prefix with a blank in its name; blanks only: unset. */
+	snprintf(dir, sizeof dir, "%s/pre fix", home);
+	snprintf(bin, sizeof bin, "%s/bin", dir);
+	assert_int_equal(hb_mkdir_p(bin, 0755), 0);
+	write_settings(&p, "{\"agentHost\":\" \\t \"}");
+
+	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no Claude agent host is set up: "));
+	assert_non_null(strstr(err, "/pre fix/bin/../agent-host/host.mjs and "));
+	assert_non_null(strstr(err, "/pre fix/bin/../libexec/hbcode/agent-host/host.mjs are not there"));
+
+	snprintf(installed, sizeof installed, "%s/libexec/hbcode/agent-host", dir);
+	assert_int_equal(hb_mkdir_p(installed, 0755), 0);
+	strcat(installed, "/host.mjs");
+	write_file(installed, "");
+	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[0], "node");
+	assert_string_equal(argv[1], installed);
+	assert_null(argv[2]);
+
+	snprintf(built, sizeof built, "%s/agent-host", dir);
+	assert_int_equal(hb_mkdir_p(built, 0755), 0);
+	strcat(built, "/host.mjs");
+	write_file(built, "");
+	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), 0);
+	assert_string_equal(argv[1], built);
+}
+
+static void test_exe_dir(void **state)
+{
+	char dir[PATH_MAX], err[512], *build = getenv("HB_BUILD"), want[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(hb_exe_dir("test_agent_cmd", dir, sizeof dir, err, sizeof err), 0);
+	assert_true(dir[0] == '/');
+	if (build) { /* tests/run.sh: the tests are in BUILD/tests */
+		assert_non_null(realpath(build, want));
+		strcat(want, "/tests");
+		assert_string_equal(dir, want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_setting, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_beside, make_home, remove_home),
+		cmocka_unit_test(test_exe_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
