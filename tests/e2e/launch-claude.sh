@@ -3,8 +3,10 @@
 # run starts a turn of its own (page 000), through `hb-claude-bridge
 # --once` (contract (2): the command line the broker's launcher uses),
 # with the real Claude Agent SDK (agent-host/host.mjs) on the mock
-# Messages API on 127.0.0.1.  The bridge is started by hand here, with
-# stdin from /dev/null, as the launcher starts it.
+# Messages API on 127.0.0.1.  Until "launched", the broker cannot start an
+# agent (its agentHost names no program) and the bridge is started by
+# hand, with stdin from /dev/null, as the launcher starts it; in
+# "launched" the broker starts both bridges itself.
 # Checks:
 #   saved    a Claude session with a saved conversation: one turn through
 #            the bridge as a desktop runs it (claude-drive.mjs), then closed
@@ -29,6 +31,13 @@
 #            --claude-session its host starts a new conversation
 #   failed   a host that cannot start Claude Code: the bridge says why on
 #            stderr, ends with status 1, and the run is closed
+#   launched a message from one Claude session to another, neither
+#            running: the broker starts the recipient's bridge, the message
+#            goes into its resumed conversation, its model answers with
+#            send_session_message, the broker starts the sender's bridge,
+#            and the answer goes into the sender's resumed conversation as
+#            a new message; both bridges end by themselves, their runs
+#            closed and their sessions detached
 # Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -49,10 +58,12 @@ envelope() {
 		"$sender" "$1"
 }
 # send CALL-ID MESSAGE: from the sender's open run to the recipient.
-send() {
+send() { send_from run-sender "$recipient" "$@"; }
+# send_from RUN RECIPIENT CALL-ID MESSAGE
+send_from() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$recipient" "$2")" \
-		--run run-sender --call-id "$1" --timeout 20000
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$2" "$4")" \
+		--run "$1" --call-id "$3" --timeout 20000
 }
 # Claude Code against the mock only (docs/agent-host-pipe.md).
 claude_vars() {
@@ -128,7 +139,7 @@ resumed_with() {
 # "AT BEFORE" where AT is the index of the user message whose uuid is the
 # one the bridge derives from operation id $1 (SHA-256, version 8) and
 # whose text is file $2 (-1: none), BEFORE the index of the first user
-# message containing text $3.
+# message containing text $3; in conversation $4 (default: the recipient's).
 in_transcript() {
 	claude_env node --input-type=module -e '
 		import fs from "node:fs";
@@ -147,38 +158,49 @@ in_transcript() {
 		const at = msgs.findIndex((m) => m.uuid === uuid && texts(m).includes(want));
 		const before = msgs.findIndex((m) => texts(m).some((t) => t.includes(earlier)));
 		console.log(at + " " + before);' \
-		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project" "$1" "$2" "$3"
+		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "${4:-$conversation}" "$tmp/project" "$1" "$2" "$3"
 }
 
-{ sessions_conf; messages_conf; slow_tool_conf; } | start_broker
-watch_events
-
-recipient=$(full_auto_session "Claude recipient" claude)
-sender=$(full_auto_session Sender codex)
-check "two sessions" '[ -n "$recipient" ] && [ -n "$sender" ]'
-"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+# desktop_turn NAME SESSION CONVERSATION PROMPT: one turn of a desktop in
+# a new conversation of SESSION (run NAME), then closed; its status in $rc.
+desktop_turn() {
+	claude_env timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
+		--transcript "$tmp/$1.transcript" --prompt "$4" \
+		-- "$build/hb-claude-bridge" --session "$2" --run "$1" --project "$tmp/project" \
+		--access full-auto --claude-session "$3" -- node "$hosts/host.mjs" \
+		>"$tmp/$1.json" 2>"$tmp/$1.err"
+	rc=$?
+}
 
 node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 mock=$!
 wait_for 10 '[ -s "$tmp/mock.out" ]'
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+# The broker's environment is that of the bridges it starts.
+claude_vars
+export "${vars[@]}"
+{ sessions_conf; messages_conf; slow_tool_conf; } | start_broker
+watch_events
+# No agent host for the broker until "launched": the bridges are started
+# by hand.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
+
+recipient=$(full_auto_session "Claude recipient" claude)
+sender=$(full_auto_session Sender codex)
+check "two sessions" '[ -n "$recipient" ] && [ -n "$sender" ]'
+"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
 conversation=$(node -e 'console.log(require("crypto").randomUUID())')
 resume=(--claude-session "$conversation")
 
 # --------------------------------------------------------------- saved --
 earlier='Remember the word PELICAN for later.'
-claude_env timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
-	--transcript "$tmp/saved.transcript" --prompt "$earlier" \
-	-- "$build/hb-claude-bridge" --session "$recipient" --run run-desktop --project "$tmp/project" \
-	--access full-auto --claude-session "$conversation" -- node "$hosts/host.mjs" \
-	>"$tmp/saved.json" 2>"$tmp/saved.err"
-rc=$?
+desktop_turn saved "$recipient" "$conversation" "$earlier"
 check "saved: a desktop's turn in a new conversation, closed" \
 	'[ $rc = 0 ] && grep -q "\"resumed\":false" "$tmp/saved.json" && grep -q "\"sessionId\":\"$conversation\"" "$tmp/saved.json"'
 check "saved: the SDK has the conversation" \
 	'claude_env node --input-type=module -e "const { getSessionMessages } = await import(process.argv[1]); process.exit((await getSessionMessages(process.argv[2], { dir: process.argv[3] })).length >= 2 ? 0 : 1)" \
 		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project"'
-check "saved: its run closed, its session detached" 'run_closed run-desktop && wait_for 20 "[ \$(session_events detached) = 1 ]"'
+check "saved: its run closed, its session detached" 'run_closed saved && wait_for 20 "[ \$(session_events detached) = 1 ]"'
 
 # ---------------------------------------------------------------- once --
 body='Please confirm, then answer me: @tool send_session_message {"recipientSessionId":"'"$sender"'","message":"Reply from Claude: got it."}'
@@ -283,10 +305,67 @@ check "failed: it said why on stderr, and nothing on stdout" \
 	'grep -q "the agent host failed: Claude Code native binary not found at /nonexistent/claude" "$tmp/failed.err" && [ ! -s "$tmp/failed.out" ]'
 check "failed: the run is closed" 'run_closed run-failed'
 
+# ------------------------------------------------------------ launched --
+"$build/hbctl" settings agent-host set "node $hosts/host.mjs" >/dev/null
+asker=$(full_auto_session "Claude asker" claude)
+answerer=$(full_auto_session "Claude answerer" claude)
+asker_conv=$(node -e 'console.log(require("crypto").randomUUID())')
+answerer_conv=$(node -e 'console.log(require("crypto").randomUUID())')
+desktop_turn asker-desktop "$asker" "$asker_conv" "Remember the word HERON for later."
+rc_asker=$rc
+desktop_turn answerer-desktop "$answerer" "$answerer_conv" "Remember the word OSPREY for later."
+check "launched: two Claude sessions with a saved conversation each, not running" \
+	'[ -n "$asker" ] && [ -n "$answerer" ] && [ "$rc_asker" = 0 ] && [ "$rc" = 0 ] &&
+	 run_closed asker-desktop && run_closed answerer-desktop'
+# The asker's message, from a run of its own (hbctl, closed at once: no
+# bridge of the asker runs when the answer comes).
+answer='Answer from the answerer: all done.'
+body='Please do it, then tell me: @tool send_session_message {"recipientSessionId":"'"$asker"'","message":"'"$answer"'"}'
+printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude asker" from_agent="claude">\n%s\n</session_message>' \
+	"$asker" "$body" >"$tmp/ask.envelope"
+printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude answerer" from_agent="claude">\n%s\n</session_message>' \
+	"$answerer" "$answer" >"$tmp/answer.envelope"
+"$build/hbctl" run open run-ask --session "$asker" --project "$tmp/project" --agent claude --access full-auto >/dev/null
+receipt=$(send_from run-ask "$answerer" call-ask "$body")
+"$build/hbctl" run close run-ask >/dev/null
+check "launched: the message is queued" '[ "${receipt#queued:}" != "$receipt" ]'
+started() { grep -c "\[$1\] no bridge carries this session: started $build/hb-claude-bridge (pid [0-9]*, full-auto, conversation $2)" "$tmp/broker.log"; }
+ended_ok() { grep -c "\[$1\] the Claude bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
+answer_state() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE sender_session_id = '$answerer'"; }
+check "launched: the broker started the answerer's bridge, on its saved conversation" \
+	'wait_for 60 "[ \$(started $answerer $answerer_conv) = 1 ]"'
+check "launched: the message was delivered" 'wait_for 90 "state_is call-ask sent"'
+read -r seq between <<<"$(resumed_with "$tmp/ask.envelope" "OSPREY")"
+check "launched: the answerer's model got it in its resumed conversation, its earlier turn before it" \
+	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+check "launched: its answer (send_session_message) was queued for the asker" \
+	'wait_for 60 "[ -n \"\$(answer_state)\" ]"'
+# (One start, unless it came before run-ask was closed: that one fails
+# at run.open, and the next start after HB_LAUNCH_RETRY_MS goes.)
+check "launched: the broker started the asker's bridge, on its saved conversation" \
+	'wait_for 60 "[ \$(started $asker $asker_conv) -ge 1 ]"'
+check "launched: the answer was delivered to the asker" 'wait_for 90 "[ \"\$(answer_state)\" = sent ]"'
+answer_op=session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE sender_session_id = '$answerer'")
+read -r seq2 between2 <<<"$(resumed_with "$tmp/answer.envelope" "HERON")"
+check "launched: the asker's model got the answer as a new message in its resumed conversation" \
+	'[ "$seq2" -gt "$seq" ] && [ "$between2" = 1 ]'
+read -r at before <<<"$(in_transcript "$answer_op" "$tmp/answer.envelope" "HERON" "$asker_conv")"
+check "launched: the asker's transcript has the answer under its uuid, after its earlier turn" \
+	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
+check "launched: the answer came from the answerer's launched run, at its stored access" \
+	'sent_by "$answerer" | grep -qx "launch-[0-9]*-[0-9]* full-auto"'
+check "launched: both bridges ended by themselves (status 0)" \
+	'wait_for 60 "[ \$(ended_ok $answerer) = 1 ] && [ \$(ended_ok $asker) = 1 ]"'
+check "launched: their runs were closed and their sessions detached" \
+	'[ "$(grep -c "run launch-[0-9]*-[0-9]* closed" "$tmp/broker.log")" = 2 ] &&
+	 [ "$(events "e.event===\"session.detached\" && (e.session===\"$asker\" || e.session===\"$answerer\")")" = 4 ]'
+queued_for() { "$build/hbctl" messages --session "$1" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).messages.length))'; }
+check "launched: nothing waits for either any more" '[ "$(queued_for "$asker")" = 0 ] && [ "$(queued_for "$answerer")" = 0 ]'
+
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for t in saved once approve term cancel idle failed; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
+	for t in saved once approve term cancel idle failed asker-desktop answerer-desktop; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
 	tail -60 "$tmp/broker.log"
 fi
 exit $fail
