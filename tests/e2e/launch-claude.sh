@@ -335,9 +335,6 @@ answer_state() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_sess
 check "launched: the broker started the answerer's bridge, on its saved conversation" \
 	'wait_for 60 "[ \$(started $answerer $answerer_conv) = 1 ]"'
 check "launched: the message was delivered" 'wait_for 90 "state_is call-ask sent"'
-read -r seq between <<<"$(resumed_with "$tmp/ask.envelope" "OSPREY")"
-check "launched: the answerer's model got it in its resumed conversation, its earlier turn before it" \
-	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
 check "launched: its answer (send_session_message) was queued for the asker" \
 	'wait_for 60 "[ -n \"\$(answer_state)\" ]"'
 # (One start, unless it came before run-ask was closed: that one fails
@@ -345,6 +342,12 @@ check "launched: its answer (send_session_message) was queued for the asker" \
 check "launched: the broker started the asker's bridge, on its saved conversation" \
 	'wait_for 60 "[ \$(started $asker $asker_conv) -ge 1 ]"'
 check "launched: the answer was delivered to the asker" 'wait_for 90 "[ \"\$(answer_state)\" = sent ]"'
+# Each bridge ends after its turn: then the mock has every request of it.
+check "launched: both bridges ended by themselves (status 0)" \
+	'wait_for 60 "[ \$(ended_ok $answerer) = 1 ] && [ \$(ended_ok $asker) = 1 ]"'
+read -r seq between <<<"$(resumed_with "$tmp/ask.envelope" "OSPREY")"
+check "launched: the answerer's model got it in its resumed conversation, its earlier turn before it" \
+	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
 answer_op=session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE sender_session_id = '$answerer'")
 read -r seq2 between2 <<<"$(resumed_with "$tmp/answer.envelope" "HERON")"
 check "launched: the asker's model got the answer as a new message in its resumed conversation" \
@@ -354,8 +357,6 @@ check "launched: the asker's transcript has the answer under its uuid, after its
 	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
 check "launched: the answer came from the answerer's launched run, at its stored access" \
 	'sent_by "$answerer" | grep -qx "launch-[0-9]*-[0-9]* full-auto"'
-check "launched: both bridges ended by themselves (status 0)" \
-	'wait_for 60 "[ \$(ended_ok $answerer) = 1 ] && [ \$(ended_ok $asker) = 1 ]"'
 check "launched: their runs were closed and their sessions detached" \
 	'[ "$(grep -c "run launch-[0-9]*-[0-9]* closed" "$tmp/broker.log")" = 2 ] &&
 	 [ "$(events "e.event===\"session.detached\" && (e.session===\"$asker\" || e.session===\"$answerer\")")" = 4 ]'
