@@ -3,7 +3,7 @@
  * (docs/agent-host-pipe.md).
  *
  *	hb-claude-bridge --session ID --run ID --project DIR --access LEVEL
- *	                 [--claude-session UUID] [--model M] -- node HOST.mjs [ARGS...]
+ *	                 [--claude-session UUID] [--model M] [--once] -- node HOST.mjs [ARGS...]
  *
  * It opens the run with the broker, starts the host in its own process
  * group with the nine child-session markers removed from its environment,
@@ -22,6 +22,11 @@
  * closes the host's stdin, waits up to 10 seconds, kills the host's
  * process group, detaches its session and closes the run; when the host
  * ends by itself, the last two.
+ *
+ * --once: no desktop (the broker starts the bridge for a session whose
+ * agent does not run, to carry in its messages).  Its stdin is not read,
+ * nothing is written to its stdout, messages go in as soon as the open is
+ * answered, and the run closes itself as claude_once.h says.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -36,6 +41,7 @@
 #include "child.h"
 #include "clock.h"
 #include "claude_deliver.h"
+#include "claude_once.h"
 #include "client.h"
 #include "tunables.h"
 #include "dialect.h"
@@ -57,6 +63,7 @@
 
 struct options {
 	const char *session, *run, *project, *access, *claude_session, *model;
+	int once;                       /* --once: headless */
 	char **host_argv;
 };
 
@@ -81,13 +88,14 @@ struct bridge {
 	long long close_deadline_ms;
 	int request_limit_ms, close_wait_ms;
 	struct claude_deliver cd;       /* messages from other sessions */
+	struct claude_once once;        /* --once: when the run ends */
 	json_t *open_result;            /* the host's answer to open, until the link is answered */
 };
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: hb-claude-bridge --session ID --run ID --project DIR --access LEVEL\n"
-			"                        [--claude-session UUID] [--model M] -- node HOST.mjs [ARGS...]\n");
+			"                        [--claude-session UUID] [--model M] [--once] -- node HOST.mjs [ARGS...]\n");
 	return 100;
 }
 
@@ -178,11 +186,18 @@ static void announce_open(struct bridge *br)
 	if (!br->open_result)
 		return;
 	if (!br->closing) {
-		ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
-		send_json(STDOUT_FILENO, ev);
-		json_decref(ev);
+		if (br->opt.once) {
+			const char *id = json_string_value(json_object_get(br->open_result, "sessionId"));
+			log_info(NULL, "Claude session %s open (resumed: %s)", id ? id : br->opt.claude_session,
+				 json_is_true(json_object_get(br->open_result, "resumed")) ? "yes" : "no");
+		} else {
+			ev = json_pack("{s:s, s:O}", "event", "opened", "result", br->open_result);
+			send_json(STDOUT_FILENO, ev);
+			json_decref(ev);
+		}
 		claude_deliver_opened(&br->cd, br->host.in,
 				      json_string_value(json_object_get(br->open_result, "sessionId")), br->opt.project);
+		claude_once_opened(&br->once);
 	}
 	json_decref(br->open_result);
 	br->open_result = NULL;
@@ -230,9 +245,11 @@ static void linked(struct bridge *br, const struct hb_env *reply)
 		return;
 	}
 	log_error(NULL, "%s", why);
-	ev = json_pack("{s:s, s:s}", "event", "failed", "error", why);
-	send_json(STDOUT_FILENO, ev);
-	json_decref(ev);
+	if (!br->opt.once) {
+		ev = json_pack("{s:s, s:s}", "event", "failed", "error", why);
+		send_json(STDOUT_FILENO, ev);
+		json_decref(ev);
+	}
 	json_decref(br->open_result);
 	br->open_result = NULL;
 	begin_close(br);
@@ -267,6 +284,22 @@ static int handle_event(struct bridge *br, json_t *msg, const char *line)
 		return 1;
 	}
 	return 0; /* message, permissionResolved, failed, closed: the desktop's */
+}
+
+/* --once: what would go to the desktop goes nowhere (the run is in
+ * Claude's transcript and on the broker's events; a copy of the
+ * conversation in whatever log stdout is would be one more place for it);
+ * only the end of the host is said, on stderr. */
+static void headless_event(json_t *msg)
+{
+	const char *ev = json_string_value(json_object_get(msg, "event"));
+	const char *error = json_string_value(json_object_get(msg, "error"));
+	const char *reason = json_string_value(json_object_get(msg, "reason"));
+
+	if (ev && strcmp(ev, "failed") == 0)
+		log_error(NULL, "the agent host failed: %s", error ? error : "it gave no reason");
+	else if (ev && strcmp(ev, "closed") == 0)
+		log_info(NULL, "the agent host closed (%s)", reason ? reason : "no reason given");
 }
 
 static void from_host(struct bridge *br, char *line, size_t len)
@@ -311,6 +344,11 @@ static void from_host(struct bridge *br, char *line, size_t len)
 			json_decref(msg);
 			return;
 		}
+	}
+	if (br->opt.once) {
+		headless_event(msg);
+		json_decref(msg);
+		return;
 	}
 	json_decref(msg);
 	if (write_line(STDOUT_FILENO, line, len) < 0)
@@ -385,6 +423,8 @@ static void from_broker(struct bridge *br)
 		deliveries_note_reply(&br->cd.dl, &reply);
 		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
 			claude_deliver(&br->cd, &reply);
+			if (claude_deliver_in_flight(&br->cd))
+				claude_once_handed(&br->once);
 			hb_env_free(&reply);
 			continue;
 		}
@@ -464,7 +504,12 @@ static long long claude_before_wait(void *ctx)
 	check_deadlines(br);
 	if (!br->closing) {
 		long long attach = claude_deliver_tick(&br->cd);
-		return attach >= 0 && attach < 1000 ? attach : 1000;
+		long long once = claude_once_tick(&br->once, claude_deliver_in_flight(&br->cd));
+		if (once >= 0 && (attach < 0 || once < attach))
+			attach = once;
+		if (once != -2)
+			return attach >= 0 && attach < 1000 ? attach : 1000;
+		begin_close(br);
 	}
 	if (br->host.in >= 0 && (claude_deliver_settled(&br->cd) || hb_monotonic_ms() >= br->close_deadline_ms))
 		close_host(br);
@@ -477,6 +522,11 @@ static long long claude_before_wait(void *ctx)
 
 static const struct pump_ops claude_pump = {
 	on_desktop_line, on_desktop_done, on_host_line, on_broker, claude_before_wait, on_signal,
+};
+
+/* --once: nobody on stdin. */
+static const struct pump_ops headless_pump = {
+	NULL, NULL, on_host_line, on_broker, claude_before_wait, on_signal,
 };
 
 /* Desktop requests past their 35 seconds get an error of their own; a
@@ -554,6 +604,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 				  : strcmp(argv[i], "--access") == 0 ? &o->access
 				  : strcmp(argv[i], "--claude-session") == 0 ? &o->claude_session
 				  : strcmp(argv[i], "--model") == 0 ? &o->model : NULL;
+		if (!slot && strcmp(argv[i], "--once") == 0) {
+			o->once = 1; /* a flag: no value */
+			continue;
+		}
 		if (!slot || i + 1 >= argc)
 			return -1;
 		*slot = argv[++i];
@@ -649,6 +703,9 @@ int main(int argc, char **argv)
 	claude_deliver_init(&br.cd, &br.broker, br.opt.session,
 			    hb_tunable(HB_T_CLAUDE_FIRST_SEND_MS));
 	claude_timeline_init(&br.broker);
+	claude_once_init(&br.once, br.opt.once, hb_tunable(HB_T_ONCE_IDLE_MS));
+	if (br.opt.once)
+		claude_deliver_headless(&br.cd);
 	clean_environment();
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
@@ -656,7 +713,7 @@ int main(int argc, char **argv)
 	}
 	host_request(&br, "open", open_params(&br.opt, catalog,
 					       json_string_value(json_object_get(opened, "permissionMode"))));
-	pump_run(br.host.out, br.broker.sock, &claude_pump, &br);
+	pump_run(br.host.out, br.broker.sock, br.opt.once ? &headless_pump : &claude_pump, &br);
 	/* Before the detach: reports need the attachment. */
 	claude_deliver_host_gone(&br.cd, br.opt.host_argv, br.request_limit_ms);
 	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */

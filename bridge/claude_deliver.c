@@ -34,6 +34,28 @@ void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, co
 	cd->first_send_ms = first_send_ms;
 }
 
+void claude_deliver_headless(struct claude_deliver *cd)
+{
+	cd->first_pending = 0;
+}
+
+static void not_done(void *value, void *arg)
+{
+	const struct delivery *x = value;
+
+	if (x->state != DELIVERY_DONE)
+		*(int *)arg = 1;
+}
+
+int claude_deliver_in_flight(struct claude_deliver *cd)
+{
+	int waiting = cd->busy || cd->working;
+
+	if (!waiting)
+		hb_map_each(&cd->dl.by_op, not_done, &waiting);
+	return waiting;
+}
+
 /* The same operation id always gives the same message uuid (a version 8
  * UUID from its SHA-256), so the transcript can be searched for it. */
 static void message_uuid(const char *op_id, char out[37])

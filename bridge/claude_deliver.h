@@ -60,6 +60,12 @@ struct claude_deliver {
 
 void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session,
 			 int first_send_ms);
+/* No desktop (hb-claude-bridge --once): no first prompt to wait for, so
+ * messages go in as soon as the open is answered. */
+void claude_deliver_headless(struct claude_deliver *cd);
+/* 1 while a turn runs (a send's, until idle) or a delivery taken is not
+ * done yet (waiting, or its send in flight). */
+int claude_deliver_in_flight(struct claude_deliver *cd);
 /* The host answered our open (conversation claude_session in cwd, both
  * kept for the reads): deliveries may start, after the desktop's first
  * turn or its silence. */

@@ -1,0 +1,372 @@
+#!/usr/bin/env bash
+# End to end: a session message to a Claude session whose agent does not
+# run starts a turn of its own (page 000), through `hb-claude-bridge
+# --once` (contract (2): the command line the broker's launcher uses),
+# with the real Claude Agent SDK (agent-host/host.mjs) on the mock
+# Messages API on 127.0.0.1.  Until "launched", the broker cannot start an
+# agent (its agentHost names no program) and the bridge is started by
+# hand, with stdin from /dev/null, as the launcher starts it; in
+# "launched" the broker starts both bridges itself.
+# Checks:
+#   saved    a Claude session with a saved conversation: one turn through
+#            the bridge as a desktop runs it (claude-drive.mjs), then closed
+#   once     a message queued while nothing runs goes into the resumed
+#            conversation at once after the open (the model's request has
+#            the earlier turn before the envelope; the SDK's transcript has
+#            it under the message's uuid); the model answers the sender
+#            with send_session_message, which is queued for the sender as a
+#            new message from the Claude session, bound to the --once run
+#            and its --access; the bridge ends by itself after the turn
+#            (status 0, nothing on stdout), the run is closed and the
+#            session detached
+#   approve  a message whose turn asks for an approval card: with nobody
+#            watching, the card waits in `hbctl approvals` and the bridge
+#            with it; approved there, the tool runs and the bridge ends
+#   term     SIGTERM while the card waits: the card is cancelled, the run
+#            closed, the session detached
+#   cancel   SIGTERM while an approved tool call runs (svc-echo's slow
+#            stand-in): the call's handler sees the cancel
+#   idle     a --once bridge that is handed nothing ends HB_ONCE_IDLE_MS
+#            after its open (not before) and detaches; without
+#            --claude-session its host starts a new conversation
+#   failed   a host that cannot start Claude Code: the bridge says why on
+#            stderr, ends with status 1, and the run is closed
+#   launched a message from one Claude session to another, neither
+#            running: the broker starts the recipient's bridge, the message
+#            goes into its resumed conversation, its model answers with
+#            send_session_message, the broker starts the sender's bridge,
+#            and the answer goes into the sender's resumed conversation as
+#            a new message; both bridges end by themselves, their runs
+#            closed and their sessions detached
+# Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rig=$here/agent-host
+hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
+. "$(dirname "$0")/lib.sh"
+require claude
+require sqlite3
+
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
+db=$HB_HOME/data/appdata.db
+
+sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
+envelope() {
+	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Sender" from_agent="codex">\n%s\n</session_message>' \
+		"$sender" "$1"
+}
+# send CALL-ID MESSAGE: from the sender's open run to the recipient.
+send() { send_from run-sender "$recipient" "$@"; }
+# send_from RUN RECIPIENT CALL-ID MESSAGE
+send_from() {
+	"$build/hbctl" call send_session_message \
+		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$2" "$4")" \
+		--run "$1" --call-id "$3" --timeout 20000
+}
+# Claude Code against the mock only (docs/agent-host-pipe.md).
+claude_vars() {
+	vars=(HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port"
+		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1)
+}
+claude_env() { claude_vars; env "${vars[@]}" "$@"; }
+# once NAME RUN [VAR=VALUE...]: hb-claude-bridge --once for the recipient,
+# in the background (pid in $bridge, and in $desktop for the clean-up),
+# with contract (2)'s command line and stdin from /dev/null.  The saved
+# conversation's --claude-session is in $resume, the host's arguments in
+# $host_args.
+resume=()
+host_args=()
+once() {
+	local name=$1 run=$2
+	shift 2
+	claude_vars
+	# An hour of both limits unless the caller sets them: a message that
+	# waited for a desktop's first prompt would never go in, and a run
+	# would end for its turns, never for the idle limit.
+	# env execs the bridge: $! is the bridge itself, for the SIGTERM below.
+	env "${vars[@]}" HB_CLAUDE_FIRST_SEND_MS=3600000 HB_ONCE_IDLE_MS=3600000 "$@" "$build/hb-claude-bridge" --session "$recipient" --run "$run" --project "$tmp/project" \
+		--access full-auto "${resume[@]}" --once -- node "$hosts/host.mjs" "${host_args[@]}" \
+		</dev/null >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	bridge=$!
+	desktop=$bridge
+}
+# ended SECONDS: true once the bridge has ended by itself within SECONDS;
+# its status in $rc.  Killed (and false) otherwise.
+ended() {
+	if wait_for "$1" '! kill -0 "$bridge" 2>/dev/null'; then
+		wait "$bridge"
+		rc=$?
+		desktop=
+		return 0
+	fi
+	rc=timeout
+	return 1
+}
+# How many events of the recipient's session: attached | detached.
+session_events() { events "e.event===\"session.$1\" && e.session===\"$recipient\""; }
+# The run is closed: the broker says so, and a call bound to it is refused.
+run_closed() {
+	grep -q "run $1 closed" "$tmp/broker.log" &&
+		"$build/hbctl" call maintain_sessions '{"action":"guide"}' --run "$1" 2>&1 | grep -q "is not an open run"
+}
+approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
+# The first request to the mock whose last user message has a text block
+# equal to file $1, as "SEQ EARLIER": EARLIER is 1 when an earlier user
+# message of that request contains text $2 and an assistant message lies
+# between the two ("0 0": no such request).
+resumed_with() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8"), earlier = process.argv[3];
+		const texts = (m) => typeof m.content === "string" ? [m.content] :
+			m.content.filter((c) => c.type === "text").map((c) => c.text);
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
+			const last = msgs.map((m) => m.role).lastIndexOf("user");
+			if (last < 0 || !texts(msgs[last]).includes(want)) continue;
+			const before = msgs.findIndex((m) => m.role === "user" && texts(m).some((t) => t.includes(earlier)));
+			const between = before >= 0 && msgs.slice(before + 1, last).some((m) => m.role === "assistant");
+			console.log(r.seq + " " + (between ? 1 : 0));
+			process.exit(0);
+		}
+		console.log("0 0");' "$tmp/mock.jsonl" "$1" "$2"
+}
+# The SDK's own reading of the saved conversation (getSessionMessages):
+# "AT BEFORE" where AT is the index of the user message whose uuid is the
+# one the bridge derives from operation id $1 (SHA-256, version 8) and
+# whose text is file $2 (-1: none), BEFORE the index of the first user
+# message containing text $3; in conversation $4 (default: the recipient's).
+in_transcript() {
+	claude_env node --input-type=module -e '
+		import fs from "node:fs";
+		import crypto from "node:crypto";
+		const { getSessionMessages } = await import(process.argv[1]);
+		const [conversation, dir, op, file, earlier] = process.argv.slice(2);
+		const h = crypto.createHash("sha256").update(op).digest();
+		h[6] = (h[6] & 0x0f) | 0x80;
+		h[8] = (h[8] & 0x3f) | 0x80;
+		const x = h.subarray(0, 16).toString("hex");
+		const uuid = [x.slice(0, 8), x.slice(8, 12), x.slice(12, 16), x.slice(16, 20), x.slice(20)].join("-");
+		const want = fs.readFileSync(file, "utf8");
+		const texts = (m) => typeof m.message.content === "string" ? [m.message.content] :
+			m.message.content.filter((c) => c.type === "text").map((c) => c.text);
+		const msgs = (await getSessionMessages(conversation, { dir })).filter((m) => m.type === "user");
+		const at = msgs.findIndex((m) => m.uuid === uuid && texts(m).includes(want));
+		const before = msgs.findIndex((m) => texts(m).some((t) => t.includes(earlier)));
+		console.log(at + " " + before);' \
+		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "${4:-$conversation}" "$tmp/project" "$1" "$2" "$3"
+}
+
+# desktop_turn NAME SESSION CONVERSATION PROMPT: one turn of a desktop in
+# a new conversation of SESSION (run NAME), then closed; its status in $rc.
+desktop_turn() {
+	claude_env timeout 170 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 150 \
+		--transcript "$tmp/$1.transcript" --prompt "$4" \
+		-- "$build/hb-claude-bridge" --session "$2" --run "$1" --project "$tmp/project" \
+		--access full-auto --claude-session "$3" -- node "$hosts/host.mjs" \
+		>"$tmp/$1.json" 2>"$tmp/$1.err"
+	rc=$?
+}
+
+node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+wait_for 10 '[ -s "$tmp/mock.out" ]'
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+# The broker's environment is that of the bridges it starts.
+claude_vars
+export "${vars[@]}"
+{ sessions_conf; messages_conf; slow_tool_conf; } | start_broker
+watch_events
+# No agent host for the broker until "launched": the bridges are started
+# by hand.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
+
+recipient=$(full_auto_session "Claude recipient" claude)
+sender=$(full_auto_session Sender codex)
+check "two sessions" '[ -n "$recipient" ] && [ -n "$sender" ]'
+"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+conversation=$(node -e 'console.log(require("crypto").randomUUID())')
+resume=(--claude-session "$conversation")
+
+# --------------------------------------------------------------- saved --
+earlier='Remember the word PELICAN for later.'
+desktop_turn saved "$recipient" "$conversation" "$earlier"
+check "saved: a desktop's turn in a new conversation, closed" \
+	'[ $rc = 0 ] && grep -q "\"resumed\":false" "$tmp/saved.json" && grep -q "\"sessionId\":\"$conversation\"" "$tmp/saved.json"'
+check "saved: the SDK has the conversation" \
+	'claude_env node --input-type=module -e "const { getSessionMessages } = await import(process.argv[1]); process.exit((await getSessionMessages(process.argv[2], { dir: process.argv[3] })).length >= 2 ? 0 : 1)" \
+		"$hosts/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs" "$conversation" "$tmp/project"'
+check "saved: its run closed, its session detached" 'run_closed saved && wait_for 20 "[ \$(session_events detached) = 1 ]"'
+
+# ---------------------------------------------------------------- once --
+body='Please confirm, then answer me: @tool send_session_message {"recipientSessionId":"'"$sender"'","message":"Reply from Claude: got it."}'
+envelope "$body" >"$tmp/once.envelope"
+receipt=$(send call-once "$body")
+body2='And a second one, queued with it.'
+envelope "$body2" >"$tmp/once2.envelope"
+receipt2=$(send call-once-2 "$body2")
+check "once: both queued while no agent runs for the recipient" \
+	'[ "${receipt#queued:}" != "$receipt" ] && [ "${receipt2#queued:}" != "$receipt2" ] && state_is call-once queued'
+op=$(op_of call-once)
+once once run-once
+check "once: the bridge ended by itself after the turns, status 0" 'ended 120 && [ "$rc" = 0 ]'
+check "once: both messages were delivered, by this one bridge" \
+	'state_is call-once sent && state_is call-once-2 sent && [ "$(grep -c "sent into the Claude conversation" "$tmp/once.err")" = 2 ]'
+read -r seq between <<<"$(resumed_with "$tmp/once.envelope" "$earlier")"
+check "once: the model got the envelope in the resumed conversation, the earlier turn before it" \
+	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+read -r seq2 between2 <<<"$(resumed_with "$tmp/once2.envelope" "$earlier")"
+check "once: the second in a turn of its own, after the first's" '[ "$seq2" -gt "$seq" ] && [ "$between2" = 1 ]'
+read -r at before <<<"$(in_transcript "$op" "$tmp/once.envelope" "$earlier")"
+check "once: the SDK's transcript has it, under the message's uuid, after the earlier turn" \
+	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
+check "once: the host resumed the saved conversation" 'grep -q "Claude session $conversation open (resumed: yes)" "$tmp/once.err"'
+check "once: nothing on stdout" '[ ! -s "$tmp/once.out" ]'
+check "once: the run is closed" 'run_closed run-once'
+check "once: the session attached, then detached" \
+	'[ "$(session_events attached)" -ge 2 ] && wait_for 20 "[ \$(session_events detached) = 2 ]"'
+check "once: the model's send_session_message got its receipt" \
+	'grep -q "^queued: the message session-message-" <(node -e "for (const l of require(\"fs\").readFileSync(process.argv[1],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) console.log(t.text)" "$tmp/mock.jsonl")'
+check "once: the answer is queued for the sender, from the Claude session, by the --once run at its --access" \
+	'"$build/hbctl" messages --session "$sender" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&m[0].message===\"Reply from Claude: got it.\"&&m[0].status===\"queued\"?0:1)})" &&
+	 [ "$(sent_by "$recipient")" = "run-once full-auto" ]'
+
+# ------------------------------------------------------------- approve --
+body='Rename yourself: @tool manage_sessions {"action":"rename","targetSessionId":"'"$recipient"'","title":"Renamed while nobody watched"}'
+receipt=$(send call-approve "$body")
+check "approve: queued" '[ "${receipt#queued:}" != "$receipt" ]'
+once approve run-approve
+check "approve: the turn waits on an approval card in hbctl approvals" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+check "approve: the card is the --once run's, on the broker's events too, and the bridge waits with it" \
+	'"$build/hbctl" approvals | grep -q "run-approve" && kill -0 "$bridge" &&
+	 [ "$(events "e.event===\"approval.requested\" && e.run===\"run-approve\"")" = 1 ]'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+check "approve: after the approval the bridge ended by itself, status 0" 'ended 90 && [ "$rc" = 0 ]'
+check "approve: the tool ran" \
+	'"$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "Renamed while nobody watched"'
+check "approve: the run is closed and the session detached" \
+	'run_closed run-approve && wait_for 20 "[ \$(session_events detached) = 3 ]"'
+
+# ---------------------------------------------------------------- term --
+body='Rename yourself again: @tool manage_sessions {"action":"rename","targetSessionId":"'"$recipient"'","title":"Never renamed"}'
+receipt=$(send call-term "$body")
+once term run-term
+check "term: the turn waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+card=$(approval_id)
+kill -TERM "$bridge"
+check "term: SIGTERM ends the bridge" 'ended 60'
+check "term: the card was cancelled" \
+	'wait_for 20 "[ \$(events \"e.event===\\\"approval.cancelled\\\" && e.id===\\\"$card\\\"\") -ge 1 ]" && [ -z "$(approval_id)" ]'
+check "term: the tool never ran" \
+	'! "$build/hbctl" call maintain_sessions "{\"action\":\"listSessions\"}" | grep -q "Never renamed"'
+check "term: the run is closed and the session detached" \
+	'run_closed run-term && wait_for 20 "[ \$(session_events detached) = 4 ]"'
+
+# -------------------------------------------------------------- cancel --
+body='Open a page: @tool use_user_browser {"action":"open","url":"http://127.0.0.1/"}'
+receipt=$(send call-cancel "$body")
+once cancel run-cancel
+check "cancel: the slow call waits on an approval card" 'wait_for 90 "[ -n \"\$(approval_id)\" ]"'
+"$build/hbctl" approve "$(approval_id)" >/dev/null
+echo_busy() { "$build/hbctl" status --json | grep -q '"name":"svc-echo"[^}]*"slotsBusy":1'; }
+check "cancel: approved, the call runs in its service" 'wait_for 30 echo_busy'
+kill -TERM "$bridge"
+check "cancel: SIGTERM ends the bridge" 'ended 60'
+check "cancel: the cancel reached the service (its handler stopped)" slots_free_soon
+check "cancel: the run is closed and the session detached" \
+	'run_closed run-cancel && wait_for 20 "[ \$(session_events detached) = 5 ]"'
+
+# ---------------------------------------------------------------- idle --
+check "idle: nothing waits for the recipient" \
+	'[ "$("$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 0 ]'
+attached_before=$(session_events attached)
+start=$(date +%s%3N)
+resume=()
+once idle run-idle HB_ONCE_IDLE_MS=3000
+check "idle: a bridge handed nothing ended by itself, status 0" 'ended 60 && [ "$rc" = 0 ]'
+elapsed=$(($(date +%s%3N) - start))
+check "idle: it attached first, and ended for the idle limit" \
+	'[ "$(session_events attached)" -gt "$attached_before" ] && grep -q "nothing was handed to this run within 3000 ms" "$tmp/idle.err"'
+check "idle: not before HB_ONCE_IDLE_MS" '[ "$elapsed" -ge 3000 ]'
+check "idle: the run is closed and the session detached" \
+	'run_closed run-idle && wait_for 20 "[ \$(session_events detached) = 6 ]"'
+check "idle: without --claude-session, a new conversation" \
+	'grep -q "Claude session [0-9a-f-]* open (resumed: no)" "$tmp/idle.err" && ! grep -q "$conversation" "$tmp/idle.err"'
+
+# -------------------------------------------------------------- failed --
+host_args=(/nonexistent/claude)
+once failed run-failed
+check "failed: the bridge ended by itself with status 1" 'ended 60 && [ "$rc" = 1 ]'
+check "failed: it said why on stderr, and nothing on stdout" \
+	'grep -q "the agent host failed: Claude Code native binary not found at /nonexistent/claude" "$tmp/failed.err" && [ ! -s "$tmp/failed.out" ]'
+check "failed: the run is closed" 'run_closed run-failed'
+
+# ------------------------------------------------------------ launched --
+"$build/hbctl" settings agent-host set "node $hosts/host.mjs" >/dev/null
+asker=$(full_auto_session "Claude asker" claude)
+answerer=$(full_auto_session "Claude answerer" claude)
+asker_conv=$(node -e 'console.log(require("crypto").randomUUID())')
+answerer_conv=$(node -e 'console.log(require("crypto").randomUUID())')
+desktop_turn asker-desktop "$asker" "$asker_conv" "Remember the word HERON for later."
+rc_asker=$rc
+desktop_turn answerer-desktop "$answerer" "$answerer_conv" "Remember the word OSPREY for later."
+check "launched: two Claude sessions with a saved conversation each, not running" \
+	'[ -n "$asker" ] && [ -n "$answerer" ] && [ "$rc_asker" = 0 ] && [ "$rc" = 0 ] &&
+	 run_closed asker-desktop && run_closed answerer-desktop'
+# The asker's message, from a run of its own (hbctl, closed at once: no
+# bridge of the asker runs when the answer comes).
+answer='Answer from the answerer: all done.'
+body='Please do it, then tell me: @tool send_session_message {"recipientSessionId":"'"$asker"'","message":"'"$answer"'"}'
+printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude asker" from_agent="claude">\n%s\n</session_message>' \
+	"$asker" "$body" >"$tmp/ask.envelope"
+printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude answerer" from_agent="claude">\n%s\n</session_message>' \
+	"$answerer" "$answer" >"$tmp/answer.envelope"
+"$build/hbctl" run open run-ask --session "$asker" --project "$tmp/project" --agent claude --access full-auto >/dev/null
+receipt=$(send_from run-ask "$answerer" call-ask "$body")
+"$build/hbctl" run close run-ask >/dev/null
+check "launched: the message is queued" '[ "${receipt#queued:}" != "$receipt" ]'
+started() { grep -c "\[$1\] no bridge carries this session: started $build/hb-claude-bridge (pid [0-9]*, full-auto, conversation $2)" "$tmp/broker.log"; }
+ended_ok() { grep -c "\[$1\] the Claude bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
+answer_state() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE sender_session_id = '$answerer'"; }
+check "launched: the broker started the answerer's bridge, on its saved conversation" \
+	'wait_for 60 "[ \$(started $answerer $answerer_conv) = 1 ]"'
+check "launched: the message was delivered" 'wait_for 90 "state_is call-ask sent"'
+check "launched: its answer (send_session_message) was queued for the asker" \
+	'wait_for 60 "[ -n \"\$(answer_state)\" ]"'
+# (One start, unless it came before run-ask was closed: that one fails
+# at run.open, and the next start after HB_LAUNCH_RETRY_MS goes.)
+check "launched: the broker started the asker's bridge, on its saved conversation" \
+	'wait_for 60 "[ \$(started $asker $asker_conv) -ge 1 ]"'
+check "launched: the answer was delivered to the asker" 'wait_for 90 "[ \"\$(answer_state)\" = sent ]"'
+# Each bridge ends after its turn: then the mock has every request of it.
+check "launched: both bridges ended by themselves (status 0)" \
+	'wait_for 60 "[ \$(ended_ok $answerer) = 1 ] && [ \$(ended_ok $asker) = 1 ]"'
+read -r seq between <<<"$(resumed_with "$tmp/ask.envelope" "OSPREY")"
+check "launched: the answerer's model got it in its resumed conversation, its earlier turn before it" \
+	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+answer_op=session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE sender_session_id = '$answerer'")
+read -r seq2 between2 <<<"$(resumed_with "$tmp/answer.envelope" "HERON")"
+check "launched: the asker's model got the answer as a new message in its resumed conversation" \
+	'[ "$seq2" -gt "$seq" ] && [ "$between2" = 1 ]'
+read -r at before <<<"$(in_transcript "$answer_op" "$tmp/answer.envelope" "HERON" "$asker_conv")"
+check "launched: the asker's transcript has the answer under its uuid, after its earlier turn" \
+	'[ "$before" -ge 0 ] && [ "$at" -gt "$before" ]'
+check "launched: the answer came from the answerer's launched run, at its stored access" \
+	'sent_by "$answerer" | grep -qx "launch-[0-9]*-[0-9]* full-auto"'
+check "launched: their runs were closed and their sessions detached" \
+	'[ "$(grep -c "run launch-[0-9]*-[0-9]* closed" "$tmp/broker.log")" = 2 ] &&
+	 [ "$(events "e.event===\"session.detached\" && (e.session===\"$asker\" || e.session===\"$answerer\")")" = 4 ]'
+queued_for() { "$build/hbctl" messages --session "$1" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).messages.length))'; }
+check "launched: nothing waits for either any more" '[ "$(queued_for "$asker")" = 0 ] && [ "$(queued_for "$answerer")" = 0 ]'
+
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
+
+if [ $fail -ne 0 ]; then
+	for t in saved once approve term cancel idle failed asker-desktop answerer-desktop; do echo "--- $t"; cat "$tmp/$t.json" "$tmp/$t.out" 2>/dev/null; tail -30 "$tmp/$t.err"; done
+	tail -60 "$tmp/broker.log"
+fi
+exit $fail
