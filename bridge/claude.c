@@ -36,6 +36,7 @@
 #include "child.h"
 #include "clock.h"
 #include "claude_deliver.h"
+#include "claude_failure.h"
 #include "client.h"
 #include "tunables.h"
 #include "dialect.h"
@@ -275,6 +276,7 @@ static void from_host(struct bridge *br, char *line, size_t len)
 	char key[80];
 	struct pending *p;
 
+	claude_failure_seen(br->opt.session, br->opt.run, 0, msg);
 	if (msg && claude_deliver_from_host(&br->cd, msg)) {
 		json_decref(msg);
 		return; /* the answer to our own send of a session message */
@@ -348,6 +350,7 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 
 	if (br->closing || (msg && claude_deliver_refuse(&br->cd, msg)))
 		goto out;
+	claude_failure_seen(br->opt.session, br->opt.run, 1, msg);
 	if (method && strcmp(method, "close") == 0) {
 		json_t *ok = json_pack("{s:O, s:{}}", "id", id ? id : json_null(), "result");
 		send_json(STDOUT_FILENO, ok);
