@@ -37,6 +37,7 @@
 #include "clock.h"
 #include "claude_deliver.h"
 #include "claude_failure.h"
+#include "claude_usage_end.h"
 #include "client.h"
 #include "tunables.h"
 #include "dialect.h"
@@ -676,6 +677,7 @@ end:
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
 	claude_timeline_free();
+	claude_usage_run_ended();
 	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);
