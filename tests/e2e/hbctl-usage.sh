@@ -7,7 +7,8 @@
 # cache folder with its time; a finished Claude run (hb-claude-bridge)
 # removes it, so the next reading starts the host again; a plan reading
 # shows the five-hour and weekly windows without the third-party one; a
-# reading that is not private (0644) or older than a minute is not used.  Usage: hbctl-usage.sh BUILD.
+# reading that is not private (0644), older than a minute or dated in the
+# future is not used.  Usage: hbctl-usage.sh BUILD.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,4 +83,7 @@ check "a reading that is not private (0644) is not trusted: a new one" '[ "$(cat
 node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at-=61;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
 usage
 check "a reading older than a minute: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 4 ]'
+node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at+=3600;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
+usage
+check "a reading dated in the future: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 5 ]'
 exit $fail
