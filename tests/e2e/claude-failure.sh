@@ -72,4 +72,5 @@ echo "log: $line"
 check "a host that failed: one claude_run line" '[ "$(grep -c "\[claude_run\]" $tmp/missing.err)" = 1 ]'
 check "it names the run, no operation, and the host's reason" \
 	'echo "$line" | grep -q "\[claude_run\] session=$session run=run-missing op=- .*$tmp/no-such-claude"'
+check "the bridges reported no sanitizer error" '! grep -E "Sanitizer|runtime error" $tmp/*.err'
 exit $fail

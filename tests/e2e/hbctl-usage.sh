@@ -34,7 +34,13 @@ EOS
 export HB_AGENT_HOST="bash $tmp/counting-host.sh"
 starts() { [ -f "$tmp/starts" ] && wc -l <"$tmp/starts" | tr -d ' ' || echo 0; }
 cache=$HB_HOME/cache/claude-usage/default.json
-usage() { timeout 120 "$build/hbctl" usage "$@" >"$tmp/u.out" 2>"$tmp/u.err"; echo $? >"$tmp/u.rc"; }
+# Each reading's exit status must be 0, and nothing (a sanitizer's report
+# under build-asan) on stderr: kept in $tmp/bad.
+usage() {
+	timeout 120 "$build/hbctl" usage "$@" >"$tmp/u.out" 2>"$tmp/u.err"
+	echo $? >"$tmp/u.rc"
+	{ [ "$(cat "$tmp/u.rc")" = 0 ] && [ ! -s "$tmp/u.err" ]; } || { echo "hbctl usage $*:"; cat "$tmp/u.err"; } >>"$tmp/bad"
+}
 sentence="The default account (this computer's Claude sign-in) uses an API key: an API-key account has no plan usage windows."
 
 usage
@@ -86,4 +92,6 @@ check "a reading older than a minute: a new one" '[ "$(cat $tmp/u.out)" = "$sent
 node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at+=3600;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
 usage
 check "a reading dated in the future: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 5 ]'
+check "every reading exited 0 with nothing on stderr" '[ ! -s "$tmp/bad" ] || { cat "$tmp/bad"; false; }'
+check "the bridge reported no sanitizer error" '! grep -E "Sanitizer|runtime error" $tmp/run.err'
 exit $fail
