@@ -195,6 +195,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSE
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The bridge's transcript search is tested alone (it is in no archive).
 $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
+$(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
+# (it calls common/: the archive again after it, since $^ lists it first)
+$(BUILD)/tests/test_claude_failure: LDLIBS := $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "claude_failure.h"
-#include "log.h"
+#include "error_log.h"
 #include "utf8.h"
 
 /* The pipe is read on one thread: plain statics are enough. */
@@ -51,7 +51,7 @@ static void log_failure(const char *session, const char *run, const char *reason
 	for (char *c = safe; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = ' ';
-	log_error("claude_run", "session=%s run=%s op=%s %s", session, run, op, safe);
+	hb_error_log("claude_run", "session=%s run=%s op=%s %s", session, run, op, safe);
 	written[0] = 0;
 }
 

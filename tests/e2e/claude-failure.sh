@@ -3,8 +3,8 @@
 # "Failed Claude runs"): the real Claude Agent SDK against the mock
 # Messages API, which refuses the turn's request as the real API refuses a
 # bad key (401 authentication_error, request-id, x-should-retry: false).
-# hb-claude-bridge's stderr (the broker's log when the broker starts it)
-# then has one `[claude_run]` line with the session, the run, the
+# hb-claude-bridge's stderr and the data folder's errors.log (kept: a
+# packaged app discards stderr) then have one `[claude_run]` line with the session, the run, the
 # operation (the desktop's send id) and Claude's reason; a turn that
 # succeeds writes none.  A host that cannot start Claude Code (its `failed`
 # event) gets the line too, with no operation yet (op=-).
@@ -43,6 +43,7 @@ run() {
 run good 'Say something.'
 check "a turn that succeeds: the run ended" '[ "$(cat $tmp/good.rc)" = 0 ]'
 check "a turn that succeeds: no claude_run line" '! grep -q "\[claude_run\]" $tmp/good.err'
+check "a turn that succeeds: nothing in errors.log" '! grep -qs "\[claude_run\]" "$HB_HOME/data/errors.log"'
 
 curl -s -X POST "http://127.0.0.1:$port/_mock/script" -H 'content-type: application/json' \
 	-d '{"steps":[{"apiError":{"status":401,"type":"authentication_error","message":"invalid x-api-key"}}]}' >/dev/null
@@ -63,6 +64,9 @@ check "a failed turn: one claude_run line" '[ "$(grep -c "\[claude_run\]" $tmp/r
 check "it is an error line of hb-claude-bridge" 'echo "$line" | grep -q " error hb-claude-bridge\[[0-9]*\] \[claude_run\] "'
 check "it names the session, run and operation" 'echo "$line" | grep -q "\[claude_run\] session=$session run=run-refused op=1 "'
 check "its reason is Claude's sentence for the refused key" 'echo "$line" | grep -q "op=1 Invalid API key"'
+kept=$HB_HOME/data/errors.log
+check "the same line is kept in the data folder's errors.log" '[ "$(grep "\[claude_run\]" "$kept")" = "$line" ]'
+check "errors.log is mode 0600" '[ "$(stat -c %a "$kept")" = 600 ]'
 check "the reason is the result text Claude gave the desktop" '[ -n "$result_text" ] && case $line in *"$result_text"*) true ;; *) false ;; esac'
 
 # The host's failed: Claude Code is not at the path the desktop gave.
@@ -72,5 +76,7 @@ echo "log: $line"
 check "a host that failed: one claude_run line" '[ "$(grep -c "\[claude_run\]" $tmp/missing.err)" = 1 ]'
 check "it names the run, no operation, and the host's reason" \
 	'echo "$line" | grep -q "\[claude_run\] session=$session run=run-missing op=- .*$tmp/no-such-claude"'
+check "errors.log keeps both failures, in order" \
+	'[ "$(grep -c "\[claude_run\]" "$kept")" = 2 ] && [ "$(grep "\[claude_run\]" "$kept" | tail -1)" = "$line" ]'
 check "the bridges reported no sanitizer error" '! grep -E "Sanitizer|runtime error" $tmp/*.err'
 exit $fail
