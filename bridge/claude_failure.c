@@ -7,7 +7,9 @@
  * session message's `send` once the host took it) and for a failure: a
  * `result` message with is_error or an error_* subtype (its reason from
  * Claude's errors list, else its result text, which is how API errors
- * such as a missing sign-in arrive), or the host's `failed` event.  The
+ * such as a missing sign-in arrive), or the host's `failed` event.  A
+ * turn the desktop interrupted ends with error_during_execution: that is
+ * no failure.  The
  * assistant message Claude writes itself for an API error comes before
  * its result and is kept only as the reason of last resort.  One line per
  * failure, so a failed turn whose host then fails too is logged twice
@@ -24,6 +26,9 @@
 /* The pipe is read on one thread: plain statics are enough. */
 static char op[128] = "-";
 static char written[1024]; /* the text of Claude's own assistant message */
+/* The desktop interrupted the turn: Claude Code ends it with
+ * error_during_execution, which is the person's stop, not a failure. */
+static int interrupted;
 
 static void note_op(const json_t *id)
 {
@@ -81,10 +86,13 @@ static void result_message(const char *session, const char *run, const json_t *m
 	const char *result = json_string_value(json_object_get(m, "result"));
 	char reason[1024];
 
-	if (!json_is_true(json_object_get(m, "is_error")) && !(subtype && strncmp(subtype, "error_", 6) == 0)) {
+	if ((!json_is_true(json_object_get(m, "is_error")) && !(subtype && strncmp(subtype, "error_", 6) == 0)) ||
+	    (interrupted && subtype && strcmp(subtype, "error_during_execution") == 0)) {
 		written[0] = 0;
+		interrupted = 0;
 		return;
 	}
+	interrupted = 0;
 	if (errors_text(json_object_get(m, "errors"), reason, sizeof reason))
 		log_failure(session, run, reason);
 	else if (result && *result)
@@ -127,8 +135,12 @@ void claude_failure_seen(const char *session, const char *run, int from_desktop,
 
 	if (from_desktop) {
 		const char *method = json_string_value(json_object_get(msg, "method"));
-		if (id && method && strcmp(method, "send") == 0)
+		if (id && method && strcmp(method, "send") == 0) {
 			note_op(id);
+			interrupted = 0;
+		}
+		if (method && strcmp(method, "interrupt") == 0)
+			interrupted = 1;
 		return;
 	}
 	if (json_is_string(id) && json_object_get(msg, "result") &&

@@ -5,7 +5,8 @@
  * assistant message Claude wrote itself as the last resort, the host's
  * `failed`; the operation from the desktop's send id or a session
  * message the host took; one line with control characters made spaces
- * and the reason cut at 900 characters; nothing for a turn that succeeds.
+ * and the reason cut at 900 characters; nothing for a turn that succeeds
+ * or one the desktop interrupted.
  * The lines fed in have the shapes docs/agent-host-pipe.md records.
  */
 #include <stdarg.h>
@@ -124,13 +125,24 @@ static void test_reasons(void **state)
 	feed(0, "{\"event\":\"message\",\"message\":{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":true,\"result\":\"\"}}");
 	assert_string_equal(last(), "session=s-1 run=r-1 op=4 Not logged in · Please run /login");
 
+	/* A turn the desktop interrupted is no failure; the next one's is. */
+	feed(1, "{\"id\":5,\"method\":\"send\",\"params\":{\"text\":\"hi\"}}");
+	feed(1, "{\"id\":6,\"method\":\"interrupt\"}");
+	feed(0, "{\"event\":\"message\",\"message\":{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"is_error\":true,"
+		"\"errors\":[\"[ede_diagnostic] result_type=user\"]}}");
+	assert_int_equal(lines(), 3);
+	feed(1, "{\"id\":7,\"method\":\"send\",\"params\":{\"text\":\"hi\"}}");
+	feed(0, "{\"event\":\"message\",\"message\":{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"is_error\":true,"
+		"\"errors\":[\"it broke\"]}}");
+	assert_string_equal(last(), "session=s-1 run=r-1 op=7 it broke");
+
 	/* The host's failed, cut at 900 characters. */
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = 0;
 	snprintf(line, sizeof line, "{\"event\":\"failed\",\"error\":\"%s\"}", big);
 	feed(0, line);
-	assert_int_equal(strlen(last()), strlen("session=s-1 run=r-1 op=4 ") + 900);
-	assert_int_equal(lines(), 4);
+	assert_int_equal(strlen(last()), strlen("session=s-1 run=r-1 op=7 ") + 900);
+	assert_int_equal(lines(), 5);
 }
 
 int main(void)
