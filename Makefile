@@ -160,7 +160,7 @@ $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
@@ -195,6 +195,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSE
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The bridge's transcript search is tested alone (it is in no archive).
 $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
+$(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
+# (it calls common/: the archive again after it, since $^ lists it first)
+$(BUILD)/tests/test_claude_failure: LDLIBS := $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.

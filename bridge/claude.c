@@ -41,6 +41,8 @@
 #include "child.h"
 #include "clock.h"
 #include "claude_deliver.h"
+#include "claude_failure.h"
+#include "claude_usage_end.h"
 #include "claude_once.h"
 #include "client.h"
 #include "tunables.h"
@@ -308,6 +310,7 @@ static void from_host(struct bridge *br, char *line, size_t len)
 	char key[80];
 	struct pending *p;
 
+	claude_failure_seen(br->opt.session, br->opt.run, 0, msg);
 	if (msg && claude_deliver_from_host(&br->cd, msg)) {
 		json_decref(msg);
 		return; /* the answer to our own send of a session message */
@@ -386,6 +389,7 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 
 	if (br->closing || (msg && claude_deliver_refuse(&br->cd, msg)))
 		goto out;
+	claude_failure_seen(br->opt.session, br->opt.run, 1, msg);
 	if (method && strcmp(method, "close") == 0) {
 		json_t *ok = json_pack("{s:O, s:{}}", "id", id ? id : json_null(), "result");
 		send_json(STDOUT_FILENO, ok);
@@ -730,6 +734,7 @@ end:
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
 	claude_timeline_free();
+	claude_usage_run_ended();
 	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);

@@ -41,30 +41,40 @@ int hb_log_enabled(enum hb_log_level level)
 	return level >= settings.min;
 }
 
-void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap)
+size_t hb_log_format(char *line, size_t size, enum hb_log_level level, const char *key, const char *fmt,
+		     va_list ap)
 {
-	char line[2048];
 	struct timespec ts;
 	struct tm tm;
 	size_t n;
 	int r;
 
-	if (!hb_log_enabled(level))
-		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-	r = snprintf(line + n, sizeof line - n, ".%03ldZ %s %s[%ld]%s%s%s ",
+	n = strftime(line, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	r = snprintf(line + n, size - n, ".%03ldZ %s %s[%ld]%s%s%s ",
 		     ts.tv_nsec / 1000000, level_names[level], settings.process, (long)getpid(),
 		     key ? " [" : "", key ? key : "", key ? "]" : "");
-	if (r > 0 && (size_t)r < sizeof line - n)
+	if (r > 0 && (size_t)r < size - n)
 		n += (size_t)r;
-	r = vsnprintf(line + n, sizeof line - n, fmt, ap);
+	r = vsnprintf(line + n, size - n, fmt, ap);
 	if (r > 0)
-		n += (size_t)r < sizeof line - n ? (size_t)r : sizeof line - n - 1;
-	if (n >= sizeof line - 1)
-		n = sizeof line - 2;
+		n += (size_t)r < size - n ? (size_t)r : size - n - 1;
+	if (n >= size - 1)
+		n = size - 2;
 	line[n++] = '\n';
+	line[n] = 0;
+	return n;
+}
+
+void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap)
+{
+	char line[2048];
+	size_t n;
+
+	if (!hb_log_enabled(level))
+		return;
+	n = hb_log_format(line, sizeof line, level, key, fmt, ap);
 	/* Best effort: a failed log line has nowhere else to go. */
 	(void)!write(STDERR_FILENO, line, n);
 }

@@ -17,6 +17,10 @@ int hb_log_enabled(enum hb_log_level level);
 void hb_log(enum hb_log_level level, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list ap);
+/* The line hb_vlog writes (newline and NUL included, cut to fit size,
+ * at least 3), whatever the level setting; its length without the NUL. */
+size_t hb_log_format(char *line, size_t size, enum hb_log_level level, const char *key, const char *fmt,
+		     va_list ap);
 /* Bytes from outside, safe to print or send back: printable ASCII as is
  * (up to max bytes of input), everything else as \xNN; always terminated. */
 void hb_escape(const void *bytes, size_t len, size_t max, char *out, size_t outlen);

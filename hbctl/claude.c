@@ -170,13 +170,50 @@ static int host_argv(const char *argv0, char *words, size_t wordslen, char *argv
 	return 0;
 }
 
-int cmd_claude(int argc, char **argv)
+/* One read in a one-shot host: 0 with *reply (the host's reply, an
+ * error reply too), or EXIT_FAIL after saying why on stderr. */
+int claude_read(const char *argv0, const char *method, json_t *params, json_t **reply)
 {
 	char words[HB_AGENT_HOST_LINE_MAX], *host[HB_AGENT_HOST_ARGS_MAX + 1], err[512], **envp;
 	const char *why = NULL;
-	json_t *params, *reply;
 	struct child c;
 	struct lines l;
+	int rc;
+
+	*reply = NULL;
+	if (host_argv(argv0, words, sizeof words, host) < 0)
+		return EXIT_FAIL;
+	if (!(envp = hb_env_without_secrets(environ, hb_claude_child_markers))) {
+		fprintf(stderr, "hbctl: out of memory\n");
+		return EXIT_FAIL;
+	}
+	signal(SIGPIPE, SIG_IGN); /* a host that died is seen at its output */
+	rc = child_spawn(&c, host, envp, CHILD_OWN_GROUP | CHILD_PARENT_DEATH, err, sizeof err);
+	free(envp); /* one allocation; the child has its copy */
+	if (rc < 0) {
+		fprintf(stderr, "hbctl: cannot start the Claude agent host (%s): %s\n", host[0], err);
+		return EXIT_FAIL;
+	}
+	lines_init(&l);
+	if (write_requests(c.in, method, params) < 0)
+		why = "did not take the request";
+	close(c.in);
+	*reply = why ? NULL : read_reply(c.out, &l, &why);
+	end_host(&c, &l);
+	lines_free(&l);
+	if (!*reply) {
+		fputs("hbctl: the Claude agent host (", stderr);
+		for (char **w = host; *w; w++)
+			fprintf(stderr, "%s%s", w == host ? "" : " ", *w);
+		fprintf(stderr, ") %s\n", why);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int cmd_claude(int argc, char **argv)
+{
+	json_t *params, *reply;
 	int rc;
 
 	if (argc < 3 || argc > 4 || !is_read(argv[2]))
@@ -188,38 +225,10 @@ int cmd_claude(int argc, char **argv)
 		json_decref(params);
 		return EXIT_USAGE;
 	}
-	if (host_argv(argv[0], words, sizeof words, host) < 0) {
-		json_decref(params);
-		return EXIT_FAIL;
-	}
-	if (!(envp = hb_env_without_secrets(environ, hb_claude_child_markers))) {
-		fprintf(stderr, "hbctl: out of memory\n");
-		json_decref(params);
-		return EXIT_FAIL;
-	}
-	signal(SIGPIPE, SIG_IGN); /* a host that died is seen at its output */
-	rc = child_spawn(&c, host, envp, CHILD_OWN_GROUP | CHILD_PARENT_DEATH, err, sizeof err);
-	free(envp); /* one allocation; the child has its copy */
-	if (rc < 0) {
-		fprintf(stderr, "hbctl: cannot start the Claude agent host (%s): %s\n", host[0], err);
-		json_decref(params);
-		return EXIT_FAIL;
-	}
-	lines_init(&l);
-	if (write_requests(c.in, argv[2], params) < 0)
-		why = "did not take the request";
-	close(c.in);
+	rc = claude_read(argv[0], argv[2], params, &reply);
 	json_decref(params);
-	reply = why ? NULL : read_reply(c.out, &l, &why);
-	end_host(&c, &l);
-	lines_free(&l);
-	if (!reply) {
-		fputs("hbctl: the Claude agent host (", stderr);
-		for (char **w = host; *w; w++)
-			fprintf(stderr, "%s%s", w == host ? "" : " ", *w);
-		fprintf(stderr, ") %s\n", why);
-		return EXIT_FAIL;
-	}
+	if (rc != 0)
+		return rc;
 	rc = print_reply(argv[2], reply);
 	json_decref(reply);
 	return rc;

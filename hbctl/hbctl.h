@@ -16,6 +16,12 @@ int usage(void);
 int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
 /* claude.c: one read of a one-shot Claude agent host, no broker needed. */
 int cmd_claude(int argc, char **argv);
+/* claude.c: one read (METHOD, params) in a one-shot host: 0 with *reply,
+ * the host's reply (caller frees), or EXIT_FAIL, said on stderr. */
+struct json_t;
+int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
+/* usage.c: the plan usage of the default Claude account, cached a minute. */
+int cmd_usage(int argc, char **argv);
 /* approvals.c */
 int cmd_approvals(int argc, char **argv);
 /* messages.c */

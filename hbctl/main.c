@@ -12,6 +12,7 @@
  *	hbctl messages [send|discard ID]  (messages.c)
  *	hbctl run open|stop|close ...
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
+ *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang: also when the
@@ -52,7 +53,8 @@ int usage(void)
 			"                       browser on|off | browser-url set URL|delete |\n"
 			"                       codex-path set PATH|delete | agent-host set LINE|delete]\n"
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
-			"                    catalog|usage|title ['JSON params']\n");
+			"                    catalog|usage|title ['JSON params']\n"
+			"       hbctl usage [--json]\n");
 	return EXIT_USAGE;
 }
 
@@ -328,6 +330,8 @@ int main(int argc, char **argv)
 		return cmd_messages(argc, argv);
 	if (strcmp(argv[1], "claude") == 0)
 		return cmd_claude(argc, argv);
+	if (strcmp(argv[1], "usage") == 0)
+		return cmd_usage(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
 	    strcmp(argv[1], "decline") == 0)
 		return cmd_approvals(argc, argv);

@@ -31,7 +31,12 @@
 // and the request offers an hbcode tool, the step is taken and the answer
 // stalls: message_start, then only pings, never a message_stop, until the
 // client goes away (a turn to interrupt); the log gets a line
-// {"seq", "kind": "hang"} once the stall has begun.
+// {"seq", "kind": "hang"} once the stall has begun.  Likewise a step
+// {"apiError": {"status": 401, "type": "authentication_error", "message":
+// "invalid x-api-key"}} answers that request as the real API refuses one:
+// that HTTP status, the headers request-id and x-should-retry: false, and
+// the body {"type":"error","error":{type,message},"request_id"}; the log
+// gets {"seq", "kind": "apiError", "status"}.
 //
 // Side endpoints: POST /v1/messages/count_tokens -> {"input_tokens": n};
 // GET /v1/models -> a one-model list; anything else -> 404 in the API's error
@@ -212,6 +217,9 @@ function decide(body) {
     script.shift();
     return { hang: true };
   }
+  if (script.length > 0 && script[0].apiError &&
+      [...toolNames(body)].some((n) => n.startsWith('mcp__hbcode__')))
+    return { apiError: script.shift().apiError };
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const user = lastUser(messages);
   const content = user ? user.content : undefined;
@@ -291,6 +299,7 @@ async function answerMessages(req, res, body, reqSeq) {
   }
   msgSeq += 1;
   if (decided.hang) return hang(res, reqSeq, typeof body.model === 'string' ? body.model : MODEL_DEFAULT);
+  if (decided.apiError) return refuse(res, reqSeq, decided.apiError);
   const id = `msg_mock_${msgSeq}`;
   const reqId = `req_mock_${msgSeq}`;
   const model = typeof body.model === 'string' ? body.model : MODEL_DEFAULT;
@@ -346,6 +355,16 @@ async function answerMessages(req, res, body, reqSeq) {
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
   return message;
+}
+
+// An error answer in the real API's shape (status, headers, body).
+function refuse(res, reqSeq, e) {
+  const status = Number(e.status) || 500;
+  const reqId = `req_mock_err_${msgSeq}`;
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': reqId, 'x-should-retry': 'false' });
+  res.end(JSON.stringify({ type: 'error', error: { type: e.type ?? 'api_error', message: e.message ?? 'error' },
+                           request_id: reqId }));
+  logRequest({ seq: reqSeq, t: Date.now(), kind: 'apiError', status });
 }
 
 function apiError(res, status, type, message) {

@@ -134,6 +134,7 @@ run interrupt '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/"
 check "interrupt: the run ended idle" '[ "$(cat $tmp/interrupt.rc)" = 0 ]'
 check "interrupt: the slow call was approved first" '[ "$(field $tmp/interrupt.json approvals.0.tool)" = mcp__hbcode__use_user_browser ]'
 check "interrupt: the cancel reached the service (its handler stopped)" slots_free_soon
+check "interrupt: not logged as a failed run (claude_run)" '! grep -q "\[claude_run\]" $tmp/interrupt.err'
 
 run stop '@tool use_user_browser {"action":"open","url":"http://127.0.0.1/x"}' --approve --stop-run-after 1000 --run run-stop
 check "stop: the run ended idle" '[ "$(cat $tmp/stop.rc)" = 0 ]'

@@ -1,0 +1,119 @@
+/*
+ * claude_usage - the per-account usage reading in the cache folder, so
+ * that readers within a minute share one start of Claude Code (reading
+ * usage starts one) and a finished run, which changes the usage, clears
+ * it.  The file is written beside and renamed, so no reader sees half.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "claude_usage.h"
+
+static int usage_path(const struct hb_paths *p, const char *account, char *out, size_t len, int make,
+		      char *err, size_t errlen)
+{
+	char dir[HB_PATH_MAX];
+
+	if (!*account || strchr(account, '/') || account[0] == '.') {
+		snprintf(err, errlen, "%s is not an account name", account);
+		return -1;
+	}
+	if (hb_path_join(dir, sizeof dir, p->cache, "claude-usage") < 0 ||
+	    snprintf(out, len, "%s/%s.json", dir, account) >= (int)len) {
+		snprintf(err, errlen, "the cache folder's path %s is too long", p->cache);
+		return -1;
+	}
+	if (make && hb_dir_make_private(p, HB_DIR_CACHE, err, errlen) < 0)
+		return -1;
+	if (make && hb_mkdir_p(dir, 0700) < 0) {
+		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+json_t *hb_claude_usage_cached(const struct hb_paths *p, const char *account, time_t now, time_t *at_out)
+{
+	char path[HB_PATH_MAX], err[256];
+	struct stat st;
+	json_t *file, *reading = NULL;
+	json_int_t at;
+	int fd;
+
+	if (usage_path(p, account, path, sizeof path, 0, err, sizeof err) < 0)
+		return NULL;
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	/* Someone else's file, or one others may write, is no reading of ours. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0077)) {
+		close(fd);
+		return NULL;
+	}
+	file = json_loadfd(fd, 0, NULL);
+	close(fd);
+	at = json_integer_value(json_object_get(file, "at"));
+	if (json_is_integer(json_object_get(file, "at")) && at <= (json_int_t)now &&
+	    (json_int_t)now - at < HB_CLAUDE_USAGE_FRESH_S && json_is_object(json_object_get(file, "reading"))) {
+		reading = json_incref(json_object_get(file, "reading"));
+		*at_out = (time_t)at;
+	}
+	json_decref(file);
+	return reading;
+}
+
+int hb_claude_usage_store(const struct hb_paths *p, const char *account, const json_t *reading, time_t now,
+			  char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX], tmp[HB_PATH_MAX + 32];
+	json_t *file;
+	char *text;
+	int fd, ok;
+
+	err[0] = 0;
+	if (usage_path(p, account, path, sizeof path, 1, err, errlen) < 0)
+		return -1;
+	if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "the cache folder's path %s is too long", p->cache);
+		return -1;
+	}
+	file = json_pack("{s:I, s:O}", "at", (json_int_t)now, "reading", (json_t *)reading);
+	text = file ? json_dumps(file, JSON_COMPACT) : NULL;
+	json_decref(file);
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	unlink(tmp); /* a leftover of a killed reader with our pid */
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		free(text);
+		return -1;
+	}
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	ok = close(fd) == 0 && ok;
+	free(text);
+	if (!ok || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int hb_claude_usage_forget(const struct hb_paths *p, const char *account, char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX];
+
+	if (usage_path(p, account, path, sizeof path, 0, err, errlen) < 0)
+		return -1;
+	if (unlink(path) < 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * claude_usage - the cached plan usage reading of a Claude account (page
+ * 003, "Accounts and usage"): one reading per account per minute, shared
+ * by every reader, cleared when a Claude run finishes.
+ *
+ * The reading is a file in the cache folder, claude-usage/ACCOUNT.json,
+ * mode 0600: {"at": SECONDS SINCE 1970, "reading": THE HOST'S usage ANSWER}.
+ * Only the default account ("default", this computer's Claude sign-in)
+ * exists for now.
+ */
+#ifndef HB_CLAUDE_USAGE_H
+#define HB_CLAUDE_USAGE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "paths.h"
+
+#define HB_CLAUDE_USAGE_FRESH_S 60 /* a reading serves every reader for a minute */
+#define HB_CLAUDE_DEFAULT_ACCOUNT "default"
+
+/* The reading of account taken less than a minute before now (and not
+ * after it: a clock set back does not make one last), a new reference;
+ * NULL when there is none, it is older, or the file is not ours to trust
+ * (not a regular file of this user with mode 0600, not the format).
+ * *at: when it was taken. */
+json_t *hb_claude_usage_cached(const struct hb_paths *p, const char *account, time_t now, time_t *at_out);
+/* Keep reading as account's, taken at now: written whole to a new file
+ * (mode 0600) and renamed over the old one, so a reader sees one or the
+ * other.  0, or -1 with a sentence in err. */
+int hb_claude_usage_store(const struct hb_paths *p, const char *account, const json_t *reading, time_t now,
+			  char *err, size_t errlen);
+/* Clear account's reading: 0 (also when there was none), or -1 with err. */
+int hb_claude_usage_forget(const struct hb_paths *p, const char *account, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `hbctl usage`: the plan usage of the default Claude account, with the
+# real Claude Agent SDK 0.3.332 (an API-key account against the mock
+# Messages API on 127.0.0.1).  Checks: the API-key answer's sentence; two
+# readings within a minute start the agent host once (a wrapper named in
+# HB_AGENT_HOST counts its starts); the reading is a 0600 file in the
+# cache folder with its time; a finished Claude run (hb-claude-bridge)
+# removes it, so the next reading starts the host again; a plan reading
+# shows the five-hour and weekly windows without the third-party one; a
+# reading that is not private (0644), older than a minute or dated in the
+# future is not used.  Usage: hbctl-usage.sh BUILD.
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+hosts=$(cd "$here/../agent-host" && pwd)
+. "$(dirname "$0")/lib.sh"
+require claude
+
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
+node "$here/agent-host/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+mock=$!
+for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
+port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+export HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+
+# The host, counting its starts: one line in $tmp/starts per start.
+cat >"$tmp/counting-host.sh" <<EOS
+echo start >>"$tmp/starts"
+exec node "$hosts/host.mjs" "\$@"
+EOS
+export HB_AGENT_HOST="bash $tmp/counting-host.sh"
+starts() { [ -f "$tmp/starts" ] && wc -l <"$tmp/starts" | tr -d ' ' || echo 0; }
+cache=$HB_HOME/cache/claude-usage/default.json
+# Each reading's exit status must be 0, and nothing (a sanitizer's report
+# under build-asan) on stderr: kept in $tmp/bad.
+usage() {
+	timeout 120 "$build/hbctl" usage "$@" >"$tmp/u.out" 2>"$tmp/u.err"
+	echo $? >"$tmp/u.rc"
+	{ [ "$(cat "$tmp/u.rc")" = 0 ] && [ ! -s "$tmp/u.err" ]; } || { echo "hbctl usage $*:"; cat "$tmp/u.err"; } >>"$tmp/bad"
+}
+sentence="The default account (this computer's Claude sign-in) uses an API key: an API-key account has no plan usage windows."
+
+usage
+check "an API-key account: exit 0" '[ "$(cat $tmp/u.rc)" = 0 ]'
+check "an API-key account: the sentence, no windows" '[ "$(cat $tmp/u.out)" = "$sentence" ]'
+check "the first reading started the host once" '[ "$(starts)" = 1 ]'
+check "the reading is a file of mode 0600 in the cache folder" '[ "$(stat -c %a "$cache")" = 600 ]'
+check "it holds the host's answer and its time" \
+	'node -e "const f=JSON.parse(require(\"fs\").readFileSync(process.argv[1]));process.exit(f.reading.subscriptionType===null&&f.reading.rateLimitsAvailable===false&&f.reading.rateLimits===null&&Math.abs(f.at-Date.now()/1000)<300?0:1)" "$cache"'
+usage
+check "a second reading within the minute: the same sentence" '[ "$(cat $tmp/u.out)" = "$sentence" ]'
+check "it did not start the host again" '[ "$(starts)" = 1 ]'
+usage --json
+check "--json gives the reading itself, from the cache" \
+	'[ "$(cat $tmp/u.out)" = "{\"subscriptionType\":null,\"rateLimitsAvailable\":false,\"rateLimits\":null}" ] && [ "$(starts)" = 1 ]'
+
+# A finished run clears it.
+sessions_conf | start_broker
+session=$("$build/hbctl" call manage_sessions \
+	"{\"action\":\"create\",\"title\":\"Usage\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" | json_field id)
+timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt 'Hello.' \
+	-- "$build/hb-claude-bridge" --session "$session" --run run-usage --project "$tmp/project" \
+	--access full-auto -- node "$hosts/host.mjs" >"$tmp/run.json" 2>"$tmp/run.err"
+run_rc=$?
+check "a Claude run ended" '[ $run_rc = 0 ]'
+check "the run's end removed the reading" '[ ! -e "$cache" ]'
+usage
+check "the next reading starts the host again" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 2 ]'
+
+# A plan reading (the SDK's shape: utilization 0-100, resets_at ISO 8601),
+# kept just now: shown without the host, the third-party window left out.
+now=$(date +%s)
+cat >"$cache" <<EOS
+{"at":$now,"reading":{"subscriptionType":"max","rateLimitsAvailable":true,"rateLimits":{"five_hour":{"utilization":42,"resets_at":"2026-12-02T03:00:00Z"},"seven_day":{"utilization":7,"resets_at":"2026-12-07T00:00:00Z"},"seven_day_sonnet":null,"seven_day_oauth_apps":{"utilization":99,"resets_at":"2026-12-07T00:00:00Z"}}}}
+EOS
+chmod 600 "$cache"
+usage
+check "a plan reading: its plan" 'grep -q "^Default account (this computer.s Claude sign-in), plan max, read [0-9]* s ago:$" $tmp/u.out'
+check "the five-hour window" 'grep -qx "  five-hour window: 42% used, resets 2026-12-02T03:00:00Z" $tmp/u.out'
+check "the weekly window" 'grep -qx "  weekly window: 7% used, resets 2026-12-07T00:00:00Z" $tmp/u.out'
+check "no third-party window, no empty one: three lines" '! grep -q "99" $tmp/u.out && [ "$(wc -l <$tmp/u.out)" = 3 ]'
+check "read from the cache" '[ "$(starts)" = 2 ]'
+chmod 644 "$cache"
+usage
+check "a reading that is not private (0644) is not trusted: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 3 ]'
+node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at-=61;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
+usage
+check "a reading older than a minute: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 4 ]'
+node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at+=3600;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
+usage
+check "a reading dated in the future: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 5 ]'
+check "every reading exited 0 with nothing on stderr" '[ ! -s "$tmp/bad" ] || { cat "$tmp/bad"; false; }'
+check "the bridge reported no sanitizer error" '! grep -E "Sanitizer|runtime error" $tmp/run.err'
+exit $fail
