@@ -343,7 +343,15 @@ check "the run ended cleanly" '[ $rc = 0 ]'
 claude_id() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.event === "opened") { console.log(m.result.sessionId); break; } }' "$1"; }
 # The agent hosts of this script (a desktop's command line names host.mjs
 # too, after "--").
-hosts_running() { pgrep -f "^node $hosts/host.mjs" >/dev/null; }
+# This test's agent hosts only (their HOME is ours): other tests may run
+# hosts of the same path beside it.
+our_hosts() {
+	local p
+	for p in $(pgrep -f "^node $hosts/host.mjs"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "HOME=$tmp/home" && echo "$p"
+	done
+}
+hosts_running() { [ -n "$(our_hosts)" ]; }
 
 # --------------------------------------------------------------- crash --
 export HB_FAILPOINTS=$tmp/failpoints
@@ -398,7 +406,7 @@ drive "$tmp/unc1.transcript" "$tmp/unc1.stop" "$doubtful" run-unc-1 --prompt 'Sa
 check "unconfirmed: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/unc1.transcript") -ge 1 ]" && attached "$doubtful"'
 # Claude Code, the host's child, is stopped: it can take no input and save
 # nothing, while the host (a separate process) still answers.
-host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+host_pid=$(our_hosts | head -1)
 cli_pids=$(below "$host_pid")
 is_claude() { for p in "$@"; do case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) return 0 ;; esac; done; return 1; }
 check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && is_claude $cli_pids'
@@ -435,7 +443,7 @@ check "unconfirmed: not sent again on its own" \
 # (SIGKILL) after it took a second message.  The final read is made by a
 # new host the bridge starts for it (a host without an open session
 # reads any saved conversation); it finds nothing either.
-host_pid=$(pgrep -f "^node $hosts/host.mjs" | head -1)
+host_pid=$(our_hosts | head -1)
 cli_pids=$(below "$host_pid")
 check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && is_claude $cli_pids'
 kill -STOP $cli_pids
@@ -445,10 +453,12 @@ receipt=$(send call-unc-2 run-sender "$body_unc2" "$doubtful")
 op2=$(op_of call-unc-2)
 check "unconfirmed (host dies): the host took the send" \
 	'wait_for 60 "grep -q \"\[$op2\] sent into the Claude conversation\" $tmp/unc2.transcript.err"'
-kill -KILL "$host_pid"
+# Claude Code first: killing only the host would orphan its stopped
+# process group, and the kernel then sends it SIGHUP and SIGCONT, so
+# Claude Code would wake up and save the message after all.
+kill -KILL $cli_pids "$host_pid"
 wait "$desktop"   # the bridge ends with its host
 desktop=
-kill -KILL $cli_pids 2>/dev/null
 check "unconfirmed (host dies): a new host made the final read and found nothing" \
 	'grep -q "the agent host ended: a new one makes the final transcript read" "$tmp/unc2.transcript.err" &&
 	 grep -q "\[$op2\] unconfirmed, left to the user: .*; the final read, by a new agent host, did not find it" "$tmp/unc2.transcript.err"'
