@@ -59,18 +59,20 @@ static int claude_usage(void)
 }
 
 /* The request line and the close, written at once: the host answers the
- * read before it ends.  0 or -1 (the host is gone). */
-static int write_requests(int fd, const char *method, json_t *params)
+ * read before it ends.  A host that is gone fails the write; that shows
+ * as the end of its output, which the caller reads next. */
+static void write_requests(int fd, const char *method, json_t *params)
 {
 	json_t *req = json_pack("{s:i, s:s, s:O}", "id", 1, "method", method, "params", params);
 	char *line = req ? json_dumps(req, JSON_COMPACT) : NULL;
 	static const char close_line[] = "{\"id\":2,\"method\":\"close\"}";
-	int rc = line && write_line(fd, line, strlen(line)) == 0 &&
-			 write_line(fd, close_line, sizeof close_line - 1) == 0 ? 0 : -1;
 
+	if (!line)
+		fputs("hbctl: out of memory\n", stderr);
+	else if (write_line(fd, line, strlen(line)) == 0)
+		write_line(fd, close_line, sizeof close_line - 1);
 	free(line);
 	json_decref(req);
-	return rc;
 }
 
 /* Wait until fd is readable or deadline; 1 readable, 0 time is up, -1. */
@@ -195,10 +197,11 @@ int claude_read(const char *argv0, const char *method, json_t *params, json_t **
 		return EXIT_FAIL;
 	}
 	lines_init(&l);
-	if (write_requests(c.in, method, params) < 0)
-		why = "did not take the request";
+	/* A host that ended at once (a wrong agentHost) may be gone before
+	 * the write or after it; either way its output ends unanswered. */
+	write_requests(c.in, method, params);
 	close(c.in);
-	*reply = why ? NULL : read_reply(c.out, &l, &why);
+	*reply = read_reply(c.out, &l, &why);
 	end_host(&c, &l);
 	lines_free(&l);
 	if (!*reply) {

@@ -113,6 +113,13 @@ check "a host that cannot start: exit 1 with a sentence" \
 HB_AGENT_HOST=true claude silent title "{$conv}"
 check "a host that ends without answering: exit 1 with a sentence" \
 	'[ "$(cat $tmp/silent.rc)" = 1 ] && grep -q "^hbctl: the Claude agent host (true) ended without answering (its messages, if any, are above)$" $tmp/silent.err'
+# The same when the host is gone before hbctl writes the read (a failed
+# write is no answer of its own): this one closes its input first.
+printf '#!/bin/sh\nexec 0<&-\nsleep 0.3\n' >"$tmp/closes-input"
+chmod +x "$tmp/closes-input"
+HB_AGENT_HOST="$tmp/closes-input" claude deaf title "{$conv}"
+check "a host that takes no request: exit 1 with the same sentence" \
+	'[ "$(cat $tmp/deaf.rc)" = 1 ] && grep -q "^hbctl: the Claude agent host ($tmp/closes-input) ended without answering (its messages, if any, are above)$" $tmp/deaf.err'
 rm "$HB_HOME/config/settings.json"
 
 # Without a setting: the host beside an installed hbctl
