@@ -64,7 +64,9 @@ void timeline_op_publish(struct broker *b, const struct hb_peer *peer, const str
 		front_reply_err(b, peer, &id, "too-large", err);
 		return;
 	}
-	if (!json_is_array(rows = json_loads(text, 0, &jerr))) {
+	/* json_is_array is a macro that reads its argument twice: parse first. */
+	rows = json_loads(text, 0, &jerr);
+	if (!json_is_array(rows)) {
 		snprintf(err, sizeof err, "timeline.publish's \"json\" must be a JSON array of rows%s%.200s",
 			 rows ? "" : ": ", rows ? "" : jerr.text);
 		json_decref(rows);

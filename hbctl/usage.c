@@ -74,7 +74,8 @@ static json_t *read_now(const char *argv0, const struct hb_paths *paths, time_t 
 	json_decref(params);
 	if (*rc != 0)
 		return NULL;
-	if (!json_is_object(reading = json_object_get(reply, "result"))) {
+	reading = json_object_get(reply, "result");
+	if (!json_is_object(reading)) {
 		message = json_string_value(json_object_get(json_object_get(reply, "error"), "message"));
 		fprintf(stderr, "hbctl: usage: %s\n", message ? message : "the agent host gave no reading");
 		json_decref(reply);
