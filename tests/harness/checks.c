@@ -24,15 +24,6 @@ static const char front_echo_conf[] =
 	"concurrency = 4\n"
 	"tools = echo sleep subcall progress exit\n";
 
-void ck_before_run(void)
-{
-	const char *filter = getenv("HB_TEST_FILTER");
-
-	signal(SIGPIPE, SIG_IGN);
-	if (filter)
-		cmocka_set_test_filter(filter);
-}
-
 int ck_setup_front_broker(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);

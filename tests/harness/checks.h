@@ -22,18 +22,14 @@
 
 #include "client.h"
 #include "envelope.h"
+#include "group.h"
 #include "harness.h"
 
 #define CK_WAIT_MS 10000 /* for anything a test waits for without a bound of its own */
 
 /* ---- running a program's tests (checks.c) ---------------------------- */
 
-/* cmocka_run_group_tests with SIGPIPE ignored (a peer that goes away must
- * not end the program) and HB_TEST_FILTER=name (wildcards * and ?) to run
- * only the tests it matches. */
-#define ck_run_group_tests(tests, setup, teardown) \
-	(ck_before_run(), cmocka_run_group_tests(tests, setup, teardown))
-void ck_before_run(void);
+/* ck_run_group_tests: group.h. */
 
 /* ---- brokers (checks.c) ---------------------------------------------- */
 

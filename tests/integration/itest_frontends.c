@@ -20,6 +20,7 @@
 
 #include <zmq.h>
 
+#include "../harness/group.h"
 #include "../harness/harness.h"
 #include "sock.h"
 
@@ -868,5 +869,5 @@ int main(void)
 		cmocka_unit_test(test_claude_link),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

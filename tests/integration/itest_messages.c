@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "../harness/group.h"
 #include "../harness/harness.h"
 #include "client.h"
 #include "envelope.h"
@@ -730,5 +731,5 @@ int main(void)
 		cmocka_unit_test(test_handed_message_is_not_held_again),
 		cmocka_unit_test(test_unconfirmed_waits_for_the_user),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

@@ -27,6 +27,7 @@
 
 #include "client.h"
 #include "envelope.h"
+#include "../harness/group.h"
 #include "../harness/harness.h"
 #include "sock.h"
 
@@ -370,5 +371,5 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "raw-service") == 0)
 		return raw_service();
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

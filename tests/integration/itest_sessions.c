@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../harness/group.h"
 #include "../harness/harness.h"
 #include "client.h"
 #include "envelope.h"
@@ -821,5 +822,5 @@ int main(void)
 		cmocka_unit_test(test_access_from_agents),
 	};
 
-	return cmocka_run_group_tests(tests, setup_broker, teardown_broker);
+	return ck_run_group_tests(tests, setup_broker, teardown_broker);
 }

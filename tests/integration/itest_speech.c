@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../harness/fake_gemini.h"
+#include "../harness/group.h"
 #include "../harness/harness.h"
 
 #define KEY "AIzaTestKeyForTheFakeServer0123456789"
@@ -585,5 +586,5 @@ int main(void)
 		cmocka_unit_test(test_argument_errors),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

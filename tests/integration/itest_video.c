@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "../harness/fake_gemini.h"
+#include "../harness/group.h"
 #include "../harness/harness.h"
 #include "netaddr.h"
 #include "sha256.h"
@@ -993,7 +994,7 @@ int main(void)
 		cmocka_unit_test(test_failed_reason_is_its_own),
 		cmocka_unit_test(test_local_addresses_refused),
 	};
-	int failed = cmocka_run_group_tests_name("with the fake web server", tests, setup, teardown);
+	int failed = ck_run_group_tests_name("with the fake web server", tests, setup, teardown);
 
-	return failed + cmocka_run_group_tests_name("one worker, no loopback port", strict, setup_strict, teardown);
+	return failed + ck_run_group_tests_name("one worker, no loopback port", strict, setup_strict, teardown);
 }

@@ -26,6 +26,7 @@
 #include "sha256.h"
 #include "../../svc-explainer/finish.h"
 #include "../../svc-explainer/fonts.h"
+#include "../harness/group.h"
 
 #define SESSION "s-0123456789abcdef"
 /* The stand-in speaks 14 characters a second. */
@@ -277,5 +278,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gate_then_save_then_revise, set_up, tear_down),
 		cmocka_unit_test_setup_teardown(test_failures_keep_the_saved_video, set_up, tear_down),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return ck_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -16,6 +16,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include "../../svc-explainer/fonts.h"
+#include "../harness/group.h"
 
 static int setup(void **state)
 {
@@ -127,5 +128,5 @@ int main(void)
 		cmocka_unit_test(test_family_lists),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

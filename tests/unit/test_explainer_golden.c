@@ -23,6 +23,7 @@
 #include "../../svc-explainer/frame.h"
 #include "../../svc-explainer/problems.h"
 #include "../../svc-explainer/scene.h"
+#include "../harness/group.h"
 
 #define GOLDEN_DIR "tests/explainer/golden/"
 /* Per channel, out of 255: what a rounding change may move a pixel by. */
@@ -187,5 +188,5 @@ int main(void)
 		cmocka_unit_test(test_golden_frames_tell_times_apart),
 		cmocka_unit_test(test_layers_draw_the_same_pixels),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

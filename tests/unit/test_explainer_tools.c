@@ -21,6 +21,7 @@
 #include "../../svc-explainer/worker.h"
 #include "../../svc-explainer/worker_tools.h"
 #include "../../svc-explainer/flatdir.h"
+#include "../harness/group.h"
 
 static const char *const names[] = { "write_scene", "remove_scene", "read_folder", "check_scenes",
 				     "preview_scene", "contact_sheet", "finish" };
@@ -200,5 +201,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arguments_checked, make_dir, remove_dir),
 		cmocka_unit_test(test_brief),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

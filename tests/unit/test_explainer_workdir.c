@@ -37,6 +37,7 @@
 #include "../../svc-explainer/fonts.h"
 #include "../../svc-explainer/workdir.h"
 #include "../../svc-speech/wav.h"
+#include "../harness/group.h"
 
 /* tests/explainer/small/one.svg: a red circle moves from x 300 to 1600
  * between 0.5 s and 1.5 s. */
@@ -828,5 +829,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_manifest, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_manifest_gate_and_refusals, make_dir, remove_dir),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, setup, teardown);
 }

@@ -32,6 +32,7 @@
 #include "relay_proto.h"
 #include "ws.h"
 #include "../harness/fake_relay.h"
+#include "../harness/group.h"
 #include "../harness/tls_fixture.h"
 #include "../harness/ws_pump.h"
 
@@ -501,5 +502,5 @@ int main(void)
 	/* Over TLS OpenSSL writes to the socket itself: a peer gone must be
 	 * an error, not a SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, make_certs, remove_dir);
+	return ck_run_group_tests(tests, make_certs, remove_dir);
 }

@@ -24,6 +24,7 @@
 
 #include "clock.h"
 #include "ws.h"
+#include "../harness/group.h"
 #include "../harness/node_server.h"
 #include "../harness/tls_fixture.h"
 #include "../harness/ws_pump.h"
@@ -384,5 +385,5 @@ int main(void)
 	/* Over TLS OpenSSL writes to the socket itself: a peer gone must be
 	 * an error, as in the services, not a SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, make_certs, remove_certs);
+	return ck_run_group_tests(tests, make_certs, remove_certs);
 }
