@@ -589,6 +589,22 @@ int fx_create_session(struct fixture *f, const char *title, const char *agent, c
 	return rc;
 }
 
+int fx_start_agent_sessions(struct fixture *f, const char *extra, const char *label, char *codex, char *claude,
+			    size_t idlen)
+{
+	char *conf = fx_deployed_config(extra, "svc-sessions", (char *)NULL), title[96];
+	int rc = conf ? fx_start(f, conf, NULL) : -1;
+
+	free(conf);
+	if (rc < 0)
+		return -1;
+	snprintf(title, sizeof title, "%s Codex", label);
+	if (fx_create_session(f, title, "codex", "/tmp", "full-auto", codex, idlen) < 0)
+		return -1;
+	snprintf(title, sizeof title, "%s Claude", label);
+	return fx_create_session(f, title, "claude", "/tmp", "full-auto", claude, idlen);
+}
+
 int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,
 		const char *access)
 {

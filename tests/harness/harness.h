@@ -80,6 +80,12 @@ char *fx_deployed_config(const char *extra, ...);
  * another agent).  Its id into id; 0, or -1 (said on stderr). */
 int fx_create_session(struct fixture *f, const char *title, const char *agent, const char *project,
 		      const char *access, char *id, size_t idlen);
+/* A broker with svc-sessions as deployed beside the test's own sections
+ * (extra, as fx_deployed_config takes it), and two full-auto sessions in
+ * /tmp, "LABEL Codex" and "LABEL Claude": their ids into codex and
+ * claude, each idlen bytes.  0, or -1 (said on stderr). */
+int fx_start_agent_sessions(struct fixture *f, const char *extra, const char *label, char *codex, char *claude,
+			    size_t idlen);
 /* run.open on c (the connection that then carries a Claude bridge's
  * calls); 0, or -1 when refused or not answered. */
 int fx_open_run(struct hb_client *c, const char *run, const char *session, const char *project, const char *agent,

@@ -35,18 +35,8 @@ static char codex_session[64], claude_session[64];
 
 static int setup(void **state)
 {
-	char *conf = fx_deployed_config(echo_conf, "svc-sessions", (char *)NULL);
-	int rc = conf ? fx_start(&F, conf, NULL) : -1;
-
 	(void)state;
-	free(conf);
-	if (rc < 0 ||
-	    fx_create_session(&F, "Images Codex", "codex", "/tmp", "full-auto", codex_session,
-			      sizeof codex_session) < 0 ||
-	    fx_create_session(&F, "Images Claude", "claude", "/tmp", "full-auto", claude_session,
-			      sizeof claude_session) < 0)
-		return -1;
-	return 0;
+	return fx_start_agent_sessions(&F, echo_conf, "Images", codex_session, claude_session, sizeof codex_session);
 }
 
 static int teardown(void **state)
