@@ -17,6 +17,7 @@
 #include "error_log.h"
 #include "log.h"
 #include "paths.h"
+#include "../harness/tmp_home.h"
 
 static char home[64], path[HB_PATH_MAX + 16], old[HB_PATH_MAX + 20];
 
@@ -26,12 +27,7 @@ static int make_home(void **state)
 	char err[256];
 
 	(void)state;
-	snprintf(home, sizeof home, "/tmp/hberrlog.XXXXXX");
-	if (!mkdtemp(home))
-		return -1;
-	setenv("HB_HOME", home, 1);
-	unsetenv("HB_DATA_DIR");
-	if (hb_paths_resolve(&p, err, sizeof err) < 0)
+	if (fx_tmp_home(home, sizeof home, "hberrlog", (char *)NULL) < 0 || hb_paths_resolve(&p, err, sizeof err) < 0)
 		return -1;
 	snprintf(path, sizeof path, "%s/%s", p.data, HB_ERROR_LOG_FILE);
 	snprintf(old, sizeof old, "%s.1", path);
@@ -40,11 +36,8 @@ static int make_home(void **state)
 
 static int remove_home(void **state)
 {
-	char cmd[100];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_tmp_home_remove(home);
 }
 
 static char *slurp(const char *file)

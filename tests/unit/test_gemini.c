@@ -18,6 +18,7 @@
 #include "gemini.h"
 #include "gemini_error.h"
 #include "settings.h"
+#include "../harness/tmp_home.h"
 
 static void test_retryable_statuses(void **state)
 {
@@ -124,23 +125,13 @@ static char home[64];
 static int make_home(void **state)
 {
 	(void)state;
-	snprintf(home, sizeof home, "/tmp/hbgemtest.XXXXXX");
-	if (!mkdtemp(home))
-		return -1;
-	setenv("HB_HOME", home, 1);
-	unsetenv("GEMINI_API_KEY");
-	unsetenv("HB_GEMINI_BASE_URL");
-	unsetenv("HB_CONFIG_DIR");
-	return 0;
+	return fx_tmp_home(home, sizeof home, "hbgemtest", "GEMINI_API_KEY", "HB_GEMINI_BASE_URL", (char *)NULL);
 }
 
 static int remove_home(void **state)
 {
-	char cmd[100];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_tmp_home_remove(home);
 }
 
 static void write_settings(const struct hb_paths *p, const char *json)

@@ -21,28 +21,20 @@
 
 #include "paths.h"
 #include "settings.h"
+#include "../harness/tmp_home.h"
 
 static char home[64];
 
 static int make_home(void **state)
 {
 	(void)state;
-	snprintf(home, sizeof home, "/tmp/hbsettest.XXXXXX");
-	if (!mkdtemp(home))
-		return -1;
-	setenv("HB_HOME", home, 1);
-	unsetenv("HB_CONFIG_DIR");
-	unsetenv("GEMINI_API_KEY");
-	return 0;
+	return fx_tmp_home(home, sizeof home, "hbsettest", "GEMINI_API_KEY", (char *)NULL);
 }
 
 static int remove_home(void **state)
 {
-	char cmd[100];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
-	return system(cmd) == 0 ? 0 : -1;
+	return fx_tmp_home_remove(home);
 }
 
 static void resolve(struct hb_paths *p)
