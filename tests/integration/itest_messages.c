@@ -225,7 +225,10 @@ static void next_delivery(struct hb_client *br, struct hb_env *d)
 	}
 }
 
-static void bridge_done(struct hb_client *br, const char *op, const char *turn)
+/* deliver.done for op: ok, or else with status and text; turn as it
+ * came (a bridge that proved nothing names none). */
+static void bridge_report(struct hb_client *br, const char *op, int ok, const char *status, const char *turn,
+			  const char *text)
 {
 	struct hb_env req, r;
 	char err[256];
@@ -234,32 +237,27 @@ static void bridge_done(struct hb_client *br, const char *op, const char *turn)
 	hb_env_init(&req);
 	hb_env_set_str(&req, "op", "deliver.done");
 	hb_env_set_str(&req, "opId", op);
-	hb_env_set_bool(&req, "ok", 1);
+	hb_env_set_bool(&req, "ok", ok);
+	if (status)
+		hb_env_set_str(&req, "status", status);
 	hb_env_set_str(&req, "turn", turn);
+	if (text)
+		hb_env_set_str(&req, "text", text);
 	if (hb_client_send(br, &req, &id, err, sizeof err) < 0)
 		fail_msg("deliver.done: %s", err);
 	op_ok(br, &r, id);
 	hb_env_free(&r);
 }
 
+static void bridge_done(struct hb_client *br, const char *op, const char *turn)
+{
+	bridge_report(br, op, 1, NULL, turn, NULL);
+}
+
 /* deliver.done with status "unconfirmed": it went in, no read found it. */
 static void bridge_unconfirmed(struct hb_client *br, const char *op, const char *why)
 {
-	struct hb_env req, r;
-	char err[256];
-	int64_t id;
-
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "deliver.done");
-	hb_env_set_str(&req, "opId", op);
-	hb_env_set_bool(&req, "ok", 0);
-	hb_env_set_str(&req, "status", "unconfirmed");
-	hb_env_set_str(&req, "turn", "");
-	hb_env_set_str(&req, "text", why);
-	if (hb_client_send(br, &req, &id, err, sizeof err) < 0)
-		fail_msg("deliver.done: %s", err);
-	op_ok(br, &r, id);
-	hb_env_free(&r);
+	bridge_report(br, op, 0, "unconfirmed", "", why);
 }
 
 static int setup(void **state)
