@@ -269,21 +269,10 @@ static void delta(struct tl_codex *st, const json_t *params, const char *key, si
 static void plan_update(const struct tl_codex *st, const json_t *params, json_t *rows)
 {
 	json_t *row = str(params, "turnId") ? row_of(st, TL_PLAN, str(params, "turnId"), "#plan") : NULL;
-	json_t *steps = json_array();
-	const json_t *p;
-	size_t i;
+	json_t *steps = tl_plan_steps(json_object_get(params, "plan"), "step");
 
 	if (!row || !steps)
 		return json_decref(row), json_decref(steps);
-	json_array_foreach(json_object_get(params, "plan"), i, p) {
-		json_t *step = json_object();
-
-		if (i == TL_STEPS_MAX || !step)
-			break;
-		tl_row_str(step, "step", str(p, "step") ? str(p, "step") : "", 1024);
-		tl_row_str(step, "status", str(p, "status") ? str(p, "status") : "pending", 32);
-		json_array_append_new(steps, step);
-	}
 	json_object_set_new(row, "steps", steps);
 	tl_row_str(row, "markdown", str(params, "explanation"), TL_TEXT_MAX);
 	tl_rows_add(rows, row);

@@ -140,3 +140,24 @@ void tl_rows_add(json_t *rows, json_t *row)
 	}
 	json_array_append_new(rows, row);
 }
+
+json_t *tl_plan_steps(const json_t *items, const char *text_key)
+{
+	json_t *steps = json_array(), *step;
+	const json_t *item;
+	const char *text, *status;
+	size_t i;
+
+	if (!steps)
+		return NULL;
+	json_array_foreach(items, i, item) {
+		if (i == TL_STEPS_MAX || !(step = json_object()))
+			break;
+		text = json_string_value(json_object_get(item, text_key));
+		status = json_string_value(json_object_get(item, "status"));
+		tl_row_str(step, "step", text ? text : "", 1024);
+		tl_row_str(step, "status", status ? status : "pending", 32);
+		json_array_append_new(steps, step);
+	}
+	return steps;
+}

@@ -69,5 +69,10 @@ int tl_row_check(const json_t *row, const char *agent, char *err, size_t errlen)
 /* Append row to rows unless TL_ROWS_MAX are there (the row is then
  * dropped and rows' last row says so).  Steals row. */
 void tl_rows_add(json_t *rows, json_t *row);
+/* A plan row's "steps" from an agent's list of items: each item's text
+ * under text_key (Codex "step", Claude's todos "content") and its status
+ * ("pending" when it has none), at most TL_STEPS_MAX.  NULL when out of
+ * memory. */
+json_t *tl_plan_steps(const json_t *items, const char *text_key);
 
 #endif

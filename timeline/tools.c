@@ -102,25 +102,14 @@ static int file_fields(json_t *row, const char *name, const json_t *in)
 
 static int plan_fields(json_t *row, const char *name, const json_t *in)
 {
-	const json_t *todo;
 	json_t *steps;
-	size_t i;
 
 	if (strcmp(name, "ExitPlanMode") == 0)
 		return tl_row_str(row, "markdown", str(in, "plan") ? str(in, "plan") : "", TL_TEXT_MAX);
 	if (strcmp(name, "EnterPlanMode") == 0)
 		return tl_row_str(row, "markdown", "Planning", TL_TEXT_MAX);
-	if (!(steps = json_array()))
+	if (!(steps = tl_plan_steps(json_object_get(in, "todos"), "content")))
 		return -1;
-	json_array_foreach(json_object_get(in, "todos"), i, todo) {
-		json_t *step = json_object();
-
-		if (i == TL_STEPS_MAX || !step)
-			break;
-		tl_row_str(step, "step", str(todo, "content") ? str(todo, "content") : "", 1024);
-		tl_row_str(step, "status", str(todo, "status") ? str(todo, "status") : "pending", 32);
-		json_array_append_new(steps, step);
-	}
 	return json_object_set_new(row, "steps", steps);
 }
 
