@@ -12,9 +12,9 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-rig=$here/agent-host
 hosts=$(cd "$here/../agent-host" && pwd)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/claude-lib.sh"
 require claude
 
 unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
@@ -24,19 +24,16 @@ session=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude failure\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" | json_field id)
 check "a session for the runs" '[ -n "$session" ]'
 
-node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
-mock=$!
-for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
-port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+start_claude_mock
 
 # $1 name, $2 prompt: one run of one turn (the driver's send has id 1).
 run() {
-	env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
-		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-		timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$2" --transcript "$tmp/$1.transcript" \
-		-- "$build/hb-claude-bridge" --session "$session" --run "run-$1" --project "$tmp/project" \
-		--access full-auto -- node "$hosts/host.mjs" ${claude_exe:-} >"$tmp/$1.json" 2>"$tmp/$1.err"
+	(
+		export_claude_env
+		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$2" \
+			--transcript "$tmp/$1.transcript" -- "$build/hb-claude-bridge" --session "$session" --run "run-$1" \
+			--project "$tmp/project" --access full-auto -- node "$hosts/host.mjs" ${claude_exe:-}
+	) >"$tmp/$1.json" 2>"$tmp/$1.err"
 	echo $? >"$tmp/$1.rc"
 }
 

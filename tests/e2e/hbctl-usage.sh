@@ -14,17 +14,13 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 hosts=$(cd "$here/../agent-host" && pwd)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/claude-lib.sh"
 require claude
 
 unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
 mkdir -p "$tmp/home/.claude" "$tmp/project"
-node "$here/agent-host/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
-mock=$!
-for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
-port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
-export HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
-	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
-	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+start_claude_mock
+export_claude_env
 
 # The host, counting its starts: one line in $tmp/starts per start.
 cat >"$tmp/counting-host.sh" <<EOS

@@ -1,0 +1,21 @@
+# claude-lib.sh - the mock Messages API and Claude Code's environment for
+# the end-to-end scripts that run the real Claude Agent SDK: sourced after
+# lib.sh, with here set.
+
+# start_claude_mock [MOCK OPTIONS]: tests/agent-host/mock-messages.mjs on
+# 127.0.0.1, logging each request to $tmp/mock.jsonl; its pid in mock
+# (lib.sh stops it), its port in port.
+start_claude_mock() {
+	node "$here/agent-host/mock-messages.mjs" --log "$tmp/mock.jsonl" "$@" >"$tmp/mock.out" 2>"$tmp/mock.err" &
+	mock=$!
+	for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
+	port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+}
+
+# export_claude_env: Claude Code on the mock (start_claude_mock first),
+# with its own HOME under $tmp and nothing sent anywhere else.
+export_claude_env() {
+	export HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
+		ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+}
