@@ -33,6 +33,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 require codex
 require sqlite3
 
@@ -68,37 +69,6 @@ send() {
 envelope() {
 	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="%s" from_agent="codex">\n%s\n</session_message>' \
 		"$1" "$2" "$3"
-}
-# "TURNS MAX" of the envelope in file $1 in the mock's log (messages-codex.sh).
-envelope_count() {
-	node -e '
-		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8");
-		let turns = 0, max = 0, log = "";
-		try { log = fs.readFileSync(process.argv[1], "utf8"); } catch {}
-		const text = (i) => i && i.type === "message" && i.role === "user" && Array.isArray(i.content) ?
-			i.content.map((c) => c.text).join("") : null;
-		for (const l of log.split("\n")) {
-			if (!l) continue;
-			const input = (JSON.parse(l).body || {}).input || [];
-			max = Math.max(max, input.filter((i) => text(i) === want).length);
-			if (text(input[input.length - 1]) === want) turns++;
-		}
-		console.log(turns + " " + max);' "$tmp/mock.jsonl" "$1"
-}
-# How many user messages with client id $2 the thread/resume answer in
-# transcript $1 holds.
-client_id_count() {
-	node -e '
-		const fs = require("fs");
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const t = ((JSON.parse(l).msg || {}).result || {}).thread;
-			for (const turn of (t && t.turns) || [])
-				for (const i of turn.items || []) if (i.type === "userMessage" && i.clientId === process.argv[2]) n++;
-		}
-		console.log(n);' "$1" "$2"
 }
 # desktop NAME SESSION [desktop options]: the desktop on the session's
 # thread (a new one, with one turn of its own, unless --resume) until
@@ -204,8 +174,8 @@ check "reply: hbctl status --json lists B's launch" 'wait_for 60 "launched_for $
 check "reply: the message to B is sent" 'wait_for 120 "state_is call-to-b sent"'
 check "reply: B's answer (its model's send_session_message) is sent to A" 'wait_for 120 "state_is call_reply_b sent"'
 check "reply: B's model got A's envelope as a turn's input, exactly once" \
-	'[ "$(envelope_count "$tmp/to-b.envelope")" = "1 1" ]'
-check "reply: A's model got B's answer, exactly once" 'wait_for 60 "[ \"\$(envelope_count $tmp/to-a.envelope)\" = \"1 1\" ]"'
+	'[ "$(envelope_count "$tmp/mock.jsonl" "$tmp/to-b.envelope")" = "1 1" ]'
+check "reply: A's model got B's answer, exactly once" 'wait_for 60 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/to-a.envelope)\" = \"1 1\" ]"'
 check "reply: both launches ended by themselves (--once)" 'wait_for 120 no_launches'
 check "reply: one launch each, with the thread and the approved access" \
 	'[ "$(started_for "$B")" = 1 ] && [ "$(started_for "$A")" = 1 ] &&
@@ -244,7 +214,7 @@ check "codexPath: a name that is not in PATH is said so" \
 check "codexPath: nothing was started" '[ "$(started_for "$B")" = 1 ]'
 "$build/hbctl" settings codex-path delete >/dev/null
 check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-again sent"'
-check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/again.envelope)\" = \"1 1\" ]"'
+check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/again.envelope)\" = \"1 1\" ]"'
 check "codexPath: the launch ended" 'wait_for 120 no_launches'
 
 # ----------------------------------------------------------------- idle --

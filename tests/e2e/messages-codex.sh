@@ -27,6 +27,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 require codex
 require sqlite3
 
@@ -89,42 +90,6 @@ sender_title_xml='Planner &quot;A&quot; &amp; &lt;B&gt;'
 envelope() {
 	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="%s" from_agent="codex">\n%s\n</session_message>' \
 		"$sender" "$sender_title_xml" "$1"
-}
-
-# "TURNS MAX" from a mock log for the envelope in file $2: TURNS = requests
-# whose newest input item is a user message that is exactly the envelope
-# (a turn started or steered with it), MAX = the most user messages equal
-# to it in one request (the thread's history): "1 1" is exactly once.
-envelope_count() {
-	node -e '
-		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8");
-		let turns = 0, max = 0, log = "";
-		try { log = fs.readFileSync(process.argv[1], "utf8"); } catch {}
-		const text = (i) => i && i.type === "message" && i.role === "user" && Array.isArray(i.content) ?
-			i.content.map((c) => c.text).join("") : null;
-		for (const l of log.split("\n")) {
-			if (!l) continue;
-			const input = (JSON.parse(l).body || {}).input || [];
-			max = Math.max(max, input.filter((i) => text(i) === want).length);
-			if (text(input[input.length - 1]) === want) turns++;
-		}
-		console.log(turns + " " + max);' "$1" "$2"
-}
-
-# How many user messages with client id $2 the thread/resume answer in
-# transcript $1 holds (the thread's history as codex saved it).
-client_id_count() {
-	node -e '
-		const fs = require("fs");
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const t = ((JSON.parse(l).msg || {}).result || {}).thread;
-			for (const turn of (t && t.turns) || [])
-				for (const i of turn.items || []) if (i.type === "userMessage" && i.clientId === process.argv[2]) n++;
-		}
-		console.log(n);' "$1" "$2"
 }
 
 # start_desktop NAME SESSION MOCK-SCRIPT [desktop options]: a mock and the

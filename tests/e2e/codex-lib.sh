@@ -1,0 +1,39 @@
+# codex-lib.sh - what the end-to-end scripts of Codex session messages
+# (messages-codex.sh, launch-codex.sh) read back from the real codex and
+# its mock: sourced after lib.sh.
+
+# "TURNS MAX" from a mock log for the envelope in file $2: TURNS = requests
+# whose newest input item is a user message that is exactly the envelope
+# (a turn started or steered with it), MAX = the most user messages equal
+# to it in one request (the thread's history): "1 1" is exactly once.
+envelope_count() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8");
+		let turns = 0, max = 0, log = "";
+		try { log = fs.readFileSync(process.argv[1], "utf8"); } catch {}
+		const text = (i) => i && i.type === "message" && i.role === "user" && Array.isArray(i.content) ?
+			i.content.map((c) => c.text).join("") : null;
+		for (const l of log.split("\n")) {
+			if (!l) continue;
+			const input = (JSON.parse(l).body || {}).input || [];
+			max = Math.max(max, input.filter((i) => text(i) === want).length);
+			if (text(input[input.length - 1]) === want) turns++;
+		}
+		console.log(turns + " " + max);' "$1" "$2"
+}
+
+# How many user messages with client id $2 the thread/resume answer in
+# transcript $1 holds (the thread's history as codex saved it).
+client_id_count() {
+	node -e '
+		const fs = require("fs");
+		let n = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const t = ((JSON.parse(l).msg || {}).result || {}).thread;
+			for (const turn of (t && t.turns) || [])
+				for (const i of turn.items || []) if (i.type === "userMessage" && i.clientId === process.argv[2]) n++;
+		}
+		console.log(n);' "$1" "$2"
+}
