@@ -46,6 +46,16 @@ static void write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* An empty folder/agent-host/host.mjs, its path into path. */
+static void place_host(char *path, size_t size, const char *folder)
+{
+	snprintf(path, size, "%s/agent-host", folder);
+	assert_int_equal(hb_mkdir_p(path, 0755), 0);
+	assert_true(strlen(path) + sizeof "/host.mjs" <= size);
+	strcat(path, "/host.mjs");
+	write_file(path, "");
+}
+
 static void write_settings(const struct hb_paths *p, const char *json)
 {
 	char path[HB_PATH_MAX + 32];
@@ -125,26 +135,17 @@ static void test_beside(void **state)
 
 	/* A service in PREFIX/libexec/hbcode: the host beside it. */
 	snprintf(libexec, sizeof libexec, "%s/libexec/hbcode", dir);
-	snprintf(served, sizeof served, "%s/agent-host", libexec);
-	assert_int_equal(hb_mkdir_p(served, 0755), 0);
-	strcat(served, "/host.mjs");
-	write_file(served, "");
+	place_host(served, sizeof served, libexec);
 	assert_int_equal(host_argv(libexec, argv, words, err, sizeof err), 0);
 	assert_string_equal(argv[1], served);
 
-	snprintf(installed, sizeof installed, "%s/libexec/hbcode/agent-host", dir);
-	assert_int_equal(hb_mkdir_p(installed, 0755), 0);
-	strcat(installed, "/host.mjs");
-	write_file(installed, "");
+	place_host(installed, sizeof installed, libexec);
 	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), 0);
 	assert_string_equal(argv[0], "node");
 	assert_string_equal(argv[1], installed);
 	assert_null(argv[2]);
 
-	snprintf(built, sizeof built, "%s/agent-host", dir);
-	assert_int_equal(hb_mkdir_p(built, 0755), 0);
-	strcat(built, "/host.mjs");
-	write_file(built, "");
+	place_host(built, sizeof built, dir);
 	assert_int_equal(host_argv(bin, argv, words, err, sizeof err), 0);
 	assert_string_equal(argv[1], built);
 }
