@@ -12,13 +12,9 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-hosts=$(cd "$here/../agent-host" && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/claude-lib.sh"
-require claude
 
-unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
-mkdir -p "$tmp/home/.claude" "$tmp/project"
 sessions_conf | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude failure\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" | json_field id)

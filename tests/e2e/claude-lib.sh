@@ -1,6 +1,12 @@
-# claude-lib.sh - the mock Messages API and Claude Code's environment for
-# the end-to-end scripts that run the real Claude Agent SDK: sourced after
-# lib.sh, with here set.
+# claude-lib.sh - what the end-to-end scripts that run the real Claude
+# Agent SDK share: the agent host (a product part) in hosts, Claude Code's
+# own folder and a project under $tmp, no proxy, the mock Messages API and
+# Claude Code's environment for it.  Sourced after lib.sh, with here set.
+
+hosts=$(cd "$here/../agent-host" && pwd)
+require claude
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
+mkdir -p "$tmp/home/.claude" "$tmp/project"
 
 # start_claude_mock [MOCK OPTIONS]: tests/agent-host/mock-messages.mjs on
 # 127.0.0.1, logging each request to $tmp/mock.jsonl; its pid in mock
@@ -8,7 +14,7 @@
 start_claude_mock() {
 	node "$here/agent-host/mock-messages.mjs" --log "$tmp/mock.jsonl" "$@" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 	mock=$!
-	for _ in $(seq 100); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
+	for _ in $(seq 200); do [ -s "$tmp/mock.out" ] && break; sleep 0.05; done
 	port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 }
 

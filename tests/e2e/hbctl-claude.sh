@@ -11,13 +11,10 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-hosts=$(cd "$here/../agent-host" && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/claude-lib.sh"
-require claude
 
-unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy HB_AGENT_HOST
-mkdir -p "$tmp/home/.claude" "$tmp/project"
+unset HB_AGENT_HOST
 start_claude_mock
 export_claude_env
 

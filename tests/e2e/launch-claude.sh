@@ -42,14 +42,9 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-rig=$here/agent-host
-hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
-require claude
+. "$(dirname "$0")/claude-lib.sh"
 require sqlite3
-
-unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
-mkdir -p "$tmp/home/.claude" "$tmp/project"
 db=$HB_HOME/data/appdata.db
 
 sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
@@ -172,10 +167,7 @@ desktop_turn() {
 	rc=$?
 }
 
-node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
-mock=$!
-wait_for 10 '[ -s "$tmp/mock.out" ]'
-port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+start_claude_mock
 # The broker's environment is that of the bridges it starts.
 claude_vars
 export "${vars[@]}"

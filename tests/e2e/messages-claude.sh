@@ -40,14 +40,9 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
-rig=$here/agent-host
-hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
-require claude
+. "$(dirname "$0")/claude-lib.sh"
 require sqlite3
-
-unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy
-mkdir -p "$tmp/home/.claude" "$tmp/project"
 db=$HB_HOME/data/appdata.db
 
 sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
@@ -169,10 +164,7 @@ check "three sessions" '[ -n "$recipient" ] && [ -n "$sender" ] && [ -n "$other"
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
 "$build/hbctl" run open run-sender-ro --session "$sender" --project "$tmp/project" --agent codex --access read-only >/dev/null
 
-node "$rig/mock-messages.mjs" --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
-mock=$!
-wait_for 10 '[ -s "$tmp/mock.out" ]'
-port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
+start_claude_mock
 
 # ---------------------------------------------------------------- open --
 # The message asks for an agent-class tool, so the turn it starts runs
