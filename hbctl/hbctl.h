@@ -16,9 +16,16 @@ int usage(void);
 int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
 /* claude.c: one read of a one-shot Claude agent host, no broker needed. */
 int cmd_claude(int argc, char **argv);
-/* claude.c: one read (METHOD, params) in a one-shot host: 0 with *reply,
- * the host's reply (caller frees), or EXIT_FAIL, said on stderr. */
+/* claude_host.c: a one-shot Claude agent host for reads.  start: NULL
+ * after saying why on stderr.  read: one read (METHOD, params): 0 with
+ * *reply, the host's reply, an error reply too (caller frees), or
+ * EXIT_FAIL, said on stderr.  end: close, let the host end, end its
+ * process group, free h.  claude_read: the three for one read. */
 struct json_t;
+struct claude_host;
+struct claude_host *claude_host_start(const char *argv0);
+int claude_host_read(struct claude_host *h, const char *method, struct json_t *params, struct json_t **reply);
+void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
 /* usage.c: the plan usage of the default Claude account, cached a minute. */
 int cmd_usage(int argc, char **argv);
