@@ -27,6 +27,8 @@ struct claude_host *claude_host_start(const char *argv0);
 int claude_host_read(struct claude_host *h, const char *method, struct json_t *params, struct json_t **reply);
 void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
+/* timeline.c: a saved Claude conversation as timeline rows. */
+int cmd_timeline(int argc, char **argv);
 /* usage.c: the plan usage of the default Claude account, cached a minute. */
 int cmd_usage(int argc, char **argv);
 /* approvals.c */

@@ -13,6 +13,7 @@
  *	hbctl run open|stop|close ...
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
+ *	hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]   (timeline.c: saved rows)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang: also when the
@@ -54,7 +55,8 @@ int usage(void)
 			"                       codex-path set PATH|delete | agent-host set LINE|delete]\n"
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
 			"                    catalog|usage|title ['JSON params']\n"
-			"       hbctl usage [--json]\n");
+			"       hbctl usage [--json]\n"
+			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--json|--plain]\n");
 	return EXIT_USAGE;
 }
 
@@ -332,6 +334,8 @@ int main(int argc, char **argv)
 		return cmd_claude(argc, argv);
 	if (strcmp(argv[1], "usage") == 0)
 		return cmd_usage(argc, argv);
+	if (strcmp(argv[1], "timeline") == 0)
+		return cmd_timeline(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
 	    strcmp(argv[1], "decline") == 0)
 		return cmd_approvals(argc, argv);

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End to end: a Claude session's saved timeline replaces its live one.
+# Two runs of one session through hb-claude-bridge and the real Claude
+# Agent SDK (the mock Messages API behind it): an hbcode tool call, then
+# an Agent call whose subagent calls an hbcode tool itself.  The live rows
+# come out as timeline.row events; then `hbctl timeline` reads the saved
+# conversation and its subagent through a one-shot agent host and
+# projects it.  Checks:
+#   same ids   every row the live runs published has a saved row with the
+#              same id and kind (the saved row replaces it in place), and
+#              the saved tool rows are completed as the live ones ended
+#   saved only the prompts, which Claude's live stream never echoes (a
+#              subagent's prompt it forwards)
+#   subagent   live and saved, the subagent's rows have depth 1, and the
+#              saved ones come right after the parent's spawn row
+#   text       --plain prints the rows for a person, the subagent's indented
+#   errors     an unknown conversation, a bad id, no --cwd: a sentence and
+#              a failing exit status, nothing on stdout
+# Usage: timeline-claude.sh BUILD (needs npm ci in agent-host).
+set -u
+build=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/claude-lib.sh"
+
+start_claude_mock
+sessions_conf | start_broker
+watch_events
+session=$(full_auto_session "Timeline" claude)
+check "a session for the runs" '[ -n "$session" ]'
+
+# run NAME PROMPT [BRIDGE OPTIONS]: one run of one turn of the session.
+run() {
+	local name=$1 prompt=$2
+	shift 2
+	(
+		export_claude_env
+		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" \
+			-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
+			--access full-auto "$@" -- node "$hosts/host.mjs"
+	) >"$tmp/$name.json" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+}
+claude_session() {
+	"$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$session\"}" |
+		json_field claudeSessionId
+}
+
+prompt_tool='@tool maintain_sessions {"action":"guide"}'
+prompt_agent='@tool Agent {"description":"List sessions","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":3}","subagent_type":"general-purpose","run_in_background":false}'
+export P1=$prompt_tool P2=$prompt_agent # for compare
+run tool "$prompt_tool"
+check "the tool run ended" '[ "$(cat $tmp/tool.rc)" = 0 ]'
+cid=$(claude_session)
+check "the session has its Claude conversation" '[ -n "$cid" ] && [ "$cid" != null ]'
+# The second run continues the conversation, as the desktop opens it.
+run agent "$prompt_agent" --claude-session "$cid"
+check "the Agent run ended, in the same conversation" '[ "$(cat $tmp/agent.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
+
+# The live rows: the last of each id, as a viewer holds them.
+wait_for 10 '[ "$(timeline_rows "$session" "r.depth === 1")" -ge 1 ]'
+node -e '
+	const fs = require("fs"), rows = new Map();
+	for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		let e; try { e = JSON.parse(l); } catch { continue; }
+		if (e.event === "timeline.row" && e.session === process.argv[2]) rows.set(e.row.id, e.row);
+	}
+	for (const r of rows.values()) console.log(JSON.stringify(r));' "$tmp/events.jsonl" "$session" >"$tmp/live.jsonl"
+check "live rows were published" '[ "$(wc -l <"$tmp/live.jsonl")" -ge 4 ]'
+
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --json) \
+	>"$tmp/saved.jsonl" 2>"$tmp/saved.err"
+rc=$?
+check "hbctl timeline --json: exit status 0" '[ $rc = 0 ]'
+check "hbctl timeline --json: nothing on stderr" '[ ! -s "$tmp/saved.err" ]' || cat "$tmp/saved.err"
+
+# compare JS: the rows of both files as arrays live and saved; prints what
+# the condition returns.
+compare() {
+	node -e '
+		const fs = require("fs");
+		const read = (f) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		const live = read(process.argv[1]), saved = read(process.argv[2]);
+		const byId = new Map(saved.map((r) => [r.id, r]));
+		console.log(eval(process.argv[3]));' "$tmp/live.jsonl" "$tmp/saved.jsonl" "$1"
+}
+check "same ids: every live row has its saved row, of the same kind" \
+	'[ "$(compare "live.filter((r) => !byId.has(r.id) || byId.get(r.id).kind !== r.kind).map((r) => r.id).join(\" \")")" = "" ]'
+check "same ids: no id twice among the saved rows" '[ "$(compare "saved.length - byId.size")" = 0 ]'
+check "same ids: each live tool row ended as its saved row (status, output)" \
+	'[ "$(compare "live.filter((r) => r.kind === \"tool\" && (byId.get(r.id).status !== r.status || byId.get(r.id).output !== r.output)).length")" = 0 ]'
+check "same ids: the hbcode tool row, completed with its output" \
+	'[ "$(compare "saved.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\" && r.depth === 0 && r.output.includes(\"read-only view of the HB Code sessions\")).length")" = 1 ]'
+check "saved only: both prompts as user rows, which the live stream never echoes" \
+	'[ "$(compare "saved.filter((r) => r.kind === \"user\" && (r.text === process.env.P1 || r.text === process.env.P2)).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "2 0" ]'
+check "subagent: the live subagent rows have depth 1" \
+	'[ "$(compare "live.filter((r) => r.depth === 1).length > 0 && live.every((r) => r.depth === 0 || r.depth === 1)")" = true ]'
+check "subagent: its saved tool row (listSessions), depth 1, completed" \
+	'[ "$(compare "saved.filter((r) => r.depth === 1 && r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\").length")" = 1 ]'
+check "subagent: the spawn row, completed, and the subagent's rows right after it" \
+	'[ "$(compare "(() => { const i = saved.findIndex((r) => r.kind === \"spawn\"); const sub = saved.filter((r) => r.depth === 1).length;
+		return i >= 0 && saved[i].status !== \"running\" && sub > 0 && saved.slice(i + 1, i + 1 + sub).every((r) => r.depth === 1 && r.thread === saved[i].id.slice(7)); })()")" = true ]'
+
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --plain) \
+	>"$tmp/saved.txt" 2>"$tmp/saved-text.err"
+rc=$?
+check "text: exit status 0, the prompt and the tool's label, no colour" \
+	'[ $rc = 0 ] && grep -qF "$prompt_tool" "$tmp/saved.txt" && grep -q "hbcode: maintain_sessions" "$tmp/saved.txt" && ! grep -q $'"'"'\033'"'"' "$tmp/saved.txt"'
+check "text: the subagent's rows indented" 'grep -q "^  " "$tmp/saved.txt"'
+
+# errors
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline 00000000-0000-4000-8000-000000000000 --cwd "$tmp/project") \
+	>"$tmp/none.out" 2>"$tmp/none.err"
+rc=$?
+check "errors: an unknown conversation fails with not_found, nothing on stdout" \
+	'[ $rc = 1 ] && grep -q "no saved Claude conversation 00000000-0000-4000-8000-000000000000 in $tmp/project (not_found)" "$tmp/none.err" && [ ! -s "$tmp/none.out" ]'
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "not-a-uuid" --cwd "$tmp/project") >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+check "errors: a bad id fails with the host's sentence" '[ $rc = 1 ] && grep -q "invalid_request" "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]'
+"$build/hbctl" timeline "$cid" >"$tmp/usage.out" 2>"$tmp/usage.err"
+rc=$?
+check "errors: no --cwd is a usage error" '[ $rc = 100 ] && grep -q "usage: hbctl timeline" "$tmp/usage.err"'
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
+exit $fail
