@@ -7,7 +7,8 @@
  * ls prints columns only to a terminal.  --timeline watches the shared
  * timeline's rows (`timeline.row`, docs/timeline.md) and renders each
  * as a person reads it: in colour on a terminal, plain when piped, the
- * event's JSON with --json.
+ * event's JSON with --json; a row that replaces one already printed (its
+ * id seen before) is printed again marked "(update)".
  */
 #include <errno.h>
 #include <jansson.h>
@@ -20,6 +21,7 @@
 #include <zmq.h>
 
 #include "../timeline/render.h"
+#include "../timeline/stream.h"
 #include "hbctl.h"
 #include "paths.h"
 #include "sock.h"
@@ -53,12 +55,15 @@ static void print_explainer(const json_t *e)
 	putchar('\n');
 }
 
-/* A timeline.row event {session, row}: the row rendered, no topic. */
-static void print_row(const char *json, int colour)
+/* A timeline.row event {session, row}: the row rendered, no topic; a
+ * row whose id was printed before (seen) is marked as its update. */
+static void print_row(const char *json, int colour, struct tl_stream *seen)
 {
 	json_t *e = json_loads(json, 0, NULL);
 	const json_t *row = json_object_get(e, "row");
-	char *text = json_is_object(row) ? tl_render(row, colour) : NULL;
+	size_t pos;
+	int update = json_is_object(row) && tl_stream_place(seen, row, &pos) == TL_PLACE_REPLACES;
+	char *text = json_is_object(row) ? tl_render_as(row, colour, update) : NULL;
 
 	if (text)
 		fputs(text, stdout);
@@ -92,6 +97,7 @@ int cmd_watch(int argc, char **argv)
 	char ep[HB_PATH_MAX + 8], err[HB_PATH_MAX + 256];
 	int text = isatty(STDOUT_FILENO), colour = text, timeline = 0, json_flag = 0;
 	const char *prefix = "";
+	struct tl_stream seen = { 0 };
 	void *ctx, *sub;
 
 	/* the flag before or after the prefix, as a person types it */
@@ -119,12 +125,17 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
 	}
+	if (timeline && text && tl_stream_init(&seen) < 0) {
+		fprintf(stderr, "hbctl: out of memory\n");
+		return EXIT_FAIL;
+	}
 	signal(SIGINT, on_watch_signal);
 	signal(SIGTERM, on_watch_signal);
 	ctx = zmq_ctx_new();
 	sub = ctx ? hb_sock_sub(ctx, prefix) : NULL;
 	if (!sub || zmq_connect(sub, ep) < 0) {
 		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
+		tl_stream_free(&seen);
 		return EXIT_NO_BROKER;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -141,7 +152,7 @@ int cmd_watch(int argc, char **argv)
 		topic[n < (int)sizeof topic - 1 ? n : (int)sizeof topic - 1] = '\0';
 		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
 			if (text && timeline)
-				print_row(hb_env_str_or(&e, "json", "{}"), colour);
+				print_row(hb_env_str_or(&e, "json", "{}"), colour, &seen);
 			else if (text)
 				print_text(topic, hb_env_str_or(&e, "json", "{}"));
 			else
@@ -151,5 +162,6 @@ int cmd_watch(int argc, char **argv)
 	}
 	zmq_close(sub);
 	zmq_ctx_term(ctx);
+	tl_stream_free(&seen);
 	return 0;
 }

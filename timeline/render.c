@@ -18,7 +18,7 @@
 #define CYAN   "\033[36m"
 #define RESET  "\033[0m"
 
-struct out { FILE *f; int colour; int depth; };
+struct out { FILE *f; int colour; int depth; int update; };
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -87,6 +87,11 @@ static void detail(struct out *o, const char *s, int diff)
 static void head(struct out *o, const char *colour, const char *label)
 {
 	indent(o);
+	if (o->update) {
+		ink(o, DIM);
+		fputs(TL_RENDER_UPDATE, o->f);
+		ink(o, RESET);
+	}
 	ink(o, BOLD);
 	if (colour)
 		ink(o, colour);
@@ -207,7 +212,12 @@ static void render(struct out *o, const json_t *row)
 
 char *tl_render(const json_t *row, int colour)
 {
-	struct out o = { NULL, colour, (int)json_integer_value(json_object_get(row, "depth")) };
+	return tl_render_as(row, colour, 0);
+}
+
+char *tl_render_as(const json_t *row, int colour, int update)
+{
+	struct out o = { NULL, colour, (int)json_integer_value(json_object_get(row, "depth")), update };
 	char *text = NULL;
 	size_t len = 0;
 

@@ -13,5 +13,10 @@
 /* The row's text, ending in a newline; "" for a hidden row; NULL when out
  * of memory.  Malloc'd. */
 char *tl_render(const json_t *row, int colour);
+/* The same; update: the row replaces one printed before (a tool call
+ * completed, a live row by its saved row), and its header says so with
+ * TL_RENDER_UPDATE, since a terminal cannot change what it printed. */
+#define TL_RENDER_UPDATE "(update) "
+char *tl_render_as(const json_t *row, int colour, int update);
 
 #endif

@@ -2,8 +2,9 @@
  * itest_timeline_watch - `hbctl watch --timeline` with the real hb-broker:
  * a timeline.row event published through the broker (by svc-echo's
  * echo_event, as a bridge will publish rows) comes out rendered for a
- * person, plain since the output is a file; with --json as the event's
- * JSON; and only timeline.row events, not the other timeline topics.
+ * person, plain since the output is a file, and again marked "(update)"
+ * when the same row comes once more; with --json as the event's JSON; and
+ * only timeline.row events, not the other timeline topics.
  */
 #include "../harness/checks.h"
 
@@ -72,6 +73,10 @@ static void test_watch_timeline_renders_rows(void **state)
 	out = watch_until(f, plain, "plain.out", "Command output: $ make\n  │ built\n  (full output: toolu_1)\n");
 	assert_null(strchr(out, '\033'));	/* a file gets no colour */
 	assert_null(strstr(out, "explainer"));
+	free(out);
+	/* the same row again: printed as its update, the first print not */
+	out = watch_until(f, plain, "update.out", "(update) Command output: $ make\n");
+	assert_true(strncmp(out, "Command output: $ make\n", strlen("Command output: $ make\n")) == 0);
 	free(out);
 	out = watch_until(f, json, "json.out", "\"kind\":\"command\"");
 	assert_non_null(strstr(out, "\"session\":\"s-1\""));

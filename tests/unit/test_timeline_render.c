@@ -99,6 +99,27 @@ static void test_colour(void **state)
 	       "  │ \033[32m+b\033[0m\n");
 }
 
+/* An update: the header marked after the indent, dim in colour. */
+static void test_update_marked(void **state)
+{
+	json_t *row = json_loads("{\"id\":\"claude:m#0\",\"agent\":\"claude\",\"kind\":\"assistant\",\"depth\":1,"
+				 "\"text\":\"done\"}", 0, NULL);
+	char *plain, *colour;
+
+	(void)state;
+	assert_non_null(row);
+	plain = tl_render_as(row, 0, 1);
+	colour = tl_render_as(row, 1, 1);
+	assert_string_equal(plain, "  (update) Claude: done\n");
+	assert_string_equal(colour, "  \033[2m(update) \033[0m\033[1m\033[36mClaude: \033[0mdone\n");
+	free(plain);
+	free(colour);
+	plain = tl_render_as(row, 0, 0);
+	assert_string_equal(plain, "  Claude: done\n");
+	free(plain);
+	json_decref(row);
+}
+
 /* Long output: TL_RENDER_LINES lines and a count of the rest. */
 static void test_long_output_counted(void **state)
 {
@@ -164,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_subagents_indent),
 		cmocka_unit_test(test_colour),
+		cmocka_unit_test(test_update_marked),
 		cmocka_unit_test(test_long_output_counted),
 		cmocka_unit_test(test_golden_rows_render),
 	};
