@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rmtree.h"
+
 #define COPY_CHUNK 65536
-/* Deeper than any leftover we could meet; a bound so recursion cannot run away. */
-#define REMOVE_DEPTH_MAX 32
 
 static int is_dot(const char *name)
 {
@@ -128,72 +128,9 @@ static int copy_file(int fromfd, int tofd, const char *from, const char *name, c
 	return rc;
 }
 
-/* Removes everything in the folder fd (depth levels down at most). */
-static int remove_contents(int fd, const char *path, int depth, char *err, size_t errlen)
-{
-	DIR *d = list_folder(fd);
-	struct dirent *e;
-	struct stat st;
-	int rc = 0;
-
-	if (!d) {
-		snprintf(err, errlen, "cannot list %s to remove it: %s", path, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d))) {
-		if (is_dot(e->d_name))
-			continue;
-		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno == ENOENT)
-				continue;
-			snprintf(err, errlen, "cannot look at %s/%s to remove it: %s", path, e->d_name, strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = depth < REMOVE_DEPTH_MAX ? openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-									    O_CLOEXEC)
-							   : -1;
-			if (sub < 0) {
-				snprintf(err, errlen, "cannot remove the folder %s/%s: %s", path, e->d_name,
-					 depth < REMOVE_DEPTH_MAX ? strerror(errno) : "it is nested too deep");
-				rc = -1;
-			} else {
-				rc = remove_contents(sub, path, depth + 1, err, errlen);
-				close(sub);
-				if (rc == 0 && unlinkat(fd, e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
-					snprintf(err, errlen, "cannot remove the folder %s/%s: %s", path, e->d_name,
-						 strerror(errno));
-					rc = -1;
-				}
-			}
-		} else if (unlinkat(fd, e->d_name, 0) < 0 && errno != ENOENT) {
-			snprintf(err, errlen, "cannot remove %s/%s: %s", path, e->d_name, strerror(errno));
-			rc = -1;
-		}
-	}
-	closedir(d);
-	return rc;
-}
-
 int flatdir_remove(const char *dir, char *err, size_t errlen)
 {
-	int fd = open_folder(dir), rc;
-
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		/* A link or a file where the folder was: remove the name itself. */
-		if ((errno == ELOOP || errno == ENOTDIR) && unlink(dir) == 0)
-			return 0;
-		snprintf(err, errlen, "cannot remove the folder %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	rc = remove_contents(fd, dir, 0, err, errlen);
-	close(fd);
-	if (rc == 0 && rmdir(dir) < 0 && errno != ENOENT) {
-		snprintf(err, errlen, "cannot remove the folder %s: %s", dir, strerror(errno));
-		rc = -1;
-	}
-	return rc;
+	return hb_remove_tree(dir, err, errlen);
 }
 
 /* Makes to (0700), or accepts it when it is an empty folder: 1 when made
@@ -273,7 +210,7 @@ int flatdir_copy(const char *from, const char *to, char *err, size_t errlen)
 	else if (copy_entries(fromfd, tofd, from, err, errlen) == 0)
 		rc = flush_folder(tofd, to, err, errlen);
 	if (rc < 0 && tofd >= 0 && !made)
-		(void)remove_contents(tofd, to, 0, ignored, sizeof ignored);
+		(void)hb_remove_contents(tofd, to, ignored, sizeof ignored);
 	if (tofd >= 0)
 		close(tofd);
 	if (rc < 0 && made)
