@@ -77,6 +77,9 @@ const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 				    "a bridge the broker started must attach within this, else it is killed" },
 	[HB_T_LAUNCH_RETRY_MS] = { "HB_LAUNCH_RETRY_MS", 30000, 0, 86400000, "hb-broker",
 				   "after a start that ended without attaching, the next start waits this" },
+	[HB_T_WORKER_CANCEL_GRACE_MS] = { "HB_WORKER_CANCEL_GRACE_MS", 200, 0, 600000, "svc-explainer",
+					  "a cancelled worker's turn must end this soon after its interrupt, else its "
+					  "group is killed" },
 };
 
 int hb_tunable_or(enum hb_tunable t, int dflt)

@@ -56,6 +56,8 @@ enum hb_tunable {
 	HB_T_ONCE_IDLE_MS,
 	HB_T_LAUNCH_ATTACH_MS,
 	HB_T_LAUNCH_RETRY_MS,
+	/* svc-explainer's worker */
+	HB_T_WORKER_CANCEL_GRACE_MS,
 	HB_T_COUNT
 };
 

@@ -18,11 +18,12 @@
 
 #include "clock.h"
 #include "images.h"
+#include "tunables.h"
 
 #define INTERRUPT_GRACE_MS 1000 /* an interrupt answered by the turn's end */
 /* A cancel must stop the worker within a second (page 000): it gets a
- * shorter grace than the deadline, whose worker may still be saving. */
-#define CANCEL_GRACE_MS 200
+ * shorter grace than the deadline, whose worker may still be saving
+ * (HB_WORKER_CANCEL_GRACE_MS, 200 ms). */
 #define STOP_EOF_GRACE_MS 3000  /* the agent ends when its input does */
 #define STOP_TERM_GRACE_MS 2000
 #define POLL_SLICE_MS 50        /* how often the cancel is looked at */
@@ -219,7 +220,8 @@ enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc
 		else if (reason == WORKER_TURN_ENDED && now >= deadline_ms)
 			reason = WORKER_TIMED_OUT;
 		if (reason != WORKER_TURN_ENDED && interrupt_by < 0) {
-			long long grace = reason == WORKER_CANCELLED ? CANCEL_GRACE_MS : INTERRUPT_GRACE_MS;
+			long long grace = reason == WORKER_CANCELLED ? hb_tunable(HB_T_WORKER_CANCEL_GRACE_MS)
+								     : INTERRUPT_GRACE_MS;
 			interrupt_by = ops->interrupt(ctx) == 0 ? now + grace : now;
 		}
 		if (interrupt_by >= 0 && (now >= interrupt_by || p->failure[0])) {

@@ -56,6 +56,7 @@ start_drive() {
 		DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
 		GEMINI_API_KEY="$gemini_key" \
 		${LSAN_OPTIONS:+LSAN_OPTIONS="$LSAN_OPTIONS"} ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+		${HB_WORKER_CANCEL_GRACE_MS:+HB_WORKER_CANCEL_GRACE_MS=$HB_WORKER_CANCEL_GRACE_MS} \
 		"$build/tests/worker-drive" --agent claude --cwd "$dir/work" --tools "$tmp/tools.json" \
 		--brief "$brief" --timeout-ms 60000 "$@" -- node "$hosts/host.mjs" \
 		>"$dir/summary.json" 2>"$dir/drive.err" &
@@ -129,7 +130,9 @@ check "deny: no tool call reached the worker" '[ "$(field $d/summary.json toolCa
 # The cancel: the model stalls after the tool's output; once the mock
 # shows it, the group's environments are read and SIGUSR1 cancels.
 start_mock cancel '{"steps":[{"tool":"echo","input":{"word":"marmalade-42"}},{"hang":true}]}'
-start_drive cancel
+# The interrupt must end the turn, however slow the machine: the grace
+# before the group is killed (200 ms) is made long here.
+HB_WORKER_CANCEL_GRACE_MS=30000 start_drive cancel
 d=$tmp/cancel
 wait_for 60 'grep -q "\"kind\":\"hang\"" $d/mock.jsonl 2>/dev/null'
 want_pgid=$(ps -o pid= --ppid "$drive" | tr -d ' ')

@@ -54,6 +54,7 @@ start_drive() {
 		MOCK_API_KEY=mock-key-not-a-secret RUST_LOG=warn GEMINI_API_KEY="$gemini_key" \
 		NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost OTEL_SDK_DISABLED=true \
 		${LSAN_OPTIONS:+LSAN_OPTIONS="$LSAN_OPTIONS"} ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+		${HB_WORKER_CANCEL_GRACE_MS:+HB_WORKER_CANCEL_GRACE_MS=$HB_WORKER_CANCEL_GRACE_MS} \
 		"$build/tests/worker-drive" --agent codex --codex codex --cwd "$dir/work" --tools "$tmp/tools.json" \
 		--brief "$brief" --timeout-ms 60000 "$@" >"$dir/summary.json" 2>"$dir/drive.err" &
 	drive=$!
@@ -106,7 +107,9 @@ check "done: nothing of the worker is left" 'no_worker_left $d/summary.json'
 # The cancel: the model stalls after the tool's output; once the mock
 # shows it, the group's environments are read and SIGUSR1 cancels.
 start_mock cancel hang
-start_drive cancel
+# The interrupt must end the turn, however slow the machine: the grace
+# before the group is killed (200 ms) is made long here.
+HB_WORKER_CANCEL_GRACE_MS=30000 start_drive cancel
 d=$tmp/cancel
 wait_for 60 'grep -q "\"kind\":\"hang\"" $d/mock.jsonl 2>/dev/null'
 want_pgid=$(ps -o pid= --ppid "$drive" | tr -d ' ')
