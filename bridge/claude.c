@@ -42,6 +42,7 @@
 #include "clock.h"
 #include "claude_deliver.h"
 #include "claude_failure.h"
+#include "claude_account.h"
 #include "claude_usage_end.h"
 #include "claude_once.h"
 #include "client.h"
@@ -647,11 +648,32 @@ static void clean_environment(void)
 		unsetenv(*m);
 }
 
+/* The run's Claude account (page 003): the active one now, kept for the
+ * whole run however the setting changes meanwhile; an added account's
+ * folder becomes the host's CLAUDE_CONFIG_DIR.  0, or -1 (logged). */
+static int choose_account(const char *run, char *account, size_t len)
+{
+	struct hb_paths paths;
+	char dir[HB_PATH_MAX], err[640];
+
+	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
+	    hb_claude_account_for_run(&paths, account, len, dir, sizeof dir, err, sizeof err) < 0) {
+		log_error(NULL, "the run cannot start: %s", err);
+		return -1;
+	}
+	if (*dir && setenv("CLAUDE_CONFIG_DIR", dir, 1) < 0) {
+		log_error(NULL, "the run cannot start: %s", strerror(errno));
+		return -1;
+	}
+	log_info(NULL, "run %s on Claude account %s", run, account);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bridge br;
 	json_t *opened = NULL, *catalog = NULL;
-	char err[512], uuid[40];
+	char err[512], uuid[40], account[HB_CLAUDE_ACCOUNT_NAME_MAX] = "";
 	int status = 1;
 
 	hb_log_init("hb-claude-bridge");
@@ -711,6 +733,8 @@ int main(int argc, char **argv)
 	if (br.opt.once)
 		claude_deliver_headless(&br.cd);
 	clean_environment();
+	if (choose_account(br.opt.run, account, sizeof account) < 0)
+		goto end;
 	if (child_spawn(&br.host, br.opt.host_argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		goto end;
@@ -734,7 +758,8 @@ end:
 	hb_map_clear(&br.pending);
 	claude_deliver_free(&br.cd);
 	claude_timeline_free();
-	claude_usage_run_ended();
+	if (*account)
+		claude_usage_run_ended(account);
 	json_decref(br.open_result);
 	hb_client_close(&br.broker);
 	json_decref(opened);

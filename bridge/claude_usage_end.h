@@ -5,9 +5,9 @@
 #ifndef HB_CLAUDE_USAGE_END_H
 #define HB_CLAUDE_USAGE_END_H
 
-/* The run is over, however it ended: its turns changed the usage, so the
- * default account's reading no longer holds and the next reader takes a
- * new one.  A failure is logged, never fatal. */
-void claude_usage_run_ended(void);
+/* The run on account is over, however it ended: its turns changed the
+ * usage, so that account's reading no longer holds and the next reader
+ * takes a new one.  A failure is logged, never fatal. */
+void claude_usage_run_ended(const char *account);
 
 #endif

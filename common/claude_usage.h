@@ -4,9 +4,9 @@
  * by every reader, cleared when a Claude run finishes.
  *
  * The reading is a file in the cache folder, claude-usage/ACCOUNT.json,
- * mode 0600: {"at": SECONDS SINCE 1970, "reading": THE HOST'S usage ANSWER}.
- * Only the default account ("default", this computer's Claude sign-in)
- * exists for now.
+ * mode 0600: {"at": SECONDS SINCE 1970, "reading": THE HOST'S usage ANSWER};
+ * ACCOUNT is "default" (this computer's Claude sign-in) or an added
+ * account's name (claude_account.h).
  */
 #ifndef HB_CLAUDE_USAGE_H
 #define HB_CLAUDE_USAGE_H
@@ -18,7 +18,6 @@
 #include "paths.h"
 
 #define HB_CLAUDE_USAGE_FRESH_S 60 /* a reading serves every reader for a minute */
-#define HB_CLAUDE_DEFAULT_ACCOUNT "default"
 
 /* The reading of account taken less than a minute before now (and not
  * after it: a clock set back does not make one last), a new reference;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "claude_account.h"
 #include "hbctl.h"
 
 /* The reads; the run's requests need a desktop on the pipe. */
@@ -60,7 +61,8 @@ static int print_reply(const char *method, json_t *reply)
 
 int cmd_claude(int argc, char **argv)
 {
-	json_t *params, *reply;
+	char account[HB_CLAUDE_ACCOUNT_NAME_MAX];
+	json_t *params, *reply = NULL;
 	int rc;
 
 	if (argc < 3 || argc > 4 || !is_read(argv[2]))
@@ -72,7 +74,8 @@ int cmd_claude(int argc, char **argv)
 		json_decref(params);
 		return EXIT_USAGE;
 	}
-	rc = claude_read(argv[0], argv[2], params, &reply);
+	rc = accounts_use_active(account, sizeof account) < 0 ? EXIT_FAIL
+								   : claude_read(argv[0], argv[2], params, &reply);
 	json_decref(params);
 	if (rc != 0)
 		return rc;

@@ -8,6 +8,8 @@
 #define EXIT_NO_BROKER 2
 #define EXIT_USAGE 100
 
+#include <stddef.h>
+
 #include "envelope.h"
 
 int usage(void);
@@ -29,6 +31,11 @@ void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
 /* timeline.c: a saved Claude conversation as timeline rows. */
 int cmd_timeline(int argc, char **argv);
+/* accounts.c: the Claude accounts.  accounts_use_active: the active
+ * account's name into name, and its folder as this process's
+ * CLAUDE_CONFIG_DIR (for the hosts hbctl starts); 0, or -1 (said). */
+int cmd_accounts(int argc, char **argv);
+int accounts_use_active(char *name, size_t namelen);
 /* usage.c: the plan usage of the default Claude account, cached a minute. */
 int cmd_usage(int argc, char **argv);
 /* approvals.c */

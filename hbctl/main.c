@@ -14,6 +14,7 @@
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
  *	hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]   (timeline.c: saved rows)
+ *	hbctl accounts [add|use|remove|login|logout ...]          (accounts.c: Claude accounts)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
  * failed; 2 no broker answers (said at once, never a hang: also when the
@@ -52,11 +53,14 @@ int usage(void)
 			"                       policy important|frequent | relay-url set URL|delete |\n"
 			"                       remote-access on|off | device-credential set|delete |\n"
 			"                       browser on|off | browser-url set URL|delete |\n"
-			"                       codex-path set PATH|delete | agent-host set LINE|delete]\n"
+			"                       codex-path set PATH|delete | agent-host set LINE|delete |\n"
+			"                       claude-path set PATH|delete]\n"
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
 			"                    catalog|usage|title ['JSON params']\n"
 			"       hbctl usage [--json]\n"
-			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--json|--plain]\n");
+			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--json|--plain]\n"
+			"       hbctl accounts [--json] | accounts add|use|remove NAME |\n"
+			"                      accounts login|logout NAME|default [CLAUDE AUTH OPTIONS]\n");
 	return EXIT_USAGE;
 }
 
@@ -336,6 +340,8 @@ int main(int argc, char **argv)
 		return cmd_usage(argc, argv);
 	if (strcmp(argv[1], "timeline") == 0)
 		return cmd_timeline(argc, argv);
+	if (strcmp(argv[1], "accounts") == 0)
+		return cmd_accounts(argc, argv);
 	if (strcmp(argv[1], "approvals") == 0 || strcmp(argv[1], "approve") == 0 ||
 	    strcmp(argv[1], "decline") == 0)
 		return cmd_approvals(argc, argv);

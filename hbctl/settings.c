@@ -23,6 +23,7 @@
  *	hbctl settings browser-url set URL | browser-url delete
  *	hbctl settings codex-path set PATH | codex-path delete
  *	hbctl settings agent-host set "COMMAND LINE" | agent-host delete
+ *	hbctl settings claude-path set PATH | claude-path delete
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -119,25 +120,40 @@ static int show_browser(const struct hb_paths *p, const struct hb_settings *s)
 }
 
 /* The agents' programs (the broker starts them for sessions whose agent
- * is not running; svc-explainer for its worker). */
+ * is not running; svc-explainer for its worker; hbctl accounts runs
+ * Claude's own sign-in): any text, checked when it is used. */
+static const struct agent_setting {
+	const char *what, *key, *env, *unset;
+} agent_settings[] = {
+	{ "codex-path", "codexPath", "HB_CODEX", "not set (codex, from PATH)" },
+	{ "agent-host", "agentHost", "HB_AGENT_HOST", "not set (the agent host installed with hbcode)" },
+	{ "claude-path", "claudePath", "HB_CLAUDE", "not set (claude from PATH, else the one the agent host brings)" },
+};
+
+static const struct agent_setting *agent_setting(const char *what)
+{
+	for (size_t i = 0; i < sizeof agent_settings / sizeof agent_settings[0]; i++)
+		if (strcmp(agent_settings[i].what, what) == 0)
+			return &agent_settings[i];
+	return NULL;
+}
+
 static int show_agents(const struct hb_paths *p)
 {
 	char value[4096], err[HB_PATH_MAX + 512];
 	int rc = 0;
 
-	if (hb_settings_string(p, "codexPath", "HB_CODEX", "", value, sizeof value, err, sizeof err) < 0) {
-		printf("codex-path     not usable: %s\n", err);
-		rc = EXIT_FAIL;
-	} else {
-		printf("codex-path     %s%s\n", *value ? value : "not set (codex, from PATH)",
-		       *value && getenv("HB_CODEX") && *getenv("HB_CODEX") ? " (from HB_CODEX)" : "");
-	}
-	if (hb_settings_string(p, "agentHost", "HB_AGENT_HOST", "", value, sizeof value, err, sizeof err) < 0) {
-		printf("agent-host     not usable: %s\n", err);
-		rc = EXIT_FAIL;
-	} else {
-		printf("agent-host     %s%s\n", *value ? value : "not set (the agent host installed with hbcode)",
-		       *value && getenv("HB_AGENT_HOST") && *getenv("HB_AGENT_HOST") ? " (from HB_AGENT_HOST)" : "");
+	for (size_t i = 0; i < sizeof agent_settings / sizeof agent_settings[0]; i++) {
+		const struct agent_setting *a = &agent_settings[i];
+		const char *env = getenv(a->env);
+
+		if (hb_settings_string(p, a->key, a->env, "", value, sizeof value, err, sizeof err) < 0) {
+			printf("%-14s not usable: %s\n", a->what, err);
+			rc = EXIT_FAIL;
+		} else {
+			printf("%-14s %s%s%s%s\n", a->what, *value ? value : a->unset, *value && env && *env ? " (from " : "",
+			       *value && env && *env ? a->env : "", *value && env && *env ? ")" : "");
+		}
 	}
 	return rc;
 }
@@ -217,11 +233,9 @@ static int relay_verb(const struct hb_paths *p, const char *what, const char *ve
 {
 	if (strcmp(what, "relay-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_relay_url(p, arg, err, errlen);
-	/* The agents' command lines: any text, checked when it is used. */
-	if ((strcmp(what, "codex-path") == 0 || strcmp(what, "agent-host") == 0) &&
+	if (agent_setting(what) &&
 	    ((strcmp(verb, "set") == 0 && arg && *arg) || (strcmp(verb, "delete") == 0 && !arg)))
-		return hb_settings_set_string(p, strcmp(what, "codex-path") == 0 ? "codexPath" : "agentHost", arg, err,
-					      errlen);
+		return hb_settings_set_string(p, agent_setting(what)->key, arg, err, errlen);
 	if (strcmp(what, "browser-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_browser_url(p, arg, err, errlen);
 	if (arg)

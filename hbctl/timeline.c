@@ -23,6 +23,7 @@
 #include "../timeline/project.h"
 #include "../timeline/render.h"
 #include "../timeline/row.h"
+#include "claude_account.h"
 #include "hbctl.h"
 
 #define PAGE_LIMIT 100		/* the host's largest page */
@@ -299,6 +300,7 @@ static int timeline_usage(void)
 int cmd_timeline(int argc, char **argv)
 {
 	const char *sid = NULL, *cwd = NULL;
+	char account[HB_CLAUDE_ACCOUNT_NAME_MAX];
 	int json = 0, colour = isatty(STDOUT_FILENO), rc;
 	struct view *views;
 	struct claude_host *h;
@@ -320,6 +322,8 @@ int cmd_timeline(int argc, char **argv)
 	}
 	if (!sid || !cwd)
 		return timeline_usage();
+	if (accounts_use_active(account, sizeof account) < 0)
+		return EXIT_FAIL;
 	if (!(views = calloc(SUBAGENTS_MAX + 1, sizeof *views))) {
 		fprintf(stderr, "hbctl: out of memory\n");
 		return EXIT_FAIL;

@@ -1,6 +1,7 @@
 /*
- * usage - hbctl usage [--json]: the plan usage of the default Claude
- * account (this computer's Claude sign-in), page 003 "Accounts and usage".
+ * usage - hbctl usage [--json]: the plan usage of the active Claude
+ * account (hbctl accounts; the default one is this computer's Claude
+ * sign-in), page 003 "Accounts and usage".
  *
  * Reading usage starts Claude Code (a one-shot host's `usage` read), so a
  * reading is kept a minute in the cache folder (claude_usage.h) and every
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "claude_account.h"
 #include "claude_usage.h"
 #include "hbctl.h"
 #include "paths.h"
@@ -30,19 +32,23 @@ static const struct {
 	{ "seven_day_sonnet", "weekly window, Sonnet" },
 };
 
-static int print_reading(const json_t *r, long age)
+static int print_reading(const char *account, const json_t *r, long age)
 {
+	int main_account = strcmp(account, HB_CLAUDE_ACCOUNT_DEFAULT) == 0;
+
 	const json_t *limits = json_object_get(r, "rateLimits");
 	const char *plan = json_string_value(json_object_get(r, "subscriptionType"));
 	size_t i, shown = 0;
 
 	if (!plan && !json_is_true(json_object_get(r, "rateLimitsAvailable"))) {
-		printf("The default account (this computer's Claude sign-in) uses an API key: "
-		       "an API-key account has no plan usage windows.\n");
+		printf("%s%s uses an API key: an API-key account has no plan usage windows.\n",
+		       main_account ? "The default account (this computer's Claude sign-in)" : "The account ",
+		       main_account ? "" : account);
 		return 0;
 	}
-	printf("Default account (this computer's Claude sign-in), plan %s, read %ld s ago:\n", plan ? plan : "unknown",
-	       age);
+	printf("%s%s, plan %s, read %ld s ago:\n", main_account ? "Default account (this computer's Claude sign-in)"
+							    : "Account ", main_account ? "" : account,
+	       plan ? plan : "unknown", age);
 	for (i = 0; i < sizeof windows / sizeof windows[0]; i++) {
 		const json_t *w = json_object_get(limits, windows[i].key);
 		const json_t *u = json_object_get(w, "utilization");
@@ -64,7 +70,7 @@ static int print_reading(const json_t *r, long age)
 }
 
 /* A fresh reading from a one-shot host, kept for the next minute. */
-static json_t *read_now(const char *argv0, const struct hb_paths *paths, time_t now, int *rc)
+static json_t *read_now(const char *argv0, const struct hb_paths *paths, const char *account, time_t now, int *rc)
 {
 	json_t *params = json_object(), *reply = NULL, *reading;
 	const char *message;
@@ -85,7 +91,7 @@ static json_t *read_now(const char *argv0, const struct hb_paths *paths, time_t 
 	json_incref(reading);
 	json_decref(reply);
 	/* Not kept: the next reader starts Claude Code again, nothing worse. */
-	if (hb_claude_usage_store(paths, HB_CLAUDE_DEFAULT_ACCOUNT, reading, now, err, sizeof err) < 0)
+	if (hb_claude_usage_store(paths, account, reading, now, err, sizeof err) < 0)
 		fprintf(stderr, "hbctl: usage: the reading is not kept for other readers: %s\n", err);
 	return reading;
 }
@@ -94,7 +100,7 @@ int cmd_usage(int argc, char **argv)
 {
 	int as_json = argc == 3 && strcmp(argv[2], "--json") == 0, rc = 0;
 	struct hb_paths paths;
-	char err[512];
+	char err[512], account[HB_CLAUDE_ACCOUNT_NAME_MAX];
 	time_t now = time(NULL);
 	json_t *reading;
 	time_t at;
@@ -108,9 +114,11 @@ int cmd_usage(int argc, char **argv)
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_FAIL;
 	}
-	if ((reading = hb_claude_usage_cached(&paths, HB_CLAUDE_DEFAULT_ACCOUNT, now, &at)))
+	if (accounts_use_active(account, sizeof account) < 0)
+		return EXIT_FAIL;
+	if ((reading = hb_claude_usage_cached(&paths, account, now, &at)))
 		age = (long)(now - at);
-	else if (!(reading = read_now(argv[0], &paths, now, &rc)))
+	else if (!(reading = read_now(argv[0], &paths, account, now, &rc)))
 		return rc;
 	if (as_json) {
 		char *text = json_dumps(reading, JSON_COMPACT);
@@ -120,7 +128,7 @@ int cmd_usage(int argc, char **argv)
 			rc = EXIT_FAIL;
 		free(text);
 	} else {
-		rc = print_reading(reading, age);
+		rc = print_reading(account, reading, age);
 	}
 	json_decref(reading);
 	return rc;

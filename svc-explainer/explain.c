@@ -23,7 +23,10 @@
 
 #include "agent_cmd.h"
 #include "brief.h"
+#include "claude_account.h"
+#include "claude_usage.h"
 #include "clock.h"
+#include "envvar.h"
 #include "exe_path.h"
 #include "explain_int.h"
 #include "gemini.h"
@@ -161,7 +164,7 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 	struct worker_claude *w;
 	enum worker_end end = WORKER_FAILED;
 	char dir[HB_PATH_MAX], words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], *tools = NULL;
-	char why[512];
+	char why[640], account[HB_CLAUDE_ACCOUNT_NAME_MAX], config[HB_PATH_MAX], **account_env = NULL;
 
 	/* Without the folder of this program, only the setting can name a host. */
 	if (hb_agent_host_argv(&x->paths, hb_exe_dir(NULL, dir, sizeof dir, why, sizeof why) == 0 ? dir : NULL, words,
@@ -173,8 +176,19 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 		snprintf(err, errlen, "out of memory");
 		return WORKER_FAILED;
 	}
+	/* The worker's turn is paid by the active account, as a run's is. */
+	if (hb_claude_account_for_run(&x->paths, account, sizeof account, config, sizeof config, why, sizeof why) < 0) {
+		snprintf(err, errlen, "A Claude session's explainer worker runs on the active Claude account: %s", why);
+		free(tools);
+		return WORKER_FAILED;
+	}
+	if (*config && !(account_env = hb_env_with(envp, "CLAUDE_CONFIG_DIR", config))) {
+		snprintf(err, errlen, "out of memory");
+		free(tools);
+		return WORKER_FAILED;
+	}
 	o.host_argv = argv;
-	o.envp = envp;
+	o.envp = account_env ? account_env : envp;
 	o.model = session_model(x);
 	o.cwd = x->workdir;
 	o.app_capabilities = tools;
@@ -184,8 +198,13 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 	if (worker_claude_start(&o, &w, err, errlen) == 0) {
 		end = worker_claude_wait(w, deadline, must_stop, x, err, errlen);
 		worker_claude_stop(w);
+		/* its turn changed the account's usage: the reading goes */
+		if (hb_claude_usage_forget(&x->paths, account, why, sizeof why) < 0)
+			log_warn(hb_call_context(x->call)->key, "explainer: the usage reading of %s is not cleared: %s",
+				 account, why);
 	}
 	free(tools);
+	free(account_env);
 	return end;
 }
 

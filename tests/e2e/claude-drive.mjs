@@ -5,6 +5,7 @@
 //
 //   node claude-drive.mjs --hbctl PATH [--prompt TEXT] [--approve | --decline MSG]
 //        [--timeout S] [--transcript FILE] [--stay-until FILE] [--send-after MS]
+//        [--interrupt-when FILE]
 //        -- hb-claude-bridge ARGS... -- node host.mjs
 //
 // Without --prompt the desktop sends nothing (a run opened only to receive
@@ -12,6 +13,7 @@
 // --send-after MS: send the prompt MS after "opened", as the desktop does
 // once it has recorded the operation (page 003), not at once.
 // --transcript FILE: every line from the bridge as {t (ms since 1970), line}
+// --interrupt-when FILE: interrupt the turn once FILE exists.
 // --stay-until FILE: do not end at the first idle; end once FILE exists
 // (the run stays open for what else reaches it, e.g. session messages).
 import { spawn, spawnSync } from "node:child_process";
@@ -34,6 +36,11 @@ const timer = setTimeout(() => { summary.errors.push("timeout"); finish(3); }, 1
 let done = false;
 const transcript = opts.transcript ? fs.openSync(opts.transcript, "w") : null;
 const stay = opts["stay-until"] ? setInterval(() => { if (fs.existsSync(opts["stay-until"])) finish(0); }, 100) : null;
+const interruptWhen = opts["interrupt-when"] ? setInterval(() => {
+  if (!fs.existsSync(opts["interrupt-when"])) return;
+  clearInterval(interruptWhen);
+  send({ id: "int-1", method: "interrupt" });
+}, 100) : null;
 
 function finish(code) {
   if (done) return;
@@ -41,6 +48,7 @@ function finish(code) {
   clearTimeout(timer);
   clearInterval(poll);
   if (stay) clearInterval(stay);
+  if (interruptWhen) clearInterval(interruptWhen);
   send({ id: "close-1", method: "close" });
   child.stdin.end();
   child.on("exit", (status) => {
