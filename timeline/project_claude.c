@@ -17,31 +17,12 @@
 #include <string.h>
 
 #include "envelope.h"
+#include "subagents.h"
 #include "tools.h"
 
 static const char *str(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
-}
-
-/* The depth of a message's rows: 0 for the conversation's own, else the
- * depth recorded when its spawning call was seen (1 when unknown). */
-static int depth_of(const struct tl_claude *st, const char *parent)
-{
-	if (!parent)
-		return 0;
-	for (size_t i = 0; i < st->nspawn; i++)
-		if (strcmp(st->spawn[i].id, parent) == 0)
-			return st->spawn[i].depth;
-	return 1;
-}
-
-static void spawn_put(struct tl_claude *st, const char *id, int depth)
-{
-	size_t slot = st->nspawn < TL_SPAWN_MAX ? st->nspawn++ : (st->spawn_next++ % TL_SPAWN_MAX);
-
-	snprintf(st->spawn[slot].id, TL_ID_MAX, "%s", id);
-	st->spawn[slot].depth = depth;
 }
 
 /* A row of this message: its id from the parts, its depth and thread. */
@@ -94,7 +75,7 @@ static void assistant_block(struct tl_claude *st, const json_t *b, const char *m
 			return;
 		}
 		if (kind == TL_SPAWN) {
-			spawn_put(st, tid, depth + 1);
+			tl_claude_spawn_put(st, tid, depth + 1);
 			json_object_set_new(row, "status", json_string("running"));
 			json_object_set_new(row, "childDepth", json_integer(depth + 1));
 			json_object_set_new(row, "link", json_pack("{s:s}", "thread", tid));
@@ -231,14 +212,17 @@ static void tool_result(struct tl_claude *st, const json_t *msg, const json_t *b
 	kind = str(row, "kind");
 	status = declined(msg, tid) ? "declined" : err ? "error" : "output";
 	if (kind && strcmp(kind, "spawn") == 0 && !err)
-		status = "completed";
+		status = tl_claude_spawn_runs_on(row) ? "running" : "completed";
 	json_object_set_new(row, "status", json_string(status));
 	result_output(row, json_object_get(b, "content"), tid, parent, depth, images);
 	if (!err)
 		tl_claude_result_fields(row, json_object_get(msg, "tool_use_result"));
 	if (kind && strcmp(kind, "command") == 0)
 		json_object_set_new(row, "outputRef", json_string(tid));
-	tl_open_del(st->open, &st->nopen, tid);
+	if (kind && strcmp(kind, "spawn") == 0 && !err && tl_claude_spawn_runs_on(row))
+		tl_open_put(st->open, &st->nopen, &st->open_next, tid, row); /* its task events go on */
+	else
+		tl_open_del(st->open, &st->nopen, tid);
 	tl_rows_add(rows, row);
 	for (size_t i = 0; i < json_array_size(images); i++)
 		tl_rows_add(rows, json_incref(json_array_get(images, i)));
@@ -364,12 +348,12 @@ static void user(struct tl_claude *st, const json_t *msg, const char *parent, in
 	}
 }
 
-static void system_msg(const json_t *msg, const char *parent, int depth, json_t *rows)
+static void system_msg(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
 {
 	const char *sub = str(msg, "subtype"), *uuid = str(msg, "uuid");
 	json_t *row;
 
-	if (!sub || !uuid)
+	if (tl_claude_task(st, msg, rows) || !sub || !uuid)
 		return;
 	if (strcmp(sub, "compact_boundary") == 0) {
 		row = row_of(TL_HIDDEN, uuid, NULL, 0, parent, depth);
@@ -382,7 +366,7 @@ static void system_msg(const json_t *msg, const char *parent, int depth, json_t 
 			tl_row_str(row, "level", str(msg, "level"), 32);
 		}
 	} else {
-		return;	/* init, state changes, task events: no row (docs/timeline.md) */
+		return;	/* init, state changes: no row (docs/timeline.md) */
 	}
 	tl_rows_add(rows, row);
 }
@@ -402,7 +386,7 @@ void tl_claude_free(struct tl_claude *st)
 int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, char *err, size_t errlen)
 {
 	const char *type = str(msg, "type"), *parent = str(msg, "parent_tool_use_id");
-	int depth = depth_of(st, parent);
+	int depth = tl_claude_spawn_depth(st, parent);
 
 	if (!json_is_object(msg) || !type) {
 		snprintf(err, errlen, "Claude message is not an object with a type");
@@ -413,6 +397,6 @@ int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, cha
 	else if (strcmp(type, "user") == 0)
 		user(st, msg, parent, depth, rows);
 	else if (strcmp(type, "system") == 0)
-		system_msg(msg, parent, depth, rows);
+		system_msg(st, msg, parent, depth, rows);
 	return 0;
 }

@@ -160,9 +160,15 @@ static void tool_like(struct out *o, const json_t *row, const char *kind)
 		fprintf(o->f, "%s", str(row, "title"));
 		if (*str(row, "agentType"))
 			fprintf(o->f, " (%s)", str(row, "agentType"));
+		if (json_is_true(json_object_get(row, "background")))
+			fputs(" in the background", o->f);
 		if (*str(json_object_get(row, "link"), "thread"))
 			fprintf(o->f, " → thread %s", str(json_object_get(row, "link"), "thread"));
+		if (json_is_integer(json_object_get(row, "toolUses")))
+			fprintf(o->f, " · %lld tool uses%s%s", (long long)json_integer_value(json_object_get(row, "toolUses")),
+				*str(row, "lastTool") ? ", last " : "", str(row, "lastTool"));
 		fputc('\n', o->f);
+		detail(o, str(row, "summary"), 0);
 	} else {
 		status(o, "Tool", *st ? st : "call");
 		body(o, *str(row, "title") ? str(row, "title") : str(row, "tool"));

@@ -11,8 +11,10 @@
 #              the saved tool rows are completed as the live ones ended
 #   saved only the prompts, which Claude's live stream never echoes (a
 #              subagent's prompt it forwards)
-#   subagent   live and saved, the subagent's rows have depth 1, and the
-#              saved ones come right after the parent's spawn row
+#   subagent   live, the spawn row follows Claude's task events (its agent
+#              id, tool uses, last tool, summary) to completed; live and
+#              saved, the subagent's rows have depth 1, and the saved ones
+#              come right after the parent's spawn row
 #   text       --plain prints the rows for a person, the subagent's indented
 #   errors     an unknown conversation, a bad id, no --cwd: a sentence and
 #              a failing exit status, nothing on stdout
@@ -36,6 +38,7 @@ run() {
 	(
 		export_claude_env
 		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" \
+			--transcript "$tmp/$name.transcript" \
 			-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
 			--access full-auto "$@" -- node "$hosts/host.mjs"
 	) >"$tmp/$name.json" 2>"$tmp/$name.err"
@@ -93,6 +96,9 @@ check "same ids: the hbcode tool row, completed with its output" \
 	'[ "$(compare "saved.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\" && r.depth === 0 && r.output.includes(\"read-only view of the HB Code sessions\")).length")" = 1 ]'
 check "saved only: both prompts as user rows, which the live stream never echoes" \
 	'[ "$(compare "saved.filter((r) => r.kind === \"user\" && (r.text === process.env.P1 || r.text === process.env.P2)).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "2 0" ]'
+check "subagent: the live spawn row updated by Claude's task events (agent id, tool uses), then completed" \
+	'[ "$(timeline_rows "$session" "r.kind === \"spawn\" && /^a[0-9a-f]+$/.test(r.agentId) && r.toolUses >= 1 && r.lastTool === \"hbcode: maintain_sessions\"")" -ge 1 ] &&
+	 [ "$(compare "live.filter((r) => r.kind === \"spawn\" && r.status === \"completed\" && r.summary.length > 0).length")" = 1 ]'
 check "subagent: the live subagent rows have depth 1" \
 	'[ "$(compare "live.filter((r) => r.depth === 1).length > 0 && live.every((r) => r.depth === 0 || r.depth === 1)")" = true ]'
 check "subagent: its saved tool row (listSessions), depth 1, completed" \

@@ -165,6 +165,7 @@ static void test_claude_golden(void **state)
 
 	(void)state;
 	check_fixture("claude-sdk-0.3.332", kinds);
+	check_fixture("claude-sdk-subagent", kinds);
 	check_fixture("claude-handwritten", kinds);
 	/* every kind of page 003's table comes out of Claude's frames */
 	for (int k = 0; k < TL_KIND_COUNT; k++) {

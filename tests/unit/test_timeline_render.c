@@ -84,6 +84,12 @@ static void test_subagents_indent(void **state)
 	       "Subagent running: Review (Explore) → thread toolu_t\n");
 	expect("{\"id\":\"claude:m#0\",\"agent\":\"claude\",\"kind\":\"assistant\",\"depth\":2,\"text\":\"deep\"}", 0,
 	       "    Claude: deep\n");
+	/* what Claude's task events add: the tool uses so far, the summary */
+	expect("{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"spawn\",\"depth\":0,\"status\":\"failed\",\"title\":"
+	       "\"Watch\",\"agentType\":\"general-purpose\",\"background\":true,\"link\":{\"thread\":\"toolu_t\"},"
+	       "\"toolUses\":2,\"lastTool\":\"Bash\",\"summary\":\"Two tests failed.\"}", 0,
+	       "Subagent failed: Watch (general-purpose) in the background → thread toolu_t · 2 tool uses, last Bash\n"
+	       "  │ Two tests failed.\n");
 }
 
 static void test_colour(void **state)
