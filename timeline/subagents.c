@@ -120,16 +120,18 @@ static void task_fields(json_t *row, const char *sub, const json_t *msg)
 
 int tl_claude_task(struct tl_claude *st, const json_t *msg, json_t *rows)
 {
-	const char *sub = str(msg, "subtype"), *call, *task = str(msg, "task_id");
+	const char *sub = str(msg, "subtype"), *found, *task = str(msg, "task_id");
+	char call[TL_ID_MAX - 8];	/* a copy: the table's own id moves when the table changes */
 	json_t *open, *row;
 	const json_t *sd;
 
 	if (!sub || (strcmp(sub, "task_started") != 0 && strcmp(sub, "task_progress") != 0 &&
 		     strcmp(sub, "task_updated") != 0 && strcmp(sub, "task_notification") != 0))
 		return 0;
-	call = str(msg, "tool_use_id") ? str(msg, "tool_use_id") : call_of_task(st, task);
-	if (!call || !*call || strlen(call) >= TL_ID_MAX - 8)
+	found = str(msg, "tool_use_id") ? str(msg, "tool_use_id") : call_of_task(st, task);
+	if (!found || !*found || strlen(found) >= sizeof call)
 		return 1; /* a task of no call we know (task_updated of a finished one) */
+	memcpy(call, found, strlen(found) + 1);
 	open = tl_open_get(st->open, st->nopen, call);
 	if (open && strcmp(str(open, "kind") ? str(open, "kind") : "", "spawn") != 0)
 		return 1; /* the call is not a spawn: nothing of ours to update */
