@@ -1,8 +1,9 @@
 /*
- * timeline - hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]: a
- * saved Claude conversation as the shared timeline's rows (docs/
- * timeline.md), read through one one-shot agent host (claude_host.c) and
- * projected by the same projector the live bridge uses (timeline/).
+ * timeline - hbctl timeline CLAUDE-SESSION --cwd DIR [--thread CALL]
+ * [--json|--plain]: a saved Claude conversation as the shared timeline's
+ * rows (docs/timeline.md), read through one one-shot agent host
+ * (claude_host.c) and projected by the same projector the live bridge
+ * uses (timeline/).
  *
  * That is page 003's history path: the host pages the transcript
  * (history, 100 messages a page, joined and with empty messages dropped),
@@ -12,7 +13,9 @@
  * or tool call id, these are the rows that replace the live ones.  Each
  * subagent's saved transcript (subagents, subagentHistory) is projected
  * after the conversation that spawned it, so its rows get the depth of
- * its spawn row, and is printed right after that spawn row.
+ * its spawn row, and is printed right after that spawn row; --thread
+ * prints one subagent's own view (page 003: a subagent is a child thread
+ * with a view of its own), the spawn row's link.thread naming it.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -290,8 +293,9 @@ static void print_view(struct view *views, size_t n, struct view *v, int json, i
 
 static int timeline_usage(void)
 {
-	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--json|--plain]\n"
-			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows\n"
+	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
+			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows;\n"
+			"  --thread: only the view of the subagent that call started (a spawn row's link.thread)\n"
 			"  (hbctl call maintain_sessions '{\"action\":\"resolveSession\",\"targetSessionId\":\"ID\"}'\n"
 			"  gives an HB Code session's claudeSessionId)\n");
 	return EXIT_USAGE;
@@ -299,7 +303,7 @@ static int timeline_usage(void)
 
 int cmd_timeline(int argc, char **argv)
 {
-	const char *sid = NULL, *cwd = NULL;
+	const char *sid = NULL, *cwd = NULL, *thread = NULL;
 	char account[HB_CLAUDE_ACCOUNT_NAME_MAX];
 	int json = 0, colour = isatty(STDOUT_FILENO), rc;
 	struct view *views;
@@ -315,6 +319,8 @@ int cmd_timeline(int argc, char **argv)
 			json = 1;
 		else if (strcmp(argv[i], "--plain") == 0)
 			colour = 0;
+		else if (strcmp(argv[i], "--thread") == 0 && i + 1 < argc)
+			thread = argv[++i];
 		else if (argv[i][0] != '-' && !sid)
 			sid = argv[i];
 		else
@@ -346,7 +352,21 @@ int cmd_timeline(int argc, char **argv)
 		rc = project_subagents(h, sid, cwd, &st, views, &nviews);
 	}
 	claude_host_end(h);
-	if (rc == 0) {
+	if (rc == 0 && thread) {
+		/* one subagent's own view: its rows and those of the subagents
+		 * it started, after their spawn rows */
+		size_t k;
+
+		for (k = 1; k < nviews && strcmp(views[k].parent, thread) != 0; k++)
+			;
+		if (k < nviews) {
+			print_view(views, nviews, &views[k], json, colour);
+		} else {
+			fprintf(stderr, "hbctl: timeline: no subagent of this conversation was started by call %s\n",
+				thread);
+			rc = EXIT_FAIL;
+		}
+	} else if (rc == 0) {
 		print_view(views, nviews, &views[0], json, colour);
 		for (size_t k = 1; k < nviews; k++)
 			if (!views[k].printed)

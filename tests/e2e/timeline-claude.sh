@@ -15,7 +15,8 @@
 #              id, tool uses, last tool, summary) to completed; live and
 #              saved, the subagent's rows have depth 1, and the saved ones
 #              come right after the parent's spawn row
-#   text       --plain prints the rows for a person, the subagent's indented
+#   text       --plain prints the rows for a person, the subagent's indented;
+#              --thread the subagent's own view
 #   errors     an unknown conversation, a bad id, no --cwd: a sentence and
 #              a failing exit status, nothing on stdout
 # Usage: timeline-claude.sh BUILD (needs npm ci in agent-host).
@@ -107,6 +108,18 @@ check "subagent: the spawn row, completed, and the subagent's rows right after i
 	'[ "$(compare "(() => { const i = saved.findIndex((r) => r.kind === \"spawn\"); const sub = saved.filter((r) => r.depth === 1).length;
 		return i >= 0 && saved[i].status !== \"running\" && sub > 0 && saved.slice(i + 1, i + 1 + sub).every((r) => r.depth === 1 && r.thread === saved[i].id.slice(7)); })()")" = true ]'
 
+# ids_of FILE: the ids of a file of rows, in order, on one line.
+ids_of() { node -e 'console.log(require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).id).join(" "))' "$1"; }
+spawn=$(compare "saved.find((r) => r.kind === \"spawn\").link.thread")
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --thread "$spawn" --json) \
+	>"$tmp/view.jsonl" 2>"$tmp/view.err"
+rc=$?
+check "subagent: --thread prints its own view, exactly its saved rows" \
+	'[ $rc = 0 ] && [ "$(ids_of "$tmp/view.jsonl")" = "$(compare "saved.filter((r) => r.depth === 1).map((r) => r.id).join(\" \")")" ]'
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --thread toolu_none) \
+	>"$tmp/noview.out" 2>"$tmp/noview.err"
+rc=$?
+check "subagent: --thread of no subagent says so" '[ $rc = 1 ] && grep -q "no subagent of this conversation was started by call toolu_none" "$tmp/noview.err"'
 (export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --plain) \
 	>"$tmp/saved.txt" 2>"$tmp/saved-text.err"
 rc=$?
