@@ -131,7 +131,7 @@ static int link_entries(const char *main_dir, const char *dir, char *err, size_t
 		return -1;
 	}
 	while (rc == 0 && (de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || is_own_entry(de->d_name))
+		if (hb_is_dot(de->d_name) || is_own_entry(de->d_name))
 			continue;
 		if (hb_path_join(from, sizeof from, main_dir, de->d_name) < 0 ||
 		    hb_path_join(to, sizeof to, dir, de->d_name) < 0) {

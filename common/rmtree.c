@@ -18,13 +18,12 @@
 /* Deeper than any folder we remove; a bound so recursion cannot run away. */
 #define REMOVE_DEPTH_MAX 32
 
-static int is_dot(const char *name)
+int hb_is_dot(const char *name)
 {
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-/* A folder's entries, one at a time, from a descriptor the caller keeps. */
-static DIR *list_folder(int fd)
+DIR *hb_list_folder(int fd)
 {
 	int copy = dup(fd);
 	DIR *d = copy < 0 ? NULL : fdopendir(copy);
@@ -37,7 +36,7 @@ static DIR *list_folder(int fd)
 /* Removes everything in the folder fd (depth levels down at most). */
 static int remove_contents(int fd, const char *path, int depth, char *err, size_t errlen)
 {
-	DIR *d = list_folder(fd);
+	DIR *d = hb_list_folder(fd);
 	struct dirent *e;
 	struct stat st;
 	int rc = 0;
@@ -47,7 +46,7 @@ static int remove_contents(int fd, const char *path, int depth, char *err, size_
 		return -1;
 	}
 	while (rc == 0 && (e = readdir(d))) {
-		if (is_dot(e->d_name))
+		if (hb_is_dot(e->d_name))
 			continue;
 		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			if (errno == ENOENT)

@@ -19,25 +19,9 @@
 
 #define COPY_CHUNK 65536
 
-static int is_dot(const char *name)
-{
-	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
-}
-
 static int open_folder(const char *path)
 {
 	return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-/* A folder's entries, one at a time, from a descriptor the caller keeps. */
-static DIR *list_folder(int fd)
-{
-	int copy = dup(fd);
-	DIR *d = copy < 0 ? NULL : fdopendir(copy);
-
-	if (!d && copy >= 0)
-		close(copy);
-	return d;
 }
 
 /* Why an entry that is not a regular file does not belong in the folder. */
@@ -147,9 +131,9 @@ static int make_target(const char *to, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the folder %s: %s", to, strerror(errno));
 		return -1;
 	}
-	if ((d = list_folder(fd))) {
+	if ((d = hb_list_folder(fd))) {
 		while (empty && (e = readdir(d)))
-			empty = is_dot(e->d_name);
+			empty = hb_is_dot(e->d_name);
 		closedir(d);
 	}
 	close(fd);
@@ -163,7 +147,7 @@ static int make_target(const char *to, char *err, size_t errlen)
 /* The copy itself, between two open folders. */
 static int copy_entries(int fromfd, int tofd, const char *from, char *err, size_t errlen)
 {
-	DIR *d = list_folder(fromfd);
+	DIR *d = hb_list_folder(fromfd);
 	struct dirent *e;
 	struct stat st;
 	int rc = 0;
@@ -173,7 +157,7 @@ static int copy_entries(int fromfd, int tofd, const char *from, char *err, size_
 		return -1;
 	}
 	while (rc == 0 && (e = readdir(d))) {
-		if (is_dot(e->d_name))
+		if (hb_is_dot(e->d_name))
 			continue;
 		if (fstatat(fromfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			snprintf(err, errlen, "cannot look at %s/%s: %s", from, e->d_name, strerror(errno));
@@ -230,7 +214,7 @@ int flatdir_sync(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open the folder %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (!(d = list_folder(fd))) {
+	if (!(d = hb_list_folder(fd))) {
 		snprintf(err, errlen, "cannot list the folder %s: %s", dir, strerror(errno));
 		close(fd);
 		return -1;
@@ -238,7 +222,7 @@ int flatdir_sync(const char *dir, char *err, size_t errlen)
 	while (rc == 0 && (e = readdir(d))) {
 		int file;
 
-		if (is_dot(e->d_name))
+		if (hb_is_dot(e->d_name))
 			continue;
 		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			snprintf(err, errlen, "cannot look at %s/%s: %s", dir, e->d_name, strerror(errno));
