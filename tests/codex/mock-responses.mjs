@@ -51,6 +51,10 @@ const DEFAULT_SCRIPT = {
   //            and then only keep-alive comments, until the client goes away.
   // fail     : every request -> response.failed (model-side error).
   // error    : every request -> HTTP 500 JSON error.
+  // chain    : (in a turn script) like tool, but chain[k] ({namespace,
+  //            name, arguments}) is the k-th call of the turn; the answer to
+  //            chain[k]'s output is chain[k+1], then finalText. Arguments
+  //            may name the previous output: "{{output.agent_id}}".
   // steps    : a worker played out in one turn: steps[k] is the k-th
   //            function call ({namespace, name, arguments, expect}); each
   //            request answers the next step once it has checked the
@@ -160,9 +164,16 @@ function pendingToolOutput(input) {
     if (it.type === "function_call_output" || it.type === "custom_tool_call_output") {
       return { callId: it.call_id, text: outputText(it.output), raw: it.output };
     }
-    if (it.type === "message") return null;
+    if (it.type === "message" && !isSubagentNotification(it)) return null;
   }
   return null;
+}
+
+// The note codex adds to a parent's input when a sub-agent finishes: not the
+// user's turn, so it does not end the tool call it follows.
+function isSubagentNotification(it) {
+  const c = Array.isArray(it.content) ? it.content : [];
+  return it.role === "user" && c.length === 1 && /^<subagent_notification>/.test(c[0]?.text ?? "");
 }
 
 function turnScript(turnIndex) {
@@ -393,6 +404,28 @@ async function playStep(req, res, body, rec, respId) {
   await streamSse(req, res, events, { delayMs: 0, gapMs: 0, hang: k === script.hangAtStep, respId, seq: rec.seq });
 }
 
+// A chain step's tool with "{{output.KEY}}" strings in its arguments (at any
+// depth) replaced by KEY of the previous call's output, read as JSON: e.g.
+// wait_agent's targets from spawn_agent's {"agent_id": ...}.
+function fillArgs(tool, prevText) {
+  let prev = {};
+  try {
+    prev = JSON.parse(prevText ?? "{}") ?? {};
+  } catch {
+    prev = {};
+  }
+  const fill = (v) => {
+    if (typeof v === "string") {
+      const m = /^\{\{output\.([A-Za-z0-9_]+)\}\}$/.exec(v);
+      return m ? String(prev[m[1]] ?? "") : v;
+    }
+    if (Array.isArray(v)) return v.map(fill);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
+    return v;
+  };
+  return { ...tool, arguments: fill(tool.arguments ?? {}) };
+}
+
 // ------------------------------------------------------------------ server --
 
 async function handleResponses(req, res, body, rec) {
@@ -407,12 +440,21 @@ async function handleResponses(req, res, body, rec) {
     kind = "final";
     rec.toolOutput = { callId: pending.callId, text: pending.text, raw: pending.raw };
     rec.turn = call.turn;
+    if (Array.isArray(ts.chain) && call.step + 1 < ts.chain.length) {
+      kind = "tool";
+      rec.step = call.step + 1;
+      ts = { ...ts, tool: fillArgs(ts.chain[rec.step], pending.text) };
+    }
   } else {
     const turn = turnSeq++;
     ts = turnScript(turn);
     rec.turn = turn;
     if (pending) rec.toolOutput = { callId: pending.callId, text: pending.text, raw: pending.raw, unknownCall: true };
     kind = ts.scenario === "message" ? "final" : "tool";
+    if (kind === "tool" && Array.isArray(ts.chain)) {
+      rec.step = 0;
+      ts = { ...ts, tool: ts.chain[0] };
+    }
   }
   if (ts.scenario === "steps") {
     await playStep(req, res, body, rec, respId);
@@ -432,8 +474,9 @@ async function handleResponses(req, res, body, rec) {
     events = failedEvents(respId, ts);
     rec.answer = { kind: "failed" };
   } else if (kind === "tool") {
-    const callId = callIdFor(ts, rec.turn);
-    issuedCalls.set(callId, { turn: rec.turn, tool: ts.tool });
+    const callId =
+      rec.step === undefined ? callIdFor(ts, rec.turn) : (ts.tool.callId ?? `call_chain_${rec.turn + 1}_${rec.step + 1}`);
+    issuedCalls.set(callId, { turn: rec.turn, tool: ts.tool, step: rec.step ?? 0 });
     events = functionCallEvents(respId, ts, callId);
     delayMs = ts.toolDelayMs ?? 0;
     rec.answer = { kind: "function_call", callId, namespace: ts.tool.namespace ?? null, name: ts.tool.name };
