@@ -244,6 +244,23 @@ static void note_thread(struct bridge *br, json_t *thread, const char *model)
 	}
 }
 
+/* A sub-agent's thread has no thread/started (codex 0.171.0): the spawning
+ * call names it, and its link makes it the session's like its parent. */
+static void note_spawn(struct bridge *br, json_t *item)
+{
+	const char *type = json_string_value(json_object_get(item, "type"));
+	const char *tool = json_string_value(json_object_get(item, "tool"));
+	const char *sender = json_string_value(json_object_get(item, "senderThreadId"));
+	json_t *r;
+	size_t i;
+
+	if (!type || strcmp(type, "collabAgentToolCall") != 0 || !tool || strcmp(tool, "spawnAgent") != 0 || !sender)
+		return;
+	json_array_foreach(json_object_get(item, "receiverThreadIds"), i, r)
+		if (json_is_string(r))
+			link_thread(br, json_string_value(r), NULL, sender);
+}
+
 static int has_hbcode_namespace(json_t *tools)
 {
 	json_t *t;
@@ -407,6 +424,8 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	}
 	if (method && strcmp(method, "thread/started") == 0)
 		note_thread(br, json_object_get(params, "thread"), NULL);
+	else if (method && strcmp(method, "item/completed") == 0)
+		note_spawn(br, json_object_get(params, "item"));
 	else if (method && strcmp(method, "thread/settings/updated") == 0)
 		note_model(br, json_string_value(json_object_get(params, "threadId")),
 			   json_string_value(json_object_get(json_object_get(params, "threadSettings"), "model")));

@@ -13,6 +13,7 @@
 #include "deliveries.h"
 #include "map.h"
 #include "timeline_pub.h"
+#include "../timeline/codex_threads.h"
 
 struct held;
 struct delivered_run;
@@ -43,9 +44,8 @@ struct bridge {
 	int once_ending;                /* the server's input is closed */
 	int once_failed;                /* initialize or the resume failed */
 	/* the shared timeline (codex_timeline.c) */
-	struct hb_map tl_threads;       /* thread id -> its projector */
+	struct tl_codex_threads tl_threads;
 	struct tl_pub tl_pub;
-	unsigned tl_full;               /* threads refused past the bound */
 };
 
 /* Write one JSON value as a line to fd. */

@@ -148,14 +148,37 @@ static json_t *tool_item(const struct tl_codex *st, const json_t *it, const char
 	return row;
 }
 
+/* What a wait (or another call on sub-agents) found: each agent's state,
+ * with its last message, a line each. */
+static void agent_states(json_t *row, const json_t *states)
+{
+	json_t *lines = json_array(), *v;
+	const char *k;
+
+	if (!lines)
+		return;
+	json_object_foreach((json_t *)states, k, v) {
+		const char *status = str(v, "status"), *msg = str(v, "message");
+
+		json_array_append_new(lines, json_sprintf("%s%s%s", status ? status : "unknown", msg ? ": " : "",
+							   msg ? msg : ""));
+	}
+	if (json_array_size(lines))
+		join_texts(row, "output", lines, TL_OUTPUT_MAX);
+	json_decref(lines);
+}
+
 static json_t *collab_item(const struct tl_codex *st, const json_t *it, const char *id)
 {
 	const char *tool = str(it, "tool"), *child;
 	json_t *row;
 	const char *status = str(it, "status");
 
-	if (!tool || strcmp(tool, "spawnAgent") != 0)
-		return tool_item(st, it, id, "Agent");
+	if (!tool || strcmp(tool, "spawnAgent") != 0) {
+		if ((row = tool_item(st, it, id, "Agent")) && json_object_size(json_object_get(it, "agentsStates")))
+			agent_states(row, json_object_get(it, "agentsStates"));
+		return row;
+	}
 	if (!(row = row_of(st, TL_SPAWN, id, NULL)))
 		return NULL;
 	child = json_string_value(json_array_get(json_object_get(it, "receiverThreadIds"), 0));

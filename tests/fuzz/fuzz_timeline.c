@@ -1,19 +1,21 @@
 /*
  * fuzz_timeline - the shared timeline's projectors (timeline/) on
  * arbitrary frames: the input is lines, each parsed as a frame and fed to
- * one Claude and one Codex projector (their state lives across the lines,
- * as a run's does), every row placed in a stream and rendered plain and in
- * colour.
+ * one Claude projector, one Codex projector and a Codex conversation's
+ * threads (their state lives across the lines, as a run's does), every row
+ * placed in a stream and rendered plain and in colour.
  *
  * Every row must keep the model's bounds whatever a frame holds: an id
  * within TL_ID_MAX, at most TL_ROWS_MAX rows a frame, no text past its
  * cap and mark, and the open-row tables within TL_OPEN_MAX; and be a row
- * the broker's timeline.publish takes (tl_row_check).
+ * the broker's timeline.publish takes (tl_row_check); and no more threads
+ * than TL_CODEX_THREADS.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../timeline/codex_threads.h"
 #include "../../timeline/project.h"
 #include "../../timeline/render.h"
 #include "../../timeline/stream.h"
@@ -52,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *p = (const char *)data, *end = p + size;
 	struct tl_claude cst;
 	struct tl_codex xst;
+	struct tl_codex_threads threads;
 	struct tl_stream s;
 	char err[256];
 
@@ -59,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	tl_claude_init(&cst);
 	tl_codex_init(&xst, (int)(size % 3));
+	tl_codex_threads_init(&threads);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -67,13 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p += len + (nl ? 1 : 0);
 		if (!f)
 			continue;
-		for (int agent = 0; agent < 2; agent++) {
+		for (int agent = 0; agent < 3; agent++) {
 			json_t *rows = json_array();
 			const json_t *m = json_object_get(f, agent ? "msg" : "message");
 
 			if (!m)
 				m = f;
-			if (agent)
+			if (agent == 2)
+				tl_codex_threads_project(&threads, m, rows, err, sizeof err);
+			else if (agent)
 				tl_codex_project(&xst, m, rows, err, sizeof err);
 			else
 				tl_claude_project(&cst, m, rows, err, sizeof err);
@@ -82,8 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		json_decref(f);
 	}
-	if (cst.nopen > TL_OPEN_MAX || xst.nopen > TL_OPEN_MAX || cst.nspawn > TL_SPAWN_MAX)
+	if (cst.nopen > TL_OPEN_MAX || xst.nopen > TL_OPEN_MAX || cst.nspawn > TL_SPAWN_MAX ||
+	    threads.map.count > TL_CODEX_THREADS)
 		abort();
+	tl_codex_threads_free(&threads);
 	tl_claude_free(&cst);
 	tl_codex_free(&xst);
 	tl_stream_free(&s);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../timeline/codex_threads.h"
 #include "../../timeline/diff.h"
 #include "../../timeline/project.h"
 #include "../../timeline/stream.h"
@@ -367,6 +368,92 @@ static void test_interleaved_messages_keep_their_index(void **state)
 	tl_claude_free(&st);
 }
 
+/* One Codex notification through the threads; the rows' depths (-1 for no row). */
+static int threads_note(struct tl_codex_threads *ts, const char *json)
+{
+	json_t *note = json_loads(json, 0, NULL), *rows = json_array();
+	char err[300];
+	int depth = -1;
+
+	assert_non_null(note);
+	assert_int_equal(tl_codex_threads_project(ts, note, rows, err, sizeof err), 0);
+	if (json_array_size(rows))
+		depth = (int)json_integer_value(json_object_get(json_array_get(rows, 0), "depth"));
+	json_decref(rows);
+	json_decref(note);
+	return depth;
+}
+
+#define USER_ITEM(thread) "{\"method\":\"item/completed\",\"params\":{\"threadId\":\"" thread "\"," \
+	"\"item\":{\"type\":\"userMessage\",\"id\":\"u-" thread "\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}}"
+#define SPAWN_DONE(sender, child) "{\"method\":\"item/completed\",\"params\":{\"threadId\":\"" sender "\"," \
+	"\"item\":{\"type\":\"collabAgentToolCall\",\"id\":\"s-" child "\",\"tool\":\"spawnAgent\",\"status\":\"completed\"," \
+	"\"senderThreadId\":\"" sender "\",\"receiverThreadIds\":[\"" child "\"],\"prompt\":\"go\"}}}"
+
+/* Sub-agent threads get their depth from the spawn that names them, or
+ * from a turn of another turn when that comes first; the conversation's
+ * own threads stay 0. */
+static void test_codex_thread_depths(void **state)
+{
+	struct tl_codex_threads ts;
+
+	(void)state;
+	tl_codex_threads_init(&ts);
+	tl_codex_threads_link(&ts, "main", NULL);
+	assert_int_equal(threads_note(&ts, USER_ITEM("main")), 0);
+	/* spawn first, then the child's rows */
+	assert_int_equal(threads_note(&ts, SPAWN_DONE("main", "kid")), 0);
+	assert_int_equal(tl_codex_threads_depth(&ts, "kid"), 1);
+	assert_int_equal(threads_note(&ts, USER_ITEM("kid")), 1);
+	/* a grandchild is one deeper than its parent */
+	assert_int_equal(threads_note(&ts, SPAWN_DONE("kid", "grandkid")), 1);
+	assert_int_equal(threads_note(&ts, USER_ITEM("grandkid")), 2);
+	/* the child's turn before the spawn completes: a sub-agent already */
+	assert_int_equal(threads_note(&ts, "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"early\","
+					  "\"turn\":{\"id\":\"t2\",\"rootTurnId\":\"t1\"}}}"), -1);
+	assert_int_equal(threads_note(&ts, USER_ITEM("early")), 1);
+	assert_int_equal(threads_note(&ts, SPAWN_DONE("kid", "early")), 1);
+	assert_int_equal(tl_codex_threads_depth(&ts, "early"), 2);
+	/* a thread's own turn, and a thread reported again without a parent */
+	assert_int_equal(threads_note(&ts, "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"other\","
+					  "\"turn\":{\"id\":\"t9\",\"rootTurnId\":\"t9\"}}}"), -1);
+	assert_int_equal(tl_codex_threads_depth(&ts, "other"), 0);
+	tl_codex_threads_link(&ts, "kid", NULL);
+	assert_int_equal(tl_codex_threads_depth(&ts, "kid"), 1);
+	assert_int_equal(tl_codex_threads_depth(&ts, "never"), -1);
+	tl_codex_threads_free(&ts);
+}
+
+/* Past TL_CODEX_THREADS, a new thread's rows are refused: said once, then
+ * silently; the known threads go on. */
+static void test_codex_threads_bounded(void **state)
+{
+	struct tl_codex_threads ts;
+	char json[512], err[300];
+	json_t *note, *rows;
+
+	(void)state;
+	tl_codex_threads_init(&ts);
+	for (int i = 0; i < TL_CODEX_THREADS; i++) {
+		snprintf(json, sizeof json, USER_ITEM("t%d"), i, i);
+		assert_int_equal(threads_note(&ts, json), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(json, sizeof json, USER_ITEM("extra%d"), i, i);
+		note = json_loads(json, 0, NULL), rows = json_array();
+		err[0] = '\0';
+		assert_int_equal(tl_codex_threads_project(&ts, note, rows, err, sizeof err), i == 0 ? -1 : 0);
+		if (i == 0)
+			assert_non_null(strstr(err, "more than 64 threads"));
+		assert_int_equal(json_array_size(rows), 0);
+		json_decref(rows);
+		json_decref(note);
+	}
+	assert_int_equal(ts.map.count, TL_CODEX_THREADS);
+	assert_int_equal(threads_note(&ts, USER_ITEM("t5")), 0);
+	tl_codex_threads_free(&ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_codex_deltas_bounded),
 		cmocka_unit_test(test_housekeeping_hidden),
 		cmocka_unit_test(test_interleaved_messages_keep_their_index),
+		cmocka_unit_test(test_codex_thread_depths),
+		cmocka_unit_test(test_codex_threads_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

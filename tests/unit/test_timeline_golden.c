@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../timeline/codex_threads.h"
 #include "../../timeline/project.h"
 
 /* Opens tests/fixtures/timeline/NAME from the repo root or beside the build. */
@@ -46,7 +47,7 @@ static char *project_fixture(const char *name, int *kinds)
 	ssize_t n;
 	int claude = strncmp(name, "claude", 6) == 0, frame = 0;
 	struct tl_claude cst;
-	struct tl_codex xst;
+	struct tl_codex_threads xst;
 	FILE *in, *out = open_memstream(&text, &len);
 
 	snprintf(file, sizeof file, "%s.jsonl", name);
@@ -54,7 +55,7 @@ static char *project_fixture(const char *name, int *kinds)
 	assert_non_null(in);
 	assert_non_null(out);
 	tl_claude_init(&cst);
-	tl_codex_init(&xst, 0);
+	tl_codex_threads_init(&xst);
 	while ((n = getline(&line, &cap, in)) > 0) {
 		json_t *f = tl_parse_frame(line, (size_t)n, err, sizeof err), *rows = json_array(), *m, *row;
 		size_t i;
@@ -66,8 +67,17 @@ static char *project_fixture(const char *name, int *kinds)
 		m = json_object_get(f, claude ? "message" : "msg");
 		if (!m)
 			m = f;
+		/* codex's threads as hb-codex-bridge links them */
+		if (!claude && json_is_string(json_object_get(m, "method")) &&
+		    strcmp(json_string_value(json_object_get(m, "method")), "thread/started") == 0) {
+			const json_t *t = json_object_get(json_object_get(m, "params"), "thread");
+			const char *parent = json_string_value(json_object_get(t, "parentThreadId"));
+
+			tl_codex_threads_link(&xst, json_string_value(json_object_get(t, "id")),
+					      parent ? parent : json_string_value(json_object_get(t, "forkedFromId")));
+		}
 		assert_int_equal(claude ? tl_claude_project(&cst, m, rows, err, sizeof err)
-					: tl_codex_project(&xst, m, rows, err, sizeof err), 0);
+					: tl_codex_threads_project(&xst, m, rows, err, sizeof err), 0);
 		json_array_foreach(rows, i, row) {
 			json_t *g = json_pack("{s:i, s:O}", "frame", frame, "row", row);
 			char *s = json_dumps(g, JSON_COMPACT | JSON_SORT_KEYS), why[240];
@@ -91,7 +101,7 @@ static char *project_fixture(const char *name, int *kinds)
 	fclose(in);
 	fclose(out);
 	tl_claude_free(&cst);
-	tl_codex_free(&xst);
+	tl_codex_threads_free(&xst);
 	return text;
 }
 
@@ -182,6 +192,7 @@ static void test_codex_golden(void **state)
 	(void)state;
 	check_fixture("codex-0.171.0", kinds);
 	check_fixture("codex-handwritten", kinds);
+	check_fixture("codex-0.171.0-subagent", kinds);
 	/* Codex has no local slash commands; every other kind it gives */
 	for (int k = 0; k < TL_KIND_COUNT; k++) {
 		if (k == TL_SLASH_COMMAND)
@@ -211,12 +222,55 @@ static void test_recorded_rows(void **state)
 	free(codex);
 }
 
+/* A sub-agent recorded from the real codex (multi_agent on): its thread
+ * has no thread/started, yet its rows are depth 1 and the parent's spawn
+ * row links to it. */
+static void test_codex_subagent(void **state)
+{
+	int kinds[TL_KIND_COUNT] = { 0 };
+	char *text = project_fixture("codex-0.171.0-subagent", kinds), *line, *save = NULL;
+	int spawn = 0, child_rows = 0, child_command = 0, parent_tool = 0;
+
+	(void)state;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *g = json_loads(line, 0, NULL), *row = json_object_get(g, "row");
+		const char *kind = json_string_value(json_object_get(row, "kind"));
+		json_int_t depth = json_integer_value(json_object_get(row, "depth"));
+
+		assert_non_null(kind);
+		if (strcmp(kind, "spawn") == 0 && strcmp(json_string_value(json_object_get(row, "status")), "completed") == 0) {
+			spawn++;
+			assert_int_equal(depth, 0);
+			assert_int_equal(json_integer_value(json_object_get(row, "childDepth")), 1);
+			assert_string_equal(json_string_value(json_object_get(json_object_get(row, "link"), "thread")),
+					    "01a2350f-5bf1-70a3-9400-17fba801997a");
+		}
+		if (depth == 1) {
+			child_rows++;
+			const char *out = json_string_value(json_object_get(row, "output"));
+
+			if (strcmp(kind, "command") == 0 && out && strstr(out, "child-was-here"))
+				child_command++;
+		}
+		if (depth == 0 && strcmp(kind, "tool") == 0 &&
+		    strcmp(json_string_value(json_object_get(row, "label")), "hbcode: maintain_sessions") == 0)
+			parent_tool++;
+		json_decref(g);
+	}
+	assert_int_equal(spawn, 1);
+	assert_true(child_rows >= 3);	/* its prompt, its command, its reply */
+	assert_true(child_command >= 1);
+	assert_true(parent_tool >= 1);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude_golden),
 		cmocka_unit_test(test_codex_golden),
 		cmocka_unit_test(test_recorded_rows),
+		cmocka_unit_test(test_codex_subagent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
