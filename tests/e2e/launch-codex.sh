@@ -87,7 +87,8 @@ desktop_stop() {
 	wait "$desktop"
 	desktop=
 }
-turns_completed() { [ "$(grep -c '"method":"turn/completed"' "$tmp/$1.jsonl" 2>/dev/null)" -ge "$2" ]; }
+# (no transcript yet counts 0, not an empty string)
+turns_completed() { [ "$(cat "$tmp/$1.jsonl" 2>/dev/null | grep -c '"method":"turn/completed"')" -ge "$2" ]; }
 # The queue's line for a message (hbctl messages, text) and its JSON.
 queue_line() { "$build/hbctl" messages 2>/dev/null | grep -F "$1"; }
 queue_json() { "$build/hbctl" messages --json 2>/dev/null; }
