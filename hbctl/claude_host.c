@@ -4,42 +4,28 @@
  * open conversation: the setting agentHost or the host beside hbctl
  * (agent_cmd.h), without the nine markers a parent Claude Code session
  * leaves in the environment (else the host would run as a child session),
- * in a process group of its own.  One host answers any number of reads in
- * turn, so a command that pages a whole conversation starts Node and the
- * SDK once; its end closes the pipe and ends the whole group.
+ * in a process group of its own (line_rpc.c).  One host answers any number
+ * of reads in turn, so a command that pages a whole conversation starts
+ * Node and the SDK once; its end sends close, closes the pipe and ends the
+ * whole group.
  */
-#include <errno.h>
 #include <jansson.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "agent_cmd.h"
-#include "child.h"
-#include "clock.h"
 #include "exe_path.h"
 #include "hbctl.h"
-#include "lines.h"
+#include "line_rpc.h"
 #include "paths.h"
 #include "secrets.h"
-
-/* The desktop's limits (page 003): 35 s for a request, 10 s for the host
- * to end after close. */
-#define REPLY_MS 35000
-#define END_MS 10000
 
 extern char **environ;
 
 struct claude_host {
 	char words[HB_AGENT_HOST_LINE_MAX];
 	char *argv[HB_AGENT_HOST_ARGS_MAX + 1];
-	struct child c;
-	struct lines l;
-	int next_id;
-	int in_open;	/* 0 once close was written or a write failed */
+	struct line_rpc *rpc;
 };
 
 /* The host's command line: the setting, or the host beside hbctl. */
@@ -59,8 +45,7 @@ static int host_argv(const char *argv0, char *words, size_t wordslen, char *argv
 struct claude_host *claude_host_start(const char *argv0)
 {
 	struct claude_host *h = calloc(1, sizeof *h);
-	char err[512], **envp;
-	int rc;
+	char **envp;
 
 	if (!h) {
 		fprintf(stderr, "hbctl: out of memory\n");
@@ -75,122 +60,25 @@ struct claude_host *claude_host_start(const char *argv0)
 		free(h);
 		return NULL;
 	}
-	signal(SIGPIPE, SIG_IGN); /* a host that died is seen at its output */
-	rc = child_spawn(&h->c, h->argv, envp, CHILD_OWN_GROUP | CHILD_PARENT_DEATH, err, sizeof err);
+	h->rpc = line_rpc_start(h->argv, envp, "the Claude agent host");
 	free(envp); /* one allocation; the child has its copy */
-	if (rc < 0) {
-		fprintf(stderr, "hbctl: cannot start the Claude agent host (%s): %s\n", h->argv[0], err);
+	if (!h->rpc) {
 		free(h);
 		return NULL;
 	}
-	lines_init(&h->l);
-	h->next_id = 1;
-	h->in_open = 1;
 	return h;
-}
-
-/* Wait until fd is readable or deadline; 1 readable, 0 time is up, -1. */
-static int wait_readable(int fd, long long deadline)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	for (;;) {
-		long long left = deadline - hb_monotonic_ms();
-		int n;
-
-		if (left <= 0)
-			return 0;
-		n = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
-		if (n > 0)
-			return 1;
-		if (n < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
-/* The reply to request id, or NULL at the end of the host's output, on
- * an error or when time is up (*why says which). */
-static json_t *read_reply(struct claude_host *h, int id, const char **why)
-{
-	long long deadline = hb_monotonic_ms() + REPLY_MS;
-
-	for (;;) {
-		size_t len;
-		char *line;
-		int r;
-
-		while ((line = lines_next(&h->l, &len))) {
-			json_t *msg = json_loadb(line, len, 0, NULL), *got = json_object_get(msg, "id");
-
-			if (json_is_integer(got) && json_integer_value(got) == id)
-				return msg;
-			json_decref(msg); /* events, and earlier replies */
-		}
-		if ((r = wait_readable(h->c.out, deadline)) <= 0) {
-			*why = r == 0 ? "did not answer within 35 seconds" : "could not be read";
-			return NULL;
-		}
-		if ((r = lines_fill(&h->l, h->c.out)) <= 0) {
-			*why = r == 0 ? "ended without answering (its messages, if any, are above)" : "could not be read";
-			return NULL;
-		}
-	}
-}
-
-/* Write one line to the host; a host that is gone fails the write, which
- * shows as the end of its output, read next. */
-static void send_line(struct claude_host *h, const char *line)
-{
-	if (h->in_open && write_line(h->c.in, line, strlen(line)) < 0) {
-		close(h->c.in);
-		h->in_open = 0;
-	}
 }
 
 int claude_host_read(struct claude_host *h, const char *method, json_t *params, json_t **reply)
 {
-	int id = h->next_id++;
-	json_t *req = json_pack("{s:i, s:s, s:O}", "id", id, "method", method, "params", params);
-	char *line = req ? json_dumps(req, JSON_COMPACT) : NULL;
-	const char *why = "could not be asked";
-
-	json_decref(req);
-	*reply = NULL;
-	if (!line) {
-		fputs("hbctl: out of memory\n", stderr);
-		return EXIT_FAIL;
-	}
-	send_line(h, line);
-	free(line);
-	if (!(*reply = read_reply(h, id, &why))) {
-		fputs("hbctl: the Claude agent host (", stderr);
-		for (char **w = h->argv; *w; w++)
-			fprintf(stderr, "%s%s", w == h->argv ? "" : " ", *w);
-		fprintf(stderr, ") %s\n", why);
-		return EXIT_FAIL;
-	}
-	return 0;
+	return line_rpc_call(h->rpc, method, params, reply);
 }
 
 void claude_host_end(struct claude_host *h)
 {
-	char close_line[48];
-	long long deadline = hb_monotonic_ms() + END_MS;
-
 	if (!h)
 		return;
-	snprintf(close_line, sizeof close_line, "{\"id\":%d,\"method\":\"close\"}", h->next_id++);
-	send_line(h, close_line);
-	if (h->in_open)
-		close(h->c.in);
-	/* Let the host end by itself after close, then end its group. */
-	while (wait_readable(h->c.out, deadline) > 0 && lines_fill(&h->l, h->c.out) > 0)
-		while (lines_next(&h->l, &(size_t){ 0 }))
-			;
-	kill(-h->c.pid, SIGKILL); /* the group: Claude Code too, should it linger */
-	close(h->c.out);
-	child_wait(&h->c);
-	lines_free(&h->l);
+	line_rpc_end(h->rpc, "close");
 	free(h);
 }
 
