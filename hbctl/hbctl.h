@@ -31,6 +31,8 @@ void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
 /* timeline.c: a saved Claude conversation as timeline rows. */
 int cmd_timeline(int argc, char **argv);
+/* timeline_codex.c: hbctl timeline --codex THREAD */
+int cmd_timeline_codex(int argc, char **argv);
 /* accounts.c: the Claude accounts.  accounts_use_active: the active
  * account's name into name, and its folder as this process's
  * CLAUDE_CONFIG_DIR (for the hosts hbctl starts); 0, or -1 (said). */

@@ -14,6 +14,7 @@
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
  *	hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]   (timeline.c: saved rows)
+ *	hbctl timeline --codex THREAD [--json|--plain]   (timeline_codex.c: saved rows)
  *	hbctl accounts [add|use|remove|login|logout ...]          (accounts.c: Claude accounts)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
@@ -59,6 +60,7 @@ int usage(void)
 			"                    catalog|usage|title ['JSON params']\n"
 			"       hbctl usage [--json]\n"
 			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
+			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
 			"       hbctl accounts [--json] | accounts add|use|remove NAME |\n"
 			"                      accounts login|logout NAME|default [CLAUDE AUTH OPTIONS]\n");
 	return EXIT_USAGE;

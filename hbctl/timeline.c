@@ -24,53 +24,13 @@
 #include <unistd.h>
 
 #include "../timeline/project.h"
-#include "../timeline/render.h"
-#include "../timeline/row.h"
 #include "claude_account.h"
 #include "hbctl.h"
+#include "timeline_view.h"
 
 #define PAGE_LIMIT 100		/* the host's largest page */
 #define PAGES_MAX 2000		/* 200,000 messages: past that, a loop */
 #define SUBAGENTS_MAX 1000
-
-/* Rows in order, with the position of each id so a row with a known id
- * replaces the earlier one in place: every id of the read, hashed, where
- * a live viewer's tl_stream keeps a ring of the last 4096. */
-struct view {
-	json_t *rows;
-	json_t *index;		/* id -> position */
-	char parent[TL_ID_MAX];	/* a subagent's spawning call ("" for the conversation) */
-	int printed;
-};
-
-static int view_init(struct view *v)
-{
-	memset(v, 0, sizeof *v);
-	v->rows = json_array();
-	v->index = json_object();
-	return v->rows && v->index ? 0 : -1;
-}
-
-static void view_free(struct view *v)
-{
-	json_decref(v->rows);
-	json_decref(v->index);
-}
-
-/* Steals row. */
-static void view_put(struct view *v, json_t *row)
-{
-	const char *id = json_string_value(json_object_get(row, "id"));
-	const json_t *at = id ? json_object_get(v->index, id) : NULL;
-
-	if (at) {
-		json_array_set_new(v->rows, (size_t)json_integer_value(at), row);
-		return;
-	}
-	if (id)
-		json_object_set_new(v->index, id, json_integer((json_int_t)json_array_size(v->rows)));
-	json_array_append_new(v->rows, row);
-}
 
 /* The rows of each message of msgs, in order, into v. */
 static void view_project(struct view *v, struct tl_claude *st, const json_t *msgs)
@@ -181,18 +141,6 @@ static int read_all(struct claude_host *h, const char *sid, const char *cwd, con
 	return 0;
 }
 
-/* Whether a view already projected holds the spawn row of call id. */
-static int spawn_known(const struct view *views, size_t n, const char *call)
-{
-	char id[TL_ID_MAX + 8];
-
-	snprintf(id, sizeof id, "claude:%s", call);
-	for (size_t i = 0; i < n; i++)
-		if (views[i].rows && json_object_get(views[i].index, id))
-			return 1;
-	return 0;
-}
-
 /* The subagents' views: views[0] is the conversation's, projected; each
  * subagent's messages are projected once its spawning call is known, so
  * a nested subagent gets its parent's depth + 1 (page 003). */
@@ -226,7 +174,8 @@ static int project_subagents(struct claude_host *h, const char *sid, const char 
 			break;
 		}
 		parent = json_string_value(json_object_get(json_array_get(msgs[n], 0), "parent_tool_use_id"));
-		snprintf(views[n + 1].parent, sizeof views[n + 1].parent, "%s", parent ? parent : "");
+		snprintf(views[n + 1].spawn, sizeof views[n + 1].spawn, "claude:%s", parent ? parent : "");
+		snprintf(views[n + 1].thread, sizeof views[n + 1].thread, "%s", parent ? parent : "");
 		n++;
 	}
 	if (n < json_array_size(ids) && n < SUBAGENTS_MAX) {
@@ -243,7 +192,7 @@ static int project_subagents(struct claude_host *h, const char *sid, const char 
 		for (i = 0; i < n; i++) {
 			struct view *v = &views[i + 1];
 
-			if (!msgs[i] || !spawn_known(views, *nviews, v->parent))
+			if (!msgs[i] || !views_hold(views, *nviews, v->spawn))
 				continue;
 			view_project(v, st, msgs[i]);
 			json_decref(msgs[i]);
@@ -262,42 +211,15 @@ static int project_subagents(struct claude_host *h, const char *sid, const char 
 	return 0;
 }
 
-static void print_row(const json_t *row, int json, int colour)
-{
-	char *text = json ? json_dumps(row, JSON_COMPACT) : tl_render(row, colour);
-
-	if (text)
-		json ? puts(text) : fputs(text, stdout);
-	free(text);
-}
-
-/* A view's rows, each subagent's view right after its spawn row. */
-static void print_view(struct view *views, size_t n, struct view *v, int json, int colour)
-{
-	const json_t *row;
-	size_t i;
-
-	v->printed = 1;
-	json_array_foreach(v->rows, i, row) {
-		const char *id = json_string_value(json_object_get(row, "id"));
-		const char *kind = json_string_value(json_object_get(row, "kind"));
-
-		print_row(row, json, colour);
-		if (!kind || strcmp(kind, "spawn") != 0 || !id || strncmp(id, "claude:", 7) != 0)
-			continue;
-		for (size_t k = 1; k < n; k++)
-			if (!views[k].printed && strcmp(views[k].parent, id + 7) == 0)
-				print_view(views, n, &views[k], json, colour);
-	}
-}
-
 static int timeline_usage(void)
 {
 	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
 			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows;\n"
 			"  --thread: only the view of the subagent that call started (a spawn row's link.thread)\n"
 			"  (hbctl call maintain_sessions '{\"action\":\"resolveSession\",\"targetSessionId\":\"ID\"}'\n"
-			"  gives an HB Code session's claudeSessionId)\n");
+			"  gives an HB Code session's claudeSessionId)\n"
+			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
+			"  the saved Codex thread with that id (its codexThreadId), as timeline rows\n");
 	return EXIT_USAGE;
 }
 
@@ -312,6 +234,9 @@ int cmd_timeline(int argc, char **argv)
 	size_t nviews = 1;
 	json_t *msgs;
 
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--codex") == 0)
+			return cmd_timeline_codex(argc, argv);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--cwd") == 0 && i + 1 < argc)
 			cwd = argv[++i];
@@ -352,25 +277,13 @@ int cmd_timeline(int argc, char **argv)
 		rc = project_subagents(h, sid, cwd, &st, views, &nviews);
 	}
 	claude_host_end(h);
-	if (rc == 0 && thread) {
+	if (rc == 0 && thread && views_print_thread(views, nviews, thread, json, colour) < 0) {
 		/* one subagent's own view: its rows and those of the subagents
 		 * it started, after their spawn rows */
-		size_t k;
-
-		for (k = 1; k < nviews && strcmp(views[k].parent, thread) != 0; k++)
-			;
-		if (k < nviews) {
-			print_view(views, nviews, &views[k], json, colour);
-		} else {
-			fprintf(stderr, "hbctl: timeline: no subagent of this conversation was started by call %s\n",
-				thread);
-			rc = EXIT_FAIL;
-		}
-	} else if (rc == 0) {
-		print_view(views, nviews, &views[0], json, colour);
-		for (size_t k = 1; k < nviews; k++)
-			if (!views[k].printed)
-				print_view(views, nviews, &views[k], json, colour);
+		fprintf(stderr, "hbctl: timeline: no subagent of this conversation was started by call %s\n", thread);
+		rc = EXIT_FAIL;
+	} else if (rc == 0 && !thread) {
+		views_print(views, nviews, json, colour);
 	}
 	for (size_t k = 0; k < nviews; k++)
 		view_free(&views[k]);

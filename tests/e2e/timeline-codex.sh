@@ -12,7 +12,9 @@
 # parent's own rows at depth 0; the child thread linked in appdata.db
 # under the conversation's thread (so it belongs to the session); and
 # `hbctl watch --timeline` (plain, into a file) showing the child's rows
-# indented.
+# indented.  Then the saved timeline (`hbctl timeline --codex`): every live
+# row again under its id, the child's rows after the spawn row, one
+# sub-agent's view (--thread), and the errors.
 # Usage: timeline-codex.sh BUILD (needs `npm ci` in tests/codex).
 set -u
 build=$1
@@ -115,5 +117,65 @@ check "the child thread is linked under the conversation's thread, which holds t
 indented() { grep -q '^  .*child-was-here' "$tmp/timeline.txt" && grep -q '^[^ ].*spawn a helper' "$tmp/timeline.txt"; }
 check "hbctl watch --timeline: the sub-agent's rows indented, the conversation's not" 'wait_for 10 indented'
 kill "$plain_watcher" 2>/dev/null
+
+# The saved timeline: hbctl timeline --codex reads the same threads back
+# from codex app-server (the rig's codex, its CODEX_HOME and HOME).
+saved() {
+	HOME=$dir/work/home CODEX_HOME=$dir/work/codex-home HB_CODEX=$rig/node_modules/.bin/codex \
+		"$build/hbctl" timeline "$@" 2>>"$tmp/saved.err"
+}
+saved --codex "$parent" --json >"$tmp/saved.jsonl"
+echo $? >"$tmp/saved.rc"
+check "hbctl timeline --codex: the saved thread read" '[ "$(cat $tmp/saved.rc)" = 0 ] && [ -s "$tmp/saved.jsonl" ]'
+# live_vs_saved: "LIVE SAVED MISSING MISMATCH TWICE": the session's live row
+# ids, the saved rows, live ids with no saved row, live ids whose last live
+# row differs from the saved one in kind, depth or (a tool or command)
+# status, and saved ids that came twice.
+live_vs_saved() {
+	node -e '
+		const fs = require("fs"), live = new Map(), saved = new Map();
+		let twice = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (e.event === "timeline.row" && e.session === process.argv[3]) live.set(e.row.id, e.row);
+		}
+		for (const l of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l);
+			if (saved.has(r.id)) twice++;
+			saved.set(r.id, r);
+		}
+		let missing = 0, mismatch = 0;
+		for (const [id, r] of live) {
+			const s = saved.get(id);
+			if (!s) { missing++; console.error("no saved row for", id); continue; }
+			const st = (x) => (x.kind === "tool" || x.kind === "command" ? x.status : "");
+			if (s.kind !== r.kind || (s.depth || 0) !== (r.depth || 0) || st(s) !== st(r)) {
+				mismatch++; console.error("differs:", JSON.stringify(r), JSON.stringify(s));
+			}
+		}
+		console.log(live.size, saved.size, missing, mismatch, twice);' "$tmp/events.jsonl" "$tmp/saved.jsonl" "$session" 2>>"$tmp/compare.err"
+}
+check "saved: every live row has its saved row, same id, kind, depth and end; no id twice" \
+	'read -r nlive nsaved missing differ twice <<<"$(live_vs_saved)"
+	 [ "$nlive" -ge 8 ] && [ "$nsaved" -ge "$nlive" ] && [ "$missing$differ$twice" = 000 ]'
+# saved_order: the kinds and depths of the saved rows in order, "kind/depth" a word each.
+saved_order() { node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) if (l) { const r = JSON.parse(l); process.stdout.write(r.kind + "/" + (r.depth || 0) + " "); }' "$1"; }
+check "saved: the sub-agent's rows right after the spawn row, at depth 1, then the parent's" \
+	'[ "$(saved_order $tmp/saved.jsonl)" = "user/0 spawn/0 user/1 command/1 assistant/1 tool/0 tool/0 assistant/0 " ]'
+saved --codex "$parent" --thread "$child" --json >"$tmp/saved-child.jsonl"
+check "saved --thread CHILD: the sub-agent's own view only" \
+	'[ "$(saved_order $tmp/saved-child.jsonl)" = "user/1 command/1 assistant/1 " ] && grep -q "child-was-here" "$tmp/saved-child.jsonl"'
+saved --codex "$parent" --plain >"$tmp/saved.txt"
+check "saved --plain: the sub-agent's rows indented under the spawn row" \
+	'grep -A1 "^Subagent completed" "$tmp/saved.txt" | grep -q "^  You: CHILD-TASK"'
+check "saved: an unknown thread is a sentence and exit status 1" \
+	'saved --codex 01a2350f-0000-7000-8000-000000000000 >/dev/null; [ $? = 1 ] &&
+	 grep -q "no saved Codex thread 01a2350f-0000-7000-8000-000000000000" "$tmp/saved.err"'
+check "saved: --thread naming no sub-agent is a sentence and exit status 1" \
+	'saved --codex "$parent" --thread "$parent" >/dev/null; [ $? = 1 ] && grep -q "no sub-agent of this thread has thread" "$tmp/saved.err"'
+check "saved: no thread id is the usage (hbctl's status 100)" '"$build/hbctl" timeline --codex >/dev/null 2>&1; [ $? = 100 ]'
+check "saved: a codexPath that is no program is a sentence" \
+	'HB_CODEX=/nonexistent/codex "$build/hbctl" timeline --codex "$parent" 2>&1 | grep -q "is not an executable codex program"'
 
 exit $fail
