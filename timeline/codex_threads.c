@@ -23,7 +23,7 @@
 #include <string.h>
 
 struct tl_thread {
-	char id[200];                   /* the map's key */
+	char id[TL_ID_MAX];             /* the map's key */
 	struct tl_codex st;
 };
 
@@ -69,6 +69,14 @@ static struct tl_thread *thread_of(struct tl_codex_threads *ts, const char *thre
 	return t;
 }
 
+/* A sub-agent's thread: its depth, and its id on its rows (the spawn
+ * row's link.thread, which a viewer of one sub-agent follows). */
+static void mark_child(struct tl_thread *t, int depth)
+{
+	t->st.depth = depth;
+	snprintf(t->st.thread, sizeof t->st.thread, "%s", t->id);
+}
+
 void tl_codex_threads_link(struct tl_codex_threads *ts, const char *thread, const char *parent)
 {
 	struct tl_thread *p = parent ? hb_map_get(&ts->map, parent) : NULL, *t;
@@ -81,7 +89,7 @@ void tl_codex_threads_link(struct tl_codex_threads *ts, const char *thread, cons
 	/* A parent, once named, is the truth; a thread reported without one
 	 * (a resume of it) keeps what its spawn said. */
 	if ((t = thread_of(ts, thread, depth, NULL)) && parent)
-		t->st.depth = depth;
+		mark_child(t, depth);
 }
 
 int tl_codex_threads_depth(const struct tl_codex_threads *ts, const char *thread)
@@ -114,7 +122,7 @@ static void note_children(struct tl_codex_threads *ts, const char *thread, const
 		struct tl_thread *t = thread_of(ts, thread, 1, NULL);
 
 		if (t && t->st.depth == 0)
-			t->st.depth = 1;
+			mark_child(t, 1);
 	}
 }
 

@@ -52,6 +52,7 @@ struct tl_claude {
 
 struct tl_codex {
 	int depth;	/* this thread's depth: 0, or a child thread's (set by the caller) */
+	char thread[TL_ID_MAX];	/* a child thread's id, its rows' "thread" ("" for the conversation's) */
 	struct tl_open open[TL_OPEN_MAX];	/* items with deltas in flight */
 	size_t nopen, open_next;
 };

@@ -29,6 +29,8 @@ static json_t *row_of(const struct tl_codex *st, enum tl_kind kind, const char *
 
 	if (row && st->depth)
 		json_object_set_new(row, "depth", json_integer(st->depth));
+	if (row && st->thread[0])
+		tl_row_str(row, "thread", st->thread, TL_ID_MAX);
 	return row;
 }
 

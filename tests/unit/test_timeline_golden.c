@@ -245,10 +245,16 @@ static void test_codex_subagent(void **state)
 			assert_string_equal(json_string_value(json_object_get(json_object_get(row, "link"), "thread")),
 					    "01a2350f-5bf1-70a3-9400-17fba801997a");
 		}
+		/* a child's rows name its thread, the spawn row's link.thread */
+		if (depth == 1)
+			assert_string_equal(json_string_value(json_object_get(row, "thread")),
+					    "01a2350f-5bf1-70a3-9400-17fba801997a");
+		else
+			assert_null(json_object_get(row, "thread"));
 		if (depth == 1) {
-			child_rows++;
 			const char *out = json_string_value(json_object_get(row, "output"));
 
+			child_rows++;
 			if (strcmp(kind, "command") == 0 && out && strstr(out, "child-was-here"))
 				child_command++;
 		}
