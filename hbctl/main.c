@@ -3,7 +3,7 @@
  *
  *	hbctl status [--json]
  *	hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]
- *	hbctl watch [--text|--json] [--timeline | TOPIC-PREFIX]   (watch.c)
+ *	hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]   (watch.c)
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
@@ -41,7 +41,7 @@ int usage(void)
 {
 	fprintf(stderr, "usage: hbctl status [--json]\n"
 			"       hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]\n"
-			"       hbctl watch [--text|--json] [--timeline | TOPIC-PREFIX]\n"
+			"       hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]\n"
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"

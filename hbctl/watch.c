@@ -8,7 +8,11 @@
  * timeline's rows (`timeline.row`, docs/timeline.md) and renders each
  * as a person reads it: in colour on a terminal, plain when piped, the
  * event's JSON with --json; a row that replaces one already printed (its
- * id seen before) is printed again marked "(update)".
+ * id seen before) is printed again marked "(update)".  --session ID keeps
+ * one session's rows; --thread THREAD one subagent's own view, live: the
+ * rows whose "thread" is THREAD (the spawn row's link.thread: Claude's
+ * spawning call, Codex's child thread), and those of the subagents they
+ * spawn in turn, followed by their spawn rows' links.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -26,7 +30,43 @@
 #include "paths.h"
 #include "sock.h"
 
+#define FOLLOW_MAX 64	/* subagent views one --thread follows, nested ones included */
+
 static volatile sig_atomic_t watch_stop;
+
+/* Which timeline rows to print: all, one session's, one subagent's view. */
+struct row_filter {
+	const char *session;
+	char follow[FOLLOW_MAX][TL_ID_MAX];
+	int nfollow;
+};
+
+static int following(const struct row_filter *f, const char *thread)
+{
+	for (int i = 0; thread && i < f->nfollow; i++)
+		if (strcmp(f->follow[i], thread) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether event e {session, row} passes; a followed view's spawn row adds
+ * the view it links to. */
+static int row_wanted(struct row_filter *f, const json_t *e)
+{
+	const json_t *row = json_object_get(e, "row");
+	const char *session = json_string_value(json_object_get(e, "session"));
+	const char *link = json_string_value(json_object_get(json_object_get(row, "link"), "thread"));
+
+	if (f->session && (!session || strcmp(session, f->session) != 0))
+		return 0;
+	if (!f->nfollow)
+		return 1;
+	if (!following(f, json_string_value(json_object_get(row, "thread"))))
+		return 0;
+	if (link && !following(f, link) && f->nfollow < FOLLOW_MAX && strlen(link) < TL_ID_MAX)
+		memcpy(f->follow[f->nfollow++], link, strlen(link) + 1);
+	return 1;
+}
 
 static void on_watch_signal(int sig)
 {
@@ -55,20 +95,30 @@ static void print_explainer(const json_t *e)
 	putchar('\n');
 }
 
-/* A timeline.row event {session, row}: the row rendered, no topic; a
- * row whose id was printed before (seen) is marked as its update. */
-static void print_row(const char *json, int colour, struct tl_stream *seen)
+/* A timeline.row event {session, row} the filter passes: rendered (seen
+ * non-NULL; no topic, a row whose id was printed before marked as its
+ * update), or its JSON. */
+static void print_row(const char *json, int colour, struct tl_stream *seen, struct row_filter *filter)
 {
 	json_t *e = json_loads(json, 0, NULL);
 	const json_t *row = json_object_get(e, "row");
 	size_t pos;
-	int update = json_is_object(row) && tl_stream_place(seen, row, &pos) == TL_PLACE_REPLACES;
-	char *text = json_is_object(row) ? tl_render_as(row, colour, update) : NULL;
+	char *text = NULL;
 
-	if (text)
+	if (!json_is_object(row)) {	/* shown only when nothing is filtered out */
+		if (!filter->session && !filter->nfollow)
+			seen ? printf("(a timeline.row event without a row: %s)\n", json) : puts(json);
+		json_decref(e);
+		return;
+	}
+	if (!row_wanted(filter, e)) {
+		json_decref(e);
+		return;
+	}
+	if (!seen)
+		puts(json);
+	else if ((text = tl_render_as(row, colour, tl_stream_place(seen, row, &pos) == TL_PLACE_REPLACES)))
 		fputs(text, stdout);
-	else
-		printf("(a timeline.row event without a row: %s)\n", json);
 	free(text);
 	json_decref(e);
 }
@@ -98,6 +148,8 @@ int cmd_watch(int argc, char **argv)
 	int text = isatty(STDOUT_FILENO), colour = text, timeline = 0, json_flag = 0;
 	const char *prefix = "";
 	struct tl_stream seen = { 0 };
+	struct row_filter *filter = NULL;
+	const char *session = NULL, *thread = NULL;
 	void *ctx, *sub;
 
 	/* the flag before or after the prefix, as a person types it */
@@ -108,12 +160,16 @@ int cmd_watch(int argc, char **argv)
 			text = 0, json_flag = 1;
 		else if (strcmp(argv[i], "--timeline") == 0)
 			timeline = 1;
+		else if (strcmp(argv[i], "--session") == 0 && i + 1 < argc && !session)
+			session = argv[++i];
+		else if (strcmp(argv[i], "--thread") == 0 && i + 1 < argc && !thread && strlen(argv[i + 1]) < TL_ID_MAX)
+			thread = argv[++i];
 		else if (argv[i][0] != '-' && !*prefix)
 			prefix = argv[i];
 		else
 			return usage();
 	}
-	if (timeline && *prefix)
+	if ((timeline && *prefix) || ((session || thread) && !timeline))
 		return usage();
 	/* the timeline is for a person unless --json says otherwise: plain
 	 * text when piped, colour only on a terminal */
@@ -125,9 +181,15 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
 	}
-	if (timeline && text && tl_stream_init(&seen) < 0) {
+	if (timeline && ((text && tl_stream_init(&seen) < 0) || !(filter = calloc(1, sizeof *filter)))) {
 		fprintf(stderr, "hbctl: out of memory\n");
+		tl_stream_free(&seen);
 		return EXIT_FAIL;
+	}
+	if (filter) {
+		filter->session = session;
+		if (thread)
+			memcpy(filter->follow[filter->nfollow++], thread, strlen(thread) + 1);
 	}
 	signal(SIGINT, on_watch_signal);
 	signal(SIGTERM, on_watch_signal);
@@ -136,6 +198,7 @@ int cmd_watch(int argc, char **argv)
 	if (!sub || zmq_connect(sub, ep) < 0) {
 		fprintf(stderr, "hbctl: cannot watch %s: %s\n", ep, zmq_strerror(errno));
 		tl_stream_free(&seen);
+		free(filter);
 		return EXIT_NO_BROKER;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -151,8 +214,8 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		topic[n < (int)sizeof topic - 1 ? n : (int)sizeof topic - 1] = '\0';
 		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
-			if (text && timeline)
-				print_row(hb_env_str_or(&e, "json", "{}"), colour, &seen);
+			if (timeline)
+				print_row(hb_env_str_or(&e, "json", "{}"), colour, text ? &seen : NULL, filter);
 			else if (text)
 				print_text(topic, hb_env_str_or(&e, "json", "{}"));
 			else
@@ -163,5 +226,6 @@ int cmd_watch(int argc, char **argv)
 	zmq_close(sub);
 	zmq_ctx_term(ctx);
 	tl_stream_free(&seen);
+	free(filter);
 	return 0;
 }

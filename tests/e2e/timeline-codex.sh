@@ -103,6 +103,9 @@ check "the parent's rows at depth 0: the prompt, the wait with the child's answe
 check "no row deeper than 1, and every depth-1 row one of the sub-agent's" \
 	'[ "$(timeline_rows "$session" "(r.depth || 0) > 1")" = 0 ] &&
 	 [ "$(timeline_rows "$session" "r.depth === 1 && !(/^CHILD-TASK|^Child: done/.test(r.text || \"\") || r.kind === \"command\")")" = 0 ]'
+check "the sub-agent's rows name its thread (what hbctl watch --timeline --thread follows), the parent's none" \
+	'[ "$(timeline_rows "$session" "r.depth === 1 && r.thread !== \"$child\"")" = 0 ] &&
+	 [ "$(timeline_rows "$session" "(r.depth || 0) === 0 && r.thread !== undefined")" = 0 ]'
 
 # The link codex's threads get: the child under its parent, which holds the session.
 linked_parent() {

@@ -4,7 +4,9 @@
  * echo_event, as a bridge will publish rows) comes out rendered for a
  * person, plain since the output is a file, and again marked "(update)"
  * when the same row comes once more; with --json as the event's JSON; and
- * only timeline.row events, not the other timeline topics.
+ * only timeline.row events, not the other timeline topics.  --thread
+ * keeps one subagent's view (its rows, and a nested subagent's, followed
+ * by its spawn row's link), --session one session's rows.
  */
 #include "../harness/checks.h"
 
@@ -36,9 +38,12 @@ static void publish(struct fixture *f, const char *topic, const char *json)
 	json_decref(args);
 }
 
-/* Start hbctl watch with args into outname; publish until want shows (the
- * subscription is on its way meanwhile); the output, stopped. */
-static char *watch_until(struct fixture *f, const char *const *args, const char *outname, const char *want)
+/* Start hbctl watch with args into outname; publish an event of another
+ * topic and events (n of them, timeline.row, in order) again and again
+ * until want shows (the subscription is on its way meanwhile); the
+ * output, stopped. */
+static char *watch_events_until(struct fixture *f, const char *const *args, const char *outname,
+				const char *const *events, size_t n, const char *want)
 {
 	char path[400], *out = NULL;
 	pid_t watcher = fx_spawn_prog(f, "hbctl", args, NULL, outname);
@@ -49,7 +54,8 @@ static char *watch_until(struct fixture *f, const char *const *args, const char 
 	for (long long deadline = fx_now_ms() + CK_WAIT_MS; fx_now_ms() < deadline && !seen;) {
 		/* another topic first: it must never show */
 		publish(f, "timeline.explainer", "{\"callKey\":\"k\",\"phase\":\"rendering\",\"revision\":1}");
-		publish(f, "timeline.row", row_event);
+		for (size_t i = 0; i < n; i++)
+			publish(f, "timeline.row", events[i]);
 		fx_sleep_ms(50);
 		free(out);
 		out = fx_read_text(path);
@@ -60,6 +66,14 @@ static char *watch_until(struct fixture *f, const char *const *args, const char 
 	if (!seen)
 		fail_msg("hbctl watch printed no \"%s\":\n%s", want, out);
 	return out;
+}
+
+/* The same with the one row_event. */
+static char *watch_until(struct fixture *f, const char *const *args, const char *outname, const char *want)
+{
+	static const char *const one[] = { row_event };
+
+	return watch_events_until(f, args, outname, one, 1, want);
 }
 
 static void test_watch_timeline_renders_rows(void **state)
@@ -85,10 +99,62 @@ static void test_watch_timeline_renders_rows(void **state)
 	ck_finish(f);
 }
 
+#define ROW(session, fields) "{\"session\":\"" session "\",\"row\":{\"agent\":\"claude\"," fields "}}"
+
+/* A conversation, its subagent A, A's own subagent B, another subagent Z,
+ * and another session's row: --thread toolu_A shows A's and B's rows. */
+static const char *const family[] = {
+	ROW("s-1", "\"id\":\"claude:m0\",\"kind\":\"assistant\",\"depth\":0,\"text\":\"conversation says\""),
+	ROW("s-1", "\"id\":\"claude:toolu_A\",\"kind\":\"spawn\",\"depth\":0,\"status\":\"running\","
+		   "\"title\":\"outer\",\"childDepth\":1,\"link\":{\"thread\":\"toolu_A\"}"),
+	ROW("s-1", "\"id\":\"claude:m1\",\"kind\":\"assistant\",\"depth\":1,\"thread\":\"toolu_A\",\"text\":\"A says\""),
+	ROW("s-1", "\"id\":\"claude:toolu_B\",\"kind\":\"spawn\",\"depth\":1,\"thread\":\"toolu_A\",\"status\":\"running\","
+		   "\"title\":\"inner\",\"childDepth\":2,\"link\":{\"thread\":\"toolu_B\"}"),
+	ROW("s-1", "\"id\":\"claude:m2\",\"kind\":\"assistant\",\"depth\":2,\"thread\":\"toolu_B\",\"text\":\"B says\""),
+	ROW("s-1", "\"id\":\"claude:m3\",\"kind\":\"assistant\",\"depth\":1,\"thread\":\"toolu_Z\",\"text\":\"Z says\""),
+	ROW("s-2", "\"id\":\"claude:m4\",\"kind\":\"assistant\",\"depth\":0,\"text\":\"other session says\""),
+};
+
+static void test_watch_timeline_filters(void **state)
+{
+	const char *const thread[] = { "watch", "--timeline", "--thread", "toolu_A", NULL };
+	const char *const thread_json[] = { "watch", "--timeline", "--json", "--thread", "toolu_A", NULL };
+	const char *const session[] = { "watch", "--timeline", "--session", "s-2", NULL };
+	const char *const bad[] = { "watch", "--session", "s-2", NULL };
+	const size_t n = sizeof family / sizeof family[0];
+	struct fixture *f = *state;
+	char *out;
+
+	ck_start(f, watch_conf, NULL);
+	out = watch_events_until(f, thread, "thread.out", family, n, "B says");
+	assert_non_null(strstr(out, "A says"));
+	assert_non_null(strstr(out, "inner"));		/* A's spawn row of B: in A's view */
+	assert_null(strstr(out, "outer"));		/* the conversation's spawn row of A: not */
+	assert_null(strstr(out, "conversation says"));
+	assert_null(strstr(out, "Z says"));
+	assert_null(strstr(out, "other session says"));
+	free(out);
+	out = watch_events_until(f, thread_json, "thread.json", family, n, "B says");
+	assert_non_null(strstr(out, "\"thread\":\"toolu_A\""));
+	assert_null(strstr(out, "Z says"));
+	assert_null(strstr(out, "conversation says"));
+	free(out);
+	out = watch_events_until(f, session, "session.out", family, n, "other session says");
+	assert_null(strstr(out, "conversation says"));
+	assert_null(strstr(out, "A says"));
+	free(out);
+	/* the filters are the timeline's: without --timeline, the usage */
+	assert_int_equal(fx_hbctl(f, &out, bad), 100);
+	assert_non_null(strstr(out, "--timeline [--session ID] [--thread THREAD]"));
+	free(out);
+	ck_finish(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		ck_unit_test(test_watch_timeline_renders_rows),
+		ck_unit_test(test_watch_timeline_filters),
 	};
 
 	return ck_run_group_tests(tests, NULL, NULL);
