@@ -27,11 +27,14 @@
 #include "child.h"
 #include "claude_account.h"
 #include "clock.h"
+#include "envvar.h"
 #include "exe_path.h"
 #include "hbctl.h"
 #include "paths.h"
 #include "program_path.h"
 #include "settings.h"
+
+extern char **environ;
 
 #define STATUS_MS 30000		/* claude auth status answers at once; bounded all the same */
 #define STATUS_MAX 65536
@@ -85,20 +88,32 @@ static int claude_program(const char *argv0, const struct hb_paths *p, char *out
 	return -1;
 }
 
-/* CLAUDE_CONFIG_DIR for account name in this process: its folder, or as
- * it was for the default account.  0, or -1 (said). */
-static int use_folder(const struct hb_paths *p, const char *name)
+/* The CLAUDE_CONFIG_DIR of account name, its links refreshed: its
+ * folder, or "" for the default account (the environment's as it is).
+ * 0, or -1 (said). */
+static int account_config_dir(const struct hb_paths *p, const char *name, char *dir, size_t dirlen)
 {
-	char dir[HB_PATH_MAX], err[640];
+	char err[640];
 
+	*dir = '\0';
 	if (strcmp(name, HB_CLAUDE_ACCOUNT_DEFAULT) == 0)
 		return 0;
 	if (hb_claude_account_link(p, name, 0, err, sizeof err) < 0 ||
-	    hb_claude_account_dir(p, name, dir, sizeof dir, err, sizeof err) < 0) {
+	    hb_claude_account_dir(p, name, dir, dirlen, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return -1;
 	}
-	return setenv("CLAUDE_CONFIG_DIR", dir, 1);
+	return 0;
+}
+
+/* CLAUDE_CONFIG_DIR for account name in this process.  0, or -1 (said). */
+static int use_folder(const struct hb_paths *p, const char *name)
+{
+	char dir[HB_PATH_MAX];
+
+	if (account_config_dir(p, name, dir, sizeof dir) < 0)
+		return -1;
+	return *dir ? setenv("CLAUDE_CONFIG_DIR", dir, 1) : 0;
 }
 
 int accounts_use_active(char *name, size_t namelen)
@@ -113,17 +128,25 @@ int accounts_use_active(char *name, size_t namelen)
 	return use_folder(&p, name);
 }
 
-/* What `claude auth status --json` says of the folder in our environment,
- * or NULL (said). */
-static json_t *sign_in_status(const char *claude)
+/* What `claude auth status --json` says of the folder dir (the
+ * environment's own for ""), or NULL (said). */
+static json_t *sign_in_status(const char *claude, const char *dir)
 {
 	char *argv[] = { (char *)claude, "auth", "status", "--json", NULL }, buf[STATUS_MAX], err[512];
+	char **envp = *dir ? hb_env_with(environ, "CLAUDE_CONFIG_DIR", dir) : NULL;
 	long long deadline = hb_monotonic_ms() + STATUS_MS;
 	struct child c;
 	size_t len = 0;
 	json_t *status;
+	int rc;
 
-	if (child_spawn(&c, argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
+	if (*dir && !envp) {
+		fprintf(stderr, "hbctl: out of memory\n");
+		return NULL;
+	}
+	rc = child_spawn(&c, argv, envp, CHILD_OWN_GROUP, err, sizeof err);
+	free(envp); /* one allocation; the child has its copy */
+	if (rc < 0) {
 		fprintf(stderr, "hbctl: cannot run %s: %s\n", claude, err);
 		return NULL;
 	}
@@ -158,16 +181,15 @@ static json_t *sign_in_status(const char *claude)
 /* One account's line: {name, active, folder, signIn}. */
 static json_t *describe(const struct hb_paths *p, const char *claude, const char *name, const char *active)
 {
-	char dir[HB_PATH_MAX] = "?", err[640], *old = getenv("CLAUDE_CONFIG_DIR") ? strdup(getenv("CLAUDE_CONFIG_DIR")) : NULL;
+	char dir[HB_PATH_MAX] = "?", config[HB_PATH_MAX], err[640];
 	json_t *status, *line;
 	int rc = strcmp(name, HB_CLAUDE_ACCOUNT_DEFAULT) == 0 ? hb_claude_main_dir(dir, sizeof dir, err, sizeof err)
 							     : hb_claude_account_dir(p, name, dir, sizeof dir, err, sizeof err);
 
 	if (rc < 0)
 		snprintf(dir, sizeof dir, "?");
-	status = *claude && use_folder(p, name) == 0 ? sign_in_status(claude) : NULL;
-	old ? setenv("CLAUDE_CONFIG_DIR", old, 1) : unsetenv("CLAUDE_CONFIG_DIR");
-	free(old);
+	status = *claude && account_config_dir(p, name, config, sizeof config) == 0 ? sign_in_status(claude, config)
+										       : NULL;
 	line = json_pack("{s:s, s:b, s:s}", "name", name, "active", strcmp(name, active) == 0, "folder", dir);
 	if (line)
 		json_object_set_new(line, "signIn", status ? status : json_null());
