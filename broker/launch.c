@@ -388,7 +388,9 @@ int launch_reaped(struct broker *b, pid_t pid, int status)
 		l->out = -1;
 	}
 	l->pid = 0;
-	if (l->attached && !l->term_sent) {
+	/* One that attached (and ended by itself, or was told to end) is
+	 * forgotten: the session's next message may start another. */
+	if (l->attached) {
 		log_info(l->session, "the %s bridge started for it (pid %ld) %s", agent_name(l->agent), (long)pid, how);
 		unlink_launch(b, l);
 		return 1;
@@ -482,6 +484,25 @@ void launch_terminate_all(struct broker *b)
 			l->term_sent = 1;
 			l->kill_at_ms = now + b->set.stop_grace_ms;
 		}
+}
+
+int launch_stop_bridge(struct broker *b, pid_t pid, const char *run)
+{
+	for (struct launch *l = b->launches; l && pid > 0; l = l->next)
+		if (l->pid == pid) {
+			if (l->term_sent)
+				return 1;
+			/* The bridge alone: it ends its turn the way it ends at
+			 * any SIGTERM (a message's proof read, the host closed, the
+			 * session detached); the group only if it overstays. */
+			log_info(l->session, "run %s stopped: ending the bridge started for it (pid %ld)", run,
+				 (long)l->pid);
+			kill(l->pid, SIGTERM);
+			l->term_sent = 1;
+			l->kill_at_ms = broker_now_ms() + b->set.stop_grace_ms;
+			return 1;
+		}
+	return 0;
 }
 
 int launch_all_exited(const struct broker *b)

@@ -51,6 +51,10 @@ int launch_poll_items(const struct broker *b, zmq_pollitem_t *items, int max);
 void launch_read(struct broker *b, int fd);
 /* Shutdown: TERM every launch's group (KILL after the grace). */
 void launch_terminate_all(struct broker *b);
+/* A run whose opener (pid) is a bridge the broker started was stopped:
+ * nobody else can interrupt its turn, so the bridge is told to end
+ * (SIGTERM, the group killed after the stop grace).  1 when pid is one. */
+int launch_stop_bridge(struct broker *b, pid_t pid, const char *run);
 int launch_all_exited(const struct broker *b);
 /* [{session, agent, pid, state, startedMsAgo, ...}] for status. */
 json_t *launch_status_json(const struct broker *b);

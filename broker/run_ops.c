@@ -24,6 +24,7 @@
 
 #include "access.h"
 #include "approvals.h"
+#include "launch.h"
 #include "log.h"
 #include "reply.h"
 #include "route.h"
@@ -111,6 +112,8 @@ static void finish_run(struct broker *b, struct run *r, int stop)
 	approvals_end_run(b, r->id, stop);
 	if (stop) {
 		log_info(NULL, "run %s stopped", r->id);
+		/* A headless run: no desktop will interrupt its turn. */
+		(void)launch_stop_bridge(b, r->owner.pid, r->id);
 		return;
 	}
 	log_info(NULL, "run %s closed", r->id);

@@ -38,6 +38,9 @@
 #            and the answer goes into the sender's resumed conversation as
 #            a new message; both bridges end by themselves, their runs
 #            closed and their sessions detached
+#   stopped  a launched run whose model hangs: hbctl run stop ends the
+#            bridge the broker started (SIGTERM: its own close), the run
+#            closes, the session detaches, and the message is not lost
 # Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -354,6 +357,27 @@ check "launched: their runs were closed and their sessions detached" \
 	 [ "$(events "e.event===\"session.detached\" && (e.session===\"$asker\" || e.session===\"$answerer\")")" = 4 ]'
 queued_for() { "$build/hbctl" messages --session "$1" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).messages.length))'; }
 check "launched: nothing waits for either any more" '[ "$(queued_for "$asker")" = 0 ] && [ "$(queued_for "$answerer")" = 0 ]'
+
+# ------------------------------------------------------------- stopped --
+# A launched run whose model hangs: nobody but the broker can end its
+# turn, so hbctl run stop ends the bridge it started.
+curl -s -X POST "http://127.0.0.1:$port/_mock/script" -H 'content-type: application/json' -d '{"steps":[{"hang":true}]}' >/dev/null
+hangs() { grep -c '"kind":"hang"' "$tmp/mock.jsonl"; }
+"$build/hbctl" run open run-ask2 --session "$asker" --project "$tmp/project" --agent claude --access full-auto >/dev/null
+receipt=$(send_from run-ask2 "$answerer" call-stop "Think about this for a long time.")
+"$build/hbctl" run close run-ask2 >/dev/null
+check "stopped: the broker started the answerer's bridge again, and its model hangs" \
+	'wait_for 60 "[ \$(started $answerer $answerer_conv) = 2 ]" && wait_for 60 "[ \$(hangs) -ge 1 ]"'
+stop_run=$(sed -n "s/.*run \(launch-[0-9]*-[0-9]*\) opened for session $answerer .*/\1/p" "$tmp/broker.log" | tail -1)
+"$build/hbctl" run stop "$stop_run" >"$tmp/stop.out" 2>&1
+check "stopped: hbctl run stop of the launched run" '[ -n "$stop_run" ] && grep -q stopped "$tmp/stop.out"'
+check "stopped: the broker ended the bridge it started for that run" \
+	'grep -q "\[$answerer\] run $stop_run stopped: ending the bridge started for it (pid [0-9]*)" "$tmp/broker.log"'
+stopped_ended() { grep -c "\[$answerer\] the Claude bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
+check "stopped: the bridge ended (status 0: its own close), the run closed, the session detached" \
+	'wait_for 30 "[ \$(stopped_ended) = 2 ]" && wait_for 10 "grep -q \"run $stop_run closed\" $tmp/broker.log" &&
+	 [ "$(events "e.event===\"session.detached\" && e.session===\"$answerer\"")" -ge 3 ]'
+check "stopped: the message is not lost (delivered: it is in the conversation)" 'wait_for 90 "state_is call-stop sent"'
 
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
