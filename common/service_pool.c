@@ -8,7 +8,11 @@
  * goes from the socket to the handler and back on one thread, with no
  * handoff inside the service.  A handler may block (a Gemini request, a
  * render): other calls go on on other workers, and heartbeats go on in
- * the loop thread.
+ * the loop thread.  When every worker is busy the broker sends calls to
+ * the loop, which queues them here for whichever worker is free first; a
+ * worker takes from that queue before it waits, and only an idle one is
+ * woken for a queued call (its own pipe), so under load the queue costs
+ * no system call and no thread is woken for nothing.
  */
 #include "service_pool.h"
 
@@ -86,16 +90,6 @@ unsigned long hb_pool_served(struct hb_pool *pool)
 	n = pool->served;
 	pthread_mutex_unlock(&pool->lock);
 	return n;
-}
-
-static int pool_stopping(struct hb_pool *pool)
-{
-	int stopping;
-
-	pthread_mutex_lock(&pool->lock);
-	stopping = pool->stopping;
-	pthread_mutex_unlock(&pool->lock);
-	return stopping;
 }
 
 static hb_tool_fn find_tool(const struct hb_pool *pool, const char *name)
@@ -257,10 +251,45 @@ static void serve(struct hb_pool *pool, void *sock, const struct hb_env *e)
 	run_and_answer(pool, sock, c);
 }
 
+/* With the lock held: take an idle worker off the stack; its index (the
+ * caller wakes it after unlocking), or -1 when none is idle. */
+static int pop_idle(struct hb_pool *pool)
+{
+	int w;
+
+	if (!pool->nidle)
+		return -1;
+	w = pool->idle[--pool->nidle];
+	pool->is_idle[w] = 0;
+	return w;
+}
+
+/* With the lock held: worker w is no longer waiting. */
+static void leave_idle(struct hb_pool *pool, int w)
+{
+	if (!pool->is_idle[w])
+		return;
+	for (int i = 0; i < pool->nidle; i++)
+		if (pool->idle[i] == w) {
+			pool->idle[i] = pool->idle[--pool->nidle];
+			break;
+		}
+	pool->is_idle[w] = 0;
+}
+
+static void wake_worker(struct hb_pool *pool, int w)
+{
+	char byte = 1;
+
+	/* A full pipe already holds a wake-up. */
+	if (w >= 0)
+		(void)!write(pool->wake[w][1], &byte, 1);
+}
+
 int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
 	struct hb_call *c = make_call(pool, e, why, whylen);
-	char byte = 1;
+	int w;
 
 	if (!c)
 		return -1;
@@ -271,10 +300,20 @@ int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, siz
 	else
 		pool->qhead = c;
 	pool->qtail = c;
+	w = pop_idle(pool);
 	pthread_mutex_unlock(&pool->lock);
-	/* Wake an idle worker; a full pipe means plenty of wake-ups pending. */
-	(void)!write(pool->wake[1], &byte, 1);
+	wake_worker(pool, w);
 	return 0;
+}
+
+/* With the lock held. */
+static struct hb_call *take_queued_locked(struct hb_pool *pool)
+{
+	struct hb_call *c;
+
+	if ((c = pool->qhead) && !(pool->qhead = c->next))
+		pool->qtail = NULL;
+	return c;
 }
 
 static struct hb_call *take_queued(struct hb_pool *pool)
@@ -282,8 +321,22 @@ static struct hb_call *take_queued(struct hb_pool *pool)
 	struct hb_call *c;
 
 	pthread_mutex_lock(&pool->lock);
-	if ((c = pool->qhead) && !(pool->qhead = c->next))
-		pool->qtail = NULL;
+	c = take_queued_locked(pool);
+	pthread_mutex_unlock(&pool->lock);
+	return c;
+}
+
+/* The next queued call, or NULL with worker w put on the idle stack
+ * (stopping: NULL, *stop set). */
+static struct hb_call *next_or_idle(struct hb_pool *pool, int w, int *stop)
+{
+	struct hb_call *c = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	if (!(*stop = pool->stopping) && !(c = take_queued_locked(pool)) && !pool->is_idle[w]) {
+		pool->idle[pool->nidle++] = w;
+		pool->is_idle[w] = 1;
+	}
 	pthread_mutex_unlock(&pool->lock);
 	return c;
 }
@@ -300,6 +353,7 @@ static void *worker_main(void *arg)
 {
 	struct worker_start *ws = arg;
 	struct hb_pool *pool = ws->pool;
+	int me = ws->index;
 	char identity[160];
 	struct hb_env hello;
 	void *sock;
@@ -316,24 +370,35 @@ static void *worker_main(void *arg)
 		log_warn(identity, "cannot announce the worker: %s", zmq_strerror(errno));
 	/* Queued calls first; then block until a call or a wake-up comes
 	 * (hb_pool_stop wakes every worker with ETERM). */
-	while (!pool_stopping(pool)) {
-		zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { NULL, pool->wake[0], ZMQ_POLLIN, 0 } };
-		struct hb_call *queued = take_queued(pool);
+	for (;;) {
+		zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { NULL, pool->wake[me][0], ZMQ_POLLIN, 0 } };
+		struct hb_call *queued;
 		struct hb_env e;
-		char err[256], byte;
-		int rc;
+		char err[256], bytes[64];
+		int rc, stop, pass = -1;
 
-		if (queued) {
+		if ((queued = next_or_idle(pool, me, &stop))) {
 			run_and_answer(pool, sock, queued);
 			continue;
 		}
-		if (zmq_poll(items, 2, -1) < 0) {
+		if (stop)
+			break;
+		rc = zmq_poll(items, 2, -1);
+		pthread_mutex_lock(&pool->lock);
+		leave_idle(pool, me);
+		/* A wake-up meant for a queued call, while a call of our own
+		 * came too: another idle worker takes the queued one. */
+		if (rc > 0 && (items[0].revents & ZMQ_POLLIN) && pool->qhead)
+			pass = pop_idle(pool);
+		pthread_mutex_unlock(&pool->lock);
+		wake_worker(pool, pass);
+		if (rc < 0) {
 			if (errno == ETERM)
 				break;
 			continue;
 		}
 		if (items[1].revents & ZMQ_POLLIN)
-			(void)!read(pool->wake[0], &byte, 1); /* one of several idle workers wins */
+			(void)!read(pool->wake[me][0], bytes, sizeof bytes);
 		if (!(items[0].revents & ZMQ_POLLIN))
 			continue;
 		rc = hb_recv_env(sock, &e, err, sizeof err);
@@ -368,12 +433,19 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	pool->identity = identity;
 	pool->tools = tools;
 	pool->service_arg = service_arg;
-	if (pipe(pool->wake) < 0 || fcntl(pool->wake[0], F_SETFL, O_NONBLOCK) < 0 ||
-	    fcntl(pool->wake[1], F_SETFL, O_NONBLOCK) < 0)
-		return -1;
 	pool->threads = calloc((size_t)nthreads, sizeof *pool->threads);
-	if (!pool->threads)
+	pool->wake = calloc((size_t)nthreads, sizeof *pool->wake);
+	pool->idle = calloc((size_t)nthreads, sizeof *pool->idle);
+	pool->is_idle = calloc((size_t)nthreads, sizeof *pool->is_idle);
+	if (!pool->threads || !pool->wake || !pool->idle || !pool->is_idle)
 		return -1;
+	pool->nwake = nthreads;
+	for (int i = 0; i < nthreads; i++)
+		pool->wake[i][0] = pool->wake[i][1] = -1;
+	for (int i = 0; i < nthreads; i++)
+		if (pipe(pool->wake[i]) < 0 || fcntl(pool->wake[i][0], F_SETFL, O_NONBLOCK) < 0 ||
+		    fcntl(pool->wake[i][1], F_SETFL, O_NONBLOCK) < 0)
+			return -1;
 	for (int i = 0; i < nthreads; i++) {
 		struct worker_start *ws = malloc(sizeof *ws);
 		if (!ws)
@@ -410,8 +482,13 @@ void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
 		hb_call_free(c);
 	}
 	hb_map_clear(&pool->calls); /* each worker took out its own calls */
-	close(pool->wake[0]);
-	close(pool->wake[1]);
+	for (int i = 0; pool->wake && i < pool->nwake; i++)
+		for (int end = 0; end < 2; end++)
+			if (pool->wake[i][end] >= 0)
+				close(pool->wake[i][end]);
+	free(pool->wake);
+	free(pool->idle);
+	free(pool->is_idle);
 	pthread_mutex_destroy(&pool->lock);
 	pthread_cond_destroy(&pool->sub);
 }

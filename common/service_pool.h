@@ -57,7 +57,15 @@ struct hb_pool {
 	pthread_cond_t sub;            /* a subcall was answered or cancelled */
 	struct hb_map calls;           /* key -> queued or running call */
 	struct hb_call *qhead, *qtail; /* overflow: calls for whichever worker is free */
-	int wake[2];                   /* a byte per queued call wakes an idle worker */
+	/* Waking: each worker has its own pipe, and one that found the queue
+	 * empty and is about to wait is on the idle stack.  A queued call
+	 * wakes one idle worker, or none when all are busy (the first to
+	 * finish takes it): no herd, and no pipe traffic under load. */
+	int (*wake)[2];                /* per worker, nwake of them */
+	int nwake;
+	int *idle;                     /* worker indexes, nidle of them */
+	unsigned char *is_idle;        /* per worker: on the idle stack */
+	int nidle;
 	int stopping;
 	uint64_t sub_seq;
 	unsigned long served;
