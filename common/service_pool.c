@@ -371,7 +371,6 @@ static void *worker_main(void *arg)
 	/* Queued calls first; then block until a call or a wake-up comes
 	 * (hb_pool_stop wakes every worker with ETERM). */
 	for (;;) {
-		zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { NULL, pool->wake[me][0], ZMQ_POLLIN, 0 } };
 		struct hb_call *queued;
 		struct hb_env e;
 		char err[256], bytes[64];
@@ -383,12 +382,12 @@ static void *worker_main(void *arg)
 		}
 		if (stop)
 			break;
-		rc = zmq_poll(items, 2, -1);
+		rc = hb_wait_sock_or_fd(sock, pool->wake[me][0]);
 		pthread_mutex_lock(&pool->lock);
 		leave_idle(pool, me);
 		/* A wake-up meant for a queued call, while a call of our own
 		 * came too: another idle worker takes the queued one. */
-		if (rc > 0 && (items[0].revents & ZMQ_POLLIN) && pool->qhead)
+		if (rc == 1 && pool->qhead)
 			pass = pop_idle(pool);
 		pthread_mutex_unlock(&pool->lock);
 		wake_worker(pool, pass);
@@ -397,9 +396,9 @@ static void *worker_main(void *arg)
 				break;
 			continue;
 		}
-		if (items[1].revents & ZMQ_POLLIN)
+		if (rc == 2)
 			(void)!read(pool->wake[me][0], bytes, sizeof bytes);
-		if (!(items[0].revents & ZMQ_POLLIN))
+		if (rc != 1)
 			continue;
 		rc = hb_recv_env(sock, &e, err, sizeof err);
 		if (rc == 1 && hb_broker_op_check(&e, err, sizeof err) < 0) {

@@ -4,6 +4,7 @@
 #include "sock.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,30 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e)
 		return -1;
 	}
 	return send_buf(sock, buf, len, peer ? ZMQ_DONTWAIT : 0);
+}
+
+int hb_wait_sock_or_fd(void *sock, int fd)
+{
+	int zfd, events;
+	size_t len = sizeof zfd;
+
+	if (zmq_getsockopt(sock, ZMQ_FD, &zfd, &len) < 0)
+		return -1;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = zfd, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+
+		/* ZMQ_FD only says that the socket's state changed: its events
+		 * tell what there is, before each sleep and after each wake. */
+		len = sizeof events;
+		if (zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) < 0)
+			return -1;
+		if (events & ZMQ_POLLIN)
+			return 1;
+		if (poll(p, 2, -1) < 0)
+			return -1;
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
+			return 2;
+	}
 }
 
 int hb_publish(void *pub, const char *topic, const char *json)

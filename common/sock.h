@@ -44,6 +44,12 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e);
 /* Publish an event: topic frame, then an envelope {op:"event",topic,json}. */
 int hb_publish(void *pub, const char *topic, const char *json);
 
+/* Wait, without a time limit, until sock has a message to read (1) or
+ * else the file descriptor fd is readable (2); -1 with errno (ETERM once
+ * the context is shut down, EINTR).  One poll per sleep: zmq_poll makes a
+ * non-blocking pass first, a second system call each time. */
+int hb_wait_sock_or_fd(void *sock, int fd);
+
 /* Printable peer id for logs. */
 void hb_peer_name(const struct hb_peer *peer, char *out, size_t outlen);
 
