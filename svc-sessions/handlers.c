@@ -1,9 +1,11 @@
 /*
  * handlers - the service side of the svc-sessions tools.
  *
- * Each call opens its own connection and closes it before answering: calls
- * run on a worker pool, and a connection per call keeps threads from ever
- * sharing one, at a cost far below that of the model's round trip.
+ * A write opens its own connection and closes it before answering.  A
+ * read takes a read-only connection kept open between calls (the readers
+ * main owns, appdata_readers.c) and gives it back: calls run on a worker
+ * pool, and a connection taken by one call at a time keeps threads from
+ * ever sharing one, without opening the file again for every lookup.
  *
  * Who calls comes from the call's context, which the broker fills from its
  * binding and never from the arguments: an agent's call always carries its
@@ -13,6 +15,7 @@
 #include "handlers.h"
 
 #include "appdata.h"
+#include "appdata_readers.h"
 #include "json.h"
 #include "log.h"
 #include "paths.h"
@@ -53,15 +56,25 @@ static int run_on_appdata(struct hb_call *call, const json_t *args, enum connect
 		log_error(ctx->key, "%s", err);
 		return hb_call_fail(call, err);
 	}
-	sqlite3 *db = kind == CONNECTION_READ_ONLY ? appdata_open_ro(path, err, sizeof err)
-						   : appdata_open_rw(path, err, sizeof err);
+	struct appdata_readers *readers = hb_call_service_arg(call);
+	struct appdata_reader reader = { 0 };
+	sqlite3 *db = NULL;
+
+	if (kind == CONNECTION_READ_ONLY && readers)
+		db = appdata_readers_take(readers, path, &reader, err, sizeof err) == 0 ? reader.db : NULL;
+	else
+		db = kind == CONNECTION_READ_ONLY ? appdata_open_ro(path, err, sizeof err)
+						  : appdata_open_rw(path, err, sizeof err);
 	if (!db) {
 		log_error(ctx->key, "%s", err);
 		return hb_call_fail(call, err);
 	}
 	const char *code = NULL;
 	json_t *result = run(db, args, ctx, &code, err, sizeof err);
-	appdata_close(db);
+	if (reader.db)
+		appdata_readers_give(readers, &reader);
+	else
+		appdata_close(db);
 	if (!result) {
 		log_info(ctx->key, "%s failed: %s", ctx->tool, err);
 		return code ? hb_call_fail_code(call, code, err) : hb_call_fail(call, err);

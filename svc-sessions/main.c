@@ -4,6 +4,7 @@
  * internal requests (the underscore operations): thread and Claude links,
  * and the session a run.open names.
  */
+#include "appdata_readers.h"
 #include "handlers.h"
 #include "service.h"
 
@@ -17,9 +18,17 @@ static const struct hb_service_tool tools[] = {
 	{ NULL, NULL },
 };
 
-static const struct hb_service_spec spec = { .name = "svc-sessions", .tools = tools };
-
 int main(int argc, char **argv)
 {
-	return hb_service_run(argc, argv, &spec);
+	/* Read-only connections kept open between lookups (the handlers
+	 * reach them as the service's shared state). */
+	struct appdata_readers readers;
+	struct hb_service_spec spec = { .name = "svc-sessions", .tools = tools, .task_arg = &readers };
+	int rc;
+
+	if (appdata_readers_init(&readers) < 0)
+		return 1;
+	rc = hb_service_run(argc, argv, &spec);
+	appdata_readers_free(&readers);
+	return rc;
 }
