@@ -106,7 +106,8 @@ TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst %,$(BUILD)/tests/replay_%,$(FUZZ_NAMES))
 FUZZ_PROGS  := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(or $(FUZZ_TARGET),$(FUZZ_NAMES)))
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
-               $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser
+               $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser \
+               $(BUILD)/bench/bench-scale
 
 .PHONY: all deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
 # Keep test objects: they are intermediate files of the pattern rules.
@@ -224,6 +225,22 @@ $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH
 $(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
+# The scale benchmark times svc-sessions' handler in-process on databases it
+# fills through appdata/ (their archives), plays attached bridges with the
+# bridges' own delivery bookkeeping (bridge/deliveries.c), and starts its
+# brokers through the harness.
+# Its files: main, the three parts, what they share (scale_*.h say which
+# is which); those that open appdata.db include appdata/'s header.
+BENCH_SCALE_SRC := tests/bench/bench-scale.c tests/bench/scale_sessions.c tests/bench/scale_sessions_rig.c \
+                   tests/bench/scale_sessions_report.c tests/bench/scale_fill.c tests/bench/scale_messages.c \
+                   tests/bench/scale_attach.c tests/bench/scale_standins.c tests/bench/scale_broker.c \
+                   tests/bench/scale_stats.c tests/bench/scale_proc.c
+$(call obj,tests/bench/scale_fill.c tests/bench/scale_sessions_rig.c tests/bench/scale_messages.c \
+           tests/bench/scale_broker.c): CFLAGS += -Iappdata
+$(BUILD)/bench/bench-scale: $(call obj,$(BENCH_SCALE_SRC) bridge/deliveries.c) \
+                            $(LIBSESSIONS) $(LIBAPPDATA) $(LIBHARNESS) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
 $(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm

@@ -2,9 +2,11 @@
 # The benchmark (`make bench`): start hb-broker with svc-echo and a
 # minimal service, and a bare ZeroMQ relay with its worker, all in a temp
 # folder; run bench-broker against both; stop everything.  Then the
-# bridges, speech, use_user_browser and the explainer renderer.
+# bridges, speech, use_user_browser, the explainer renderer and the scale
+# part (tests/bench/bench-scale.c, its own brokers).
 #
 #   sh tests/bench/run.sh [BUILD]
+#   sh tests/bench/run.sh BUILD scale     (the scale part alone)
 #
 # The broker runs with production timings, except HB_HEALTHY_MS (so that
 # the repeated SIGKILL test takes the first-restart path each time instead
@@ -15,6 +17,23 @@ set -u
 
 build=${1:-build}
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
+
+# The scale part: sessions tools at 1,000 to 100,000 sessions, 1,000 queued
+# messages to one bridge, 100 bridges attached; it starts and removes its
+# own brokers and folders.  HB_BENCH_SCALE_* size it (see bench-scale.c).
+scale() {
+	if [ ! -x "$build/bench/bench-scale" ]; then
+		echo "run.sh: $build/bench/bench-scale is missing; run: make bench" >&2
+		return 1
+	fi
+	(unset HB_HOME HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
+	 HB_BUILD=$build exec "$build/bench/bench-scale")
+}
+if [ "${2:-}" = scale ]; then
+	echo "command: make bench, its scale part  (sh tests/bench/run.sh ${1:-build} scale)"
+	scale
+	exit $?
+fi
 for f in hb-broker tests/svc-echo bench/bench-broker bench/bare-relay; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f is missing; run: make bench" >&2
@@ -159,4 +178,7 @@ fi
 # The explainer renderer (tests/bench/explainer.sh).
 echo
 bash "$(dirname "$0")/explainer.sh" "$build" || rc=1
+# The scale part (scale, above).
+echo
+scale || rc=1
 exit $rc
