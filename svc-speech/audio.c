@@ -1,7 +1,8 @@
 /*
- * audio - from a generateContent answer to samples.  Every way an answer
- * can hold no usable audio gets its own sentence, because the person who
- * reads the tool error has to decide whether to try again.
+ * audio - the format of Gemini's audio, resampling, and the verdicts on
+ * an answer.  Every way an answer can hold no usable audio gets its own
+ * sentence, because the person who reads the tool error has to decide
+ * whether to try again.
  */
 #include "audio.h"
 
@@ -11,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "base64.h"
 
 int speech_pcm_format(const char *mime, long *rate, int *channels)
 {
@@ -87,70 +86,26 @@ fail:
 	return -1;
 }
 
-/* Little-endian bytes to samples (whatever this machine's byte order). */
-static int16_t *samples_from_bytes(const unsigned char *b, size_t n)
+enum speech_audio_result speech_audio_part_type(const char *mime, size_t prev_n, long prev_rate, long *rate,
+						char *err, size_t errlen)
 {
-	int16_t *s = malloc((n ? n : 1) * sizeof *s);
-
-	for (size_t i = 0; s && i < n; i++)
-		s[i] = (int16_t)(uint16_t)(b[2 * i] | (unsigned)b[2 * i + 1] << 8);
-	return s;
-}
-
-/* Decode one inlineData part and append it to out (at its source rate). */
-static enum speech_audio_result add_part(const struct hb_gemini_reply *reply, const json_t *inline_data,
-					 struct speech_audio *out, char *err, size_t errlen)
-{
-	const char *mime = json_string_value(json_object_get(inline_data, "mimeType")), *data;
-	unsigned char *bytes;
-	int16_t *s, *grown;
-	size_t len, dlen;
-	long rate;
 	int channels;
 
-	if (speech_pcm_format(mime, &rate, &channels) < 0 || channels != 1) {
+	if (speech_pcm_format(mime, rate, &channels) < 0 || channels != 1) {
 		snprintf(err, errlen, "Gemini sent the audio as \"%.100s\", not as 16-bit mono PCM, so it cannot "
 			 "be stitched into a WAV file", mime ? mime : "(no type)");
 		return SPEECH_AUDIO_FAIL;
 	}
-	if (out->n && rate != out->source_rate) {
-		snprintf(err, errlen, "Gemini sent one answer at two sample rates (%ld and %ld Hz)", out->source_rate,
-			 rate);
+	if (prev_n && *rate != prev_rate) {
+		snprintf(err, errlen, "Gemini sent one answer at two sample rates (%ld and %ld Hz)", prev_rate, *rate);
 		return SPEECH_AUDIO_FAIL;
 	}
-	if (!(data = hb_gemini_string(reply, json_object_get(inline_data, "data"), &dlen)) ||
-	    !(bytes = hb_base64_decode(data, dlen, &len))) {
-		snprintf(err, errlen, "Gemini's audio data is not valid base64");
-		return SPEECH_AUDIO_RETRY;
-	}
-	if (len % 2) {
-		free(bytes);
-		snprintf(err, errlen, "Gemini's audio is an odd number of bytes, so not 16-bit samples");
-		return SPEECH_AUDIO_RETRY;
-	}
-	s = samples_from_bytes(bytes, len / 2);
-	free(bytes);
-	grown = s ? realloc(out->samples, (out->n + len / 2 + 1) * sizeof *grown) : NULL;
-	if (!grown) {
-		free(s);
-		snprintf(err, errlen, "out of memory while decoding the audio");
-		return SPEECH_AUDIO_FAIL;
-	}
-	memcpy(grown + out->n, s, len / 2 * sizeof *s);
-	free(s);
-	out->samples = grown;
-	out->n += len / 2;
-	out->source_rate = rate;
 	return SPEECH_AUDIO_OK;
 }
 
-/* Why an answer without audio has none. */
-static enum speech_audio_result no_audio(const json_t *answer, int text_seen, char *err, size_t errlen)
+enum speech_audio_result speech_audio_none(const char *block, const char *finish, int text_seen, char *err,
+					   size_t errlen)
 {
-	const json_t *cand = json_array_get(json_object_get(answer, "candidates"), 0);
-	const char *block = json_string_value(json_object_get(json_object_get(answer, "promptFeedback"), "blockReason"));
-	const char *finish = json_string_value(json_object_get(cand, "finishReason"));
-
 	if (block) {
 		snprintf(err, errlen, "Gemini blocked the text (%.60s)", block);
 		return SPEECH_AUDIO_FAIL;
@@ -165,39 +120,21 @@ static enum speech_audio_result no_audio(const json_t *answer, int text_seen, ch
 	return SPEECH_AUDIO_RETRY;
 }
 
-enum speech_audio_result speech_audio_from_answer(const struct hb_gemini_reply *reply, struct speech_audio *out,
-						  char *err, size_t errlen)
+int speech_audio_to_rate(struct speech_audio *a, char *err, size_t errlen)
 {
-	const json_t *answer = reply->body;
-	const json_t *cand = json_array_get(json_object_get(answer, "candidates"), 0);
-	const json_t *parts = json_object_get(json_object_get(cand, "content"), "parts"), *part;
-	enum speech_audio_result r = SPEECH_AUDIO_OK;
-	int text_seen = 0;
-	size_t i;
+	int16_t *s;
+	size_t n;
 
-	memset(out, 0, sizeof *out);
-	json_array_foreach(parts, i, part) {
-		const json_t *inline_data = json_object_get(part, "inlineData");
-		text_seen |= json_object_get(part, "text") != NULL;
-		if (inline_data && (r = add_part(reply, inline_data, out, err, errlen)) != SPEECH_AUDIO_OK)
-			break;
+	if (a->source_rate == SPEECH_RATE)
+		return 0;
+	if (speech_resample(a->samples, a->n, a->source_rate, &s, &n, err, errlen) < 0) {
+		free(a->samples);
+		a->samples = NULL;
+		a->n = 0;
+		return -1;
 	}
-	if (r == SPEECH_AUDIO_OK && out->n == 0)
-		r = no_audio(answer, text_seen, err, errlen);
-	if (r == SPEECH_AUDIO_OK && out->source_rate != SPEECH_RATE) {
-		int16_t *s;
-		size_t n;
-		if (speech_resample(out->samples, out->n, out->source_rate, &s, &n, err, errlen) < 0)
-			r = SPEECH_AUDIO_FAIL;
-		else {
-			free(out->samples);
-			out->samples = s;
-			out->n = n;
-		}
-	}
-	if (r != SPEECH_AUDIO_OK) {
-		free(out->samples);
-		memset(out, 0, sizeof *out);
-	}
-	return r;
+	free(a->samples);
+	a->samples = s;
+	a->n = n;
+	return 0;
 }

@@ -26,6 +26,7 @@ struct output {
 	struct hb_call *call;
 	struct speech_wav wav;
 	size_t count;
+	uint64_t part_start;  /* samples in the file before the current part */
 };
 
 static int call_cancelled(void *arg)
@@ -34,18 +35,48 @@ static int call_cancelled(void *arg)
 }
 
 /* Each part after the first follows SPEECH_GAP_MS of silence. */
-static int emit(void *arg, size_t index, const int16_t *samples, size_t n, char *err, size_t errlen)
+static int part_begins(void *arg, size_t index, char *err, size_t errlen)
+{
+	struct output *o = arg;
+
+	if (index > 0 && speech_wav_silence(&o->wav, (size_t)SPEECH_RATE * SPEECH_GAP_MS / 1000, err, errlen) < 0)
+		return -1;
+	o->part_start = o->wav.samples;
+	return 0;
+}
+
+static int part_samples(void *arg, const int16_t *samples, size_t n, char *err, size_t errlen)
+{
+	struct output *o = arg;
+
+	return speech_wav_append(&o->wav, samples, n, err, errlen);
+}
+
+static int part_rewind(void *arg, char *err, size_t errlen)
+{
+	struct output *o = arg;
+
+	return speech_wav_rewind(&o->wav, o->part_start, err, errlen);
+}
+
+static int part_done(void *arg, size_t index, char *err, size_t errlen)
 {
 	struct output *o = arg;
 	char line[96];
 
-	if (index > 0 && speech_wav_silence(&o->wav, (size_t)SPEECH_RATE * SPEECH_GAP_MS / 1000, err, errlen) < 0)
-		return -1;
-	if (speech_wav_append(&o->wav, samples, n, err, errlen) < 0)
-		return -1;
+	(void)err, (void)errlen;
 	snprintf(line, sizeof line, "speech: part %zu of %zu ready", index + 1, o->count);
 	hb_call_progress(o->call, line); /* best effort */
 	return 0;
+}
+
+/* Waiting for the next part: flush the parts written so far, so that
+ * the flush before the rename, on the path of the call, finds little. */
+static int idle(void *arg, char *err, size_t errlen)
+{
+	struct output *o = arg;
+
+	return speech_wav_sync(&o->wav, err, errlen);
 }
 
 /* The pieces that hold something to say (blank ones are left out). */
@@ -113,8 +144,7 @@ static int run(struct hb_call *call, const struct hb_paths *paths, const struct 
 	r.backoff_ms = hb_tunable(HB_T_SPEECH_BACKOFF_MS);
 	r.cancelled = call_cancelled;
 	r.cancel_arg = call;
-	r.emit = emit;
-	r.emit_arg = &o;
+	r.out = (struct synth_output){ part_begins, part_samples, part_rewind, part_done, idle, &o };
 	r.log_key = ctx->key;
 	log_info(ctx->key, "speech: %zu characters in %zu parts, voice %s, model %s",
 		 hb_utf8_count(a->text, a->text_len), o.count, a->voice, model);

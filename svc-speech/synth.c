@@ -1,8 +1,16 @@
 /*
  * synth - a small pool of threads per call.  Threads rather than one
  * curl_multi loop because each piece's retries and waits are then plain
- * sequential code, and the Gemini client stays one blocking function that
- * svc-video uses as it is.
+ * sequential code.
+ *
+ * The output belongs to one thread at a time.  The calling thread holds
+ * it, except while it waits for the piece that is next in order: then it
+ * lends it to that piece's worker (job.lent), which writes the samples as
+ * its answer arrives (a tap on the request, fetch.h), and takes it back
+ * once the piece is done.  What a worker wrote is provisional until its
+ * answer's verdict: an attempt that fails, or samples the reader drops
+ * (its generation changes), rewind the output to where the piece began;
+ * a piece at another rate is rewound too and written again resampled.
  */
 #include "synth.h"
 
@@ -14,13 +22,17 @@
 #include <time.h>
 
 #include "audio.h"
+#include "fetch.h"
 #include "gemini_error.h"
 #include "log.h"
 #include "prompt.h"
 
+#define NOBODY SIZE_MAX
+
 struct piece {
-	struct speech_audio audio;
+	struct speech_audio audio; /* done, not written yet */
 	int done;
+	int written;               /* its worker wrote it all to the output */
 };
 
 struct job {
@@ -31,9 +43,19 @@ struct job {
 	struct piece *pieces;
 	size_t next;              /* the next piece to start */
 	size_t emitted;           /* pieces handed to the caller */
+	size_t lent;              /* the piece whose worker holds the output, or NOBODY */
 	int stop;                 /* a piece failed for good, or the caller failed */
 	enum synth_result result;
 	char err[1024];
+};
+
+/* One worker's piece in the output while it holds it. */
+struct stream {
+	struct job *j;
+	size_t index;
+	int active;               /* this attempt's samples are in the output */
+	size_t written;
+	unsigned generation;      /* the reader's, of the samples written */
 };
 
 static int job_stopping(void *arg)
@@ -58,6 +80,13 @@ static void stop_locked(struct job *j, enum synth_result why, const char *err)
 	pthread_cond_broadcast(&j->changed);
 }
 
+static void stop_now(struct job *j, enum synth_result why, const char *err)
+{
+	pthread_mutex_lock(&j->lock);
+	stop_locked(j, why, err);
+	pthread_mutex_unlock(&j->lock);
+}
+
 /* Wait on the condition for at most 50 ms: a cancel does not signal it. */
 static void wait_a_little(struct job *j)
 {
@@ -72,31 +101,86 @@ static void wait_a_little(struct job *j)
 	pthread_cond_timedwait(&j->changed, &j->lock, &ts);
 }
 
-/* One attempt at piece i: SYNTH_OK, or a failure with *retry and
- * *retry_after_ms set. */
-static enum synth_result attempt(struct job *j, const char *body, struct speech_audio *audio, int *retry,
-				 long *retry_after_ms, char *err, size_t errlen)
-{
-	struct hb_gemini_reply reply;
-	enum hb_gemini_outcome o = hb_gemini_generate(&j->gemini, j->r->model, body, &reply);
-	enum speech_audio_result a;
+/* ---- a worker's side of the output ----------------------------------------- */
 
-	*retry = o == HB_GEMINI_RETRY;
-	*retry_after_ms = reply.retry_after_ms;
-	if (o != HB_GEMINI_OK) {
-		snprintf(err, errlen, "%s", reply.message);
-		hb_gemini_reply_free(&reply);
-		return o == HB_GEMINI_CANCELLED ? SYNTH_CANCELLED : SYNTH_FAILED;
-	}
-	a = speech_audio_from_answer(&reply, audio, err, errlen);
-	hb_gemini_reply_free(&reply);
-	*retry = a == SPEECH_AUDIO_RETRY;
-	return a == SPEECH_AUDIO_OK ? SYNTH_OK : SYNTH_FAILED;
+static int holds_output(struct stream *st)
+{
+	int yes;
+
+	pthread_mutex_lock(&st->j->lock);
+	yes = st->j->lent == st->index && !st->j->stop;
+	pthread_mutex_unlock(&st->j->lock);
+	return yes;
 }
 
-static enum synth_result synthesize(struct job *j, size_t i, struct speech_audio *audio, char *err, size_t errlen)
+/* Take back what this attempt wrote. */
+static int rewind_piece(struct stream *st, char *err, size_t errlen)
+{
+	const struct synth_output *o = &st->j->r->out;
+
+	if (!st->active)
+		return 0;
+	st->active = 0;
+	st->written = 0;
+	return o->rewind(o->arg, err, errlen);
+}
+
+/* The tap: the samples decoded so far go out if this piece is next. */
+static int tap(void *arg, const int16_t *s, size_t n, unsigned generation, char *err, size_t errlen)
+{
+	struct stream *st = arg;
+	const struct synth_output *o = &st->j->r->out;
+
+	if ((!st->active && n == 0) || !holds_output(st))
+		return 0;
+	if (st->active && (generation != st->generation || n < st->written) && rewind_piece(st, err, errlen) < 0)
+		return -1;
+	if (!st->active) {
+		st->active = 1;
+		st->generation = generation;
+	}
+	if (n > st->written) {
+		if (o->write(o->arg, s + st->written, n - st->written, err, errlen) < 0)
+			return -1;
+		st->written = n;
+	}
+	return 0;
+}
+
+/* The piece's audio is final: 1 when the output has all of it (the rest
+ * written now), 0 when the caller is to write it, -1 with err. */
+static int finish_piece(struct stream *st, const struct speech_audio *a, char *err, size_t errlen)
+{
+	const struct synth_output *o = &st->j->r->out;
+
+	if (!st->active)
+		return 0;
+	/* At Gemini's rate the samples written are the first ones of the audio. */
+	if (a->source_rate != SPEECH_RATE || a->n < st->written)
+		return rewind_piece(st, err, errlen);
+	if (a->n > st->written && o->write(o->arg, a->samples + st->written, a->n - st->written, err, errlen) < 0)
+		return -1;
+	return 1;
+}
+
+/* One attempt at the piece: SYNTH_OK, or a failure with *retry and
+ * *retry_after_ms set.  The answer is decoded while it arrives. */
+static enum synth_result attempt(struct job *j, struct speech_fetch *f, struct stream *st, const char *body,
+				 struct speech_audio *audio, int *retry, long *retry_after_ms, char *err, size_t errlen)
+{
+	const struct speech_fetch_tap t = { tap, st };
+	enum hb_gemini_outcome o =
+		speech_fetch_audio(f, &j->gemini, j->r->model, body, &t, audio, retry_after_ms, err, errlen);
+
+	*retry = o == HB_GEMINI_RETRY;
+	return o == HB_GEMINI_OK ? SYNTH_OK : o == HB_GEMINI_CANCELLED ? SYNTH_CANCELLED : SYNTH_FAILED;
+}
+
+static enum synth_result synthesize(struct job *j, struct speech_fetch *f, struct stream *st,
+				    struct speech_audio *audio, char *err, size_t errlen)
 {
 	const struct synth_request *r = j->r;
+	size_t i = st->index;
 	char *body = speech_request_body(r->text + r->pieces[i].start, r->pieces[i].len, i, r->count, r->voice,
 					 r->style);
 	enum synth_result res = SYNTH_FAILED;
@@ -118,12 +202,17 @@ static enum synth_result synthesize(struct job *j, size_t i, struct speech_audio
 			}
 			log_info(r->log_key, "part %zu of %zu: %s; attempt %d in %ld ms", i + 1, r->count, err, a + 1,
 				 wait);
+			/* What the failed attempt wrote goes before the next one starts. */
+			if (rewind_piece(st, err, errlen) < 0) {
+				retry = 0;
+				break;
+			}
 			if (hb_gemini_sleep(&j->gemini, wait) < 0) {
 				res = SYNTH_CANCELLED;
 				break;
 			}
 		}
-		res = attempt(j, body, audio, &retry, &after, err, errlen);
+		res = attempt(j, f, st, body, audio, &retry, &after, err, errlen);
 		made++;
 		if (res != SYNTH_FAILED || !retry)
 			break;
@@ -139,13 +228,20 @@ static enum synth_result synthesize(struct job *j, size_t i, struct speech_audio
 static void *worker(void *arg)
 {
 	struct job *j = arg;
+	struct speech_fetch f;
 	char err[900];
 
 	pthread_mutex_lock(&j->lock);
+	if (speech_fetch_open(&f) < 0) {
+		stop_locked(j, SYNTH_FAILED, "out of memory while preparing the requests");
+		pthread_mutex_unlock(&j->lock);
+		return NULL;
+	}
 	while (!j->stop && j->next < j->r->count) {
-		size_t i;
+		struct stream st = { .j = j };
 		struct speech_audio audio;
 		enum synth_result res;
+		int written = 0;
 
 		if (j->next >= j->emitted + SYNTH_AHEAD) {
 			wait_a_little(j);
@@ -153,57 +249,85 @@ static void *worker(void *arg)
 				stop_locked(j, SYNTH_CANCELLED, "cancelled");
 			continue;
 		}
-		i = j->next++;
+		st.index = j->next++;
 		pthread_mutex_unlock(&j->lock);
-		res = synthesize(j, i, &audio, err, sizeof err);
+		res = synthesize(j, &f, &st, &audio, err, sizeof err);
+		if (res == SYNTH_OK) {
+			written = finish_piece(&st, &audio, err, sizeof err);
+			if (written != 0) { /* in the output already, or failed */
+				free(audio.samples);
+				memset(&audio, 0, sizeof audio);
+			}
+			if (written < 0)
+				res = SYNTH_FAILED;
+		}
 		pthread_mutex_lock(&j->lock);
 		if (res == SYNTH_OK) {
-			j->pieces[i].audio = audio;
-			j->pieces[i].done = 1;
+			j->pieces[st.index].audio = audio;
+			j->pieces[st.index].written = written;
+			j->pieces[st.index].done = 1;
 			pthread_cond_broadcast(&j->changed);
 		} else {
 			char why[1024];
-			snprintf(why, sizeof why, "part %zu of %zu: %s", i + 1, j->r->count, err);
+			snprintf(why, sizeof why, "part %zu of %zu: %s", st.index + 1, j->r->count, err);
 			stop_locked(j, res, why);
 		}
 	}
 	pthread_mutex_unlock(&j->lock);
+	speech_fetch_close(&f);
 	return NULL;
 }
 
-/* Hand the pieces to the caller in order as they complete. */
-static void emit_in_order(struct job *j)
+/* ---- the calling thread's side ---------------------------------------------- */
+
+/* Piece i: begun, lent to its worker until done, then finished here. */
+static int emit_one(struct job *j, size_t i)
 {
-	const struct synth_request *r = j->r;
+	const struct synth_output *o = &j->r->out;
+	struct speech_audio a;
 	char err[900];
+	int written, rc = 0;
 
-	for (size_t i = 0; i < r->count; i++) {
-		struct speech_audio a;
-
-		pthread_mutex_lock(&j->lock);
-		while (!j->pieces[i].done && !j->stop) {
-			wait_a_little(j);
-			if (r->cancelled(r->cancel_arg))
-				stop_locked(j, SYNTH_CANCELLED, "cancelled");
-		}
-		if (!j->pieces[i].done) {
-			pthread_mutex_unlock(&j->lock);
-			return;
-		}
-		a = j->pieces[i].audio;
-		memset(&j->pieces[i].audio, 0, sizeof a);
-		pthread_mutex_unlock(&j->lock);
-		if (r->emit(r->emit_arg, i, a.samples, a.n, err, sizeof err) < 0) {
-			pthread_mutex_lock(&j->lock);
-			stop_locked(j, SYNTH_FAILED, err);
-			pthread_mutex_unlock(&j->lock);
-		}
-		free(a.samples);
-		pthread_mutex_lock(&j->lock);
-		j->emitted = i + 1;
-		pthread_cond_broadcast(&j->changed);
-		pthread_mutex_unlock(&j->lock);
+	if (o->begin(o->arg, i, err, sizeof err) < 0) {
+		stop_now(j, SYNTH_FAILED, err);
+		return -1;
 	}
+	pthread_mutex_lock(&j->lock);
+	/* Nothing to write yet: the caller's deferred work fits here, while
+	 * the output is still this thread's. */
+	if (!j->pieces[i].done && !j->stop && o->idle) {
+		pthread_mutex_unlock(&j->lock);
+		rc = o->idle(o->arg, err, sizeof err);
+		pthread_mutex_lock(&j->lock);
+		if (rc < 0)
+			stop_locked(j, SYNTH_FAILED, err);
+	}
+	j->lent = i;
+	while (!j->pieces[i].done && !j->stop) {
+		wait_a_little(j);
+		if (j->r->cancelled(j->r->cancel_arg))
+			stop_locked(j, SYNTH_CANCELLED, "cancelled");
+	}
+	j->lent = NOBODY;
+	if (!j->pieces[i].done) {
+		pthread_mutex_unlock(&j->lock);
+		return -1;
+	}
+	a = j->pieces[i].audio;
+	written = j->pieces[i].written;
+	memset(&j->pieces[i].audio, 0, sizeof a);
+	pthread_mutex_unlock(&j->lock);
+	if ((!written && o->write(o->arg, a.samples, a.n, err, sizeof err) < 0) ||
+	    o->done(o->arg, i, err, sizeof err) < 0) {
+		stop_now(j, SYNTH_FAILED, err);
+		rc = -1;
+	}
+	free(a.samples);
+	pthread_mutex_lock(&j->lock);
+	j->emitted = i + 1;
+	pthread_cond_broadcast(&j->changed);
+	pthread_mutex_unlock(&j->lock);
+	return rc;
 }
 
 enum synth_result synth_run(const struct synth_request *r, char *err, size_t errlen)
@@ -218,6 +342,7 @@ enum synth_result synth_run(const struct synth_request *r, char *err, size_t err
 	j.gemini.cancelled = job_stopping;
 	j.gemini.cancel_arg = &j;
 	j.result = SYNTH_OK;
+	j.lent = NOBODY;
 	if (!(j.pieces = calloc(r->count ? r->count : 1, sizeof *j.pieces))) {
 		snprintf(err, errlen, "out of memory");
 		hb_gemini_forget(&j.gemini);
@@ -227,13 +352,12 @@ enum synth_result synth_run(const struct synth_request *r, char *err, size_t err
 	pthread_cond_init(&j.changed, NULL);
 	for (; nthreads < want; nthreads++)
 		if ((errno = pthread_create(&threads[nthreads], NULL, worker, &j)) != 0) {
-			pthread_mutex_lock(&j.lock);
-			stop_locked(&j, SYNTH_FAILED, "cannot start a thread for the requests");
-			pthread_mutex_unlock(&j.lock);
+			stop_now(&j, SYNTH_FAILED, "cannot start a thread for the requests");
 			break;
 		}
-	if (nthreads > 0)
-		emit_in_order(&j);
+	for (size_t i = 0; nthreads > 0 && i < r->count; i++)
+		if (emit_one(&j, i) < 0)
+			break;
 	for (size_t t = 0; t < nthreads; t++)
 		pthread_join(threads[t], NULL);
 	for (size_t i = 0; i < r->count; i++)

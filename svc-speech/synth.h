@@ -5,9 +5,17 @@
  * Each piece gets SYNTH_ATTEMPTS tries (the first and two retries) with a
  * growing wait between them, longer when Gemini's 429 asks for it.  The
  * first piece that fails for good stops the others (their requests in
- * flight are aborted), and so does the caller's cancel.  The caller's
- * emit runs on the calling thread only, so it may use the call's socket
- * (progress lines) and write the file without a lock.
+ * flight are aborted), and so does the caller's cancel.
+ *
+ * The audio goes out through the caller's output, in order: for each
+ * piece begin, its samples through write (in several calls; a rewind drops
+ * those of a failed attempt), then done.  The piece that is next in order
+ * is written while its answer arrives, by the thread that reads it, so
+ * that little is left to write after Gemini's last byte; every other piece
+ * is written when its turn comes.  The callbacks never run two at a time
+ * (a lock hands the output from thread to thread), and begin, done and
+ * idle run on the calling thread only, so they may use the call's socket
+ * (progress lines).
  */
 #ifndef SPEECH_SYNTH_H
 #define SPEECH_SYNTH_H
@@ -24,8 +32,20 @@
  * audio held in memory when an early piece is slow. */
 #define SYNTH_AHEAD 8
 
-typedef int (*synth_emit_fn)(void *arg, size_t index, const int16_t *samples, size_t n, char *err,
-			     size_t errlen);
+/* Each returns 0, or -1 with err (the synthesis then fails with it). */
+struct synth_output {
+	/* Piece index starts (its samples follow what is written so far). */
+	int (*begin)(void *arg, size_t index, char *err, size_t errlen);
+	int (*write)(void *arg, const int16_t *samples, size_t n, char *err, size_t errlen);
+	/* Drop every sample written since the current piece began. */
+	int (*rewind)(void *arg, char *err, size_t errlen);
+	/* Piece index is whole. */
+	int (*done)(void *arg, size_t index, char *err, size_t errlen);
+	/* The next piece is not ready yet: time for deferred work (a flush);
+	 * may be NULL. */
+	int (*idle)(void *arg, char *err, size_t errlen);
+	void *arg;
+};
 
 struct synth_request {
 	const struct hb_gemini *gemini;  /* its own cancel test is not used */
@@ -36,8 +56,7 @@ struct synth_request {
 	long backoff_ms;                 /* the wait before the first retry */
 	int (*cancelled)(void *arg);
 	void *cancel_arg;
-	synth_emit_fn emit;
-	void *emit_arg;
+	struct synth_output out;
 	const char *log_key;             /* the call key, for log lines */
 };
 

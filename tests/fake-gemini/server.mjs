@@ -24,7 +24,8 @@
 // used up applies; its fields override the
 // defaults.  Rule fields: status (an error answer in Gemini's error shape;
 // with "retryDelay": "1s" a 429 carries RetryInfo), reply ("text": text
-// instead of audio; "empty": no parts; "blocked": promptFeedback.blockReason),
+// instead of audio; "empty": no parts; "blocked": promptFeedback.blockReason;
+// "broken": all the audio, then the JSON breaks off unfinished),
 // mimeType, delayMs, samplesPerChar.  Counters start again when the file's
 // text changes.
 //
@@ -48,6 +49,13 @@
 //
 // Each TCP connection writes {"event":"connection"} to the record file when
 // it is accepted (before any byte is read: a TLS hello counts too).
+// A speech answer's audio is built once per distinct (type, length, value)
+// and kept (up to 256 MiB, oldest dropped first), so the fake's own time
+// per request stays small beside what it stands in for; after such an
+// answer is written, {"event":"sent","seq":N,"wroteMs","finishedMs","clockMs"}
+// says when the write calls returned and when the last byte was handed to
+// the kernel, and the Unix time of the record's 0 (the benchmark reads the
+// fake's own time from these).
 // Each request writes {"event":"start","seq":N} to the record file when it
 // arrives and one JSON line with "event":"end" when it ends: seq, arrivedMs, doneMs, method, path, query, apiKey (the header),
 // contentType, model, voice, text (the whole prompt), transcript, inflight
@@ -94,6 +102,8 @@ function args() {
 
 const opts = args();
 const t0 = performance.now();
+// Unix ms of t0: maps the record's times onto a benchmark's clock.
+const clockMs = performance.timeOrigin + t0;
 let seq = 0;
 let inflight = 0;
 let held = [];           // resolvers of answers waiting for holdUntilInflight
@@ -139,6 +149,37 @@ function errorBody(status, message, retryDelay) {
   return { error };
 }
 
+// The base64 of the audio answers already built, by type, length and
+// value: a full piece is 7.5 MB of base64, and building it for every
+// request (about 100 ms on one thread) was the fake's own time, not the
+// client's.  Least recently used first out beyond the cap.
+const AUDIO_CACHE_MAX = 256 * 1024 * 1024;
+const audioCache = new Map();
+let audioCacheBytes = 0;
+
+function audioData(pcm, samples, value) {
+  const key = `${pcm}|${samples}|${value}`;
+  let data = audioCache.get(key);
+  if (data) {
+    audioCache.delete(key); // to the young end
+    audioCache.set(key, data);
+    return data;
+  }
+  const buf = Buffer.alloc(samples * 2);
+  // fill() is native: the fake's own time must not count as ours in the benchmark.
+  if (pcm) buf.fill(Buffer.from([value & 0xff, value >> 8]));
+  else buf.fill(Buffer.from([0xff, 0xfb, 0x90, 0x64])); // an MPEG frame header, repeated
+  data = Buffer.from(buf.toString('base64'), 'latin1');
+  for (const [k, v] of audioCache) {
+    if (audioCacheBytes + data.length <= AUDIO_CACHE_MAX) break;
+    audioCache.delete(k);
+    audioCacheBytes -= v.length;
+  }
+  audioCache.set(key, data);
+  audioCacheBytes += data.length;
+  return data;
+}
+
 // 16-bit little-endian PCM (or, for another type, bytes that are not).
 function audio(b, transcript) {
   const rate = Number((/rate=(\d+)/i.exec(b.mimeType) || [])[1] || 24000);
@@ -147,13 +188,10 @@ function audio(b, transcript) {
   let value = 1000;
   for (const ch of transcript) value = (value + ch.codePointAt(0)) % 20000;
   value += 1000; // never 0: silence in the file must come from the stitching
-  const buf = Buffer.alloc(samples * 2);
-  // fill() is native: the fake's own time must not count as ours in the benchmark.
-  if (/^audio\/(l16|pcm)/i.test(b.mimeType)) buf.fill(Buffer.from([value & 0xff, value >> 8]));
-  else buf.fill(Buffer.from([0xff, 0xfb, 0x90, 0x64])); // an MPEG frame header, repeated
-  return { samples, value, data: buf.toString('base64') };
+  return { samples, value, data: audioData(/^audio\/(l16|pcm)/i.test(b.mimeType), samples, value) };
 }
 
+// The answer as Buffers, the audio's shared with every answer like it.
 function successBody(b, transcript, rec) {
   if (b.reply === 'text') {
     return { candidates: [{ content: { role: 'model', parts: [{ text: 'Here is the text you asked me to read.' }] }, finishReason: 'STOP', index: 0 }] };
@@ -166,8 +204,9 @@ function successBody(b, transcript, rec) {
   // Written by hand around the base64: JSON.stringify would scan megabytes.
   const meta = JSON.stringify({ usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 48, totalTokenCount: 56 },
     modelVersion: rec.model, responseId: `fake-${rec.seq}` });
-  return `{"candidates":[{"content":{"role":"model","parts":[{"inlineData":{"mimeType":${JSON.stringify(b.mimeType)},`
-    + `"data":"${a.data}"}}]},"finishReason":"STOP","index":0}],${meta.slice(1)}`;
+  const end = b.reply === 'broken' ? '"}}]},"finishReason":' : `"}}]},"finishReason":"STOP","index":0}],${meta.slice(1)}`;
+  return [Buffer.from(`{"candidates":[{"content":{"role":"model","parts":[{"inlineData":{"mimeType":${JSON.stringify(b.mimeType)},"data":"`),
+    a.data, Buffer.from(end)];
 }
 
 // What the real API refuses before it synthesizes anything.
@@ -464,10 +503,17 @@ const server = http.createServer((req, res) => {
     else if (b.status && b.status !== 200) { status = b.status; answer = errorBody(status, b.message, b.retryDelay); }
     else answer = successBody(b, rec.transcript, rec);
     rec.status = status;
-    const text2 = typeof answer === 'string' ? answer : JSON.stringify(answer);
+    const pieces = Array.isArray(answer) ? answer : [Buffer.from(JSON.stringify(answer))];
     finish(false); // recorded before the answer leaves: see the video paths
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text2) });
-    res.end(text2);
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8',
+      'Content-Length': pieces.reduce((n, c) => n + c.length, 0) });
+    let wroteMs = null;
+    res.on('finish', () => record({ event: 'sent', seq: rec.seq, wroteMs, finishedMs: now(), clockMs }));
+    // One write to the socket for all of it (end() uncorks); the Buffers are not copied.
+    res.cork();
+    pieces.forEach((c) => res.write(c));
+    res.end();
+    wroteMs = now();
   });
 });
 

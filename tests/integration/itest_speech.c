@@ -213,6 +213,48 @@ static double gap_ms(const json_t *reqs, size_t i)
 	       json_number_value(json_object_get(json_array_get(reqs, i - 1), "doneMs"));
 }
 
+/* The answer's file, read by sox: 24 kHz mono 16-bit; the parts of the
+ * groups' markers in the text's order, each exactly as long as the last
+ * answer for it, with exactly 4,320 samples of silence between them and
+ * nothing else; the answer's duration is the file's.  per_marker: the
+ * requests each marker must have had (0: any).  Returns the parts seen. */
+static int stitched(const json_t *res, const char *const *m, int groups, size_t per_marker)
+{
+	const char *file = json_string_value(json_object_get(res, "file"));
+	size_t n, at = 0;
+	short *s;
+	int g;
+
+	assert_non_null(file);
+	assert_int_equal(soxi("-r", file), 24000);
+	assert_int_equal(soxi("-c", file), 1);
+	assert_int_equal(soxi("-b", file), 16);
+	s = sox_samples(file, &n);
+	assert_int_equal(soxi("-s", file), (long long)n);
+	for (g = 0; g < groups; g++) {
+		json_t *reqs = requests_for(m[g]), *last = json_array_get(reqs, json_array_size(reqs) - 1);
+		long long want = fg_int(last, "samples"), v = fg_int(last, "value");
+		size_t run = 0;
+
+		if (per_marker)
+			assert_int_equal(json_array_size(reqs), per_marker);
+		json_decref(reqs);
+		while (at < n && s[at] == v)
+			at++, run++;
+		assert_int_equal(run, want);
+		if (g < groups - 1) {
+			for (run = 0; at < n && s[at] == 0; at++)
+				run++;
+			assert_int_equal(run, GAP_SAMPLES);
+		}
+	}
+	assert_int_equal(at, n);
+	assert_true(json_number_value(json_object_get(res, "durationSeconds")) * 24000 > (double)n - 1);
+	assert_true(json_number_value(json_object_get(res, "durationSeconds")) * 24000 < (double)n + 1);
+	free(s);
+	return g;
+}
+
 /* ---- tests ----------------------------------------------------------------- */
 
 static void test_key_read_on_every_call(void **state)
@@ -268,8 +310,7 @@ static void test_parts_in_flight_and_stitched(void **state)
 	char *text = text_of(m, 6), *args = args_with(text, "puck", "Warm and slow, like a bedtime story."), *p;
 	json_t *res, *recs, *r;
 	const char *file;
-	short *s;
-	size_t n, at = 0, i, total = 0;
+	size_t i, total = 0;
 	long long max_inflight = 0;
 
 	(void)state;
@@ -307,35 +348,44 @@ static void test_parts_in_flight_and_stitched(void **state)
 	assert_int_equal(max_inflight, 3);
 	assert_int_equal(total, strlen(text));
 
-	/* The file, read by sox: 24 kHz mono 16-bit; the parts in the text's
-	 * order with exactly 4,320 samples of silence between them. */
-	assert_int_equal(soxi("-r", file), 24000);
-	assert_int_equal(soxi("-c", file), 1);
-	assert_int_equal(soxi("-b", file), 16);
-	s = sox_samples(file, &n);
-	assert_int_equal(soxi("-s", file), (long long)n);
-	for (int g = 0; g < 6; g++) {
-		json_t *one = requests_for(m[g]);
-		long long want = fg_int(json_array_get(one, 0), "samples"), v = fg_int(json_array_get(one, 0), "value");
-		size_t run = 0;
-
-		assert_int_equal(json_array_size(one), 1);
-		json_decref(one);
-		while (at < n && s[at] == v)
-			at++, run++;
-		assert_int_equal(run, want);
-		if (g < 5) {
-			for (run = 0; at < n && s[at] == 0; at++)
-				run++;
-			assert_int_equal(run, GAP_SAMPLES);
-		}
-	}
-	assert_int_equal(at, n);
-	assert_true(json_number_value(json_object_get(res, "durationSeconds")) * 24000 > (double)n - 1);
-	assert_true(json_number_value(json_object_get(res, "durationSeconds")) * 24000 < (double)n + 1);
-	free(s);
+	assert_int_equal(stitched(res, m, 6, 1), 6);
 	json_decref(recs);
 	json_decref(res);
+	free(text);
+	remove_speech_files();
+}
+
+/* The part next in order is written while its answer arrives; an answer
+ * that breaks off after all its audio (the JSON never ends) is asked
+ * again, and what the broken one wrote is not in the file.  Whiskey is
+ * the first part (written from the start), Xray the second (written once
+ * Whiskey is done), Yankee comes whole. */
+static void test_broken_answer_asked_again(void **state)
+{
+	static const char *const m[] = { "Whiskey", "Xray", "Yankee" };
+	char *text = text_of(m, 3), *args = args_with(text, NULL, NULL);
+	json_t *res, *reqs;
+
+	(void)state;
+	control("{\"rules\":[{\"match\":\"Whiskey\",\"times\":1,\"reply\":\"broken\"},"
+		"{\"match\":\"Xray\",\"times\":1,\"reply\":\"broken\"}]}");
+	res = speak_ok(args);
+	assert_int_equal(json_integer_value(json_object_get(res, "parts")), 3);
+	reqs = requests_for("Whiskey");
+	/* The broken answer had all its audio: 200, as long as the good one. */
+	assert_int_equal(fg_int(json_array_get(reqs, 0), "status"), 200);
+	assert_int_equal(fg_int(json_array_get(reqs, 0), "samples"), fg_int(json_array_get(reqs, 1), "samples"));
+	assert_int_equal(json_array_size(reqs), 2);
+	json_decref(reqs);
+	reqs = requests_for("Xray");
+	assert_int_equal(json_array_size(reqs), 2);
+	json_decref(reqs);
+	reqs = requests_for("Yankee");
+	assert_int_equal(json_array_size(reqs), 1);
+	json_decref(reqs);
+	assert_int_equal(stitched(res, m, 3, 0), 3);
+	json_decref(res);
+	free(args);
 	free(text);
 	remove_speech_files();
 }
@@ -577,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_read_on_every_call),
 		cmocka_unit_test(test_parts_in_flight_and_stitched),
+		cmocka_unit_test(test_broken_answer_asked_again),
 		cmocka_unit_test(test_one_part_prompt),
 		cmocka_unit_test(test_retries_and_waits),
 		cmocka_unit_test(test_failures_leave_no_file),

@@ -2,7 +2,7 @@
  * test_speech_audio - from Gemini's answer to the WAV file: the mimeType
  * spellings, every kind of answer without usable audio, resampling of
  * another rate, the WAV writer (header fields, silence exact in samples,
- * nothing left behind on abort), and the tool's argument checks.
+ * a rewind, nothing left behind on abort), and the tool's argument checks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "../../svc-speech/answer.h"
 #include "../../svc-speech/audio.h"
 #include "../../svc-speech/speech_args.h"
 #include "../../svc-speech/wav.h"
@@ -70,16 +71,16 @@ static char *b64_samples(size_t n, int16_t v)
 	return out;
 }
 
-/* An answer with the given parts (a JSON array text). */
+/* Read a whole answer (valid JSON) as the service does. */
 static enum speech_audio_result parse(const char *answer, struct speech_audio *a, char *err, size_t errlen)
 {
-	struct hb_gemini_reply reply;
+	struct speech_answer *reader = speech_answer_new(SPEECH_ANSWER_MAX);
 	enum speech_audio_result r;
 
-	memset(&reply, 0, sizeof reply);
-	assert_int_equal(hb_gemini_parse_answer(&reply, strdup(answer), strlen(answer)), 0);
-	r = speech_audio_from_answer(&reply, a, err, errlen);
-	hb_gemini_reply_free(&reply);
+	assert_non_null(reader);
+	assert_int_equal(speech_answer_feed(reader, answer, strlen(answer)), 0);
+	r = speech_answer_end(reader, a, err, errlen);
+	speech_answer_free(reader);
 	return r;
 }
 
@@ -241,6 +242,29 @@ static void test_wav_writer(void **state)
 	for (size_t i = 20; i < 20 + 4320 * 2; i++)
 		assert_int_equal(body[i], 0);
 	assert_int_equal(body[sizeof body - 1], 0x7f);
+
+	/* What a failed attempt wrote is taken back; the flush on the way
+	 * changes nothing in the file. */
+	assert_int_equal(speech_wav_open(&w, sub, "speech", 24000, err, sizeof err), 0);
+	assert_int_equal(speech_wav_append(&w, part, 10, err, sizeof err), 0);
+	assert_int_equal(speech_wav_sync(&w, err, sizeof err), 0);
+	assert_int_equal(speech_wav_append(&w, part + 5, 5, err, sizeof err), 0);
+	assert_int_equal(speech_wav_rewind(&w, 10, err, sizeof err), 0);
+	assert_int_equal(speech_wav_rewind(&w, 11, err, sizeof err), -1);
+	assert_non_null(strstr(err, "rewinding past its end"));
+	assert_int_equal(speech_wav_append(&w, part, 3, err, sizeof err), 0);
+	assert_int_equal(speech_wav_sync(&w, err, sizeof err), 0);
+	assert_int_equal(speech_wav_finish(&w, err, sizeof err), 0);
+	assert_non_null(f = fopen(w.path, "rb"));
+	assert_int_equal(fread(h, 1, 44, f), 44);
+	assert_int_equal(le32(h + 40), 13 * 2);
+	assert_int_equal(fread(body, 1, sizeof body, f), 13 * 2);
+	fclose(f);
+	assert_int_equal(body[16], 9);    /* part[8] */
+	assert_int_equal(body[19], 0x7f); /* part[9], the tenth sample... */
+	assert_int_equal(body[20], 1);    /* ...then part[0], not part[5] (-6) */
+	assert_int_equal(body[24], 3);
+	assert_int_equal(remove(w.path), 0);
 
 	/* An aborted file leaves nothing. */
 	assert_int_equal(speech_wav_open(&w, sub, "speech", 24000, err, sizeof err), 0);
