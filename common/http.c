@@ -1,5 +1,7 @@
 /*
- * http - the libcurl side of hb_http_perform.  Options are set in one
+ * http - the libcurl side of hb_http_perform and hb_http_stream: one
+ * setup and one outcome for both (run), which differ only in where the
+ * body goes and whose handle carries it.  Options are set in one
  * table-like run so that a refused option is one error, not a silent
  * default.
  */
@@ -14,24 +16,27 @@
 
 _Static_assert(HB_HTTP_ERROR_MAX >= CURL_ERROR_SIZE, "libcurl's error buffer must fit");
 
-struct transfer {
-	const struct hb_http_request *rq;
-	struct hb_http_response *rs;
-	size_t cap;
-	int too_large;
-	int refused;   /* address_ok said no to an address */
+struct hb_http_conn {
+	CURL *curl;
 };
 
-static size_t on_data(char *data, size_t size, size_t nmemb, void *arg)
-{
-	struct transfer *t = arg;
-	struct hb_http_response *rs = t->rs;
-	size_t n = size * nmemb;
+struct transfer {
+	CURL *curl;
+	const struct hb_http_request *rq;
+	struct hb_http_response *rs;
+	const struct hb_http_sink *sink; /* NULL: the body is kept in rs */
+	size_t cap;
+	int too_large;
+	int refused;     /* address_ok said no to an address */
+	int stopped;     /* the sink ended the transfer: it is still an answer */
+	int lost_status; /* a body came without a status we could read */
+};
 
-	if (rs->len + n > t->rq->max_answer) {
-		t->too_large = 1;
-		return 0; /* libcurl ends the transfer with a write error */
-	}
+/* The body in memory, for hb_http_perform. */
+static size_t keep(struct transfer *t, const char *data, size_t n)
+{
+	struct hb_http_response *rs = t->rs;
+
 	if (rs->len + n + 1 > t->cap) {
 		size_t cap = t->cap ? t->cap : 65536;
 		char *d;
@@ -46,6 +51,38 @@ static size_t on_data(char *data, size_t size, size_t nmemb, void *arg)
 	rs->len += n;
 	rs->body[rs->len] = '\0';
 	return n;
+}
+
+/* The body to the sink; its status is read at the first piece, as the
+ * sink is told it with each one. */
+static size_t pass_on(struct transfer *t, const char *data, size_t n)
+{
+	struct hb_http_response *rs = t->rs;
+
+	if (rs->status == 0 &&
+	    (curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &rs->status) != CURLE_OK || rs->status == 0)) {
+		rs->status = 0;
+		t->lost_status = t->stopped = 1;
+		return 0;
+	}
+	if (t->sink->fn(t->sink->arg, rs->status, data, n) != n) {
+		t->stopped = 1;
+		return 0; /* not the sink's value: CURL_WRITEFUNC_PAUSE is one libcurl would obey */
+	}
+	rs->len += n;
+	return n;
+}
+
+static size_t on_data(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct transfer *t = arg;
+	size_t n = size * nmemb;
+
+	if (t->rs->len + n > t->rq->max_answer) {
+		t->too_large = 1;
+		return 0; /* libcurl ends the transfer with a write error */
+	}
+	return t->sink ? pass_on(t, data, n) : keep(t, data, n);
 }
 
 /* Keep the headers the caller named; a new status line (after a
@@ -140,6 +177,8 @@ static int set_options(CURL *curl, struct transfer *t, struct curl_slist *header
 			       curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, rq->connect_timeout_ms) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, rq->timeout_ms) != CURLE_OK ||
+			       (rq->recv_buffer > 0 &&
+				curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, rq->recv_buffer) != CURLE_OK) ||
 			       curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_WRITEDATA, t) != CURLE_OK ||
 			       curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK ||
@@ -192,23 +231,25 @@ static struct curl_slist *header_list(const struct hb_http_request *rq)
 	return list;
 }
 
-enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_http_response *rs)
+/* One request on curl (NULL: libcurl could not make a handle), rs
+ * filled from scratch. */
+static enum hb_http_result run(CURL *curl, const struct hb_http_request *rq, const struct hb_http_sink *sink,
+			       struct hb_http_response *rs)
 {
-	struct transfer t = { .rq = rq, .rs = rs };
+	struct transfer t = { .curl = curl, .rq = rq, .rs = rs, .sink = sink };
 	struct curl_slist *headers = header_list(rq);
 	enum hb_http_result res = HB_HTTP_BROKEN;
 	char *location = NULL;
-	CURL *curl = NULL;
 	CURLcode cc;
 
 	memset(rs, 0, sizeof *rs);
-	if (!headers || !(curl = curl_easy_init()))
+	if (!headers || !curl)
 		snprintf(rs->error, sizeof rs->error, "out of memory while preparing the request");
 	else if (set_options(curl, &t, headers) < 0)
 		snprintf(rs->error, sizeof rs->error, "libcurl refused an option of the request");
-	else if ((cc = curl_easy_perform(curl)) != CURLE_OK)
+	else if ((cc = curl_easy_perform(curl)) != CURLE_OK && !(cc == CURLE_WRITE_ERROR && t.stopped))
 		res = failed(cc, &t);
-	else if (curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &rs->status) != CURLE_OK)
+	else if (t.lost_status || curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &rs->status) != CURLE_OK)
 		snprintf(rs->error, sizeof rs->error, "libcurl lost the HTTP status of the answer");
 	else
 		res = HB_HTTP_ANSWERED;
@@ -218,10 +259,59 @@ enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_
 	for (struct curl_slist *h = headers; h; h = h->next) /* a key among them leaves no copy */
 		memset(h->data, 0, strlen(h->data));
 	curl_slist_free_all(headers);
-	curl_easy_cleanup(curl);
 	if (res != HB_HTTP_ANSWERED)
 		hb_http_response_free(rs);
 	return res;
+}
+
+/* One request on a handle of its own. */
+static enum hb_http_result once(const struct hb_http_request *rq, const struct hb_http_sink *sink,
+				struct hb_http_response *rs)
+{
+	CURL *curl = curl_easy_init();
+	enum hb_http_result res = run(curl, rq, sink, rs);
+
+	curl_easy_cleanup(curl);
+	return res;
+}
+
+enum hb_http_result hb_http_perform(const struct hb_http_request *rq, struct hb_http_response *rs)
+{
+	return once(rq, NULL, rs);
+}
+
+enum hb_http_result hb_http_stream(struct hb_http_conn *conn, const struct hb_http_request *rq,
+				   const struct hb_http_sink *sink, struct hb_http_response *rs)
+{
+	enum hb_http_result res;
+
+	if (!conn)
+		return once(rq, sink, rs);
+	/* Options start afresh each time; the connection stays. */
+	curl_easy_reset(conn->curl);
+	res = run(conn->curl, rq, sink, rs);
+	/* Nothing of this request (its header list, rs's error buffer) stays set. */
+	curl_easy_reset(conn->curl);
+	return res;
+}
+
+struct hb_http_conn *hb_http_conn_new(void)
+{
+	struct hb_http_conn *conn = malloc(sizeof *conn);
+
+	if (conn && !(conn->curl = curl_easy_init())) {
+		free(conn);
+		conn = NULL;
+	}
+	return conn;
+}
+
+void hb_http_conn_free(struct hb_http_conn *conn)
+{
+	if (!conn)
+		return;
+	curl_easy_cleanup(conn->curl);
+	free(conn);
 }
 
 int hb_http_global_init(void)

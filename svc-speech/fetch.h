@@ -2,14 +2,15 @@
  * fetch - one generateContent request of svc-speech, its answer decoded
  * while it arrives (answer.h) instead of after the last byte.
  *
- * The shared client (common/gemini.c, common/http.c) keeps a whole answer
- * in memory before anyone reads it: right for svc-video's few kilobytes,
- * but for speech it put the parsing of 7.5 MB after the transfer, on the
- * path of every call.  This is the same request with the same rules (the
- * key only in its header, only to the configured base URL, no redirects,
- * the same timeouts and cancel test, header lines zeroed afterwards) and
- * the same outcomes and sentences (common/gemini_error.h reads the error
- * answers), with a libcurl write callback that feeds the reader.
+ * The Gemini client (common/gemini.c) keeps a whole answer in memory
+ * before anyone reads it: right for svc-video's few kilobytes, but for
+ * speech it put the parsing of 7.5 MB after the transfer, on the path of
+ * every call.  This is the same request (the key only in its header, only
+ * to the configured base URL) with the same outcomes and sentences
+ * (common/gemini_error.h reads the error answers), sent by the shared
+ * client's streaming call (hb_http_stream, common/http.h: its rules,
+ * timeouts, cancel test and zeroed header lines), whose sink feeds the
+ * reader.
  *
  * A worker keeps one fetch for all its pieces, so the connection to
  * Gemini (its TLS session) is reused from one request to the next.
@@ -22,9 +23,10 @@
 
 #include "audio.h"
 #include "gemini.h"
+#include "http.h"
 
 struct speech_fetch {
-	void *curl; /* libcurl's easy handle, kept between requests */
+	struct hb_http_conn *conn; /* kept between requests */
 };
 
 /* Told, after each piece of a 200 answer, of the samples decoded so far
@@ -35,7 +37,7 @@ struct speech_fetch_tap {
 	void *arg;
 };
 
-/* 0, or -1 when libcurl cannot make a handle. */
+/* 0, or -1 when out of memory. */
 int speech_fetch_open(struct speech_fetch *f);
 void speech_fetch_close(struct speech_fetch *f);
 
