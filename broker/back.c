@@ -8,6 +8,7 @@
  */
 #include "back.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "deliver.h"
@@ -156,7 +157,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 		row->fn(b, inst, peer, e);
 }
 
-void back_handle(struct broker *b)
+int back_handle(struct broker *b)
 {
 	for (int n = 0; n < 256; n++) {
 		struct hb_peer peer;
@@ -165,7 +166,7 @@ void back_handle(struct broker *b)
 		int rc = hb_recv_routed(b->back, &peer, &e, err, sizeof err);
 
 		if (rc < 0)
-			return;
+			return errno != EAGAIN;
 		if (rc == 0) {
 			hb_peer_name(&peer, name, sizeof name);
 			log_warn(NULL, "back: bad frame from %s: %s", name, err);
@@ -174,4 +175,5 @@ void back_handle(struct broker *b)
 		dispatch(b, &peer, &e);
 		hb_env_free(&e);
 	}
+	return 1;
 }

@@ -7,6 +7,7 @@
 
 #include "broker.h"
 
-void back_handle(struct broker *b);
+/* Read the services' messages; 1 when more may be queued (wait_read). */
+int back_handle(struct broker *b);
 
 #endif

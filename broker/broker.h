@@ -19,6 +19,7 @@
 #include "map.h"
 #include "paths.h"
 #include "sock.h"
+#include "wait.h"
 
 #define BROKER_VERSION "0.1.0"
 
@@ -141,6 +142,7 @@ struct broker_settings {
 
 struct broker {
 	void *zctx, *front, *back, *pub;
+	struct broker_wait wait;        /* sockets to read (wait.c) */
 	struct hb_paths paths;
 	char lock_path[HB_PATH_MAX];
 	char sock_paths[3][HB_PATH_MAX];

@@ -137,7 +137,7 @@ static int answer_front(struct broker *b, const struct waiter *w, const char *ke
 			hb_env_set_str(&e, "json", native);
 		}
 	}
-	rc = hb_send_env(b->front, &w->peer, &e);
+	rc = broker_send(b, b->front, &w->peer, &e);
 	saved = errno;
 	free(native);
 	hb_env_free(&e);
@@ -175,7 +175,7 @@ static void answer_waiter(struct broker *b, const struct waiter *w, const char *
 		hb_env_set_str(&e, "sub", w->sub);
 		hb_env_set_bool(&e, "ok", ok);
 		hb_env_set_str(&e, "text", text);
-		if (hb_send_env(b->back, &w->peer, &e) < 0)
+		if (broker_send(b, b->back, &w->peer, &e) < 0)
 			log_warn(w->parent_key, "the calling service is gone; subcall answer dropped");
 		break;
 	case FROM_BROKER:

@@ -79,7 +79,7 @@ static void attach_ok(struct broker *b, const struct hb_peer *peer, const struct
 	reqid_put(&e, id);
 	hb_env_set_bool(&e, "ok", 1);
 	hb_env_set_int(&e, "attachEveryMs", b->set.attach_ttl_ms / 3 > 10 ? b->set.attach_ttl_ms / 3 : 10);
-	if (hb_send_env(b->front, peer, &e) < 0)
+	if (broker_send(b, b->front, peer, &e) < 0)
 		log_debug(NULL, "attach answer dropped");
 }
 
@@ -151,7 +151,7 @@ static int send_to_messages_task(struct broker *b, const struct hb_env *m)
 		return -1;
 	to.len = (size_t)snprintf((char *)to.id, sizeof to.id, "%s", inst->delivery_task);
 	to.pid = 0;
-	return hb_send_env(b->back, &to, m);
+	return broker_send(b, b->back, &to, m);
 }
 
 void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -196,7 +196,7 @@ static void answer_task(struct broker *b, const struct hb_peer *peer, const stru
 	hb_env_set_str(&m, "status", status);
 	if (reason)
 		hb_env_set_str(&m, "reason", reason);
-	if (hb_send_env(b->back, peer, &m) < 0)
+	if (broker_send(b, b->back, peer, &m) < 0)
 		log_warn(NULL, "deliver: cannot answer the carrying service: %s", zmq_strerror(errno));
 }
 
@@ -246,7 +246,7 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	hb_env_set_str(&m, "access", recipient.access);
 	hb_env_set_str(&m, "project", recipient.project);
 	hb_env_set_bool(&m, "handed", hb_env_bool(e, "handed", 0));
-	if (hb_send_env(b->front, &a->peer, &m) < 0) {
+	if (broker_send(b, b->front, &a->peer, &m) < 0) {
 		drop(b, a, "a delivery could not reach it");
 		answer_task(b, peer, e, "offline", "the session's bridge is gone");
 		return;

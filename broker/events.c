@@ -5,6 +5,7 @@
  */
 #include "events.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <time.h>
@@ -22,17 +23,20 @@ static long long wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void events_read_subscriptions(struct broker *b)
+int events_read_subscriptions(struct broker *b)
 {
 	char buf[256];
 	int n;
 
-	while ((n = zmq_recv(b->pub, buf, sizeof buf, ZMQ_DONTWAIT)) > 0) {
+	while ((n = zmq_recv(b->pub, buf, sizeof buf, ZMQ_DONTWAIT)) >= 0) {
+		if (n == 0)
+			continue;
 		if (buf[0] == 1)
 			b->event_topics++;
 		else if (buf[0] == 0 && b->event_topics > 0)
 			b->event_topics--;
 	}
+	return errno != EAGAIN;
 }
 
 void events_publish(struct broker *b, const char *topic, json_t *body)
@@ -51,7 +55,7 @@ void events_publish(struct broker *b, const char *topic, json_t *body)
 	json_decref(body);
 	if (!text)
 		return;
-	if (hb_publish(b->pub, topic, text) < 0)
+	if (broker_publish(b, topic, text) < 0)
 		log_debug(NULL, "event %s not published", topic);
 	free(text);
 }

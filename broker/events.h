@@ -10,7 +10,8 @@
 #include "broker.h"
 
 /* Read subscription changes from the events socket. */
-void events_read_subscriptions(struct broker *b);
+/* Count the subscriptions; 1 when more may be queued (wait_read). */
+int events_read_subscriptions(struct broker *b);
 /* Publish body (taken) under topic, with "event" and "time" added. */
 void events_publish(struct broker *b, const char *topic, json_t *body);
 void events_service(struct broker *b, const char *topic, const struct service *s,

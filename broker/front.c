@@ -262,7 +262,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	front_reply_err(b, peer, &id, "unknown-op", msg);
 }
 
-void front_handle(struct broker *b)
+int front_handle(struct broker *b)
 {
 	/* Bounded, so a flood on the front never starves the services. */
 	for (int n = 0; n < 256; n++) {
@@ -272,7 +272,7 @@ void front_handle(struct broker *b)
 		int rc = hb_recv_routed(b->front, &peer, &e, err, sizeof err);
 
 		if (rc < 0)
-			return;
+			return errno != EAGAIN;
 		if (rc == 0) {
 			hb_peer_name(&peer, name, sizeof name);
 			log_warn(NULL, "bad frame from client %s: %s", name, err);
@@ -282,4 +282,5 @@ void front_handle(struct broker *b)
 		dispatch(b, &peer, &e);
 		hb_env_free(&e);
 	}
+	return 1;
 }

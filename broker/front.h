@@ -10,7 +10,8 @@
 #include "reply.h"
 
 /* Read and answer everything waiting on the front socket. */
-void front_handle(struct broker *b);
+/* Read the front's messages; 1 when more may be queued (wait_read). */
+int front_handle(struct broker *b);
 /* Pass a front request on as the broker's internal request tool(args) and
  * answer the client with its result (json) or its error (err_code).  0, or
  * -1 (nothing answered) when nothing serves tool or memory ran out. */

@@ -451,16 +451,13 @@ long long launch_next_deadline(const struct broker *b)
 	return d;
 }
 
-int launch_poll_items(const struct broker *b, zmq_pollitem_t *items, int max)
+int launch_poll_fds(const struct broker *b, struct pollfd *fds, int max)
 {
 	int n = 0;
 
 	for (const struct launch *l = b->launches; l && n < max; l = l->next)
-		if (l->out >= 0) {
-			memset(&items[n], 0, sizeof items[n]);
-			items[n].fd = l->out;
-			items[n++].events = ZMQ_POLLIN;
-		}
+		if (l->out >= 0)
+			fds[n++] = (struct pollfd){ .fd = l->out, .events = POLLIN };
 	return n;
 }
 

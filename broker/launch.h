@@ -21,8 +21,8 @@
 #define HB_LAUNCH_H
 
 #include <jansson.h>
+#include <poll.h>
 #include <sys/types.h>
-#include <zmq.h>
 
 #include "broker.h"
 
@@ -45,8 +45,8 @@ int launch_reaped(struct broker *b, pid_t pid, int status);
 /* Kill launches past their limits; forget old failures. */
 void launch_tick(struct broker *b, long long now);
 long long launch_next_deadline(const struct broker *b);
-/* The launches' output pipes as poll items (at most max); how many. */
-int launch_poll_items(const struct broker *b, zmq_pollitem_t *items, int max);
+/* The launches' output pipes to poll (at most max); how many. */
+int launch_poll_fds(const struct broker *b, struct pollfd *fds, int max);
 /* Read a launch's output from fd (readable or closed). */
 void launch_read(struct broker *b, int fd);
 /* Shutdown: TERM every launch's group (KILL after the grace). */

@@ -37,6 +37,7 @@
 #include "runs.h"
 #include "supervise.h"
 #include "tunables.h"
+#include "wait.h"
 
 static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
 
@@ -109,7 +110,7 @@ static int open_sockets(struct broker *b)
 	if (!b->front || !b->back || !b->pub)
 		goto out;
 	if (bind_socket(b->front, b, 0, "front.sock") < 0 || bind_socket(b->back, b, 1, "back.sock") < 0 ||
-	    bind_socket(b->pub, b, 2, "events.sock") < 0)
+	    bind_socket(b->pub, b, 2, "events.sock") < 0 || wait_init(&b->wait, b->pub, b->back, b->front) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -191,38 +192,33 @@ static void maybe_notify_ready(struct broker *b, long long now)
 	log_info(NULL, "serving");
 }
 
-#define LAUNCH_ITEMS 32
+#define LAUNCH_FDS 32
 
 static void run(struct broker *b)
 {
 	int services_stopping = 0;
 
 	for (;;) {
-		zmq_pollitem_t items[4 + LAUNCH_ITEMS] = {
-			{ b->front, 0, ZMQ_POLLIN, 0 },
-			{ b->back, 0, ZMQ_POLLIN, 0 },
-			{ NULL, signal_pipe[0], ZMQ_POLLIN, 0 },
-			{ b->pub, 0, ZMQ_POLLIN, 0 },
-		};
+		struct pollfd fds[1 + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
 		long long now = broker_now_ms();
 		/* The output of the bridges it started, for its log. */
-		int nlaunch = launch_poll_items(b, items + 4, LAUNCH_ITEMS);
+		int nlaunch = launch_poll_fds(b, fds + 1, LAUNCH_FDS);
 
-		if (zmq_poll(items, 4 + nlaunch, poll_timeout(b, now)) < 0 && errno != EINTR) {
-			log_error(NULL, "poll failed: %s", zmq_strerror(errno));
+		if (wait_sleep(&b->wait, fds, 1 + nlaunch, (int)poll_timeout(b, now)) < 0) {
+			log_error(NULL, "poll failed: %s", strerror(errno));
 			break;
 		}
-		for (int i = 4; i < 4 + nlaunch; i++)
-			if (items[i].revents & (ZMQ_POLLIN | ZMQ_POLLERR))
-				launch_read(b, items[i].fd);
-		if (items[3].revents & ZMQ_POLLIN)
-			events_read_subscriptions(b); /* first: a new watcher sees this round */
-		if (items[2].revents & ZMQ_POLLIN)
+		for (int i = 1; i < 1 + nlaunch; i++)
+			if (fds[i].revents & (POLLIN | POLLERR | POLLHUP))
+				launch_read(b, fds[i].fd);
+		if (wait_due(&b->wait, WAIT_PUB)) /* first: a new watcher sees this round */
+			wait_read(&b->wait, WAIT_PUB, events_read_subscriptions(b));
+		if (fds[0].revents & POLLIN)
 			read_signals(b);
-		if (items[1].revents & ZMQ_POLLIN)
-			back_handle(b);
-		if (items[0].revents & ZMQ_POLLIN)
-			front_handle(b);
+		if (wait_due(&b->wait, WAIT_BACK))
+			wait_read(&b->wait, WAIT_BACK, back_handle(b));
+		if (wait_due(&b->wait, WAIT_FRONT))
+			wait_read(&b->wait, WAIT_FRONT, front_handle(b));
 		now = broker_now_ms();
 		route_tick(b, now);
 		deliver_tick(b, now);

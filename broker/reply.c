@@ -44,7 +44,7 @@ void front_reply_ok(struct broker *b, const struct hb_peer *peer, const struct r
 	hb_env_set_bool(&e, "ok", 1);
 	if (json)
 		hb_env_set_str(&e, "json", json);
-	if (hb_send_env(b->front, peer, &e) < 0)
+	if (broker_send(b, b->front, peer, &e) < 0)
 		log_debug(NULL, "reply dropped: %s", zmq_strerror(errno));
 }
 
@@ -59,6 +59,6 @@ void front_reply_err(struct broker *b, const struct hb_peer *peer, const struct 
 		reqid_put(&e, id);
 	hb_env_set_bool(&e, "ok", 0);
 	hb_env_set_err(&e, code, msg);
-	if (hb_send_env(b->front, peer, &e) < 0)
+	if (broker_send(b, b->front, peer, &e) < 0)
 		log_debug(NULL, "error reply dropped: %s", zmq_strerror(errno));
 }

@@ -134,7 +134,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 		struct hb_peer loop;
 		loop.len = strlen(inst->id);
 		memcpy(loop.id, inst->id, loop.len);
-		if (hb_send_env(b->back, &loop, &e) < 0)
+		if (broker_send(b, b->back, &loop, &e) < 0)
 			return -1;
 		inst->queued++;
 		c->worker = -1;
@@ -146,7 +146,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	}
 	while ((w = least_busy_worker(inst)) >= 0) {
 		struct worker *wk = &inst->workers[w];
-		if (hb_send_env(b->back, &wk->peer, &e) == 0)
+		if (broker_send(b, b->back, &wk->peer, &e) == 0)
 			break;
 		log_warn(inst->id, "worker %d unreachable (%s); not used again", w, zmq_strerror(errno));
 		wk->gone = 1;
@@ -278,7 +278,7 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 		hb_env_init(&m);
 		hb_env_set_str(&m, "op", "cancel");
 		hb_env_set_str(&m, "key", c->key);
-		if (hb_send_env(b->back, &to, &m) < 0)
+		if (broker_send(b, b->back, &to, &m) < 0)
 			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
 		/* The worker stays busy until its late result comes. */
 	}

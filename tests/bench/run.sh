@@ -7,6 +7,7 @@
 #
 #   sh tests/bench/run.sh [BUILD]
 #   sh tests/bench/run.sh BUILD scale     (the scale part alone)
+#   sh tests/bench/run.sh BUILD broker    (bench-broker alone)
 #
 # The broker runs with production timings, except HB_HEALTHY_MS (so that
 # the repeated SIGKILL test takes the first-restart path each time instead
@@ -112,6 +113,9 @@ done
 HB_BENCH_SETTLE_MS=${HB_BENCH_SETTLE_MS:-600} \
 	"$build/bench/bench-broker" "ipc://$tmp/run/front.sock" "ipc://$tmp/bare-front.sock" "$broker_pid"
 rc=$?
+if [ "${2:-}" = broker ]; then
+	exit $rc
+fi
 
 # What each bridge adds to one tool call: the agent side (bridge-peer, as
 # the bridge's child) alternates calls through the bridge with the same
