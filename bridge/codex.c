@@ -248,15 +248,13 @@ static void note_thread(struct bridge *br, json_t *thread, const char *model)
  * call names it, and its link makes it the session's like its parent. */
 static void note_spawn(struct bridge *br, json_t *item)
 {
-	const char *type = json_string_value(json_object_get(item, "type"));
-	const char *tool = json_string_value(json_object_get(item, "tool"));
 	const char *sender = json_string_value(json_object_get(item, "senderThreadId"));
-	json_t *r;
+	const json_t *spawned = tl_codex_spawned_threads(item), *r;
 	size_t i;
 
-	if (!type || strcmp(type, "collabAgentToolCall") != 0 || !tool || strcmp(tool, "spawnAgent") != 0 || !sender)
+	if (!spawned || !sender)
 		return;
-	json_array_foreach(json_object_get(item, "receiverThreadIds"), i, r)
+	json_array_foreach(spawned, i, r)
 		if (json_is_string(r))
 			link_thread(br, json_string_value(r), NULL, sender);
 }

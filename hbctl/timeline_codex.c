@@ -115,17 +115,15 @@ static void project_note(struct codex_read *cr, struct view *v, json_t *note)
 /* A spawnAgent item's children, to read after this thread. */
 static void note_spawned(struct codex_read *cr, const json_t *item)
 {
-	const char *type = json_string_value(json_object_get(item, "type"));
-	const char *tool = json_string_value(json_object_get(item, "tool"));
 	const char *id = json_string_value(json_object_get(item, "id"));
-	const json_t *child;
+	const json_t *spawned = tl_codex_spawned_threads(item), *child;
 	char spawn[TL_ID_MAX];
 	size_t i;
 
-	if (!type || strcmp(type, "collabAgentToolCall") != 0 || !tool || strcmp(tool, "spawnAgent") != 0 || !id)
+	if (!spawned || !id)
 		return;
 	snprintf(spawn, sizeof spawn, "codex:%s", id);
-	json_array_foreach(json_object_get(item, "receiverThreadIds"), i, child)
+	json_array_foreach(spawned, i, child)
 		if (json_is_string(child))
 			json_array_append_new(cr->spawned, json_pack("[O, s]", child, spawn));
 }

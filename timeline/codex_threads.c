@@ -99,23 +99,30 @@ int tl_codex_threads_depth(const struct tl_codex_threads *ts, const char *thread
 	return t ? t->st.depth : -1;
 }
 
+const json_t *tl_codex_spawned_threads(const json_t *item)
+{
+	const char *type = json_string_value(json_object_get(item, "type"));
+	const char *tool = json_string_value(json_object_get(item, "tool"));
+
+	if (!type || strcmp(type, "collabAgentToolCall") != 0 || !tool || strcmp(tool, "spawnAgent") != 0)
+		return NULL;
+	return json_object_get(item, "receiverThreadIds");
+}
+
 /* The sub-agents a notification names: a spawn's receivers, and a turn
  * that belongs to another turn. */
 static void note_children(struct tl_codex_threads *ts, const char *thread, const char *method,
 			  const json_t *params)
 {
-	const json_t *it = json_object_get(params, "item"), *turn = json_object_get(params, "turn"), *r;
-	const char *tool = json_string_value(json_object_get(it, "tool"));
+	const json_t *it = json_object_get(params, "item"), *turn = json_object_get(params, "turn"), *r, *spawned;
 	const char *root = json_string_value(json_object_get(turn, "rootTurnId"));
 	const char *tid = json_string_value(json_object_get(turn, "id"));
 	size_t i;
 
-	if (strcmp(method, "item/completed") == 0 && tool && strcmp(tool, "spawnAgent") == 0 &&
-	    json_is_string(json_object_get(it, "type")) &&
-	    strcmp(json_string_value(json_object_get(it, "type")), "collabAgentToolCall") == 0) {
+	if (strcmp(method, "item/completed") == 0 && (spawned = tl_codex_spawned_threads(it))) {
 		const char *sender = json_string_value(json_object_get(it, "senderThreadId"));
 
-		json_array_foreach(json_object_get(it, "receiverThreadIds"), i, r)
+		json_array_foreach(spawned, i, r)
 			if (json_is_string(r))
 				tl_codex_threads_link(ts, json_string_value(r), sender ? sender : thread);
 	} else if (strcmp(method, "turn/started") == 0 && root && tid && strcmp(root, tid) != 0) {

@@ -21,6 +21,9 @@ void tl_codex_threads_init(struct tl_codex_threads *ts);
 void tl_codex_threads_free(struct tl_codex_threads *ts);
 /* A thread the server reported; parent NULL for the conversation's own. */
 void tl_codex_threads_link(struct tl_codex_threads *ts, const char *thread, const char *parent);
+/* The threads a spawnAgent item started (its receiverThreadIds, borrowed
+ * from item), or NULL when item is not a spawnAgent call. */
+const json_t *tl_codex_spawned_threads(const json_t *item);
 /* The thread's depth, or -1 for a thread not seen. */
 int tl_codex_threads_depth(const struct tl_codex_threads *ts, const char *thread);
 /* The rows of one notification of any thread, appended to rows; notes the
