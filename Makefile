@@ -217,12 +217,12 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
 # The speech benchmark times the stitching in-process and starts the fake Gemini.
-$(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
+$(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The browser benchmark starts Chromium and the test pages (the harness)
 # and speaks DevTools to Chromium itself for its baseline (WS_LIBS).
-$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(LIBHARNESS) $(LIBCOMMON)
+$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
 # The scale benchmark times svc-sessions' handler in-process on databases it
@@ -234,13 +234,17 @@ $(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(LIBHARN
 BENCH_SCALE_SRC := tests/bench/bench-scale.c tests/bench/scale_sessions.c tests/bench/scale_sessions_rig.c \
                    tests/bench/scale_sessions_report.c tests/bench/scale_fill.c tests/bench/scale_messages.c \
                    tests/bench/scale_attach.c tests/bench/scale_standins.c tests/bench/scale_broker.c \
-                   tests/bench/scale_stats.c tests/bench/scale_proc.c
+                   tests/bench/scale_stats.c tests/bench/scale_proc.c tests/bench/bench_stats.c
 $(call obj,tests/bench/scale_fill.c tests/bench/scale_sessions_rig.c tests/bench/scale_messages.c \
            tests/bench/scale_broker.c): CFLAGS += -Iappdata
 $(BUILD)/bench/bench-scale: $(call obj,$(BENCH_SCALE_SRC) bridge/deliveries.c) \
                             $(LIBSESSIONS) $(LIBAPPDATA) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
+# The broker's benchmark: its clock and percentiles are bench_stats.c's.
+$(BUILD)/bench/bench-broker: $(BUILD)/obj/tests/bench/bench-broker.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBEXPLAINER) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
 #include "client.h"
 #include "envelope.h"
 
@@ -76,48 +77,12 @@ static long long env_num(const char *name, long long dflt)
 	return *end || n <= 0 ? dflt : n;
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of sorted v[n]. */
-static double pct(const double *v, size_t n, double p)
-{
-	size_t i = (size_t)(p / 100.0 * (double)n + 0.5);
-
-	if (n == 0)
-		return 0;
-	return v[i == 0 ? 0 : (i > n ? n - 1 : i - 1)];
-}
-
-static double median(double *v, int n)
-{
-	double tmp[64];
-
-	if (n == 0)
-		return 0;
-	memcpy(tmp, v, (size_t)n * sizeof *v);
-	qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
 static void die(const char *what, const char *err)
@@ -158,15 +123,15 @@ static void latency_round(struct path *p, int n, double *samples)
 	int bare = strcmp(p->name, "bare") == 0;
 
 	for (int i = 0; i < n; i++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 		if (one_call(&p->c, p->tool, ARGS, bare, err, sizeof err) < 0)
 			die(p->name, err);
-		samples[i] = now_us() - t0;
+		samples[i] = bench_now_us() - t0;
 		sum += samples[i];
 	}
-	qsort(samples, (size_t)n, sizeof *samples, cmp_double);
-	p->p50[p->rounds] = pct(samples, (size_t)n, 50);
-	p->p99[p->rounds] = pct(samples, (size_t)n, 99);
+	bench_sort(samples, (size_t)n);
+	p->p50[p->rounds] = bench_pct(samples, (size_t)n, 50);
+	p->p99[p->rounds] = bench_pct(samples, (size_t)n, 99);
 	p->mean[p->rounds] = sum / n;
 	p->rounds++;
 }
@@ -182,7 +147,7 @@ static void throughput_round(struct path *p, int ms)
 	double t0, end, t1;
 
 	build_call(&req, p->tool, ARGS);
-	t0 = now_us();
+	t0 = bench_now_us();
 	end = t0 + ms * 1000.0;
 	for (; inflight < PIPELINE_DEPTH; inflight++)
 		if (hb_client_send(&p->c, &req, &id, err, sizeof err) < 0)
@@ -193,13 +158,13 @@ static void throughput_round(struct path *p, int ms)
 		hb_env_free(&reply);
 		inflight--;
 		done++;
-		if (now_us() >= end)
+		if (bench_now_us() >= end)
 			break;
 		if (hb_client_send(&p->c, &req, &id, err, sizeof err) < 0)
 			die(p->name, err);
 		inflight++;
 	}
-	t1 = now_us();
+	t1 = bench_now_us();
 	while (inflight-- > 0) {
 		if (hb_client_recv(&p->c, &reply, 5000, err, sizeof err) < 0)
 			die(p->name, err);
@@ -239,9 +204,9 @@ static json_t *service_of(json_t *st, const char *name)
 /* Wait until every service is up; 0, or -1 after timeout_ms. */
 static int wait_all_up(struct hb_client *c, int timeout_ms)
 {
-	double deadline = now_us() + timeout_ms * 1000.0;
+	double deadline = bench_now_us() + timeout_ms * 1000.0;
 
-	while (now_us() < deadline) {
+	while (bench_now_us() < deadline) {
 		json_t *st = status(c), *s;
 		size_t i;
 		int up = st != NULL;
@@ -304,13 +269,13 @@ static double kill_and_recover(struct hb_client *c, int *tries)
 	*tries = 0;
 	if (pid <= 0)
 		return -1;
-	t0 = now_us();
+	t0 = bench_now_us();
 	if (kill(pid, SIGKILL) < 0)
 		return -1;
-	while (now_us() - t0 < 10e6) {
+	while (bench_now_us() - t0 < 10e6) {
 		(*tries)++;
 		if (one_call(c, "echo", ARGS, 0, err, sizeof err) == 0)
-			return (now_us() - t0) / 1000.0;
+			return (bench_now_us() - t0) / 1000.0;
 	}
 	return -1;
 }
@@ -405,10 +370,10 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++) {
 			struct path *p = &paths[i];
 
-			p->run_p50[run] = median(p->p50, p->rounds);
-			p->run_p99[run] = median(p->p99, p->rounds);
-			p->run_mean[run] = median(p->mean, p->rounds);
-			p->run_rate[run] = median(p->rate, p->trounds);
+			p->run_p50[run] = bench_median(p->p50, (size_t)p->rounds);
+			p->run_p99[run] = bench_median(p->p99, (size_t)p->rounds);
+			p->run_mean[run] = bench_median(p->mean, (size_t)p->rounds);
+			p->run_rate[run] = bench_median(p->rate, (size_t)p->trounds);
 		}
 	}
 	sleep_ms(200);
@@ -455,7 +420,7 @@ int main(int argc, char **argv)
 
 	{
 		struct path *b = &paths[0], *m = &paths[1], *r = &paths[2];
-		double kmed = median(kill_ms, nk), kmax = 0;
+		double kmed = bench_median(kill_ms, (size_t)nk), kmax = 0;
 		int met50 = 1, met99 = 1, metrate = 1;
 
 		for (int i = 0; i < nk; i++)

@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "settings.h"
 #include "tunables.h"
 #include "ws.h"
@@ -90,13 +91,6 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Take one message off the link, waiting at most until deadline: the
@@ -525,8 +519,8 @@ static int bench_action(struct bench *b, const struct action *a)
 			t_base[r] = tb;
 		}
 	}
-	qsort(t_ours, (size_t)b->rounds, sizeof t_ours[0], cmp_double);
-	qsort(t_base, (size_t)b->rounds, sizeof t_base[0], cmp_double);
+	bench_sort(t_ours, (size_t)b->rounds);
+	bench_sort(t_base, (size_t)b->rounds);
 	p50o = quantile(t_ours, b->rounds, 0.5);
 	p50b = quantile(t_base, b->rounds, 0.5);
 	printf("  %-10s %-8s %8.2f %8.2f   %8.2f %8.2f   %6.2f %8.2f\n", a->name, a->page, p50o,

@@ -48,6 +48,7 @@
 #include "../harness/fake_gemini.h"
 #include "../harness/harness.h"
 #include "base64.h"
+#include "bench_stats.h"
 #include "gemini.h"
 #include "settings.h"
 
@@ -96,16 +97,11 @@ static double now_ms(void)
 	return clock_ms(CLOCK_MONOTONIC);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_round(const void *a, const void *b)
 {
-	return cmp_double(&((const struct round *)a)->wall, &((const struct round *)b)->wall);
+	double x = ((const struct round *)a)->wall, y = ((const struct round *)b)->wall;
+
+	return x < y ? -1 : x > y;
 }
 
 /* {"text": N pieces of 16 sentences of 110 characters} as JSON text. */
@@ -227,7 +223,7 @@ static void trace(struct round *rd, struct req *r, size_t n, long latency, doubl
 		j = prev;
 	}
 	rd->to_fake = r[j].arrived - start;
-	qsort(late, n, sizeof late[0], cmp_double);
+	bench_sort(late, n);
 	rd->fake_median = late[n / 2];
 	rd->traced = 1;
 }

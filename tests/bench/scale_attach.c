@@ -39,14 +39,14 @@ static int measure_window(struct scale_broker *b, struct standins *s, long cpu_m
 	double st0, sc0, st1, sc1, t0;
 	long r0 = atomic_load(&s->replies);
 
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	if (scale_cpu_of(b->f.broker, &st0, &sc0, NULL) < 0)
 		return fprintf(stderr, "bench-scale: cannot read the broker's CPU time\n"), -1;
 	for (long i = 0; i < cpu_ms / 50 && !*stop; i++)
 		fx_sleep_ms(50);
 	if (scale_cpu_of(b->f.broker, &st1, &sc1, NULL) < 0)
 		return fprintf(stderr, "bench-scale: cannot read the broker's CPU time\n"), -1;
-	af->wall_s += (scale_now_us() - t0) / 1e6;
+	af->wall_s += (bench_now_us() - t0) / 1e6;
 	af->stat_s += st1 - st0;
 	af->sched_s += sc1 - sc0;
 	af->replies += atomic_load(&s->replies) - r0;

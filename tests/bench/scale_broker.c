@@ -40,11 +40,11 @@ int scale_front_call(struct hb_client *c, const char *tool, const char *json, do
 	if (hb_env_set_str(&req, "op", "call") < 0 || hb_env_set_str(&req, "tool", tool) < 0 ||
 	    hb_env_set_str(&req, "json", json) < 0)
 		return fprintf(stderr, "bench-scale: %s: the request does not fit an envelope\n", tool), -1;
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	if (hb_client_request(c, &req, &reply, err, sizeof err) < 0)
 		return fprintf(stderr, "bench-scale: %s: %s\n", tool, err), -1;
 	if (us)
-		*us = scale_now_us() - t0;
+		*us = bench_now_us() - t0;
 	if (!(ok = hb_env_bool(&reply, "ok", 0)))
 		fprintf(stderr, "bench-scale: %s %s failed: %s\n", tool, json,
 			hb_env_str_or(&reply, "err.msg", hb_env_str_or(&reply, "text", "?")));

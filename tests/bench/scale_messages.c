@@ -47,15 +47,15 @@ static long long count_rows(sqlite3 *db, const char *sql, const char *session)
 static int wait_rows(sqlite3 *db, const char *sql, const char *session, long long want, int ms, double *at_us,
 		     const volatile sig_atomic_t *stop)
 {
-	double end = scale_now_us() + ms * 1000.0;
+	double end = bench_now_us() + ms * 1000.0;
 
-	while (scale_now_us() < end && !*stop) {
+	while (bench_now_us() < end && !*stop) {
 		long long n = count_rows(db, sql, session);
 		if (n < 0)
 			return -1;
 		if (n >= want) {
 			if (at_us)
-				*at_us = scale_now_us();
+				*at_us = bench_now_us();
 			return 0;
 		}
 		fx_sleep_ms(2);
@@ -144,9 +144,9 @@ static int attach_and_take(struct scale_broker *b, const char *to, long count, s
 	if (hb_client_open(&c, ep, 15000, err, sizeof err) < 0)
 		return fprintf(stderr, "bench-scale: the stand-in bridge: %s\n", err), -1;
 	deliveries_init(&dl, &c, to, "codex");
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	end = t0 + 60e6;
-	while (confirmed < count && scale_now_us() < end && !*stop) {
+	while (confirmed < count && bench_now_us() < end && !*stop) {
 		long long wait = deliveries_attach(&dl);
 		zmq_pollitem_t it = { c.sock, 0, ZMQ_POLLIN, 0 };
 		struct delivery *x;
@@ -161,7 +161,7 @@ static int attach_and_take(struct scale_broker *b, const char *to, long count, s
 			x->state = DELIVERY_WORKING;
 			deliveries_finish(&dl, x, 1, turn, NULL);
 			if (++confirmed == count)
-				t_confirm = scale_now_us();
+				t_confirm = bench_now_us();
 		}
 	}
 	if (confirmed < count) {
@@ -201,10 +201,10 @@ static int one_count(struct scale_broker *b, int i, long count, struct delivery_
 	if (fx_create_session(&b->f, title, "codex", "/tmp", "full-auto", to, sizeof to) < 0)
 		return -1;
 	fprintf(stderr, "bench-scale: queueing %s messages...\n", scale_grouped(count, num, sizeof num));
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	if (queue_messages(b, to, count, IN_FLIGHT, tag) < 0)
 		return -1;
-	df->queue_s = (scale_now_us() - t0) / 1e6;
+	df->queue_s = (bench_now_us() - t0) / 1e6;
 	if (wait_rows(b->db, offered_sql, to, count, 30000, NULL, stop) < 0) {
 		if (!*stop)
 			fprintf(stderr, "bench-scale: svc-messages did not offer every message once within 30 s\n");

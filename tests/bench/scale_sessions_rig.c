@@ -50,9 +50,9 @@ static int inside_op(void *arg, double *us)
 	}
 	call->ctx = (struct hb_call_context){ "bench-scale", "maintain_sessions", "", "", "", "", "", "", "" };
 	call->pool = &r->pool;
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	rc = handle_maintain_sessions(call, args);
-	*us = scale_now_us() - t0;
+	*us = bench_now_us() - t0;
 	json_decref(args);
 	if (rc != 0 || !call->answered || !call->ok) {
 		fprintf(stderr, "bench-scale: maintain_sessions (in process) failed: %s\n",
@@ -73,9 +73,9 @@ static int query_op(void *arg, double *us)
 
 	if (!args)
 		return fprintf(stderr, "bench-scale: out of memory\n"), -1;
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	out = session_lookup_run(r->conn, args, "", err, sizeof err);
-	*us = scale_now_us() - t0;
+	*us = bench_now_us() - t0;
 	json_decref(args);
 	if (!out)
 		return fprintf(stderr, "bench-scale: session_lookup_run: %s\n", err), -1;
@@ -176,10 +176,10 @@ int count_rig_fill(struct count_rig *r)
 	fprintf(stderr, "bench-scale: %s sessions: filling appdata.db...\n", scale_grouped(r->sessions, num, sizeof num));
 	if (appdata_default_path(path, sizeof path, err, sizeof err) < 0)
 		return fprintf(stderr, "bench-scale: %s\n", err), -1;
-	t0 = scale_now_us();
+	t0 = bench_now_us();
 	if (fill_elsewhere(path, r->sessions) < 0)
 		return -1;
-	r->fill_s = (scale_now_us() - t0) / 1e6;
+	r->fill_s = (bench_now_us() - t0) / 1e6;
 	if (scale_db_ids(path, r->sessions, &r->db) < 0)
 		return fprintf(stderr, "bench-scale: out of memory\n"), -1;
 	if (!(r->conn = appdata_open_ro(path, err, sizeof err)))

@@ -1,45 +1,19 @@
 /*
- * scale_stats - see scale_stats.h.  Percentiles are nearest-rank, as in
- * bench-broker.c, so the scale figures read like the broker's.
+ * scale_stats - see scale_stats.h.  Percentiles are bench_stats.c's, as
+ * in bench-broker.c, so the scale figures read like the broker's.
  */
 #include "scale_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MIN_ROUND_SAMPLES 10 /* a round cut short by HB_BENCH_SCALE_FIGURE_MS keeps these */
-
-double scale_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of sorted v[n]. */
-static double pct(const double *v, size_t n, double p)
-{
-	size_t i = (size_t)(p / 100.0 * (double)n + 0.5);
-
-	if (n == 0)
-		return 0;
-	return v[i == 0 ? 0 : (i > n ? n - 1 : i - 1)];
-}
 
 int scale_sample(scale_op_fn op, void *arg, long calls, double limit_us, struct scale_samples *s,
 		 const volatile sig_atomic_t *stop)
 {
-	double t0 = scale_now_us();
+	double t0 = bench_now_us();
 
 	if (s->n + (size_t)calls > s->cap) {
 		double *v = realloc(s->v, (s->n + (size_t)calls) * sizeof *v);
@@ -52,7 +26,7 @@ int scale_sample(scale_op_fn op, void *arg, long calls, double limit_us, struct 
 		if (op(arg, &s->v[s->n]) < 0)
 			return -1;
 		s->n++;
-		if (i + 1 < calls && i + 1 >= MIN_ROUND_SAMPLES && scale_now_us() - t0 > limit_us) {
+		if (i + 1 < calls && i + 1 >= MIN_ROUND_SAMPLES && bench_now_us() - t0 > limit_us) {
 			s->cut = 1;
 			break;
 		}
@@ -72,10 +46,9 @@ int scale_warm_up(scale_op_fn op, void *arg, long calls, const volatile sig_atom
 
 void scale_summarize(struct scale_samples *s, struct scale_figure *f)
 {
-	if (s->n > 0)
-		qsort(s->v, s->n, sizeof *s->v, cmp_double);
-	f->p50 = pct(s->v, s->n, 50);
-	f->p99 = pct(s->v, s->n, 99);
+	bench_sort(s->v, s->n);
+	f->p50 = bench_pct(s->v, s->n, 50);
+	f->p99 = bench_pct(s->v, s->n, 99);
 	f->n = s->n;
 	f->cut = s->cut;
 	free(s->v);

@@ -1,8 +1,8 @@
 /*
  * scale_stats - how the scale benchmark (bench-scale.c) turns timed calls
- * into figures: a microsecond clock, samples gathered over rounds with a
- * time limit per round, their p50 and p99, and counts printed with
- * thousands separators.  Parts 1 and 3 both time calls this way, so their
+ * into figures: samples gathered over rounds with a time limit per round,
+ * their p50 and p99 (bench_stats.h's), and counts printed with thousands
+ * separators.  Parts 1 and 3 both time calls this way, so their
  * figures mean the same thing.
  */
 #ifndef BENCH_SCALE_STATS_H
@@ -10,6 +10,8 @@
 
 #include <signal.h>
 #include <stddef.h>
+
+#include "bench_stats.h"
 
 /* The most counts one part runs (a list of sizes from the environment). */
 #define SCALE_MAX_COUNTS 8
@@ -30,8 +32,6 @@ struct scale_samples {
 /* One timed operation on arg: its time into *us; 0 or -1 (said on stderr). */
 typedef int (*scale_op_fn)(void *arg, double *us);
 
-/* CLOCK_MONOTONIC in microseconds (common/clock.h counts in ms only). */
-double scale_now_us(void);
 /* Up to `calls` more samples of op into s, for at most limit_us (but at
  * least a few); 0, or -1 when op failed or *stop was set. */
 int scale_sample(scale_op_fn op, void *arg, long calls, double limit_us, struct scale_samples *s,
