@@ -86,7 +86,11 @@ concurrency = 1
 tools = becho
 EOF
 
-echo "command: make bench  (sh tests/bench/run.sh ${1:-build})"
+if [ "${2:-}" = broker ]; then
+	echo "command: make bench, its broker part  (sh tests/bench/run.sh ${1:-build} broker)"
+else
+	echo "command: make bench  (sh tests/bench/run.sh ${1:-build})"
+fi
 echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')), Linux $(uname -r)"
 echo "libzmq:  $(pkg-config --modversion libzmq 2>/dev/null || echo '?')"
 
