@@ -194,6 +194,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSE
                        $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
+# The broker's sleep is tested alone, on real sockets (broker/ is in no archive).
+$(BUILD)/tests/test_broker_wait: $(call obj,broker/wait.c)
+$(call obj,tests/unit/test_broker_wait.c): CFLAGS += -Ibroker -Itimeline
 # The bridge's transcript search is tested alone (it is in no archive).
 $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
 $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
