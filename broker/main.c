@@ -193,6 +193,7 @@ static void maybe_notify_ready(struct broker *b, long long now)
 }
 
 #define LAUNCH_FDS 32
+_Static_assert(1 + LAUNCH_FDS <= WAIT_MAX_FDS, "one sleep watches the signal pipe and every launch");
 
 static void run(struct broker *b)
 {
