@@ -628,6 +628,7 @@ int main(int argc, char **argv)
 	if (br.once_failed && status == 0)
 		status = 1;
 	codex_timeline_free(&br); /* the last rows, before the detach unbinds them */
+	codex_deliver_close_runs(&br);
 	deliveries_detach(&br.dl, 1);
 	while (br.pending.count) {
 		struct pending *p = hb_map_any(&br.pending);

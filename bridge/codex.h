@@ -64,6 +64,10 @@ int codex_deliver_refuse(struct bridge *br, json_t *msg);
 /* Before each wait: repeat session.attach, or detach once the server's
  * input is closed (the bridge is ending); ms until the next time. */
 long long codex_deliver_tick(struct bridge *br);
+/* The bridge ends with turns it started still open (it was signalled, or
+ * the server is gone): their runs end with it.  Before the detach, whose
+ * answer shows the broker has them. */
+void codex_deliver_close_runs(struct bridge *br);
 void codex_deliver_free(struct bridge *br);
 
 /* codex_timeline.c: the session's threads into timeline rows */

@@ -301,6 +301,17 @@ long long codex_deliver_tick(struct bridge *br)
 	return deliveries_attach(&br->dl);
 }
 
+void codex_deliver_close_runs(struct bridge *br)
+{
+	while (br->runs) {
+		struct delivered_run *r = br->runs;
+		br->runs = r->next;
+		log_info(r->run, "the turn did not complete before the bridge's end: closing its run");
+		broker_op(br, "run.close", r->run, NULL);
+		free(r);
+	}
+}
+
 void codex_deliver_free(struct bridge *br)
 {
 	while (br->runs) {

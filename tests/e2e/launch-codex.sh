@@ -21,6 +21,9 @@
 #   idle       hb-codex-bridge --once on its own, with nothing to carry:
 #              stdin's end does not end it, it attaches and ends after
 #              HB_ONCE_IDLE_MS; --once without --resume is a usage error
+#   stopped    a launched turn whose model hangs: hbctl run stop ends the
+#              bridge the broker started (status 0), the run is closed
+#              and the message stays delivered
 #   stuck      (a second broker with short limits) nothing is started
 #              just after the broker's own start; a codex that never
 #              answers: one launch per session however often svc-messages
@@ -115,12 +118,14 @@ reply='Reply from B: done, the tests pass.'
 # threads with a turn each; then B's launched agent gets A's message and
 # answers with send_session_message to A; then A's launched agent gets it;
 # then B's again (the codexPath section).
+# The stopped section's turn waits for a file nobody writes: its model
+# request hangs.
 script=$(node -e '
-	const [a, reply] = process.argv.slice(1);
+	const [a, reply, never] = process.argv.slice(1);
 	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, turns: [{}, {},
 		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
 			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
-		{ finalText: "Thanks, B." }] }));' "$A" "$reply")
+		{ finalText: "Thanks, B." }, {}, { waitForFile: never }] }));' "$A" "$reply" "$tmp/never-answered")
 MOCK_SCRIPT_JSON=$script node "$rig/mock-responses.mjs" --port 0 --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 mock=$!
 wait_for 10 '[ -s "$tmp/mock.out" ]'
@@ -232,6 +237,25 @@ check "idle: nothing on its stdout (there is no caller)" '[ ! -s "$tmp/idle.out"
 "$build/hb-codex-bridge" --session "$B" --access full-auto --once -- codex app-server </dev/null >/dev/null 2>"$tmp/usage.err"
 rc=$?
 check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -qF -- "--resume THREAD --access LEVEL --once" "$tmp/usage.err"'
+
+# -------------------------------------------------------------- stopped --
+# A launched turn whose model hangs: nobody but the broker can end it, so
+# hbctl run stop ends the bridge it started (SIGTERM: the bridge's own
+# close), as launch-claude.sh checks for Claude.
+body='Think about this for a long time.'
+envelope "$A" "Sender A" "$body" >"$tmp/stop.envelope"
+receipt=$(send run-a "$B" call-stop "$body")
+op=$(op_of call-stop)
+check "stopped: B's bridge is started again, and its model got the message (its answer hangs)" \
+	'wait_for 60 "[ \$(started_for $B) = 3 ]" && wait_for 120 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/stop.envelope)\" = \"1 1\" ]"'
+"$build/hbctl" run stop "$op" >"$tmp/stop.out" 2>&1
+check "stopped: hbctl run stop of the launched turn's run" 'grep -q stopped "$tmp/stop.out"'
+check "stopped: the broker ended the bridge it started for that run" \
+	'grep -q "\[$B\] run $op stopped: ending the bridge started for it (pid [0-9]*)" "$tmp/broker.log"'
+stopped_ended() { grep -c "\[$B\] the Codex bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
+check "stopped: the bridge ended with status 0 (its own close), the run closed, the launch forgotten" \
+	'wait_for 30 "[ \$(stopped_ended) -ge 3 ]" && wait_for 10 "grep -q \"run $op closed\" $tmp/broker.log" && wait_for 30 no_launches'
+check "stopped: the message is not lost (delivered: it is in the thread)" 'wait_for 30 "state_is call-stop sent"'
 
 # ---------------------------------------------------------------- stuck --
 # A codex that never answers (it only sleeps), behind a broker whose
