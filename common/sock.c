@@ -206,20 +206,24 @@ int hb_wait_sock_or_fd(void *sock, int fd)
 
 	if (zmq_getsockopt(sock, ZMQ_FD, &zfd, &len) < 0)
 		return -1;
-	for (;;) {
+	for (int fd_ready = 0;;) {
 		struct pollfd p[2] = { { .fd = zfd, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
 
 		/* ZMQ_FD only says that the socket's state changed: its events
-		 * tell what there is, before each sleep and after each wake. */
+		 * tell what there is, before each sleep and after each wake.
+		 * The socket comes first even when fd woke us: what was sent
+		 * to it (a service worker's own call) may have been sent
+		 * before what fd stands for (a call queued after it). */
 		len = sizeof events;
 		if (zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) < 0)
 			return -1;
 		if (events & ZMQ_POLLIN)
 			return 1;
+		if (fd_ready)
+			return 2;
 		if (poll(p, 2, -1) < 0)
 			return -1;
-		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
-			return 2;
+		fd_ready = (p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 	}
 }
 

@@ -45,9 +45,10 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e);
 int hb_publish(void *pub, const char *topic, const char *json);
 
 /* Wait, without a time limit, until sock has a message to read (1) or
- * else the file descriptor fd is readable (2); -1 with errno (ETERM once
- * the context is shut down, EINTR).  One poll per sleep: zmq_poll makes a
- * non-blocking pass first, a second system call each time. */
+ * else the file descriptor fd is readable (2): the socket first, also
+ * when both are ready; -1 with errno (ETERM once the context is shut
+ * down, EINTR).  One poll per sleep: zmq_poll makes a non-blocking pass
+ * first, a second system call each time. */
 int hb_wait_sock_or_fd(void *sock, int fd);
 
 /* Printable peer id for logs. */
