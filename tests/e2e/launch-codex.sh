@@ -73,6 +73,13 @@ envelope() {
 	printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="%s" from_agent="codex">\n%s\n</session_message>' \
 		"$1" "$2" "$3"
 }
+# a_to_b NAME BODY: A's run sends BODY to B as call-NAME; the envelope B's
+# model must read goes to $tmp/NAME.envelope, the message's id to $op.
+a_to_b() {
+	envelope "$A" "Sender A" "$2" >"$tmp/$1.envelope"
+	receipt=$(send run-a "$B" "call-$1" "$2")
+	op=$(op_of "call-$1")
+}
 # desktop NAME SESSION [desktop options]: the desktop on the session's
 # thread (a new one, with one turn of its own, unless --resume) until
 # $tmp/NAME.stop exists.
@@ -209,9 +216,7 @@ done
 # ------------------------------------------------------------ codexPath --
 "$build/hbctl" settings codex-path set "$tmp/no-such-codex" >/dev/null
 body='Once more, please.'
-envelope "$A" "Sender A" "$body" >"$tmp/again.envelope"
-receipt=$(send run-a "$B" call-again "$body")
-op=$(op_of call-again)
+a_to_b again "$body"
 check "codexPath: hbctl messages says the program is missing" \
 	'wait_for 30 "queue_line $op | grep -qF \"its Codex agent cannot be started: codexPath $tmp/no-such-codex is not an executable file; set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)\""'
 "$build/hbctl" settings codex-path set no-such-codex-program >/dev/null
@@ -243,9 +248,7 @@ check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -q
 # hbctl run stop ends the bridge it started (SIGTERM: the bridge's own
 # close), as launch-claude.sh checks for Claude.
 body='Think about this for a long time.'
-envelope "$A" "Sender A" "$body" >"$tmp/stop.envelope"
-receipt=$(send run-a "$B" call-stop "$body")
-op=$(op_of call-stop)
+a_to_b stop "$body"
 check "stopped: B's bridge is started again, and its model got the message (its answer hangs)" \
 	'wait_for 60 "[ \$(started_for $B) = 3 ]" && wait_for 120 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/stop.envelope)\" = \"1 1\" ]"'
 "$build/hbctl" run stop "$op" >"$tmp/stop.out" 2>&1
