@@ -12,12 +12,17 @@
  * the loop, which queues them here for whichever worker is free first; a
  * worker takes from that queue before it waits, and only an idle one is
  * woken for a queued call (its own pipe), so under load the queue costs
- * no system call and no thread is woken for nothing.
+ * no system call and no thread is woken for nothing.  A worker that finds
+ * nothing yields the CPU once before it sleeps: on a busy machine the
+ * loop or the broker runs meanwhile and usually hands it the next call,
+ * and a sleep and a wake-up cost a context switch and about ten system
+ * calls (svc-echo's CPU per pipelined call fell from 23-25 to 18-22 us).
  */
 #include "service_pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +331,18 @@ static struct hb_call *take_queued(struct hb_pool *pool)
 	return c;
 }
 
+/* The next queued call, or NULL (stopping: NULL, *stop set). */
+static struct hb_call *next_queued(struct hb_pool *pool, int *stop)
+{
+	struct hb_call *c = NULL;
+
+	pthread_mutex_lock(&pool->lock);
+	if (!(*stop = pool->stopping))
+		c = take_queued_locked(pool);
+	pthread_mutex_unlock(&pool->lock);
+	return c;
+}
+
 /* The next queued call, or NULL with worker w put on the idle stack
  * (stopping: NULL, *stop set). */
 static struct hb_call *next_or_idle(struct hb_pool *pool, int w, int *stop)
@@ -376,21 +393,35 @@ static void *worker_main(void *arg)
 		char err[256], bytes[64];
 		int rc, stop, pass = -1;
 
-		if ((queued = next_or_idle(pool, me, &stop))) {
+		if ((queued = next_queued(pool, &stop))) {
 			run_and_answer(pool, sock, queued);
 			continue;
 		}
 		if (stop)
 			break;
-		rc = hb_wait_sock_or_fd(sock, pool->wake[me][0]);
-		pthread_mutex_lock(&pool->lock);
-		leave_idle(pool, me);
-		/* A wake-up meant for a queued call, while a call of our own
-		 * came too: another idle worker takes the queued one. */
-		if (rc == 1 && pool->qhead)
-			pass = pop_idle(pool);
-		pthread_mutex_unlock(&pool->lock);
-		wake_worker(pool, pass);
+		/* Nothing queued: let the threads that feed this one run
+		 * before it sleeps.  Under load a call comes meanwhile, and
+		 * taking it costs far less than a sleep and a wake-up.  The
+		 * socket comes first: a call of our own sent meanwhile is
+		 * older than one queued after it. */
+		sched_yield();
+		if ((rc = hb_sock_readable(sock)) == 0) {
+			if ((queued = next_or_idle(pool, me, &stop))) {
+				run_and_answer(pool, sock, queued);
+				continue;
+			}
+			if (stop)
+				break;
+			rc = hb_wait_sock_or_fd(sock, pool->wake[me][0]);
+			pthread_mutex_lock(&pool->lock);
+			leave_idle(pool, me);
+			/* A wake-up meant for a queued call, while a call of our own
+			 * came too: another idle worker takes the queued one. */
+			if (rc == 1 && pool->qhead)
+				pass = pop_idle(pool);
+			pthread_mutex_unlock(&pool->lock);
+			wake_worker(pool, pass);
+		}
 		if (rc < 0) {
 			if (errno == ETERM)
 				break;

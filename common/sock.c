@@ -199,6 +199,16 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e)
 	return send_buf(sock, buf, len, peer ? ZMQ_DONTWAIT : 0);
 }
 
+int hb_sock_readable(void *sock)
+{
+	int events;
+	size_t len = sizeof events;
+
+	if (zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) < 0)
+		return -1;
+	return (events & ZMQ_POLLIN) != 0;
+}
+
 int hb_wait_sock_or_fd(void *sock, int fd)
 {
 	int zfd, events;

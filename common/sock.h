@@ -44,6 +44,8 @@ int hb_send_env(void *sock, const struct hb_peer *peer, const struct hb_env *e);
 /* Publish an event: topic frame, then an envelope {op:"event",topic,json}. */
 int hb_publish(void *pub, const char *topic, const char *json);
 
+/* Whether sock has a message to read now: 1, 0, or -1 with errno. */
+int hb_sock_readable(void *sock);
 /* Wait, without a time limit, until sock has a message to read (1) or
  * else the file descriptor fd is readable (2): the socket first, also
  * when both are ready; -1 with errno (ETERM once the context is shut
