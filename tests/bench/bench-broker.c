@@ -14,7 +14,8 @@
  * sends the encoded call envelope back) and their ratio; pipelined calls
  * per second with 64 in flight and their ratio to the bare relay's; the
  * time from SIGKILL of svc-echo to the next call it serves; the broker's
- * resident memory idle and with 10,000 calls in flight.  Latency and
+ * resident memory idle and with 10,000 calls in flight; the CPU each
+ * process spends per pipelined call, on all three paths.  Latency and
  * throughput rounds alternate between the paths so machine noise hits
  * both; each figure is the median of rounds.  The latency and throughput
  * measurement is made HB_BENCH_RUNS times in a row, each run printed, since
@@ -27,6 +28,9 @@
  * HB_BENCH_SETTLE_MS [600: time a restarted service runs before the next
  * kill; run.sh sets HB_HEALTHY_MS below it, so every kill takes the
  * broker's first-restart-at-once path as a production crash would].
+ * HB_BENCH_BARE_PIDS ("RELAY WORKER", set by run.sh) names the bare
+ * path's processes, so that their CPU per pipelined call is printed
+ * beside the broker's and its services' (read from /proc/PID/stat).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -63,6 +67,10 @@ struct path {
 	int rounds, trounds;
 	/* per run: the medians of its rounds */
 	double run_p50[RUNS_MAX], run_p99[RUNS_MAX], run_mean[RUNS_MAX], run_rate[RUNS_MAX];
+	/* CPU per pipelined call (us) of the client, the process in the
+	 * middle (hb-broker or the relay) and the service (0: unknown) */
+	pid_t cpu_pid[2];
+	double cpu[3][64], run_cpu[3][RUNS_MAX];
 };
 
 static long long env_num(const char *name, long long dflt)
@@ -136,7 +144,34 @@ static void latency_round(struct path *p, int n, double *samples)
 	p->rounds++;
 }
 
-/* Keep PIPELINE_DEPTH calls in flight for ms; calls answered per second. */
+/* CPU time of process pid so far, all its threads, in us; -1 when it
+ * cannot be read (no /proc: not Linux). */
+static double cpu_us(pid_t pid)
+{
+	char path[64], buf[1024], *f;
+	unsigned long long utime, stime;
+	long hz = sysconf(_SC_CLK_TCK);
+	size_t n;
+	FILE *in;
+
+	if (pid <= 0 || hz <= 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if (!(in = fopen(path, "r")))
+		return -1;
+	n = fread(buf, 1, sizeof buf - 1, in);
+	fclose(in);
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces: state is the
+	 * third field, utime and stime the 14th and 15th. */
+	if (!(f = strrchr(buf, ')')) ||
+	    sscanf(f + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+		return -1;
+	return (double)(utime + stime) * 1e6 / (double)hz;
+}
+
+/* Keep PIPELINE_DEPTH calls in flight for ms; calls answered per second,
+ * and the CPU per call of the three processes. */
 static void throughput_round(struct path *p, int ms)
 {
 	struct hb_env req, reply;
@@ -145,8 +180,12 @@ static void throughput_round(struct path *p, int ms)
 	long long done = 0;
 	int inflight = 0;
 	double t0, end, t1;
+	pid_t pids[3] = { getpid(), p->cpu_pid[0], p->cpu_pid[1] };
+	double cpu0[3];
 
 	build_call(&req, p->tool, ARGS);
+	for (int i = 0; i < 3; i++)
+		cpu0[i] = cpu_us(pids[i]);
 	t0 = bench_now_us();
 	end = t0 + ms * 1000.0;
 	for (; inflight < PIPELINE_DEPTH; inflight++)
@@ -165,10 +204,14 @@ static void throughput_round(struct path *p, int ms)
 		inflight++;
 	}
 	t1 = bench_now_us();
-	while (inflight-- > 0) {
+	for (int left = inflight; left > 0; left--) {
 		if (hb_client_recv(&p->c, &reply, 5000, err, sizeof err) < 0)
 			die(p->name, err);
 		hb_env_free(&reply);
+	}
+	for (int i = 0; i < 3; i++) {
+		double now = cpu_us(pids[i]);
+		p->cpu[i][p->trounds] = cpu0[i] < 0 || now < 0 ? -1 : (now - cpu0[i]) / (double)(done + inflight);
 	}
 	p->rate[p->trounds++] = (double)done / ((t1 - t0) / 1e6);
 }
@@ -295,6 +338,21 @@ static void row(const char *measure, const char *value, const char *target, int 
 	       verdict < 0 ? "" : verdict ? "PASS" : "MISS");
 }
 
+/* client / middle / service CPU per call in run, "?" where unknown. */
+static void cpu_row(const char *measure, const struct path *p, int run)
+{
+	char v[64], part[3][16];
+
+	for (int k = 0; k < 3; k++) {
+		if (p->run_cpu[k][run] < 0)
+			snprintf(part[k], sizeof part[k], "?");
+		else
+			snprintf(part[k], sizeof part[k], "%.0f", p->run_cpu[k][run]);
+	}
+	snprintf(v, sizeof v, "%s / %s / %s us", part[0], part[1], part[2]);
+	row(measure, v, "", -1);
+}
+
 int main(int argc, char **argv)
 {
 	int ncalls = (int)env_num("HB_BENCH_CALLS", 20000), warmup = (int)env_num("HB_BENCH_WARMUP", 2000);
@@ -336,6 +394,16 @@ int main(int argc, char **argv)
 		die("broker", "its services did not come up within 15 s");
 	for (int i = 0; i < 3; i++)
 		open_client(&paths[i].c, paths[i].endpoint, 5000);
+	paths[0].cpu_pid[0] = paths[1].cpu_pid[0] = broker;
+	paths[0].cpu_pid[1] = service_pid(&admin, "echo");
+	paths[1].cpu_pid[1] = service_pid(&admin, "bare-echo");
+	if (getenv("HB_BENCH_BARE_PIDS")) {
+		long relay = 0, worker = 0;
+		if (sscanf(getenv("HB_BENCH_BARE_PIDS"), "%ld %ld", &relay, &worker) == 2) {
+			paths[2].cpu_pid[0] = (pid_t)relay;
+			paths[2].cpu_pid[1] = (pid_t)worker;
+		}
+	}
 	/* The bare relay may still be binding: retry its first call. */
 	for (int i = 0;; i++) {
 		if (one_call(&paths[2].c, "echo", ARGS, 1, err, sizeof err) == 0)
@@ -374,6 +442,8 @@ int main(int argc, char **argv)
 			p->run_p99[run] = bench_median(p->p99, (size_t)p->rounds);
 			p->run_mean[run] = bench_median(p->mean, (size_t)p->rounds);
 			p->run_rate[run] = bench_median(p->rate, (size_t)p->trounds);
+			for (int k = 0; k < 3; k++)
+				p->run_cpu[k][run] = bench_median(p->cpu[k], (size_t)p->trounds);
 		}
 	}
 	sleep_ms(200);
@@ -431,6 +501,8 @@ int main(int argc, char **argv)
 		       "broker = client -> hb-broker -> svc-echo (concurrency 4);\n"
 		       "broker-min = the same broker -> bare-relay svc (one thread, no pool);\n"
 		       "bare = client -> bare-relay relay (ROUTER/ROUTER) -> bare-relay worker.\n"
+		       "CPU per pipelined call: client / hb-broker or the relay / the service, all\n"
+		       "threads (/proc/PID/stat; \"?\": not readable).\n"
 		       "A ratio target is met when every run meets it.\n\n",
 		       runs, rounds * per_round, rounds, (int)strlen(ARGS), PIPELINE_DEPTH, seconds);
 		printf("  %-46s %16s  %-10s %s\n", "measure", "value", "target", "");
@@ -465,6 +537,9 @@ int main(int argc, char **argv)
 			row("ratio pipelined, broker / bare", v, what, brate / rrate >= TARGET_PIPELINED);
 			snprintf(v, sizeof v, "%.2f", mrate / rrate);
 			row("ratio pipelined, broker-min / bare", v, "", -1);
+			cpu_row("CPU per pipelined call, broker", b, run);
+			cpu_row("CPU per pipelined call, broker-min", m, run);
+			cpu_row("CPU per pipelined call, bare", r, run);
 			met50 &= b50 / r50 <= TARGET_P50;
 			met99 &= b99 / r99 <= TARGET_P99;
 			metrate &= brate / rrate >= TARGET_PIPELINED;

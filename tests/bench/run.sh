@@ -114,7 +114,7 @@ while [ ! -S "$tmp/run/front.sock" ] || [ ! -S "$tmp/bare-front.sock" ]; do
 	sleep 0.05
 done
 
-HB_BENCH_SETTLE_MS=${HB_BENCH_SETTLE_MS:-600} \
+HB_BENCH_SETTLE_MS=${HB_BENCH_SETTLE_MS:-600} HB_BENCH_BARE_PIDS="$relay_pid $worker_pid" \
 	"$build/bench/bench-broker" "ipc://$tmp/run/front.sock" "ipc://$tmp/bare-front.sock" "$broker_pid"
 rc=$?
 if [ "${2:-}" = broker ]; then
