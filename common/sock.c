@@ -216,14 +216,19 @@ int hb_wait_sock_or_fd(void *sock, int fd)
 
 	if (zmq_getsockopt(sock, ZMQ_FD, &zfd, &len) < 0)
 		return -1;
-	for (int fd_ready = 0;;) {
+	/* ZMQ_FD only says that the socket's state changed: its events tell
+	 * what there is after each wake.  The caller has just looked, so
+	 * the first sleep needs no look of its own (each look that finds
+	 * nothing is two system calls).  The socket comes first even when
+	 * fd woke us: what was sent to it (a service worker's own call) may
+	 * have been sent before what fd stands for (a call queued after it). */
+	for (;;) {
 		struct pollfd p[2] = { { .fd = zfd, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+		int fd_ready;
 
-		/* ZMQ_FD only says that the socket's state changed: its events
-		 * tell what there is, before each sleep and after each wake.
-		 * The socket comes first even when fd woke us: what was sent
-		 * to it (a service worker's own call) may have been sent
-		 * before what fd stands for (a call queued after it). */
+		if (poll(p, 2, -1) < 0)
+			return -1;
+		fd_ready = (p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 		len = sizeof events;
 		if (zmq_getsockopt(sock, ZMQ_EVENTS, &events, &len) < 0)
 			return -1;
@@ -231,9 +236,6 @@ int hb_wait_sock_or_fd(void *sock, int fd)
 			return 1;
 		if (fd_ready)
 			return 2;
-		if (poll(p, 2, -1) < 0)
-			return -1;
-		fd_ready = (p[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 	}
 }
 

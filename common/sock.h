@@ -49,7 +49,9 @@ int hb_sock_readable(void *sock);
 /* Wait, without a time limit, until sock has a message to read (1) or
  * else the file descriptor fd is readable (2): the socket first, also
  * when both are ready; -1 with errno (ETERM once the context is shut
- * down, EINTR).  One poll per sleep: zmq_poll makes a non-blocking pass
+ * down, EINTR).  The caller has just seen that sock had nothing to read
+ * (hb_sock_readable == 0) and has not used sock since: the first sleep
+ * trusts that.  One poll per sleep: zmq_poll makes a non-blocking pass
  * first, a second system call each time. */
 int hb_wait_sock_or_fd(void *sock, int fd);
 
