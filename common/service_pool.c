@@ -331,26 +331,14 @@ static struct hb_call *take_queued(struct hb_pool *pool)
 	return c;
 }
 
-/* The next queued call, or NULL (stopping: NULL, *stop set). */
-static struct hb_call *next_queued(struct hb_pool *pool, int *stop)
-{
-	struct hb_call *c = NULL;
-
-	pthread_mutex_lock(&pool->lock);
-	if (!(*stop = pool->stopping))
-		c = take_queued_locked(pool);
-	pthread_mutex_unlock(&pool->lock);
-	return c;
-}
-
 /* The next queued call, or NULL with worker w put on the idle stack
- * (stopping: NULL, *stop set). */
+ * (w < 0: a first look, which leaves it off; stopping: NULL, *stop set). */
 static struct hb_call *next_or_idle(struct hb_pool *pool, int w, int *stop)
 {
 	struct hb_call *c = NULL;
 
 	pthread_mutex_lock(&pool->lock);
-	if (!(*stop = pool->stopping) && !(c = take_queued_locked(pool)) && !pool->is_idle[w]) {
+	if (!(*stop = pool->stopping) && !(c = take_queued_locked(pool)) && w >= 0 && !pool->is_idle[w]) {
 		pool->idle[pool->nidle++] = w;
 		pool->is_idle[w] = 1;
 	}
@@ -393,7 +381,7 @@ static void *worker_main(void *arg)
 		char err[256], bytes[64];
 		int rc, stop, pass = -1;
 
-		if ((queued = next_queued(pool, &stop))) {
+		if ((queued = next_or_idle(pool, -1, &stop))) {
 			run_and_answer(pool, sock, queued);
 			continue;
 		}
