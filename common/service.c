@@ -185,6 +185,7 @@ static void handle_back(struct service_loop *s)
 static int setup(struct service_loop *s)
 {
 	struct sigaction sa;
+	int linger = HB_ANSWER_LINGER_MS; /* it answers the queue of a stopping service */
 
 	if (pipe(s->sigpipe) < 0 || fcntl(s->sigpipe[0], F_SETFL, O_NONBLOCK) < 0 ||
 	    fcntl(s->sigpipe[1], F_SETFL, O_NONBLOCK) < 0)
@@ -199,7 +200,8 @@ static int setup(struct service_loop *s)
 	if (!(s->zctx = zmq_ctx_new()))
 		return -1;
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
-	if (!s->back || zmq_connect(s->back, s->endpoint) < 0)
+	if (!s->back || zmq_setsockopt(s->back, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
+	    zmq_connect(s->back, s->endpoint) < 0)
 		return -1;
 	if (hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency,
 			  s->task_arg) < 0)
@@ -287,6 +289,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 				s.stopping = 1;
 				stop_deadline = hb_monotonic_ms() + s.stop_ms;
 				hb_pool_cancel_all(&s.pool);
+				hb_pool_answer_queued(&s.pool, s.back);
 			}
 		}
 		if (items[0].revents & ZMQ_POLLIN)

@@ -291,6 +291,12 @@ static void wake_worker(struct hb_pool *pool, int w)
 		(void)!write(pool->wake[w][1], &byte, 1);
 }
 
+/* The answer to a call that a stopping service will not start. */
+static void not_started(const struct hb_pool *pool, char *text, size_t len)
+{
+	snprintf(text, len, "%s stopped before this call started; try the call again", pool->service);
+}
+
 int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
 	struct hb_call *c = make_call(pool, e, why, whylen);
@@ -300,6 +306,14 @@ int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, siz
 		return -1;
 	c->queued = 1;
 	pthread_mutex_lock(&pool->lock);
+	if (pool->stopping) {
+		/* No worker takes a call once the stop began. */
+		hb_map_del(&pool->calls, c->ctx.key);
+		pthread_mutex_unlock(&pool->lock);
+		not_started(pool, why, whylen);
+		hb_call_free(c);
+		return -1;
+	}
 	if (pool->qtail)
 		pool->qtail->next = c;
 	else
@@ -351,9 +365,6 @@ struct worker_start {
 	int index;
 };
 
-/* A last answer still gets out when the service stops right after it. */
-static const int answer_linger_ms = 1000;
-
 static void *worker_main(void *arg)
 {
 	struct worker_start *ws = arg;
@@ -362,11 +373,12 @@ static void *worker_main(void *arg)
 	char identity[160];
 	struct hb_env hello;
 	void *sock;
+	int linger = HB_ANSWER_LINGER_MS;
 
 	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
 	free(ws);
 	sock = hb_sock_dealer(pool->zctx, identity, 0, -1);
-	if (!sock || zmq_setsockopt(sock, ZMQ_LINGER, &answer_linger_ms, sizeof answer_linger_ms) < 0 ||
+	if (!sock || zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
 	    zmq_connect(sock, pool->endpoint) < 0)
 		hb_fatal("worker cannot reach the broker at %s: %s", pool->endpoint, zmq_strerror(errno));
 	hb_env_init(&hello);
@@ -479,26 +491,31 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	return 0;
 }
 
-void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
+void hb_pool_answer_queued(struct hb_pool *pool, void *loop_sock)
 {
 	struct hb_call *c;
+	char text[256];
 
-	pthread_mutex_lock(&pool->lock);
-	pool->stopping = 1;
-	hb_map_each(&pool->calls, cancel_one, NULL);
-	pthread_cond_broadcast(&pool->sub);
-	pthread_mutex_unlock(&pool->lock);
+	not_started(pool, text, sizeof text);
+	while ((c = take_queued(pool))) {
+		answer(loop_sock, c->ctx.key, 1, 0, text, NULL, NULL);
+		pthread_mutex_lock(&pool->lock);
+		hb_map_del(&pool->calls, c->ctx.key);
+		pthread_mutex_unlock(&pool->lock);
+		hb_call_free(c);
+	}
+}
+
+void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
+{
+	hb_pool_cancel_all(pool);
+	/* Before the shutdown: the loop's socket can still send then. */
+	hb_pool_answer_queued(pool, stop_sock);
 	/* Every blocking ZeroMQ call of the workers now returns ETERM. */
 	zmq_ctx_shutdown(pool->zctx);
 	for (int i = 0; i < pool->nthreads; i++)
 		pthread_join(pool->threads[i], NULL);
 	free(pool->threads);
-	/* Queued calls no worker took (the stop came first) are answered. */
-	while ((c = take_queued(pool))) {
-		answer(stop_sock, c->ctx.key, 1, 0, "Run stopped.", NULL, NULL);
-		hb_map_del(&pool->calls, c->ctx.key);
-		hb_call_free(c);
-	}
 	hb_map_clear(&pool->calls); /* each worker took out its own calls */
 	for (int i = 0; pool->wake && i < pool->nwake; i++)
 		for (int end = 0; end < 2; end++)

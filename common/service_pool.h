@@ -29,6 +29,11 @@
 
 struct hb_pool;
 
+/* How long a socket that carries answers keeps trying to send them at
+ * close: a last answer still gets out when the service stops right
+ * after it. */
+#define HB_ANSWER_LINGER_MS 1000
+
 struct hb_call {
 	struct hb_pool *pool;
 	char *strings;                 /* one allocation for all the fields below */
@@ -92,14 +97,19 @@ int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, siz
  * new one. */
 void hb_pool_cancel(struct hb_pool *pool, const char *key);
 void hb_pool_cancel_all(struct hb_pool *pool);
+/* Answer on loop_sock every queued call no worker has started (after
+ * hb_pool_cancel_all, which keeps workers from taking more): a stopping
+ * service does not keep them waiting for its stop deadline. */
+void hb_pool_answer_queued(struct hb_pool *pool, void *loop_sock);
 /* Deliver a subcall answer (loop thread). */
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text);
 /* Calls running, and calls answered so far. */
 size_t hb_pool_inflight(struct hb_pool *pool);
 unsigned long hb_pool_served(struct hb_pool *pool);
-/* Stop the workers: running calls are cancelled and answered first;
- * queued ones nobody took are answered on stop_sock. */
+/* Stop the workers: queued calls nobody took are answered on stop_sock,
+ * running ones are cancelled (the loop has waited for their answers, up
+ * to its stop deadline). */
 void hb_pool_stop(struct hb_pool *pool, void *stop_sock);
 void hb_call_free(struct hb_call *call);
 

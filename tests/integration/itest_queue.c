@@ -2,15 +2,18 @@
  * itest_queue - calls that wait for a worker, with the real hb-broker and
  * the test service svc-echo run with one or two workers: a call waits as
  * long as the busy workers take (the wait for a restarting service is no
- * limit on it), and a slow call holds up none of the calls queued behind
- * it while another worker is free.
+ * limit on it), a slow call holds up none of the calls queued behind it
+ * while another worker is free, and a service told to stop answers the
+ * calls in its queue at once instead of holding them to its deadline.
  *
  * Timing settings are passed small through the broker's environment; the
  * assertions are on behaviour, never on speed (timeouts only bound waits).
  */
 #include "../harness/checks.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- Busy workers: a call waits as long as it takes --------------------- */
 
@@ -89,11 +92,56 @@ static void test_slow_call_holds_up_no_queued_call(void **state)
 	ck_finish(f);
 }
 
+/* ---- A stopping service answers its queue at once ----------------------- */
+
+static void test_stop_answers_queued_calls(void **state)
+{
+	static const char conf[] =
+		"[service svc-echo]\n"
+		"exec = @BUILD@/tests/svc-echo\n"
+		"concurrency = 1\n"
+		"tools = echo sleep\n";
+	struct fixture *f = *state;
+	struct hb_client c;
+	int64_t slow, id;
+	char *text;
+	int ok, queued = 0;
+	pid_t pid;
+
+	ck_start(f, conf, NULL);
+	ck_client(f, &c);
+	slow = ck_send_call(&c, "sleep", "{\"ms\":60000}");
+	ck_wait_num(f, "svc-echo", "slotsBusy", 1);
+	for (int i = 0; i < 3; i++)
+		ck_send_call(&c, "echo", "{\"queued\":true}");
+	ck_wait_num(f, "svc-echo", "queuedInService", 3);
+	pid = fx_service_pid(f, "svc-echo");
+	assert_true(pid > 0);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	/* The sleeping call is cancelled; the queued ones never started, and
+	 * say so (not the broker's "stopped while handling this call", which
+	 * they got when the service held them until its stop deadline). */
+	for (int i = 0; i < 4; i++) {
+		text = ck_recv_text(&c, &id, &ok);
+		assert_false(ok);
+		if (id != slow) {
+			if (!strstr(text, "svc-echo stopped before this call started; try the call again"))
+				fail_msg("a queued call was answered \"%s\"", text);
+			queued++;
+		}
+		free(text);
+	}
+	assert_int_equal(queued, 3);
+	hb_client_close(&c);
+	ck_finish(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		ck_unit_test(test_busy_service_call_waits),
 		ck_unit_test(test_slow_call_holds_up_no_queued_call),
+		ck_unit_test(test_stop_answers_queued_calls),
 	};
 
 	return ck_run_group_tests(tests, NULL, NULL);
