@@ -2,7 +2,9 @@
  * claude_usage - the per-account usage reading in the cache folder, so
  * that readers within a minute share one start of Claude Code (reading
  * usage starts one) and a finished run, which changes the usage, clears
- * it.  The file is written beside and renamed, so no reader sees half.
+ * it.  The file is written beside and renamed, so no reader sees half;
+ * readers that find none take a lock in turn, so that two at once still
+ * start Claude Code once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "claude_usage.h"
 
-static int usage_path(const struct hb_paths *p, const char *account, char *out, size_t len, int make,
-		      char *err, size_t errlen)
+/* claude-usage/ACCOUNT.json, or with the suffix given (ACCOUNT.lock). */
+static int account_file(const struct hb_paths *p, const char *account, const char *suffix, char *out, size_t len,
+			int make, char *err, size_t errlen)
 {
 	char dir[HB_PATH_MAX];
 
@@ -24,7 +28,7 @@ static int usage_path(const struct hb_paths *p, const char *account, char *out, 
 		return -1;
 	}
 	if (hb_path_join(dir, sizeof dir, p->cache, "claude-usage") < 0 ||
-	    snprintf(out, len, "%s/%s.json", dir, account) >= (int)len) {
+	    snprintf(out, len, "%s/%s%s", dir, account, suffix) >= (int)len) {
 		snprintf(err, errlen, "the cache folder's path %s is too long", p->cache);
 		return -1;
 	}
@@ -35,6 +39,45 @@ static int usage_path(const struct hb_paths *p, const char *account, char *out, 
 		return -1;
 	}
 	return 0;
+}
+
+static int usage_path(const struct hb_paths *p, const char *account, char *out, size_t len, int make,
+		      char *err, size_t errlen)
+{
+	return account_file(p, account, ".json", out, len, make, err, errlen);
+}
+
+int hb_claude_usage_lock(const struct hb_paths *p, const char *account, int wait_ms, char *err, size_t errlen)
+{
+	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	const struct timespec step = { 0, 50 * 1000000L };
+	char path[HB_PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (account_file(p, account, ".lock", path, sizeof path, 1, err, errlen) < 0)
+		return -1;
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s is not a file of this user", path);
+		close(fd);
+		return -1;
+	}
+	/* Not F_SETLKW: a reader that hangs must not hang the others. */
+	for (int waited = 0; fcntl(fd, F_SETLK, &lk) < 0; waited += 50) {
+		if ((errno != EACCES && errno != EAGAIN) || waited >= wait_ms) {
+			snprintf(err, errlen, "%s", errno == EACCES || errno == EAGAIN
+						      ? "another reader held the usage lock too long"
+						      : strerror(errno));
+			close(fd);
+			return -1;
+		}
+		nanosleep(&step, NULL);
+	}
+	return fd;
 }
 
 json_t *hb_claude_usage_cached(const struct hb_paths *p, const char *account, time_t now, time_t *at_out)

@@ -30,6 +30,13 @@ json_t *hb_claude_usage_cached(const struct hb_paths *p, const char *account, ti
  * other.  0, or -1 with a sentence in err. */
 int hb_claude_usage_store(const struct hb_paths *p, const char *account, const json_t *reading, time_t now,
 			  char *err, size_t errlen);
+/* Take account's usage lock (a POSIX record lock on claude-usage/
+ * ACCOUNT.lock), waiting up to wait_ms for another reader to let it go:
+ * a reader that finds no reading takes it, looks again, and only then
+ * starts Claude Code, so readers at once start it once.  The descriptor
+ * to close to let it go, or -1 with a sentence in err (the caller reads
+ * without it: two starts are nothing worse). */
+int hb_claude_usage_lock(const struct hb_paths *p, const char *account, int wait_ms, char *err, size_t errlen);
 /* Clear account's reading: 0 (also when there was none), or -1 with err. */
 int hb_claude_usage_forget(const struct hb_paths *p, const char *account, char *err, size_t errlen);
 

@@ -6,21 +6,27 @@
  * Reading usage starts Claude Code (a one-shot host's `usage` read), so a
  * reading is kept a minute in the cache folder (claude_usage.h) and every
  * reader in that minute gets it; hb-claude-bridge clears it when a run
- * ends, since the run changed the usage.  Shown: the rolling five-hour
- * window and the weekly windows; the weekly window of third-party apps is
- * left out, as the page says.  An API-key account has no plan windows,
- * and says so.
+ * ends, since the run changed the usage; readers that find none read in
+ * turn (a lock), so that two at once start Claude Code once.  Shown: the
+ * rolling five-hour window and the weekly windows; the weekly window of
+ * third-party apps is left out, as the page says.  An API-key account
+ * has no plan windows, and says so.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "claude_account.h"
 #include "claude_usage.h"
 #include "hbctl.h"
 #include "paths.h"
+
+/* How long a reader waits for the one before it: a reading takes a few
+ * seconds, one start of Claude Code. */
+#define USAGE_LOCK_WAIT_MS 120000
 
 /* The windows shown, in this order, with their names for a person. */
 static const struct {
@@ -116,10 +122,23 @@ int cmd_usage(int argc, char **argv)
 	}
 	if (accounts_use_active(account, sizeof account) < 0)
 		return EXIT_FAIL;
-	if ((reading = hb_claude_usage_cached(&paths, account, now, &at)))
+	if ((reading = hb_claude_usage_cached(&paths, account, now, &at))) {
 		age = (long)(now - at);
-	else if (!(reading = read_now(argv[0], &paths, account, now, &rc)))
-		return rc;
+	} else {
+		/* In turn with other readers: the one before may be reading. */
+		int lock = hb_claude_usage_lock(&paths, account, USAGE_LOCK_WAIT_MS, err, sizeof err);
+		if (lock < 0)
+			fprintf(stderr, "hbctl: usage: reading without the lock: %s\n", err);
+		now = time(NULL);
+		if ((reading = hb_claude_usage_cached(&paths, account, now, &at)))
+			age = (long)(now - at);
+		else
+			reading = read_now(argv[0], &paths, account, now, &rc);
+		if (lock >= 0)
+			close(lock);
+		if (!reading)
+			return rc;
+	}
 	if (as_json) {
 		char *text = json_dumps(reading, JSON_COMPACT);
 		if (text)

@@ -3,9 +3,9 @@
 # real Claude Agent SDK 0.3.332 (an API-key account against the mock
 # Messages API on 127.0.0.1).  Checks: the API-key answer's sentence; two
 # readings within a minute start the agent host once (a wrapper named in
-# HB_AGENT_HOST counts its starts); the reading is a 0600 file in the
-# cache folder with its time; a finished Claude run (hb-claude-bridge)
-# removes it, so the next reading starts the host again; a plan reading
+# HB_AGENT_HOST counts its starts), and so do two readings at once; the
+# reading is a 0600 file in the cache folder with its time; a finished
+# Claude run (hb-claude-bridge) removes it, so the next reading starts the host again; a plan reading
 # shows the five-hour and weekly windows without the third-party one; a
 # reading that is not private (0644), older than a minute or dated in the
 # future is not used.  Usage: hbctl-usage.sh BUILD.
@@ -84,6 +84,21 @@ check "a reading older than a minute: a new one" '[ "$(cat $tmp/u.out)" = "$sent
 node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at+=3600;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
 usage
 check "a reading dated in the future: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 5 ]'
+# Two readers at once, with no reading kept: the second waits for the
+# first's reading instead of starting the host too.
+rm -f "$cache"
+before=$(starts)
+timeout 120 "$build/hbctl" usage >"$tmp/a.out" 2>"$tmp/a.err" &
+a=$!
+timeout 120 "$build/hbctl" usage >"$tmp/b.out" 2>"$tmp/b.err" &
+b=$!
+wait $a
+ra=$?
+wait $b
+rb=$?
+check "two readers at once: both exit 0 with the sentence, nothing on stderr" \
+	'[ $ra = 0 ] && [ $rb = 0 ] && [ "$(cat $tmp/a.out)" = "$sentence" ] && [ "$(cat $tmp/b.out)" = "$sentence" ] && [ ! -s $tmp/a.err ] && [ ! -s $tmp/b.err ]'
+check "two readers at once started the host once" '[ "$(starts)" = $((before + 1)) ]'
 check "every reading exited 0 with nothing on stderr" '[ ! -s "$tmp/bad" ] || { cat "$tmp/bad"; false; }'
 check "the bridge reported no sanitizer error" '! grep -E "Sanitizer|runtime error" $tmp/run.err'
 exit $fail
