@@ -200,8 +200,9 @@ $(call obj,tests/unit/test_broker_wait.c): CFLAGS += -Ibroker -Itimeline
 # The bridge's transcript search is tested alone (it is in no archive).
 $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
 $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
-# (it calls common/: the archive again after it, since $^ lists it first)
-$(BUILD)/tests/test_claude_failure: LDLIBS := $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
+# (they call common/: the archive again after them, since $^ lists it first)
+$(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
