@@ -192,13 +192,19 @@ static void answer(void *sock, const char *key, int queued, int ok, const char *
 		log_error(key, "cannot send the result: %s", zmq_strerror(errno));
 }
 
+/* The answer to a call that a stopping service will not start. */
+static void not_started(const struct hb_pool *pool, char *text, size_t len)
+{
+	snprintf(text, len, "%s stopped before this call started; try the call again", pool->service);
+}
+
 /* A tracked call for envelope e, or NULL with *why set (answer it). */
 static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
 	const char *tool = hb_env_str(e, "tool");
 	hb_tool_fn fn = find_tool(pool, tool);
 	struct hb_call *c;
-	int tracked;
+	int tracked, stopping;
 
 	if (!fn) {
 		snprintf(why, whylen, "%s does not serve the tool \"%.64s\"", pool->service, tool);
@@ -210,12 +216,16 @@ static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, c
 	}
 	c->pool = pool;
 	pthread_mutex_lock(&pool->lock);
-	tracked = !hb_map_get(&pool->calls, c->ctx.key) && hb_map_put(&pool->calls, c->ctx.key, c) == 0;
-	if (tracked && pool->stopping)
-		atomic_store(&c->cancelled, 1);
+	/* No call starts once the stop began: its caller hears so at once. */
+	stopping = pool->stopping;
+	tracked = !stopping && !hb_map_get(&pool->calls, c->ctx.key) &&
+		  hb_map_put(&pool->calls, c->ctx.key, c) == 0;
 	pthread_mutex_unlock(&pool->lock);
 	if (!tracked) {
-		snprintf(why, whylen, "this call key is already in flight");
+		if (stopping)
+			not_started(pool, why, whylen);
+		else
+			snprintf(why, whylen, "this call key is already in flight");
 		hb_call_free(c);
 		return NULL;
 	}
@@ -291,12 +301,6 @@ static void wake_worker(struct hb_pool *pool, int w)
 		(void)!write(pool->wake[w][1], &byte, 1);
 }
 
-/* The answer to a call that a stopping service will not start. */
-static void not_started(const struct hb_pool *pool, char *text, size_t len)
-{
-	snprintf(text, len, "%s stopped before this call started; try the call again", pool->service);
-}
-
 int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, size_t whylen)
 {
 	struct hb_call *c = make_call(pool, e, why, whylen);
@@ -306,14 +310,6 @@ int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, siz
 		return -1;
 	c->queued = 1;
 	pthread_mutex_lock(&pool->lock);
-	if (pool->stopping) {
-		/* No worker takes a call once the stop began. */
-		hb_map_del(&pool->calls, c->ctx.key);
-		pthread_mutex_unlock(&pool->lock);
-		not_started(pool, why, whylen);
-		hb_call_free(c);
-		return -1;
-	}
 	if (pool->qtail)
 		pool->qtail->next = c;
 	else
@@ -332,16 +328,6 @@ static struct hb_call *take_queued_locked(struct hb_pool *pool)
 
 	if ((c = pool->qhead) && !(pool->qhead = c->next))
 		pool->qtail = NULL;
-	return c;
-}
-
-static struct hb_call *take_queued(struct hb_pool *pool)
-{
-	struct hb_call *c;
-
-	pthread_mutex_lock(&pool->lock);
-	c = take_queued_locked(pool);
-	pthread_mutex_unlock(&pool->lock);
 	return c;
 }
 
@@ -493,15 +479,20 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 
 void hb_pool_answer_queued(struct hb_pool *pool, void *loop_sock)
 {
-	struct hb_call *c;
+	struct hb_call *c, *next;
 	char text[256];
 
+	/* Out of the queue and the table in one pass; sent outside the lock. */
+	pthread_mutex_lock(&pool->lock);
+	c = pool->qhead;
+	pool->qhead = pool->qtail = NULL;
+	for (next = c; next; next = next->next)
+		hb_map_del(&pool->calls, next->ctx.key);
+	pthread_mutex_unlock(&pool->lock);
 	not_started(pool, text, sizeof text);
-	while ((c = take_queued(pool))) {
+	for (; c; c = next) {
+		next = c->next;
 		answer(loop_sock, c->ctx.key, 1, 0, text, NULL, NULL);
-		pthread_mutex_lock(&pool->lock);
-		hb_map_del(&pool->calls, c->ctx.key);
-		pthread_mutex_unlock(&pool->lock);
 		hb_call_free(c);
 	}
 }

@@ -14,7 +14,8 @@
  * pool's table (so the loop thread can cancel it or hand it a subcall
  * answer by key), and takes it out and frees it after answering.  The
  * table, `stopping` and the subcall fields are under pool->lock;
- * `cancelled` is atomic.
+ * `cancelled` is atomic.  The loop thread alone enqueues, starts a stop
+ * and answers the queue, so no call joins the queue once it was answered.
  */
 #ifndef HB_SERVICE_POOL_H
 #define HB_SERVICE_POOL_H

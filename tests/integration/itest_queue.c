@@ -12,18 +12,29 @@
 #include "../harness/checks.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The broker with svc-echo run with `workers` workers, and a client. */
+static void start_echo(struct fixture *f, int workers, const char *const *env, struct hb_client *c)
+{
+	char conf[160];
+
+	snprintf(conf, sizeof conf,
+		 "[service svc-echo]\n"
+		 "exec = @BUILD@/tests/svc-echo\n"
+		 "concurrency = %d\n"
+		 "tools = echo sleep\n",
+		 workers);
+	ck_start(f, conf, env);
+	ck_client(f, c);
+}
 
 /* ---- Busy workers: a call waits as long as it takes --------------------- */
 
 static void test_busy_service_call_waits(void **state)
 {
-	static const char conf[] =
-		"[service svc-echo]\n"
-		"exec = @BUILD@/tests/svc-echo\n"
-		"concurrency = 1\n"
-		"tools = echo sleep\n";
 	static const char *const env[] = { "HB_CALL_WAIT_MS=100", NULL };
 	struct fixture *f = *state;
 	struct hb_client c;
@@ -31,8 +42,7 @@ static void test_busy_service_call_waits(void **state)
 	char *text;
 	int ok;
 
-	ck_start(f, conf, env);
-	ck_client(f, &c);
+	start_echo(f, 1, env, &c);
 	ids[0] = ck_send_call(&c, "sleep", "{\"ms\":600}");
 	for (int i = 1; i < 10; i++)
 		ids[i] = ck_send_call(&c, "echo", "{\"queued\":true}");
@@ -59,19 +69,13 @@ static void test_busy_service_call_waits(void **state)
 
 static void test_slow_call_holds_up_no_queued_call(void **state)
 {
-	static const char conf[] =
-		"[service svc-echo]\n"
-		"exec = @BUILD@/tests/svc-echo\n"
-		"concurrency = 2\n"
-		"tools = echo sleep\n";
 	struct fixture *f = *state;
 	struct hb_client c;
 	int64_t slow, id;
 	char *text;
 	int ok;
 
-	ck_start(f, conf, NULL);
-	ck_client(f, &c);
+	start_echo(f, 2, NULL, &c);
 	slow = ck_send_call(&c, "sleep", "{\"ms\":3000}");
 	ck_wait_num(f, "svc-echo", "slotsBusy", 1);
 	for (int i = 0; i < 12; i++)
@@ -96,11 +100,6 @@ static void test_slow_call_holds_up_no_queued_call(void **state)
 
 static void test_stop_answers_queued_calls(void **state)
 {
-	static const char conf[] =
-		"[service svc-echo]\n"
-		"exec = @BUILD@/tests/svc-echo\n"
-		"concurrency = 1\n"
-		"tools = echo sleep\n";
 	struct fixture *f = *state;
 	struct hb_client c;
 	int64_t slow, id;
@@ -108,8 +107,7 @@ static void test_stop_answers_queued_calls(void **state)
 	int ok, queued = 0;
 	pid_t pid;
 
-	ck_start(f, conf, NULL);
-	ck_client(f, &c);
+	start_echo(f, 1, NULL, &c);
 	slow = ck_send_call(&c, "sleep", "{\"ms\":60000}");
 	ck_wait_num(f, "svc-echo", "slotsBusy", 1);
 	for (int i = 0; i < 3; i++)
