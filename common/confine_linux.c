@@ -59,11 +59,20 @@
 static const char *const system_read[] = { "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc",
 					    "/proc", "/sys", "/run", "/opt" };
 
-static int landlock_abi(void)
+/* The kernel's Landlock ABI, or 0 with *why set: a kernel without it
+ * answers ENOSYS or EOPNOTSUPP; EPERM comes from a system-call filter
+ * around this process (a container's, or a systemd unit's allow list),
+ * which must be named, not taken for an old kernel. */
+static int landlock_abi(const char **why)
 {
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 
-	return abi < 0 ? 0 : (int)abi;
+	if (abi > 0)
+		return (int)abi;
+	*why = errno == EPERM ? "none (Landlock is refused by a system-call filter around this service: "
+				"a container's or a systemd unit's)"
+			      : "none (this kernel has no Landlock)";
+	return 0;
 }
 
 /* One path-beneath rule; a path that does not exist is skipped. */
@@ -216,19 +225,18 @@ static int apply_seccomp(const struct hb_confine *c, char *err, size_t errlen)
 
 int hb_confine_apply(const struct hb_confine *c, char *err, size_t errlen)
 {
-	int abi = landlock_abi();
-	const char *fs;
+	const char *fs = NULL;
+	int abi = landlock_abi(&fs);
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return snprintf(err, errlen, "cannot set no_new_privs: %s", strerror(errno)), -1;
-	if (c->exec)
+	if (c->exec) {
 		fs = "none (it starts programs, which keep their own access)";
-	else if (abi == 0)
-		fs = "none (this kernel has no Landlock)";
-	else if (apply_landlock(c, abi, err, errlen) < 0)
-		return -1;
-	else
+	} else if (abi > 0) { /* else fs says why there is no Landlock */
+		if (apply_landlock(c, abi, err, errlen) < 0)
+			return -1;
 		fs = c->read_any ? "read anywhere, write only its folders (Landlock)" : "its folders only (Landlock)";
+	}
 	if (apply_seccomp(c, err, errlen) < 0)
 		return -1;
 	log_info(NULL, "confined: no_new_privs; files: %s; network: %s; programs: %s", fs,
