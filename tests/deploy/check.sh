@@ -71,15 +71,14 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 			sed 's/^/     /' "$tmp/verify.log" "$tmp/canary.log"
 		fi
 	fi
-	# The hardening: its exposure score, as the README states it.
+	# Its exposure score, as the README states it (high on purpose: the
+	# unit sandboxes nothing; see the keys below).
 	score=$(systemd-analyze security --offline=true --user "$unit" 2>/dev/null |
 		sed -n 's/.*Overall exposure level for hb-broker.service: \([0-9.]*\).*/\1/p')
 	if [ -z "$score" ]; then
 		fail "systemd-analyze security --offline=true --user gave no score"
-	elif awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }'; then
-		ok "systemd-analyze security --user: exposure $score (at most 3.0)"
 	else
-		fail "systemd-analyze security --user: exposure $score, more than 3.0"
+		ok "systemd-analyze security --user: exposure $score"
 	fi
 	if grep -q "level $score " "$root/README.md"; then
 		ok "the README states the exposure level $score"
@@ -109,6 +108,23 @@ for key in Type=notify NotifyAccess=main KillMode=mixed Restart=on-failure \
 	grep -qx "$key" "$unit" || fail "unit lacks $key"
 done
 grep -q '^ExecStart=' "$unit" || fail "unit lacks ExecStart="
+# No sandboxing key: in a user unit each one also holds the agents the
+# broker starts (and implies a user namespace and no_new_privs), and the
+# system-call allow list refused the services' own Landlock
+# (docs/confinement.md, "The systemd unit").
+sandboxing='UMask|NoNewPrivileges|SecureBits|CapabilityBoundingSet|AmbientCapabilities|PrivateUsers'
+sandboxing="$sandboxing|PrivateTmp|PrivateDevices|DevicePolicy|DeviceAllow|PrivateMounts|PrivateNetwork|PrivateIPC"
+sandboxing="$sandboxing|ProtectSystem|ProtectHome|ProtectProc|ProcSubset|ProtectKernel[A-Za-z]*|ProtectControlGroups"
+sandboxing="$sandboxing|ProtectClock|ProtectHostname|KeyringMode|LockPersonality|RestrictRealtime|RestrictSUIDSGID"
+sandboxing="$sandboxing|RestrictNamespaces|RestrictAddressFamilies|RestrictFileSystems|SystemCall[A-Za-z]*|RemoveIPC"
+sandboxing="$sandboxing|MemoryDenyWriteExecute|IPAddress(Allow|Deny)|ReadOnlyPaths|ReadWritePaths|InaccessiblePaths"
+sandboxing="$sandboxing|NoExecPaths|ExecPaths|TemporaryFileSystem|BindPaths|BindReadOnlyPaths|RootDirectory|RootImage"
+if grep -En "^($sandboxing)=" "$unit" >"$tmp/sandboxing"; then
+	fail "the unit sets sandboxing keys, which would hold the agents it starts too:"
+	sed 's/^/     /' "$tmp/sandboxing"
+else
+	ok "the unit sets no sandboxing key"
+fi
 
 # 4. The plist: well-formed XML, and a valid plist where plutil exists.
 if command -v xmllint >/dev/null 2>&1; then
