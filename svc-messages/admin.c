@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "appdata.h"
+#include "failpoint.h"
 #include "json.h"
 #include "message_store.h"
 #include "timeline.h"
@@ -89,10 +90,13 @@ static int answer_held(struct hb_call *call, const json_t *args, int send)
 	appdata_close(db);
 	if (rc < 0)
 		return hb_call_fail(call, err);
-	if (send)
-		hb_call_wake_task(call);
+	/* The row first: once delivered, the outbox publishes it again with
+	 * the link to the user row, on another socket (see send.c). */
 	if (msg)
 		publish_answer(call, msg, send ? TIMELINE_SENT : TIMELINE_NOT_SENT);
+	if (send)
+		hb_call_wake_task(call);
+	hb_holdpoint("messages.before-send-answer", NULL); /* the outbox runs meanwhile */
 	return answer_json(call, msg, err);
 }
 

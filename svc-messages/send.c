@@ -147,9 +147,13 @@ int handle_send_session_message(struct hb_call *call, const json_t *args)
 	if (rc == 0)
 		return already_sent(call, &old, recipient);
 	hb_failpoint("messages.after-commit");
+	store_op_id(id, op_id, sizeof op_id);
+	/* The receipt's row before the outbox may deliver it: its own row
+	 * (held at delivery, or sent with the link) goes out on another
+	 * socket, and a desktop keeps the last row it gets. */
+	publish_row(call, op_id, &to, held, reason);
 	if (!held)
 		hb_call_wake_task(call);
-	store_op_id(id, op_id, sizeof op_id);
-	publish_row(call, op_id, &to, held, reason);
+	hb_holdpoint("messages.before-receipt", NULL); /* the outbox runs meanwhile */
 	return receipt(call, op_id, &to, held, reason);
 }

@@ -13,7 +13,8 @@
  * events of both ends, a SIGKILL of svc-messages after the broker
  * handed a message to the bridge (asked again, marked sent once), and an
  * `unconfirmed` outcome (held for the user, never asked again without
- * them, carried in again after hbctl messages send).
+ * them, carried in again after hbctl messages send), and the order of a
+ * row's events when the outbox runs while the handler still answers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,7 +48,7 @@ static void *zctx, *events;             /* timeline events */
 static char failpoints[300];
 /* Sessions: A sends (codex, /pa, full-auto, run "run-a"); the others
  * receive. */
-static char A[64], B[64], C[64], D[64], E[64], G[64], H[64], K[64];
+static char A[64], B[64], C[64], D[64], E[64], G[64], H[64], K[64], M[64], N[64];
 
 static int64_t checked(int64_t id)
 {
@@ -175,25 +176,39 @@ static const char *status_in_queue(json_t *list, const char *op)
 }
 
 /* The next timeline event whose row is row (others are skipped). */
+/* The next event within poll_ms (its topic in t), or NULL. */
+static json_t *next_event(char t[64], int poll_ms)
+{
+	zmq_pollitem_t it = { events, 0, ZMQ_POLLIN, 0 };
+	char err[256];
+	struct hb_env e;
+	json_t *body;
+	int n;
+
+	if (zmq_poll(&it, 1, poll_ms) <= 0)
+		return NULL;
+	if ((n = zmq_recv(events, t, 63, 0)) < 0 || hb_recv_env(events, &e, err, sizeof err) != 1)
+		return NULL;
+	t[n < 63 ? n : 63] = '\0';
+	body = json_loads(hb_env_str_or(&e, "json", ""), 0, NULL);
+	hb_env_free(&e);
+	return body;
+}
+
+static int is_row(const char *t, const json_t *body, const char *topic, const char *row)
+{
+	return body && strcmp(t, topic) == 0 && strcmp(json_string_value(json_object_get(body, "row")), row) == 0;
+}
+
 static json_t *event_for(const char *topic, const char *row)
 {
 	long long end = fx_now_ms() + 15000;
 
 	while (fx_now_ms() < end) {
-		zmq_pollitem_t it = { events, 0, ZMQ_POLLIN, 0 };
-		char t[64], err[256];
-		struct hb_env e;
-		json_t *body;
-		int n;
+		char t[64];
+		json_t *body = next_event(t, 200);
 
-		if (zmq_poll(&it, 1, 200) <= 0)
-			continue;
-		if ((n = zmq_recv(events, t, sizeof t - 1, 0)) < 0 || hb_recv_env(events, &e, err, sizeof err) != 1)
-			continue;
-		t[n] = '\0';
-		body = json_loads(hb_env_str_or(&e, "json", ""), 0, NULL);
-		hb_env_free(&e);
-		if (strcmp(t, topic) == 0 && strcmp(json_string_value(json_object_get(body, "row")), row) == 0)
+		if (is_row(t, body, topic, row))
 			return body;
 		json_decref(body);
 	}
@@ -299,6 +314,8 @@ static int setup(void **state)
 	create_session(G, "Eta", "codex", "/tmp/pb", "read-only");
 	create_session(H, "Theta", "codex", "/tmp/pa", "full-auto");
 	create_session(K, "Kappa", "claude", "/tmp/pa", "full-auto");
+	create_session(M, "Mu", "codex", "/tmp/pa", "full-auto");
+	create_session(N, "Nu", "codex", "/tmp/pa", "full-auto");
 	open_run("run-a", A, "/tmp/pa", "full-auto");
 	return 0;
 }
@@ -717,6 +734,146 @@ static void test_unconfirmed_waits_for_the_user(void **state)
 	hb_client_close(&br);
 }
 
+/* A holdpoint of svc-messages (hb_holdpoint): set, reached, let go. */
+struct hold {
+	char hold[400], reached[400];
+};
+
+static void hold_set(struct hold *h, const char *name)
+{
+	int fd;
+
+	snprintf(h->hold, sizeof h->hold, "%s/%s.hold", failpoints, name);
+	snprintf(h->reached, sizeof h->reached, "%s/%s.reached", failpoints, name);
+	assert_true((fd = open(h->hold, O_CREAT | O_WRONLY, 0600)) >= 0);
+	close(fd);
+}
+
+static void hold_wait(const struct hold *h)
+{
+	long long end = fx_now_ms() + 15000;
+
+	while (access(h->reached, F_OK) < 0 && fx_now_ms() < end)
+		fx_sleep_ms(20);
+}
+
+static void hold_release(const struct hold *h)
+{
+	unlink(h->hold);
+}
+
+static void hold_clear(const struct hold *h)
+{
+	unlink(h->hold);
+	unlink(h->reached);
+}
+
+/* Fails if a timeline.message of row comes within ms: for a row the
+ * broker published before an answer the test already has. */
+static void no_more_rows(const char *row, int ms)
+{
+	long long end = fx_now_ms() + ms;
+
+	while (fx_now_ms() < end) {
+		char t[64];
+		json_t *body = next_event(t, 50);
+
+		if (is_row(t, body, "timeline.message", row))
+			fail_msg("a later row for %s: %s", row, json_string_value(json_object_get(body, "signal")));
+		json_decref(body);
+	}
+}
+
+/* The next timeline.message signal of row, and whether it links. */
+static void next_row(const char *row, char signal[32], int *linked)
+{
+	json_t *ev = event_for("timeline.message", row);
+
+	snprintf(signal, 32, "%s", json_string_value(json_object_get(ev, "signal")));
+	*linked = json_object_get(ev, "link") != NULL;
+	json_decref(ev);
+}
+
+/* The receipt's row goes out before the outbox may deliver the message:
+ * a desktop keeps the last row it gets, so the row of a message held at
+ * delivery must not be overtaken by the receipt's "Sent".  The handler is
+ * held after it woke the outbox, where a loaded machine may preempt it. */
+static void test_receipt_row_comes_before_delivery_row(void **state)
+{
+	json_t *args = json_pack("{s:s, s:s}", "recipientSessionId", M, "message", "in order");
+	char *json = json_dumps(args, JSON_COMPACT), first[32], second[32];
+	struct hold h;
+	struct hb_env r;
+	int64_t id;
+	int linked;
+
+	(void)state;
+	json_decref(args);
+	open_run("run-m", M, "/tmp/pa", "unrestricted");
+	hold_set(&h, "messages.before-receipt");
+	id = checked(fx_send_op(&desk, "call", "tool", "send_session_message", "json", json, "run", "run-a",
+				"call_id", "m1", (char *)NULL));
+	free(json);
+	hold_wait(&h);
+	/* While the handler waits, the outbox holds the message at delivery
+	 * (the recipient's turn is unrestricted). */
+	next_row("m1", first, &linked);
+	next_row("m1", second, &linked);
+	hold_release(&h);
+	reply_to(&desk, id, &r);
+	hold_clear(&h);
+	assert_true(hb_env_bool(&r, "ok", 0));
+	assert_non_null(strstr(hb_env_str_or(&r, "text", ""), "queued:"));
+	hb_env_free(&r);
+	assert_string_equal(first, "Sent");            /* the receipt's row */
+	assert_string_equal(second, "Needs approval"); /* then the outbox's */
+	op_ok(&desk, &r, checked(fx_send_op(&desk, "run.close", "run", "run-m", (char *)NULL)));
+	hb_env_free(&r);
+}
+
+/* The same for the user's send of a held message: its "Sent" goes out
+ * before the outbox may deliver it and publish "Sent" with the link to
+ * the user row, which must be the last row the desktop gets. */
+static void test_user_send_row_comes_before_delivered_row(void **state)
+{
+	char signal[32], op[48];
+	struct hb_client br;
+	struct hold h;
+	struct hb_env d, r;
+	int64_t id;
+	int linked;
+
+	(void)state;
+	open_run("run-n", N, "/tmp/pa", "unrestricted");
+	expect_receipt("n1", N, "sent by the user", "queued", op);
+	next_row("n1", signal, &linked);
+	assert_string_equal(signal, "Sent"); /* the receipt's */
+	next_row("n1", signal, &linked);
+	assert_string_equal(signal, "Needs approval");
+	bridge_attach(&br, N, "codex");
+	hold_set(&h, "messages.before-send-answer");
+	id = checked(fx_send_op(&desk, "messages.send", "message", op, (char *)NULL));
+	hold_wait(&h);
+	/* While the handler waits, the outbox delivers it. */
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	hb_env_free(&d);
+	bridge_done(&br, op, "turn-n");
+	do
+		next_row("n1", signal, &linked);
+	while (!linked);
+	hold_release(&h);
+	op_ok(&desk, &r, id);
+	hb_env_free(&r);
+	hold_clear(&h);
+	assert_string_equal(signal, "Sent");
+	/* Nothing comes after it: the handler's own row went out before. */
+	no_more_rows("n1", 1000);
+	op_ok(&desk, &r, checked(fx_send_op(&desk, "run.close", "run", "run-n", (char *)NULL)));
+	hb_env_free(&r);
+	hb_client_close(&br);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +885,8 @@ int main(void)
 		cmocka_unit_test(test_killed_after_accept_asks_again),
 		cmocka_unit_test(test_handed_message_is_not_held_again),
 		cmocka_unit_test(test_unconfirmed_waits_for_the_user),
+		cmocka_unit_test(test_receipt_row_comes_before_delivery_row),
+		cmocka_unit_test(test_user_send_row_comes_before_delivered_row),
 	};
 	return ck_run_group_tests(tests, setup, teardown);
 }
