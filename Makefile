@@ -50,6 +50,9 @@ TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # make fuzz: clang's libFuzzer (tests/fuzz/, docs/testing.md).  Not test deps.
 FUZZ_DEB_PACKAGES := clang libclang-rt-dev
+# make bench: valgrind's callgrind counts the broker's instructions per call
+# (tests/bench/instructions.sh).  Not test deps.
+BENCH_DEB_PACKAGES := valgrind
 FUZZ_S       ?= 60
 FUZZ_TARGET  ?=
 
@@ -299,9 +302,11 @@ run: deps
 	$(MAKE) all
 	./$(BUILD)/hb-broker --config deploy/services.conf --libexec $(CURDIR)/$(BUILD)
 
-bench: deps
+bench:
+	@sh deploy/deps.sh $(DEB_PACKAGES) $(BENCH_DEB_PACKAGES)
 	$(MAKE) $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
-	@sh tests/bench/run.sh $(BUILD)
+	@rc=0; sh tests/bench/run.sh $(BUILD) || rc=1; echo; \
+	sh tests/bench/instructions.sh $(BUILD) || rc=1; exit $$rc
 
 # The Claude agent host: PREFIX/libexec/hbcode/agent-host, where hbctl and
 # the broker find it when agentHost is not set (common/agent_cmd.h).

@@ -32,6 +32,7 @@
  * path's processes, so that their CPU per pipelined call is printed
  * beside the broker's and its services' (read from /proc/PID/stat).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -71,6 +72,8 @@ struct path {
 	 * middle (hb-broker or the relay) and the service (0: unknown) */
 	pid_t cpu_pid[2];
 	double cpu[3][64], run_cpu[3][RUNS_MAX];
+	/* task switches per pipelined call of the same three, all threads */
+	double sw[3][64], run_sw[3][RUNS_MAX];
 };
 
 static long long env_num(const char *name, long long dflt)
@@ -170,6 +173,40 @@ static double cpu_us(pid_t pid)
 	return (double)(utime + stime) * 1e6 / (double)hz;
 }
 
+/* Task switches of process pid so far, voluntary and not, all its
+ * threads; -1 when they cannot be read.  A thread that ended meanwhile
+ * drops out of the sum, which only a restart does here. */
+static double switches(pid_t pid)
+{
+	char path[320], line[128];
+	struct dirent *d;
+	double total = 0;
+	DIR *dir;
+
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if (!(dir = opendir(path)))
+		return -1;
+	while ((d = readdir(dir))) {
+		unsigned long long n;
+		FILE *in;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%.32s/status", (long)pid, d->d_name);
+		if (!(in = fopen(path, "r")))
+			continue;
+		while (fgets(line, sizeof line, in))
+			if (sscanf(line, "voluntary_ctxt_switches: %llu", &n) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &n) == 1)
+				total += (double)n;
+		fclose(in);
+	}
+	closedir(dir);
+	return total;
+}
+
 /* Keep PIPELINE_DEPTH calls in flight for ms; calls answered per second,
  * and the CPU per call of the three processes. */
 static void throughput_round(struct path *p, int ms)
@@ -181,11 +218,13 @@ static void throughput_round(struct path *p, int ms)
 	int inflight = 0;
 	double t0, end, t1;
 	pid_t pids[3] = { getpid(), p->cpu_pid[0], p->cpu_pid[1] };
-	double cpu0[3];
+	double cpu0[3], sw0[3];
 
 	build_call(&req, p->tool, ARGS);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		cpu0[i] = cpu_us(pids[i]);
+		sw0[i] = switches(pids[i]);
+	}
 	t0 = bench_now_us();
 	end = t0 + ms * 1000.0;
 	for (; inflight < PIPELINE_DEPTH; inflight++)
@@ -212,6 +251,8 @@ static void throughput_round(struct path *p, int ms)
 	for (int i = 0; i < 3; i++) {
 		double now = cpu_us(pids[i]);
 		p->cpu[i][p->trounds] = cpu0[i] < 0 || now < 0 ? -1 : (now - cpu0[i]) / (double)(done + inflight);
+		now = switches(pids[i]);
+		p->sw[i][p->trounds] = sw0[i] < 0 || now < 0 ? -1 : (now - sw0[i]) / (double)(done + inflight);
 	}
 	p->rate[p->trounds++] = (double)done / ((t1 - t0) / 1e6);
 }
@@ -338,19 +379,31 @@ static void row(const char *measure, const char *value, const char *target, int 
 	       verdict < 0 ? "" : verdict ? "PASS" : "MISS");
 }
 
-/* client / middle / service CPU per call in run, "?" where unknown. */
-static void cpu_row(const char *measure, const struct path *p, int run)
+/* client / middle / service figures per call in run (CPU in us, or task
+ * switches), "?" where unknown. */
+static void per_call_row(const char *measure, const double fig[3][RUNS_MAX], int run, const char *fmt,
+			 const char *unit)
 {
 	char v[64], part[3][16];
 
 	for (int k = 0; k < 3; k++) {
-		if (p->run_cpu[k][run] < 0)
+		if (fig[k][run] < 0)
 			snprintf(part[k], sizeof part[k], "?");
 		else
-			snprintf(part[k], sizeof part[k], "%.0f", p->run_cpu[k][run]);
+			snprintf(part[k], sizeof part[k], fmt, fig[k][run]);
 	}
-	snprintf(v, sizeof v, "%s / %s / %s us", part[0], part[1], part[2]);
+	snprintf(v, sizeof v, "%s / %s / %s%s", part[0], part[1], part[2], unit);
 	row(measure, v, "", -1);
+}
+
+static void cpu_row(const char *measure, const struct path *p, int run)
+{
+	per_call_row(measure, p->run_cpu, run, "%.0f", " us");
+}
+
+static void switch_row(const char *measure, const struct path *p, int run)
+{
+	per_call_row(measure, p->run_sw, run, "%.1f", "");
 }
 
 int main(int argc, char **argv)
@@ -442,8 +495,10 @@ int main(int argc, char **argv)
 			p->run_p99[run] = bench_median(p->p99, (size_t)p->rounds);
 			p->run_mean[run] = bench_median(p->mean, (size_t)p->rounds);
 			p->run_rate[run] = bench_median(p->rate, (size_t)p->trounds);
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < 3; k++) {
 				p->run_cpu[k][run] = bench_median(p->cpu[k], (size_t)p->trounds);
+				p->run_sw[k][run] = bench_median(p->sw[k], (size_t)p->trounds);
+			}
 		}
 	}
 	sleep_ms(200);
@@ -502,7 +557,8 @@ int main(int argc, char **argv)
 		       "broker-min = the same broker -> bare-relay svc (one thread, no pool);\n"
 		       "bare = client -> bare-relay relay (ROUTER/ROUTER) -> bare-relay worker.\n"
 		       "CPU per pipelined call: client / hb-broker or the relay / the service, all\n"
-		       "threads (/proc/PID/stat; \"?\": not readable).\n"
+		       "threads (/proc/PID/stat; \"?\": not readable); task switches the same way\n"
+		       "(voluntary and not, /proc/PID/task/*/status).\n"
 		       "A ratio target is met when every run meets it.\n\n",
 		       runs, rounds * per_round, rounds, (int)strlen(ARGS), PIPELINE_DEPTH, seconds);
 		printf("  %-46s %16s  %-10s %s\n", "measure", "value", "target", "");
@@ -540,6 +596,9 @@ int main(int argc, char **argv)
 			cpu_row("CPU per pipelined call, broker", b, run);
 			cpu_row("CPU per pipelined call, broker-min", m, run);
 			cpu_row("CPU per pipelined call, bare", r, run);
+			switch_row("task switches per pipelined call, broker", b, run);
+			switch_row("task switches per pipelined call, broker-min", m, run);
+			switch_row("task switches per pipelined call, bare", r, run);
 			met50 &= b50 / r50 <= TARGET_P50;
 			met99 &= b99 / r99 <= TARGET_P99;
 			metrate &= brate / rrate >= TARGET_PIPELINED;

@@ -94,19 +94,22 @@ fi
 echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')), Linux $(uname -r)"
 echo "libzmq:  $(pkg-config --modversion libzmq 2>/dev/null || echo '?')"
 
+# HB_BENCH_BROKER_WRAP: a command the broker runs under (tests/bench/
+# instructions.sh: valgrind's callgrind); unset, none.
 HB_HOME=$tmp HB_LOG=warn HB_HEALTHY_MS=300 HB_STOP_GRACE_MS=300 HB_SHUTDOWN_GRACE_MS=100 \
-	"$build/hb-broker" --config "$tmp/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
+	${HB_BENCH_BROKER_WRAP:-} "$build/hb-broker" --config "$tmp/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
 broker_pid=$!
 "$build/bench/bare-relay" relay "ipc://$tmp/bare-front.sock" "ipc://$tmp/bare-back.sock" >"$tmp/relay.log" 2>&1 &
 relay_pid=$!
 "$build/bench/bare-relay" worker "ipc://$tmp/bare-back.sock" >"$tmp/worker.log" 2>&1 &
 worker_pid=$!
 
-# The broker creates its socket after start-up: wait for it (5 s at most).
+# The broker creates its socket after start-up: wait for it (30 s at most:
+# under callgrind it starts slowly).
 i=0
 while [ ! -S "$tmp/run/front.sock" ] || [ ! -S "$tmp/bare-front.sock" ]; do
 	i=$((i + 1))
-	if [ $i -gt 100 ] || ! kill -0 "$broker_pid" 2>/dev/null; then
+	if [ $i -gt 600 ] || ! kill -0 "$broker_pid" 2>/dev/null; then
 		echo "run.sh: the broker or the relay did not start; broker log:" >&2
 		cat "$tmp/broker.log" >&2
 		exit 1
