@@ -136,18 +136,19 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	struct instance *inst = supervisor_instance(b, peer);
 	char name[128], err[320], shown[200];
 
-	hb_peer_name(peer, name, sizeof name);
-	hb_escape(op, strlen(op), 48, shown, sizeof shown); /* whatever the peer sent */
-	if (!may_send(row, inst, peer)) {
-		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker", shown, name,
-			 (long)peer->pid);
-		return;
-	}
-	if (!row) {
-		log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
+	if (!may_send(row, inst, peer) || !row) {
+		/* Named only here: a frame that is served needs neither. */
+		hb_peer_name(peer, name, sizeof name);
+		hb_escape(op, strlen(op), 48, shown, sizeof shown); /* whatever the peer sent */
+		if (!may_send(row, inst, peer))
+			log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker",
+				 shown, name, (long)peer->pid);
+		else
+			log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
 		return;
 	}
 	if (hb_fields_check(e, row->op, row->fields, HB_OP_MAX_FIELDS, err, sizeof err) < 0) {
+		hb_peer_name(peer, name, sizeof name);
 		log_warn(inst ? inst->id : NULL, "back: bad frame from %s: %s", name, err);
 		return;
 	}

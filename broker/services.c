@@ -18,7 +18,8 @@ struct service *broker_service_by_tool(struct broker *b, const char *tool)
 {
 	for (int i = 0; i < b->nservices; i++)
 		for (int j = 0; j < b->services[i].cfg->ntools; j++)
-			if (strcmp(b->services[i].cfg->tools[j], tool) == 0)
+			if (b->services[i].cfg->tools[j][0] == tool[0] &&
+			    strcmp(b->services[i].cfg->tools[j], tool) == 0)
 				return &b->services[i];
 	return NULL;
 }

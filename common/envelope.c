@@ -176,9 +176,13 @@ static int flatten(struct hb_env *e, char **arena_pos, const msgpack_object *roo
 	return 0;
 }
 
-/* Room for the objects of a full envelope: the map, 32 fields and one
- * nested map, each key and value a msgpack_object of 24 bytes. */
-enum { ENV_ZONE_CHUNK = 2048 };
+/* Room for the objects of a call's envelope (the map and some twenty
+ * fields, each key and value a msgpack_object of 24 bytes), and small
+ * enough with msgpack's 8-byte chunk header for malloc's per-thread
+ * cache (requests up to 1,032 bytes): a larger chunk took the arena's
+ * lock and a search of its bins on every frame.  A fuller envelope gets
+ * a second chunk. */
+enum { ENV_ZONE_CHUNK = 1016 };
 
 int hb_env_decode(struct hb_env *e, const void *buf, size_t len, char *err, size_t errlen)
 {
@@ -355,18 +359,34 @@ static void pack_value(msgpack_packer *pk, const struct hb_field *f)
 	}
 }
 
-static size_t prefix_len(const char *key)
-{
-	const char *dot = strchr(key, '.');
+/* Each field's key length and the length of its map prefix ("err" of
+ * "err.code"; 0 for a plain key), measured once: the encoder looks at
+ * them for every pair of fields. */
+struct key_lens {
+	size_t key[HB_MAX_FIELDS], prefix[HB_MAX_FIELDS];
+};
 
-	return dot ? (size_t)(dot - key) : 0;
+static void measure_keys(const struct hb_env *e, struct key_lens *kl)
+{
+	for (int i = 0; i < e->n; i++) {
+		const char *key = e->f[i].key, *dot = strchr(key, '.');
+
+		kl->key[i] = strlen(key);
+		kl->prefix[i] = dot ? (size_t)(dot - key) : 0;
+	}
+}
+
+/* Whether fields i and j share the map prefix of field i. */
+static int same_prefix(const struct hb_env *e, const struct key_lens *kl, int i, int j)
+{
+	return kl->prefix[j] == kl->prefix[i] && memcmp(e->f[j].key, e->f[i].key, kl->prefix[i]) == 0;
 }
 
 /* Whether field i's map prefix was already written by an earlier field. */
-static int prefix_seen(const struct hb_env *e, int i, size_t plen)
+static int prefix_seen(const struct hb_env *e, const struct key_lens *kl, int i)
 {
 	for (int j = 0; j < i; j++)
-		if (prefix_len(e->f[j].key) == plen && strncmp(e->f[j].key, e->f[i].key, plen) == 0)
+		if (same_prefix(e, kl, i, j))
 			return 1;
 	return 0;
 }
@@ -375,53 +395,52 @@ int hb_env_encode(const struct hb_env *e, char **buf, size_t *len)
 {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
-	size_t entries = find_field(e, "v") ? 0 : 1;
+	struct key_lens kl;
+	int has_v = find_field(e, "v") != NULL;
+	size_t entries = has_v ? 0 : 1;
 
-	for (int i = 0; i < e->n; i++) {
-		size_t plen = prefix_len(e->f[i].key);
-		if (!plen || !prefix_seen(e, i, plen))
+	measure_keys(e, &kl);
+	for (int i = 0; i < e->n; i++)
+		if (!kl.prefix[i] || !prefix_seen(e, &kl, i))
 			entries++;
-	}
 	/* Size the buffer once: msgpack's default first chunk is 8 KiB, too
 	 * big for malloc's per-thread cache, and the buffer is freed by
 	 * libzmq's I/O thread. */
 	msgpack_sbuffer_init(&sb);
 	sb.alloc = 16;
 	for (int i = 0; i < e->n; i++)
-		sb.alloc += 2 * strlen(e->f[i].key) + 24 + (e->f[i].type == HB_VAL_STR ? e->f[i].len : 0);
+		sb.alloc += 2 * kl.key[i] + 24 + (e->f[i].type == HB_VAL_STR ? e->f[i].len : 0);
 	if (!(sb.data = malloc(sb.alloc)))
 		return -1;
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
 	msgpack_pack_map(&pk, entries);
-	if (!find_field(e, "v")) {
+	if (!has_v) {
 		msgpack_pack_str(&pk, 1);
 		msgpack_pack_str_body(&pk, "v", 1);
 		msgpack_pack_int(&pk, HB_PROTO_VERSION);
 	}
 	for (int i = 0; i < e->n; i++) {
 		const char *key = e->f[i].key;
-		size_t plen = prefix_len(key), members = 0;
+		size_t plen = kl.prefix[i], members = 0;
 
 		if (!plen) {
-			msgpack_pack_str(&pk, strlen(key));
-			msgpack_pack_str_body(&pk, key, strlen(key));
+			msgpack_pack_str(&pk, kl.key[i]);
+			msgpack_pack_str_body(&pk, key, kl.key[i]);
 			pack_value(&pk, &e->f[i]);
 			continue;
 		}
-		if (prefix_seen(e, i, plen))
+		if (prefix_seen(e, &kl, i))
 			continue;
 		for (int j = i; j < e->n; j++)
-			if (prefix_len(e->f[j].key) == plen && strncmp(e->f[j].key, key, plen) == 0)
-				members++;
+			members += (size_t)same_prefix(e, &kl, i, j);
 		msgpack_pack_str(&pk, plen);
 		msgpack_pack_str_body(&pk, key, plen);
 		msgpack_pack_map(&pk, members);
 		for (int j = i; j < e->n; j++) {
-			const char *sub = e->f[j].key + plen + 1;
-			if (prefix_len(e->f[j].key) != plen || strncmp(e->f[j].key, key, plen) != 0)
+			if (!same_prefix(e, &kl, i, j))
 				continue;
-			msgpack_pack_str(&pk, strlen(sub));
-			msgpack_pack_str_body(&pk, sub, strlen(sub));
+			msgpack_pack_str(&pk, kl.key[j] - plen - 1);
+			msgpack_pack_str_body(&pk, e->f[j].key + plen + 1, kl.key[j] - plen - 1);
 			pack_value(&pk, &e->f[j]);
 		}
 	}

@@ -29,7 +29,7 @@ static unsigned type_in(const struct hb_env *e, const char *name)
 	if (f)
 		return f->type == HB_VAL_STR ? HB_FT_STR : f->type == HB_VAL_INT ? HB_FT_INT : HB_FT_BOOL;
 	for (int i = 0; i < e->n; i++)
-		if (strncmp(e->f[i].key, name, len) == 0 && e->f[i].key[len] == '.')
+		if (e->f[i].key[0] == name[0] && strncmp(e->f[i].key, name, len) == 0 && e->f[i].key[len] == '.')
 			return HB_FT_MAP;
 	return 0;
 }
