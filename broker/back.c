@@ -136,15 +136,18 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	struct instance *inst = supervisor_instance(b, peer);
 	char name[128], err[320], shown[200];
 
-	if (!may_send(row, inst, peer) || !row) {
-		/* Named only here: a frame that is served needs neither. */
+	/* The sender and the op are named only for a log line: a frame that
+	 * is served needs neither. */
+	if (!may_send(row, inst, peer)) {
 		hb_peer_name(peer, name, sizeof name);
 		hb_escape(op, strlen(op), 48, shown, sizeof shown); /* whatever the peer sent */
-		if (!may_send(row, inst, peer))
-			log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker",
-				 shown, name, (long)peer->pid);
-		else
-			log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
+		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker", shown, name,
+			 (long)peer->pid);
+		return;
+	}
+	if (!row) {
+		hb_escape(op, strlen(op), 48, shown, sizeof shown);
+		log_warn(inst->id, "back: unknown op \"%s\" dropped", shown);
 		return;
 	}
 	if (hb_fields_check(e, row->op, row->fields, HB_OP_MAX_FIELDS, err, sizeof err) < 0) {
