@@ -82,23 +82,28 @@ static void front_waiter(struct waiter *w, const struct hb_peer *peer, const str
 	w->form = form;
 }
 
-/* A call for tool with context ctx, answered to w; identity may be NULL. */
-static void start_call(struct broker *b, const struct waiter *w, const char *tool, const char *args,
-		       const char *const ctx[CALL_CONTEXT_FIELDS], const char *identity)
+/* The service that serves tool, for a call whose args and context are
+ * within their limits; NULL with why set (the agent doors' check: the
+ * front door answers each refusal with its own error code). */
+static struct service *service_for_call(struct broker *b, const char *tool, const char *args,
+					const char *const ctx[CALL_CONTEXT_FIELDS], char *why, size_t whylen)
 {
 	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
-	char text[512];
-	struct call *c;
 
 	if (!s) {
-		unserved_tool_text(tool, text, sizeof text);
-		call_answer_waiter(b, w, NULL, 0, text);
-		return;
+		unserved_tool_text(tool, why, whylen);
+		return NULL;
 	}
-	if (check_sizes(args, ctx, text, sizeof text) < 0) {
-		call_answer_waiter(b, w, NULL, 0, text);
-		return;
-	}
+	return check_sizes(args, ctx, why, whylen) < 0 ? NULL : s;
+}
+
+/* A call of s for tool with context ctx (both checked), answered to w;
+ * identity may be NULL. */
+static void start_call(struct broker *b, const struct waiter *w, struct service *s, const char *tool,
+		       const char *args, const char *const ctx[CALL_CONTEXT_FIELDS], const char *identity)
+{
+	struct call *c;
+
 	if (!(c = call_new(b, s, tool, args)) || call_set_context(c, ctx) < 0 || call_add_waiter(c, w) < 0 ||
 	    (identity && !(c->identity = strdup(identity)))) {
 		if (c)
@@ -113,6 +118,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 {
 	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
 	const char *tool = hb_env_str(e, "tool"), *ctx[CALL_CONTEXT_FIELDS];
+	struct service *s;
 	struct waiter w;
 
 	front_waiter(&w, peer, e, FORM_PLAIN);
@@ -124,7 +130,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		front_reply_err(b, peer, &w.id, "stopping", "hb-broker is shutting down; try the call again when it is back");
 		return;
 	}
-	if (tool[0] == '_' || !broker_service_by_tool(b, tool)) {
+	if (!(s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool))) {
 		char text[256];
 		unserved_tool_text(tool, text, sizeof text);
 		front_reply_err(b, peer, &w.id, "unknown-tool", text);
@@ -163,7 +169,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 			return;
 		}
 	}
-	start_call(b, &w, tool, hb_env_str_or(e, "json", "{}"), ctx, NULL);
+	start_call(b, &w, s, tool, hb_env_str_or(e, "json", "{}"), ctx, NULL);
 }
 
 /* ---- Codex ------------------------------------------------------------- */
@@ -290,16 +296,10 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 			call_answer_waiter(b, &w, NULL, 0, "hb-broker is out of memory");
 		goto out;
 	}
-	s = tc.tool[0] == '_' ? NULL : broker_service_by_tool(b, tc.tool);
-	if (!s) {
-		unserved_tool_text(tc.tool, err, sizeof err);
-		call_answer_waiter(b, &w, NULL, 0, err);
-		goto out;
-	}
 	{
 		const char *ctx[CALL_CONTEXT_FIELDS] = { "", "", "", "codex", "", tc.call_id,
 							 hb_env_str_or(e, "model", "") };
-		if (check_sizes(tc.args, ctx, err, sizeof err) < 0) {
+		if (!(s = service_for_call(b, tc.tool, tc.args, ctx, err, sizeof err))) {
 			call_answer_waiter(b, &w, NULL, 0, err);
 			goto out;
 		}
@@ -365,7 +365,8 @@ void intake_claude_call(struct broker *b, const struct hb_peer *peer, const stru
 	const char *line = hb_env_str_or(e, "json", "");
 	struct claude_tool_call tc;
 	struct run *r = runs_of_peer(b, peer);
-	char identity[400], text[256];
+	char identity[400], text[512];
+	struct service *s;
 	struct waiter w;
 
 	front_waiter(&w, peer, e, FORM_CLAUDE);
@@ -385,8 +386,10 @@ void intake_claude_call(struct broker *b, const struct hb_peer *peer, const stru
 							 r->model };
 		if (dialect_identity(identity, sizeof identity, "claude", r->id, tc.call_id) < 0)
 			call_answer_waiter(b, &w, NULL, 0, "The call was refused: its toolUseId or requestId is too long.");
+		else if (!(s = service_for_call(b, tc.tool, tc.args, ctx, text, sizeof text)))
+			call_answer_waiter(b, &w, NULL, 0, text);
 		else
-			start_call(b, &w, tc.tool, tc.args, ctx, identity);
+			start_call(b, &w, s, tc.tool, tc.args, ctx, identity);
 	}
 	dialect_claude_free(&tc);
 }
