@@ -88,7 +88,7 @@ static void front_waiter(struct waiter *w, const struct hb_peer *peer, const str
 static struct service *service_for_call(struct broker *b, const char *tool, const char *args,
 					const char *const ctx[CALL_CONTEXT_FIELDS], char *why, size_t whylen)
 {
-	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	struct service *s = broker_service_for_caller(b, tool);
 
 	if (!s) {
 		unserved_tool_text(tool, why, whylen);
@@ -130,7 +130,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		front_reply_err(b, peer, &w.id, "stopping", "hb-broker is shutting down; try the call again when it is back");
 		return;
 	}
-	if (!(s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool))) {
+	if (!(s = broker_service_for_caller(b, tool))) {
 		char text[256];
 		unserved_tool_text(tool, text, sizeof text);
 		front_reply_err(b, peer, &w.id, "unknown-tool", text);

@@ -340,7 +340,7 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	const char *tool = hb_env_str(e, "tool"), *parent = hb_env_str(e, "key");
 	const char *args = hb_env_str_or(e, "json", "{}");
 	struct call *pc = hb_map_get(&b->calls, parent), *c = NULL;
-	struct service *s = tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+	struct service *s = broker_service_for_caller(b, tool);
 	struct waiter w;
 
 	memset(&w, 0, sizeof w);

@@ -24,6 +24,11 @@ struct service *broker_service_by_tool(struct broker *b, const char *tool)
 	return NULL;
 }
 
+struct service *broker_service_for_caller(struct broker *b, const char *tool)
+{
+	return tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
+}
+
 struct instance *broker_delivery_instance(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++) {

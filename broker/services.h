@@ -11,6 +11,9 @@
 /* The service, or NULL. */
 struct service *broker_service_by_name(struct broker *b, const char *name);
 struct service *broker_service_by_tool(struct broker *b, const char *tool);
+/* The service a caller (a client, an agent, another service) reaches for
+ * tool: NULL for an internal tool ("_name"), which only the broker calls. */
+struct service *broker_service_for_caller(struct broker *b, const char *tool);
 /* The ready current incarnation whose task carries session messages, or
  * NULL (none declared one, or it is restarting). */
 struct instance *broker_delivery_instance(struct broker *b);
