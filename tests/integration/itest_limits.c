@@ -216,6 +216,32 @@ static void test_answer_too_large_once_written_for_the_agent(void **state)
 	ck_call_says(fx, "echo", "{\"after\":\"a large answer\"}", 1, "{\"after\":\"a large answer\"}");
 }
 
+/* Call tool through the Claude door of c's run; want: the text of the
+ * tool error it must answer with, or NULL for a call that must succeed. */
+static void claude_call_answers(struct hb_client *c, int n, const char *tool, const char *args, const char *want)
+{
+	struct hb_env reply;
+	int64_t id = fx_claude_call(c, n, tool, args), got = -1;
+	json_t *ans;
+
+	ck_recv(c, &reply, 30000, &got);
+	assert_int_equal(got, id);
+	ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_non_null(ans);
+	if (want) {
+		json_t *content = json_array_get(json_object_get(ans, "content"), 0);
+
+		assert_false(hb_env_bool(&reply, "ok", 1));
+		assert_true(json_is_true(json_object_get(ans, "isError")));
+		assert_string_equal(json_string_value(json_object_get(content, "text")), want);
+	} else {
+		assert_true(hb_env_bool(&reply, "ok", 0));
+		assert_false(json_is_true(json_object_get(ans, "isError")));
+	}
+	json_decref(ans);
+	hb_env_free(&reply);
+}
+
 /* The Claude door refuses a call for a tool no service serves, and one
  * whose arguments are over the limit, with a tool error that says which,
  * and goes on serving the run. */
@@ -224,7 +250,6 @@ static void test_claude_door_refusals(void **state)
 	struct fixture *fx = *state;
 	size_t n = (size_t)HB_MAX_PAYLOAD + 16;
 	char *args = malloc(n + 1), session[64], want[160];
-	const char *texts[2];
 	struct hb_client c;
 
 	assert_non_null(args);
@@ -232,37 +257,14 @@ static void test_claude_door_refusals(void **state)
 	memcpy(args, "{\"a\":\"", 6);
 	memcpy(args + n - 2, "\"}", 3);
 	snprintf(want, sizeof want, "the arguments are %zu bytes; at most %u are accepted", n, HB_MAX_PAYLOAD);
-	texts[0] = "unknown tool \"no_such_tool\": no service of this broker serves it";
-	texts[1] = want;
 	assert_int_equal(fx_create_session(fx, "Refusals Claude", "claude", "/tmp", "full-auto", session, sizeof session),
 			 0);
 	assert_int_equal(fx_client(fx, &c, 15000), 0);
 	assert_int_equal(fx_open_run(&c, "run-refusals", session, "/tmp", "claude", "full-auto"), 0);
-	for (int i = 0; i < 3; i++) {
-		struct hb_env reply;
-		int64_t id, got = -1;
-		json_t *ans;
-
-		id = i == 0 ? fx_claude_call(&c, 1, "no_such_tool", "{}")
-		     : i == 1 ? fx_claude_call(&c, 2, "echo", args)
-			      : fx_claude_call(&c, 3, "echo", "{\"after\":\"refusals\"}");
-		ck_recv(&c, &reply, 30000, &got);
-		assert_int_equal(got, id);
-		ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-		assert_non_null(ans);
-		if (i < 2) {
-			json_t *content = json_array_get(json_object_get(ans, "content"), 0);
-
-			assert_false(hb_env_bool(&reply, "ok", 1));
-			assert_true(json_is_true(json_object_get(ans, "isError")));
-			assert_string_equal(json_string_value(json_object_get(content, "text")), texts[i]);
-		} else {
-			assert_true(hb_env_bool(&reply, "ok", 0));
-			assert_false(json_is_true(json_object_get(ans, "isError")));
-		}
-		json_decref(ans);
-		hb_env_free(&reply);
-	}
+	claude_call_answers(&c, 1, "no_such_tool", "{}",
+			    "unknown tool \"no_such_tool\": no service of this broker serves it");
+	claude_call_answers(&c, 2, "echo", args, want);
+	claude_call_answers(&c, 3, "echo", "{\"after\":\"refusals\"}", NULL);
 	free(args);
 	hb_client_close(&c);
 }
