@@ -55,6 +55,8 @@ static struct attachment *find_session(struct broker *b, const char *session)
 	return best;
 }
 
+static int send_to_messages_task(struct broker *b, const struct hb_env *m);
+
 static void drop(struct broker *b, struct attachment *gone, const char *why)
 {
 	for (struct attachment **pp = &b->attachments; *pp; pp = &(*pp)->next)
@@ -81,6 +83,21 @@ static void attach_ok(struct broker *b, const struct hb_peer *peer, const struct
 	hb_env_set_int(&e, "attachEveryMs", b->set.attach_ttl_ms / 3 > 10 ? b->set.attach_ttl_ms / 3 : 10);
 	if (broker_send(b, b->front, peer, &e) < 0)
 		log_debug(NULL, "attach answer dropped");
+}
+
+/* The session's outbox may go now.  Lost when svc-messages is down: its
+ * outbox looks at every entry after a restart anyway. */
+static void tell_messages_task(struct broker *b, const char *session, const char *agent)
+{
+	struct hb_env m;
+
+	hb_env_init(&m);
+	hb_env_set_str(&m, "op", "session.attached");
+	hb_env_set_str(&m, "session", session);
+	hb_env_set_str(&m, "agent", agent);
+	if (send_to_messages_task(b, &m) < 0)
+		log_debug(NULL, "session %s: the service that carries session messages is not there to hear of it",
+			  session);
 }
 
 void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -114,8 +131,8 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 	a->next = b->attachments;
 	b->attachments = a;
 	log_info(NULL, "session %s: a %s bridge is attached", session, agent);
-	/* svc-messages listens for this: the session's outbox may go now. */
 	events_publish(b, "session.attached", json_pack("{s:s, s:s}", "session", session, "agent", agent));
+	tell_messages_task(b, session, agent);
 	attach_ok(b, peer, &id);
 }
 

@@ -26,6 +26,11 @@ static const struct {
 	{ "deliver.result",
 	  { HB_REQ_STR("opId"), HB_REQ_STR("status"), HB_OPT_INT("id"), HB_OPT_STR("reason"), HB_OPT_STR("turn"),
 	    HB_OPT_STR("text") } },
+	/* To the task that carries session messages: a bridge attached for
+	 * session, whose outbox may go now.  It comes on the task's own
+	 * socket, not as an event: a service reaches no socket but its own
+	 * to the broker (confine.h). */
+	{ "session.attached", { HB_REQ_STR("session"), HB_OPT_STR("agent") } },
 };
 
 int hb_broker_op_check(const struct hb_env *e, char *err, size_t errlen)

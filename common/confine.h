@@ -65,4 +65,12 @@ int hb_confine_apply(const struct hb_confine *c, char *err, size_t errlen);
  * 0, or -1 with err. */
 int hb_confine_from_env(char *err, size_t errlen);
 
+/* Seal a confined service once its own sockets to the broker are
+ * connected: from then on no thread of it, nor any program it starts,
+ * may make a Unix socket (a pathname socket is not a file Landlock
+ * governs, and front.sock, the session bus and ssh-agent each let their
+ * client act as the user).  Socket pairs of the stream kind stay
+ * allowed (libcurl's and libuv's wake-ups).  0, or -1 with err. */
+int hb_confine_seal(char *err, size_t errlen);
+
 #endif

@@ -9,12 +9,25 @@
  * and the log says so.  Connecting to the broker's ipc socket is not a
  * file right Landlock handles, so the runtime folder need not be given.
  *
+ * Where the kernel's Landlock has scopes (ABI 6), the service's domain
+ * is also scoped: it cannot signal a process outside it (the broker, the
+ * other services, the user's programs) nor connect to an abstract Unix
+ * socket made outside it.  A service with `exec` gets the scopes alone,
+ * without file rules.
+ *
  * The seccomp filter answers EPERM (EACCES for a refused socket) rather
  * than killing: a library that probes a call gets an error it handles,
  * and the service keeps serving.  Under AddressSanitizer ptrace stays
  * allowed: LeakSanitizer's check at exit stops the threads with it.
+ *
+ * Sealing (hb_confine_seal) comes later, once the service's own sockets
+ * to the broker are connected: a second filter, on every thread, refuses
+ * any new Unix socket.  A pathname socket is not a file right Landlock
+ * handles, and every process of the user listens on one (front.sock, the
+ * session bus, ssh-agent): whoever can connect to them acts as the user.
  */
 #ifdef __linux__
+#define _GNU_SOURCE /* O_PATH, for a rule on a device that cannot be opened */
 
 #include "confine.h"
 
@@ -29,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -41,6 +55,28 @@
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
 #endif
+/* ABI 6: the scopes (Debian 12's headers predate them) */
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SCOPE_SIGNAL (1ULL << 1)
+#ifndef SECCOMP_FILTER_FLAG_TSYNC
+#define SECCOMP_FILTER_FLAG_TSYNC (1UL << 0)
+#endif
+#ifndef SYS_io_uring_setup
+#define SYS_io_uring_setup 425
+#define SYS_io_uring_enter 426
+#define SYS_io_uring_register 427
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+/* landlock_ruleset_attr as ABI 6 knows it; older kernels are given the
+ * prefix they know. */
+struct ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
 
 #if defined(__x86_64__)
 #define AUDIT_ARCH_HERE AUDIT_ARCH_X86_64
@@ -49,6 +85,9 @@
 #endif
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_FILE                                                                                             \
+	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_EXECUTE |         \
+	 LANDLOCK_ACCESS_FS_TRUNCATE)
 #define FS_WRITE                                                                                            \
 	(LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |     \
 	 LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |           \
@@ -75,14 +114,24 @@ static int landlock_abi(const char **why)
 	return 0;
 }
 
-/* One path-beneath rule; a path that does not exist is skipped. */
+/* The devices a service may use: /dev itself holds /dev/shm, where other
+ * programs keep their shared memory. */
+static const char *const devices_read[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+					     "/dev/tty", "/dev/pts" };
+static const char *const devices_write[] = { "/dev/null", "/dev/full", "/dev/tty", "/dev/pts" };
+
+/* One path-beneath rule; a path that does not exist is skipped.  A file
+ * (not a folder) takes only the rights of a file. */
 static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handled, char *err, size_t errlen)
 {
 	struct landlock_path_beneath_attr rule = { .allowed_access = rights & handled };
-	int fd = open(path, O_RDONLY | O_CLOEXEC); /* O_PATH is a GNU name */
+	struct stat st;
+	int fd = open(path, O_PATH | O_CLOEXEC);
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : (snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1);
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		rule.allowed_access &= FS_FILE;
 	rule.parent_fd = fd;
 	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0) {
 		snprintf(err, errlen, "Landlock refused a rule for %s: %s", path, strerror(errno));
@@ -93,27 +142,37 @@ static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handle
 	return 0;
 }
 
-static int apply_landlock(const struct hb_confine *c, int abi, char *err, size_t errlen)
+/* files: 0 for scopes alone (a service that starts programs). */
+static int apply_landlock(const struct hb_confine *c, int abi, int files, char *err, size_t errlen)
 {
 	uint64_t handled = FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_MAKE_CHAR |
 			   LANDLOCK_ACCESS_FS_MAKE_BLOCK;
-	struct landlock_ruleset_attr attr = { 0 };
+	struct ruleset_attr attr = { 0 };
+	size_t attr_size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
 	int ruleset, rc = -1;
 
 	if (abi >= 2)
 		handled |= LANDLOCK_ACCESS_FS_REFER;
 	if (abi >= 3)
 		handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
-	attr.handled_access_fs = handled;
-	if ((ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0)) < 0)
+	attr.handled_access_fs = files ? handled : 0;
+	if (abi >= 6)
+		attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL;
+	if ((ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0)) < 0)
 		return snprintf(err, errlen, "Landlock: cannot make a ruleset: %s", strerror(errno)), -1;
+	if (!files)
+		goto seal;
 	for (size_t i = 0; i < sizeof system_read / sizeof system_read[0]; i++)
 		if (allow(ruleset, system_read[i], FS_READ | LANDLOCK_ACCESS_FS_EXECUTE, handled, err, errlen) < 0)
 			goto out;
-	/* /dev/null, /dev/urandom, a terminal */
-	if (allow(ruleset, "/dev", FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE, handled,
-		  err, errlen) < 0 ||
-	    (c->read_any && allow(ruleset, "/", FS_READ, handled, err, errlen) < 0))
+	for (size_t i = 0; i < sizeof devices_read / sizeof devices_read[0]; i++)
+		if (allow(ruleset, devices_read[i], FS_READ, handled, err, errlen) < 0)
+			goto out;
+	for (size_t i = 0; i < sizeof devices_write / sizeof devices_write[0]; i++)
+		if (allow(ruleset, devices_write[i], FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE,
+			  handled, err, errlen) < 0)
+			goto out;
+	if (c->read_any && allow(ruleset, "/", FS_READ, handled, err, errlen) < 0)
 		goto out;
 	for (int i = 0; i < c->nread; i++)
 		if (allow(ruleset, c->read[i], FS_READ, handled, err, errlen) < 0)
@@ -123,6 +182,7 @@ static int apply_landlock(const struct hb_confine *c, int abi, char *err, size_t
 			  FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_REFER | LANDLOCK_ACCESS_FS_TRUNCATE, handled, err,
 			  errlen) < 0)
 			goto out;
+seal:
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
 		snprintf(err, errlen, "Landlock: cannot restrict this process: %s", strerror(errno));
 		goto out;
@@ -143,6 +203,9 @@ static const int denied_calls[] = {
 	SYS_swapon, SYS_swapoff, SYS_acct, SYS_bpf, SYS_perf_event_open, SYS_keyctl, SYS_add_key, SYS_request_key,
 	SYS_open_by_handle_at, SYS_name_to_handle_at, SYS_userfaultfd, SYS_syslog, SYS_quotactl, SYS_settimeofday,
 	SYS_clock_settime, SYS_adjtimex, SYS_clock_adjtime, SYS_fanotify_init, SYS_setns,
+	/* io_uring opens and connects sockets without the socket call the
+	 * filter sees; pidfd_getfd copies another process's descriptors */
+	SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register, SYS_pidfd_getfd,
 #ifdef SYS_iopl
 	SYS_iopl,
 #endif
@@ -198,10 +261,11 @@ static int apply_seccomp(const struct hb_confine *c, char *err, size_t errlen)
 	if (!c->exec)
 		ok &= deny_list(f, &n, denied_without_exec) == 0;
 	if (!c->network) {
-		/* socket(AF_INET | AF_INET6 | AF_PACKET, ...): refused */
-		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5)) == 0;
+		/* socket(AF_INET | AF_INET6 | AF_PACKET | AF_NETLINK, ...): refused */
+		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6)) == 0;
 		ok &= add(f, &n, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]))) == 0;
-		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0)) == 0;
+		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0)) == 0;
+		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 2, 0)) == 0;
 		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0)) == 0;
 		ok &= add(f, &n, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 0, 1)) == 0;
 		ok &= add(f, &n, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES)) == 0;
@@ -230,18 +294,56 @@ int hb_confine_apply(const struct hb_confine *c, char *err, size_t errlen)
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return snprintf(err, errlen, "cannot set no_new_privs: %s", strerror(errno)), -1;
-	if (c->exec) {
-		fs = "none (it starts programs, which keep their own access)";
-	} else if (abi > 0) { /* else fs says why there is no Landlock */
-		if (apply_landlock(c, abi, err, errlen) < 0)
+	if (abi > 0 && (!c->exec || abi >= 6)) { /* else fs says why there is no Landlock */
+		if (apply_landlock(c, abi, !c->exec, err, errlen) < 0)
 			return -1;
 		fs = c->read_any ? "read anywhere, write only its folders (Landlock)" : "its folders only (Landlock)";
 	}
+	if (c->exec)
+		fs = "none (it starts programs, which keep their own access)";
 	if (apply_seccomp(c, err, errlen) < 0)
 		return -1;
-	log_info(NULL, "confined: no_new_privs; files: %s; network: %s; programs: %s", fs,
-		 c->network ? "yes" : "none", c->exec ? "yes" : "none");
+	log_info(NULL, "confined: no_new_privs; files: %s; network: %s; programs: %s; signals and abstract sockets: %s",
+		 fs, c->network ? "yes" : "none", c->exec ? "yes" : "none",
+		 abi >= 6 ? "its own only (Landlock scopes)" : "not scoped (Landlock before ABI 6)");
 	return 0;
+}
+
+int hb_confine_seal(char *err, size_t errlen)
+{
+#ifdef AUDIT_ARCH_HERE
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_HERE, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		/* socket(AF_UNIX, ...) */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 6, 7),
+		/* socketpair(AF_UNIX, not SOCK_STREAM, ...): a datagram end
+		 * may still send to a named socket */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 6),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf), /* the type, without SOCK_CLOEXEC and SOCK_NONBLOCK */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = (unsigned short)(sizeof f / sizeof f[0]), .filter = f };
+
+	/* every thread: libzmq's and the workers' exist by now */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0)
+		return snprintf(err, errlen, "seccomp refused the sealing filter: %s", strerror(errno)), -1;
+	log_info(NULL, "sealed: no new Unix socket from here on");
+	return 0;
+#else
+	(void)err;
+	(void)errlen;
+	return 0;
+#endif
 }
 
 #endif

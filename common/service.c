@@ -201,7 +201,7 @@ static int setup(struct service_loop *s)
 		return -1;
 	s->back = hb_sock_dealer(s->zctx, s->identity, 0, -1);
 	if (!s->back || zmq_setsockopt(s->back, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
-	    zmq_connect(s->back, s->endpoint) < 0)
+	    hb_sock_connect_confirmed(s->zctx, s->back, s->endpoint, HB_CONNECT_WAIT_MS) < 0)
 		return -1;
 	if (hb_pool_start(&s->pool, s->zctx, s->name, s->endpoint, s->identity, s->tools, s->concurrency,
 			  s->task_arg) < 0)
@@ -250,6 +250,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 {
 	struct service_loop s;
 	long long next_beat, stop_deadline = 0;
+	char err[256];
 
 	memset(&s, 0, sizeof s);
 	s.name = spec->name;
@@ -263,6 +264,13 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 		return 111;
 	if (setup(&s) < 0) {
 		log_error(NULL, "cannot start: %s", zmq_strerror(errno));
+		return 111;
+	}
+	/* every socket to the broker is connected: a confined service makes
+	 * no Unix socket from here on (confine.h) */
+	if (getenv("HB_CONFINE") && *getenv("HB_CONFINE") && hb_confine_seal(err, sizeof err) < 0) {
+		log_error(NULL, "cannot start: not confined as deployed: %s", err);
+		teardown(&s);
 		return 111;
 	}
 	send_simple(&s, "ready");

@@ -346,9 +346,13 @@ static struct hb_call *next_or_idle(struct hb_pool *pool, int w, int *stop)
 	return c;
 }
 
+/* A worker's socket is made and connected by hb_pool_start, before the
+ * service seals itself against new sockets (confine.h); the thread owns
+ * it from then on (pthread_create is the barrier libzmq asks for). */
 struct worker_start {
 	struct hb_pool *pool;
 	int index;
+	void *sock;
 };
 
 static void *worker_main(void *arg)
@@ -358,15 +362,10 @@ static void *worker_main(void *arg)
 	int me = ws->index;
 	char identity[160];
 	struct hb_env hello;
-	void *sock;
-	int linger = HB_ANSWER_LINGER_MS;
+	void *sock = ws->sock;
 
 	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
 	free(ws);
-	sock = hb_sock_dealer(pool->zctx, identity, 0, -1);
-	if (!sock || zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
-	    zmq_connect(sock, pool->endpoint) < 0)
-		hb_fatal("worker cannot reach the broker at %s: %s", pool->endpoint, zmq_strerror(errno));
 	hb_env_init(&hello);
 	hb_env_set_str(&hello, "op", "worker");
 	if (hb_send_env(sock, NULL, &hello) < 0)
@@ -439,6 +438,7 @@ static void *worker_main(void *arg)
 int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const char *endpoint,
 		  const char *identity, const struct hb_service_tool *tools, int nthreads, void *service_arg)
 {
+
 	memset(pool, 0, sizeof *pool);
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->sub, NULL);
@@ -464,11 +464,25 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 			return -1;
 	for (int i = 0; i < nthreads; i++) {
 		struct worker_start *ws = malloc(sizeof *ws);
+		char wid[160];
+		int linger = HB_ANSWER_LINGER_MS;
+
 		if (!ws)
 			return -1;
 		ws->pool = pool;
 		ws->index = i;
+		snprintf(wid, sizeof wid, "%s.w%d", identity, i);
+		if (!(ws->sock = hb_sock_dealer(zctx, wid, 0, -1)) ||
+		    zmq_setsockopt(ws->sock, ZMQ_LINGER, &linger, sizeof linger) < 0 ||
+		    hb_sock_connect_confirmed(zctx, ws->sock, endpoint, HB_CONNECT_WAIT_MS) < 0) {
+			log_error(NULL, "worker %d cannot reach the broker at %s: %s", i, endpoint, zmq_strerror(errno));
+			if (ws->sock)
+				zmq_close(ws->sock);
+			free(ws);
+			return -1;
+		}
 		if (pthread_create(&pool->threads[i], NULL, worker_main, ws) != 0) {
+			zmq_close(ws->sock);
 			free(ws);
 			return -1;
 		}

@@ -34,6 +34,9 @@ struct hb_pool;
  * close: a last answer still gets out when the service stops right
  * after it. */
 #define HB_ANSWER_LINGER_MS 1000
+/* How long a service waits for each of its sockets to the broker to be
+ * connected at start (the broker listens before it starts services). */
+#define HB_CONNECT_WAIT_MS 10000
 
 struct hb_call {
 	struct hb_pool *pool;

@@ -19,6 +19,7 @@
 #include <zmq.h>
 
 #include "log.h"
+#include "service_pool.h"
 #include "sock.h"
 
 struct hb_task {
@@ -54,7 +55,8 @@ struct hb_task *hb_task_start(void *zctx, const char *endpoint, const char *iden
 	if (pipe(t->wake) < 0 || fcntl(t->wake[0], F_SETFL, O_NONBLOCK) < 0 ||
 	    fcntl(t->wake[1], F_SETFL, O_NONBLOCK) < 0)
 		goto fail;
-	if (!(t->sock = hb_sock_dealer(zctx, t->id, 0, -1)) || zmq_connect(t->sock, endpoint) < 0)
+	if (!(t->sock = hb_sock_dealer(zctx, t->id, 0, -1)) ||
+	    hb_sock_connect_confirmed(zctx, t->sock, endpoint, HB_CONNECT_WAIT_MS) < 0)
 		goto fail;
 	if (pthread_create(&t->thread, NULL, task_main, t) != 0)
 		goto fail;

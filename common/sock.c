@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,17 +75,6 @@ void *hb_sock_sub(void *ctx, const char *topic_prefix)
 	return s;
 }
 
-/* "localhost:uid:gid:pid" on ipc (SO_PEERCRED); 0 elsewhere. */
-static pid_t peer_pid(zmq_msg_t *m)
-{
-	const char *addr = zmq_msg_gets(m, "Peer-Address");
-	const char *last;
-
-	if (!addr || strncmp(addr, "localhost:", 10) != 0 || !(last = strrchr(addr, ':')))
-		return 0;
-	return (pid_t)strtol(last + 1, NULL, 10);
-}
-
 static void drain_more(void *sock)
 {
 	int more = 1;
@@ -99,6 +89,53 @@ static void drain_more(void *sock)
 		}
 		zmq_msg_close(&m);
 	}
+}
+
+/* The monitor is set before the connect: a connection made at once must
+ * not be missed. */
+int hb_sock_connect_confirmed(void *ctx, void *sock, const char *endpoint, int timeout_ms)
+{
+	char name[64];
+	void *mon;
+	int rc = -1, saved;
+
+	snprintf(name, sizeof name, "inproc://hb-connect-%p", sock);
+	if (zmq_socket_monitor(sock, name, ZMQ_EVENT_CONNECTED) < 0)
+		return -1;
+	if (!(mon = zmq_socket(ctx, ZMQ_PAIR)) || zmq_setsockopt(mon, ZMQ_RCVTIMEO, &timeout_ms, sizeof timeout_ms) < 0 ||
+	    zmq_connect(mon, name) < 0 || zmq_connect(sock, endpoint) < 0)
+		goto out;
+	for (;;) {
+		unsigned char event[6];
+		uint16_t id;
+		int n = zmq_recv(mon, event, sizeof event, 0);
+
+		if (n < 0)
+			goto out;
+		drain_more(mon);
+		memcpy(&id, event, sizeof id);
+		if (n == (int)sizeof event && id == ZMQ_EVENT_CONNECTED)
+			break;
+	}
+	rc = 0;
+out:
+	saved = errno;
+	zmq_socket_monitor(sock, NULL, 0);
+	if (mon)
+		zmq_close(mon);
+	errno = saved;
+	return rc;
+}
+
+/* "localhost:uid:gid:pid" on ipc (SO_PEERCRED); 0 elsewhere. */
+static pid_t peer_pid(zmq_msg_t *m)
+{
+	const char *addr = zmq_msg_gets(m, "Peer-Address");
+	const char *last;
+
+	if (!addr || strncmp(addr, "localhost:", 10) != 0 || !(last = strrchr(addr, ':')))
+		return 0;
+	return (pid_t)strtol(last + 1, NULL, 10);
 }
 
 /* Read the payload frame and decode it; 1 ok, 0 bad frame, -1 failure. */

@@ -33,6 +33,12 @@ void *hb_sock_dealer(void *ctx, const char *identity, int immediate, int timeout
 void *hb_sock_pub(void *ctx);
 void *hb_sock_sub(void *ctx, const char *topic_prefix);
 
+/* zmq_connect, then wait up to timeout_ms until the connection is made
+ * (not only queued): a service seals itself against new sockets after
+ * this (confine.h).  0, or -1 with errno (EAGAIN: not connected in
+ * time). */
+int hb_sock_connect_confirmed(void *ctx, void *sock, const char *endpoint, int timeout_ms);
+
 /* Receive one routed message.  1: *e decoded; 0: a bad frame (reason in
  * err; peer is filled when known, so the caller can answer); -1: nothing
  * to read or the socket failed (errno set). */

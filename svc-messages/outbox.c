@@ -11,7 +11,7 @@
  * repeat with the first outcome.  An `unconfirmed` outcome (it went in,
  * but no read of the agent's transcript found it) is held for the user
  * and never asked for again without them.  A bridge that attaches (the broker's
- * session.attached event) makes its session's entries due at once.
+ * session.attached, sent to this task) makes its session's entries due at once.
  */
 #include "outbox.h"
 
@@ -40,7 +40,7 @@
 
 struct outbox {
 	struct hb_task *task;
-	void *sock, *sub;
+	void *sock;
 	sqlite3 *db;
 	int64_t next_id;
 };
@@ -178,6 +178,15 @@ static void on_result(struct outbox *ob, const struct hb_env *e)
 		log_warn(op_id, "%s", err);
 }
 
+/* session.attached, from the broker: that session's entries are due now. */
+static void on_attached(struct outbox *ob, const struct hb_env *e)
+{
+	char err[256];
+
+	if (store_session_reachable(ob->db, hb_env_str(e, "session"), appdata_now_ms(), err, sizeof err) < 0)
+		log_warn(NULL, "%s", err);
+}
+
 static void on_broker(struct outbox *ob)
 {
 	for (;;) {
@@ -193,6 +202,8 @@ static void on_broker(struct outbox *ob)
 		}
 		if (rc == 1 && strcmp(hb_env_str(&e, "op"), "deliver.result") == 0)
 			on_result(ob, &e);
+		else if (rc == 1 && strcmp(hb_env_str(&e, "op"), "session.attached") == 0)
+			on_attached(ob, &e);
 		else if (rc == 0)
 			log_warn(NULL, "bad frame from the broker: %s", err);
 		if (rc == 1)
@@ -200,62 +211,30 @@ static void on_broker(struct outbox *ob)
 	}
 }
 
-/* session.attached: that session's entries are due now. */
-static void on_event(struct outbox *ob)
-{
-	for (;;) {
-		char topic[64], err[256];
-		struct hb_env e;
-		json_t *body;
-
-		if (zmq_recv(ob->sub, topic, sizeof topic, ZMQ_DONTWAIT) < 0)
-			return;
-		if (hb_recv_env(ob->sub, &e, err, sizeof err) != 1)
-			continue;
-		body = json_loads(hb_env_str_or(&e, "json", ""), 0, NULL);
-		if (json_string_value(json_object_get(body, "session")) &&
-		    store_session_reachable(ob->db, json_string_value(json_object_get(body, "session")),
-					    appdata_now_ms(), err, sizeof err) < 0)
-			log_warn(NULL, "%s", err);
-		json_decref(body);
-		hb_env_free(&e);
-	}
-}
-
 static int open_all(struct outbox *ob, char *err, size_t errlen)
 {
-	char path[4096], ep[HB_PATH_MAX + 8];
+	char path[4096];
 
 	if (appdata_default_path(path, sizeof path, err, errlen) < 0 || !(ob->db = appdata_open_rw(path, err, errlen)))
 		return -1;
-	if (hb_runtime_endpoint("events.sock", ep, sizeof ep, err, errlen) < 0)
-		return -1;
-	if (!(ob->sub = hb_sock_sub(hb_task_zctx(ob->task), "session.attached")) || zmq_connect(ob->sub, ep) < 0) {
-		snprintf(err, errlen, "cannot listen to the broker's events: %s", zmq_strerror(errno));
-		return -1;
-	}
 	return 0;
 }
 
 static void close_all(struct outbox *ob)
 {
-	if (ob->sub)
-		zmq_close(ob->sub);
 	appdata_close(ob->db);
-	ob->sub = NULL;
 	ob->db = NULL;
 }
 
 void outbox_run(struct hb_task *task, void *arg)
 {
-	struct outbox ob = { task, hb_task_socket(task), NULL, NULL, 0 };
+	struct outbox ob = { task, hb_task_socket(task), NULL, 0 };
 	char err[512];
 
 	(void)arg;
 	while (!hb_task_stopping(task)) {
-		zmq_pollitem_t items[3] = {
+		zmq_pollitem_t items[2] = {
 			{ ob.sock, 0, ZMQ_POLLIN, 0 },
-			{ ob.sub, 0, ZMQ_POLLIN, 0 },
 			{ NULL, hb_task_wake_fd(task), ZMQ_POLLIN, 0 },
 		};
 		long long next, wait = 1000;
@@ -273,15 +252,12 @@ void outbox_run(struct hb_task *task, void *arg)
 		if ((next = store_next_due(ob.db)))
 			wait = next - appdata_now_ms();
 		wait = wait < 10 ? 10 : wait > 1000 ? 1000 : wait;
-		items[1].socket = ob.sub;
-		if (zmq_poll(items, 3, wait) < 0 && errno != EINTR)
+		if (zmq_poll(items, 2, wait) < 0 && errno != EINTR)
 			break;
-		if (items[2].revents & ZMQ_POLLIN)
+		if (items[1].revents & ZMQ_POLLIN)
 			hb_task_drain_wake(task);
 		if (items[0].revents & ZMQ_POLLIN)
 			on_broker(&ob);
-		if (items[1].revents & ZMQ_POLLIN)
-			on_event(&ob);
 	}
 	close_all(&ob);
 }

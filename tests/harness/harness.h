@@ -67,6 +67,10 @@ int fx_client(struct fixture *f, struct hb_client *c, int timeout_ms);
 /* Send op with string fields (NULL-terminated name/value pairs) on c;
  * returns the request id, or -1 when it could not be sent. */
 int64_t fx_send_op(struct hb_client *c, const char *op, ...);
+/* Run as root: run this test again as nobody (setpriv), from a copy of
+ * the build nobody may read (drop_root.c); this call then does not
+ * return.  Otherwise 0 (the copy is removed at exit).  -1 when it cannot. */
+int fx_drop_root(char **argv);
 /* The "[service NAME]" section of the tree's deploy/services.conf
  * (malloc'd, NULL when there is none), so a test runs a service exactly
  * as it is deployed. */
