@@ -50,7 +50,9 @@ struct instance {
 	struct service *svc;
 	unsigned gen;
 	pid_t pid;
-	char id[96];               /* routing id "svc-sessions#3" */
+	char id[96];               /* its name in logs and status, "svc-sessions#3" */
+	char rid[136];             /* its routing id, id + "~" + 32 random hex digits: a
+				    * process cannot take a future generation's id first */
 	char exec[CONFIG_PATH_MAX];
 	int ready;
 	int hung;                  /* killed for missing heartbeats */

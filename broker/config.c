@@ -53,19 +53,28 @@ static int env_name_ok(const char *s)
 	return 1;
 }
 
-/* secrets = NAME...: added to the ones of earlier lines. */
-static int add_secrets(struct service_config *svc, char *value, char *why, size_t whylen)
+/* secrets = NAME... or env = NAME|PREFIX*...: added to the names of
+ * earlier lines in list (max of them). */
+static int add_names(const char *key, char **list, int max, int patterns, char *value, char *why, size_t whylen)
 {
 	int n = 0;
 
-	while (svc->secrets[n])
+	while (list[n])
 		n++;
 	for (char *w = strtok(value, " \t"); w; w = strtok(NULL, " \t")) {
+		size_t len = strlen(w);
+		int star = patterns && len > 1 && w[len - 1] == '*';
+
+		if (star)
+			w[len - 1] = '\0';
 		if (!env_name_ok(w))
-			return snprintf(why, whylen, "secrets: \"%s\" is not an environment variable name", w), -1;
-		if (n == CONFIG_MAX_SECRETS)
-			return snprintf(why, whylen, "more than %d secrets", CONFIG_MAX_SECRETS), -1;
-		if (!(svc->secrets[n] = strdup(w)))
+			return snprintf(why, whylen, "%s: \"%s\" is not an environment variable name%s", key, w,
+					patterns ? " (or a prefix of names ending in *)" : ""), -1;
+		if (star)
+			w[len - 1] = '*';
+		if (n == max)
+			return snprintf(why, whylen, "more than %d %s", max, key), -1;
+		if (!(list[n] = strdup(w)))
 			return snprintf(why, whylen, "out of memory"), -1;
 		n++;
 	}
@@ -125,7 +134,9 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 			svc->tools[svc->ntools++] = words[i];
 		}
 	} else if (strcmp(key, "secrets") == 0) {
-		return add_secrets(svc, value, why, whylen);
+		return add_names(key, svc->secrets, CONFIG_MAX_SECRETS, 0, value, why, whylen);
+	} else if (strcmp(key, "env") == 0) {
+		return add_names(key, svc->env, CONFIG_MAX_ENV, 1, value, why, whylen);
 	} else if (strcmp(key, "confine") == 0) {
 		char what[256];
 
@@ -211,6 +222,8 @@ void config_free(struct broker_config *cfg)
 		for (int j = 0; j < cfg->services[i].ntools; j++)
 			free(cfg->services[i].tools[j]);
 		for (char **s = cfg->services[i].secrets; *s; s++)
+			free(*s);
+		for (char **s = cfg->services[i].env; *s; s++)
 			free(*s);
 	}
 	memset(cfg, 0, sizeof *cfg);

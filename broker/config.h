@@ -7,10 +7,14 @@
  *	concurrency = 4
  *	tools = maintain_sessions manage_sessions
  *	secrets = GEMINI_API_KEY   # environment variables only this service gets
+ *	env = CODEX_HOME OPENAI_*  # more of the broker's environment it needs
  *
  * A secret in the broker's environment reaches only the services whose
  * section names it; GEMINI_API_KEY is always a secret, so a config without
- * secrets lines gives it to nobody.
+ * secrets lines gives it to nobody.  Of the rest, a service gets only
+ * what every service needs (spawn.h: locale, HOME, PATH, XDG_*, HB_*, the
+ * proxy) and what its env line names (NAME, or PREFIX*): the broker's
+ * environment holds the user's keys and tokens of other programs.
  */
 #ifndef HB_CONFIG_H
 #define HB_CONFIG_H
@@ -23,6 +27,7 @@
 #define CONFIG_MAX_ARGS 16
 #define CONFIG_MAX_TOOLS 32
 #define CONFIG_MAX_SECRETS 8
+#define CONFIG_MAX_ENV 32
 #define CONFIG_NAME_MAX 64
 #define CONFIG_PATH_MAX 1024
 
@@ -34,6 +39,7 @@ struct service_config {
 	char *tools[CONFIG_MAX_TOOLS];   /* owned */
 	int ntools;
 	char *secrets[CONFIG_MAX_SECRETS + 1]; /* variable names, NULL-terminated, owned */
+	char *env[CONFIG_MAX_ENV + 1];         /* NAME or PREFIX*, NULL-terminated, owned */
 	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
 };
 

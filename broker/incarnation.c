@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "random.h"
 #include "spawn.h"
 
 static int add_env(char **env, int *n, const char *fmt, const char *a, long v)
@@ -31,43 +32,62 @@ static int add_env(char **env, int *n, const char *fmt, const char *a, long v)
 	return 0;
 }
 
+/* id + "~" + 32 random hex digits: the routing ids of a generation are
+ * known only to it and the broker, so no process can connect with them
+ * first and keep the real one out (a ROUTER refuses a second connection
+ * with an id it holds). */
+static int routing_id(struct instance *inst, char *err, size_t errlen)
+{
+	unsigned char r[16];
+	int n;
+
+	if (hb_random_bytes(r, sizeof r, err, errlen) < 0)
+		return -1;
+	n = snprintf(inst->rid, sizeof inst->rid, "%s~", inst->id);
+	for (size_t i = 0; i < sizeof r; i++)
+		n += snprintf(inst->rid + n, sizeof inst->rid - (size_t)n, "%02x", r[i]);
+	return 0;
+}
+
 /* Start a new incarnation of s from exec.  NULL with err on failure. */
 struct instance *incarnation_start(struct broker *b, struct service *s, const char *exec,
 				       char *err, size_t errlen)
 {
 	struct instance *inst = calloc(1, sizeof *inst);
 	char endpoint[HB_PATH_MAX + 8];
-	size_t base = 0;
 	char **env;
-	int n;
+	int n = 0;
 
 	if (!inst) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	while (b->child_env[base])
-		base++;
-	if (!(env = calloc(base + 8 + CONFIG_MAX_SECRETS, sizeof *env))) {
+	if (!(env = spawn_service_env(&b->cfg, s->cfg, 8))) {
 		free(inst);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	while (env[n])
+		n++;
 	inst->svc = s;
 	inst->maxworkers = s->cfg->concurrency;
 	if (!(inst->workers = calloc((size_t)inst->maxworkers, sizeof *inst->workers))) {
-		free(env);
+		spawn_free_env(env);
 		free(inst);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	inst->gen = ++s->gen;
 	snprintf(inst->id, sizeof inst->id, "%s#%u", s->cfg->name, inst->gen);
+	if (routing_id(inst, err, errlen) < 0) {
+		spawn_free_env(env);
+		free(inst->workers);
+		free(inst);
+		return NULL;
+	}
 	snprintf(inst->exec, sizeof inst->exec, "%s", exec);
 	hb_ipc_endpoint(endpoint, sizeof endpoint, &b->paths, "back.sock");
-	n = (int)base;
-	memcpy(env, b->child_env, base * sizeof *env);
-	if (spawn_add_secrets(env, &n, s->cfg->secrets) < 0 ||
-	    add_env(env, &n, "HB_SERVICE_ID=%s", inst->id, 0) < 0 ||
+	if (add_env(env, &n, "HB_SERVICE_ID=%s", inst->rid, 0) < 0 ||
 	    add_env(env, &n, "HB_BACK_ENDPOINT=%s", endpoint, 0) < 0 ||
 	    add_env(env, &n, "HB_HEARTBEAT_MS=%ld", NULL, b->set.heartbeat_ms) < 0 ||
 	    add_env(env, &n, "HB_STOP_GRACE_MS=%ld", NULL, b->set.stop_grace_ms) < 0 ||
@@ -79,9 +99,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 	} else {
 		inst->pid = spawn_service(exec, s->cfg->name, s->cfg->args, env, err, errlen);
 	}
-	for (int i = (int)base; i < n; i++)
-		free(env[i]);
-	free(env);
+	spawn_free_env(env);
 	if (inst->pid < 0) {
 		free(inst->workers);
 		free(inst);
@@ -160,14 +178,14 @@ void incarnation_check_drained(struct broker *b, struct instance *inst)
 		incarnation_terminate(b, inst, broker_now_ms());
 }
 
-/* The loop thread of an instance connects as "NAME#GEN", each worker as
- * "NAME#GEN.wN" (workers answer on their own sockets), its background
- * task as "NAME#GEN.task". */
+/* The loop thread of an instance connects as its routing id RID, each
+ * worker as "RID.wN" (workers answer on their own sockets), its
+ * background task as "RID.task". */
 static int peer_is_instance(const struct hb_peer *peer, const struct instance *inst)
 {
-	size_t len = strlen(inst->id);
+	size_t len = strlen(inst->rid);
 
-	if (peer->len < len || memcmp(peer->id, inst->id, len) != 0)
+	if (peer->len < len || memcmp(peer->id, inst->rid, len) != 0)
 		return 0;
 	return peer->len == len || (peer->len > len + 2 && peer->id[len] == '.' && peer->id[len + 1] == 'w') ||
 	       (peer->len == len + 5 && memcmp(peer->id + len, ".task", 5) == 0);

@@ -132,8 +132,8 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 		/* Every worker busy: the service's own queue, for whichever
 		 * worker is free first. */
 		struct hb_peer loop;
-		loop.len = strlen(inst->id);
-		memcpy(loop.id, inst->id, loop.len);
+		loop.len = strlen(inst->rid);
+		memcpy(loop.id, inst->rid, loop.len);
 		if (broker_send(b, b->back, &loop, &e) < 0)
 			return -1;
 		inst->queued++;
@@ -273,8 +273,8 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 	if (c->state == CALL_SENT) {
 		struct hb_peer to;
 		struct hb_env m;
-		to.len = strlen(c->inst->id);
-		memcpy(to.id, c->inst->id, to.len);
+		to.len = strlen(c->inst->rid);
+		memcpy(to.id, c->inst->rid, to.len);
 		hb_env_init(&m);
 		hb_env_set_str(&m, "op", "cancel");
 		hb_env_set_str(&m, "key", c->key);
@@ -345,8 +345,8 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 
 	memset(&w, 0, sizeof w);
 	w.origin = FROM_SERVICE;
-	w.peer.len = strlen(from->id);
-	memcpy(w.peer.id, from->id, w.peer.len);
+	w.peer.len = strlen(from->rid);
+	memcpy(w.peer.id, from->rid, w.peer.len);
 	snprintf(w.parent_key, sizeof w.parent_key, "%s", parent);
 	snprintf(w.sub, sizeof w.sub, "%s", hb_env_str(e, "sub"));
 	if (strlen(args) > HB_MAX_PAYLOAD) {

@@ -6,9 +6,11 @@
  * before the fork.  A close-on-exec pipe carries errno back when execve
  * fails; EOF on it means the exec happened.
  *
- * The environment a service gets is the broker's without the secrets
- * (config.h), plus the secrets its own section names: a key in the
- * broker's environment is not every service's to read.
+ * The environment a service gets is an allow-list of the broker's
+ * (spawn_service_env), plus the secrets its own section names: the
+ * broker's environment holds the user's keys and tokens (cloud, GitHub,
+ * ssh-agent), none of them a service's to read.  The agents the broker
+ * launches get the broker's whole environment but the secrets.
  */
 #include "spawn.h"
 
@@ -23,10 +25,31 @@
 
 extern char **environ;
 
+/* The keys the broker sets itself for each service. */
 static const char *const broker_keys[] = {
-	"HB_SERVICE_ID=", "HB_BACK_ENDPOINT=", "HB_HEARTBEAT_MS=", "HB_CONCURRENCY=", "HB_BROKER_PID=",
-	"HB_CONFINE=", "NOTIFY_SOCKET=", NULL
+	"HB_SERVICE_ID", "HB_BACK_ENDPOINT", "HB_HEARTBEAT_MS", "HB_STOP_GRACE_MS", "HB_CONCURRENCY", "HB_BROKER_PID",
+	"HB_CONFINE", "NOTIFY_SOCKET", NULL
 };
+
+/* What every service gets.  A trailing '*' is a prefix. */
+static const char *const service_allowed[] = {
+	"HB_*", "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_*", "TZ", "TMPDIR", "XDG_*",
+	"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+	"SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", NULL
+};
+
+/* Whether the variable named by name[0..len) matches one of patterns. */
+static int name_matches(const char *name, size_t len, const char *const *patterns)
+{
+	for (; *patterns; patterns++) {
+		size_t plen = strlen(*patterns);
+
+		if (plen && (*patterns)[plen - 1] == '*' ? len >= plen - 1 && strncmp(name, *patterns, plen - 1) == 0
+							   : len == plen && strncmp(name, *patterns, len) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 char **spawn_base_env(const struct broker_config *cfg)
 {
@@ -38,15 +61,45 @@ char **spawn_base_env(const struct broker_config *cfg)
 	if (!(env = calloc(n + 1, sizeof *env)))
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		const char *const *b = broker_keys;
-		while (*b && strncmp(environ[i], *b, strlen(*b)) != 0)
-			b++;
-		if (*b || config_is_secret(cfg, environ[i], strcspn(environ[i], "=")))
+		size_t len = strcspn(environ[i], "=");
+
+		if (name_matches(environ[i], len, broker_keys) || config_is_secret(cfg, environ[i], len))
 			continue;
 		if (!(env[k++] = strdup(environ[i]))) {
 			spawn_free_env(env);
 			return NULL;
 		}
+	}
+	return env;
+}
+
+char **spawn_service_env(const struct broker_config *cfg, const struct service_config *svc, int room)
+{
+	size_t n = 0, k = 0;
+	char **env;
+	int added;
+
+	while (environ[n])
+		n++;
+	if (!(env = calloc(n + CONFIG_MAX_SECRETS + (size_t)room + 1, sizeof *env)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+
+		if (name_matches(environ[i], len, broker_keys) ||
+		    config_is_secret(cfg, environ[i], len) ||
+		    (!name_matches(environ[i], len, service_allowed) &&
+		     !name_matches(environ[i], len, (const char *const *)svc->env)))
+			continue;
+		if (!(env[k++] = strdup(environ[i]))) {
+			spawn_free_env(env);
+			return NULL;
+		}
+	}
+	added = (int)k;
+	if (spawn_add_secrets(env, &added, svc->secrets) < 0) {
+		spawn_free_env(env);
+		return NULL;
 	}
 	return env;
 }

@@ -23,8 +23,16 @@ pid_t spawn_process(const char *exec, char *const argv[], char *const envp[], in
 /* "exited with status 1", "killed by signal 9". */
 void describe_exit(int status, char *out, size_t outlen);
 /* A copy of environ without the keys the broker sets for each service and
- * without the secrets of cfg (config_is_secret). */
+ * without the secrets of cfg (config_is_secret): the environment of the
+ * agents the broker launches, which need the user's (ssh-agent, tokens). */
 char **spawn_base_env(const struct broker_config *cfg);
+/* A service's environment, an allow-list: of environ, what every service
+ * needs (locale, HOME, USER, PATH, TMPDIR, TZ, XDG_*, HB_*, the proxy and
+ * CA variables, the sanitizers' options) and what svc's env line names,
+ * never a secret nor a key the broker sets itself; then svc's own
+ * secrets.  room: free slots left at the end for the caller.  NULL when
+ * out of memory. */
+char **spawn_service_env(const struct broker_config *cfg, const struct service_config *svc, int room);
 /* Append "NAME=value" from the broker's environment to env[*n] for each
  * of secrets that is set, counting in *n (env must have room for
  * CONFIG_MAX_SECRETS more).  0, or -1 when out of memory. */

@@ -329,15 +329,15 @@ static void retire(struct broker *b, struct service *s)
 	incarnation_check_drained(b, inst);
 }
 
-/* A service may name only one of its own sockets ("NAME#GEN.x") as the
- * task that carries session messages. */
+/* A service may name only one of its own sockets (its routing id + ".x")
+ * as the task that carries session messages. */
 static void note_delivery_task(struct instance *inst, const char *task)
 {
-	size_t len = strlen(inst->id);
+	size_t len = strlen(inst->rid);
 
 	if (!*task)
 		return;
-	if (strncmp(task, inst->id, len) != 0 || task[len] != '.' || !task[len + 1] ||
+	if (strncmp(task, inst->rid, len) != 0 || task[len] != '.' || !task[len + 1] ||
 	    strlen(task) >= sizeof inst->delivery_task) {
 		log_warn(inst->id, "ignored deliveryTask \"%.64s\": not one of this service's own sockets", task);
 		return;
@@ -400,6 +400,42 @@ static int draining_full(const struct service *s, char *err, size_t errlen)
 	return 1;
 }
 
+/* A program to run as a service must not be one a service could have
+ * put there: not under the data, cache, config or runtime folder (the
+ * folders services write), judged by where the path really leads. */
+static int program_is_trusted(struct broker *b, const char *exec, char *err, size_t errlen)
+{
+	static const struct {
+		enum hb_dir dir;
+		const char *name;
+	} dirs[] = { { HB_DIR_DATA, "data" }, { HB_DIR_CACHE, "cache" }, { HB_DIR_CONFIG, "config" },
+		     { HB_DIR_RUNTIME, "runtime" } };
+	char *real = realpath(exec, NULL), *dir;
+	int ok = 1;
+
+	if (!real) {
+		snprintf(err, errlen, "%s cannot be run: %s", exec, strerror(errno));
+		return 0;
+	}
+	for (size_t i = 0; ok && i < sizeof dirs / sizeof dirs[0]; i++) {
+		size_t len;
+
+		if (!(dir = realpath(hb_paths_dir(&b->paths, dirs[i].dir), NULL)))
+			continue;
+		len = strlen(dir);
+		if (strncmp(real, dir, len) == 0 && real[len] == '/') {
+			snprintf(err, errlen,
+				 "%s is in hbcode's %s folder, where services write: hb-broker runs a service only "
+				 "from its libexec folder or from a path outside its folders",
+				 exec, dirs[i].name);
+			ok = 0;
+		}
+		free(dir);
+	}
+	free(real);
+	return ok;
+}
+
 int supervisor_replace(struct broker *b, struct service *s, const char *exec, const char *op,
 		       const struct hb_peer *peer, const struct reqid *id, char *err, size_t errlen)
 {
@@ -407,6 +443,8 @@ int supervisor_replace(struct broker *b, struct service *s, const char *exec, co
 		snprintf(err, errlen, "%s is not an executable file given by its absolute path", exec);
 		return -1;
 	}
+	if (!program_is_trusted(b, exec, err, errlen))
+		return -1;
 	if (s->next || s->admin_waiting) {
 		snprintf(err, errlen, "a new %s is already starting", s->cfg->name);
 		return -1;

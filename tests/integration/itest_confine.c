@@ -16,9 +16,21 @@
  * Everything else is refused: a file outside those folders, a folder it
  * may only read, a program, an Internet socket where network=none.
  *
+ * Then the attacks of a service that would act as the user (issue 33),
+ * from inside each one: a new Unix socket to front.sock or events.sock
+ * (refused: the service is sealed once its own sockets are connected), a
+ * descriptor of its own that reaches them (none), a datagram socket
+ * pair, an io_uring (which makes sockets past the filter), a netlink
+ * socket where network=none, signal 0 to the broker and to another
+ * service (refused by Landlock's signal scope, ABI 6), and the user's
+ * other keys in its environment (the broker's environment carries them;
+ * a service gets an allow-list, svc-explainer its agent's too).
+ *
  * On a kernel without Landlock the file rules cannot hold, and the
  * service's log line says so; the test then checks the rest and says
- * what it skipped.
+ * what it skipped.  Run as root, the test drops to nobody first (setpriv),
+ * since root would pass checks an ordinary user fails
+ * (tests/harness/drop_root.c).
  */
 #include "../harness/checks.h"
 
@@ -33,7 +45,17 @@
 
 static struct fixture F;
 static int listener = -1, port;
-static const char *const probe_env[] = { "HB_CONFINE_PROBE=1", NULL };
+/* The user's keys of other programs, in the broker's environment. */
+static const char *const probe_env[] = { "HB_CONFINE_PROBE=1",
+					 "ANTHROPIC_API_KEY=sk-ant-probe",
+					 "OPENAI_API_KEY=sk-openai-probe",
+					 "AWS_SECRET_ACCESS_KEY=aws-probe",
+					 "GH_TOKEN=ghp-probe",
+					 "SSH_AUTH_SOCK=/tmp/ssh-probe/agent.1",
+					 NULL };
+/* Never in any service's environment; the agent's keys only in svc-explainer's. */
+static const char *const never_env[] = { "AWS_SECRET_ACCESS_KEY", "GH_TOKEN", "SSH_AUTH_SOCK", NULL };
+static const char *const agent_env[] = { "ANTHROPIC_API_KEY", "OPENAI_API_KEY", NULL };
 
 struct expect {
 	const char *service;
@@ -162,22 +184,35 @@ static void expect_outcome(const char *service, json_t *got, const char *what, i
 			 allowed ? "allows" : "refuses");
 }
 
+/* The service's log line of what was applied (confine_linux.c), owned. */
+static char *confined_line(const char *service)
+{
+	char *log = fx_read_text(F.log), needle[128], *out = NULL;
+
+	snprintf(needle, sizeof needle, "%s[", service);
+	for (char *line = strtok(log, "\n"); line && !out; line = strtok(NULL, "\n"))
+		if (strstr(line, needle) && strstr(line, "confined:"))
+			out = strdup(line);
+	if (!out)
+		fail_msg("%s never said it was confined:\n%s", service, log);
+	free(log);
+	return out;
+}
+
+/* Whether that line says what. */
+static int confined_says(const char *service, const char *what)
+{
+	char *line = confined_line(service);
+	int yes = strstr(line, what) != NULL;
+
+	free(line);
+	return yes;
+}
+
 /* Whether the service's log says Landlock holds its files. */
 static int files_confined(const char *service)
 {
-	char *log = fx_read_text(F.log), needle[128];
-	const char *line;
-	int yes;
-
-	snprintf(needle, sizeof needle, "%s[", service);
-	line = strstr(log, needle);
-	while (line && !strstr(line, "confined:"))
-		line = strstr(line + 1, needle);
-	if (!line)
-		fail_msg("%s never said it was confined:\n%s", service, log);
-	yes = strncmp(strstr(line, "files: ") + 7, "none", 4) != 0;
-	free(log);
-	return yes;
+	return !confined_says(service, "files: none");
 }
 
 static void test_each_service_confined(void **state)
@@ -237,11 +272,80 @@ static void test_each_service_confined(void **state)
 		printf("note: no Landlock here (see the services' log); the file rules of %d services were not checked\n", skipped);
 }
 
-int main(void)
+static int has_name(const json_t *names, const char *name)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(names, i, v)
+		if (strcmp(json_string_value(v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A service that would be the user: every way to front.sock it had. */
+static void test_no_service_acts_as_user(void **state)
+{
+	char args[1400];
+	int unscoped = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof expects / sizeof expects[0]; i++) {
+		const struct expect *e = &expects[i];
+		const char *other = expects[(i + 1) % (sizeof expects / sizeof expects[0])].service;
+		int scoped = confined_says(e->service, "its own only (Landlock scopes)");
+		json_t *got, *v;
+		size_t j;
+
+		snprintf(args, sizeof args,
+			 "{\"unix\":\"%s/run/front.sock\",\"dgram\":true,\"io_uring\":true,\"netlink\":true,"
+			 "\"signal\":[%ld,%lld],\"environ\":true,\"fds\":true}",
+			 F.dir, (long)F.broker, (long long)fx_service_pid(&F, other));
+		got = probe(e->service, args);
+		expect_outcome(e->service, got, "unix", 0, "connect to front.sock");
+		expect_outcome(e->service, got, "dgram", 0, "a datagram socket pair");
+		expect_outcome(e->service, got, "io_uring", 0, "io_uring_setup");
+		expect_outcome(e->service, got, "netlink", e->network, "a netlink socket");
+		json_array_foreach(json_object_get(got, "fds"), j, v)
+			if (strstr(json_string_value(v), "front.sock") || strstr(json_string_value(v), "events.sock"))
+				fail_msg("%s holds a socket of %s", e->service, json_string_value(v));
+		for (const char *const *n = never_env; *n; n++)
+			if (has_name(json_object_get(got, "environ"), *n))
+				fail_msg("%s has %s in its environment", e->service, *n);
+		for (const char *const *n = agent_env; *n; n++)
+			if (has_name(json_object_get(got, "environ"), *n) != e->exec)
+				fail_msg("%s %s %s in its environment", e->service, e->exec ? "lacks" : "has", *n);
+		if (scoped) {
+			for (j = 0; j < 2; j++) {
+				const char *o = json_string_value(json_array_get(json_object_get(got, "signal"), j));
+				if (!o || strcmp(o, "EPERM") != 0)
+					fail_msg("%s: signal 0 to %s gave %s; Landlock's signal scope refuses it", e->service,
+						 j ? other : "hb-broker", o ? o : "nothing");
+			}
+		} else {
+			unscoped++;
+		}
+		json_decref(got);
+		snprintf(args, sizeof args, "{\"unix\":\"%s/run/events.sock\"}", F.dir);
+		got = probe(e->service, args);
+		expect_outcome(e->service, got, "unix", 0, "connect to events.sock");
+		json_decref(got);
+	}
+	if (unscoped)
+		printf("note: Landlock has no scopes here (ABI < 6); the signal checks of %d services were skipped\n",
+		       unscoped);
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_service_confined),
+		cmocka_unit_test(test_no_service_acts_as_user),
 	};
+
+	(void)argc;
+	if (fx_drop_root(argv) < 0)
+		return 1;
 
 	return ck_run_group_tests(tests, setup, teardown);
 }

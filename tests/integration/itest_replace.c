@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zmq.h>
+
+#include "sock.h"
 
 /* ---- Replace with calls in flight --------------------------------------- */
 
@@ -243,6 +246,65 @@ static void test_draining_oldest_drains_first(void **state)
 	ck_finish(f);
 }
 
+/* ---- Programs and routing ids a service could plant ------------------- */
+
+/* A program in the data folder (where svc-sessions and svc-messages write)
+ * is never run as a service, even when asked through the front door. */
+static void test_replace_refuses_data_folder(void **state)
+{
+	struct fixture *f = *state;
+	char exe[1200], planted[600], cmd[3000], *out = NULL;
+	pid_t before;
+
+	ck_start(f, ck_echo_conf, NULL);
+	before = fx_service_pid(f, "svc-echo");
+	snprintf(exe, sizeof exe, "%s/tests/svc-echo", f->build);
+	snprintf(planted, sizeof planted, "%s/data/planted-echo", f->dir);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/data' && cp '%s' '%s'", f->dir, exe, planted);
+	assert_int_equal(system(cmd), 0);
+	{
+		const char *const args[] = { "replace", "svc-echo", planted, NULL };
+		assert_int_not_equal(fx_hbctl(f, &out, args), 0);
+	}
+	if (!out || !strstr(out, "is in hbcode's data folder, where services write"))
+		fail_msg("replace with a program in the data folder printed: %s", out ? out : "(nothing)");
+	free(out);
+	assert_int_equal(fx_service_pid(f, "svc-echo"), before);
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 1);
+	ck_finish(f);
+}
+
+/* A process that connects to back.sock first with the routing ids a next
+ * generation would have had ("svc-echo#2", its workers and task) does not
+ * keep that generation out: the ids carry a random part. */
+static void test_squatted_routing_ids(void **state)
+{
+	struct fixture *f = *state;
+	void *ctx = zmq_ctx_new(), *squat[4];
+	char ep[700], *out = NULL;
+	static const char *const ids[] = { "svc-echo#2", "svc-echo#2.w0", "svc-echo#2.task", "svc-echo#3" };
+
+	ck_start(f, ck_echo_conf, NULL);
+	snprintf(ep, sizeof ep, "ipc://%s/run/back.sock", f->dir);
+	for (int i = 0; i < 4; i++) {
+		assert_non_null(squat[i] = hb_sock_dealer(ctx, ids[i], 0, -1));
+		assert_int_equal(zmq_connect(squat[i], ep), 0);
+	}
+	fx_sleep_ms(200); /* connected before the restart (a squatter would wait) */
+	{
+		const char *const args[] = { "restart", "svc-echo", NULL };
+		if (fx_hbctl(f, &out, args) != 0)
+			fail_msg("restart with squatted routing ids failed: %s", out ? out : "(nothing)");
+	}
+	free(out);
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 2);
+	free(fx_call_expect(f, "echo", "{\"text\":\"still\"}", 1, NULL));
+	for (int i = 0; i < 4; i++)
+		zmq_close(squat[i]);
+	zmq_ctx_term(ctx);
+	ck_finish(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +313,8 @@ int main(void)
 		ck_unit_test(test_draining_oldest_dies_first),
 		ck_unit_test(test_draining_newest_dies_first),
 		ck_unit_test(test_draining_oldest_drains_first),
+		ck_unit_test(test_replace_refuses_data_folder),
+		ck_unit_test(test_squatted_routing_ids),
 	};
 
 	return ck_run_group_tests(tests, NULL, NULL);
