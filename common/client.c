@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "paths.h"
+#include "proc_state.h"
 #include "sock.h"
 
 /* Each client has its own context, so one name serves them all. */
@@ -29,6 +30,8 @@
 /* How long a send waits for a connection (ZMQ_IMMEDIATE): a live broker's
  * socket accepts at once, a dead broker's leftover socket never does. */
 #define SEND_WAIT_MS 5000
+/* How often a wait for an answer looks whether the broker is stopped. */
+#define STOPPED_LOOK_MS 250
 
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen)
 {
@@ -180,7 +183,8 @@ int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, ch
 	for (;;) {
 		zmq_pollitem_t items[2] = { { c->sock, 0, ZMQ_POLLIN, 0 }, { c->monitor, 0, ZMQ_POLLIN, 0 } };
 		long long left = deadline - hb_monotonic_ms();
-		int rc = zmq_poll(items, 2, gone || left <= 0 ? 0 : (long)left);
+		/* in slices, to look whether the broker is stopped meanwhile */
+		int rc = zmq_poll(items, 2, gone || left <= 0 ? 0 : left > STOPPED_LOOK_MS ? STOPPED_LOOK_MS : (long)left);
 
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -204,6 +208,13 @@ int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, ch
 		if (rc > 0 && disconnected(c)) {
 			gone = 1; /* one more look: an answer sent before the end still counts */
 			continue;
+		}
+		if (rc == 0 && c->broker_pid > 0 && hb_process_stopped((pid_t)c->broker_pid)) {
+			snprintf(err, errlen,
+				 "hb-broker (pid %ld) is stopped (by SIGSTOP, Ctrl-Z or a debugger), so it cannot "
+				 "answer; resume it with: kill -CONT %ld",
+				 c->broker_pid, c->broker_pid);
+			return -1;
 		}
 		if (rc < 0 || hb_monotonic_ms() >= deadline) {
 			snprintf(err, errlen, "hb-broker did not answer within %d ms", timeout_ms);

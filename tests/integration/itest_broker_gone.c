@@ -103,12 +103,21 @@ static void test_hbctl_without_broker(void **state)
 	ck_finish(f);
 }
 
+/* Until the slow call runs in svc-echo. */
+static void wait_call_in_service(struct fixture *f)
+{
+	long long deadline = fx_now_ms() + WAIT_MS;
+
+	while (fx_service_num(f, "svc-echo", "callsInFlight") < 1 && fx_now_ms() < deadline)
+		fx_sleep_ms(20);
+	assert_int_equal(fx_service_num(f, "svc-echo", "callsInFlight"), 1);
+}
+
 static void test_call_ends_when_broker_dies(void **state)
 {
 	struct fixture *f = *state;
 	char gone[64];
 	const char *want[] = { gone, "went away", "outcome", "unknown", NULL };
-	long long deadline;
 	pid_t hbctl, broker;
 	int st;
 
@@ -117,10 +126,7 @@ static void test_call_ends_when_broker_dies(void **state)
 	hbctl = fx_spawn_prog(f, "hbctl", slow_call, NULL, "call.out");
 	assert_true(hbctl > 0);
 	/* Kill the broker only once the call runs in the service. */
-	deadline = fx_now_ms() + WAIT_MS;
-	while (fx_service_num(f, "svc-echo", "callsInFlight") < 1 && fx_now_ms() < deadline)
-		fx_sleep_ms(20);
-	assert_int_equal(fx_service_num(f, "svc-echo", "callsInFlight"), 1);
+	wait_call_in_service(f);
 	assert_int_equal(kill(broker, SIGKILL), 0);
 	while (waitpid(broker, &st, 0) < 0 && errno == EINTR)
 		;
@@ -151,10 +157,31 @@ static void test_call_on_stale_socket(void **state)
 	assert_exits_2(f, hbctl, "stale.out", want);
 }
 
+/* A stopped broker (SIGSTOP) is said, not waited on: a slow call ends
+ * with the pid and how to resume it, long before its 600 s. */
+static void test_call_to_stopped_broker(void **state)
+{
+	struct fixture *f = *state;
+	char stopped[64];
+	const char *want[] = { stopped, "is stopped", "kill -CONT", NULL };
+	pid_t hbctl;
+
+	assert_int_equal(fx_start(f, echo_conf, NULL), 0);
+	hbctl = fx_spawn_prog(f, "hbctl", slow_call, NULL, "stopped.out");
+	assert_true(hbctl > 0);
+	wait_call_in_service(f);
+	assert_int_equal(kill(f->broker, SIGSTOP), 0);
+	snprintf(stopped, sizeof stopped, "hb-broker (pid %ld)", (long)f->broker);
+	assert_exits_2(f, hbctl, "stopped.out", want);
+	assert_int_equal(kill(f->broker, SIGCONT), 0);
+	ck_finish(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		ck_unit_test(test_hbctl_without_broker),
+		ck_unit_test(test_call_to_stopped_broker),
 		ck_unit_test(test_call_ends_when_broker_dies),
 		ck_unit_test(test_call_on_stale_socket),
 	};
