@@ -113,7 +113,7 @@ static int parse_settings(struct service_loop *s, int argc, char **argv)
 static void send_simple(struct service_loop *s, const char *op)
 {
 	struct hb_env e;
-	char tools[1024] = "";
+	char tools[1024] = "", key[64]; /* the envelope borrows them until it is sent */
 	size_t n = 0;
 
 	hb_env_init(&e);
@@ -130,7 +130,6 @@ static void send_simple(struct service_loop *s, const char *op)
 		if (s->task_delivers && s->pool.task)
 			hb_env_set_str(&e, "deliveryTask", hb_task_id(s->pool.task));
 	} else {
-		char key[64];
 		long long held = hb_pool_longest_held(&s->pool, key, sizeof key);
 
 		hb_env_set_int(&e, "inflight", (int64_t)hb_pool_inflight(&s->pool));
