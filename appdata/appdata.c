@@ -10,6 +10,7 @@
 #include "appdata_schema.h"
 #include "log.h"
 #include "paths.h"
+#include "private_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -65,8 +66,13 @@ static int exec_pragma(sqlite3 *db, const char *sql, char *err, size_t errlen)
 
 sqlite3 *appdata_open_rw(const char *path, char *err, size_t errlen)
 {
-	sqlite3 *db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen);
-	if (!db)
+	sqlite3 *db;
+
+	/* The file 0600 before SQLite creates it, so its -wal and -shm are
+	 * too (SQLite gives them the database's mode). */
+	if (hb_db_files_private(path, err, errlen) != 0)
+		return NULL;
+	if (!(db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen)))
 		return NULL;
 	if (exec_pragma(db, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
 	    exec_pragma(db, "PRAGMA foreign_keys = ON", err, errlen) != 0 ||

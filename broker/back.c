@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "deliver.h"
+#include "held.h"
 #include "log.h"
 #include "opfields.h"
 #include "report.h"
@@ -49,6 +50,13 @@ static void on_worker(struct broker *b, struct instance *inst, const struct hb_p
 	route_worker(b, inst, peer, slots < 1 ? 1 : slots > 1024 ? 1024 : (int)slots);
 }
 
+static void on_heartbeat(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			 const struct hb_env *e)
+{
+	(void)peer;
+	held_note(b, inst, e);
+}
+
 static void on_progress(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
 {
 	(void)peer;
@@ -83,7 +91,9 @@ static const struct back_op back_ops[] = {
 	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask") } },
 	/* Each worker thread's socket, which may come before the loop's ready. */
 	{ "worker", STARTED, on_worker, { HB_OPT_INT("slots") } },
-	{ "heartbeat", READY, NULL, { HB_OPT_INT("inflight") } },
+	/* heldMs, heldKey: how long the call that has held a worker longest
+	 * has run, and its key (absent: no call runs). */
+	{ "heartbeat", READY, on_heartbeat, { HB_OPT_INT("inflight"), HB_OPT_INT("heldMs"), HB_OPT_STR("heldKey") } },
 	/* code: a machine-readable reason beside the text of a failure;
 	 * images: the answer's images beside its text (common/images.h). */
 	{ "result", READY, route_result,

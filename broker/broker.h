@@ -55,9 +55,13 @@ struct instance {
 				    * process cannot take a future generation's id first */
 	char exec[CONFIG_PATH_MAX];
 	int ready;
-	int hung;                  /* killed for missing heartbeats */
+	int hung;                  /* killed for missing heartbeats, or held_call */
+	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
 	long long started_ms, last_beat_ms, kill_at_ms;
+	long long held_since_ms;   /* its heartbeat: the longest call in flight began then; 0: none */
+	char held_key[24];         /* that call's key */
+	char held_tool[64];        /* its tool, when the broker still has the call */
 	struct call *calls;        /* in flight here */
 	unsigned inflight;
 	struct worker *workers;    /* as they announce themselves */

@@ -119,6 +119,13 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 		if (*end || n < 1 || n > 256)
 			return snprintf(why, whylen, "concurrency must be 1..256"), -1;
 		svc->concurrency = (int)n;
+	} else if (strcmp(key, "call-limit") == 0) {
+		char *end;
+		long n = strtol(value, &end, 10);
+		if (end == value || *end || n < 1 || n > CONFIG_CALL_LIMIT_MAX_S)
+			return snprintf(why, whylen, "call-limit must be a number of seconds from 1 to %d",
+					CONFIG_CALL_LIMIT_MAX_S), -1;
+		svc->call_limit_ms = n * 1000LL;
 	} else if (strcmp(key, "tools") == 0) {
 		char *words[CONFIG_MAX_TOOLS];
 		int n = split_words(value, words, CONFIG_MAX_TOOLS);
@@ -188,6 +195,7 @@ int config_load(struct broker_config *cfg, const char *path, const char *libexec
 			svc = &cfg->services[cfg->nservices++];
 			snprintf(svc->name, sizeof svc->name, "%s", s);
 			svc->concurrency = 4;
+			svc->call_limit_ms = CONFIG_CALL_LIMIT_S * 1000LL;
 			continue;
 		}
 		if (!svc || !(eq = strchr(s, '='))) {

@@ -8,6 +8,7 @@
  *	tools = maintain_sessions manage_sessions
  *	secrets = GEMINI_API_KEY   # environment variables only this service gets
  *	env = CODEX_HOME OPENAI_*  # more of the broker's environment it needs
+ *	call-limit = 60            # seconds a call may hold a worker (default 600)
  *
  * A secret in the broker's environment reaches only the services whose
  * section names it; GEMINI_API_KEY is always a secret, so a config without
@@ -30,6 +31,9 @@
 #define CONFIG_MAX_ENV 32
 #define CONFIG_NAME_MAX 64
 #define CONFIG_PATH_MAX 1024
+/* A call of a family that says nothing may hold a worker this long. */
+#define CONFIG_CALL_LIMIT_S 600
+#define CONFIG_CALL_LIMIT_MAX_S 86400
 
 struct service_config {
 	char name[CONFIG_NAME_MAX];
@@ -41,6 +45,7 @@ struct service_config {
 	char *secrets[CONFIG_MAX_SECRETS + 1]; /* variable names, NULL-terminated, owned */
 	char *env[CONFIG_MAX_ENV + 1];         /* NAME or PREFIX*, NULL-terminated, owned */
 	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
+	long long call_limit_ms;               /* a worker holding a call longer (and the hang grace) is hung */
 };
 
 struct broker_config {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "held.h"
 #include "incarnation.h"
 #include "launch.h"
 #include "log.h"
@@ -118,7 +119,9 @@ static int unlink_draining(struct service *s, struct instance *inst)
 static void describe_death(const struct broker *b, const struct instance *inst, int status, char *how,
 			   size_t howlen)
 {
-	if (inst->hung && inst->ready)
+	if (inst->held_call)
+		held_describe(b, inst, how, howlen);
+	else if (inst->hung && inst->ready)
 		snprintf(how, howlen, "stopped responding: no heartbeat for %d ms, so it was killed",
 			 b->set.hang_ms);
 	else if (inst->hung)
@@ -261,6 +264,13 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 	}
 	if (inst->term_sent)
 		return;
+	if (inst->ready && held_deadline(b, inst) && now >= held_deadline(b, inst)) {
+		log_warn(inst->id, "a worker was held by call %s past the %lld ms call-limit; killing pid %ld",
+			 inst->held_key, inst->svc->cfg->call_limit_ms, (long)inst->pid);
+		inst->hung = inst->held_call = 1;
+		kill(inst->pid, SIGKILL);
+		return;
+	}
 	if ((inst->ready && now - inst->last_beat_ms > b->set.hang_ms) ||
 	    (!inst->ready && now - inst->started_ms > b->set.start_timeout_ms)) {
 		log_warn(inst->id, "%s; killing pid %ld", inst->ready ? "heartbeats stopped" : "never became ready",
@@ -296,7 +306,9 @@ static long long instance_deadline(const struct broker *b, const struct instance
 		return 0;
 	if (inst->term_sent)
 		return inst->kill_at_ms;
-	return inst->ready ? inst->last_beat_ms + b->set.hang_ms + 1 : inst->started_ms + b->set.start_timeout_ms + 1;
+	if (!inst->ready)
+		return inst->started_ms + b->set.start_timeout_ms + 1;
+	return earliest(inst->last_beat_ms + b->set.hang_ms + 1, held_deadline(b, inst));
 }
 
 long long supervisor_next_deadline(const struct broker *b)

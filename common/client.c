@@ -217,7 +217,11 @@ int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, ch
 			return -1;
 		}
 		if (rc < 0 || hb_monotonic_ms() >= deadline) {
-			snprintf(err, errlen, "hb-broker did not answer within %d ms", timeout_ms);
+			/* The broker is still connected (its end would have
+			 * shown above): the limit that ran out is ours. */
+			snprintf(err, errlen, "%s (%d ms) ran out before hb-broker answered; hb-broker is still "
+				 "running and may still be working on the request",
+				 c->limit_name ? c->limit_name : "this client's own time limit", timeout_ms);
 			return -1;
 		}
 	}

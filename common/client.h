@@ -5,7 +5,9 @@
  * IMMEDIATE set and a send timeout of at most 5 s, so with no broker a
  * request fails at once instead of queueing forever; a broker that goes
  * away while a request waits for its answer fails that wait at once (its
- * connection closes), with a sentence saying the outcome is unknown.
+ * connection closes), with a sentence saying the outcome is unknown.  So a
+ * wait that runs out is the client's own limit with the broker still
+ * there, and says so: the broker may still be working on the request.
  */
 #ifndef HB_CLIENT_H
 #define HB_CLIENT_H
@@ -22,6 +24,10 @@ struct hb_client {
 	int64_t next_id;
 	int timeout_ms;
 	long broker_pid;        /* from the broker's lock file; 0 if unknown */
+	/* What the wait's limit is, for the sentence when it runs out (e.g.
+	 * "hbctl's own --timeout"); NULL: "this client's own time limit".
+	 * Set after hb_client_open. */
+	const char *limit_name;
 };
 
 /* endpoint NULL: front.sock in the runtime directory from the environment,

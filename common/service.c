@@ -2,7 +2,9 @@
  * service - hb_service_run, the loop thread of every svc-* process.
  *
  * The loop owns the DEALER to the broker.  It announces `ready`, sends a
- * heartbeat every HB_HEARTBEAT_MS and delivers `cancel` and subcall
+ * heartbeat every HB_HEARTBEAT_MS (with how long the longest call in
+ * flight has held its worker, so that a worker stuck in a handler shows
+ * to the broker although the loop beats on) and delivers `cancel` and subcall
  * answers to the workers, which take calls from the broker and answer on
  * their own sockets (service_pool.c).  It exits on SIGTERM after the calls in
  * flight have answered (they are cancelled first), and when the broker
@@ -111,7 +113,7 @@ static int parse_settings(struct service_loop *s, int argc, char **argv)
 static void send_simple(struct service_loop *s, const char *op)
 {
 	struct hb_env e;
-	char tools[1024] = "";
+	char tools[1024] = "", key[64]; /* the envelope borrows them until it is sent */
 	size_t n = 0;
 
 	hb_env_init(&e);
@@ -128,7 +130,16 @@ static void send_simple(struct service_loop *s, const char *op)
 		if (s->task_delivers && s->pool.task)
 			hb_env_set_str(&e, "deliveryTask", hb_task_id(s->pool.task));
 	} else {
+		long long held = hb_pool_longest_held(&s->pool, key, sizeof key);
+
 		hb_env_set_int(&e, "inflight", (int64_t)hb_pool_inflight(&s->pool));
+		/* A worker stuck in a call beats nothing itself: the loop says
+		 * how long the longest call has held one, and the broker judges
+		 * it against the family's call-limit. */
+		if (held > 0) {
+			hb_env_set_int(&e, "heldMs", held);
+			hb_env_set_str(&e, "heldKey", key);
+		}
 	}
 	if (hb_send_env(s->back, NULL, &e) < 0)
 		log_warn(NULL, "cannot send %s: %s", op, zmq_strerror(errno));

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <zmq.h>
 
+#include "clock.h"
 #include "envelope.h"
 #include "json.h"
 #include "log.h"
@@ -75,6 +76,36 @@ void hb_pool_cancel_all(struct hb_pool *pool)
 	hb_map_each(&pool->calls, cancel_one, NULL);
 	pthread_cond_broadcast(&pool->sub);
 	pthread_mutex_unlock(&pool->lock);
+}
+
+struct longest {
+	long long started_ms;
+	const char *key;
+};
+
+static void find_longest(void *value, void *arg)
+{
+	const struct hb_call *c = value;
+	struct longest *l = arg;
+
+	if (c->started_ms && (!l->started_ms || c->started_ms < l->started_ms)) {
+		l->started_ms = c->started_ms;
+		l->key = c->ctx.key;
+	}
+}
+
+long long hb_pool_longest_held(struct hb_pool *pool, char *key, size_t keylen)
+{
+	struct longest l = { 0, NULL };
+	long long ms = 0;
+
+	pthread_mutex_lock(&pool->lock);
+	hb_map_each(&pool->calls, find_longest, &l);
+	snprintf(key, keylen, "%s", l.key ? l.key : "");
+	pthread_mutex_unlock(&pool->lock);
+	if (l.started_ms)
+		ms = hb_monotonic_ms() - l.started_ms;
+	return ms > 0 ? ms : (l.started_ms ? 1 : 0);
 }
 
 size_t hb_pool_inflight(struct hb_pool *pool)
@@ -218,6 +249,9 @@ static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, c
 	pthread_mutex_lock(&pool->lock);
 	/* No call starts once the stop began: its caller hears so at once. */
 	stopping = pool->stopping;
+	/* A call sent to a worker is held by it from here; a queued one
+	 * from when a worker takes it (hb_pool_enqueue, take_queued_locked). */
+	c->started_ms = hb_monotonic_ms();
 	tracked = !stopping && !hb_map_get(&pool->calls, c->ctx.key) &&
 		  hb_map_put(&pool->calls, c->ctx.key, c) == 0;
 	pthread_mutex_unlock(&pool->lock);
@@ -310,6 +344,7 @@ int hb_pool_enqueue(struct hb_pool *pool, const struct hb_env *e, char *why, siz
 		return -1;
 	c->queued = 1;
 	pthread_mutex_lock(&pool->lock);
+	c->started_ms = 0; /* no worker holds it yet */
 	if (pool->qtail)
 		pool->qtail->next = c;
 	else
@@ -328,6 +363,8 @@ static struct hb_call *take_queued_locked(struct hb_pool *pool)
 
 	if ((c = pool->qhead) && !(pool->qhead = c->next))
 		pool->qtail = NULL;
+	if (c)
+		c->started_ms = hb_monotonic_ms();
 	return c;
 }
 

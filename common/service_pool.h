@@ -49,6 +49,7 @@ struct hb_call {
 	/* the handler's result */
 	int answered, ok;
 	int queued;                    /* came through the loop's overflow queue */
+	long long started_ms;          /* when a worker began it (monotonic), 0 before; under pool->lock */
 	char *text;
 	char *images;                  /* the wire form of images.h, or NULL */
 	const char *code;              /* a fail_codes.h code, or NULL */
@@ -108,6 +109,11 @@ void hb_pool_answer_queued(struct hb_pool *pool, void *loop_sock);
 /* Deliver a subcall answer (loop thread). */
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text);
+/* How long (ms) the call a worker has held longest has run so far, its
+ * key into key (keylen bytes); 0 (key "") when no worker runs one.  A
+ * call that was cancelled but whose handler still runs counts: its worker
+ * is held all the same.  For the heartbeat, which tells the broker. */
+long long hb_pool_longest_held(struct hb_pool *pool, char *key, size_t keylen);
 /* Calls running, and calls answered so far. */
 size_t hb_pool_inflight(struct hb_pool *pool);
 unsigned long hb_pool_served(struct hb_pool *pool);

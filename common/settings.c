@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "url.h"
 
 #define KEY_FILE "gemini-api-key"
@@ -64,27 +65,40 @@ int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 	return -1;
 }
 
+/* Blanks a secret file may have around its value (a newline an editor
+ * added, say) on top of the value's own bound. */
+#define SECRET_SLACK 64
+
+/* volatile: the wipe of a secret must not be optimized away before free. */
+static void wipe_free(char *buf, size_t len)
+{
+	volatile char *v = buf;
+
+	for (size_t i = 0; i < len; i++)
+		v[i] = 0;
+	free(buf);
+}
+
 /* A secret file of the config folder (at most max bytes once trimmed)
- * into out; 0 when there is one.  No copy is left in this frame. */
+ * into out; 0 when there is one.  A FIFO, a device or a huge file there
+ * counts as none (hb_read_regular_file never waits on it).  No copy is
+ * left behind. */
 static int read_secret_file(const struct hb_paths *p, const char *name, size_t max, char *out, size_t outlen)
 {
-	char path[HB_PATH_MAX], buf[HB_DEVICE_CREDENTIAL_MAX + 2], *k, why[HB_PATH_MAX + 256];
+	char path[HB_PATH_MAX], *buf, *k, why[HB_PATH_MAX + 256];
 	size_t n;
 	int rc = -1;
-	FILE *in;
 
 	if (max > HB_DEVICE_CREDENTIAL_MAX || hb_settings_check_dir(p, why, sizeof why) < 0 ||
-	    hb_path_join(path, sizeof path, p->config, name) < 0 || !(in = fopen(path, "r")))
+	    hb_path_join(path, sizeof path, p->config, name) < 0 ||
+	    hb_read_regular_file(path, max + SECRET_SLACK, &buf, &n, why, sizeof why) < 0)
 		return -1;
-	n = fread(buf, 1, max + 1, in);
-	fclose(in);
-	buf[n] = '\0';
 	k = trim(buf);
 	if (*k && strlen(k) <= max && strlen(k) < outlen) {
 		memcpy(out, k, strlen(k) + 1);
 		rc = 0;
 	}
-	memset(buf, 0, sizeof buf); /* no copy of the secret left behind */
+	wipe_free(buf, n);
 	return rc;
 }
 
@@ -109,9 +123,10 @@ int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
  * NULL with err when it is broken (fix or delete it: never a default). */
 static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
 {
-	char path[HB_PATH_MAX];
+	char path[HB_PATH_MAX], *text;
 	json_error_t jerr;
 	json_t *root;
+	size_t len;
 
 	if (hb_path_join(path, sizeof path, p->config, SETTINGS_FILE) < 0) {
 		snprintf(err, errlen, "the config directory path is too long");
@@ -119,9 +134,13 @@ static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
 	}
 	if (hb_settings_check_dir(p, err, errlen) < 0)
 		return NULL;
-	if (access(path, F_OK) < 0)
-		return json_object(); /* nothing set yet: the defaults */
-	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(root)) {
+	/* Never a blocking open or an unbounded read: every call of most
+	 * services and the broker's catalog come through here. */
+	if (hb_read_regular_file(path, HB_SETTINGS_MAX_BYTES, &text, &len, err, errlen) < 0)
+		return errno == ENOENT ? json_object() : NULL; /* none yet: the defaults */
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root || !json_is_object(root)) {
 		snprintf(err, errlen, "%s is not a JSON object (%s); fix or delete it", path,
 			 root ? "wrong type" : jerr.text);
 		json_decref(root);

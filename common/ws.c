@@ -349,7 +349,7 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	static const struct ws_opts defaults = { 0 };
 	struct hb_url u;
 	struct ws *ws;
-	int tls;
+	int tls, rc = 0;
 	long long deadline;
 
 	*out = NULL;
@@ -369,11 +369,11 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	ws->tail = &ws->head;
 	ws->max_message = opts->max_message ? opts->max_message : WS_DEFAULT_MAX_MESSAGE;
 	deadline = hb_monotonic_ms() + (opts->timeout_ms > 0 ? opts->timeout_ms : WS_DEFAULT_TIMEOUT_MS);
-	if (ws_io_open(&ws->io, &u, tls, opts->ca_file, deadline, err, errlen) < 0 ||
+	if ((rc = ws_io_open(&ws->io, &u, tls, opts->ca_file, deadline, err, errlen)) < 0 ||
 	    ws_handshake(&ws->io, &u, opts->headers, deadline, err, errlen) < 0 ||
 	    start_framing(ws, err, errlen) < 0) {
 		ws_free(ws);
-		return -1;
+		return rc == WS_IO_CERT_REFUSED ? WS_CERT_REFUSED : -1;
 	}
 	ws->state = WS_OPEN;
 	/* Frames that came with the 101 answer (in io->early, or decrypted

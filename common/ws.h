@@ -56,8 +56,11 @@ enum ws_state {
  * frames that came with the 101 are read already, so the link may be
  * over at once (a server that closed straight away): check ws_state.
  * -1 with a sentence in err (which names the HTTP status when the server
- * answered the Upgrade with anything but 101).  The name is resolved
+ * answered the Upgrade with anything but 101); WS_CERT_REFUSED when the
+ * server was reached but its TLS certificate was refused (err: whose, and
+ * the verify error), which no network fix can help.  The name is resolved
  * with getaddrinfo, which the timeout does not bound. */
+#define WS_CERT_REFUSED (-2)
 int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, char *err, size_t errlen);
 /* Close the socket and free everything, the queued messages too.  NULL is
  * fine.  No close frame is sent: call ws_close and poll first for that. */

@@ -207,7 +207,7 @@ static int tls_handshake(struct ws_io *io, const struct hb_url *u, long long dea
 			snprintf(err, errlen, "the certificate of %.*s was refused: %s", (int)u->host_len, u->host,
 				 X509_verify_cert_error_string(v));
 			ERR_clear_error();
-			return -1;
+			return WS_IO_CERT_REFUSED;
 		}
 		tls_reason("the TLS handshake failed", err, errlen);
 		return -1;
@@ -217,13 +217,15 @@ static int tls_handshake(struct ws_io *io, const struct hb_url *u, long long dea
 int ws_io_open(struct ws_io *io, const struct hb_url *u, int tls, const char *ca_file, long long deadline,
 	       char *err, size_t errlen)
 {
+	int rc = 0;
+
 	memset(io, 0, sizeof *io);
 	io->fd = -1;
 	if (tcp_connect(io, u, tls, deadline, err, errlen) < 0)
 		return -1;
-	if (tls && (tls_setup(io, u, ca_file, err, errlen) < 0 || tls_handshake(io, u, deadline, err, errlen) < 0)) {
+	if (tls && (tls_setup(io, u, ca_file, err, errlen) < 0 || (rc = tls_handshake(io, u, deadline, err, errlen)) < 0)) {
 		ws_io_close(io);
-		return -1;
+		return rc == WS_IO_CERT_REFUSED ? rc : -1;
 	}
 	return 0;
 }

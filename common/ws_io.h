@@ -35,7 +35,10 @@ struct ws_io {
 int ws_io_port(const struct hb_url *u, int tls);
 /* Connect to u's host (each address in turn) and, with tls, do the TLS
  * handshake checking the certificate against ca_file (NULL: the system's
- * store) and u's host.  0, or -1 with a sentence in err. */
+ * store) and u's host.  0, or -1 with a sentence in err;
+ * WS_IO_CERT_REFUSED (with the verify error in err) when the connection
+ * worked but the server's certificate was refused. */
+#define WS_IO_CERT_REFUSED (-2)
 int ws_io_open(struct ws_io *io, const struct hb_url *u, int tls, const char *ca_file, long long deadline,
 	       char *err, size_t errlen);
 /* > 0 bytes moved; 0 the peer ended the stream (reads only); -1 with errno

@@ -66,8 +66,9 @@ int usage(void)
 	return EXIT_USAGE;
 }
 
-/* One request; prints errors itself.  0, EXIT_FAIL or EXIT_NO_BROKER. */
-int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
+/* One request whose wait is limit_name's (for the sentence when it runs
+ * out); prints errors itself.  0, EXIT_FAIL or EXIT_NO_BROKER. */
+static int request_limited(struct hb_env *req, struct hb_env *reply, int timeout_ms, const char *limit_name)
 {
 	struct hb_client c;
 	char err[512];
@@ -77,6 +78,7 @@ int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
 		fprintf(stderr, "hbctl: %s\n", err);
 		return EXIT_NO_BROKER;
 	}
+	c.limit_name = limit_name;
 	rc = hb_client_request(&c, req, reply, err, sizeof err);
 	hb_client_close(&c);
 	if (rc < 0) {
@@ -89,6 +91,11 @@ int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
+{
+	return request_limited(req, reply, timeout_ms, "hbctl's own time limit");
 }
 
 /* A service's own summary (its report), on one line: a control
@@ -222,7 +229,7 @@ static int cmd_call(int argc, char **argv)
 	hb_env_set_str(&req, "session", session);
 	hb_env_set_str(&req, "run", run);
 	hb_env_set_str(&req, "call_id", call_id);
-	if ((rc = request(&req, &reply, (int)timeout)) != 0)
+	if ((rc = request_limited(&req, &reply, (int)timeout, "hbctl's own --timeout")) != 0)
 		return rc;
 	puts(hb_env_str_or(&reply, "text", ""));
 	rc = hb_env_bool(&reply, "ok", 0) ? 0 : EXIT_FAIL;

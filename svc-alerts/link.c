@@ -146,13 +146,21 @@ static void connect_link(struct link *l)
 {
 	struct ws_opts opts = { .timeout_ms = CONNECT_TIMEOUT_MS, .ca_file = l->cfg.ca_file[0] ? l->cfg.ca_file : NULL };
 	char err[WS_ERROR_MAX + 128], why[LINK_REASON_MAX];
+	int rc;
 
 	close_link(l);
 	set_phase(l, LINK_CONNECTING, NULL);
 	snprintf(l->link_url, sizeof l->link_url, "%s", l->cfg.url);
 	snprintf(l->link_ca, sizeof l->link_ca, "%s", l->cfg.ca_file);
-	if (ws_connect(l->cfg.url, &opts, &l->ws, err, sizeof err) < 0) {
-		snprintf(why, sizeof why, "The relay cannot be reached: %s. Check the network connection.", err);
+	if ((rc = ws_connect(l->cfg.url, &opts, &l->ws, err, sizeof err)) < 0) {
+		/* A refused certificate is no network problem: say what was
+		 * refused and why, and where the trusted CAs come from. */
+		if (rc == WS_CERT_REFUSED)
+			snprintf(why, sizeof why, "The relay was reached, but its certificate was refused (%s), so "
+				 "nothing was sent. Check the relay URL, and relayCaFile in settings.json for a private "
+				 "relay.", err);
+		else
+			snprintf(why, sizeof why, "The relay cannot be reached: %s. Check the network connection.", err);
 		drop_link(l, why, hb_monotonic_ms());
 		return;
 	}

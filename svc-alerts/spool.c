@@ -1,6 +1,7 @@
 /*
  * spool - see spool.h.  One table; a row is one alert between its receipt
- * and the relay's ack.
+ * and the relay's ack.  A second, spool_aside, keeps the rows that could
+ * not be sent (damaged, or edited by hand) out of the way of every pass.
  *
  * seq is INTEGER PRIMARY KEY AUTOINCREMENT: SQLite then never hands out a
  * number again, not even after the last row was removed and the file was
@@ -23,6 +24,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "log.h"
+#include "private_file.h"
 #include "random.h"
 
 #define SPOOL_BUSY_TIMEOUT_MS 5000
@@ -45,6 +48,13 @@ static const char *const schema_steps[] = {
 	" title TEXT NOT NULL,"
 	" body TEXT NOT NULL,"
 	" created_at_ms INTEGER NOT NULL)",
+	/* 2: damaged rows moved aside (spool_next), kept as they were
+	 * (no types: a damaged value may be of any) for a person to read. */
+	"CREATE TABLE spool_aside ("
+	" seq INTEGER PRIMARY KEY,"
+	" id, session_id, run_id, session_title, title, body, created_at_ms,"
+	" reason TEXT NOT NULL,"
+	" moved_at_ms INTEGER NOT NULL)",
 };
 #define SCHEMA_LATEST ((int)(sizeof schema_steps / sizeof schema_steps[0]))
 
@@ -127,9 +137,12 @@ fail:
 
 static int open_db(struct spool *sp, char *err, size_t errlen)
 {
-	int rc = sqlite3_open_v2(sp->path, &sp->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-				 NULL);
+	int rc;
 
+	/* 0600 before SQLite creates it, and so its -wal and -shm too. */
+	if (hb_db_files_private(sp->path, err, errlen) < 0)
+		return -1;
+	rc = sqlite3_open_v2(sp->path, &sp->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open the alert spool %s: %s", sp->path,
 			 sp->db ? sqlite3_errmsg(sp->db) : sqlite3_errstr(rc));
@@ -314,7 +327,48 @@ static int read_row(struct spool *sp, sqlite3_stmt *st, struct hb_relay_event *e
 	return 0;
 }
 
-int spool_next(struct spool *sp, int64_t after, struct hb_relay_event *ev, int64_t *seq, char *err, size_t errlen)
+/* Row seq moved to spool_aside with why, in one transaction; 0, or -1
+ * with err. */
+static int set_aside(struct spool *sp, int64_t seq, const char *why, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	struct timespec now;
+	int rc;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || exec(sp, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	st = prepare(sp,
+		     "INSERT INTO spool_aside (seq, id, session_id, run_id, session_title, title, body, created_at_ms,"
+		     " reason, moved_at_ms) SELECT seq, id, session_id, run_id, session_title, title, body,"
+		     " created_at_ms, ?, ? FROM spool WHERE seq = ?",
+		     err, errlen);
+	rc = st ? bind_text(st, 1, why) : SQLITE_ERROR;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 2, (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 3, seq);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		st = prepare(sp, "DELETE FROM spool WHERE seq = ?", err, errlen);
+		rc = st ? sqlite3_bind_int64(st, 1, seq) : SQLITE_ERROR;
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc == SQLITE_DONE && exec(sp, "COMMIT", err, errlen) == 0)
+		return 0;
+	if (rc != SQLITE_DONE)
+		db_error(sp->path, sp->db, "moving a damaged alert aside", err, errlen);
+	if (!sqlite3_get_autocommit(sp->db))
+		sqlite3_exec(sp->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* The first row after after, as spool_next says, without moving any. */
+static int next_row(struct spool *sp, int64_t after, struct hb_relay_event *ev, int64_t *seq, char *err,
+		    size_t errlen)
 {
 	sqlite3_stmt *st = prepare(sp,
 				   "SELECT seq, id, session_id, run_id, session_title, title, body, created_at_ms"
@@ -336,6 +390,28 @@ int spool_next(struct spool *sp, int64_t after, struct hb_relay_event *ev, int64
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+int spool_next(struct spool *sp, int64_t after, struct hb_relay_event *ev, int64_t *seq, char *err, size_t errlen)
+{
+	for (;;) {
+		char why[512], moved[512];
+		int rc;
+
+		*seq = 0;
+		if ((rc = next_row(sp, after, ev, seq, why, sizeof why)) >= 0 || *seq <= after) {
+			if (rc < 0)
+				snprintf(err, errlen, "%s", why);
+			return rc;
+		}
+		/* Damaged: out of the way of this pass and every later one. */
+		if (set_aside(sp, *seq, why, moved, sizeof moved) < 0) {
+			snprintf(err, errlen, "%s (and it could not be moved aside: %s)", why, moved);
+			return -1;
+		}
+		log_warn(NULL, "%s; moved to the table spool_aside, never sent", why);
+		after = *seq;
+	}
 }
 
 int spool_remove(struct spool *sp, const char *id, char *err, size_t errlen)

@@ -39,7 +39,10 @@ int spool_add(struct spool *sp, const struct hb_relay_event *ev, char *err, size
 /* The first event in spool order whose sequence number is greater than after (0: from the start):
  * 1 with *ev and *seq filled, 0 when none, -1 with err.  A row that no
  * longer passes hb_relay_check_event (the file was edited or damaged) is
- * -1 too, with *seq set to its number so the caller can log it and go past. */
+ * moved to the table spool_aside of the same file, with its reason, and
+ * said in one log line; the next row is read in its place, so no later
+ * pass reads it again.  Should that move fail, it is -1 with *seq set to
+ * the row's number so the caller can log it and go past. */
 int spool_next(struct spool *sp, int64_t after, struct hb_relay_event *ev, int64_t *seq, char *err, size_t errlen);
 /* Remove the event with this id (acknowledged): 1 removed, 0 it was not there (a repeated ack), -1 error. */
 int spool_remove(struct spool *sp, const char *id, char *err, size_t errlen);

@@ -7,6 +7,7 @@
  */
 #include "session_args.h"
 
+#include "hidden_chars.h"
 #include "json.h"
 
 #include <stdio.h>
@@ -114,6 +115,7 @@ static long count_title_chars(const unsigned char *s, size_t len)
 
 int session_args_title(const json_t *args, char *out, size_t outlen, char *err, size_t errlen)
 {
+	struct hb_hidden_char hidden;
 	const char *raw;
 	if (hb_json_req_string(args, "title", TITLE_RAW_MAX, &raw, err, errlen) != 0)
 		return -1;
@@ -125,6 +127,12 @@ int session_args_title(const json_t *args, char *out, size_t outlen, char *err, 
 	long chars = count_title_chars((const unsigned char *)raw + start, end - start);
 	if (chars < 0) {
 		snprintf(err, errlen, "title must not contain control characters (such as newlines or tabs)");
+		return -1;
+	}
+	if (hb_hidden_char_find(raw + start, end - start, &hidden)) {
+		snprintf(err, errlen, "title must not contain invisible or direction-changing characters: character "
+			 "%zu is U+%04lX %s, which can make a title read as something else; remove it", hidden.at,
+			 hidden.cp, hidden.name);
 		return -1;
 	}
 	if (chars == 0 || chars > SESSION_TITLE_MAX || end - start >= outlen) {

@@ -4,7 +4,8 @@
  * Its tools exercise the service loop and the broker without any external
  * I/O: echo (the arguments back), sleep (a slow, cancellable call),
  * subcall (a call through the broker to another tool), progress, exit
- * (the process ends, for crash tests), whoami (the call's context), env
+ * (the process ends, for crash tests), stuck (a handler blocked in the
+ * open of a FIFO, blind to its cancel), whoami (the call's context), env
  * (whether a variable is in its environment, for the secrets tests),
  * image (an answer with the images its arguments carry) and echo_report
  * (a report of the service's own state, sent by its background task,
@@ -14,6 +15,7 @@
  * installed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -190,6 +192,25 @@ static int slow_stand_in(struct hb_call *call, const json_t *args)
 	return hb_call_succeed(call, "the slow stand-in finished");
 }
 
+/* A handler stuck the way a reader of a FIFO with no writer is: a
+ * blocking open of the FIFO named by "fifo", blind to its cancel, so only
+ * the broker's call-limit ends it (or a writer the test opens). */
+static int stuck(struct hb_call *call, const json_t *args)
+{
+	const char *path;
+	char err[256], buf[64];
+	ssize_t n;
+	int fd;
+
+	if (hb_json_req_string(args, "fifo", 4096, &path, err, sizeof err) < 0)
+		return hb_call_fail(call, err);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return hb_call_failf(call, "cannot open %s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	return hb_call_succeedf(call, "read %zd bytes", n);
+}
+
 static int exit_now(struct hb_call *call, const json_t *args)
 {
 	long long code;
@@ -313,6 +334,7 @@ static const struct hb_service_tool tools[] = {
 	{ "subcall", subcall },
 	{ "progress", progress },
 	{ "exit", exit_now },
+	{ "stuck", stuck },
 	{ "whoami", whoami },
 	{ "env", env_has },
 	{ "image", image },

@@ -95,6 +95,25 @@ static void test_hbctl(void **state)
 	free(out);
 }
 
+/* hbctl call --timeout shorter than the call: the sentence says it was
+ * hbctl's own limit that ran out, with the broker still there, not a
+ * broker that does not answer; the broker serves on. */
+static void test_hbctl_own_timeout(void **state)
+{
+	struct fixture *fx = *state;
+	const char *call_slow[] = { "call", "sleep", "{\"ms\":5000}", "--timeout", "200", NULL };
+	const char *call_echo[] = { "call", "echo", "{\"b\":2}", NULL };
+	char *out;
+
+	assert_int_equal(fx_hbctl(fx, &out, call_slow), 2);
+	assert_string_equal(out, "hbctl: hbctl's own --timeout (200 ms) ran out before hb-broker answered; hb-broker "
+				 "is still running and may still be working on the request\n");
+	free(out);
+	assert_int_equal(fx_hbctl(fx, &out, call_echo), 0);
+	assert_non_null(strstr(out, "{\"b\":2}"));
+	free(out);
+}
+
 /* hbctl with no broker says so at once and exits 2. */
 static void test_hbctl_no_broker(void **state)
 {
@@ -157,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hbctl),
+		cmocka_unit_test(test_hbctl_own_timeout),
 		cmocka_unit_test(test_hbctl_no_broker),
 		cmocka_unit_test(test_hbctl_watch),
 	};

@@ -3,7 +3,9 @@
  * hbctl, svc-sessions as deployed and the test service svc-echo: killed
  * (SIGKILL) or hung (SIGSTOP, missed heartbeats) while a call is in
  * flight, the call is answered with an error naming the service and the
- * cause, and the service comes back as a new generation; a call for a
+ * cause, and the service comes back as a new generation; so too when
+ * every worker is stuck in a handler (svc-echo's stuck: the blocking open
+ * of a FIFO) past the family's call-limit while the loop beats on; a call for a
  * restarting service waits for it; one service's crash does not disturb
  * another; hbctl restart, stop and start.
  *
@@ -13,8 +15,10 @@
 #include "../harness/checks.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char listsessions_json[] = "{\"action\":\"listSessions\"}";
 
@@ -90,6 +94,73 @@ static void test_hung_service_replaced(void **state)
 	ck_wait_gone(pid);
 	ck_wait_log(f, "heartbeats stopped; killing pid");
 	ck_call_ok(f, "echo", "{\"n\":2}", "{\"n\":2}");
+	ck_finish(f);
+}
+
+/* ---- A worker held past its call-limit ---------------------------------- */
+
+/* Two workers, each call may hold one for 1 s; heartbeats every 50 ms. */
+static const char held_conf[] =
+	"[service svc-echo]\n"
+	"exec = @BUILD@/tests/svc-echo\n"
+	"concurrency = 2\n"
+	"call-limit = 1\n"
+	"tools = echo sleep stuck\n";
+
+/* A reply that says the service was killed for a held worker: the key it
+ * names is the one of the two calls that began first, so only its shape
+ * is known. */
+static void says_held(const char *text)
+{
+	static const char head[] = "svc-echo stopped while handling this call (stopped responding: a worker was "
+				   "held by call c";
+	static const char tail[] = " (stuck) for more than the 1 s a call of svc-echo may take (call-limit), so it "
+				   "was killed); try the call again";
+
+	if (strncmp(text, head, sizeof head - 1) != 0 || strlen(text) < sizeof head + sizeof tail - 2 ||
+	    strcmp(text + strlen(text) - (sizeof tail - 1), tail) != 0)
+		fail_msg("not the held-worker sentence: %s", text);
+}
+
+/* Every worker stuck in a handler that ignores its cancel, while the
+ * loop thread beats on: the broker kills the service once a call has held
+ * its worker past call-limit (plus the hang grace), both calls are
+ * answered, and the next generation serves.  A call inside the limit is
+ * untouched. */
+static void test_held_worker_killed(void **state)
+{
+	static const char *const env[] = { "HB_HEARTBEAT_MS=50", "HB_HANG_MS=300", NULL };
+	struct fixture *f = *state;
+	char fifo[400], json[500], *text;
+	struct hb_client c;
+	pid_t pid;
+	int ok;
+
+	ck_start(f, held_conf, env);
+	pid = fx_service_pid(f, "svc-echo");
+	ck_call_ok(f, "sleep", "{\"ms\":100}", "slept 100 ms");
+	snprintf(fifo, sizeof fifo, "%s/stuck.fifo", f->dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(json, sizeof json, "{\"fifo\":\"%s\"}", fifo);
+	ck_client(f, &c);
+	for (int i = 0; i < 2; i++)
+		ck_send_call(&c, "stuck", json);
+	for (int i = 0; i < 2; i++) {
+		int64_t id;
+
+		text = ck_recv_text(&c, &id, &ok);
+		assert_false(ok);
+		says_held(text);
+		free(text);
+	}
+	hb_client_close(&c);
+	came_back(f, "svc-echo", pid);
+	ck_wait_gone(pid);
+	ck_wait_log(f, "past the 1000 ms call-limit; killing pid");
+	text = ck_svc_str(f, "svc-echo", "lastExit");
+	assert_non_null(strstr(text, "a worker was held by call c"));
+	free(text);
+	ck_call_ok(f, "echo", "{\"n\":3}", "{\"n\":3}");
 	ck_finish(f);
 }
 
@@ -206,6 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		ck_unit_test(test_sigkill_sessions_during_call),
 		ck_unit_test(test_hung_service_replaced),
+		ck_unit_test(test_held_worker_killed),
 		ck_unit_test(test_restart_stop_start),
 		ck_unit_test(test_call_waits_for_restart),
 		ck_unit_test(test_crash_isolated),

@@ -8,7 +8,10 @@
  * byte for byte; an alert breaking the protocol's limits never enters; a
  * file that is no database, or a spool of a newer version, gets a sentence
  * saying what to do; the ids are "alert-" and a UUID v7; the spool's
- * folder is made private.
+ * folder is made private, and the spool and its -wal and -shm are 0600
+ * under a umask of 022 (one left 0644 by an older svc-alerts narrowed); a
+ * damaged row is moved to spool_aside on the first pass that meets it, so
+ * no later pass, after a reopen either, reads it again.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <sched.h>
@@ -467,7 +471,106 @@ static void test_newer_version_refused(void **state)
 	assert_int_equal(spool_open(f->path, &sp, err, sizeof err), -1);
 	assert_null(sp);
 	assert_non_null(strstr(err, f->path));
-	assert_non_null(strstr(err, "has version 99, newer than this svc-alerts knows (1)"));
+	assert_non_null(strstr(err, "has version 99, newer than this svc-alerts knows (2)"));
+}
+
+/* ---- damaged rows and file modes ---------------------------------------- */
+
+static void raw_exec(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* One pass over the spool from the start: the ids it hands out, joined
+ * by spaces. */
+static void one_pass(struct spool *sp, char *ids, size_t len)
+{
+	struct hb_relay_event ev;
+	int64_t after = 0, seq;
+	char err[1024] = "";
+	int rc;
+
+	ids[0] = '\0';
+	while ((rc = spool_next(sp, after, &ev, &seq, err, sizeof err)) == 1) {
+		snprintf(ids + strlen(ids), len - strlen(ids), "%s%s", ids[0] ? " " : "", ev.id);
+		after = seq;
+	}
+	if (rc < 0)
+		fail_msg("spool_next after %lld: %s", (long long)after, err);
+}
+
+static void test_damaged_row_set_aside(void **state)
+{
+	struct fixture *f = *state;
+	struct spool *sp = open_ok(f->path);
+	char ids[256], want[600], reason[600] = "";
+	sqlite3_stmt *st;
+	sqlite3 *db = NULL;
+
+	add_ok(sp, "alert-first", "First");
+	add_ok(sp, "alert-damaged", "Damaged");
+	add_ok(sp, "alert-last", "Last");
+	/* A body of bytes with a NUL, as a hand edit or damage may leave. */
+	raw_exec(f->path, "UPDATE spool SET body = x'410042' WHERE id = 'alert-damaged'");
+	one_pass(sp, ids, sizeof ids);
+	assert_string_equal(ids, "alert-first alert-last");
+	assert_int_equal(count(sp), 2);
+	one_pass(sp, ids, sizeof ids);
+	assert_string_equal(ids, "alert-first alert-last");
+	spool_close(sp);
+	sp = open_ok(f->path);
+	one_pass(sp, ids, sizeof ids);
+	assert_string_equal(ids, "alert-first alert-last");
+	spool_close(sp);
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id, body, reason FROM spool_aside", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "alert-damaged");
+	assert_int_equal(sqlite3_column_type(st, 1), SQLITE_BLOB);
+	snprintf(reason, sizeof reason, "%s", (const char *)sqlite3_column_text(st, 2));
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	snprintf(want, sizeof want, "alert spool %s: the row 2 has a field of the wrong type or size", f->path);
+	assert_string_equal(reason, want);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		fail_msg("%s: %s", path, strerror(errno));
+	return st.st_mode & 0777;
+}
+
+/* The spool and the files SQLite keeps beside it are this user's alone,
+ * under the usual umask; one an older version made 0644 is narrowed. */
+static void test_files_private(void **state)
+{
+	struct fixture *f = *state;
+	char wal[320], shm[320];
+	mode_t old = umask(022);
+	struct spool *sp = open_ok(f->path);
+
+	add_ok(sp, "alert-mode", "Mode");
+	snprintf(wal, sizeof wal, "%s-wal", f->path);
+	snprintf(shm, sizeof shm, "%s-shm", f->path);
+	assert_int_equal(mode_of(f->path), 0600);
+	assert_int_equal(mode_of(wal), 0600);
+	assert_int_equal(mode_of(shm), 0600);
+	spool_close(sp);
+	assert_int_equal(chmod(f->path, 0644), 0);
+	sp = open_ok(f->path);
+	assert_int_equal(mode_of(f->path), 0600);
+	spool_close(sp);
+	umask(old);
 }
 
 /* ---- ids and the path -------------------------------------------------- */
@@ -571,6 +674,8 @@ int main(void)
 		T(test_limits_refused),
 		T(test_garbage_file),
 		T(test_newer_version_refused),
+		T(test_damaged_row_set_aside),
+		T(test_files_private),
 		T(test_new_id),
 		T(test_spool_path),
 	};

@@ -426,6 +426,66 @@ static void test_create_errors(void **state)
 	fails(f, manage_tool, text, "too long");
 }
 
+/* A title that reads as something else is refused, naming the character
+ * and its place; the characters scripts and emoji need are kept. */
+static void test_title_hidden_chars(void **state)
+{
+	static const struct {
+		const char *utf8, *said;
+	} refused[] = {
+		{ "\xe2\x80\xae", "U+202E RIGHT-TO-LEFT OVERRIDE" },
+		{ "\xe2\x80\xad", "U+202D LEFT-TO-RIGHT OVERRIDE" },
+		{ "\xe2\x80\xaa", "U+202A LEFT-TO-RIGHT EMBEDDING" },
+		{ "\xe2\x80\xab", "U+202B RIGHT-TO-LEFT EMBEDDING" },
+		{ "\xe2\x80\xac", "U+202C POP DIRECTIONAL FORMATTING" },
+		{ "\xe2\x80\x8b", "U+200B ZERO WIDTH SPACE" },
+		{ "\xe2\x80\x8e", "U+200E LEFT-TO-RIGHT MARK" },
+		{ "\xe2\x80\x8f", "U+200F RIGHT-TO-LEFT MARK" },
+		{ "\xe2\x81\xa6", "U+2066 LEFT-TO-RIGHT ISOLATE" },
+		{ "\xe2\x81\xa7", "U+2067 RIGHT-TO-LEFT ISOLATE" },
+		{ "\xe2\x81\xa8", "U+2068 FIRST STRONG ISOLATE" },
+		{ "\xe2\x81\xa9", "U+2069 POP DIRECTIONAL ISOLATE" },
+		{ "\xe2\x81\xa0", "U+2060 WORD JOINER" },
+		{ "\xe2\x81\xa3", "U+2063 an invisible mathematical operator" },
+		{ "\xef\xbb\xbf", "U+FEFF ZERO WIDTH NO-BREAK SPACE (byte order mark)" },
+		{ "\xc2\xad", "U+00AD SOFT HYPHEN" },
+		{ "\xd8\x9c", "U+061C ARABIC LETTER MARK" },
+		{ "\xe2\x80\xa8", "U+2028 LINE SEPARATOR" },
+		{ "\xe2\x80\xa9", "U+2029 PARAGRAPH SEPARATOR" },
+		{ "\xf3\xa0\x81\x81", "U+E0041 a tag character" },
+	};
+	static const char *const kept[] = {
+		"Family \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7", /* ZWJ */
+		"\xd9\x85\xdb\x8c\xe2\x80\x8c\xd8\xae\xd9\x88\xd8\xa7\xd9\x87\xd9\x85",             /* ZWNJ */
+		"Love \xe2\x9d\xa4\xef\xb8\x8f",                                             /* VS16 */
+		"\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d build",                                  /* Hebrew */
+	};
+	struct fixture *f = *state;
+	char text[512], want[512], id[64];
+	json_t *row;
+
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		snprintf(text, sizeof text, "{\"action\":\"create\",\"title\":\"ab%scd\",\"agent\":\"codex\","
+			 "\"projectPath\":\"/p\"}", refused[i].utf8);
+		snprintf(want, sizeof want, "title must not contain invisible or direction-changing characters: "
+			 "character 3 is %s, which can make a title read as something else; remove it", refused[i].said);
+		fails(f, manage_tool, text, want);
+	}
+	row = ok(f, manage_tool, "{\"action\":\"create\",\"title\":\"plain\",\"agent\":\"codex\",\"projectPath\":\"/p\"}");
+	snprintf(id, sizeof id, "%s", str(row, "id"));
+	json_decref(row);
+	snprintf(text, sizeof text, "{\"action\":\"rename\",\"targetSessionId\":\"%s\",\"title\":\"txt\xe2\x80\xae"
+		 "exe.doc\"}", id);
+	fails(f, manage_tool, text, "character 4 is U+202E RIGHT-TO-LEFT OVERRIDE");
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		snprintf(text, sizeof text, "{\"action\":\"create\",\"title\":\"%s\",\"agent\":\"codex\","
+			 "\"projectPath\":\"/p\"}", kept[i]);
+		row = ok(f, manage_tool, text);
+		assert_string_equal(str(row, "title"), kept[i]);
+		json_decref(row);
+	}
+}
+
 static void test_rename_access_archive(void **state)
 {
 	struct fixture *f = *state;
@@ -909,6 +969,7 @@ int main(void)
 		T(test_read_only_open_creates_missing_file),
 		T(test_create_returns_row),
 		T(test_create_errors),
+		T(test_title_hidden_chars),
 		T(test_rename_access_archive),
 		T(test_access_from_agents),
 		T(test_session_info),

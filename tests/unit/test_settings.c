@@ -5,8 +5,12 @@
  * Access", and the device credential (a 0600 file beside the Gemini key,
  * under any umask, no temporary file left, deleted again); each change
  * leaves the other keys of settings.json as they were, and none reads a
- * config folder that is not private.  The Gemini key's own rules are in
- * test_gemini.
+ * config folder that is not private; a settings.json that is a FIFO (in a
+ * child the test waits for at most a minute, since a plain open would wait
+ * for ever) or larger than HB_SETTINGS_MAX_BYTES is refused by every
+ * reader with its sentence, one of exactly that size is read, and a FIFO
+ * as the key or the credential counts as none.  The Gemini key's own rules
+ * are in test_gemini.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,10 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "paths.h"
 #include "settings.h"
+#include "../harness/harness.h"
 #include "../harness/tmp_home.h"
 
 static char home[64];
@@ -373,6 +380,93 @@ static void test_browser(void **state)
 	assert_non_null(strstr(err, "browserControl must be true or false"));
 }
 
+#define BOUND_MS 60000 /* a bound on a wait, not on speed */
+
+/* In a child, which a reader that blocks would keep: every reader of
+ * settings.json refuses the FIFO there with its sentence, and the key and
+ * the credential, FIFOs too, count as none. */
+static void fifo_readers(const struct hb_paths *p)
+{
+	char want[HB_PATH_MAX + 256], err[HB_PATH_MAX + 512], val[HB_DEVICE_CREDENTIAL_MAX + 1];
+	struct hb_settings s;
+	double d;
+	int bad = 0;
+
+	snprintf(want, sizeof want, "%s/settings.json is a FIFO (named pipe), not a regular file; replace it with a "
+		 "plain file or delete it", p->config);
+	if (hb_settings_load(p, &s, err, sizeof err) != -1 || strcmp(err, want) != 0)
+		bad = fprintf(stderr, "load: %s\n", err);
+	if (s.gemini_key || s.signed_in)
+		bad = fprintf(stderr, "load: a FIFO counted as a key or a credential\n");
+	if (hb_settings_string(p, "speechModel", NULL, "m", val, sizeof val, err, sizeof err) != -1 ||
+	    strcmp(err, want) != 0)
+		bad = fprintf(stderr, "string: %s\n", err);
+	if (hb_settings_number(p, "videoTemperature", NULL, 1, 0, 2, &d, err, sizeof err) != -1 ||
+	    strcmp(err, want) != 0)
+		bad = fprintf(stderr, "number: %s\n", err);
+	if (hb_settings_set_notifications(p, 1, err, sizeof err) != -1 || strcmp(err, want) != 0)
+		bad = fprintf(stderr, "set: %s\n", err);
+	if (hb_settings_gemini_key(p, val, sizeof val) != -1 || hb_settings_device_credential(p, val, sizeof val) != -1)
+		bad = fprintf(stderr, "a FIFO read as a secret\n");
+	_exit(bad ? 1 : 0);
+}
+
+static void test_fifo(void **state)
+{
+	char path[HB_PATH_MAX + 32];
+	struct hb_paths p;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	resolve(&p);
+	assert_int_equal(hb_mkdir_p(p.config, 0700), 0);
+	for (int i = 0; i < 3; i++) {
+		static const char *const names[] = { "settings.json", "gemini-api-key", "device-credential" };
+		snprintf(path, sizeof path, "%s/%s", p.config, names[i]);
+		assert_int_equal(mkfifo(path, 0600), 0);
+	}
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0)
+		fifo_readers(&p);
+	st = fx_wait_bounded(pid, BOUND_MS);
+	if (st == -1)
+		fail_msg("the settings readers did not return within %d ms: they wait on the FIFO", BOUND_MS);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* A settings.json of HB_SETTINGS_MAX_BYTES is read; one byte more is
+ * refused with its size in the sentence. */
+static void test_oversized(void **state)
+{
+	char path[HB_PATH_MAX + 32], err[HB_PATH_MAX + 512], want[HB_PATH_MAX + 256], *text;
+	struct hb_paths p;
+	struct hb_settings s;
+	size_t n = HB_SETTINGS_MAX_BYTES;
+
+	(void)state;
+	resolve(&p);
+	assert_non_null(text = malloc(n + 2));
+	memset(text, ' ', n + 1);
+	memcpy(text, "{\"notifications\":true}", 22);
+	text[n] = '\0';
+	write_settings(&p, text);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
+	assert_true(s.notifications);
+	text[n] = ' ';
+	text[n + 1] = '\0';
+	write_settings(&p, text);
+	free(text);
+	snprintf(path, sizeof path, "%s/settings.json", p.config);
+	snprintf(want, sizeof want, "%s is %zu bytes, more than the %d bytes it may have; fix or delete it", path,
+		 n + 1, HB_SETTINGS_MAX_BYTES);
+	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(hb_settings_set_browser(&p, 1, err, sizeof err), -1);
+	assert_string_equal(err, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +476,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_credential, make_home, remove_home),
 		cmocka_unit_test_setup_teardown(test_not_private, make_home, remove_home),
 		cmocka_unit_test_setup_teardown(test_browser, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_fifo, make_home, remove_home),
+		cmocka_unit_test_setup_teardown(test_oversized, make_home, remove_home),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

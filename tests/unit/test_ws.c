@@ -2,7 +2,8 @@
  * test_ws - the WebSocket client (common/ws.h) against tests/ws/server.mjs,
  * a server with hand-written framing on 127.0.0.1: echo over ws and wss
  * (fragments, multibyte text, a message larger than a socket buffer, an
- * extra header arriving), TLS refused for a host name the certificate does
+ * extra header arriving), TLS refused (WS_CERT_REFUSED, told apart from a
+ * network failure) for a host name the certificate does
  * not name and for an unknown CA, a 403 named in the error, a wrong
  * Sec-WebSocket-Accept refused, the server's
  * close code and reason, a server ping answered, the size limit at and
@@ -191,19 +192,19 @@ static void test_tls_refused(void **state)
 	/* The certificate names localhost, not the address. */
 	opts.ca_file = certs.ca;
 	url_of(url, sizeof url, "wss", "127.0.0.1", &s, "/");
-	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), WS_CERT_REFUSED);
 	assert_null(ws);
 	assert_non_null(strstr(err, "the certificate of 127.0.0.1 was refused: "));
 	assert_non_null(strstr(err, "mismatch"));
 	/* Signed by a CA we were not told to trust, ... */
 	opts.ca_file = certs.other_ca;
 	url_of(url, sizeof url, "wss", "localhost", &s, "/");
-	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), WS_CERT_REFUSED);
 	assert_non_null(strstr(err, "the certificate of localhost was refused: "));
 	assert_non_null(strstr(err, "local issuer"));
 	/* ... nor found in the system's store. */
 	opts.ca_file = NULL;
-	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), WS_CERT_REFUSED);
 	assert_non_null(strstr(err, "the certificate of localhost was refused: "));
 	/* And plain ws to a TLS server is no WebSocket either. */
 	url_of(url, sizeof url, "ws", "localhost", &s, "/");

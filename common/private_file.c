@@ -1,0 +1,85 @@
+/*
+ * private_file - see private_file.h.  Each file is opened with O_NOFOLLOW
+ * and judged and changed through its descriptor, so a link planted in the
+ * folder is refused rather than followed, and what is changed is what was
+ * judged.
+ */
+#include "private_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
+
+/* fd (of path) to mode 0600 when it is a regular file of ours with more. */
+static int narrow(int fd, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot look at %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file; move it aside", path);
+		return -1;
+	}
+	if ((st.st_mode & 0777) == 0600 || st.st_uid != geteuid())
+		return 0; /* another owner's file: SQLite's open says what is wrong */
+	if (fchmod(fd, 0600) < 0) {
+		snprintf(err, errlen, "cannot make %s private (mode 0600): %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* path made 0600; created (empty) when create is set and it is missing. */
+static int make_private(const char *path, int create, char *err, size_t errlen)
+{
+	int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, fd, rc;
+
+	/* O_EXCL: a new file is ours, made 0600 below whatever the umask. */
+	if (create && (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0) {
+		rc = narrow(fd, path, err, errlen);
+		close(fd);
+		return rc;
+	}
+	if (create && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((fd = open(path, flags)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno == ELOOP)
+			snprintf(err, errlen, "%s is a symbolic link; move it aside", path);
+		else
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = narrow(fd, path, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int hb_db_files_private(const char *db_path, char *err, size_t errlen)
+{
+	static const char *const beside[] = { "-wal", "-shm", "-journal" };
+	char path[HB_PATH_MAX + 16];
+
+	if (make_private(db_path, 1, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+		if (snprintf(path, sizeof path, "%s%s", db_path, beside[i]) >= (int)sizeof path) {
+			snprintf(err, errlen, "the path %s is too long", db_path);
+			return -1;
+		}
+		if (make_private(path, 0, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
