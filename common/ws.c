@@ -355,6 +355,8 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
+	if (opts->failure)
+		*opts->failure = (struct ws_connect_failure){ WS_CONNECT_FAILED, 0 };
 	if (hb_url_parse(url, &u) < 0 || u.userinfo || u.has_fragment ||
 	    !(hb_url_scheme_is(&u, "ws") || hb_url_scheme_is(&u, "wss"))) {
 		snprintf(err, errlen, "not a ws:// or wss:// URL without user name or fragment");
@@ -372,6 +374,11 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	if (ws_io_open(&ws->io, &u, tls, opts->ca_file, deadline, err, errlen) < 0 ||
 	    ws_handshake(&ws->io, &u, opts->headers, deadline, err, errlen) < 0 ||
 	    start_framing(ws, err, errlen) < 0) {
+		if (opts->failure)
+			*opts->failure = (struct ws_connect_failure){
+				ws->io.http_status ? WS_CONNECT_REFUSED
+				: ws->io.timed_out ? WS_CONNECT_TIMED_OUT : WS_CONNECT_FAILED,
+				ws->io.http_status };
 		ws_free(ws);
 		return -1;
 	}

@@ -36,12 +36,26 @@
 
 struct ws;
 
+/* Why ws_connect failed, as a code for a caller that acts on the kind of
+ * failure: never the words of the sentence in err. */
+enum ws_connect_fail {
+	WS_CONNECT_FAILED,     /* anything else: err says what */
+	WS_CONNECT_TIMED_OUT,  /* the time limit passed: connecting, TLS, or waiting for the Upgrade's answer */
+	WS_CONNECT_REFUSED,    /* the server answered the Upgrade with an HTTP status other than 101 */
+};
+
+struct ws_connect_failure {
+	enum ws_connect_fail kind;
+	int http_status;              /* with WS_CONNECT_REFUSED: the status (403...) */
+};
+
 struct ws_opts {
 	int timeout_ms;              /* connect, TLS and Upgrade together; 0: WS_DEFAULT_TIMEOUT_MS */
 	const char *ca_file;         /* PEM file of trusted CAs for wss; NULL: the system's store */
 	const char *const *headers;  /* extra "Name: value" request lines, NULL-terminated; may be
 				      * NULL; read during ws_connect only, copied nowhere */
 	size_t max_message;          /* a longer received message fails the link; 0: 1 MiB */
+	struct ws_connect_failure *failure;  /* may be NULL: where a failed ws_connect puts its code */
 };
 
 enum ws_state {

@@ -20,9 +20,11 @@
 
 #include "discover.h"
 #include "log.h"
+#include "ws.h"
 #include "tunables.h"
 
 #define CDP_SETUP_MS 5000
+#define ACT_SENTENCE_MAX 2048
 
 int browser_init(struct browser *b)
 {
@@ -42,35 +44,72 @@ static int cancelled_flag(void *arg)
 	return arg && atomic_load((const atomic_int *)arg);
 }
 
-/* The sentence for a connection Chrome did not take. */
-static void refused_sentence(const struct browser_endpoint *ep, const char *why, char *err, size_t errlen)
+/* The sentence for a connection that ep did not take, from the failure's
+ * code (never its words): 1 when it is the answer (Chrome refused it, or
+ * no one approved it in time: the user can act), 0 when the next endpoint
+ * may be tried (a stale file's port answers as no browser of that path
+ * does). */
+static int refused_sentence(const struct browser_endpoint *ep, const struct ws_connect_failure *f, const char *why,
+			    char *err, size_t errlen)
 {
-	if (strstr(why, "HTTP 403") || strstr(why, "HTTP 401"))
+	if (f->kind == WS_CONNECT_REFUSED && (f->http_status == 403 || f->http_status == 401)) {
 		snprintf(err, errlen,
 			 "Chrome did not allow the connection (%s): approve it in the dialog Chrome shows when "
 			 "HB Code connects, then try again.",
 			 why);
-	else if (strstr(why, "timed out") || strstr(why, "timeout"))
+		return 1;
+	}
+	if (f->kind == WS_CONNECT_TIMED_OUT) {
 		snprintf(err, errlen,
-			 "Chrome did not accept the connection in time (%s): if Chrome shows a dialog asking to "
-			 "allow remote debugging, approve it, then try again.",
+			 "Chrome did not accept the connection within %d s (%s): if Chrome shows a dialog asking "
+			 "to allow remote debugging, approve it, then try again.",
+			 hb_tunable(HB_T_BROWSER_CONNECT_MS) / 1000 ? hb_tunable(HB_T_BROWSER_CONNECT_MS) / 1000 : 1,
 			 why);
-	else if (ep->from_file)
+		return 1;
+	}
+	if (ep->from_file)
 		snprintf(err, errlen,
 			 "Chrome does not answer at the address in %s (%s): the file may be stale. Restart Chrome "
 			 "and allow remote debugging at chrome://inspect/#remote-debugging.",
 			 ep->source, why);
 	else
 		snprintf(err, errlen, "Chrome does not answer at %s (%s).", ep->source, why);
+	return !ep->from_file;
+}
+
+/* Under the lock: a new connection to the first endpoint that takes it:
+ * 0 with *out, or -1 with the sentence of the first that did not (a
+ * refusal or a wait for approval ends the search: that browser is the
+ * user's). */
+static int open_first(const struct browser_endpoint *eps, int n, struct cdp **out, char *err, size_t errlen)
+{
+	char why[CDP_ERR_MAX], sentence[ACT_SENTENCE_MAX];
+
+	err[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		struct ws_connect_failure f;
+
+		if (cdp_open(eps[i].ws_url, hb_tunable(HB_T_BROWSER_CONNECT_MS), out, &f, why, sizeof why) == 0) {
+			log_info(NULL, "browser: connected to %s", eps[i].source);
+			return 0;
+		}
+		log_info(NULL, "browser: %s did not take the connection: %s", eps[i].source, why);
+		if (refused_sentence(&eps[i], &f, why, sentence, sizeof sentence)) {
+			snprintf(err, errlen, "%s", sentence);
+			return -1;
+		}
+		if (!err[0])
+			snprintf(err, errlen, "%s", sentence);
+	}
+	return -1;
 }
 
 int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_int *cancel, struct browser_conn *out,
 		    char *err, size_t errlen)
 {
-	struct browser_endpoint ep;
-	char why[CDP_ERR_MAX];
+	struct browser_endpoint eps[DISCOVER_MAX];
 	struct cdp *c;
-	int rc = -1;
+	int n, rc = -1;
 
 	out->cdp = NULL;
 	pthread_mutex_lock(&b->lock);
@@ -80,16 +119,11 @@ int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_in
 		pthread_mutex_unlock(&b->lock);
 		return 0;
 	}
-	if (discover_browser(p, &ep, cancelled_flag, (void *)cancel, err, errlen) < 0)
+	if ((n = discover_browser(p, eps, DISCOVER_MAX, cancelled_flag, (void *)cancel, err, errlen)) < 0 ||
+	    open_first(eps, n, &c, err, errlen) < 0)
 		goto out;
-	if (cdp_open(ep.ws_url, hb_tunable(HB_T_BROWSER_CONNECT_MS), &c, why, sizeof why) < 0) {
-		refused_sentence(&ep, why, err, errlen);
-		goto out;
-	}
 	if (b->cdp)
 		log_info(NULL, "browser: connected again (Chrome restarted or dropped the connection)");
-	else
-		log_info(NULL, "browser: connected to %s", ep.source);
 	cdp_unref(b->cdp);
 	b->cdp = c;
 	b->gen++;

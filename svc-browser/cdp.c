@@ -189,12 +189,14 @@ static int peer_is_loopback(struct ws *ws)
 	       hb_netaddr_classify((struct sockaddr *)&ss, len) == HB_NETADDR_LOOPBACK;
 }
 
-int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, char *err, size_t errlen)
+int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, struct ws_connect_failure *why, char *err,
+	     size_t errlen)
 {
-	struct ws_opts opts = { .timeout_ms = connect_ms, .max_message = MAX_MESSAGE };
+	struct ws_opts opts = { .timeout_ms = connect_ms, .max_message = MAX_MESSAGE, .failure = why };
 	struct cdp *c = calloc(1, sizeof *c);
 
 	*out = NULL;
+	*why = (struct ws_connect_failure){ WS_CONNECT_FAILED, 0 };
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

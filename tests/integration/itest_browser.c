@@ -31,6 +31,7 @@
 #include "base64.h"
 #include "http.h"
 #include "../harness/chromium.h"
+#include "../harness/node_server.h"
 #include "../harness/test_pages.h"
 
 /* An answer that never comes fails the test after this (a hang guard; the
@@ -53,7 +54,10 @@ static struct agent A, B;
 static char base_dir[64];            /* <tmp>: xdg/chromium inside */
 static char user_target[64];         /* the about:blank tab Chromium started with */
 static char env_xdg[160];
-static char *const env_limits[] = { "HB_BROWSER_LOAD_MS=3000", "HB_BROWSER_ACTION_MS=5000" };
+/* The connect limit is what a server that never answers the Upgrade
+ * (Chrome waiting for the user's approval) costs test_discovery. */
+static char *const env_limits[] = { "HB_BROWSER_LOAD_MS=3000", "HB_BROWSER_ACTION_MS=5000",
+				    "HB_BROWSER_CONNECT_MS=8000" };
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -147,7 +151,7 @@ static int hbctl(const char *const *args, char **out)
 static int setup(void **state)
 {
 	const char *const on[] = { "settings", "browser", "on", NULL };
-	const char *env[4];
+	const char *env[5];
 	char dir[128], *conf;
 	int rc;
 
@@ -165,7 +169,8 @@ static int setup(void **state)
 	env[0] = env_xdg;
 	env[1] = env_limits[0];
 	env[2] = env_limits[1];
-	env[3] = NULL;
+	env[3] = env_limits[2];
+	env[4] = NULL;
 	if (!(conf = fx_deployed_config(NULL, "svc-sessions", "svc-browser", (char *)NULL)))
 		return -1;
 	rc = fx_start(&F, conf, env);
@@ -751,6 +756,110 @@ static void test_browser_url(void **state)
 	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 }
 
+/* ---- 14: which DevToolsActivePort leads to the browser ---------------------- */
+
+/* svc-browser started again, so that the next call looks for the browser
+ * anew; the agents' tabs are nobody's after it. */
+static void restart_browser_service(void)
+{
+	const char *const restart[] = { "restart", "svc-browser", NULL };
+	long long gen = fx_service_num(&F, "svc-browser", "generation");
+
+	assert_int_equal(hbctl(restart, NULL), 0);
+	assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 1, 20000), 0);
+	A.tab[0] = B.tab[0] = '\0';
+}
+
+/* google-chrome's DevToolsActivePort (searched before chromium's): a file
+ * naming port and path, or a FIFO when port is 0, or none when port < 0. */
+static void google_chrome_file(int port, const char *path)
+{
+	char dir[160], file[200];
+	FILE *f;
+
+	snprintf(dir, sizeof dir, "%s/xdg/google-chrome", base_dir);
+	snprintf(file, sizeof file, "%s/DevToolsActivePort", dir);
+	assert_true(mkdir(dir, 0700) == 0 || errno == EEXIST);
+	assert_true(unlink(file) == 0 || errno == ENOENT);
+	if (port < 0)
+		return;
+	if (port == 0) {
+		assert_int_equal(mkfifo(file, 0600), 0);
+		return;
+	}
+	assert_non_null(f = fopen(file, "w"));
+	fprintf(f, "%d\n%s", port, path);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A tests/ws/server.mjs in mode, playing a browser whose Upgrade answer
+ * is the point (Chromium cannot be made to refuse or stall one). */
+static void ws_server(struct node_server *s, const char *mode)
+{
+	const char *const args[] = { "--mode", mode, NULL };
+
+	assert_int_equal(node_server_start(s, "tests/ws/server.mjs", args), 0);
+}
+
+static void test_discovery(void **state)
+{
+	char file[300], aside[300], *t;
+	struct node_server s;
+
+	(void)state;
+	/* a stale file whose port is now another browser's (Chromium's own,
+	 * with another browser id): its /json/version names another path,
+	 * so the search goes on to chromium's file */
+	google_chrome_file(C.port, "/devtools/browser/00000000-0000-4000-8000-000000000000");
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+	/* a stale file whose port another program took (the test pages'
+	 * server): its Upgrade answer is no browser's, the search goes on */
+	google_chrome_file(P.node.port, "/devtools/browser/11111111-1111-4111-8111-111111111111");
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+
+	/* a FIFO as DevToolsActivePort: refused at once, never read (a
+	 * read would block the worker for ever), and the search goes on */
+	google_chrome_file(0, NULL);
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+	/* alone, it is the answer, in words */
+	snprintf(file, sizeof file, "%s/DevToolsActivePort", C.dir);
+	snprintf(aside, sizeof aside, "%s/DevToolsActivePort.aside", C.dir);
+	assert_int_equal(rename(file, aside), 0);
+	restart_browser_service();
+	t = call(&A, 0, "is a FIFO (a named pipe), not a regular file", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "google-chrome/DevToolsActivePort"));
+	free(t);
+	/* and the service goes on serving */
+	assert_int_equal(rename(aside, file), 0);
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+
+	/* a browser that refuses the Upgrade with 403 (the user did not
+	 * allow the connection) is the answer, said as such */
+	ws_server(&s, "refuse");
+	google_chrome_file(s.port, "/devtools/browser/22222222-2222-4222-8222-222222222222");
+	restart_browser_service();
+	t = call(&A, 0, "Chrome did not allow the connection", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "approve it in the dialog"));
+	free(t);
+	assert_int_equal(node_server_stop(&s), 0);
+	/* one that never answers it (no one clicked Chrome's dialog): said
+	 * with the real limit */
+	ws_server(&s, "silent");
+	google_chrome_file(s.port, "/devtools/browser/33333333-3333-4333-8333-333333333333");
+	restart_browser_service();
+	t = call(&A, 0, "Chrome did not accept the connection within 8 s", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "approve it"));
+	free(t);
+	assert_int_equal(node_server_stop(&s), 0);
+
+	google_chrome_file(-1, NULL);
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+}
+
 /* ---- 7: Chromium killed in the middle of a call -------------------------- */
 
 static void test_chromium_killed(void **state)
@@ -808,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_loop_alert_confirm),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_download_and_file),
+		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_browser_url),
 		cmocka_unit_test(test_chromium_killed),
 		cmocka_unit_test(test_setting_off),

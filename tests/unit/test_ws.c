@@ -213,6 +213,8 @@ static void test_tls_refused(void **state)
 
 static void test_upgrade_refused(void **state)
 {
+	struct ws_connect_failure why = { WS_CONNECT_TIMED_OUT, -1 };
+	struct ws_opts opts = { .failure = &why };
 	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
@@ -220,16 +222,21 @@ static void test_upgrade_refused(void **state)
 	(void)state;
 	start_server(&s, "refuse", 0, NULL);
 	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
-	assert_int_equal(ws_connect(url, NULL, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_null(ws);
 	assert_string_equal(err, "the server refused the WebSocket Upgrade with HTTP status 403 "
 				 "(HTTP/1.1 403 Forbidden)");
+	/* the status as a code, for a caller that acts on it */
+	assert_int_equal(why.kind, WS_CONNECT_REFUSED);
+	assert_int_equal(why.http_status, 403);
 	stop_server(&s);
 	/* A 101 that does not answer our key is no WebSocket server's. */
 	start_server(&s, "badaccept", 0, NULL);
 	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
-	assert_int_equal(ws_connect(url, NULL, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_string_equal(err, "the 101 answer has a wrong or no Sec-WebSocket-Accept");
+	assert_int_equal(why.kind, WS_CONNECT_FAILED);
+	assert_int_equal(why.http_status, 0);
 	stop_server(&s);
 }
 
@@ -310,7 +317,8 @@ static void test_size_limit(void **state)
 
 static void test_upgrade_timeout(void **state)
 {
-	struct ws_opts opts = { .timeout_ms = 300 };
+	struct ws_connect_failure why = { WS_CONNECT_FAILED, -1 };
+	struct ws_opts opts = { .timeout_ms = 300, .failure = &why };
 	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
@@ -321,6 +329,8 @@ static void test_upgrade_timeout(void **state)
 	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_null(ws);
 	assert_string_equal(err, "no answer to the Upgrade request in time");
+	assert_int_equal(why.kind, WS_CONNECT_TIMED_OUT);
+	assert_int_equal(why.http_status, 0);
 	stop_server(&s);
 }
 
