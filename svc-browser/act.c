@@ -52,18 +52,32 @@ static void dismiss_dialog(struct act *a)
 		json_decref(res);
 }
 
+void act_seconds(int ms, char *out, size_t outlen)
+{
+	if (ms % 1000 == 0)
+		snprintf(out, outlen, "%d s", ms / 1000);
+	else
+		snprintf(out, outlen, "%.1f s", ms / 1000.0);
+}
+
 int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err)
 {
+	return act_fail_within(a, f, what, err, a->step_ms);
+}
+
+int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char *err, int limit_ms)
+{
 	const char *tab = a->tab_ok ? a->tab.id : "";
+	char limit[32];
 
 	switch (f) {
 	case CDP_TIMEOUT:
 		stop_page(a);
+		act_seconds(limit_ms, limit, sizeof limit);
 		return hb_call_failf(a->call,
-				     "The browser did not finish %s within %d s: the page may be busy (a script that "
+				     "The browser did not finish %s within %s: the page may be busy (a script that "
 				     "does not end, a server that does not answer). %s%s%sTry again or open another page.",
-				     what, a->step_ms / 1000 ? a->step_ms / 1000 : 1, *tab ? "Tab " : "", tab,
-				     *tab ? " was stopped. " : "");
+				     what, limit, *tab ? "Tab " : "", tab, *tab ? " was stopped. " : "");
 	case CDP_CANCELLED:
 		stop_page(a);
 		return hb_call_fail(a->call, "The browser action was cancelled.");
@@ -105,7 +119,9 @@ static int call_on(struct act *a, const char *session, const char *method, json_
 	char err[CDP_ERR_MAX];
 	enum cdp_fail f = cdp_call(a->conn.cdp, session, method, params, timeout_ms, a->cancel, res, err, sizeof err);
 
-	return f == CDP_OK ? 0 : (act_fail(a, f, method, err), -1);
+	/* a timeout is told with the limit this step had (a page load's is
+	 * not a command's) */
+	return f == CDP_OK ? 0 : (act_fail_within(a, f, method, err, timeout_ms), -1);
 }
 
 int act_tab_call_ms(struct act *a, const char *method, json_t *params, int timeout_ms, json_t **res)
@@ -205,11 +221,14 @@ int act_wait_load(struct act *a, unsigned long mark, const char *what)
 	if (f == CDP_OK)
 		return 0;
 	if (f == CDP_TIMEOUT) {
+		char limit[32];
+
 		stop_page(a);
+		act_seconds(a->load_ms, limit, sizeof limit);
 		return hb_call_failf(a->call,
-				     "The page did not finish loading within %d s while %s: a script that never ends, "
+				     "The page did not finish loading within %s while %s: a script that never ends, "
 				     "or a server that never finishes. It was stopped; tab %s keeps what had loaded.",
-				     a->load_ms / 1000 ? a->load_ms / 1000 : 1, what, a->tab.id), -1;
+				     limit, what, a->tab.id), -1;
 	}
 	return act_fail(a, f, what, err), -1;
 }

@@ -24,6 +24,8 @@
 //                      and writes the answer into #answer
 //   /slow              headers sent, the body never ended: a page that
 //                      never finishes loading
+//   /no-answer         the request is held and never answered, not even
+//                      with headers: a navigation that never commits
 //   /download          a text file with Content-Disposition: attachment
 //   /scroll            a 5000 px tall page with "Bottom marker" at its end
 //   /wait              "Ready now" appears 500 ms after load
@@ -120,6 +122,8 @@ const server = http.createServer((req, res) => {
 		res.write('<!doctype html>\n<html><head><title>Slow</title></head><body><h1>Slow</h1>\n');
 		return;
 	}
+	if (url.pathname === '/no-answer')
+		return; // nothing is ever sent; the browser's stop, or this server's end, drops it
 	if (url.pathname === '/download') {
 		res.writeHead(200, {
 			'Content-Type': 'text/plain; charset=utf-8',

@@ -585,9 +585,15 @@ static void test_loop_alert_confirm(void **state)
 	(void)state;
 	/* the loop holds the renderer: the load limit (3 s here) ends the
 	 * wait, the page is stopped, and the next call works */
-	free(open_page(&A, "/loop", 0, "did not finish loading"));
+	free(open_page(&A, "/loop", 0, "did not finish loading within 3 s"));
 	t = call(&A, 1, "Tab t", "{\"action\":\"snapshot\"}");
 	assert_non_null(strstr(t, "Loop"));
+	free(t);
+	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
+	/* a server that never answers: the navigation itself waits out the
+	 * load limit (3 s here), not the command limit (5 s), and says so */
+	t = open_page(&A, "/no-answer", 0, "within 3 s");
+	assert_null(strstr(t, "within 5 s"));
 	free(t);
 	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 
