@@ -21,6 +21,7 @@
 
 #define SNAPSHOT_CHARS 40000
 #define READ_DEFAULT_CHARS 20000
+#define SHOT_MAX_PX 16384       /* a full-page screenshot's largest side */
 
 int action_snapshot(struct act *a)
 {
@@ -119,33 +120,52 @@ static int save_png(struct act *a, const unsigned char *png, size_t len, char *p
 	return 0;
 }
 
+/* The clip of a full-page screenshot: the page from its top, at most
+ * SHOT_MAX_PX each way (Chrome's largest texture; more would be
+ * megabytes no answer carries).  What was left out is said in cut. */
+static json_t *full_page_clip(struct act *a, char *cut, size_t cutlen)
+{
+	json_t *m = NULL, *size, *clip;
+	double w, h;
+
+	cut[0] = '\0';
+	if (act_tab_call(a, "Page.getLayoutMetrics", NULL, &m) < 0)
+		return NULL;
+	size = json_object_get(m, "cssContentSize");
+	w = json_number_value(json_object_get(size, "width"));
+	h = json_number_value(json_object_get(size, "height"));
+	json_decref(m);
+	if (h > SHOT_MAX_PX || w > SHOT_MAX_PX)
+		snprintf(cut, cutlen,
+			 "cut at %d px: the page is %.0f px wide and %.0f px tall, and only its top left %.0f by "
+			 "%.0f px are in it (scroll to the rest and take a screenshot without fullPage)",
+			 SHOT_MAX_PX, w, h, w > SHOT_MAX_PX ? SHOT_MAX_PX : w, h > SHOT_MAX_PX ? SHOT_MAX_PX : h);
+	clip = json_pack("{s:f, s:f, s:f, s:f, s:f}", "x", 0.0, "y", 0.0, "width", w > SHOT_MAX_PX ? SHOT_MAX_PX : w,
+			 "height", h > SHOT_MAX_PX ? SHOT_MAX_PX : h, "scale", 1.0);
+	if (!clip)
+		hb_call_fail(a->call, "out of memory");
+	return clip;
+}
+
 int action_screenshot(struct act *a)
 {
 	int full = json_is_true(json_object_get(a->args, "fullPage"));
-	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL;
-	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024];
+	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL, *clip;
+	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024], cut[300] = "";
 	const char *data;
 	unsigned char *png;
 	size_t len;
 	int rc;
 
+	if (!params)
+		return hb_call_fail(a->call, "out of memory");
 	if (full) {
-		json_t *m = NULL, *size;
-
-		if (act_tab_call(a, "Page.getLayoutMetrics", NULL, &m) < 0) {
+		if (!(clip = full_page_clip(a, cut, sizeof cut))) {
 			json_decref(params);
 			return -1;
 		}
-		size = json_object_get(m, "cssContentSize");
 		json_object_set_new(params, "captureBeyondViewport", json_true());
-		json_object_set_new(params, "clip",
-				    json_pack("{s:f, s:f, s:f, s:f, s:f}", "x", 0.0, "y", 0.0, "width",
-					      json_number_value(json_object_get(size, "width")), "height",
-					      json_number_value(json_object_get(size, "height")) > 16384
-						      ? 16384.0
-						      : json_number_value(json_object_get(size, "height")),
-					      "scale", 1.0));
-		json_decref(m);
+		json_object_set_new(params, "clip", clip);
 	}
 	if (act_tab_call(a, "Page.captureScreenshot", params, &res) < 0)
 		return -1;
@@ -164,8 +184,9 @@ int action_screenshot(struct act *a)
 		struct hb_image img = { "image/png", png, len };
 		char text[HB_PATH_MAX + 4096];
 
-		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s), saved as %s.", a->note,
-			 a->note[0] ? "\n" : "", line, len, full ? ", the whole page" : "", path);
+		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s%s), saved as %s.", a->note,
+			 a->note[0] ? "\n" : "", line, len, !full ? "" : cut[0] ? ", the page " : ", the whole page",
+			 cut, path);
 		/* too large for an answer (a long whole page) fails with its
 		 * sentence; the file stays saved */
 		rc = hb_call_succeed_with_images(a->call, text, &img, 1);

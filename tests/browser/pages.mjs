@@ -28,6 +28,8 @@
 //                      with headers: a navigation that never commits
 //   /download          a text file with Content-Disposition: attachment
 //   /scroll            a 5000 px tall page with "Bottom marker" at its end
+//   /tall              a 20000 px tall page, past what a full-page
+//                      screenshot takes (16384 px)
 //   /wait              "Ready now" appears 500 ms after load
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
@@ -102,6 +104,9 @@ document.getElementById('ask').addEventListener('click', () => {
 	'/scroll': () => page('Scroll', `<h1>A tall page</h1>
 <div style="height: 5000px">Top of the page.</div>
 <p id="bottom">Bottom marker</p>`),
+	'/tall': () => page('Tall', `<h1>A very tall page</h1>
+<div style="height: 20000px">Top of the page.</div>
+<p>Far below</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
 <p id="status">Loading…</p>
 <script>

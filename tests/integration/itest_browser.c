@@ -422,12 +422,21 @@ static void test_read_in_parts(void **state)
 
 /* ---- 4: a screenshot the model sees and the user finds saved ------------ */
 
+static unsigned char *screenshot_of(struct agent *a, const char *args, size_t *len, char **text);
+
 /* The PNG of a screenshot answer (malloc'd, its size into *len), checked:
  * an image/png item whose bytes are those of the file the text names. */
 static unsigned char *screenshot_png(struct agent *a, size_t *len)
 {
-	json_t *ans = answer_of(a, send_call(a, "{\"action\":\"screenshot\"}"));
-	char *t = text_of(ans, 1, "Screenshot (", "screenshot"), *path, *file;
+	return screenshot_of(a, "{\"action\":\"screenshot\"}", len, NULL);
+}
+
+/* The same with the call's arguments; its text (malloc'd) into *text
+ * when text is not NULL. */
+static unsigned char *screenshot_of(struct agent *a, const char *args, size_t *len, char **text)
+{
+	json_t *ans = answer_of(a, send_call(a, args));
+	char *t = text_of(ans, 1, "Screenshot (", args), *path, *file;
 	json_t *img = json_array_get(json_object_get(ans, "content"), 1);
 	const char *data = fx_jstr(img, "data"), *at, *end;
 	unsigned char *png;
@@ -453,7 +462,10 @@ static unsigned char *screenshot_png(struct agent *a, size_t *len)
 	assert_memory_equal(file, png, *len);
 	free(file);
 	free(path);
-	free(t);
+	if (text)
+		*text = t;
+	else
+		free(t);
 	json_decref(ans);
 	return png;
 }
@@ -484,6 +496,32 @@ static void test_screenshot(void **state)
 	assert_true(page_len != blank_len || memcmp(page, blank, page_len) != 0);
 	free(page);
 	free(blank);
+}
+
+static void test_screenshot_full_page(void **state)
+{
+	const char *args = "{\"action\":\"screenshot\",\"fullPage\":true}";
+	unsigned char *png;
+	size_t len;
+	char *t;
+
+	(void)state;
+	/* 5000 px: the whole page, said so */
+	free(open_page(&A, "/scroll", 1, "Opened "));
+	png = screenshot_of(&A, args, &len, &t);
+	assert_non_null(strstr(t, ", the whole page)"));
+	assert_true(be32(png + 20) > 5000 && be32(png + 20) < 16384);
+	free(png);
+	free(t);
+	/* 20000 px: cut at 16384, and said where, never "the whole page" */
+	free(open_page(&A, "/tall", 1, "Opened "));
+	png = screenshot_of(&A, args, &len, &t);
+	assert_null(strstr(t, "whole page"));
+	if (!strstr(t, "cut at 16384 px") || !strstr(t, "px tall, and only its top left"))
+		fail_msg("no cut said:\n%s", t);
+	assert_int_equal(be32(png + 20), 16384);
+	free(png);
+	free(t);
 }
 
 /* ---- 5: two sessions at once, each in its own tabs ---------------------- */
@@ -918,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_form),
 		cmocka_unit_test(test_read_in_parts),
 		cmocka_unit_test(test_screenshot),
+		cmocka_unit_test(test_screenshot_full_page),
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_user_tabs_untouched),
 		cmocka_unit_test(test_loop_alert_confirm),
