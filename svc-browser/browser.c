@@ -8,7 +8,9 @@
  * each asking the user again.
  *
  * A tab belongs to the HB Code session whose agent opened it; an agent
- * acts only on its session's tabs.  The list lives in this process: after
+ * acts only on its session's tabs, and another session's tabs are not
+ * even listed to it (their titles and addresses are that session's
+ * business).  The list lives in this process: after
  * svc-browser restarts, the tabs its agents opened stay open for the user
  * but are no agent's any more (an agent opens a new one), which errs on
  * the side of never touching a tab the user may have taken over.
@@ -194,14 +196,20 @@ void browser_tab_seen(struct browser *b, const char *target, unsigned long mark)
 	pthread_mutex_unlock(&b->lock);
 }
 
-void browser_tab_id_of(struct browser *b, const char *owner, const char *target, char *id, size_t idlen)
+enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen)
 {
+	enum tab_whose w = TAB_USERS;
 	int i;
 
+	id[0] = '\0';
 	pthread_mutex_lock(&b->lock);
-	i = find_target(b, target);
-	snprintf(id, idlen, "%s", i >= 0 && strcmp(b->tabs[i].owner, owner) == 0 ? b->tabs[i].id : "");
+	if ((i = find_target(b, target)) >= 0) {
+		w = strcmp(b->tabs[i].owner, owner) == 0 ? TAB_MINE : TAB_OTHERS;
+		if (w == TAB_MINE)
+			snprintf(id, idlen, "%s", b->tabs[i].id);
+	}
 	pthread_mutex_unlock(&b->lock);
+	return w;
 }
 
 /* Attach to target on c: the session id into session.  Page events (load,

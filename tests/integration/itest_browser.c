@@ -566,13 +566,24 @@ static void test_two_sessions(void **state)
 	t = call(&B, 0, "There is no tab", args);
 	assert_non_null(strstr(t, tab_a));
 	free(t);
-	/* B's list: its one tab by its id; A's and the user's are "(user's)" */
-	t = call(&B, 1, "1 tab of this session", "{\"action\":\"tabs\"}");
+	/* B's list, seen from B: its one tab by its id and the user's one
+	 * tab (Chromium's first); A's tabs (this test's and the earlier
+	 * tests') are neither named nor counted, nor their titles and
+	 * addresses shown */
+	t = call(&B, 1, "1 tab of this session, 1 of the user's", "{\"action\":\"tabs\"}");
 	snprintf(args, sizeof args, "\n%-8s \"Scroll\"", tab_b);
 	assert_non_null(strstr(t, args));
+	assert_non_null(strstr(t, "(user's) \"about:blank\" (about:blank)"));
 	snprintf(args, sizeof args, "\n%-8s ", tab_a);
 	assert_null(strstr(t, args));
-	assert_non_null(strstr(t, "(user's) \"Wait\""));
+	if (strstr(t, "Wait") || strstr(t, url_a) || strstr(t, "/button") || strstr(t, "/long"))
+		fail_msg("B sees A's tabs:\n%s", t);
+	free(t);
+	/* and A sees its own, and not B's */
+	t = call(&A, 1, "of this session, 1 of the user's", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "\"Wait\""));
+	if (strstr(t, "Scroll") || strstr(t, url_b))
+		fail_msg("A sees B's tab:\n%s", t);
 	free(t);
 	/* A's tab still there, still A's */
 	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"tab\":\"%s\"}", tab_a);
