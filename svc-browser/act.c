@@ -19,6 +19,11 @@
 #include "snapshot.h"
 
 #define SETTLE_MS 400
+/* A page past either is too large for its whole accessibility tree (its
+ * answer alone would be tens of megabytes). */
+#define SNAPSHOT_PAGE_ELEMENTS 20000
+#define SNAPSHOT_PAGE_CHARS 500000
+#define SNAPSHOT_TOO_LARGE_MAX 512
 #define STALE_REF                                                                                             \
 	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
@@ -100,6 +105,12 @@ int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char
 	case CDP_CRASHED:
 		return hb_call_failf(a->call, "The page in tab %s crashed while %s: open it again (action open "
 					      "with the tab and the url).", tab, what);
+	case CDP_TOO_BIG:
+		return hb_call_failf(a->call,
+				     "Chrome's answer to %s was %s bytes, more than the %d MiB this tool takes: the page "
+				     "is too large for that. Ask for less (action read with maxChars, a screenshot "
+				     "without fullPage); other calls were not affected.",
+				     what, err, CDP_MAX_ANSWER / (1024 * 1024));
 	case CDP_PROTOCOL:
 		if (strstr(err, "ession with given id not found") || strstr(err, "No target with given id")) {
 			browser_forget_tab(a->b, a->tab.target);
@@ -266,15 +277,61 @@ void act_tab_line(struct act *a, char *out, size_t outlen)
 	json_decref(res);
 }
 
+/* Whether the page is small enough for its whole accessibility tree:
+ * 1, or 0 with the sentence that replaces the snapshot in *text
+ * (malloc'd), or -1 after answering.  Chrome builds the tree of the whole
+ * page for Accessibility.getFullAXTree, whatever part of it is used: a
+ * 60,000-row table held its renderer for minutes in gigabytes, and an
+ * 11 MB text page's tree was past 64 MiB.  Counting elements and text
+ * in the page costs neither. */
+static int small_enough(struct act *a, char **text)
+{
+	json_t *v = NULL;
+	long long elements, chars;
+
+	*text = NULL;
+	if (act_eval(a, "[document.getElementsByTagName('*').length,"
+			" (document.body || document.documentElement).textContent.length]", &v) < 0)
+		return -1;
+	elements = json_integer_value(json_array_get(v, 0));
+	chars = json_integer_value(json_array_get(v, 1));
+	json_decref(v);
+	if (elements <= SNAPSHOT_PAGE_ELEMENTS && chars <= SNAPSHOT_PAGE_CHARS)
+		return 1;
+	if (!(*text = malloc(SNAPSHOT_TOO_LARGE_MAX))) {
+		hb_call_fail(a->call, "out of memory");
+		return -1;
+	}
+	snprintf(*text, SNAPSHOT_TOO_LARGE_MAX,
+		 "(No snapshot: the page is too large for one, with %lld elements and %lld characters of text; its "
+		 "accessibility tree would hold the browser for a long time. Read its text with action read (in "
+		 "parts), take a screenshot, and act on elements by selector.)\n",
+		 elements, chars);
+	return 0;
+}
+
 char *act_snapshot(struct act *a, size_t max_chars)
 {
 	struct snapshot s;
 	json_t *res = NULL;
 	char err[512];
 	char *text;
+	int small = small_enough(a, &text);
 
+	if (small <= 0)
+		return text;
 	if (act_tab_call(a, "Accessibility.getFullAXTree", NULL, &res) < 0)
 		return NULL;
+	/* Chrome may keep the tree it built, and keep it up to date with
+	 * every change of the page, while the domain is on */
+	{
+		json_t *off = NULL;
+		char why[256];
+
+		if (cdp_call(a->conn.cdp, a->tab.session, "Accessibility.disable", NULL, a->step_ms, a->cancel, &off, why,
+			     sizeof why) == CDP_OK)
+			json_decref(off);
+	}
 	if (snapshot_build(json_object_get(res, "nodes"), max_chars, &s, err, sizeof err) < 0) {
 		json_decref(res);
 		hb_call_failf(a->call, "The page's snapshot could not be made: %s", err);

@@ -37,41 +37,52 @@ int action_snapshot(struct act *a)
 	return rc;
 }
 
-/* The byte offset of character n of s (len bytes), or len. */
+/* The page's text cut in the page itself, so that an 11 MB page sends
+ * only the part asked for: [total characters, the part].  Characters are
+ * code points, as the agent counts them (a pair of UTF-16 surrogates is
+ * one). */
+#define READ_EXPR                                                                                            \
+	"(() => { const t = document.body ? document.body.innerText : document.documentElement.innerText;"  \
+	" const step = (i) => { const c = t.charCodeAt(i); return c >= 0xD800 && c <= 0xDBFF && i + 1 < t.length" \
+	" ? 2 : 1; }; let i = 0, n = 0; while (n < %lld && i < t.length) { i += step(i); n++; }"             \
+	" let j = i, m = 0; while (m < %lld && j < t.length) { j += step(j); m++; }"                         \
+	" let k = j, rest = 0; while (k < t.length) { k += step(k); rest++; }"                               \
+	" return [n + m + rest, t.slice(i, j)]; })()"
+
 int action_read(struct act *a)
 {
 	json_int_t max = json_integer_value(json_object_get(a->args, "maxChars"));
 	json_int_t offset = json_integer_value(json_object_get(a->args, "offset"));
-	char line[1024];
+	char line[1024], expr[sizeof READ_EXPR + 64];
 	json_t *v = NULL;
 	const char *text;
-	size_t len, total, from, to;
+	size_t len, total, count, end;
 	int rc;
 
 	if (max <= 0)
 		max = READ_DEFAULT_CHARS;
-	if (act_eval(a, "document.body ? document.body.innerText : document.documentElement.innerText", &v) < 0)
+	snprintf(expr, sizeof expr, READ_EXPR, (long long)offset, (long long)max);
+	if (act_eval(a, expr, &v) < 0)
 		return -1;
-	text = json_string_value(v) ? json_string_value(v) : "";
+	total = (size_t)json_integer_value(json_array_get(v, 0));
+	text = json_string_value(json_array_get(v, 1)) ? json_string_value(json_array_get(v, 1)) : "";
 	len = strlen(text);
-	total = hb_utf8_count(text, len);
-	from = hb_utf8_advance(text, len, (size_t)offset);
-	to = hb_utf8_advance(text, len, (size_t)offset + (size_t)max);
+	count = hb_utf8_count(text, len);
+	end = (size_t)offset + count;
 	act_tab_line(a, line, sizeof line);
 	if ((size_t)offset >= total && total > 0)
 		rc = hb_call_succeedf(a->call, "%s\nThe page's text has %zu characters; offset %lld is past its end.",
 				      line, total, (long long)offset);
-	else if (from == 0 && to == len)
+	else if (offset == 0 && end >= total)
 		rc = hb_call_succeedf(a->call, "%s%s%s\n%.*s", a->note, a->note[0] ? "\n" : "", line, (int)len, text);
-	else if (to == len)
+	else if (end >= total)
 		rc = hb_call_succeedf(a->call, "%s\nCharacters %lld to %zu of the page's %zu (the end)\n%.*s", line,
-				      (long long)offset, total, total, (int)(to - from), text + from);
+				      (long long)offset, total, total, (int)len, text);
 	else
 		rc = hb_call_succeedf(a->call,
 				      "%s\nCharacters %lld to %zu of the page's %zu\n%.*s\n[cut: the text goes on; read "
 				      "with offset %zu for more]",
-				      line, (long long)offset, (size_t)offset + hb_utf8_count(text + from, to - from), total,
-				      (int)(to - from), text + from, (size_t)offset + hb_utf8_count(text + from, to - from));
+				      line, (long long)offset, end, total, (int)len, text, end);
 	json_decref(v);
 	return rc;
 }

@@ -35,7 +35,11 @@ enum cdp_fail {
 	CDP_DIALOG,     /* the tab opened a dialog: err holds its type and message */
 	CDP_GONE,       /* the tab was closed or its session detached */
 	CDP_CRASHED,    /* the tab's renderer crashed */
+	CDP_TOO_BIG,    /* the answer was past CDP_MAX_ANSWER: dropped (its size in err), the connection goes on */
 };
+
+/* The largest answer taken; a larger one fails its own call only. */
+#define CDP_MAX_ANSWER (32 * 1024 * 1024)
 
 struct cdp;
 

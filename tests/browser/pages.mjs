@@ -31,6 +31,10 @@
 //   /tall              a 20000 px tall page, past what a full-page
 //                      screenshot takes (16384 px)
 //   /wait              "Ready now" appears 500 ms after load
+//   /later?ms=N        "Later now" appears N ms after load
+//   /huge-text         11 MB of text (140,000 numbered lines in a <pre>):
+//                      its whole accessibility tree is past 64 MiB
+//   /rows              a table of 60,000 rows
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -59,6 +63,20 @@ const longText = (() => {
 		size += p.length;
 	}
 	return parts.join('') + '<p>The end.</p>';
+})();
+
+const hugeText = (() => {
+	const lines = [];
+	for (let i = 1; i <= 140000; i++)
+		lines.push(`Line ${String(i).padStart(6, '0')}: the quick brown fox jumps over the lazy dog, again.`);
+	return lines.join('\n');
+})();
+
+const rows = (() => {
+	const out = [];
+	for (let i = 1; i <= 60000; i++)
+		out.push(`<tr><td>${i}</td><td><a href="#r${i}">Row ${i}</a></td><td>Cell ${i}</td></tr>`);
+	return out.join('\n');
 })();
 
 const pages = {
@@ -107,6 +125,15 @@ document.getElementById('ask').addEventListener('click', () => {
 	'/tall': () => page('Tall', `<h1>A very tall page</h1>
 <div style="height: 20000px">Top of the page.</div>
 <p>Far below</p>`),
+	'/later': (url) => page('Later', `<h1>Later</h1>
+<p id="status">Not yet</p>
+<script>
+window.addEventListener('load', () => setTimeout(() => {
+	document.getElementById('status').textContent = 'Later now';
+}, ${Number(url.searchParams.get('ms')) || 0}));
+</script>`),
+	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
+	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
 <p id="status">Loading…</p>
 <script>

@@ -590,6 +590,93 @@ static void test_two_sessions(void **state)
 	free(call(&A, 1, "Ready now", args));
 }
 
+/* ---- 15: one session's huge page, another session's calls ------------------- */
+
+/* How many times svc-browser connected to the browser so far (its log). */
+static int connections_made(void)
+{
+	FILE *f = fopen(F.log, "r");
+	char line[2048];
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "browser: connected"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* A's call on its huge page, with B's wait in flight meanwhile: A's
+ * answer is its own (bounded, or a failure of that call only), B's wait
+ * ends as it would have, and the shared connection stays the same. */
+static void huge_call_beside_wait(const char *a_args, const char *a_want)
+{
+	char url[160], args[300];
+	int64_t wait_id, huge_id;
+	json_t *ans;
+	char *t;
+	int before = connections_made();
+
+	assert_non_null(test_pages_url(&P, "/later?ms=1500", url, sizeof url));
+	snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", B.tab, url);
+	free(call(&B, 1, "Not yet", args));
+	wait_id = send_call(&B, "{\"action\":\"wait\",\"text\":\"Later now\",\"timeoutMs\":60000}");
+	huge_id = send_call(&A, a_args);
+	ans = answer_of(&A, huge_id);
+	t = strdup(json_string_value(json_object_get(json_array_get(json_object_get(ans, "content"), 0), "text")));
+	json_decref(ans);
+	if (strstr(t, "Chrome closed the connection") || (a_want && !strstr(t, a_want)))
+		fail_msg("%s: %s", a_args, t);
+	free(t);
+	ans = answer_of(&B, wait_id);
+	free(text_of(ans, 1, "\"Later now\" is on the page", "B's wait"));
+	json_decref(ans);
+	free(call(&B, 1, "Later now", "{\"action\":\"snapshot\"}"));
+	assert_int_equal(connections_made(), before);
+}
+
+static void test_huge_page(void **state)
+{
+	json_t *ans;
+	char *t;
+
+	(void)state;
+	B.tab[0] = '\0';
+	free(open_page(&B, "/button", 1, "Opened "));
+	A.tab[0] = '\0';
+	/* an 11 MB page: its load may outlast the 3 s limit here; what
+	 * loaded stays, and the tab is A's either way */
+	ans = answer_of(&A, send_call(&A, "{\"action\":\"open\",\"url\":\"about:blank\"}"));
+	t = text_of(ans, 1, "Opened about:blank", "open about:blank");
+	tab_of(t, A.tab, sizeof A.tab);
+	free(t);
+	json_decref(ans);
+	{
+		char url[160], args[300];
+
+		assert_non_null(test_pages_url(&P, "/huge-text", url, sizeof url));
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab, url);
+		json_decref(answer_of(&A, send_call(&A, args)));
+	}
+	huge_call_beside_wait("{\"action\":\"snapshot\"}", "No snapshot: the page is too large");
+	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":1000,\"offset\":5000000}", "Characters 5000000 to 5001000");
+	huge_call_beside_wait("{\"action\":\"screenshot\",\"fullPage\":true}", NULL);
+
+	/* 60,000 rows: every action answers (with the snapshot's note in
+	 * place of the tree), none waits out the browser building it */
+	{
+		char url[160], args[300];
+
+		assert_non_null(test_pages_url(&P, "/rows", url, sizeof url));
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab, url);
+		json_decref(answer_of(&A, send_call(&A, args)));
+	}
+	huge_call_beside_wait("{\"action\":\"click\",\"selector\":\"tr:nth-child(7) td:nth-child(3)\"}", "Clicked ");
+	huge_call_beside_wait("{\"action\":\"scroll\"}", "Scrolled down");
+	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":200,\"offset\":1000}", "Characters 1000 to 1200");
+}
+
 /* ---- 6: the user's tabs are never closed or navigated -------------------- */
 
 static void test_user_tabs_untouched(void **state)
@@ -970,6 +1057,7 @@ int main(void)
 		cmocka_unit_test(test_screenshot_full_page),
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_user_tabs_untouched),
+		cmocka_unit_test(test_huge_page),
 		cmocka_unit_test(test_loop_alert_confirm),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_download_and_file),

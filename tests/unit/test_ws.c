@@ -315,6 +315,53 @@ static void test_size_limit(void **state)
 	stop_server(&s);
 }
 
+/* drop_oversized: a message past the limit is dropped, its head and
+ * length told, and the link goes on (svc-browser: one page's huge answer
+ * must not end every other call's connection). */
+static void test_size_dropped(void **state)
+{
+	struct ws_opts opts = { .max_message = 100000, .drop_oversized = 1 };
+	long long deadline;
+	struct node_server s;
+	struct ws *ws;
+	char url[200], err[WS_ERROR_MAX], *m = NULL;
+	size_t len, whole;
+
+	(void)state;
+	/* At the limit: whole, as without the option. */
+	start_server(&s, "big", 0, "100000");
+	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), 0);
+	deadline = hb_monotonic_ms() + PATIENCE_MS;
+	while (!(m = ws_next_message_whole(ws, &len, &whole)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
+		ws_pump(ws, 50);
+	assert_non_null(m);
+	assert_int_equal(len, 100000);
+	assert_int_equal(whole, 100000);
+	assert_int_equal(m[0], 'x');
+	free(m);
+	expect_echo(ws, "after", 5);
+	ws_free(ws);
+	stop_server(&s);
+	/* One byte over: dropped, its head kept, the link open. */
+	start_server(&s, "big", 0, "100001");
+	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), 0);
+	deadline = hb_monotonic_ms() + PATIENCE_MS;
+	while (!(m = ws_next_message_whole(ws, &len, &whole)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
+		ws_pump(ws, 50);
+	assert_non_null(m);
+	assert_int_equal(len, WS_DROPPED_HEAD);
+	assert_int_equal(whole, 100001);
+	assert_int_equal(strspn(m, "x"), WS_DROPPED_HEAD);
+	free(m);
+	assert_int_equal(ws_state(ws), WS_OPEN);
+	/* and messages after it, in fragments, come whole */
+	expect_echo(ws, "after the big one", 17);
+	close_cleanly(ws);
+	stop_server(&s);
+}
+
 static void test_upgrade_timeout(void **state)
 {
 	struct ws_connect_failure why = { WS_CONNECT_FAILED, -1 };
@@ -388,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_server_closes),
 		cmocka_unit_test(test_server_ping),
 		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_size_dropped),
 		cmocka_unit_test(test_upgrade_timeout),
 		cmocka_unit_test(test_bad_arguments),
 	};
