@@ -56,26 +56,27 @@ static int refused_sentence(const struct browser_endpoint *ep, const struct ws_c
 {
 	if (f->kind == WS_CONNECT_REFUSED && (f->http_status == 403 || f->http_status == 401)) {
 		snprintf(err, errlen,
-			 "Chrome did not allow the connection (%s): approve it in the dialog Chrome shows when "
+			 "Chrome did not allow the connection (%.500s): approve it in the dialog Chrome shows when "
 			 "HB Code connects, then try again.",
 			 why);
 		return 1;
 	}
 	if (f->kind == WS_CONNECT_TIMED_OUT) {
+		int ms = hb_tunable(HB_T_BROWSER_CONNECT_MS);
+
 		snprintf(err, errlen,
-			 "Chrome did not accept the connection within %d s (%s): if Chrome shows a dialog asking "
-			 "to allow remote debugging, approve it, then try again.",
-			 hb_tunable(HB_T_BROWSER_CONNECT_MS) / 1000 ? hb_tunable(HB_T_BROWSER_CONNECT_MS) / 1000 : 1,
-			 why);
+			 "Chrome did not accept the connection within %.*f s (%.500s): if Chrome shows a dialog "
+			 "asking to allow remote debugging, approve it, then try again.",
+			 ms % 1000 ? 1 : 0, ms / 1000.0, why);
 		return 1;
 	}
 	if (ep->from_file)
 		snprintf(err, errlen,
-			 "Chrome does not answer at the address in %s (%s): the file may be stale. Restart Chrome "
-			 "and allow remote debugging at chrome://inspect/#remote-debugging.",
+			 "Chrome does not answer at the address in %.1000s (%.500s): the file may be stale. Restart "
+			 "Chrome and allow remote debugging at chrome://inspect/#remote-debugging.",
 			 ep->source, why);
 	else
-		snprintf(err, errlen, "Chrome does not answer at %s (%s).", ep->source, why);
+		snprintf(err, errlen, "Chrome does not answer at %.1000s (%.500s).", ep->source, why);
 	return !ep->from_file;
 }
 

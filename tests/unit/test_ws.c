@@ -359,6 +359,7 @@ static void test_size_dropped(void **state)
 	/* and messages after it, in fragments, come whole */
 	expect_echo(ws, "after the big one", 17);
 	close_cleanly(ws);
+	ws_free(ws);
 	stop_server(&s);
 }
 
