@@ -28,7 +28,21 @@
 struct ws_msg {
 	struct ws_msg *next;
 	size_t len;
+	size_t whole;    /* > len: dropped for its size, only its head kept */
 	char text[];
+};
+
+/* A text message being put together from its frames, when messages past
+ * the limit are dropped rather than fatal (wslay's own buffering knows
+ * only the fatal way). */
+struct ws_asm {
+	int active;      /* inside a text message */
+	int in_data;     /* the current frame is a text or continuation frame */
+	char *buf;
+	size_t len, cap;
+	size_t whole;    /* bytes of the message so far, kept or not */
+	char head[WS_DROPPED_HEAD];
+	size_t head_len;
 };
 
 struct ws {
@@ -38,6 +52,8 @@ struct ws {
 	struct ws_msg *head, **tail;
 	unsigned long pongs;
 	size_t max_message;
+	int drop_oversized;
+	struct ws_asm as;
 	int close_code;
 	char close_reason[WS_REASON_MAX * 4 + 1];  /* escaped: \xNN at worst */
 	int we_closed;    /* ws_close queued a close frame */
@@ -119,7 +135,7 @@ static int on_genmask(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, voi
 	return 0;
 }
 
-static void queue_text(struct ws *ws, const uint8_t *text, size_t len)
+static void queue_text(struct ws *ws, const uint8_t *text, size_t len, size_t whole)
 {
 	struct ws_msg *m = malloc(sizeof *m + len + 1);
 
@@ -130,6 +146,7 @@ static void queue_text(struct ws *ws, const uint8_t *text, size_t len)
 	}
 	m->next = NULL;
 	m->len = len;
+	m->whole = whole;
 	if (len)
 		memcpy(m->text, text, len);
 	m->text[len] = '\0';
@@ -143,7 +160,17 @@ static void on_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_
 
 	switch (a->opcode) {
 	case WSLAY_TEXT_FRAME:
-		queue_text(ws, a->msg, a->msg_length);
+		if (!ws->drop_oversized) {
+			queue_text(ws, a->msg, a->msg_length, a->msg_length);
+		} else if (ws->as.whole > ws->max_message) {
+			queue_text(ws, (const uint8_t *)ws->as.head, ws->as.head_len, ws->as.whole);
+		} else {
+			queue_text(ws, (const uint8_t *)(ws->as.buf ? ws->as.buf : ""), ws->as.len, ws->as.len);
+		}
+		if (ws->drop_oversized) {
+			free(ws->as.buf);
+			memset(&ws->as, 0, sizeof ws->as);
+		}
 		break;
 	case WSLAY_BINARY_FRAME:
 		/* Nothing we talk to sends binary: say so rather than drop it. */
@@ -164,6 +191,60 @@ static void on_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_
 	default: /* pings: wslay queued the pong */
 		break;
 	}
+}
+
+/* With drop_oversized (wslay not buffering): the frames of a text
+ * message kept up to the limit; past it, only the head and the count. */
+static void on_frame_start(wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_start_arg *a, void *arg)
+{
+	struct ws *ws = arg;
+
+	(void)ctx;
+	ws->as.in_data = a->opcode == WSLAY_TEXT_FRAME || a->opcode == WSLAY_CONTINUATION_FRAME;
+	if (a->opcode == WSLAY_TEXT_FRAME) {
+		free(ws->as.buf);
+		memset(&ws->as, 0, sizeof ws->as);
+		ws->as.active = ws->as.in_data = 1;
+	}
+}
+
+static void on_frame_chunk(wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_chunk_arg *a,
+			   void *arg)
+{
+	struct ws *ws = arg;
+	struct ws_asm *m = &ws->as;
+	size_t keep;
+
+	(void)ctx;
+	if (!m->in_data || !m->active)
+		return;
+	keep = m->head_len < sizeof m->head ? sizeof m->head - m->head_len : 0;
+	keep = keep < a->data_length ? keep : a->data_length;
+	memcpy(m->head + m->head_len, a->data, keep);
+	m->head_len += keep;
+	m->whole += a->data_length;
+	if (m->whole > ws->max_message) {
+		free(m->buf); /* dropped: the rest is only counted */
+		m->buf = NULL;
+		m->len = m->cap = 0;
+		return;
+	}
+	if (m->len + a->data_length > m->cap) {
+		size_t cap = m->cap ? m->cap : 4096;
+		char *b;
+
+		while (cap < m->len + a->data_length)
+			cap *= 2;
+		if (!(b = realloc(m->buf, cap))) {
+			set_err(ws, "out of memory for a received message of %zu bytes", m->whole);
+			wslay_event_shutdown_read(ws->ctx);
+			return;
+		}
+		m->buf = b;
+		m->cap = cap;
+	}
+	memcpy(m->buf + m->len, a->data, a->data_length);
+	m->len += a->data_length;
 }
 
 /* Why wslay ended a link that the server did not close. */
@@ -287,6 +368,11 @@ int ws_close(struct ws *ws, int code, const char *reason)
 
 char *ws_next_message(struct ws *ws, size_t *len)
 {
+	return ws_next_message_whole(ws, len, NULL);
+}
+
+char *ws_next_message_whole(struct ws *ws, size_t *len, size_t *whole)
+{
 	struct ws_msg *m = ws->head;
 	char *text;
 
@@ -296,6 +382,8 @@ char *ws_next_message(struct ws *ws, size_t *len)
 		ws->tail = &ws->head;
 	if (len)
 		*len = m->len;
+	if (whole)
+		*whole = m->whole;
 	/* Hand the text over in a block of its own, which free() takes. */
 	memmove(m, m->text, m->len + 1);
 	text = (char *)m;
@@ -335,12 +423,27 @@ static int start_framing(struct ws *ws, char *err, size_t errlen)
 		.genmask_callback = on_genmask,
 		.on_msg_recv_callback = on_msg,
 	};
+	static const struct wslay_event_callbacks cb_dropping = {
+		.recv_callback = on_recv,
+		.send_callback = on_send,
+		.genmask_callback = on_genmask,
+		.on_frame_recv_start_callback = on_frame_start,
+		.on_frame_recv_chunk_callback = on_frame_chunk,
+		.on_msg_recv_callback = on_msg,
+	};
 
-	if (wslay_event_context_client_init(&ws->ctx, &cb, ws) != 0) {
+	if (wslay_event_context_client_init(&ws->ctx, ws->drop_oversized ? &cb_dropping : &cb, ws) != 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	wslay_event_config_set_max_recv_msg_length(ws->ctx, ws->max_message);
+	if (ws->drop_oversized) {
+		/* the frames come to on_frame_chunk, which keeps what fits;
+		 * wslay's limit then bounds a single frame, not the message */
+		wslay_event_config_set_no_buffering(ws->ctx, 1);
+		wslay_event_config_set_max_recv_msg_length(ws->ctx, (1u << 31) - 1);
+	} else {
+		wslay_event_config_set_max_recv_msg_length(ws->ctx, ws->max_message);
+	}
 	return 0;
 }
 
@@ -355,6 +458,8 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
+	if (opts->failure)
+		*opts->failure = (struct ws_connect_failure){ WS_CONNECT_FAILED, 0 };
 	if (hb_url_parse(url, &u) < 0 || u.userinfo || u.has_fragment ||
 	    !(hb_url_scheme_is(&u, "ws") || hb_url_scheme_is(&u, "wss"))) {
 		snprintf(err, errlen, "not a ws:// or wss:// URL without user name or fragment");
@@ -368,10 +473,16 @@ int ws_connect(const char *url, const struct ws_opts *opts, struct ws **out, cha
 	ws->io.fd = -1;
 	ws->tail = &ws->head;
 	ws->max_message = opts->max_message ? opts->max_message : WS_DEFAULT_MAX_MESSAGE;
+	ws->drop_oversized = opts->drop_oversized;
 	deadline = hb_monotonic_ms() + (opts->timeout_ms > 0 ? opts->timeout_ms : WS_DEFAULT_TIMEOUT_MS);
 	if ((rc = ws_io_open(&ws->io, &u, tls, opts->ca_file, deadline, err, errlen)) < 0 ||
 	    ws_handshake(&ws->io, &u, opts->headers, deadline, err, errlen) < 0 ||
 	    start_framing(ws, err, errlen) < 0) {
+		if (opts->failure)
+			*opts->failure = (struct ws_connect_failure){
+				ws->io.http_status ? WS_CONNECT_REFUSED
+				: ws->io.timed_out ? WS_CONNECT_TIMED_OUT : WS_CONNECT_FAILED,
+				ws->io.http_status };
 		ws_free(ws);
 		return rc == WS_IO_CERT_REFUSED ? WS_CERT_REFUSED : -1;
 	}
@@ -393,6 +504,7 @@ void ws_free(struct ws *ws)
 		ws->head = m->next;
 		free(m);
 	}
+	free(ws->as.buf);
 	if (ws->ctx)
 		wslay_event_context_free(ws->ctx);
 	ws_io_close(&ws->io);

@@ -32,16 +32,35 @@
 #define WS_ERROR_MAX 256
 #define WS_DEFAULT_TIMEOUT_MS 10000
 #define WS_DEFAULT_MAX_MESSAGE (1024 * 1024)
-#define WS_REASON_MAX 123  /* a close frame carries at most 125 bytes, 2 of them the code */
+#define WS_REASON_MAX 123
+#define WS_DROPPED_HEAD 256  /* what is kept of a message dropped for its size */  /* a close frame carries at most 125 bytes, 2 of them the code */
 
 struct ws;
+
+/* Why ws_connect failed, as a code for a caller that acts on the kind of
+ * failure: never the words of the sentence in err. */
+enum ws_connect_fail {
+	WS_CONNECT_FAILED,     /* anything else: err says what */
+	WS_CONNECT_TIMED_OUT,  /* the time limit passed: connecting, TLS, or waiting for the Upgrade's answer */
+	WS_CONNECT_REFUSED,    /* the server answered the Upgrade with an HTTP status other than 101 */
+};
+
+struct ws_connect_failure {
+	enum ws_connect_fail kind;
+	int http_status;              /* with WS_CONNECT_REFUSED: the status (403...) */
+};
 
 struct ws_opts {
 	int timeout_ms;              /* connect, TLS and Upgrade together; 0: WS_DEFAULT_TIMEOUT_MS */
 	const char *ca_file;         /* PEM file of trusted CAs for wss; NULL: the system's store */
 	const char *const *headers;  /* extra "Name: value" request lines, NULL-terminated; may be
 				      * NULL; read during ws_connect only, copied nowhere */
-	size_t max_message;          /* a longer received message fails the link; 0: 1 MiB */
+	size_t max_message;          /* a longer received message fails the link (but see
+				      * drop_oversized); 0: 1 MiB */
+	int drop_oversized;          /* a longer text message is dropped and the link goes on:
+				      * ws_next_message_whole hands its first WS_DROPPED_HEAD
+				      * bytes and its real length */
+	struct ws_connect_failure *failure;  /* may be NULL: where a failed ws_connect puts its code */
 };
 
 enum ws_state {
@@ -91,6 +110,11 @@ int ws_close(struct ws *ws, int code, const char *reason);
  * owns and frees (*len its length, without the NUL; len may be NULL);
  * NULL when none waits. */
 char *ws_next_message(struct ws *ws, size_t *len);
+/* The same, with *whole the message's real length: more than *len when
+ * the message was past max_message under drop_oversized (only its first
+ * WS_DROPPED_HEAD bytes were kept; the caller says which message failed,
+ * and the link goes on). */
+char *ws_next_message_whole(struct ws *ws, size_t *len, size_t *whole);
 /* How many pongs arrived so far (answers to ws_ping: the keep-alive). */
 unsigned long ws_pongs(const struct ws *ws);
 

@@ -108,6 +108,7 @@ static int send_all(struct ws_io *io, const char *buf, size_t len, long long dea
 			off += (size_t)n;
 		} else if (n < 0 && errno == EAGAIN) {
 			if (ws_io_wait(io, io->write_wants_read ? POLLIN : POLLOUT, deadline) < 0) {
+				io->timed_out = 1;
 				snprintf(err, errlen, "sending the Upgrade request timed out");
 				return -1;
 			}
@@ -140,6 +141,7 @@ static int read_head(struct ws_io *io, char *buf, size_t cap, long long deadline
 			}
 		} else if (n < 0 && errno == EAGAIN) {
 			if (ws_io_wait(io, io->read_wants_write ? POLLOUT : POLLIN, deadline) < 0) {
+				io->timed_out = 1;
 				snprintf(err, errlen, "no answer to the Upgrade request in time");
 				return -1;
 			}
@@ -197,17 +199,21 @@ static int lists_token(const char *value, const char *token)
 	return 0;
 }
 
-int ws_handshake_check_answer(const char *head, const char *key, char *err, size_t errlen)
+int ws_handshake_check_answer(const char *head, const char *key, int *status_out, char *err, size_t errlen)
 {
 	char accept[29], value[256], line[120];
 	int status = 0;
 
+	if (status_out)
+		*status_out = 0;
 	if (sscanf(head, "HTTP/1.%*1[01] %3d", &status) != 1) {
 		hb_escape(head, strcspn(head, "\r\n"), 80, line, sizeof line);
 		snprintf(err, errlen, "the answer to the Upgrade is not HTTP: %s", line);
 		return -1;
 	}
 	if (status != 101) {
+		if (status_out)
+			*status_out = status;
 		hb_escape(head, strcspn(head, "\r\n"), 100, line, sizeof line);
 		snprintf(err, errlen, "the server refused the WebSocket Upgrade with HTTP status %d (%s)", status,
 			 line);
@@ -259,7 +265,7 @@ int ws_handshake(struct ws_io *io, const struct hb_url *u, const char *const *he
 	if (build_request(req, REQUEST_MAX, u, key, headers, err, errlen) == 0 &&
 	    send_all(io, req, strlen(req), deadline, err, errlen) == 0 &&
 	    read_head(io, head, sizeof head, deadline, err, errlen) == 0)
-		r = ws_handshake_check_answer(head, key, err, errlen);
+		r = ws_handshake_check_answer(head, key, &io->http_status, err, errlen);
 	OPENSSL_cleanse(req, REQUEST_MAX);
 	free(req);
 	free(key);

@@ -118,6 +118,7 @@ static int tcp_connect(struct ws_io *io, const struct hb_url *u, int tls, long l
 	}
 	freeaddrinfo(res);
 	if (io->fd < 0) {
+		io->timed_out = saved == ETIMEDOUT;
 		snprintf(err, errlen, "cannot connect to %s port %s: %s", host, port,
 			 saved == ETIMEDOUT ? "timed out" : strerror(saved));
 		return -1;
@@ -197,6 +198,7 @@ static int tls_handshake(struct ws_io *io, const struct hb_url *u, long long dea
 		e = SSL_get_error(io->ssl, r);
 		if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
 			if (ws_io_wait(io, e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline) < 0) {
+				io->timed_out = 1;
 				snprintf(err, errlen, "the TLS handshake with %.*s timed out", (int)u->host_len,
 					 u->host);
 				return -1;

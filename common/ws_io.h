@@ -29,6 +29,9 @@ struct ws_io {
 	 * a write that must read): the poll set follows. */
 	int read_wants_write, write_wants_read;
 	char err[WS_ERROR_MAX];  /* why the last read or write failed */
+	/* How opening or the Upgrade failed, for ws_connect's failure code */
+	int timed_out;
+	int http_status;         /* a status other than 101 answered the Upgrade */
 };
 
 /* The default port of ws/wss, or the URL's own. */
@@ -57,7 +60,9 @@ int ws_handshake(struct ws_io *io, const struct hb_url *u, const char *const *he
 		 char *err, size_t errlen);
 /* The server's answer head (through its blank line, NUL-terminated) to
  * the Upgrade sent with key: 0 when it opens the WebSocket, or -1 with a
- * sentence in err.  Exported for the fuzz target. */
-int ws_handshake_check_answer(const char *head, const char *key, char *err, size_t errlen);
+ * sentence in err and, when the answer is HTTP with a status other than
+ * 101, that status in *status (0 otherwise; status may be NULL).
+ * Exported for the fuzz target. */
+int ws_handshake_check_answer(const char *head, const char *key, int *status, char *err, size_t errlen);
 
 #endif

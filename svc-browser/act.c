@@ -19,6 +19,11 @@
 #include "snapshot.h"
 
 #define SETTLE_MS 400
+/* A page past either is too large for its whole accessibility tree (its
+ * answer alone would be tens of megabytes). */
+#define SNAPSHOT_PAGE_ELEMENTS 20000
+#define SNAPSHOT_PAGE_CHARS 500000
+#define SNAPSHOT_TOO_LARGE_MAX 512
 #define STALE_REF                                                                                             \
 	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
@@ -52,18 +57,32 @@ static void dismiss_dialog(struct act *a)
 		json_decref(res);
 }
 
+void act_seconds(int ms, char *out, size_t outlen)
+{
+	if (ms % 1000 == 0)
+		snprintf(out, outlen, "%d s", ms / 1000);
+	else
+		snprintf(out, outlen, "%.1f s", ms / 1000.0);
+}
+
 int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err)
 {
+	return act_fail_within(a, f, what, err, a->step_ms);
+}
+
+int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char *err, int limit_ms)
+{
 	const char *tab = a->tab_ok ? a->tab.id : "";
+	char limit[32];
 
 	switch (f) {
 	case CDP_TIMEOUT:
 		stop_page(a);
+		act_seconds(limit_ms, limit, sizeof limit);
 		return hb_call_failf(a->call,
-				     "The browser did not finish %s within %d s: the page may be busy (a script that "
+				     "The browser did not finish %s within %s: the page may be busy (a script that "
 				     "does not end, a server that does not answer). %s%s%sTry again or open another page.",
-				     what, a->step_ms / 1000 ? a->step_ms / 1000 : 1, *tab ? "Tab " : "", tab,
-				     *tab ? " was stopped. " : "");
+				     what, limit, *tab ? "Tab " : "", tab, *tab ? " was stopped. " : "");
 	case CDP_CANCELLED:
 		stop_page(a);
 		return hb_call_fail(a->call, "The browser action was cancelled.");
@@ -86,6 +105,12 @@ int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err)
 	case CDP_CRASHED:
 		return hb_call_failf(a->call, "The page in tab %s crashed while %s: open it again (action open "
 					      "with the tab and the url).", tab, what);
+	case CDP_TOO_BIG:
+		return hb_call_failf(a->call,
+				     "Chrome's answer to %s was %s bytes, more than the %d MiB this tool takes: the page "
+				     "is too large for that. Ask for less (action read with maxChars, a screenshot "
+				     "without fullPage); other calls were not affected.",
+				     what, err, CDP_MAX_ANSWER / (1024 * 1024));
 	case CDP_PROTOCOL:
 		if (strstr(err, "ession with given id not found") || strstr(err, "No target with given id")) {
 			browser_forget_tab(a->b, a->tab.target);
@@ -105,7 +130,9 @@ static int call_on(struct act *a, const char *session, const char *method, json_
 	char err[CDP_ERR_MAX];
 	enum cdp_fail f = cdp_call(a->conn.cdp, session, method, params, timeout_ms, a->cancel, res, err, sizeof err);
 
-	return f == CDP_OK ? 0 : (act_fail(a, f, method, err), -1);
+	/* a timeout is told with the limit this step had (a page load's is
+	 * not a command's) */
+	return f == CDP_OK ? 0 : (act_fail_within(a, f, method, err, timeout_ms), -1);
 }
 
 int act_tab_call_ms(struct act *a, const char *method, json_t *params, int timeout_ms, json_t **res)
@@ -205,11 +232,14 @@ int act_wait_load(struct act *a, unsigned long mark, const char *what)
 	if (f == CDP_OK)
 		return 0;
 	if (f == CDP_TIMEOUT) {
+		char limit[32];
+
 		stop_page(a);
+		act_seconds(a->load_ms, limit, sizeof limit);
 		return hb_call_failf(a->call,
-				     "The page did not finish loading within %d s while %s: a script that never ends, "
+				     "The page did not finish loading within %s while %s: a script that never ends, "
 				     "or a server that never finishes. It was stopped; tab %s keeps what had loaded.",
-				     a->load_ms / 1000 ? a->load_ms / 1000 : 1, what, a->tab.id), -1;
+				     limit, what, a->tab.id), -1;
 	}
 	return act_fail(a, f, what, err), -1;
 }
@@ -247,15 +277,61 @@ void act_tab_line(struct act *a, char *out, size_t outlen)
 	json_decref(res);
 }
 
+/* Whether the page is small enough for its whole accessibility tree:
+ * 1, or 0 with the sentence that replaces the snapshot in *text
+ * (malloc'd), or -1 after answering.  Chrome builds the tree of the whole
+ * page for Accessibility.getFullAXTree, whatever part of it is used: a
+ * 60,000-row table held its renderer for minutes in gigabytes, and an
+ * 11 MB text page's tree was past 64 MiB.  Counting elements and text
+ * in the page costs neither. */
+static int small_enough(struct act *a, char **text)
+{
+	json_t *v = NULL;
+	long long elements, chars;
+
+	*text = NULL;
+	if (act_eval(a, "[document.getElementsByTagName('*').length,"
+			" (document.body || document.documentElement).textContent.length]", &v) < 0)
+		return -1;
+	elements = json_integer_value(json_array_get(v, 0));
+	chars = json_integer_value(json_array_get(v, 1));
+	json_decref(v);
+	if (elements <= SNAPSHOT_PAGE_ELEMENTS && chars <= SNAPSHOT_PAGE_CHARS)
+		return 1;
+	if (!(*text = malloc(SNAPSHOT_TOO_LARGE_MAX))) {
+		hb_call_fail(a->call, "out of memory");
+		return -1;
+	}
+	snprintf(*text, SNAPSHOT_TOO_LARGE_MAX,
+		 "(No snapshot: the page is too large for one, with %lld elements and %lld characters of text; its "
+		 "accessibility tree would hold the browser for a long time. Read its text with action read (in "
+		 "parts), take a screenshot, and act on elements by selector.)\n",
+		 elements, chars);
+	return 0;
+}
+
 char *act_snapshot(struct act *a, size_t max_chars)
 {
 	struct snapshot s;
 	json_t *res = NULL;
 	char err[512];
 	char *text;
+	int small = small_enough(a, &text);
 
+	if (small <= 0)
+		return text;
 	if (act_tab_call(a, "Accessibility.getFullAXTree", NULL, &res) < 0)
 		return NULL;
+	/* Chrome may keep the tree it built, and keep it up to date with
+	 * every change of the page, while the domain is on */
+	{
+		json_t *off = NULL;
+		char why[256];
+
+		if (cdp_call(a->conn.cdp, a->tab.session, "Accessibility.disable", NULL, a->step_ms, a->cancel, &off, why,
+			     sizeof why) == CDP_OK)
+			json_decref(off);
+	}
 	if (snapshot_build(json_object_get(res, "nodes"), max_chars, &s, err, sizeof err) < 0) {
 		json_decref(res);
 		hb_call_failf(a->call, "The page's snapshot could not be made: %s", err);

@@ -41,8 +41,12 @@ int act_browser_call(struct act *a, const char *method, json_t *params, json_t *
 int act_tab_call_ms(struct act *a, const char *method, json_t *params, int timeout_ms, json_t **res);
 
 /* Answer with the failure of a step (the kind from cdp.h), as the two
- * above do. */
+ * above do; a timeout is said with the action limit, or with limit_ms,
+ * the limit the step really had. */
 int act_fail(struct act *a, enum cdp_fail f, const char *what, const char *err);
+int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char *err, int limit_ms);
+/* A limit in milliseconds as a person reads it: "20 s", "2.5 s". */
+void act_seconds(int ms, char *out, size_t outlen);
 
 /* The element of a ref ("e12", from a snapshot) or a CSS selector:
  * 0 with its backend node id, or -1 after answering. */

@@ -71,11 +71,16 @@ int action_tabs(struct act *a)
 
 		if (!type || strcmp(type, "page") != 0 || !target)
 			continue;
-		browser_tab_id_of(a->b, a->ctx->session, target, id, sizeof id);
-		if (*id)
+		switch (browser_tab_whose(a->b, a->ctx->session, target, id, sizeof id)) {
+		case TAB_OTHERS:
+			continue; /* another session's: neither named nor counted */
+		case TAB_MINE:
 			mine++;
-		else
+			break;
+		case TAB_USERS:
 			theirs++;
+			break;
+		}
 		fprintf(out, "%-8s \"%.200s\" (%.300s)\n", *id ? id : "(user's)", title ? title : "", url ? url : "");
 	}
 	fclose(out);

@@ -21,6 +21,7 @@
 
 #define SNAPSHOT_CHARS 40000
 #define READ_DEFAULT_CHARS 20000
+#define SHOT_MAX_PX 16384       /* a full-page screenshot's largest side */
 
 int action_snapshot(struct act *a)
 {
@@ -36,41 +37,52 @@ int action_snapshot(struct act *a)
 	return rc;
 }
 
-/* The byte offset of character n of s (len bytes), or len. */
+/* The page's text cut in the page itself, so that an 11 MB page sends
+ * only the part asked for: [total characters, the part].  Characters are
+ * code points, as the agent counts them (a pair of UTF-16 surrogates is
+ * one). */
+#define READ_EXPR                                                                                            \
+	"(() => { const t = document.body ? document.body.innerText : document.documentElement.innerText;"  \
+	" const step = (i) => { const c = t.charCodeAt(i); return c >= 0xD800 && c <= 0xDBFF && i + 1 < t.length" \
+	" ? 2 : 1; }; let i = 0, n = 0; while (n < %lld && i < t.length) { i += step(i); n++; }"             \
+	" let j = i, m = 0; while (m < %lld && j < t.length) { j += step(j); m++; }"                         \
+	" let k = j, rest = 0; while (k < t.length) { k += step(k); rest++; }"                               \
+	" return [n + m + rest, t.slice(i, j)]; })()"
+
 int action_read(struct act *a)
 {
 	json_int_t max = json_integer_value(json_object_get(a->args, "maxChars"));
 	json_int_t offset = json_integer_value(json_object_get(a->args, "offset"));
-	char line[1024];
+	char line[1024], expr[sizeof READ_EXPR + 64];
 	json_t *v = NULL;
 	const char *text;
-	size_t len, total, from, to;
+	size_t len, total, count, end;
 	int rc;
 
 	if (max <= 0)
 		max = READ_DEFAULT_CHARS;
-	if (act_eval(a, "document.body ? document.body.innerText : document.documentElement.innerText", &v) < 0)
+	snprintf(expr, sizeof expr, READ_EXPR, (long long)offset, (long long)max);
+	if (act_eval(a, expr, &v) < 0)
 		return -1;
-	text = json_string_value(v) ? json_string_value(v) : "";
+	total = (size_t)json_integer_value(json_array_get(v, 0));
+	text = json_string_value(json_array_get(v, 1)) ? json_string_value(json_array_get(v, 1)) : "";
 	len = strlen(text);
-	total = hb_utf8_count(text, len);
-	from = hb_utf8_advance(text, len, (size_t)offset);
-	to = hb_utf8_advance(text, len, (size_t)offset + (size_t)max);
+	count = hb_utf8_count(text, len);
+	end = (size_t)offset + count;
 	act_tab_line(a, line, sizeof line);
 	if ((size_t)offset >= total && total > 0)
 		rc = hb_call_succeedf(a->call, "%s\nThe page's text has %zu characters; offset %lld is past its end.",
 				      line, total, (long long)offset);
-	else if (from == 0 && to == len)
+	else if (offset == 0 && end >= total)
 		rc = hb_call_succeedf(a->call, "%s%s%s\n%.*s", a->note, a->note[0] ? "\n" : "", line, (int)len, text);
-	else if (to == len)
+	else if (end >= total)
 		rc = hb_call_succeedf(a->call, "%s\nCharacters %lld to %zu of the page's %zu (the end)\n%.*s", line,
-				      (long long)offset, total, total, (int)(to - from), text + from);
+				      (long long)offset, total, total, (int)len, text);
 	else
 		rc = hb_call_succeedf(a->call,
 				      "%s\nCharacters %lld to %zu of the page's %zu\n%.*s\n[cut: the text goes on; read "
 				      "with offset %zu for more]",
-				      line, (long long)offset, (size_t)offset + hb_utf8_count(text + from, to - from), total,
-				      (int)(to - from), text + from, (size_t)offset + hb_utf8_count(text + from, to - from));
+				      line, (long long)offset, end, total, (int)len, text, end);
 	json_decref(v);
 	return rc;
 }
@@ -119,33 +131,52 @@ static int save_png(struct act *a, const unsigned char *png, size_t len, char *p
 	return 0;
 }
 
+/* The clip of a full-page screenshot: the page from its top, at most
+ * SHOT_MAX_PX each way (Chrome's largest texture; more would be
+ * megabytes no answer carries).  What was left out is said in cut. */
+static json_t *full_page_clip(struct act *a, char *cut, size_t cutlen)
+{
+	json_t *m = NULL, *size, *clip;
+	double w, h;
+
+	cut[0] = '\0';
+	if (act_tab_call(a, "Page.getLayoutMetrics", NULL, &m) < 0)
+		return NULL;
+	size = json_object_get(m, "cssContentSize");
+	w = json_number_value(json_object_get(size, "width"));
+	h = json_number_value(json_object_get(size, "height"));
+	json_decref(m);
+	if (h > SHOT_MAX_PX || w > SHOT_MAX_PX)
+		snprintf(cut, cutlen,
+			 "cut at %d px: the page is %.0f px wide and %.0f px tall, and only its top left %.0f by "
+			 "%.0f px are in it (scroll to the rest and take a screenshot without fullPage)",
+			 SHOT_MAX_PX, w, h, w > SHOT_MAX_PX ? SHOT_MAX_PX : w, h > SHOT_MAX_PX ? SHOT_MAX_PX : h);
+	clip = json_pack("{s:f, s:f, s:f, s:f, s:f}", "x", 0.0, "y", 0.0, "width", w > SHOT_MAX_PX ? SHOT_MAX_PX : w,
+			 "height", h > SHOT_MAX_PX ? SHOT_MAX_PX : h, "scale", 1.0);
+	if (!clip)
+		hb_call_fail(a->call, "out of memory");
+	return clip;
+}
+
 int action_screenshot(struct act *a)
 {
 	int full = json_is_true(json_object_get(a->args, "fullPage"));
-	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL;
-	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024];
+	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL, *clip;
+	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024], cut[300] = "";
 	const char *data;
 	unsigned char *png;
 	size_t len;
 	int rc;
 
+	if (!params)
+		return hb_call_fail(a->call, "out of memory");
 	if (full) {
-		json_t *m = NULL, *size;
-
-		if (act_tab_call(a, "Page.getLayoutMetrics", NULL, &m) < 0) {
+		if (!(clip = full_page_clip(a, cut, sizeof cut))) {
 			json_decref(params);
 			return -1;
 		}
-		size = json_object_get(m, "cssContentSize");
 		json_object_set_new(params, "captureBeyondViewport", json_true());
-		json_object_set_new(params, "clip",
-				    json_pack("{s:f, s:f, s:f, s:f, s:f}", "x", 0.0, "y", 0.0, "width",
-					      json_number_value(json_object_get(size, "width")), "height",
-					      json_number_value(json_object_get(size, "height")) > 16384
-						      ? 16384.0
-						      : json_number_value(json_object_get(size, "height")),
-					      "scale", 1.0));
-		json_decref(m);
+		json_object_set_new(params, "clip", clip);
 	}
 	if (act_tab_call(a, "Page.captureScreenshot", params, &res) < 0)
 		return -1;
@@ -164,8 +195,9 @@ int action_screenshot(struct act *a)
 		struct hb_image img = { "image/png", png, len };
 		char text[HB_PATH_MAX + 4096];
 
-		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s), saved as %s.", a->note,
-			 a->note[0] ? "\n" : "", line, len, full ? ", the whole page" : "", path);
+		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s%s), saved as %s.", a->note,
+			 a->note[0] ? "\n" : "", line, len, !full ? "" : cut[0] ? ", the page " : ", the whole page",
+			 cut, path);
 		/* too large for an answer (a long whole page) fails with its
 		 * sentence; the file stays saved */
 		rc = hb_call_succeed_with_images(a->call, text, &img, 1);

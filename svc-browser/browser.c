@@ -8,7 +8,9 @@
  * each asking the user again.
  *
  * A tab belongs to the HB Code session whose agent opened it; an agent
- * acts only on its session's tabs.  The list lives in this process: after
+ * acts only on its session's tabs, and another session's tabs are not
+ * even listed to it (their titles and addresses are that session's
+ * business).  The list lives in this process: after
  * svc-browser restarts, the tabs its agents opened stay open for the user
  * but are no agent's any more (an agent opens a new one), which errs on
  * the side of never touching a tab the user may have taken over.
@@ -20,9 +22,11 @@
 
 #include "discover.h"
 #include "log.h"
+#include "ws.h"
 #include "tunables.h"
 
 #define CDP_SETUP_MS 5000
+#define ACT_SENTENCE_MAX 2048
 
 int browser_init(struct browser *b)
 {
@@ -42,35 +46,73 @@ static int cancelled_flag(void *arg)
 	return arg && atomic_load((const atomic_int *)arg);
 }
 
-/* The sentence for a connection Chrome did not take. */
-static void refused_sentence(const struct browser_endpoint *ep, const char *why, char *err, size_t errlen)
+/* The sentence for a connection that ep did not take, from the failure's
+ * code (never its words): 1 when it is the answer (Chrome refused it, or
+ * no one approved it in time: the user can act), 0 when the next endpoint
+ * may be tried (a stale file's port answers as no browser of that path
+ * does). */
+static int refused_sentence(const struct browser_endpoint *ep, const struct ws_connect_failure *f, const char *why,
+			    char *err, size_t errlen)
 {
-	if (strstr(why, "HTTP 403") || strstr(why, "HTTP 401"))
+	if (f->kind == WS_CONNECT_REFUSED && (f->http_status == 403 || f->http_status == 401)) {
 		snprintf(err, errlen,
-			 "Chrome did not allow the connection (%s): approve it in the dialog Chrome shows when "
+			 "Chrome did not allow the connection (%.500s): approve it in the dialog Chrome shows when "
 			 "HB Code connects, then try again.",
 			 why);
-	else if (strstr(why, "timed out") || strstr(why, "timeout"))
+		return 1;
+	}
+	if (f->kind == WS_CONNECT_TIMED_OUT) {
+		int ms = hb_tunable(HB_T_BROWSER_CONNECT_MS);
+
 		snprintf(err, errlen,
-			 "Chrome did not accept the connection in time (%s): if Chrome shows a dialog asking to "
-			 "allow remote debugging, approve it, then try again.",
-			 why);
-	else if (ep->from_file)
+			 "Chrome did not accept the connection within %.*f s (%.500s): if Chrome shows a dialog "
+			 "asking to allow remote debugging, approve it, then try again.",
+			 ms % 1000 ? 1 : 0, ms / 1000.0, why);
+		return 1;
+	}
+	if (ep->from_file)
 		snprintf(err, errlen,
-			 "Chrome does not answer at the address in %s (%s): the file may be stale. Restart Chrome "
-			 "and allow remote debugging at chrome://inspect/#remote-debugging.",
+			 "Chrome does not answer at the address in %.1000s (%.500s): the file may be stale. Restart "
+			 "Chrome and allow remote debugging at chrome://inspect/#remote-debugging.",
 			 ep->source, why);
 	else
-		snprintf(err, errlen, "Chrome does not answer at %s (%s).", ep->source, why);
+		snprintf(err, errlen, "Chrome does not answer at %.1000s (%.500s).", ep->source, why);
+	return !ep->from_file;
+}
+
+/* Under the lock: a new connection to the first endpoint that takes it:
+ * 0 with *out, or -1 with the sentence of the first that did not (a
+ * refusal or a wait for approval ends the search: that browser is the
+ * user's). */
+static int open_first(const struct browser_endpoint *eps, int n, struct cdp **out, char *err, size_t errlen)
+{
+	char why[CDP_ERR_MAX], sentence[ACT_SENTENCE_MAX];
+
+	err[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		struct ws_connect_failure f;
+
+		if (cdp_open(eps[i].ws_url, hb_tunable(HB_T_BROWSER_CONNECT_MS), out, &f, why, sizeof why) == 0) {
+			log_info(NULL, "browser: connected to %s", eps[i].source);
+			return 0;
+		}
+		log_info(NULL, "browser: %s did not take the connection: %s", eps[i].source, why);
+		if (refused_sentence(&eps[i], &f, why, sentence, sizeof sentence)) {
+			snprintf(err, errlen, "%s", sentence);
+			return -1;
+		}
+		if (!err[0])
+			snprintf(err, errlen, "%s", sentence);
+	}
+	return -1;
 }
 
 int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_int *cancel, struct browser_conn *out,
 		    char *err, size_t errlen)
 {
-	struct browser_endpoint ep;
-	char why[CDP_ERR_MAX];
+	struct browser_endpoint eps[DISCOVER_MAX];
 	struct cdp *c;
-	int rc = -1;
+	int n, rc = -1;
 
 	out->cdp = NULL;
 	pthread_mutex_lock(&b->lock);
@@ -80,16 +122,11 @@ int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_in
 		pthread_mutex_unlock(&b->lock);
 		return 0;
 	}
-	if (discover_browser(p, &ep, cancelled_flag, (void *)cancel, err, errlen) < 0)
+	if ((n = discover_browser(p, eps, DISCOVER_MAX, cancelled_flag, (void *)cancel, err, errlen)) < 0 ||
+	    open_first(eps, n, &c, err, errlen) < 0)
 		goto out;
-	if (cdp_open(ep.ws_url, hb_tunable(HB_T_BROWSER_CONNECT_MS), &c, why, sizeof why) < 0) {
-		refused_sentence(&ep, why, err, errlen);
-		goto out;
-	}
 	if (b->cdp)
 		log_info(NULL, "browser: connected again (Chrome restarted or dropped the connection)");
-	else
-		log_info(NULL, "browser: connected to %s", ep.source);
 	cdp_unref(b->cdp);
 	b->cdp = c;
 	b->gen++;
@@ -160,14 +197,20 @@ void browser_tab_seen(struct browser *b, const char *target, unsigned long mark)
 	pthread_mutex_unlock(&b->lock);
 }
 
-void browser_tab_id_of(struct browser *b, const char *owner, const char *target, char *id, size_t idlen)
+enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen)
 {
+	enum tab_whose w = TAB_USERS;
 	int i;
 
+	id[0] = '\0';
 	pthread_mutex_lock(&b->lock);
-	i = find_target(b, target);
-	snprintf(id, idlen, "%s", i >= 0 && strcmp(b->tabs[i].owner, owner) == 0 ? b->tabs[i].id : "");
+	if ((i = find_target(b, target)) >= 0) {
+		w = strcmp(b->tabs[i].owner, owner) == 0 ? TAB_MINE : TAB_OTHERS;
+		if (w == TAB_MINE)
+			snprintf(id, idlen, "%s", b->tabs[i].id);
+	}
 	pthread_mutex_unlock(&b->lock);
+	return w;
 }
 
 /* Attach to target on c: the session id into session.  Page events (load,

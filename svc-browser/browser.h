@@ -63,7 +63,12 @@ int browser_new_tab(struct browser *b, struct browser_conn *c, const char *owner
 void browser_forget_tab(struct browser *b, const char *target);
 /* Remember how far a tab's events were looked at. */
 void browser_tab_seen(struct browser *b, const char *target, unsigned long mark);
-/* The id of the tab with this target if owner opened it, else "". */
-void browser_tab_id_of(struct browser *b, const char *owner, const char *target, char *id, size_t idlen);
+/* Whose the tab with this target is, as owner may see it. */
+enum tab_whose {
+	TAB_USERS,    /* no session opened it (the user's own, or one from before svc-browser restarted) */
+	TAB_MINE,     /* owner opened it: its id is written */
+	TAB_OTHERS,   /* another session opened it: owner is not told of it at all */
+};
+enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen);
 
 #endif

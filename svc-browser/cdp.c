@@ -8,6 +8,10 @@
  * messages.  Waiting is in short slices so that a cancel flag, which
  * nothing signals, is seen within one of them.
  *
+ * An answer past CDP_MAX_ANSWER is dropped as it comes (common/ws.h's
+ * drop_oversized) and fails its own call: one page's huge tree must not
+ * end the connection that every session's calls share.
+ *
  * Events are kept in a ring of the last EVENTS_MAX, each with its number;
  * waiters look at the ones numbered from their mark on.  A busy page can
  * outrun the ring only by hundreds of events during one wait, and then
@@ -33,13 +37,13 @@
 
 #define EVENTS_MAX 512
 #define SLICE_MS 50
-#define MAX_MESSAGE (64 * 1024 * 1024)  /* a full-page screenshot, a large page's tree */
 #define SESSION_MAX 64
 #define METHOD_MAX 64
 
 struct pending {
 	long id;
 	int done;
+	size_t too_big;  /* the size of an answer dropped for it */
 	json_t *result;
 	char error[512];
 	struct pending *next;
@@ -96,6 +100,28 @@ static void keep_event(struct cdp *c, const char *session, const char *method, j
 	e->params = json_incref(params);
 }
 
+/* Under the lock: a message past CDP_MAX_ANSWER, of which only the head
+ * came.  An answer says its id first ({"id":N,...}, as Chrome writes
+ * them): that call fails, and no other.  An event is only logged. */
+static void dropped(struct cdp *c, const char *head, size_t whole)
+{
+	char *end;
+	long id;
+
+	if (strncmp(head, "{\"id\":", 6) == 0 && (id = strtol(head + 6, &end, 10)) > 0 && end != head + 6) {
+		for (struct pending *p = c->pending; p; p = p->next)
+			if (p->id == id) {
+				p->too_big = whole;
+				p->done = 1;
+				log_warn(NULL, "cdp: the answer to command %ld was %zu bytes, past the limit: dropped", id,
+					 whole);
+				return;
+			}
+	}
+	log_warn(NULL, "cdp: the browser sent %zu bytes in one message, past the limit: dropped (%.60s...)", whole,
+		 head);
+}
+
 /* Under the lock: one message from the browser. */
 static void dispatch(struct cdp *c, const char *text, size_t len)
 {
@@ -139,7 +165,7 @@ static void *reader_main(void *arg)
 		struct pollfd fds[2] = { { -1, POLLIN, 0 }, { c->wake[0], POLLIN, 0 } };
 		enum ws_state st;
 		char *msg, buf[64];
-		size_t len;
+		size_t len, whole;
 
 		pthread_mutex_lock(&c->lock);
 		if (c->stop || c->closed) {
@@ -166,8 +192,11 @@ static void *reader_main(void *arg)
 			st = ws_on_readable(c->ws);
 		if ((fds[0].revents & POLLOUT) && (st == WS_OPEN || st == WS_CLOSING))
 			st = ws_on_writable(c->ws);
-		while ((msg = ws_next_message(c->ws, &len))) {
-			dispatch(c, msg, len);
+		while ((msg = ws_next_message_whole(c->ws, &len, &whole))) {
+			if (whole > len)
+				dropped(c, msg, whole);
+			else
+				dispatch(c, msg, len);
 			free(msg);
 		}
 		if (st == WS_CLOSED)
@@ -189,12 +218,17 @@ static int peer_is_loopback(struct ws *ws)
 	       hb_netaddr_classify((struct sockaddr *)&ss, len) == HB_NETADDR_LOOPBACK;
 }
 
-int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, char *err, size_t errlen)
+int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, struct ws_connect_failure *why, char *err,
+	     size_t errlen)
 {
-	struct ws_opts opts = { .timeout_ms = connect_ms, .max_message = MAX_MESSAGE };
+	/* an answer past the limit fails its call, not the connection every
+	 * session's calls share */
+	struct ws_opts opts = { .timeout_ms = connect_ms, .max_message = CDP_MAX_ANSWER, .drop_oversized = 1,
+				.failure = why };
 	struct cdp *c = calloc(1, sizeof *c);
 
 	*out = NULL;
+	*why = (struct ws_connect_failure){ WS_CONNECT_FAILED, 0 };
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -432,6 +466,10 @@ enum cdp_fail cdp_call(struct cdp *c, const char *session, const char *method, j
 	if (!p.done) {
 		json_decref(p.result);
 		return f;
+	}
+	if (p.too_big) {
+		snprintf(err, errlen, "%zu", p.too_big);
+		return CDP_TOO_BIG;
 	}
 	if (p.error[0]) {
 		snprintf(err, errlen, "%s", p.error);

@@ -22,6 +22,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "ws.h"
+
 #define CDP_ERR_MAX 1024
 
 enum cdp_fail {
@@ -33,15 +35,21 @@ enum cdp_fail {
 	CDP_DIALOG,     /* the tab opened a dialog: err holds its type and message */
 	CDP_GONE,       /* the tab was closed or its session detached */
 	CDP_CRASHED,    /* the tab's renderer crashed */
+	CDP_TOO_BIG,    /* the answer was past CDP_MAX_ANSWER: dropped (its size in err), the connection goes on */
 };
+
+/* The largest answer taken; a larger one fails its own call only. */
+#define CDP_MAX_ANSWER (32 * 1024 * 1024)
 
 struct cdp;
 
 /* Connect to ws_url (ws://127.0.0.1:PORT/devtools/browser/...), at most
  * connect_ms; the peer must be a loopback address.  0 with *out (one
- * reference), or -1 with err (the HTTP status when Chrome refused the
- * Upgrade, as it does when the user did not allow the connection). */
-int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, char *err, size_t errlen);
+ * reference), or -1 with err and the failure's code in *why (refused with
+ * an HTTP status, as when the user did not allow the connection; timed
+ * out, as when no one answered Chrome's dialog). */
+int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, struct ws_connect_failure *why, char *err,
+	     size_t errlen);
 struct cdp *cdp_ref(struct cdp *c);
 void cdp_unref(struct cdp *c);
 /* Nonzero while the connection works. */

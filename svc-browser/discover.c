@@ -7,8 +7,9 @@
  * --autoConnect works, and it reaches the user's own profile rather than
  * a fresh one.
  *
- * The folders, in this order (the first whose port answers wins, so a
- * stale file of a browser that crashed does not hide a live one):
+ * The folders, in this order (the first whose browser takes the
+ * connection wins, so a stale file of a browser that crashed, or one
+ * whose port another program took since, does not hide a live one):
  *   Linux ($XDG_CONFIG_HOME, or ~/.config): google-chrome,
  *     google-chrome-beta, google-chrome-unstable, google-chrome-canary,
  *     chromium, microsoft-edge, microsoft-edge-beta, microsoft-edge-dev
@@ -36,6 +37,7 @@
 #include "http.h"
 #include "netaddr.h"
 #include "settings.h"
+#include "smallfile.h"
 #include "url.h"
 
 #define PROBE_MS 500
@@ -103,73 +105,41 @@ static int port_answers(int port)
 }
 
 /* DevToolsActivePort of dir: 1 with the port and path, 0 when there is
- * none, -1 when it is there but not the two lines Chrome writes. */
-static int read_port_file(const char *dir, int *port, char *path, size_t pathlen, char *file, size_t filelen)
+ * none, -1 with a sentence in why when it is there but not a small
+ * regular file holding the two lines Chrome writes.  Read without
+ * blocking: a FIFO in its place must not hold this call (and the worker
+ * it runs on) for ever. */
+static int read_port_file(const char *dir, int *port, char *path, size_t pathlen, char *file, size_t filelen,
+			  char *why, size_t whylen)
 {
-	char buf[1024];
-	FILE *f;
+	char *buf, *nl, *end;
 	size_t n;
-	char *nl, *end;
 	long v;
+	int rc;
 
 	snprintf(file, filelen, "%.1000s/DevToolsActivePort", dir);
-	if (!(f = fopen(file, "re")))
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	if ((rc = hb_read_small_file(file, DISCOVER_FILE_MAX, &buf, &n, why, whylen)) <= 0)
+		return rc;
+	rc = -1;
 	if (!(nl = strchr(buf, '\n')))
-		return -1;
+		goto bad;
 	*nl = '\0';
 	errno = 0;
 	v = strtol(buf, &end, 10);
-	if (errno || *end || v < 1 || v > 65535)
-		return -1;
+	if (errno || end == buf || *end || v < 1 || v > 65535)
+		goto bad;
 	nl[1 + strcspn(nl + 1, "\r\n")] = '\0';
-	if (nl[1] != '/' || strlen(nl + 1) >= pathlen || strspn(nl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.") != strlen(nl + 1))
-		return -1;
+	if (nl[1] != '/' || strlen(nl + 1) >= pathlen ||
+	    strspn(nl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-_.") != strlen(nl + 1))
+		goto bad;
 	*port = (int)v;
 	snprintf(path, pathlen, "%s", nl + 1);
-	return 1;
-}
-
-static int from_port_files(struct browser_endpoint *out, char *err, size_t errlen)
-{
-	char dirs[16][HB_PATH_MAX], file[HB_PATH_MAX + 32], path[256], stale[HB_PATH_MAX + 32] = "",
-		bad[HB_PATH_MAX + 32] = "";
-	int n = discover_folders(dirs, 16);
-
-	for (int i = 0; i < n; i++) {
-		int port, rc = read_port_file(dirs[i], &port, path, sizeof path, file, sizeof file);
-
-		if (rc < 0 && !bad[0])
-			snprintf(bad, sizeof bad, "%s", file);
-		if (rc <= 0)
-			continue;
-		if (!port_answers(port)) {
-			if (!stale[0])
-				snprintf(stale, sizeof stale, "%s", file);
-			continue;
-		}
-		snprintf(out->ws_url, sizeof out->ws_url, "ws://127.0.0.1:%d%s", port, path);
-		snprintf(out->source, sizeof out->source, "%s", file);
-		out->from_file = 1;
-		return 0;
-	}
-	if (stale[0])
-		snprintf(err, errlen,
-			 "Chrome is not running, or no longer allows remote debugging: %s names a port where nothing "
-			 "answers (a file left by a Chrome that ended). Start Chrome; if it runs, " TURN_ON ".",
-			 stale);
-	else if (bad[0])
-		snprintf(err, errlen, "%s is not the two lines Chrome writes (a port, then a path). Restart Chrome "
-				      "with remote debugging allowed.", bad);
-	else
-		snprintf(err, errlen,
-			 "No Chrome allows remote debugging: no DevToolsActivePort file in Chrome's, Chromium's or "
-			 "Edge's folders. Start Chrome and " TURN_ON ", or set its address with hbctl settings "
-			 "browser-url set http://127.0.0.1:PORT.");
-	return -1;
+	rc = 1;
+bad:
+	if (rc < 0)
+		snprintf(why, whylen, "%s is not the two lines Chrome writes (a port, then a path)", file);
+	free(buf);
+	return rc;
 }
 
 /* Only loopback addresses, whatever the setting's host resolves to. */
@@ -177,6 +147,90 @@ static int loopback_only(void *arg, const struct sockaddr *sa, size_t len)
 {
 	(void)arg;
 	return hb_netaddr_classify(sa, len) == HB_NETADDR_LOOPBACK;
+}
+
+/* Whether the browser at port is the one whose WebSocket path the file
+ * names: 0 when its /json/version names another path (or answers 200 as
+ * no Chrome does), 1 otherwise.  A Chrome started with
+ * --remote-debugging-port answers with its webSocketDebuggerUrl; the
+ * WebSocket-only mode of chrome://inspect answers 404 to every HTTP
+ * request, and then only the Upgrade can tell (a Chrome answers a
+ * browser path that is not its own with 404). */
+static int port_is_that_browser(int port, const char *path, int (*cancelled)(void *), void *arg)
+{
+	char url[64];
+	struct hb_http_request rq = { .method = "GET", .url = url, .connect_timeout_ms = PROBE_MS,
+				      .timeout_ms = VERSION_TIMEOUT_MS, .max_answer = 65536, .cancelled = cancelled,
+				      .cancel_arg = arg, .address_ok = loopback_only };
+	struct hb_http_response rs;
+	struct hb_url ws;
+	const char *dbg;
+	json_t *root = NULL;
+	int same = 1;
+
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/json/version", port);
+	if (hb_http_perform(&rq, &rs) == HB_HTTP_ANSWERED && rs.status == 200) {
+		root = rs.body ? json_loadb(rs.body, rs.len, 0, NULL) : NULL;
+		dbg = json_string_value(json_object_get(root, "webSocketDebuggerUrl"));
+		same = dbg && hb_url_parse(dbg, &ws) == 0 && ws.path_len == strlen(path) &&
+		       memcmp(ws.path, path, ws.path_len) == 0;
+		json_decref(root);
+	}
+	hb_http_response_free(&rs);
+	return same;
+}
+
+/* The sentence when no port file gave an endpoint. */
+static void no_file_sentence(const char *stale, const char *taken, const char *bad, char *err, size_t errlen)
+{
+	if (stale[0] || taken[0])
+		snprintf(err, errlen,
+			 "Chrome is not running, or no longer allows remote debugging: %s names a port where %s (a "
+			 "file left by a Chrome that ended). Start Chrome; if it runs, " TURN_ON ".",
+			 stale[0] ? stale : taken,
+			 stale[0] ? "nothing answers" : "another program or browser answers now");
+	else if (bad[0])
+		snprintf(err, errlen, "%s. Restart Chrome with remote debugging allowed.", bad);
+	else
+		snprintf(err, errlen,
+			 "No Chrome allows remote debugging: no DevToolsActivePort file in Chrome's, Chromium's or "
+			 "Edge's folders. Start Chrome and " TURN_ON ", or set its address with hbctl settings "
+			 "browser-url set http://127.0.0.1:PORT.");
+}
+
+static int from_port_files(struct browser_endpoint *out, int max, int (*cancelled)(void *), void *arg, char *err,
+			   size_t errlen)
+{
+	char dirs[DISCOVER_MAX][HB_PATH_MAX], file[HB_PATH_MAX + 32], path[256], why[HB_PATH_MAX + 160],
+		stale[HB_PATH_MAX + 32] = "", taken[HB_PATH_MAX + 32] = "", bad[HB_PATH_MAX + 160] = "";
+	int n = discover_folders(dirs, DISCOVER_MAX), found = 0;
+
+	for (int i = 0; i < n && found < max; i++) {
+		int port, rc = read_port_file(dirs[i], &port, path, sizeof path, file, sizeof file, why, sizeof why);
+
+		if (rc < 0 && !bad[0])
+			snprintf(bad, sizeof bad, "%s", why);
+		if (rc <= 0)
+			continue;
+		if (!port_answers(port)) {
+			if (!stale[0])
+				snprintf(stale, sizeof stale, "%s", file);
+			continue;
+		}
+		if (!port_is_that_browser(port, path, cancelled, arg)) {
+			if (!taken[0])
+				snprintf(taken, sizeof taken, "%s", file);
+			continue;
+		}
+		snprintf(out[found].ws_url, sizeof out[found].ws_url, "ws://127.0.0.1:%d%s", port, path);
+		snprintf(out[found].source, sizeof out[found].source, "%s", file);
+		out[found].from_file = 1;
+		found++;
+	}
+	if (found > 0)
+		return found;
+	no_file_sentence(stale, taken, bad, err, errlen);
+	return -1;
 }
 
 static int from_setting(const char *setting, struct browser_endpoint *out, int (*cancelled)(void *), void *arg,
@@ -227,17 +281,17 @@ static int from_setting(const char *setting, struct browser_endpoint *out, int (
 	return rc;
 }
 
-int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int (*cancelled)(void *), void *arg,
-		     char *err, size_t errlen)
+int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int max, int (*cancelled)(void *),
+		     void *arg, char *err, size_t errlen)
 {
 	char setting[HB_BROWSER_URL_MAX + 1], why[512];
 
-	memset(out, 0, sizeof *out);
+	memset(out, 0, (size_t)max * sizeof *out);
 	if (hb_settings_browser_url(p, setting, sizeof setting, why, sizeof why) < 0) {
 		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
 	if (setting[0])
-		return from_setting(setting, out, cancelled, arg, err, errlen);
-	return from_port_files(out, err, errlen);
+		return from_setting(setting, out, cancelled, arg, err, errlen) < 0 ? -1 : 1;
+	return from_port_files(out, max, cancelled, arg, err, errlen);
 }

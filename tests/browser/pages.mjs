@@ -24,9 +24,17 @@
 //                      and writes the answer into #answer
 //   /slow              headers sent, the body never ended: a page that
 //                      never finishes loading
+//   /no-answer         the request is held and never answered, not even
+//                      with headers: a navigation that never commits
 //   /download          a text file with Content-Disposition: attachment
 //   /scroll            a 5000 px tall page with "Bottom marker" at its end
+//   /tall              a 20000 px tall page, past what a full-page
+//                      screenshot takes (16384 px)
 //   /wait              "Ready now" appears 500 ms after load
+//   /later?ms=N        "Later now" appears N ms after load
+//   /huge-text         11 MB of text (140,000 numbered lines in a <pre>):
+//                      its whole accessibility tree is past 64 MiB
+//   /rows              a table of 60,000 rows
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -55,6 +63,20 @@ const longText = (() => {
 		size += p.length;
 	}
 	return parts.join('') + '<p>The end.</p>';
+})();
+
+const hugeText = (() => {
+	const lines = [];
+	for (let i = 1; i <= 140000; i++)
+		lines.push(`Line ${String(i).padStart(6, '0')}: the quick brown fox jumps over the lazy dog, again.`);
+	return lines.join('\n');
+})();
+
+const rows = (() => {
+	const out = [];
+	for (let i = 1; i <= 60000; i++)
+		out.push(`<tr><td>${i}</td><td><a href="#r${i}">Row ${i}</a></td><td>Cell ${i}</td></tr>`);
+	return out.join('\n');
 })();
 
 const pages = {
@@ -100,6 +122,18 @@ document.getElementById('ask').addEventListener('click', () => {
 	'/scroll': () => page('Scroll', `<h1>A tall page</h1>
 <div style="height: 5000px">Top of the page.</div>
 <p id="bottom">Bottom marker</p>`),
+	'/tall': () => page('Tall', `<h1>A very tall page</h1>
+<div style="height: 20000px">Top of the page.</div>
+<p>Far below</p>`),
+	'/later': (url) => page('Later', `<h1>Later</h1>
+<p id="status">Not yet</p>
+<script>
+window.addEventListener('load', () => setTimeout(() => {
+	document.getElementById('status').textContent = 'Later now';
+}, ${Number(url.searchParams.get('ms')) || 0}));
+</script>`),
+	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
+	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
 <p id="status">Loading…</p>
 <script>
@@ -120,6 +154,8 @@ const server = http.createServer((req, res) => {
 		res.write('<!doctype html>\n<html><head><title>Slow</title></head><body><h1>Slow</h1>\n');
 		return;
 	}
+	if (url.pathname === '/no-answer')
+		return; // nothing is ever sent; the browser's stop, or this server's end, drops it
 	if (url.pathname === '/download') {
 		res.writeHead(200, {
 			'Content-Type': 'text/plain; charset=utf-8',

@@ -83,7 +83,7 @@ static void upgrade_answer(const uint8_t *data, size_t size)
 	head[size] = '\0';
 	if ((end = strstr(head, "\r\n\r\n"))) {
 		end[4] = '\0';
-		(void)ws_handshake_check_answer(head, KEY, err, sizeof err);
+		(void)ws_handshake_check_answer(head, KEY, NULL, err, sizeof err);
 	}
 	free(head);
 }

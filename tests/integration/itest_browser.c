@@ -31,6 +31,7 @@
 #include "base64.h"
 #include "http.h"
 #include "../harness/chromium.h"
+#include "../harness/node_server.h"
 #include "../harness/test_pages.h"
 
 /* An answer that never comes fails the test after this (a hang guard; the
@@ -53,7 +54,10 @@ static struct agent A, B;
 static char base_dir[64];            /* <tmp>: xdg/chromium inside */
 static char user_target[64];         /* the about:blank tab Chromium started with */
 static char env_xdg[160];
-static char *const env_limits[] = { "HB_BROWSER_LOAD_MS=3000", "HB_BROWSER_ACTION_MS=5000" };
+/* The connect limit is what a server that never answers the Upgrade
+ * (Chrome waiting for the user's approval) costs test_discovery. */
+static char *const env_limits[] = { "HB_BROWSER_LOAD_MS=3000", "HB_BROWSER_ACTION_MS=5000",
+				    "HB_BROWSER_CONNECT_MS=8000" };
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -147,7 +151,7 @@ static int hbctl(const char *const *args, char **out)
 static int setup(void **state)
 {
 	const char *const on[] = { "settings", "browser", "on", NULL };
-	const char *env[4];
+	const char *env[5];
 	char dir[128], *conf;
 	int rc;
 
@@ -165,7 +169,8 @@ static int setup(void **state)
 	env[0] = env_xdg;
 	env[1] = env_limits[0];
 	env[2] = env_limits[1];
-	env[3] = NULL;
+	env[3] = env_limits[2];
+	env[4] = NULL;
 	if (!(conf = fx_deployed_config(NULL, "svc-sessions", "svc-browser", (char *)NULL)))
 		return -1;
 	rc = fx_start(&F, conf, env);
@@ -417,12 +422,21 @@ static void test_read_in_parts(void **state)
 
 /* ---- 4: a screenshot the model sees and the user finds saved ------------ */
 
+static unsigned char *screenshot_of(struct agent *a, const char *args, size_t *len, char **text);
+
 /* The PNG of a screenshot answer (malloc'd, its size into *len), checked:
  * an image/png item whose bytes are those of the file the text names. */
 static unsigned char *screenshot_png(struct agent *a, size_t *len)
 {
-	json_t *ans = answer_of(a, send_call(a, "{\"action\":\"screenshot\"}"));
-	char *t = text_of(ans, 1, "Screenshot (", "screenshot"), *path, *file;
+	return screenshot_of(a, "{\"action\":\"screenshot\"}", len, NULL);
+}
+
+/* The same with the call's arguments; its text (malloc'd) into *text
+ * when text is not NULL. */
+static unsigned char *screenshot_of(struct agent *a, const char *args, size_t *len, char **text)
+{
+	json_t *ans = answer_of(a, send_call(a, args));
+	char *t = text_of(ans, 1, "Screenshot (", args), *path, *file;
 	json_t *img = json_array_get(json_object_get(ans, "content"), 1);
 	const char *data = fx_jstr(img, "data"), *at, *end;
 	unsigned char *png;
@@ -448,7 +462,10 @@ static unsigned char *screenshot_png(struct agent *a, size_t *len)
 	assert_memory_equal(file, png, *len);
 	free(file);
 	free(path);
-	free(t);
+	if (text)
+		*text = t;
+	else
+		free(t);
 	json_decref(ans);
 	return png;
 }
@@ -479,6 +496,32 @@ static void test_screenshot(void **state)
 	assert_true(page_len != blank_len || memcmp(page, blank, page_len) != 0);
 	free(page);
 	free(blank);
+}
+
+static void test_screenshot_full_page(void **state)
+{
+	const char *args = "{\"action\":\"screenshot\",\"fullPage\":true}";
+	unsigned char *png;
+	size_t len;
+	char *t;
+
+	(void)state;
+	/* 5000 px: the whole page, said so */
+	free(open_page(&A, "/scroll", 1, "Opened "));
+	png = screenshot_of(&A, args, &len, &t);
+	assert_non_null(strstr(t, ", the whole page)"));
+	assert_true(be32(png + 20) > 5000 && be32(png + 20) < 16384);
+	free(png);
+	free(t);
+	/* 20000 px: cut at 16384, and said where, never "the whole page" */
+	free(open_page(&A, "/tall", 1, "Opened "));
+	png = screenshot_of(&A, args, &len, &t);
+	assert_null(strstr(t, "whole page"));
+	if (!strstr(t, "cut at 16384 px") || !strstr(t, "px tall, and only its top left"))
+		fail_msg("no cut said:\n%s", t);
+	assert_int_equal(be32(png + 20), 16384);
+	free(png);
+	free(t);
 }
 
 /* ---- 5: two sessions at once, each in its own tabs ---------------------- */
@@ -523,17 +566,115 @@ static void test_two_sessions(void **state)
 	t = call(&B, 0, "There is no tab", args);
 	assert_non_null(strstr(t, tab_a));
 	free(t);
-	/* B's list: its one tab by its id; A's and the user's are "(user's)" */
-	t = call(&B, 1, "1 tab of this session", "{\"action\":\"tabs\"}");
+	/* B's list, seen from B: its one tab by its id and the user's one
+	 * tab (Chromium's first); A's tabs (this test's and the earlier
+	 * tests') are neither named nor counted, nor their titles and
+	 * addresses shown */
+	t = call(&B, 1, "1 tab of this session, 1 of the user's", "{\"action\":\"tabs\"}");
 	snprintf(args, sizeof args, "\n%-8s \"Scroll\"", tab_b);
 	assert_non_null(strstr(t, args));
+	assert_non_null(strstr(t, "(user's) \"about:blank\" (about:blank)"));
 	snprintf(args, sizeof args, "\n%-8s ", tab_a);
 	assert_null(strstr(t, args));
-	assert_non_null(strstr(t, "(user's) \"Wait\""));
+	if (strstr(t, "Wait") || strstr(t, url_a) || strstr(t, "/button") || strstr(t, "/long"))
+		fail_msg("B sees A's tabs:\n%s", t);
+	free(t);
+	/* and A sees its own, and not B's */
+	t = call(&A, 1, "of this session, 1 of the user's", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "\"Wait\""));
+	if (strstr(t, "Scroll") || strstr(t, url_b))
+		fail_msg("A sees B's tab:\n%s", t);
 	free(t);
 	/* A's tab still there, still A's */
 	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"tab\":\"%s\"}", tab_a);
 	free(call(&A, 1, "Ready now", args));
+}
+
+/* ---- 15: one session's huge page, another session's calls ------------------- */
+
+/* How many times svc-browser connected to the browser so far (its log). */
+static int connections_made(void)
+{
+	FILE *f = fopen(F.log, "r");
+	char line[2048];
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "browser: connected"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* A's call on its huge page, with B's wait in flight meanwhile: A's
+ * answer is its own (bounded, or a failure of that call only), B's wait
+ * ends as it would have, and the shared connection stays the same. */
+static void huge_call_beside_wait(const char *a_args, const char *a_want)
+{
+	char url[160], args[300];
+	int64_t wait_id, huge_id;
+	json_t *ans;
+	char *t;
+	int before = connections_made();
+
+	assert_non_null(test_pages_url(&P, "/later?ms=1500", url, sizeof url));
+	snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", B.tab, url);
+	free(call(&B, 1, "Not yet", args));
+	wait_id = send_call(&B, "{\"action\":\"wait\",\"text\":\"Later now\",\"timeoutMs\":60000}");
+	huge_id = send_call(&A, a_args);
+	ans = answer_of(&A, huge_id);
+	t = strdup(json_string_value(json_object_get(json_array_get(json_object_get(ans, "content"), 0), "text")));
+	json_decref(ans);
+	if (strstr(t, "Chrome closed the connection") || (a_want && !strstr(t, a_want)))
+		fail_msg("%s: %s", a_args, t);
+	free(t);
+	ans = answer_of(&B, wait_id);
+	free(text_of(ans, 1, "\"Later now\" is on the page", "B's wait"));
+	json_decref(ans);
+	free(call(&B, 1, "Later now", "{\"action\":\"snapshot\"}"));
+	assert_int_equal(connections_made(), before);
+}
+
+static void test_huge_page(void **state)
+{
+	json_t *ans;
+	char *t;
+
+	(void)state;
+	B.tab[0] = '\0';
+	free(open_page(&B, "/button", 1, "Opened "));
+	A.tab[0] = '\0';
+	/* an 11 MB page: its load may outlast the 3 s limit here; what
+	 * loaded stays, and the tab is A's either way */
+	ans = answer_of(&A, send_call(&A, "{\"action\":\"open\",\"url\":\"about:blank\"}"));
+	t = text_of(ans, 1, "Opened about:blank", "open about:blank");
+	tab_of(t, A.tab, sizeof A.tab);
+	free(t);
+	json_decref(ans);
+	{
+		char url[160], args[300];
+
+		assert_non_null(test_pages_url(&P, "/huge-text", url, sizeof url));
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab, url);
+		json_decref(answer_of(&A, send_call(&A, args)));
+	}
+	huge_call_beside_wait("{\"action\":\"snapshot\"}", "No snapshot: the page is too large");
+	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":1000,\"offset\":5000000}", "Characters 5000000 to 5001000");
+	huge_call_beside_wait("{\"action\":\"screenshot\",\"fullPage\":true}", NULL);
+
+	/* 60,000 rows: every action answers (with the snapshot's note in
+	 * place of the tree), none waits out the browser building it */
+	{
+		char url[160], args[300];
+
+		assert_non_null(test_pages_url(&P, "/rows", url, sizeof url));
+		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab, url);
+		json_decref(answer_of(&A, send_call(&A, args)));
+	}
+	huge_call_beside_wait("{\"action\":\"click\",\"selector\":\"tr:nth-child(7) td:nth-child(3)\"}", "Clicked ");
+	huge_call_beside_wait("{\"action\":\"scroll\"}", "Scrolled down");
+	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":200,\"offset\":1000}", "Characters 1000 to 1200");
 }
 
 /* ---- 6: the user's tabs are never closed or navigated -------------------- */
@@ -580,9 +721,15 @@ static void test_loop_alert_confirm(void **state)
 	(void)state;
 	/* the loop holds the renderer: the load limit (3 s here) ends the
 	 * wait, the page is stopped, and the next call works */
-	free(open_page(&A, "/loop", 0, "did not finish loading"));
+	free(open_page(&A, "/loop", 0, "did not finish loading within 3 s"));
 	t = call(&A, 1, "Tab t", "{\"action\":\"snapshot\"}");
 	assert_non_null(strstr(t, "Loop"));
+	free(t);
+	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
+	/* a server that never answers: the navigation itself waits out the
+	 * load limit (3 s here), not the command limit (5 s), and says so */
+	t = open_page(&A, "/no-answer", 0, "within 3 s");
+	assert_null(strstr(t, "within 5 s"));
 	free(t);
 	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 
@@ -751,6 +898,110 @@ static void test_browser_url(void **state)
 	free(open_page(&A, "/button", 1, "button \"Show greeting\""));
 }
 
+/* ---- 14: which DevToolsActivePort leads to the browser ---------------------- */
+
+/* svc-browser started again, so that the next call looks for the browser
+ * anew; the agents' tabs are nobody's after it. */
+static void restart_browser_service(void)
+{
+	const char *const restart[] = { "restart", "svc-browser", NULL };
+	long long gen = fx_service_num(&F, "svc-browser", "generation");
+
+	assert_int_equal(hbctl(restart, NULL), 0);
+	assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 1, 20000), 0);
+	A.tab[0] = B.tab[0] = '\0';
+}
+
+/* google-chrome's DevToolsActivePort (searched before chromium's): a file
+ * naming port and path, or a FIFO when port is 0, or none when port < 0. */
+static void google_chrome_file(int port, const char *path)
+{
+	char dir[160], file[200];
+	FILE *f;
+
+	snprintf(dir, sizeof dir, "%s/xdg/google-chrome", base_dir);
+	snprintf(file, sizeof file, "%s/DevToolsActivePort", dir);
+	assert_true(mkdir(dir, 0700) == 0 || errno == EEXIST);
+	assert_true(unlink(file) == 0 || errno == ENOENT);
+	if (port < 0)
+		return;
+	if (port == 0) {
+		assert_int_equal(mkfifo(file, 0600), 0);
+		return;
+	}
+	assert_non_null(f = fopen(file, "w"));
+	fprintf(f, "%d\n%s", port, path);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A tests/ws/server.mjs in mode, playing a browser whose Upgrade answer
+ * is the point (Chromium cannot be made to refuse or stall one). */
+static void ws_server(struct node_server *s, const char *mode)
+{
+	const char *const args[] = { "--mode", mode, NULL };
+
+	assert_int_equal(node_server_start(s, "tests/ws/server.mjs", args), 0);
+}
+
+static void test_discovery(void **state)
+{
+	char file[300], aside[300], *t;
+	struct node_server s;
+
+	(void)state;
+	/* a stale file whose port is now another browser's (Chromium's own,
+	 * with another browser id): its /json/version names another path,
+	 * so the search goes on to chromium's file */
+	google_chrome_file(C.port, "/devtools/browser/00000000-0000-4000-8000-000000000000");
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+	/* a stale file whose port another program took (the test pages'
+	 * server): its Upgrade answer is no browser's, the search goes on */
+	google_chrome_file(P.node.port, "/devtools/browser/11111111-1111-4111-8111-111111111111");
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+
+	/* a FIFO as DevToolsActivePort: refused at once, never read (a
+	 * read would block the worker for ever), and the search goes on */
+	google_chrome_file(0, NULL);
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+	/* alone, it is the answer, in words */
+	snprintf(file, sizeof file, "%s/DevToolsActivePort", C.dir);
+	snprintf(aside, sizeof aside, "%s/DevToolsActivePort.aside", C.dir);
+	assert_int_equal(rename(file, aside), 0);
+	restart_browser_service();
+	t = call(&A, 0, "is a FIFO (a named pipe), not a regular file", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "google-chrome/DevToolsActivePort"));
+	free(t);
+	/* and the service goes on serving */
+	assert_int_equal(rename(aside, file), 0);
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+
+	/* a browser that refuses the Upgrade with 403 (the user did not
+	 * allow the connection) is the answer, said as such */
+	ws_server(&s, "refuse");
+	google_chrome_file(s.port, "/devtools/browser/22222222-2222-4222-8222-222222222222");
+	restart_browser_service();
+	t = call(&A, 0, "Chrome did not allow the connection", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "approve it in the dialog"));
+	free(t);
+	assert_int_equal(node_server_stop(&s), 0);
+	/* one that never answers it (no one clicked Chrome's dialog): said
+	 * with the real limit */
+	ws_server(&s, "silent");
+	google_chrome_file(s.port, "/devtools/browser/33333333-3333-4333-8333-333333333333");
+	restart_browser_service();
+	t = call(&A, 0, "Chrome did not accept the connection within 8 s", "{\"action\":\"tabs\"}");
+	assert_non_null(strstr(t, "approve it"));
+	free(t);
+	assert_int_equal(node_server_stop(&s), 0);
+
+	google_chrome_file(-1, NULL);
+	restart_browser_service();
+	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+}
+
 /* ---- 7: Chromium killed in the middle of a call -------------------------- */
 
 static void test_chromium_killed(void **state)
@@ -803,11 +1054,14 @@ int main(void)
 		cmocka_unit_test(test_form),
 		cmocka_unit_test(test_read_in_parts),
 		cmocka_unit_test(test_screenshot),
+		cmocka_unit_test(test_screenshot_full_page),
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_user_tabs_untouched),
+		cmocka_unit_test(test_huge_page),
 		cmocka_unit_test(test_loop_alert_confirm),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_download_and_file),
+		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_browser_url),
 		cmocka_unit_test(test_chromium_killed),
 		cmocka_unit_test(test_setting_off),

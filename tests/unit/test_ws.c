@@ -214,6 +214,8 @@ static void test_tls_refused(void **state)
 
 static void test_upgrade_refused(void **state)
 {
+	struct ws_connect_failure why = { WS_CONNECT_TIMED_OUT, -1 };
+	struct ws_opts opts = { .failure = &why };
 	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
@@ -221,16 +223,21 @@ static void test_upgrade_refused(void **state)
 	(void)state;
 	start_server(&s, "refuse", 0, NULL);
 	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
-	assert_int_equal(ws_connect(url, NULL, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_null(ws);
 	assert_string_equal(err, "the server refused the WebSocket Upgrade with HTTP status 403 "
 				 "(HTTP/1.1 403 Forbidden)");
+	/* the status as a code, for a caller that acts on it */
+	assert_int_equal(why.kind, WS_CONNECT_REFUSED);
+	assert_int_equal(why.http_status, 403);
 	stop_server(&s);
 	/* A 101 that does not answer our key is no WebSocket server's. */
 	start_server(&s, "badaccept", 0, NULL);
 	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
-	assert_int_equal(ws_connect(url, NULL, &ws, err, sizeof err), -1);
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_string_equal(err, "the 101 answer has a wrong or no Sec-WebSocket-Accept");
+	assert_int_equal(why.kind, WS_CONNECT_FAILED);
+	assert_int_equal(why.http_status, 0);
 	stop_server(&s);
 }
 
@@ -309,9 +316,58 @@ static void test_size_limit(void **state)
 	stop_server(&s);
 }
 
+/* drop_oversized: a message past the limit is dropped, its head and
+ * length told, and the link goes on (svc-browser: one page's huge answer
+ * must not end every other call's connection). */
+static void test_size_dropped(void **state)
+{
+	struct ws_opts opts = { .max_message = 100000, .drop_oversized = 1 };
+	long long deadline;
+	struct node_server s;
+	struct ws *ws;
+	char url[200], err[WS_ERROR_MAX], *m = NULL;
+	size_t len, whole;
+
+	(void)state;
+	/* At the limit: whole, as without the option. */
+	start_server(&s, "big", 0, "100000");
+	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), 0);
+	deadline = hb_monotonic_ms() + PATIENCE_MS;
+	while (!(m = ws_next_message_whole(ws, &len, &whole)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
+		ws_pump(ws, 50);
+	assert_non_null(m);
+	assert_int_equal(len, 100000);
+	assert_int_equal(whole, 100000);
+	assert_int_equal(m[0], 'x');
+	free(m);
+	expect_echo(ws, "after", 5);
+	ws_free(ws);
+	stop_server(&s);
+	/* One byte over: dropped, its head kept, the link open. */
+	start_server(&s, "big", 0, "100001");
+	url_of(url, sizeof url, "ws", "127.0.0.1", &s, "/");
+	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), 0);
+	deadline = hb_monotonic_ms() + PATIENCE_MS;
+	while (!(m = ws_next_message_whole(ws, &len, &whole)) && ws_fd(ws) >= 0 && hb_monotonic_ms() < deadline)
+		ws_pump(ws, 50);
+	assert_non_null(m);
+	assert_int_equal(len, WS_DROPPED_HEAD);
+	assert_int_equal(whole, 100001);
+	assert_int_equal(strspn(m, "x"), WS_DROPPED_HEAD);
+	free(m);
+	assert_int_equal(ws_state(ws), WS_OPEN);
+	/* and messages after it, in fragments, come whole */
+	expect_echo(ws, "after the big one", 17);
+	close_cleanly(ws);
+	ws_free(ws);
+	stop_server(&s);
+}
+
 static void test_upgrade_timeout(void **state)
 {
-	struct ws_opts opts = { .timeout_ms = 300 };
+	struct ws_connect_failure why = { WS_CONNECT_FAILED, -1 };
+	struct ws_opts opts = { .timeout_ms = 300, .failure = &why };
 	struct node_server s;
 	struct ws *ws;
 	char url[200], err[WS_ERROR_MAX];
@@ -322,6 +378,8 @@ static void test_upgrade_timeout(void **state)
 	assert_int_equal(ws_connect(url, &opts, &ws, err, sizeof err), -1);
 	assert_null(ws);
 	assert_string_equal(err, "no answer to the Upgrade request in time");
+	assert_int_equal(why.kind, WS_CONNECT_TIMED_OUT);
+	assert_int_equal(why.http_status, 0);
 	stop_server(&s);
 }
 
@@ -379,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_server_closes),
 		cmocka_unit_test(test_server_ping),
 		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_size_dropped),
 		cmocka_unit_test(test_upgrade_timeout),
 		cmocka_unit_test(test_bad_arguments),
 	};
