@@ -36,8 +36,8 @@
 
 #include "http.h"
 #include "netaddr.h"
+#include "regular_file.h"
 #include "settings.h"
-#include "smallfile.h"
 #include "url.h"
 
 #define PROBE_MS 500
@@ -118,8 +118,8 @@ static int read_port_file(const char *dir, int *port, char *path, size_t pathlen
 	int rc;
 
 	snprintf(file, filelen, "%.1000s/DevToolsActivePort", dir);
-	if ((rc = hb_read_small_file(file, DISCOVER_FILE_MAX, &buf, &n, why, whylen)) <= 0)
-		return rc;
+	if (hb_read_regular_file(file, DISCOVER_FILE_MAX, &buf, &n, why, whylen) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	rc = -1;
 	if (!(nl = strchr(buf, '\n')))
 		goto bad;
