@@ -28,6 +28,9 @@ struct explain {
 	struct video_entry entry;
 	const char *workdir;            /* entry.next_source: the worker's folder */
 	char voice[64];
+	double minutes;                 /* the worker's time limit (setting explainerWorkerMinutes) */
+	long long deadline_ms;          /* hb_monotonic_ms() at which it is up: renders stop there too */
+	int time_up;                    /* a finish was stopped by the time limit */
 	int finish_attempts;
 	int finished;                   /* a finish saved the video */
 	char last_finish[2048];         /* the last failed finish's sentence */
