@@ -89,6 +89,11 @@ static void progress(void *arg, const char *phase, long done, long total)
 {
 	struct explain *x = arg;
 
+	/* Past narration the length is the narrated one, not the written. */
+	if (x->fit && x->fit->n) {
+		x->seconds = x->fit->total;
+		x->scenes = (long)x->fit->n;
+	}
 	if (strcmp(phase, "rendering") == 0) {
 		x->frames_done = done;
 		x->frames_total = total;
@@ -132,6 +137,7 @@ struct workdir_answer explain_finish(struct explain *x)
 	struct finish_outcome out;
 	struct workdir_answer a;
 	char err[2048], summary[HB_PATH_MAX + 128];
+	int rc;
 
 	if (unreviewed(x, &a))
 		return a;
@@ -149,7 +155,10 @@ struct workdir_answer explain_finish(struct explain *x)
 	r.speak = speak;
 	r.speak_arg = x;
 	r.render = &ro;
-	if (explainer_finish(&r, &out, err, sizeof err) < 0) {
+	x->fit = &out.fit; /* filled before the render reports (finish.h) */
+	rc = explainer_finish(&r, &out, err, sizeof err);
+	x->fit = NULL;
+	if (rc < 0) {
 		if (out.fit.n) {
 			x->seconds = out.fit.total;
 			x->scenes = (long)out.fit.n;

@@ -43,6 +43,7 @@ struct explain {
 	double seconds;                 /* written, then narrated once fitted */
 	const char *phase;
 	long frames_done, frames_total;
+	const struct workdir_fit *fit;  /* during a finish: the scenes as fitted, once known */
 	int render_pointed;             /* the tests' failpoints were passed */
 	long long published_ms;
 	long published_scenes;          /* the scene count of the last row */

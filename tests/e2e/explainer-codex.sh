@@ -93,6 +93,9 @@ check "timeline: each written scene shows at once (a row with 1 scene while writ
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"writing scenes\" && e.scenes===1")" -ge 1 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
+fitted=$(answer durationSeconds first)
+check "timeline: every row of the render shows the narrated length, $fitted s, not the written one" \
+	'[ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\"")" -ge 1 ] && [ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\" && e.durationSeconds!==$fitted")" = 0 ]'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
 check "hbctl watch --text: the finished row as a line" \
 	'grep -q "timeline.explainer *explainer [^ ]*: finished, revision 0, 2 scenes, [0-9.]* s, frames [0-9]* of [0-9]* -> $video" "$tmp/rows.txt"'
