@@ -61,6 +61,7 @@ export const RUN_PARAMS = {
     effort: [false, oneOf(EFFORTS)],
     allowedTools: [false, strArray],
     appendSystemPrompt: [false, str],
+    persistSession: [false, bool],
     appCapabilities: [true, (v) => {
       if (!Array.isArray(v)) return 'must be an array';
       const seen = new Set();
@@ -236,7 +237,8 @@ async function doOpen(p) {
       type: 'preset', preset: 'claude_code',
       ...(p.appendSystemPrompt ? { append: p.appendSystemPrompt } : {}),
     },
-    persistSession: true,
+    // A private conversation (svc-explainer's worker) asks for none.
+    persistSession: p.persistSession ?? true,
     env,
     ...claudeOptions(),
     ...(resumed ? { resume: p.sessionId } : { sessionId: p.sessionId }),

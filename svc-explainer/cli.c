@@ -215,7 +215,7 @@ static double now_s(void)
 static int cmd_render(const struct cli_options *o)
 {
 	struct progress_state ps = { isatty(2), 0 };
-	struct render_options ro = { o->threads, o->preset, o->crf, show_progress, &ps, &cancel_render };
+	struct render_options ro = { o->threads, o->preset, o->crf, show_progress, &ps, &cancel_render, 0 };
 	struct sigaction sa;
 	struct render_stats st;
 	struct problems p = { 0 };

@@ -210,9 +210,9 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 
 /* Runs the worker on the session's agent until its turn ends.  The end,
  * or WORKER_FAILED with err. */
-static enum worker_end run_worker(struct explain *x, const char *brief, double minutes, char *err, size_t errlen)
+static enum worker_end run_worker(struct explain *x, const char *brief, char *err, size_t errlen)
 {
-	long long deadline = hb_monotonic_ms() + (long long)(minutes * 60 * 1000);
+	long long deadline = x->deadline_ms = hb_monotonic_ms() + (long long)(x->minutes * 60 * 1000);
 	/* A Claude worker must not run as a child session of a Claude Code
 	 * that started the broker: its transcript would not be saved. */
 	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers);
@@ -269,8 +269,9 @@ static int answer(struct explain *x, enum worker_end end, const char *werr)
 		snprintf(text, sizeof text, "%s", x->fatal);
 	else if (end == WORKER_CANCELLED)
 		snprintf(text, sizeof text, "Run stopped.");
-	else if (end == WORKER_TIMED_OUT)
-		snprintf(text, sizeof text, "The explainer worker did not finish in time, so no video was made%s%s",
+	else if (end == WORKER_TIMED_OUT || x->time_up)
+		snprintf(text, sizeof text, "The explainer worker did not finish in time (its limit is %g minutes, "
+			 "setting explainerWorkerMinutes), so no video was made%s%s", x->minutes,
 			 x->last_finish[0] ? ". Its last finish failed: " : ".", x->last_finish);
 	else if (end == WORKER_FAILED)
 		snprintf(text, sizeof text, "The explainer worker failed: %s", werr);
@@ -288,7 +289,6 @@ static int answer(struct explain *x, enum worker_end end, const char *werr)
 static int with_entry(struct explain *x, const struct explain_args *a, int revising)
 {
 	char err[1024] = "", setting[64];
-	double minutes = WORKER_MINUTES_DEFAULT;
 	struct brief_input bi = { 0 };
 	enum worker_end end = WORKER_FAILED;
 	char *brief = NULL;
@@ -296,7 +296,7 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 
 	if (make_workdir(x, err, sizeof err) < 0 ||
 	    hb_settings_number(&x->paths, "explainerWorkerMinutes", "HB_EXPLAINER_WORKER_MINUTES",
-			       WORKER_MINUTES_DEFAULT, WORKER_MINUTES_MIN, 240, &minutes, err, sizeof err) < 0 ||
+			       WORKER_MINUTES_DEFAULT, WORKER_MINUTES_MIN, 240, &x->minutes, err, sizeof err) < 0 ||
 	    hb_settings_string(&x->paths, "explainerVoice", "HB_EXPLAINER_VOICE", "Kore", setting, sizeof setting,
 			       err, sizeof err) < 0) {
 		explain_publish_end(x, err);
@@ -309,14 +309,16 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	bi.sources = a->sources;
 	bi.nsources = a->nsources;
 	bi.revision = revising;
-	bi.minutes = minutes;
+	bi.minutes = x->minutes;
 	bi.finish_attempts = EXPLAIN_FINISH_ATTEMPTS;
 	if (!(brief = brief_write(&bi))) {
 		explain_publish_end(x, "out of memory");
 		return hb_call_fail(x->call, "out of memory");
 	}
 	explain_publish(x, "worker starting");
-	end = run_worker(x, brief, minutes, err, sizeof err);
+	log_info(hb_call_context(x->call)->key, "explainer: the worker starts; its time limit is %g minutes",
+		 x->minutes);
+	end = run_worker(x, brief, err, sizeof err);
 	free(brief);
 	log_info(hb_call_context(x->call)->key, "explainer: the worker ended (%d) after %u tool calls%s%s", (int)end,
 		 x->tool_calls, err[0] ? ": " : "", err);

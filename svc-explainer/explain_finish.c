@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "explain_int.h"
 #include "failpoint.h"
 #include "finish.h"
@@ -46,7 +47,16 @@ static int speak(void *arg, const char *text, const char *wav_path, char *err, s
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (hb_call_subcall(x->call, "synthesize_speech", qtext, SPEECH_TIMEOUT_MS, &ok, &answer) < 0 || !ok) {
+	long long left = x->deadline_ms - hb_monotonic_ms();
+
+	/* The narration is inside the worker's time limit too. */
+	if (left <= 0) {
+		snprintf(err, errlen, "the time limit was reached before the narration was made");
+		free(qtext);
+		return -1;
+	}
+	if (hb_call_subcall(x->call, "synthesize_speech", qtext, left < SPEECH_TIMEOUT_MS ? (int)left : SPEECH_TIMEOUT_MS,
+			    &ok, &answer) < 0 || !ok) {
 		if (answer && strcmp(answer, HB_GEMINI_NO_KEY) == 0)
 			snprintf(x->fatal, sizeof x->fatal, "%s", HB_GEMINI_NO_KEY);
 		snprintf(err, errlen, "the narration could not be made: %s", answer ? answer : "no answer");
@@ -79,6 +89,11 @@ static void progress(void *arg, const char *phase, long done, long total)
 {
 	struct explain *x = arg;
 
+	/* Past narration the length is the narrated one, not the written. */
+	if (x->fit && x->fit->n) {
+		x->seconds = x->fit->total;
+		x->scenes = (long)x->fit->n;
+	}
 	if (strcmp(phase, "rendering") == 0) {
 		x->frames_done = done;
 		x->frames_total = total;
@@ -122,6 +137,7 @@ struct workdir_answer explain_finish(struct explain *x)
 	struct finish_outcome out;
 	struct workdir_answer a;
 	char err[2048], summary[HB_PATH_MAX + 128];
+	int rc;
 
 	if (unreviewed(x, &a))
 		return a;
@@ -133,18 +149,24 @@ struct workdir_answer explain_finish(struct explain *x)
 	ro.progress = progress;
 	ro.progress_arg = x;
 	ro.cancel = hb_call_cancel_flag(x->call);
+	ro.deadline_ms = x->deadline_ms; /* the worker's time limit covers its finish */
 	r.workdir = x->workdir;
 	r.entry = &x->entry;
 	r.speak = speak;
 	r.speak_arg = x;
 	r.render = &ro;
-	if (explainer_finish(&r, &out, err, sizeof err) < 0) {
+	x->fit = &out.fit; /* filled before the render reports (finish.h) */
+	rc = explainer_finish(&r, &out, err, sizeof err);
+	x->fit = NULL;
+	if (rc < 0) {
 		if (out.fit.n) {
 			x->seconds = out.fit.total;
 			x->scenes = (long)out.fit.n;
 		}
 		finish_outcome_free(&out);
 		snprintf(x->last_finish, sizeof x->last_finish, "%s", err);
+		if (hb_monotonic_ms() >= x->deadline_ms)
+			x->time_up = 1; /* the answer names the time limit, whatever the turn does next */
 		log_info(hb_call_context(x->call)->key, "explainer: finish %d failed: %.200s", x->finish_attempts,
 			 err);
 		explain_publish(x, "reviewing");

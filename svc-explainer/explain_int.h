@@ -28,6 +28,9 @@ struct explain {
 	struct video_entry entry;
 	const char *workdir;            /* entry.next_source: the worker's folder */
 	char voice[64];
+	double minutes;                 /* the worker's time limit (setting explainerWorkerMinutes) */
+	long long deadline_ms;          /* hb_monotonic_ms() at which it is up: renders stop there too */
+	int time_up;                    /* a finish was stopped by the time limit */
 	int finish_attempts;
 	int finished;                   /* a finish saved the video */
 	char last_finish[2048];         /* the last failed finish's sentence */
@@ -40,6 +43,7 @@ struct explain {
 	double seconds;                 /* written, then narrated once fitted */
 	const char *phase;
 	long frames_done, frames_total;
+	const struct workdir_fit *fit;  /* during a finish: the scenes as fitted, once known */
 	int render_pointed;             /* the tests' failpoints were passed */
 	long long published_ms;
 	long published_scenes;          /* the scene count of the last row */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "folder.h"
 #include "log.h"
 #include "narration.h"
@@ -61,6 +62,11 @@ static int narrate_all(const struct finish_request *r, const struct script *s, d
 		char name[64];
 		int made;
 
+		if (r->render->deadline_ms > 0 && hb_monotonic_ms() >= r->render->deadline_ms) {
+			snprintf(err, errlen, "the time limit was reached before the narration of scene %zu of %zu",
+				 i + 1, s->n);
+			return -1;
+		}
 		say_name(s->v[i].say, name, sizeof name);
 		if (!(names[i] = strdup(name))) {
 			snprintf(err, errlen, "out of memory");

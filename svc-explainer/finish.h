@@ -30,7 +30,7 @@ struct finish_request {
 	struct video_entry *entry;           /* open (videos_create / videos_find) */
 	finish_speak_fn speak;
 	void *speak_arg;
-	const struct render_options *render; /* threads, progress, cancel */
+	const struct render_options *render; /* threads, progress, cancel, deadline (narration too) */
 };
 
 struct finish_outcome {
@@ -43,7 +43,9 @@ struct finish_outcome {
 /* 0: the video is saved (r->entry's record updated).  -1 with err, a text
  * for the worker: the folder's problems, a synthesis failure, the gate's
  * sentence (out->gate_failed), or why the render failed ("cancelled" on a
- * cancel); the entry's video, source and record are then as they were. */
+ * cancel, a sentence naming the time limit past the deadline); the entry's
+ * video, source and record are then as they were.  out->fit is filled
+ * before the render starts, so the render's progress may show it. */
 int explainer_finish(const struct finish_request *r, struct finish_outcome *out, char *err, size_t errlen);
 void finish_outcome_free(struct finish_outcome *out);
 

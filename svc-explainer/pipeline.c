@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "audio.h"
+#include "clock.h"
 #include "encode.h"
 #include "frame.h"
 #include "narration.h"
@@ -59,14 +60,22 @@ struct ring {
 	int failed;
 	char err[512];
 	const atomic_int *cancel;
+	long long deadline_ms;    /* 0: none */
 	const struct explainer *e;
 	struct scene **scenes;
 	long drawn;
 };
 
+/* The deadline counts as a cancel: a slow scene must not outlive the
+ * time its caller was given. */
+static int past_deadline(const struct ring *r)
+{
+	return r->deadline_ms > 0 && hb_monotonic_ms() >= r->deadline_ms;
+}
+
 static int cancelled(const struct ring *r)
 {
-	return r->cancel && atomic_load(r->cancel);
+	return (r->cancel && atomic_load(r->cancel)) || past_deadline(r);
 }
 
 /* Under the lock: whether work must stop now. */
@@ -284,7 +293,10 @@ static int consume(struct ring *r, struct encoder *enc, const struct render_opti
 		pthread_cond_broadcast(&r->changed);
 	}
 	int rc = stopping(r) ? -1 : 0;
-	if (cancelled(r) && !r->failed)
+	if (rc < 0 && !r->failed && past_deadline(r) && !(r->cancel && atomic_load(r->cancel)))
+		snprintf(r->err, sizeof r->err, RENDER_DEADLINE_ERR ", after frame %ld of %ld", *encoded,
+			 r->e->total_frames);
+	else if (cancelled(r) && !r->failed)
 		snprintf(r->err, sizeof r->err, "cancelled");
 	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->lock);
@@ -350,12 +362,13 @@ out:
 }
 
 static int ring_init(struct ring *r, const struct explainer *e, struct scene **scenes, int drawers,
-		     const atomic_int *cancel)
+		     const struct render_options *o)
 {
 	memset(r, 0, sizeof *r);
 	r->e = e;
 	r->scenes = scenes;
-	r->cancel = cancel;
+	r->cancel = o->cancel;
+	r->deadline_ms = o->deadline_ms;
 	r->size = 2L * drawers + 2;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
@@ -434,7 +447,7 @@ int render_explainer(const struct explainer *e, const char *target, const struct
 	report(o, "audio", 0, 0);
 	if (!(track = build_audio(e, &nsamples, err, errlen)))
 		goto out_scenes;
-	if (ring_init(&r, e, scenes, drawers, o->cancel) < 0) {
+	if (ring_init(&r, e, scenes, drawers, o) < 0) {
 		snprintf(err, errlen, "out of memory for the frames in flight");
 		ring_free(&r);
 		goto out_scenes;

@@ -29,7 +29,11 @@ struct render_options {
 	render_progress_fn progress; /* NULL: none */
 	void *progress_arg;
 	const atomic_int *cancel;    /* nonzero: stop within a frame; NULL: never */
+	long long deadline_ms;       /* hb_monotonic_ms() past it: stop within a frame; 0: none */
 };
+
+/* The start of the sentence of a render stopped at its deadline. */
+#define RENDER_DEADLINE_ERR "the time limit was reached while rendering"
 
 struct render_stats {
 	long frames;    /* encoded */
@@ -38,7 +42,8 @@ struct render_stats {
 
 /* Renders the explainer e into target.  0; or -1 with err, and with every
  * problem of the folder appended to p when the scenes are at fault; the
- * target is then as it was.  A cancel gives -1 with err "cancelled". */
+ * target is then as it was.  A cancel gives -1 with err "cancelled"; the
+ * deadline gives -1 with err starting RENDER_DEADLINE_ERR. */
 int render_explainer(const struct explainer *e, const char *target, const struct render_options *o,
 		     struct render_stats *stats, struct problems *p, char *err, size_t errlen);
 

@@ -2,7 +2,8 @@
  * scene_css - the CSS a scene may carry (style attributes and <style>
  * sheets), read far enough to check it: no @import, no @font-face, no CSS
  * animation, font families from the fixed set, and url() targets inside
- * the scene.
+ * the scene.  Names are read with their CSS escapes decoded, as the
+ * renderer reads them, so an escaped spelling is refused like the plain.
  *
  * This is not a full CSS parser; it only has to find at-rules, blocks and
  * declarations the way a browser would, so strings, comments and
@@ -50,6 +51,39 @@ static int line_at(struct css *c, size_t off)
 static int is_ident(char ch)
 {
 	return isalnum((unsigned char)ch) || ch == '-' || ch == '_';
+}
+
+/* The name (an identifier) at k, lowercased into out, with CSS escapes
+ * decoded as a browser decodes them ("\69" or "\i" is "i"), so that
+ * "@\69mport" is seen as the @import it is; the index after it.  A name
+ * longer than out is cut (it matches nothing we look for). */
+static size_t read_name(const struct css *c, size_t k, size_t end, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	while (k < end) {
+		unsigned long ch;
+		if (is_ident(c->s[k])) {
+			ch = (unsigned char)c->s[k++];
+		} else if (c->s[k] == '\\' && k + 1 < end && c->s[k + 1] != '\n') {
+			int digits = 0;
+			ch = 0;
+			for (k++; k < end && digits < 6 && isxdigit((unsigned char)c->s[k]); k++, digits++)
+				ch = ch * 16 + (unsigned long)(isdigit((unsigned char)c->s[k]) ? c->s[k] - '0'
+								     : (tolower((unsigned char)c->s[k]) - 'a' + 10));
+			if (digits == 0)
+				ch = (unsigned char)c->s[k++];
+			else if (k < end && isspace((unsigned char)c->s[k]))
+				k++; /* one white space ends a hex escape */
+		} else {
+			break;
+		}
+		/* Only ASCII names matter here; anything else stands as '?'. */
+		if (n + 1 < outlen)
+			out[n++] = ch > 0 && ch < 128 ? (char)tolower((int)ch) : '?';
+	}
+	out[n] = '\0';
+	return k;
 }
 
 /* The index just after a comment or a string starting at i; i when there
@@ -115,11 +149,17 @@ static void check_urls(struct css *c, size_t i, size_t end)
 			i = j;
 			continue;
 		}
-		if (i + 4 > end || strncasecmp(c->s + i, "url(", 4) != 0 || (i > 0 && is_ident(c->s[i - 1]))) {
+		char name[8];
+		size_t k = read_name(c, i, end, name, sizeof name);
+		if (k == i) {
 			i++;
 			continue;
 		}
-		size_t a = i + 4, close = scan_to(c, a, end, ")");
+		if (strcmp(name, "url") != 0 || k >= end || c->s[k] != '(') {
+			i = k; /* another name, skipped whole: "xurl(" is not url() */
+			continue;
+		}
+		size_t a = k + 1, close = scan_to(c, a, end, ")");
 		while (a < close && isspace((unsigned char)c->s[a]))
 			a++;
 		size_t b = close;
@@ -180,13 +220,10 @@ static void declaration(struct css *c, size_t a, size_t b)
 {
 	size_t start = skip_blank(c, a, b), colon = scan_to(c, start, b, ":"), k = start;
 	char name[64];
-	size_t n = 0;
 
 	if (colon >= b)
 		return;
-	while (k < colon && is_ident(c->s[k]) && n + 1 < sizeof name)
-		name[n++] = (char)tolower((unsigned char)c->s[k++]);
-	name[n] = '\0';
+	read_name(c, k, colon, name, sizeof name);
 	const char *prop = unprefixed(name);
 	int line = line_at(c, start);
 
@@ -220,12 +257,10 @@ static void sheet(struct css *c, size_t i, size_t end);
 static size_t at_rule(struct css *c, size_t i, size_t end)
 {
 	char name[64];
-	size_t n = 0, k = i + 1, prelude_end = scan_to(c, i, end, ";{");
+	size_t prelude_end = scan_to(c, i, end, ";{");
 	int line = line_at(c, i);
 
-	while (k < end && is_ident(c->s[k]) && n + 1 < sizeof name)
-		name[n++] = (char)tolower((unsigned char)c->s[k++]);
-	name[n] = '\0';
+	read_name(c, i + 1, end, name, sizeof name);
 	const char *rule = unprefixed(name);
 	int refused = 1, nested = 0;
 

@@ -323,7 +323,8 @@ fail:
 }
 
 /* Settles the entry id of session_dir when it is one of ours and no call
- * has it open; 0 also when it is skipped. */
+ * has it open, or removes it when it never got a video; 0 also when it is
+ * skipped. */
 static int tidy_entry(const char *session_dir, const char *session, const char *id, char *err, size_t errlen)
 {
 	char dir[HB_PATH_MAX], record[HB_PATH_MAX], why[512];
@@ -339,6 +340,11 @@ static int tidy_entry(const char *session_dir, const char *session, const char *
 		return 0;
 	}
 	rc = videos_settle(&e, err, errlen);
+	/* No call has it and it has no video: its first call was killed
+	 * before a finish (a finished first call leaves a video, a failed one
+	 * removes its folder), so it will never become one. */
+	if (rc == 0 && !e.has_video)
+		rc = videos_discard(&e, err, errlen);
 	videos_close(&e);
 	return rc;
 }

@@ -91,7 +91,8 @@ int videos_discard(struct video_entry *e, char *err, size_t errlen);
  * Create and find do it; 0, or -1 with err. */
 int videos_settle(struct video_entry *e, char *err, size_t errlen);
 /* At the service's start: settles every entry under <data>/explainers/
- * that no call has open.  0, or -1 with the first problem in err (the
+ * that no call has open, and removes those without a video (a first call
+ * killed before its finish).  0, or -1 with the first problem in err (the
  * others are still settled). */
 int videos_tidy(const struct hb_paths *p, char *err, size_t errlen);
 /* Releases the lock and frees e; safe on a closed or zeroed-and-closed entry. */

@@ -230,8 +230,11 @@ static json_t *open_params(const struct worker_claude_opts *o, char *err, size_t
 	}
 	if (new_session_id(session, err, errlen) < 0)
 		goto out;
-	if (!(params = json_pack("{s:s, s:s, s:s, s:O, s:O}", "sessionId", session, "cwd", o->cwd, "permissionMode",
-				 "dontAsk", "allowedTools", allowed, "appCapabilities", caps)) ||
+	/* persistSession false: the worker is private, so Claude Code keeps
+	 * no transcript of it in the user's projects folder. */
+	if (!(params = json_pack("{s:s, s:s, s:s, s:O, s:O, s:b}", "sessionId", session, "cwd", o->cwd,
+				 "permissionMode", "dontAsk", "allowedTools", allowed, "appCapabilities", caps,
+				 "persistSession", 0)) ||
 	    (o->model && json_object_set_new(params, "model", json_string(o->model)) < 0))
 		goto oom;
 	goto out;

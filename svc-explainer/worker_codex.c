@@ -199,11 +199,13 @@ int worker_codex_start(const struct worker_codex_opts *o, struct worker_codex **
 		return -1;
 	}
 	/* workspace-write lets the worker write in cwd; the overrides take
-	 * away the temporary folders it would also get. */
+	 * away the temporary folders it would also get.  ephemeral: the
+	 * worker is private, so its thread is never saved in the user's
+	 * Codex history (no rollout, no thread row, nothing for memories). */
 	if (!(w = calloc(1, sizeof *w)) || !(w->brief = strdup(o->brief)) ||
-	    !(w->thread_params = json_pack("{s:s, s:o, s:s, s:s, s:{s:{s:b, s:b, s:b}}}", "cwd", o->cwd,
+	    !(w->thread_params = json_pack("{s:s, s:o, s:s, s:s, s:b, s:{s:{s:b, s:b, s:b}}}", "cwd", o->cwd,
 					   "dynamicTools", tools, "approvalPolicy", "never", "sandbox",
-					   "workspace-write", "config", "sandbox_workspace_write",
+					   "workspace-write", "ephemeral", 1, "config", "sandbox_workspace_write",
 					   "exclude_slash_tmp", 1, "exclude_tmpdir_env_var", 1, "network_access", 0)) ||
 	    (o->model && json_object_set_new(w->thread_params, "model", json_string(o->model)) < 0)) {
 		if (!w || !w->brief)

@@ -10,7 +10,8 @@
 # Checks: the worker's model saw its previews as image blocks, the refused
 # finish, the gate's sentence and the saved video; the main model got the
 # answer; ffprobe sees H.264 1920x1080 at 30 fps and AAC; the worker ran on
-# the session's model; no worker process is left.
+# the session's model; no worker process is left and nothing of it stays in
+# the Claude projects folder.
 # Usage: explainer-claude.sh BUILD (needs make npm-deps and ffprobe).
 set -u
 build=$1
@@ -102,4 +103,6 @@ for p in /proc/[0-9]*; do
 	case $({ cat "$p/comm"; } 2>/dev/null) in node|claude*) left=$((left + 1)) ;; esac
 done
 check "no worker process is left" '[ "$left" = 0 ]'
+check "nothing of the worker stays in the Claude projects folder (no transcript, no tool results)" \
+	'[ "$(find "$tmp/worker-home/.claude/projects" -type f 2>/dev/null | wc -l)" = 0 ]'
 exit $fail

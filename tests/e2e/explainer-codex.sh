@@ -11,8 +11,9 @@
 # measured length, then saved; the main model got the answer (path,
 # duration, scenes, revision, review); ffprobe sees H.264 1920x1080 at 30
 # fps and AAC; the timeline showed the phases and a finished row with the
-# path; no worker process is left and the worker's thread is not linked to
-# the session.  Then a revision by videoPath: same file, revision 1, the
+# path; no worker process is left, the worker's thread is not linked to
+# the session and nothing of it stays in the worker's Codex home (its
+# thread is ephemeral).  Then a revision by videoPath: same file, revision 1, the
 # worker started from the saved scenes.
 # Usage: explainer-codex.sh BUILD (needs make npm-deps and ffprobe).
 set -u
@@ -92,11 +93,16 @@ check "timeline: each written scene shows at once (a row with 1 scene while writ
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"writing scenes\" && e.scenes===1")" -ge 1 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
+fitted=$(answer durationSeconds first)
+check "timeline: every row of the render shows the narrated length, $fitted s, not the written one" \
+	'[ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\"")" -ge 1 ] && [ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\" && e.durationSeconds!==$fitted")" = 0 ]'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
 check "hbctl watch --text: the finished row as a line" \
 	'grep -q "timeline.explainer *explainer [^ ]*: finished, revision 0, 2 scenes, [0-9.]* s, frames [0-9]* of [0-9]* -> $video" "$tmp/rows.txt"'
 check "the worker's thread is not linked to the session (only the main thread is)" \
 	'[ "$(sqlite3 "$HB_HOME/data/appdata.db" "SELECT count(*) FROM codex_session_links WHERE session_id = '"'"'$session'"'"'" 2>/dev/null || echo x)" = 1 ]'
+check "nothing of the worker stays in its Codex home's history (no rollout, no thread)" \
+	'[ "$(codex_worker_traces)" = 0 ]'
 check "the source is kept beside the video" '[ -f "$(dirname "$video")/source/script.json" ] && [ -f "$(dirname "$video")/source/01-intro.svg" ]'
 
 sum1=$(sha256sum "$video" | cut -d' ' -f1)
@@ -109,5 +115,6 @@ check "revision: the same path, revision 1" '[ "$(answer videoPath second)" = "$
 check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" != "$sum1" ]'
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'
+check "revision: nothing of the worker stays in its Codex home's history" '[ "$(codex_worker_traces)" = 0 ]'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
 exit $fail

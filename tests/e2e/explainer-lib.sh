@@ -79,6 +79,18 @@ worker_left() {
 	echo "$n"
 }
 
+# codex_worker_traces: what the worker's codex kept of its threads in its
+# Codex home (the user's history): rollout files under sessions/ and
+# thread rows of its state database, a count.
+codex_worker_traces() {
+	local rollouts threads
+	rollouts=$(find "$tmp/worker-codex/sessions" -type f 2>/dev/null | wc -l)
+	threads=0
+	[ -f "$tmp/worker-codex/state_5.sqlite" ] &&
+		threads=$(sqlite3 "$tmp/worker-codex/state_5.sqlite" "SELECT count(*) FROM threads" 2>/dev/null || echo x)
+	echo $((rollouts + threads))
+}
+
 # explainer_idle SECONDS: true once svc-explainer runs no call (a
 # cancelled call's handler has cleaned up and let go of its video).
 explainer_idle() {

@@ -20,8 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "paths.h"
 #include "sha256.h"
 #include "../../svc-explainer/finish.h"
@@ -141,7 +143,7 @@ static void write_scene(struct fixture *f, const char *name, size_t chars)
 
 static int finish(struct fixture *f, const atomic_int *cancel, struct finish_outcome *out, char *err, size_t len)
 {
-	struct render_options ro = { 0, NULL, 0, NULL, NULL, cancel };
+	struct render_options ro = { 0, NULL, 0, NULL, NULL, cancel, 0 };
 	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
 
 	return explainer_finish(&r, out, err, len);
@@ -256,6 +258,55 @@ static void test_failures_keep_the_saved_video(void **state)
 	assert_int_equal(access(f->entry.next_video, F_OK), -1);
 }
 
+/* A render whose scene is slow: its first reported frame lasts until
+ * the deadline, as a frame of a heavy scene would. */
+static void slow_frame(void *arg, const char *phase, long done, long total)
+{
+	const long long *deadline = arg;
+
+	(void)total;
+	if (strcmp(phase, "rendering") != 0 || done == 0)
+		return;
+	while (hb_monotonic_ms() < *deadline) {
+		struct timespec ts = { 0, 10 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The caller's time limit covers the render: past its deadline a render
+ * stops within a frame with a sentence naming the limit, and nothing is
+ * saved. */
+static void test_time_limit_stops_the_render(void **state)
+{
+	struct fixture *f = *state;
+	struct finish_outcome out;
+	struct render_options ro = { 0, NULL, 0, slow_frame, NULL, NULL, 0 };
+	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
+	char err[2048];
+
+	write_scene(f, "01-intro.svg", 224);
+	write_scene(f, "02-more.svg", 224);
+	ro.deadline_ms = hb_monotonic_ms() + 5000;
+	ro.progress_arg = &ro.deadline_ms;
+	assert_int_equal(explainer_finish(&r, &out, err, sizeof err), -1);
+	if (strncmp(err, RENDER_DEADLINE_ERR ", after frame ", strlen(RENDER_DEADLINE_ERR ", after frame ")) != 0)
+		fail_msg("not stopped by the time limit: %s", err);
+	assert_non_null(strstr(err, " of 990"));
+	finish_outcome_free(&out);
+	assert_false(f->entry.has_video);
+	assert_int_equal(access(f->entry.video, F_OK), -1);
+	assert_int_equal(access(f->entry.next_video, F_OK), -1);
+
+	/* A deadline already past stops it before a narration is made. */
+	write_scene(f, "02-more.svg", 250);
+	f->spoken = 0;
+	ro.deadline_ms = hb_monotonic_ms();
+	assert_int_equal(explainer_finish(&r, &out, err, sizeof err), -1);
+	assert_string_equal(err, "the time limit was reached before the narration of scene 1 of 2");
+	assert_int_equal(f->spoken, 0);
+	finish_outcome_free(&out);
+}
+
 static int group_setup(void **state)
 {
 	char err[512];
@@ -277,6 +328,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_gate_then_save_then_revise, set_up, tear_down),
 		cmocka_unit_test_setup_teardown(test_failures_keep_the_saved_video, set_up, tear_down),
+		cmocka_unit_test_setup_teardown(test_time_limit_stops_the_render, set_up, tear_down),
 	};
 	return ck_run_group_tests(tests, group_setup, group_teardown);
 }

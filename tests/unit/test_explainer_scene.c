@@ -238,6 +238,17 @@ static void test_css(void **state)
 		     "CSS animation (the transition property) is not rendered");
 	refused_once(f, OPEN "<style>\n.a { background: url(//x.org/i.png) }\n</style>\n</svg>", 3,
 		     "url(//x.org/i.png) points outside the scene (a network address)");
+	/* CSS escapes spell the same names: decoded before the checks. */
+	refused_once(f, OPEN "<style>\n@\\69mport url(\"theme.css\");\n</style>\n</svg>", 3,
+		     "@import loads another style sheet");
+	refused_once(f, OPEN "<style>\n@\\49 MPORT 'theme.css';\n</style>\n</svg>", 3,
+		     "@import loads another style sheet");
+	refused_once(f, OPEN "<style>\n@font-f\\61 ce { src: x }\n</style>\n</svg>", 3,
+		     "@font-face loads a font file");
+	refused_once(f, OPEN "<style>\n.a { anim\\61tion: spin 2s }\n</style>\n</svg>", 3,
+		     "CSS animation (the animation property)");
+	refused_once(f, OPEN "<style>\n.a { background: \\75rl(//x.org/i.png) }\n</style>\n</svg>", 3,
+		     "url(//x.org/i.png) points outside the scene (a network address)");
 }
 
 static void test_doctype_declarations(void **state)

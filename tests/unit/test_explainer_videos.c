@@ -317,13 +317,21 @@ static void test_create(void **state)
 		video_record_free(&r);
 	}
 	/* Open, it is the creating call's: the start-up tidy of another
-	 * process leaves its work alone; closed, its leftovers go. */
+	 * process leaves its work alone; closed (its call was killed before
+	 * a finish) it never became a video, so its folder goes whole, and
+	 * the session's with it. */
 	assert_int_equal(mkdir(e.next_source, 0700), 0);
 	assert_int_equal(videos_tidy(&f->paths, err, sizeof err), 0);
 	assert_true(exists_in(e.dir, "source.next"));
 	videos_close(&e);
 	assert_int_equal(videos_tidy(&f->paths, err, sizeof err), 0);
-	assert_false(exists_in(e.dir, "source.next"));
+	assert_int_equal(access(e.dir, F_OK), -1);
+	{
+		char session_dir[HB_PATH_MAX];
+		pathf(session_dir, sizeof session_dir, "%s", e.dir);
+		*strrchr(session_dir, '/') = '\0';
+		assert_int_equal(access(session_dir, F_OK), -1);
+	}
 	/* Closed and still without a video: there is nothing to revise. */
 	assert_refused(f, SESSION, e.video, "There is no video at");
 	/* A session id that cannot name a folder. */

@@ -169,7 +169,9 @@ static void test_whole_turn(void **state)
 			    "mcp__hbcode__picture");
 	assert_non_null(caps = json_loads(CAPS, 0, NULL));
 	assert_true(json_equal(json_object_get(params, "appCapabilities"), caps));
-	assert_int_equal(json_object_size(params), 6);
+	/* the worker is private: Claude Code keeps no transcript of it */
+	assert_true(json_is_false(json_object_get(params, "persistSession")));
+	assert_int_equal(json_object_size(params), 7);
 	json_decref(caps);
 	json_decref(open);
 	assert_string_equal(read_rig_file(r, "send"),

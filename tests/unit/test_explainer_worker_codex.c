@@ -150,6 +150,8 @@ static void test_whole_turn(void **state)
 	assert_non_null(strstr(text, "\"method\":\"thread/start\""));
 	assert_non_null(strstr(text, "\"approvalPolicy\":\"never\""));
 	assert_non_null(strstr(text, "\"sandbox\":\"workspace-write\""));
+	/* the worker is private: codex saves no rollout or thread of it */
+	assert_non_null(strstr(text, "\"ephemeral\":true"));
 	assert_non_null(strstr(text, "\"exclude_slash_tmp\":true"));
 	assert_non_null(strstr(text, "\"model\":\"mock-model\""));
 	assert_non_null(strstr(text, "\"dynamicTools\":" TOOLS));
