@@ -81,6 +81,12 @@ static void on_report(struct broker *b, struct instance *inst, const struct hb_p
 	report_accept(b, inst, e);
 }
 
+static void on_renew(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	(void)peer;
+	supervisor_renew(b, inst, hb_env_str_or(e, "why", ""));
+}
+
 static const struct back_op back_ops[] = {
 	/* The service's loop, once: what it is (service, pid and concurrency
 	 * are for the log; the broker knows them from the peer), how many
@@ -118,6 +124,9 @@ static const struct back_op back_ops[] = {
 	 * its first report (a link connecting) must not be lost to the race
 	 * between the two sockets. */
 	{ "report", STARTED, on_report, { HB_REQ_STR("json") } },
+	/* Start me anew (supervisor_renew): what it must read came after its
+	 * confinement was fixed (svc-browser: a new DevToolsActivePort). */
+	{ "renew", READY, on_renew, { HB_OPT_STR("why") } },
 };
 
 static const struct back_op *find_op(const char *op)

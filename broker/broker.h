@@ -56,6 +56,7 @@ struct instance {
 	char exec[CONFIG_PATH_MAX];
 	int ready;
 	int hung;                  /* killed for missing heartbeats, or held_call */
+	int renew_asked;           /* it asked to be started anew (once a generation) */
 	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
 	long long started_ms, last_beat_ms, kill_at_ms;

@@ -95,6 +95,8 @@ static void answer_admin(struct broker *b, struct service *s, const char *errmsg
 	if (!s->admin_waiting)
 		return;
 	s->admin_waiting = 0;
+	if (!s->admin_peer.len) /* a service's own renew: nobody asked */
+		return;
 	if (errmsg) {
 		front_reply_err(b, &s->admin_peer, &s->admin_id, "service", errmsg);
 		return;
@@ -473,6 +475,22 @@ int supervisor_replace(struct broker *b, struct service *s, const char *exec, co
 	s->admin_id = *id;
 	snprintf(s->admin_op, sizeof s->admin_op, "%s", op);
 	return 0;
+}
+
+void supervisor_renew(struct broker *b, struct instance *inst, const char *why)
+{
+	struct service *s = inst->svc;
+	struct hb_peer nobody = { .len = 0 };
+	struct reqid none;
+	char err[512];
+
+	if (inst != s->cur || inst->renew_asked || s->next || s->admin_waiting)
+		return;
+	inst->renew_asked = 1;
+	memset(&none, 0, sizeof none);
+	log_info(inst->id, "asks to be started anew: %.200s", why);
+	if (supervisor_replace(b, s, s->exec, "renew", &nobody, &none, err, sizeof err) < 0)
+		log_warn(inst->id, "cannot start it anew: %s", err);
 }
 
 int supervisor_stop(struct broker *b, struct service *s, char *err, size_t errlen)

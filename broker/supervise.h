@@ -28,6 +28,11 @@ long long supervisor_next_deadline(const struct broker *b);
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void supervisor_on_heartbeat(struct instance *inst);
 
+/* inst asks to be started anew (its confinement no longer covers what
+ * it must read): when it is the current generation and asks for the
+ * first time, a replace by the configured program that answers nobody. */
+void supervisor_renew(struct broker *b, struct instance *inst, const char *why);
+
 /* Admin operations; 0, or -1 with a reason.  replace/restart answer later
  * (when the new incarnation is ready) through the admin request. */
 int supervisor_replace(struct broker *b, struct service *s, const char *exec, const char *op,

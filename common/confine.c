@@ -24,13 +24,18 @@ static int folder_of(const char *word, const struct hb_paths *p, int for_write, 
 	const char *slash = strchr(word, '/');
 	size_t baselen = slash ? (size_t)(slash - word) : strlen(word);
 
-	if (strcmp(word, "xdg-config") == 0 && !for_write) {
-		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if ((strcmp(word, "xdg-config") == 0 || strncmp(word, "xdg-config/", 11) == 0) && !for_write) {
+		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME"), *rest = word + 10;
 
+		/* a file or folder in it, by a plain relative path */
+		if (*rest && (!rest[1] || strstr(rest, "..") ||
+			      strspn(rest + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./") !=
+				      strlen(rest + 1)))
+			goto bad;
 		if (p && xdg && xdg[0] == '/')
-			snprintf(out, outlen, "%s", xdg);
+			snprintf(out, outlen, "%s%s", xdg, rest);
 		else if (p && home && home[0] == '/')
-			snprintf(out, outlen, "%s/.config", home);
+			snprintf(out, outlen, "%s/.config%s", home, rest);
 		else if (p)
 			return snprintf(err, errlen, "xdg-config: neither XDG_CONFIG_HOME nor HOME is set"), -1;
 		return 0;
@@ -45,6 +50,7 @@ static int folder_of(const char *word, const struct hb_paths *p, int for_write, 
 			return snprintf(err, errlen, "%s: the path is too long", word), -1;
 		return 0;
 	}
+bad:
 	snprintf(err, errlen,
 		 "\"%.64s\" is not a folder a service may be given: data, cache, config, runtime (each with a "
 		 "sub-folder if need be), xdg-config%s",

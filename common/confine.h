@@ -15,7 +15,9 @@
  * FOLDER is data, cache, config or runtime (this user's hbcode folders,
  * paths.h), one of them with a sub-folder (cache/speech), xdg-config (the
  * user's $XDG_CONFIG_HOME or ~/.config, where browsers keep their
- * profiles), or any (read only: the whole file system).  The system's
+ * profiles) or one file or folder in it (read only:
+ * xdg-config/chromium/DevToolsActivePort; one that is not there at the
+ * start is not given), or any (read only: the whole file system).  The system's
  * folders (/usr, /lib*, /etc, /proc, /sys, /dev, /run) are always
  * readable.  A test's HB_FAILPOINTS folder (failpoint.h) is writable too,
  * so the tests' crash points work in a confined service.
@@ -36,7 +38,7 @@
 #include "paths.h"
 
 #define HB_CONFINE_MAX_FOLDERS 16
-#define HB_CONFINE_SPEC_MAX 512
+#define HB_CONFINE_SPEC_MAX 1024
 
 struct hb_confine {
 	int network;                                   /* 1: Internet sockets allowed */

@@ -174,6 +174,16 @@ int hb_call_progress(struct hb_call *call, const char *text)
 	return send_env(call, &e);
 }
 
+int hb_call_ask_renew(struct hb_call *call, const char *why)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "renew");
+	hb_env_set_str(&e, "why", why);
+	return send_env(call, &e);
+}
+
 int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,
 		    int timeout_ms, int *ok, char **text)
 {

@@ -115,6 +115,7 @@ int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_in
 	int n, rc = -1;
 
 	out->cdp = NULL;
+	out->renew = 0;
 	pthread_mutex_lock(&b->lock);
 	if (b->cdp && cdp_alive(b->cdp)) {
 		out->cdp = cdp_ref(b->cdp);
@@ -122,7 +123,7 @@ int browser_connect(struct browser *b, const struct hb_paths *p, const atomic_in
 		pthread_mutex_unlock(&b->lock);
 		return 0;
 	}
-	if ((n = discover_browser(p, eps, DISCOVER_MAX, cancelled_flag, (void *)cancel, err, errlen)) < 0 ||
+	if ((n = discover_browser(p, eps, DISCOVER_MAX, cancelled_flag, (void *)cancel, &out->renew, err, errlen)) < 0 ||
 	    open_first(eps, n, &c, err, errlen) < 0)
 		goto out;
 	if (b->cdp)

@@ -39,6 +39,7 @@ struct browser {
 struct browser_conn {
 	struct cdp *cdp;
 	unsigned gen;
+	int renew;          /* connecting failed until this service starts anew (discover.h) */
 };
 
 int browser_init(struct browser *b);

@@ -105,8 +105,10 @@ static int port_answers(int port)
 }
 
 /* DevToolsActivePort of dir: 1 with the port and path, 0 when there is
- * none, -1 with a sentence in why when it is there but not a small
- * regular file holding the two lines Chrome writes.  Read without
+ * none, -2 when it was written after this service's start (its
+ * confinement gives only the files there at the start), -1 with a
+ * sentence in why when it is there but not a small regular file holding
+ * the two lines Chrome writes.  Read without
  * blocking: a FIFO in its place must not hold this call (and the worker
  * it runs on) for ever. */
 static int read_port_file(const char *dir, int *port, char *path, size_t pathlen, char *file, size_t filelen,
@@ -118,8 +120,13 @@ static int read_port_file(const char *dir, int *port, char *path, size_t pathlen
 	int rc;
 
 	snprintf(file, filelen, "%.1000s/DevToolsActivePort", dir);
-	if (hb_read_regular_file(file, DISCOVER_FILE_MAX, &buf, &n, why, whylen) < 0)
+	if (hb_read_regular_file(file, DISCOVER_FILE_MAX, &buf, &n, why, whylen) < 0) {
+		/* Landlock refuses the open but not access(): a file that was
+		 * not there when this service was confined (confine.h) */
+		if (errno == EACCES && access(file, R_OK) == 0)
+			return -2;
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	}
 	rc = -1;
 	if (!(nl = strchr(buf, '\n')))
 		goto bad;
@@ -198,17 +205,20 @@ static void no_file_sentence(const char *stale, const char *taken, const char *b
 			 "browser-url set http://127.0.0.1:PORT.");
 }
 
-static int from_port_files(struct browser_endpoint *out, int max, int (*cancelled)(void *), void *arg, char *err,
-			   size_t errlen)
+static int from_port_files(struct browser_endpoint *out, int max, int (*cancelled)(void *), void *arg, int *renew,
+			   char *err, size_t errlen)
 {
 	char dirs[DISCOVER_MAX][HB_PATH_MAX], file[HB_PATH_MAX + 32], path[256], why[HB_PATH_MAX + 160],
-		stale[HB_PATH_MAX + 32] = "", taken[HB_PATH_MAX + 32] = "", bad[HB_PATH_MAX + 160] = "";
+		stale[HB_PATH_MAX + 32] = "", taken[HB_PATH_MAX + 32] = "", bad[HB_PATH_MAX + 160] = "",
+		later[HB_PATH_MAX + 32] = "";
 	int n = discover_folders(dirs, DISCOVER_MAX), found = 0;
 
 	for (int i = 0; i < n && found < max; i++) {
 		int port, rc = read_port_file(dirs[i], &port, path, sizeof path, file, sizeof file, why, sizeof why);
 
-		if (rc < 0 && !bad[0])
+		if (rc == -2 && !later[0])
+			snprintf(later, sizeof later, "%s", file);
+		if (rc == -1 && !bad[0])
 			snprintf(bad, sizeof bad, "%s", why);
 		if (rc <= 0)
 			continue;
@@ -229,6 +239,14 @@ static int from_port_files(struct browser_endpoint *out, int max, int (*cancelle
 	}
 	if (found > 0)
 		return found;
+	if (later[0]) {
+		*renew = 1;
+		snprintf(err, errlen,
+			 "Chrome wrote %s after svc-browser started, and svc-browser may read only the port files that "
+			 "were there at its start; it is starting anew to read it. Call again in a moment.",
+			 later);
+		return -1;
+	}
 	no_file_sentence(stale, taken, bad, err, errlen);
 	return -1;
 }
@@ -282,7 +300,7 @@ static int from_setting(const char *setting, struct browser_endpoint *out, int (
 }
 
 int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int max, int (*cancelled)(void *),
-		     void *arg, char *err, size_t errlen)
+		     void *arg, int *renew, char *err, size_t errlen)
 {
 	char setting[HB_BROWSER_URL_MAX + 1], why[512];
 
@@ -293,5 +311,5 @@ int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int
 	}
 	if (setting[0])
 		return from_setting(setting, out, cancelled, arg, err, errlen) < 0 ? -1 : 1;
-	return from_port_files(out, max, cancelled, arg, err, errlen);
+	return from_port_files(out, max, cancelled, arg, renew, err, errlen);
 }

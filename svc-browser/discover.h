@@ -34,9 +34,11 @@ struct browser_endpoint {
  * another browser's WebSocket path (a stale file whose port another
  * program took).  Chrome's WebSocket-only mode (chrome://inspect)
  * answers /json/version 404: such an endpoint is given, and the Upgrade
- * tells.  cancelled may be NULL. */
+ * tells.  cancelled may be NULL.  *renew is set to 1 when the only port
+ * file was written after this service was confined, which it can then
+ * read only once started anew (hb_call_ask_renew). */
 int discover_browser(const struct hb_paths *p, struct browser_endpoint *out, int max, int (*cancelled)(void *),
-		     void *arg, char *err, size_t errlen);
+		     void *arg, int *renew, char *err, size_t errlen);
 
 /* The user data folders searched, in order, for this system and this
  * HOME / XDG_CONFIG_HOME: writes up to max paths into dirs (each

@@ -34,6 +34,8 @@
  */
 #include "../harness/checks.h"
 
+#include "paths.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -125,7 +127,7 @@ static void write_file(const char *rel, const char *text)
 	snprintf(dir, sizeof dir, "%s", path);
 	if ((slash = strrchr(dir, '/')))
 		*slash = '\0';
-	if (mkdir(dir, 0700) < 0 && access(dir, F_OK) < 0)
+	if (hb_mkdir_p(dir, 0700) < 0)
 		fail_msg("cannot make %s", dir);
 	if (!(f = fopen(path, "w")))
 		fail_msg("cannot write %s", path);
@@ -135,16 +137,26 @@ static void write_file(const char *rel, const char *text)
 
 static int setup(void **state)
 {
-	char *conf = probe_config();
+	char *conf = probe_config(), xdg[320];
+	const char *env[sizeof probe_env / sizeof probe_env[0] + 1];
+	size_t n = 0;
 	int rc;
 
 	(void)state;
-	if (!conf || open_listener() < 0) {
+	if (!conf || open_listener() < 0 || fx_prepare(&F, conf) < 0) {
 		free(conf);
 		return -1;
 	}
-	rc = fx_start(&F, conf, probe_env);
 	free(conf);
+	/* the user's ~/.config: a browser's port file, another tool's token */
+	write_file("xdg/chromium/DevToolsActivePort", "9222\n/devtools/browser/probe\n");
+	write_file("xdg/gh/hosts.yml", "oauth_token: gho_probe\n");
+	snprintf(xdg, sizeof xdg, "XDG_CONFIG_HOME=%s/xdg", F.dir);
+	for (; probe_env[n]; n++)
+		env[n] = probe_env[n];
+	env[n++] = xdg;
+	env[n] = NULL;
+	rc = fx_start_prepared(&F, env);
 	return rc;
 }
 
@@ -336,11 +348,41 @@ static void test_no_service_acts_as_user(void **state)
 		       unscoped);
 }
 
+/* svc-browser reads the port files of the browser folders it searches,
+ * those there at its start, and nothing else of ~/.config. */
+static void test_browser_reads_only_port_files(void **state)
+{
+	char args[1200];
+	json_t *got;
+
+	(void)state;
+	if (!files_confined("svc-browser")) {
+		printf("note: no Landlock here; svc-browser's ~/.config rule was not checked\n");
+		return;
+	}
+	write_file("xdg/google-chrome/DevToolsActivePort", "9223\n/devtools/browser/later\n");
+	snprintf(args, sizeof args, "{\"read\":\"%s/xdg/chromium/DevToolsActivePort\",\"write\":\"%s/xdg/gh/hosts.yml\"}",
+		 F.dir, F.dir);
+	got = probe("svc-browser", args);
+	expect_outcome("svc-browser", got, "read", 1, "of chromium's DevToolsActivePort");
+	expect_outcome("svc-browser", got, "write", 0, "of another tool's token");
+	json_decref(got);
+	snprintf(args, sizeof args, "{\"read\":\"%s/xdg/gh/hosts.yml\"}", F.dir);
+	got = probe("svc-browser", args);
+	expect_outcome("svc-browser", got, "read", 0, "of another tool's token in ~/.config");
+	json_decref(got);
+	snprintf(args, sizeof args, "{\"read\":\"%s/xdg/google-chrome/DevToolsActivePort\"}", F.dir);
+	got = probe("svc-browser", args);
+	expect_outcome("svc-browser", got, "read", 0, "of a port file written after its start");
+	json_decref(got);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_service_confined),
 		cmocka_unit_test(test_no_service_acts_as_user),
+		cmocka_unit_test(test_browser_reads_only_port_files),
 	};
 
 	(void)argc;
