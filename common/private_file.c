@@ -1,8 +1,7 @@
 /*
- * private_file - see private_file.h.  Each file is opened with O_NOFOLLOW
- * and judged and changed through its descriptor, so a link planted in the
- * folder is refused rather than followed, and what is changed is what was
- * judged.
+ * private_file - see private_file.h.  A file that is there is judged by
+ * lstat and changed by path, never opened (narrow() says why); a link
+ * planted in the folder is refused rather than followed.
  */
 #include "private_file.h"
 
@@ -15,13 +14,24 @@
 
 #include "paths.h"
 
-/* fd (of path) to mode 0600 when it is a regular file of ours with more. */
-static int narrow(int fd, const char *path, char *err, size_t errlen)
+/* path to mode 0600 when it is a regular file of ours with more.  Never
+ * opened: the process may hold SQLite connections to it, and closing any
+ * descriptor of a file drops every POSIX lock the process holds on it, so
+ * another connection would take the -shm file for unused and truncate it
+ * under a reader's mapping (SIGBUS).  The folder is this user's alone
+ * (0700), so nothing replaces the file between the look and the change. */
+static int narrow(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (fstat(fd, &st) < 0) {
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
 		snprintf(err, errlen, "cannot look at %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s is a symbolic link; move it aside", path);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -30,7 +40,7 @@ static int narrow(int fd, const char *path, char *err, size_t errlen)
 	}
 	if ((st.st_mode & 0777) == 0600 || st.st_uid != geteuid())
 		return 0; /* another owner's file: SQLite's open says what is wrong */
-	if (fchmod(fd, 0600) < 0) {
+	if (chmod(path, 0600) < 0) {
 		snprintf(err, errlen, "cannot make %s private (mode 0600): %s", path, strerror(errno));
 		return -1;
 	}
@@ -40,30 +50,19 @@ static int narrow(int fd, const char *path, char *err, size_t errlen)
 /* path made 0600; created (empty) when create is set and it is missing. */
 static int make_private(const char *path, int create, char *err, size_t errlen)
 {
-	int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, fd, rc;
+	int fd;
 
-	/* O_EXCL: a new file is ours, made 0600 below whatever the umask. */
+	/* O_EXCL: a new file is ours and nobody holds it yet, so closing it
+	 * drops no lock; made 0600 whatever the umask. */
 	if (create && (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0) {
-		rc = narrow(fd, path, err, errlen);
 		close(fd);
-		return rc;
+		return 0;
 	}
 	if (create && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if ((fd = open(path, flags)) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		if (errno == ELOOP)
-			snprintf(err, errlen, "%s is a symbolic link; move it aside", path);
-		else
-			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = narrow(fd, path, err, errlen);
-	close(fd);
-	return rc;
+	return narrow(path, err, errlen);
 }
 
 int hb_db_files_private(const char *db_path, char *err, size_t errlen)

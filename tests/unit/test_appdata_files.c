@@ -4,7 +4,10 @@
  * 022 a new appdata.db, its -wal and its -shm are 0600; a file an older
  * version left 0644, and its -wal, are narrowed at the next open; a
  * symbolic link where appdata.db belongs is refused with a sentence, not
- * followed.
+ * followed; and a second open in the same process leaves the first
+ * connection's locks in place (closing any descriptor of a file drops all
+ * of a process's POSIX locks on it, and another process finding no lock
+ * on the -shm file truncates it under the first's mapping: SIGBUS).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../appdata/appdata.h"
@@ -99,6 +104,32 @@ static void test_old_files_narrowed(void **state)
 	appdata_close(db);
 }
 
+/* SQLite's dead-man-switch byte of the -shm file (UNIX_SHM_DMS): every
+ * connection with the file mapped holds a read lock on it. */
+#define SHM_DMS_BYTE 128
+
+static void test_second_open_keeps_locks(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = open_and_write(f->path), *again = open_and_write(f->path);
+	int st;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = SHM_DMS_BYTE, .l_len = 1 };
+		int fd = open(f->shm, O_RDWR);
+
+		_exit(fd < 0 || fcntl(fd, F_GETLK, &fl) < 0 ? 2 : fl.l_type == F_UNLCK ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail_msg("after a second open this process holds no lock on %s (child said %d)", f->shm,
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	appdata_close(again);
+	appdata_close(db);
+}
+
 static void test_link_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -118,6 +149,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_new_files_private, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_old_files_narrowed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_open_keeps_locks, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
