@@ -158,7 +158,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 	/* The sender and the op are named only for a log line: a frame that
 	 * is served needs neither. */
 	if (!may_send(row, inst, peer)) {
-		hb_peer_name(peer, name, sizeof name);
+		incarnation_peer_name(inst, peer, name, sizeof name);
 		hb_escape(op, strlen(op), 48, shown, sizeof shown); /* whatever the peer sent */
 		log_warn(NULL, "back: %s from %s (pid %ld) dropped: not a ready service of this broker", shown, name,
 			 (long)peer->pid);
@@ -170,7 +170,7 @@ static void dispatch(struct broker *b, const struct hb_peer *peer, const struct 
 		return;
 	}
 	if (hb_fields_check(e, row->op, row->fields, HB_OP_MAX_FIELDS, err, sizeof err) < 0) {
-		hb_peer_name(peer, name, sizeof name);
+		incarnation_peer_name(inst, peer, name, sizeof name);
 		log_warn(inst ? inst->id : NULL, "back: bad frame from %s: %s", name, err);
 		return;
 	}

@@ -123,6 +123,7 @@ struct call {
 	struct service *svc;
 	struct instance *inst;          /* CALL_SENT */
 	int worker;                     /* index in inst->workers, -1 for overflow */
+	unsigned min_gen;               /* waiting: only a generation this new may take it (renew) */
 	long long start_ms, wait_deadline_ms;
 	char *strings;                  /* tool and args */
 	char *ctx_strings;              /* the context, once it is known */

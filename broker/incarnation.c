@@ -191,6 +191,19 @@ static int peer_is_instance(const struct hb_peer *peer, const struct instance *i
 	       (peer->len == len + 5 && memcmp(peer->id + len, ".task", 5) == 0);
 }
 
+void incarnation_peer_name(const struct instance *inst, const struct hb_peer *peer, char *out, size_t outlen)
+{
+	size_t len;
+
+	if (!inst) {
+		hb_peer_name(peer, out, outlen);
+		return;
+	}
+	len = strlen(inst->rid);
+	snprintf(out, outlen, "%s%.*s", inst->id, (int)(peer->len > len ? peer->len - len : 0),
+		 (const char *)peer->id + (peer->len > len ? len : 0));
+}
+
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer)
 {
 	struct instance *all[SUPERVISOR_MAX_LISTED];

@@ -27,6 +27,10 @@ int incarnation_is_child(const struct instance *inst);
 /* Every live instance of s (cur, next, the draining ones) into out[max];
  * returns the count. */
 int supervisor_instances(const struct service *s, struct instance **out, int max);
+/* How a log line names peer, a socket of inst (NULL: unknown): the
+ * instance's id and the socket's suffix ("svc-x#3.w0"), without the
+ * random part of its routing id. */
+void incarnation_peer_name(const struct instance *inst, const struct hb_peer *peer, char *out, size_t outlen);
 /* The instance behind a back-socket peer (its loop or one of its
  * workers), or NULL. */
 struct instance *supervisor_instance(struct broker *b, const struct hb_peer *peer);

@@ -15,6 +15,7 @@
 
 #include "call.h"
 #include "events.h"
+#include "fail_codes.h"
 #include "log.h"
 #include "reply.h"
 #include "services.h"
@@ -411,6 +412,26 @@ static void release_worker(struct instance *inst, const struct hb_peer *peer)
 	}
 }
 
+/* A call its service gave back for its next generation (HB_FAIL_RENEW),
+ * once and only while that generation is on its way: it waits for it,
+ * with the deadline of a call waiting for a restart.  1 when taken. */
+static int renew_call(struct broker *b, struct call *c, const char *code)
+{
+	struct service *s = c->svc;
+
+	if (strcmp(code, HB_FAIL_RENEW) != 0 || c->min_gen || !s->next)
+		return 0;
+	unlink_call(c);
+	c->inst = NULL;
+	c->worker = -1;
+	c->state = CALL_WAITING;
+	c->min_gen = s->next->gen;
+	c->wait_deadline_ms = broker_now_ms() + b->set.call_wait_ms;
+	list_push(&s->wait_head, &s->wait_tail, c);
+	log_info(c->key, "%s gave it back for its generation %u", s->cfg->name, c->min_gen);
+	return 1;
+}
+
 void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,
 		  const struct hb_env *e)
 {
@@ -423,7 +444,9 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 	} else {
 		release_worker(from, peer);
 	}
-	if (c && c->inst == from) {
+	if (c && c->inst == from && renew_call(b, c, hb_env_str_or(e, "code", ""))) {
+		/* it waits for the new generation */
+	} else if (c && c->inst == from) {
 		from->svc->served++;
 		snprintf(c->fail_code, sizeof c->fail_code, "%s", hb_env_str_or(e, "code", ""));
 		c->images = hb_env_str(e, "images"); /* e outlives the answer */
@@ -452,8 +475,12 @@ void route_fail_instance(struct broker *b, struct instance *inst, const char *te
 
 void route_flush_waiting(struct broker *b, struct service *s)
 {
-	while (s->wait_head && s->cur && has_room(s->cur)) {
-		struct call *c = s->wait_head;
+	struct call *next;
+
+	for (struct call *c = s->wait_head; c && s->cur && has_room(s->cur); c = next) {
+		next = c->next;
+		if (c->min_gen > s->cur->gen)
+			continue; /* given back for a newer generation (renew_call) */
 		unlink_call(c);
 		if (send_to_instance(b, c, s->cur) < 0) {
 			/* Every free worker turned out gone: wait for the next. */

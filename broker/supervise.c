@@ -366,7 +366,7 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 	struct service *s;
 	int64_t overflow;
 
-	hb_peer_name(peer, name, sizeof name);
+	incarnation_peer_name(inst, peer, name, sizeof name);
 	if (!inst || inst->pid != peer->pid) {
 		/* Not a child we started: a stale or foreign process. */
 		log_warn(NULL, "refused ready from %s (pid %ld): not a service this broker started",

@@ -16,4 +16,9 @@
  * writing into another session's conversation. */
 #define HB_FAIL_LINK_TAKEN "link-taken"
 
+/* The service asked to be started anew (hb_call_ask_renew) because this
+ * call needs what only a new generation may reach: the broker gives the
+ * call to that generation once it is ready, once, instead of answering. */
+#define HB_FAIL_RENEW "renew"
+
 #endif

@@ -134,12 +134,14 @@ int hb_call_fail_code(struct hb_call *call, const char *code, const char *text);
 
 /* Publish a progress line for the timeline (best effort). */
 int hb_call_progress(struct hb_call *call, const char *text);
-/* Ask the broker to start this service anew: a new generation takes the
- * calls from now on while this one finishes its own, as in a replace by
- * the same program.  For a service whose confinement, fixed at its
- * start, no longer covers what it must read (svc-browser: a port file
- * Chrome wrote later).  Honoured once a generation.  0 or -1. */
-int hb_call_ask_renew(struct hb_call *call, const char *why);
+/* Answer call by asking the broker to start this service anew (why, for
+ * its log) and to give call to the new generation: a new generation
+ * takes the calls from now on while this one finishes its own, as in a
+ * replace by the same program.  For a service whose confinement, fixed
+ * at its start, no longer covers what the call needs (svc-browser: a
+ * port file Chrome wrote later).  The broker does it once a generation
+ * and once a call; otherwise the caller gets text.  Like hb_call_fail. */
+int hb_call_renew(struct hb_call *call, const char *why, const char *text);
 
 /* Call another family's tool through the broker.  Blocks up to timeout_ms;
  * returns 0 with *ok set and *text (caller frees) the tool's answer, or -1

@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zmq.h>
 
 #include "envelope.h"
+#include "fail_codes.h"
+#include "log.h"
 #include "service_task.h"
 #include "sock.h"
 #include "utf8.h"
@@ -174,14 +177,20 @@ int hb_call_progress(struct hb_call *call, const char *text)
 	return send_env(call, &e);
 }
 
-int hb_call_ask_renew(struct hb_call *call, const char *why)
+int hb_call_renew(struct hb_call *call, const char *why, const char *text)
 {
 	struct hb_env e;
+	int rc;
 
+	/* on this worker's socket, so the broker has the new generation on
+	 * its way before the answer that names it */
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "renew");
 	hb_env_set_str(&e, "why", why);
-	return send_env(call, &e);
+	rc = send_env(call, &e);
+	if (rc < 0)
+		log_warn(call->ctx.key, "cannot ask the broker to start this service anew: %s", zmq_strerror(errno));
+	return hb_call_fail_code(call, HB_FAIL_RENEW, text);
 }
 
 int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_json,

@@ -19,7 +19,6 @@
 #include "act.h"
 #include "actions.h"
 #include "json.h"
-#include "log.h"
 #include "settings.h"
 #include "tunables.h"
 
@@ -126,11 +125,9 @@ int browser_tool(struct hb_call *call, const json_t *args)
 					   "type, press, scroll, wait, screenshot or close.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
-	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0) {
-		if (a.conn.renew && hb_call_ask_renew(call, "a browser's DevToolsActivePort appeared after its start") < 0)
-			log_warn(NULL, "cannot ask the broker to start svc-browser anew");
-		return hb_call_fail(call, err);
-	}
+	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)
+		return a.conn.renew ? hb_call_renew(call, "a browser wrote its DevToolsActivePort after this start", err)
+				    : hb_call_fail(call, err);
 	tab = json_string_value(json_object_get(args, "tab"));
 	rc = 0;
 	if (act->needs == NEEDS_TAB || (act->needs == NEEDS_TAB_OR_NEW && tab)) {

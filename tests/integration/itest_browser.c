@@ -976,15 +976,14 @@ static void test_discovery(void **state)
 	free(t);
 	/* Chromium's file comes back after svc-browser started: its
 	 * confinement gives only the port files there at its start, so it
-	 * says so and asks to be started anew, and the new one reads it */
+	 * asks to be started anew and gives the call back to the broker,
+	 * which hands it to the new generation: the call is answered by it */
 	{
 		long long gen = fx_service_num(&F, "svc-browser", "generation");
 
 		assert_int_equal(rename(aside, file), 0);
-		t = call(&A, 0, "after svc-browser started", "{\"action\":\"tabs\"}");
-		assert_non_null(strstr(t, "chromium/DevToolsActivePort"));
-		free(t);
-		assert_int_equal(fx_wait_up(&F, "svc-browser", gen + 1, 20000), 0);
+		free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
+		assert_int_equal(fx_service_num(&F, "svc-browser", "generation"), gen + 1);
 		A.tab[0] = B.tab[0] = '\0';
 	}
 	free(call(&A, 1, "of this session", "{\"action\":\"tabs\"}"));
