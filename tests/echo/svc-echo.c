@@ -328,7 +328,21 @@ static int echo_event(struct hb_call *call, const json_t *args)
 	return hb_call_succeed(call, "event published");
 }
 
+/* {"always": bool}: given back for the next generation (hb_call_renew)
+ * by the first generation, or by every one with always; a generation
+ * that keeps it says which it is. */
+static int renew(struct hb_call *call, const json_t *args)
+{
+	const char *id = getenv("HB_SERVICE_ID");
+	const char *gen = id && strchr(id, '#') ? strchr(id, '#') + 1 : "?";
+
+	if (json_is_true(json_object_get(args, "always")) || strncmp(gen, "1~", 2) == 0)
+		return hb_call_renew(call, "the test asked", "not renewed");
+	return hb_call_succeedf(call, "served by generation %.*s", (int)strcspn(gen, "~"), gen);
+}
+
 static const struct hb_service_tool tools[] = {
+	{ "renew", renew },
 	{ "echo", echo },
 	{ "sleep", sleep_ms },
 	{ "subcall", subcall },

@@ -305,6 +305,30 @@ static void test_squatted_routing_ids(void **state)
 	ck_finish(f);
 }
 
+/* ---- A call given back for the next generation (renew) ----------------- */
+
+/* svc-echo's first generation gives the call back (hb_call_renew): the
+ * broker starts a second and hands it the call, whose caller sees one
+ * answer, the second's.  A call given back again by that one is
+ * answered with the service's sentence: a call is renewed once. */
+static void test_renewed_call_served_by_next(void **state)
+{
+	static const char conf[] = "[service svc-echo]\n"
+				   "exec = @BUILD@/tests/svc-echo\n"
+				   "concurrency = 2\n"
+				   "tools = echo renew\n";
+	struct fixture *f = *state;
+
+	ck_start(f, conf, NULL);
+	free(fx_call_expect(f, "renew", "{}", 1, "served by generation 2"));
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 2);
+	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 0);
+	ck_svc_str_equal(f, "svc-echo", "lastExit", ""); /* a renewal is no crash */
+	free(fx_call_expect(f, "renew", "{\"always\":true}", 0, "not renewed"));
+	assert_int_equal(fx_wait_up(f, "svc-echo", 3, 10000), 0); /* it asked, and was started anew */
+	ck_finish(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +339,7 @@ int main(void)
 		ck_unit_test(test_draining_oldest_drains_first),
 		ck_unit_test(test_replace_refuses_data_folder),
 		ck_unit_test(test_squatted_routing_ids),
+		ck_unit_test(test_renewed_call_served_by_next),
 	};
 
 	return ck_run_group_tests(tests, NULL, NULL);
