@@ -19,11 +19,6 @@
 #include "snapshot.h"
 
 #define SETTLE_MS 400
-/* A page past either is too large for its whole accessibility tree (its
- * answer alone would be tens of megabytes). */
-#define SNAPSHOT_PAGE_ELEMENTS 20000
-#define SNAPSHOT_PAGE_CHARS 500000
-#define SNAPSHOT_TOO_LARGE_MAX 512
 #define STALE_REF                                                                                             \
 	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
@@ -220,13 +215,14 @@ int act_element(struct act *a, const char *ref, const char *selector, long *node
 	return *node > 0 ? 0 : (hb_call_fail(a->call, "The browser did not say which element matched."), -1);
 }
 
-int act_wait_load(struct act *a, unsigned long mark, const char *what)
+/* Wait for the event that ends a load (see act_wait_load). */
+static int wait_loaded(struct act *a, const char *event, unsigned long mark, const char *what)
 {
 	char err[CDP_ERR_MAX];
 	json_t *ev = NULL;
 	unsigned long next;
-	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, "Page.loadEventFired", mark, a->load_ms,
-					 a->cancel, &ev, &next, err, sizeof err);
+	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, event, mark, a->load_ms, a->cancel, &ev, &next,
+					 err, sizeof err);
 
 	json_decref(ev);
 	if (f == CDP_OK)
@@ -244,6 +240,11 @@ int act_wait_load(struct act *a, unsigned long mark, const char *what)
 	return act_fail(a, f, what, err), -1;
 }
 
+int act_wait_load(struct act *a, unsigned long mark, const char *what)
+{
+	return wait_loaded(a, "Page.loadEventFired", mark, what);
+}
+
 int act_settle(struct act *a, unsigned long mark)
 {
 	char err[CDP_ERR_MAX];
@@ -257,7 +258,10 @@ int act_settle(struct act *a, unsigned long mark)
 		return 0; /* nothing started: the page changed in place, if at all */
 	if (f != CDP_OK)
 		return act_fail(a, f, "waiting for the page", err), -1;
-	return act_wait_load(a, mark, "loading the page the action opened");
+	/* stopped loading, not loaded: a link to a place in the same page
+	 * (#row) starts and stops a load with no load event, and a new page
+	 * stops after its load event */
+	return wait_loaded(a, "Page.frameStoppedLoading", mark, "loading the page the action opened");
 }
 
 void act_tab_line(struct act *a, char *out, size_t outlen)
@@ -277,77 +281,10 @@ void act_tab_line(struct act *a, char *out, size_t outlen)
 	json_decref(res);
 }
 
-/* Whether the page is small enough for its whole accessibility tree:
- * 1, or 0 with the sentence that replaces the snapshot in *text
- * (malloc'd), or -1 after answering.  Chrome builds the tree of the whole
- * page for Accessibility.getFullAXTree, whatever part of it is used: a
- * 60,000-row table held its renderer for minutes in gigabytes, and an
- * 11 MB text page's tree was past 64 MiB.  Counting elements and text
- * in the page costs neither. */
-static int small_enough(struct act *a, char **text)
-{
-	json_t *v = NULL;
-	long long elements, chars;
-
-	*text = NULL;
-	if (act_eval(a, "[document.getElementsByTagName('*').length,"
-			" (document.body || document.documentElement).textContent.length]", &v) < 0)
-		return -1;
-	elements = json_integer_value(json_array_get(v, 0));
-	chars = json_integer_value(json_array_get(v, 1));
-	json_decref(v);
-	if (elements <= SNAPSHOT_PAGE_ELEMENTS && chars <= SNAPSHOT_PAGE_CHARS)
-		return 1;
-	if (!(*text = malloc(SNAPSHOT_TOO_LARGE_MAX))) {
-		hb_call_fail(a->call, "out of memory");
-		return -1;
-	}
-	snprintf(*text, SNAPSHOT_TOO_LARGE_MAX,
-		 "(No snapshot: the page is too large for one, with %lld elements and %lld characters of text; its "
-		 "accessibility tree would hold the browser for a long time. Read its text with action read (in "
-		 "parts), take a screenshot, and act on elements by selector.)\n",
-		 elements, chars);
-	return 0;
-}
-
-char *act_snapshot(struct act *a, size_t max_chars)
-{
-	struct snapshot s;
-	json_t *res = NULL;
-	char err[512];
-	char *text;
-	int small = small_enough(a, &text);
-
-	if (small <= 0)
-		return text;
-	if (act_tab_call(a, "Accessibility.getFullAXTree", NULL, &res) < 0)
-		return NULL;
-	/* Chrome may keep the tree it built, and keep it up to date with
-	 * every change of the page, while the domain is on */
-	{
-		json_t *off = NULL;
-		char why[256];
-
-		if (cdp_call(a->conn.cdp, a->tab.session, "Accessibility.disable", NULL, a->step_ms, a->cancel, &off, why,
-			     sizeof why) == CDP_OK)
-			json_decref(off);
-	}
-	if (snapshot_build(json_object_get(res, "nodes"), max_chars, &s, err, sizeof err) < 0) {
-		json_decref(res);
-		hb_call_failf(a->call, "The page's snapshot could not be made: %s", err);
-		return NULL;
-	}
-	json_decref(res);
-	text = s.text;
-	s.text = NULL;
-	snapshot_free(&s);
-	return text;
-}
-
 int act_answer_with_snapshot(struct act *a, const char *head)
 {
 	char line[1024];
-	char *snap = act_snapshot(a, ACT_SNAPSHOT_CHARS);
+	char *snap = act_snapshot(a, ACT_SNAPSHOT_CHARS, NULL);
 	int rc;
 
 	if (!snap)

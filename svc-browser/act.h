@@ -66,9 +66,17 @@ void act_tab_line(struct act *a, char *out, size_t outlen);
  * ACT_SNAPSHOT_CHARS): what an agent reads after every action that may
  * change the page. */
 int act_answer_with_snapshot(struct act *a, const char *head);
-/* The snapshot text of the tab (malloc'd), bounded by max_chars, or NULL
- * after answering. */
-char *act_snapshot(struct act *a, size_t max_chars);
+/* Which part of the page a snapshot shows: the subtree of the element of
+ * ref or selector (neither: the page), from the offset a cut snapshot
+ * named (0: from its start). */
+struct act_scope {
+	const char *ref, *selector;
+	long long offset;
+};
+/* The snapshot text of the tab (malloc'd), bounded by max_chars, of the
+ * whole page (scope NULL) or a part, or NULL after answering.  A cut one
+ * ends by saying how to ask for the next part (act_snap.c). */
+char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scope);
 
 /* The JSON value of expression evaluated in the tab's page: 0 with *value
  * (a new reference), or -1 after answering. */

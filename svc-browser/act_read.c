@@ -25,11 +25,16 @@
 
 int action_snapshot(struct act *a)
 {
+	struct act_scope scope = { json_string_value(json_object_get(a->args, "ref")),
+				   json_string_value(json_object_get(a->args, "selector")),
+				   json_integer_value(json_object_get(a->args, "offset")) };
 	char line[1024];
-	char *snap = act_snapshot(a, SNAPSHOT_CHARS);
+	char *snap;
 	int rc;
 
-	if (!snap)
+	if (scope.ref && scope.selector)
+		return hb_call_fail(a->call, "Action snapshot takes a ref or a selector, not both.");
+	if (!(snap = act_snapshot(a, SNAPSHOT_CHARS, &scope)))
 		return -1;
 	act_tab_line(a, line, sizeof line);
 	rc = hb_call_succeedf(a->call, "%s%s%s\n%s", a->note, a->note[0] ? "\n" : "", line, snap);

@@ -52,13 +52,14 @@ struct walk {
 	struct sbuf out, line, text;
 	size_t limit;       /* bound on the lines, the note's room taken off */
 	int cut;
+	size_t cut_node;    /* the first node left out */
 	size_t lines, refs, more;
 	int tpend;          /* text waiting in text */
-	size_t tdepth, tblock;
+	size_t tdepth, tblock, tnode;
 };
 
 /* Roles whose element an agent acts on or points at: these get a ref. */
-static const char *const ref_roles[] = {
+const char *const snapshot_ref_roles[] = {
 	"button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio",
 	"menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
 	"option", "listbox", "spinbutton", "treeitem", "DisclosureTriangle", NULL
@@ -255,7 +256,7 @@ static int wants_ref(const struct ax *a)
 {
 	if (backend_id(a) < 0 || is_document(a))
 		return 0;
-	return prop_state(a, "focusable") == 1 || in_list(a->role, ref_roles);
+	return prop_state(a, "focusable") == 1 || in_list(a->role, snapshot_ref_roles);
 }
 
 /* The inside of a plain text field is Chrome's editor: its text is the value. */
@@ -292,10 +293,12 @@ static void put_indent(struct sbuf *b, size_t depth)
 		sb_putn(b, spaces, 2);
 }
 
-/* Keep the line in w->line if it fits, else count it as left out. */
-static void commit_line(struct walk *w, int has_ref)
+/* Keep the line of node in w->line if it fits, else count it as left out. */
+static void commit_line(struct walk *w, int has_ref, size_t node)
 {
 	if (w->cut || w->out.len + w->line.len + 1 > w->limit) {
+		if (!w->cut)
+			w->cut_node = node;
 		w->cut = 1;
 		w->more++;
 		return;
@@ -321,7 +324,7 @@ static void flush_text(struct walk *w)
 	put_indent(&w->line, w->tdepth);
 	sb_puts(&w->line, "- text ");
 	put_quoted(&w->line, s, n, SNAPSHOT_TEXT_MAX);
-	commit_line(w, 0);
+	commit_line(w, 0, w->tnode);
 }
 
 /* Join s to the text waiting at this level, or start a new one. */
@@ -333,6 +336,7 @@ static void add_text(struct walk *w, const struct item *it, const char *s)
 		w->text.len = 0;
 		w->tpend = 1;
 		w->tdepth = it->depth;
+		w->tnode = it->node;
 	} else if (w->tblock != it->block && w->text.len && !is_space(w->text.p[w->text.len - 1]) &&
 		   *s && !is_space(*s)) {
 		sb_putn(&w->text, " ", 1);
@@ -451,7 +455,7 @@ static void emit_node(struct walk *w, const struct item *it)
 	if (ref)
 		sb_printf(&w->line, " [ref=e%ld]", backend_id(a));
 	put_value(w, a);
-	commit_line(w, ref);
+	commit_line(w, ref, it->node);
 }
 
 static int push(struct walk *w, size_t node, size_t depth, const char *pname, size_t block)
@@ -667,6 +671,7 @@ int snapshot_build(const json_t *nodes, size_t max_chars, struct snapshot *out,
 	out->text = w.out.p;
 	out->len = w.out.len;
 	out->truncated = w.cut;
+	out->cut_node = w.cut_node;
 	out->nodes = w.lines;
 	out->refs = w.refs;
 	walk_free(&w);

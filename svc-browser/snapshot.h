@@ -55,7 +55,8 @@
  *   as absent.
  * - Bounded: the lines stop at a line boundary so that the text with the
  *   final note stays within max_chars (bytes), and the note says how many
- *   nodes were left out (SNAPSHOT_CUT_NOTE).
+ *   nodes were left out (SNAPSHOT_CUT_NOTE); cut_node names the first, so
+ *   that the caller can offer the next part from there.
  */
 #ifndef BROWSER_SNAPSHOT_H
 #define BROWSER_SNAPSHOT_H
@@ -68,14 +69,16 @@
 #define SNAPSHOT_URL_MAX   100   /* characters of a link's url */
 #define SNAPSHOT_MAX_DEPTH 40    /* levels of indentation */
 #define SNAPSHOT_MIN_CHARS 256   /* a smaller max_chars is raised to this */
-/* The last line of a cut snapshot: max_chars, then the nodes left out. */
-#define SNAPSHOT_CUT_NOTE "… snapshot cut at %zu characters: %zu more nodes. " \
-	"Read the text with action read, or scroll.\n"
+/* The last line of a cut snapshot: max_chars, then the nodes left out.
+ * The way to them is the caller's to say (it knows where the nodes came
+ * from): scrolling does not bring them, the tree is the whole page's. */
+#define SNAPSHOT_CUT_NOTE "… snapshot cut at %zu characters: %zu more nodes.\n"
 
 struct snapshot {
 	char *text;      /* malloc'd, NUL-terminated; lines end in \n */
 	size_t len;
 	int truncated;   /* cut at max_chars (the last line says so) */
+	size_t cut_node; /* when truncated: the index in nodes of the first node left out */
 	size_t nodes;    /* lines shown, the note not counted */
 	size_t refs;     /* of them, lines with a ref */
 };
@@ -86,6 +89,9 @@ struct snapshot {
 int snapshot_build(const json_t *nodes, size_t max_chars, struct snapshot *out,
 		   char *err, size_t errlen);
 void snapshot_free(struct snapshot *s);
+/* The roles whose nodes get a ref (besides focusable ones), NULL-ended:
+ * page_walk.c asks for the backend ids of these only. */
+extern const char *const snapshot_ref_roles[];
 /* "e123" -> 123 (the backendDOMNodeId), or -1 when ref is not of that form. */
 long snapshot_ref_node(const char *ref);
 

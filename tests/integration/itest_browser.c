@@ -636,6 +636,71 @@ static void huge_call_beside_wait(const char *a_args, const char *a_want)
 	assert_int_equal(connections_made(), before);
 }
 
+/* The offset a cut snapshot names for its next part. */
+static long long next_offset(const char *snapshot)
+{
+	const char *at = strstr(snapshot, "The next part: action snapshot with offset ");
+
+	if (!at)
+		fail_msg("no next part named:\n%s", snapshot);
+	return strtoll(at + strlen("The next part: action snapshot with offset "), NULL, 10);
+}
+
+/* Click the ref of the line holding needle in snapshot: the page's
+ * address then ends with want (the row's #rN). */
+static void click_line(const char *snapshot, const char *needle, const char *want)
+{
+	char ref[16], args[200], *t;
+
+	ref_of(snapshot, needle, ref, sizeof ref);
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	t = call(&A, 1, "Clicked ", args);
+	if (!strstr(t, want))
+		fail_msg("clicking %s (%s) did not reach %s:\n%.2000s", ref, needle, want, t);
+	free(t);
+}
+
+/* The 60,000-row page's tree in bounded parts: the first part's refs
+ * work, the next part (from the offset the first names) holds rows the
+ * first did not, and a row far down is reached by its subtree. */
+static void huge_rows_parts(void)
+{
+	char args[200], *first, *next;
+	long long offset;
+
+	first = call(&A, 1, "The page is large", "{\"action\":\"snapshot\"}");
+	assert_true(strlen(first) <= 40000 + 2000);
+	assert_non_null(strstr(first, "link \"Row 1\""));
+	assert_null(strstr(first, "link \"Row 500\""));
+	click_line(first, "link \"Row 3\"", "#r3)");
+	offset = next_offset(first);
+	assert_true(offset > 0);
+	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"offset\":%lld}", offset);
+	next = call(&A, 1, "The part from element", args);
+	/* the row just after the first part's last one is in the next */
+	{
+		const char *last = first, *at;
+		long row;
+		char want[64], hash[32];
+
+		while ((at = strstr(last, "link \"Row ")))
+			last = at + 1;
+		row = strtol(last - 1 + strlen("link \"Row "), NULL, 10) + 1;
+		snprintf(want, sizeof want, "link \"Row %ld\"", row);
+		snprintf(hash, sizeof hash, "#r%ld)", row);
+		if (strstr(first, want))
+			fail_msg("row %ld is in the first part too", row);
+		click_line(next, want, hash);
+	}
+	free(first);
+	free(next);
+	/* one row far down, by its subtree */
+	next = call(&A, 1, "Row 59990", "{\"action\":\"snapshot\",\"selector\":\"tr:nth-child(59990)\"}");
+	assert_null(strstr(next, "Row 59989"));
+	click_line(next, "link \"Row 59990\"", "#r59990)");
+	free(next);
+}
+
 static void test_huge_page(void **state)
 {
 	json_t *ans;
@@ -659,7 +724,8 @@ static void test_huge_page(void **state)
 		snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s\"}", A.tab, url);
 		json_decref(answer_of(&A, send_call(&A, args)));
 	}
-	huge_call_beside_wait("{\"action\":\"snapshot\"}", "No snapshot: the page is too large");
+	/* a bounded tree, its first part (the text itself is read's) */
+	huge_call_beside_wait("{\"action\":\"snapshot\"}", "The page is large");
 	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":1000,\"offset\":5000000}", "Characters 5000000 to 5001000");
 	huge_call_beside_wait("{\"action\":\"screenshot\",\"fullPage\":true}", NULL);
 
@@ -675,6 +741,8 @@ static void test_huge_page(void **state)
 	huge_call_beside_wait("{\"action\":\"click\",\"selector\":\"tr:nth-child(7) td:nth-child(3)\"}", "Clicked ");
 	huge_call_beside_wait("{\"action\":\"scroll\"}", "Scrolled down");
 	huge_call_beside_wait("{\"action\":\"read\",\"maxChars\":200,\"offset\":1000}", "Characters 1000 to 1200");
+	huge_call_beside_wait("{\"action\":\"snapshot\"}", "[ref=e");
+	huge_rows_parts();
 }
 
 /* ---- 6: the user's tabs are never closed or navigated -------------------- */
