@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "envelope.h"
+#include "route.h"
 
 void held_note(struct broker *b, struct instance *inst, const struct hb_env *e)
 {
@@ -45,4 +46,28 @@ void held_describe(const struct broker *b, const struct instance *inst, char *ho
 		 "call of %s may take (call-limit), so it was killed", inst->held_key,
 		 inst->held_tool[0] ? " (" : "", inst->held_tool, inst->held_tool[0] ? ")" : "", limit / 1000,
 		 inst->svc->cfg->name);
+}
+
+/* The first call in flight on inst that is not the held one, or NULL. */
+static struct call *first_sibling(const struct instance *inst)
+{
+	for (struct call *c = inst->calls; c; c = c->next)
+		if (strcmp(c->key, inst->held_key) != 0)
+			return c;
+	return NULL;
+}
+
+void held_fail_siblings(struct broker *b, struct instance *inst)
+{
+	const struct service *s = inst->svc;
+	char text[512];
+	struct call *c;
+
+	/* A draining copy is not restarted: a newer one already serves. */
+	snprintf(text, sizeof text, "%s was %s because another call held one of its workers for more than the %lld s "
+		 "a call of %s may take (call-limit); this call was stopped with it; try the call again",
+		 s->cfg->name, inst == s->cur ? "restarted" : "stopped", s->cfg->call_limit_ms / 1000, s->cfg->name);
+	/* From the head each time: answering a call may end others. */
+	while ((c = first_sibling(inst)))
+		route_finish(b, c, 0, text);
 }

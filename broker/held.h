@@ -24,5 +24,9 @@ void held_note(struct broker *b, struct instance *inst, const struct hb_env *e);
 long long held_deadline(const struct broker *b, const struct instance *inst);
 /* Why inst was killed for a held call, in words for its calls' answers. */
 void held_describe(const struct broker *b, const struct instance *inst, char *how, size_t howlen);
+/* Answer every call in flight on inst but the held one, which the
+ * caller answers with held_describe's words: they held nothing, so they
+ * are told that another call got the service killed. */
+void held_fail_siblings(struct broker *b, struct instance *inst);
 
 #endif

@@ -72,7 +72,7 @@ static int usage(int help)
 	fprintf(help ? stdout : stderr,
 		"usage: hb-broker --config FILE [--libexec DIR]\n"
 		"  Directories: HB_HOME, or HB_DATA_DIR/HB_CACHE_DIR/HB_CONFIG_DIR/HB_RUNTIME_DIR,\n"
-		"  else XDG (see README).  HB_LOG=debug for more lines.\n");
+		"  else XDG (docs/deploying.md).  HB_LOG=debug for more lines.\n");
 	if (!help)
 		return 100;
 	printf("\nTunables (environment; a value out of range counts as unset):\n");

@@ -145,6 +145,8 @@ static void instance_died(struct broker *b, struct instance *inst, const char *h
 	hb_log(inst->term_sent ? HB_LOG_INFO : HB_LOG_WARN, inst->id, "pid %ld %s", (long)inst->pid, how);
 	snprintf(text, sizeof text, "%s stopped while handling this call (%s); try the call again",
 		 s->cfg->name, how);
+	if (inst->held_call)
+		held_fail_siblings(b, inst);
 	route_fail_instance(b, inst, text);
 
 	if (unlink_draining(s, inst)) {

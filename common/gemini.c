@@ -39,12 +39,14 @@ static int check_base_url(const char *url, char *err, size_t errlen)
 int hb_gemini_configure(struct hb_gemini *g, const struct hb_paths *p, char *err, size_t errlen)
 {
 	size_t n;
+	int rc;
 
 	memset(g, 0, sizeof *g);
 	if (hb_settings_check_dir(p, err, errlen) < 0)
 		return -1;
-	if (hb_settings_gemini_key(p, g->key, sizeof g->key) < 0) {
-		snprintf(err, errlen, "%s", HB_GEMINI_NO_KEY);
+	if ((rc = hb_settings_gemini_key(p, g->key, sizeof g->key, err, errlen)) != 0) {
+		if (rc > 0)
+			snprintf(err, errlen, "%s", HB_GEMINI_NO_KEY);
 		return -1;
 	}
 	for (const char *k = g->key; *k; k++)

@@ -80,35 +80,55 @@ static void wipe_free(char *buf, size_t len)
 }
 
 /* A secret file of the config folder (at most max bytes once trimmed)
- * into out; 0 when there is one.  A FIFO, a device or a huge file there
- * counts as none (hb_read_regular_file never waits on it).  No copy is
- * left behind. */
-static int read_secret_file(const struct hb_paths *p, const char *name, size_t max, char *out, size_t outlen)
+ * into out: 0 when there is one, 1 when none is set (no file, or only
+ * blanks), -1 with err ("The <what> file cannot be used: ...") when one is
+ * there that cannot be used: a FIFO, a device or a huge file (which
+ * hb_read_regular_file refuses without waiting on it), one that cannot
+ * be read, or a config folder that is not private.  Saying so beats
+ * "not set": the user put something there.  No copy is left behind. */
+static int read_secret_file(const struct hb_paths *p, const char *name, const char *what, size_t max, char *out,
+			    size_t outlen, char *err, size_t errlen)
 {
 	char path[HB_PATH_MAX], *buf, *k, why[HB_PATH_MAX + 256];
 	size_t n;
-	int rc = -1;
+	int rc = 0;
 
-	if (max > HB_DEVICE_CREDENTIAL_MAX || hb_settings_check_dir(p, why, sizeof why) < 0 ||
-	    hb_path_join(path, sizeof path, p->config, name) < 0 ||
-	    hb_read_regular_file(path, max + SECRET_SLACK, &buf, &n, why, sizeof why) < 0)
+	if (hb_settings_check_dir(p, why, sizeof why) < 0) {
+		snprintf(err, errlen, "The %s file cannot be used: %s", what, why);
 		return -1;
+	}
+	if (hb_path_join(path, sizeof path, p->config, name) < 0) {
+		snprintf(err, errlen, "The %s file cannot be used: the config folder's path %s is too long", what,
+			 p->config);
+		return -1;
+	}
+	if (hb_read_regular_file(path, max + SECRET_SLACK, &buf, &n, why, sizeof why) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "The %s file cannot be used: %s", what, why);
+		return -1;
+	}
 	k = trim(buf);
-	if (*k && strlen(k) <= max && strlen(k) < outlen) {
+	if (!*k) {
+		rc = 1;
+	} else if (strlen(k) > max || strlen(k) >= outlen) {
+		snprintf(err, errlen, "The %s file cannot be used: %s holds %zu bytes, more than the %zu it may have; "
+			 "fix or delete it", what, path, strlen(k), max < outlen ? max : outlen - 1);
+		rc = -1;
+	} else {
 		memcpy(out, k, strlen(k) + 1);
-		rc = 0;
 	}
 	wipe_free(buf, n);
 	return rc;
 }
 
-/* The saved key alone; 0 when there is one. */
-static int read_key_file(const struct hb_paths *p, char *key, size_t keylen)
+/* The saved key alone, as read_secret_file. */
+static int read_key_file(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen)
 {
-	return read_secret_file(p, KEY_FILE, HB_GEMINI_KEY_MAX, key, keylen);
+	return read_secret_file(p, KEY_FILE, "Gemini key", HB_GEMINI_KEY_MAX, key, keylen, err, errlen);
 }
 
-int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen)
 {
 	const char *env = getenv("GEMINI_API_KEY");
 
@@ -116,7 +136,7 @@ int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen)
 		memcpy(key, env, strlen(env) + 1);
 		return 0;
 	}
-	return read_key_file(p, key, keylen);
+	return read_key_file(p, key, keylen, err, errlen);
 }
 
 /* settings.json as an object: an empty one when there is no file yet,
@@ -210,16 +230,19 @@ int hb_settings_string(const struct hb_paths *p, const char *key, const char *en
 
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
 {
-	char key[HB_GEMINI_KEY_MAX + 1], cred[HB_DEVICE_CREDENTIAL_MAX + 1];
+	char key[HB_GEMINI_KEY_MAX + 1], cred[HB_DEVICE_CREDENTIAL_MAX + 1], why[HB_PATH_MAX + 512];
 	const char *env = getenv("GEMINI_API_KEY");
 
 	memset(out, 0, sizeof *out);
 	out->policy = HB_NOTIFY_IMPORTANT;
-	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key) == 0;
+	/* A file there that cannot be used counts as saved: the tools stay
+	 * listed and the link comes up, so that the one reader of the secret
+	 * says what is wrong with it instead of "not set". */
+	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key, why, sizeof why) != 1;
 	out->gemini_key_from_env = env && *env;
-	out->gemini_key_saved = read_key_file(p, key, sizeof key) == 0;
+	out->gemini_key_saved = read_key_file(p, key, sizeof key, why, sizeof why) != 1;
 	memset(key, 0, sizeof key);
-	out->signed_in = read_secret_file(p, CREDENTIAL_FILE, HB_DEVICE_CREDENTIAL_MAX, cred, sizeof cred) == 0;
+	out->signed_in = hb_settings_device_credential(p, cred, sizeof cred, why, sizeof why) != 1;
 	memset(cred, 0, sizeof cred);
 	return load_settings_file(p, out, err, errlen);
 }
@@ -529,9 +552,10 @@ int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t e
 	return set_one(p, "browserUrl", NULL, err, errlen);
 }
 
-int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen)
+int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen, char *err, size_t errlen)
 {
-	return read_secret_file(p, CREDENTIAL_FILE, HB_DEVICE_CREDENTIAL_MAX, cred, credlen);
+	return read_secret_file(p, CREDENTIAL_FILE, "device credential", HB_DEVICE_CREDENTIAL_MAX, cred, credlen, err,
+				errlen);
 }
 
 int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen)

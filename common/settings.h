@@ -23,11 +23,12 @@ enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
 struct hb_settings {
 	int gemini_key;                 /* a key is saved (or in the environment) */
 	int gemini_key_from_env;        /* GEMINI_API_KEY of this process */
-	int gemini_key_saved;           /* the file, whatever the environment */
+	int gemini_key_saved;           /* the file, whatever the environment; one
+					 * that cannot be used counts: its reader says why */
 	int notifications;              /* desktop and phone notifications on */
 	enum hb_notify_policy policy;
 	int remote_access;              /* "Allow Remote Access" on */
-	int signed_in;                  /* a device credential is saved */
+	int signed_in;                  /* a device credential is saved (usable or not, as above) */
 	int browser;                    /* browser control (use_user_browser) on */
 };
 
@@ -49,8 +50,10 @@ int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *er
  * here checks it; hb_gemini_configure says it before "no key". */
 int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen);
 /* The key itself, for the one place that sends it; 0 when there is one
- * (GEMINI_API_KEY first, then the file of a private config folder). */
-int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen);
+ * (GEMINI_API_KEY first, then the file of a private config folder), 1
+ * when none is set, -1 with err naming the file and what is wrong with
+ * it (a FIFO, too large, unreadable: the sentences of regular_file.h). */
+int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen);
 /* Save (0600, written to a temporary name and renamed) or delete. */
 int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen);
 int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen);
@@ -79,8 +82,9 @@ int hb_settings_set_relay_url(const struct hb_paths *p, const char *url, char *e
 int hb_settings_delete_relay_url(const struct hb_paths *p, char *err, size_t errlen);
 int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, size_t errlen);
 /* The credential itself, for the one place that sends it (the relay
- * protocol's hello); 0 when one is saved.  The caller wipes its copy. */
-int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen);
+ * protocol's hello); 0 when one is saved, 1 when none is (signed out),
+ * -1 with err as hb_settings_gemini_key's.  The caller wipes its copy. */
+int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen, char *err, size_t errlen);
 /* Save (1 to HB_DEVICE_CREDENTIAL_MAX printable ASCII bytes, no blanks;
  * 0600, a temporary name and a rename) or delete ("signed out"). */
 int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen);

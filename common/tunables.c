@@ -1,6 +1,6 @@
 /*
- * tunables - see tunables.h.  The table is the documentation: README's
- * list of tunables is printed from it (hb-broker --help).
+ * tunables - see tunables.h.  The table is the documentation: the list of
+ * tunables is printed from it (hb-broker --help).
  */
 #include "tunables.h"
 

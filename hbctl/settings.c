@@ -86,11 +86,24 @@ static int load(const struct hb_paths *p, struct hb_settings *s, const char **no
 	return 0;
 }
 
+/* A saved secret's line: rc is its reader's (0 usable, -1 with err); a
+ * file that cannot be used shows its sentence and fails the command. */
+static int secret_line(const char *label, int saved, int rc, const char *err)
+{
+	if (!saved)
+		printf("%snot set\n", label);
+	else if (rc < 0)
+		printf("%snot usable: %s\n", label, err);
+	else
+		printf("%ssaved\n", label);
+	return saved && rc < 0 ? EXIT_FAIL : 0;
+}
+
 /* The relay link's settings; a bad saved URL is shown as its sentence
  * (and the exit status says so), never as the URL. */
 static int show_relay(const struct hb_paths *p, const struct hb_settings *s)
 {
-	char url[HB_RELAY_URL_MAX + 1], err[HB_PATH_MAX + 512];
+	char url[HB_RELAY_URL_MAX + 1], err[HB_PATH_MAX + 512], cred[HB_DEVICE_CREDENTIAL_MAX + 1];
 	int rc = 0;
 
 	if (hb_settings_relay_url(p, url, sizeof url, err, sizeof err) < 0) {
@@ -100,7 +113,10 @@ static int show_relay(const struct hb_paths *p, const struct hb_settings *s)
 		printf("relay-url      %s\n", *url ? url : "not set");
 	}
 	printf("remote-access  %s\n", s->remote_access ? "on" : "off");
-	printf("device-credential %s\n", s->signed_in ? "saved" : "not set");
+	if (secret_line("device-credential ", s->signed_in,
+			s->signed_in ? hb_settings_device_credential(p, cred, sizeof cred, err, sizeof err) : 1, err))
+		rc = EXIT_FAIL;
+	memset(cred, 0, sizeof cred);
 	return rc;
 }
 
@@ -158,6 +174,23 @@ static int show_agents(const struct hb_paths *p)
 	return rc;
 }
 
+/* The saved key's line: a file that cannot be used shows its sentence.
+ * Without GEMINI_API_KEY in hbctl's environment the reader reads the file. */
+static int show_key(const struct hb_paths *p, const struct hb_settings *s, const char *note)
+{
+	char key[HB_GEMINI_KEY_MAX + 1], err[HB_PATH_MAX + 512];
+	int rc;
+
+	if (note) {
+		printf("gemini-key     %s%s\n", note, s->gemini_key_saved ? " (a key is saved too)" : "");
+		return 0;
+	}
+	rc = secret_line("gemini-key     ", s->gemini_key_saved,
+			 s->gemini_key_saved ? hb_settings_gemini_key(p, key, sizeof key, err, sizeof err) : 1, err);
+	memset(key, 0, sizeof key);
+	return rc;
+}
+
 static int show(const struct hb_paths *p)
 {
 	struct hb_settings s;
@@ -166,13 +199,11 @@ static int show(const struct hb_paths *p)
 
 	if (load(p, &s, &note) != 0)
 		return EXIT_FAIL;
-	if (note)
-		printf("gemini-key     %s%s\n", note, s.gemini_key_saved ? " (a key is saved too)" : "");
-	else
-		printf("gemini-key     %s\n", s.gemini_key_saved ? "saved" : "not set");
+	rc = show_key(p, &s, note);
 	printf("notifications  %s\n", s.notifications ? "on" : "off");
 	printf("policy         %s\n", hb_notify_policy_name(s.policy));
-	rc = show_relay(p, &s);
+	if (show_relay(p, &s))
+		rc = EXIT_FAIL;
 	if (show_browser(p, &s))
 		rc = EXIT_FAIL;
 	return show_agents(p) ? EXIT_FAIL : rc;

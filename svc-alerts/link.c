@@ -121,14 +121,16 @@ static int say_hello(struct link *l, char *err, size_t errlen)
 {
 	char cred[HB_DEVICE_CREDENTIAL_MAX + 1];
 	char *hello;
-	int rc = -1;
+	int rc;
 
-	if (hb_settings_device_credential(&l->paths, cred, sizeof cred) != 0) {
-		snprintf(err, errlen,
-			 "You are signed out, so the desktop keeps no link to the relay. Sign in again (hbctl "
-			 "settings device-credential set).");
+	if ((rc = hb_settings_device_credential(&l->paths, cred, sizeof cred, err, errlen)) != 0) {
+		if (rc > 0)
+			snprintf(err, errlen,
+				 "You are signed out, so the desktop keeps no link to the relay. Sign in again (hbctl "
+				 "settings device-credential set).");
 		return -1;
 	}
+	rc = -1;
 	hello = hb_relay_hello(cred, err, errlen);
 	explicit_bzero(cred, sizeof cred);
 	if (!hello)

@@ -343,8 +343,8 @@ int explain_create(struct hb_call *call, const json_t *args)
 	x.entry.lock_fd = -1;
 	if (hb_paths_resolve(&x.paths, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
-	if (hb_settings_gemini_key(&x.paths, key, sizeof key) != 0)
-		return hb_call_fail(call, HB_GEMINI_NO_KEY);
+	if ((rc = hb_settings_gemini_key(&x.paths, key, sizeof key, err, sizeof err)) != 0)
+		return hb_call_fail(call, rc > 0 ? HB_GEMINI_NO_KEY : err);
 	memset(key, 0, sizeof key); /* svc-speech reads it again for each narration */
 	if (read_args(args, &a, err, sizeof err) < 0)
 		return hb_call_failf(call, "create_explainer_video: %s", err);

@@ -4,7 +4,7 @@
 # is one of the few that are not tunables: the folders, the broker's
 # wiring of its services (HB_CONFINE among them), log and test switches
 # (HB_CONFINE_PROBE), and the settings that the environment may override
-# (see README).  A new getenv that skips
+# (docs/decisions.md, "One table of tunables").  A new getenv that skips
 # the table fails here.
 set -u
 build=${1:-build}

@@ -28,6 +28,9 @@
  *    fails the very next call, after the attempts, with no connection;
  *  - a new relay URL while the link is up: the link goes to it at once;
  *  - a refused credential says "sign in again", in the answer and status;
+ *  - a relay certificate signed by a CA it does not trust is named with
+ *    its verify error, and the answer points at the relay URL and
+ *    relayCaFile, not at the network;
  *  - a relay that cuts the link with alerts in flight: none lost, none
  *    repeated to the phone, in order;
  *  - SIGKILL of svc-alerts, then of the broker, with alerts queued at a
@@ -798,6 +801,52 @@ static void test_refused_credential(void **state)
 	free(args);
 }
 
+/* Copy the CA file src over the one svc-alerts trusts (HB_RELAY_CA_FILE). */
+static void trust_ca(const char *src)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, ca_env + strlen("HB_RELAY_CA_FILE="));
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The relay's certificate signed by a CA svc-alerts does not trust: the
+ * answer says the relay was reached and its certificate refused, with the
+ * verify error, and sends the user to the relay URL and relayCaFile, not
+ * to the network; nothing reached the relay.  Trusting the right CA again
+ * brings the link back. */
+static void test_untrusted_certificate(void **state)
+{
+	char *args = args_of("Untrusted", "The relay's certificate is not trusted."), *text = NULL;
+	size_t m;
+	int ok;
+
+	(void)state;
+	link_ready();
+	trust_ca(tls.other_ca);
+	m = mark();
+	/* The relay restarted: the link drops and connects again, under the
+	 * CA file as it is now. */
+	if (relay_as("accept", NULL) < 0)
+		fail_msg("the fake relay did not start again");
+	ok = call_alert(args, &text);
+	/* Trusted again before any check, so that a failure here leaves the
+	 * next tests their link. */
+	trust_ca(tls.ca);
+	if (ok)
+		fail_msg("sent to a relay whose certificate is not trusted: %s", text);
+	if (!strstr(text, NOT_READY) ||
+	    !strstr(text, "The relay was reached, but its certificate was refused (the certificate of localhost was "
+			  "refused: unable to get local issuer certificate), so nothing was sent.") ||
+	    !strstr(text, "relayCaFile") || strstr(text, "Check the network connection"))
+		fail_msg("not the refused certificate's failure: %s", text);
+	free(text);
+	assert_int_equal(count_kind("hello", m), 0);
+	assert_int_equal(count_kind("event", m), 0);
+	relay_switch("accept", NULL);
+	free(args);
+}
+
 /* The relay cuts the link after every 2 acknowledged events, the third
  * recorded but not acknowledged: 6 receipted alerts each reach it once as
  * new, in the order of the receipts, and nothing else does. */
@@ -984,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_not_ready_counted_at_relay),
 		cmocka_unit_test(test_relay_url_changed),
 		cmocka_unit_test(test_refused_credential),
+		cmocka_unit_test(test_untrusted_certificate),
 		cmocka_unit_test(test_relay_drop_in_flight),
 		cmocka_unit_test(test_kill_service_with_queue),
 		cmocka_unit_test(test_kill_broker_with_queue),

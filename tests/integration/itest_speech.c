@@ -12,7 +12,9 @@
  * audio with their growing waits, and none for other 4xx; a part at 16 kHz
  * resampled, a part that is not PCM refused; toolCancel and run stop
  * aborting the requests in flight and leaving no file; the subcall path
- * the explainer uses; readable argument errors.
+ * the explainer uses; readable argument errors; a key file that cannot
+ * be used (a FIFO, too large, a value too long) answered with a sentence
+ * naming it, not as "no key".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@
 #include "../harness/fake_gemini.h"
 #include "../harness/group.h"
 #include "../harness/harness.h"
+#include "paths.h"
 
 #define KEY "AIzaTestKeyForTheFakeServer0123456789"
 #define GAP_SAMPLES 4320 /* 180 ms at 24 kHz */
@@ -302,6 +306,52 @@ static void test_key_read_on_every_call(void **state)
 	assert_null(strstr(log, KEY));
 	free(log);
 	remove_speech_files();
+}
+
+/* Write n bytes of 'k' to path, replacing what is there. */
+static void write_key_bytes(const char *path, size_t n)
+{
+	FILE *f;
+
+	assert_non_null(f = fopen(path, "w"));
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(fputc('k', f), EOF);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The key file is there but cannot be used: each call says which file
+ * and what is wrong with it (and sends nothing), where it used to say
+ * that no key was set. */
+static void test_unusable_key_file(void **state)
+{
+	char path[HB_PATH_MAX + 32], want[2 * HB_PATH_MAX + 256], err[256];
+	struct hb_paths p;
+
+	(void)state;
+	control("{}");
+	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/gemini-api-key", p.config);
+
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(want, sizeof want, "The Gemini key file cannot be used: %s is a FIFO (named pipe), not a regular "
+		 "file; replace it with a plain file or delete it", path);
+	speak_fails("{\"text\":\"Hello.\"}", want);
+
+	assert_int_equal(unlink(path), 0);
+	write_key_bytes(path, 400);
+	snprintf(want, sizeof want, "The Gemini key file cannot be used: %s is 400 bytes, more than the 320 bytes it "
+		 "may have; fix or delete it", path);
+	speak_fails("{\"text\":\"Hello.\"}", want);
+
+	write_key_bytes(path, 300);
+	snprintf(want, sizeof want, "The Gemini key file cannot be used: %s holds 300 bytes, more than the 256 it may "
+		 "have; fix or delete it", path);
+	speak_fails("{\"text\":\"Hello.\"}", want);
+	assert_int_equal(fg_started(&G), 0);
+
+	save_key();
+	json_decref(speak_ok("{\"text\":\"Hello again.\"}"));
 }
 
 static void test_parts_in_flight_and_stitched(void **state)
@@ -626,6 +676,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_read_on_every_call),
+		cmocka_unit_test(test_unusable_key_file),
 		cmocka_unit_test(test_parts_in_flight_and_stitched),
 		cmocka_unit_test(test_broken_answer_asked_again),
 		cmocka_unit_test(test_one_part_prompt),

@@ -9,7 +9,8 @@
  * child the test waits for at most a minute, since a plain open would wait
  * for ever) or larger than HB_SETTINGS_MAX_BYTES is refused by every
  * reader with its sentence, one of exactly that size is read, and a FIFO
- * as the key or the credential counts as none.  The Gemini key's own rules
+ * as the key or the credential counts as saved while its reader refuses
+ * it with a sentence naming the file.  The Gemini key's own rules
  * are in test_gemini.
  */
 #include <stdarg.h>
@@ -254,7 +255,7 @@ static void test_device_credential(void **state)
 	resolve(&p);
 	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
 	assert_false(s.signed_in);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 1);
 
 	/* A permissive umask does not widen the file. */
 	old = umask(0);
@@ -264,18 +265,19 @@ static void test_device_credential(void **state)
 	assert_int_equal(stray_files(&p), 0);
 	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
 	assert_true(s.signed_in);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	assert_string_equal(cred, "dev-cred.eyJhbGciOi.sig-1");
 	/* Beside the Gemini key, and independent of it. */
 	assert_int_equal(hb_settings_save_gemini_key(&p, "AIzaKey", err, sizeof err), 0);
 	assert_int_equal(hb_settings_delete_gemini_key(&p, err, sizeof err), 0);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	/* Replaced whole. */
 	assert_int_equal(hb_settings_save_device_credential(&p, "second", err, sizeof err), 0);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	assert_string_equal(cred, "second");
-	/* A caller's buffer too small for it gets nothing. */
-	assert_int_equal(hb_settings_device_credential(&p, cred, 6), -1);
+	/* A caller's buffer too small for it gets nothing, and a sentence. */
+	assert_int_equal(hb_settings_device_credential(&p, cred, 6, err, sizeof err), -1);
+	assert_non_null(strstr(err, "device-credential holds 6 bytes, more than the 5 it may have"));
 
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		assert_int_equal(hb_settings_save_device_credential(&p, bad[i], err, sizeof err), -1);
@@ -284,19 +286,19 @@ static void test_device_credential(void **state)
 	memset(big, 'c', sizeof big);
 	big[HB_DEVICE_CREDENTIAL_MAX] = '\0';
 	assert_int_equal(hb_settings_save_device_credential(&p, big, err, sizeof err), 0);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	assert_int_equal(strlen(cred), HB_DEVICE_CREDENTIAL_MAX);
 	big[HB_DEVICE_CREDENTIAL_MAX] = 'c';
 	big[HB_DEVICE_CREDENTIAL_MAX + 1] = '\0';
 	assert_int_equal(hb_settings_save_device_credential(&p, big, err, sizeof err), -1);
 	/* The refused ones left the saved one alone. */
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	assert_int_equal(strlen(cred), HB_DEVICE_CREDENTIAL_MAX);
 
 	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), 0);
 	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
 	assert_false(s.signed_in);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 1);
 	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), 0);
 }
 
@@ -311,12 +313,14 @@ static void test_not_private(void **state)
 	assert_int_equal(hb_settings_save_device_credential(&p, "cred", err, sizeof err), 0);
 	assert_int_equal(hb_settings_set_relay_url(&p, "wss://relay.example/", err, sizeof err), 0);
 	assert_int_equal(chmod(p.config, 0777), 0);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), -1);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), -1);
+	assert_non_null(strstr(err, "The device credential file cannot be used: "));
+	assert_non_null(strstr(err, p.config));
 	assert_int_equal(hb_settings_relay_url(&p, url, sizeof url, err, sizeof err), -1);
 	assert_int_equal(hb_settings_save_device_credential(&p, "other", err, sizeof err), -1);
 	assert_int_equal(hb_settings_delete_device_credential(&p, err, sizeof err), -1);
 	assert_int_equal(chmod(p.config, 0700), 0);
-	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred), 0);
+	assert_int_equal(hb_settings_device_credential(&p, cred, sizeof cred, err, sizeof err), 0);
 	assert_string_equal(cred, "cred");
 }
 
@@ -384,7 +388,8 @@ static void test_browser(void **state)
 
 /* In a child, which a reader that blocks would keep: every reader of
  * settings.json refuses the FIFO there with its sentence, and the key and
- * the credential, FIFOs too, count as none. */
+ * the credential, FIFOs too, count as saved but are refused by their
+ * readers with a sentence naming the file. */
 static void fifo_readers(const struct hb_paths *p)
 {
 	char want[HB_PATH_MAX + 256], err[HB_PATH_MAX + 512], val[HB_DEVICE_CREDENTIAL_MAX + 1];
@@ -396,8 +401,9 @@ static void fifo_readers(const struct hb_paths *p)
 		 "plain file or delete it", p->config);
 	if (hb_settings_load(p, &s, err, sizeof err) != -1 || strcmp(err, want) != 0)
 		bad = fprintf(stderr, "load: %s\n", err);
-	if (s.gemini_key || s.signed_in)
-		bad = fprintf(stderr, "load: a FIFO counted as a key or a credential\n");
+	/* Saved, not usable: the tools stay listed and their reader says why. */
+	if (!s.gemini_key || !s.signed_in)
+		bad = fprintf(stderr, "load: a FIFO key or credential counted as not set\n");
 	if (hb_settings_string(p, "speechModel", NULL, "m", val, sizeof val, err, sizeof err) != -1 ||
 	    strcmp(err, want) != 0)
 		bad = fprintf(stderr, "string: %s\n", err);
@@ -406,8 +412,14 @@ static void fifo_readers(const struct hb_paths *p)
 		bad = fprintf(stderr, "number: %s\n", err);
 	if (hb_settings_set_notifications(p, 1, err, sizeof err) != -1 || strcmp(err, want) != 0)
 		bad = fprintf(stderr, "set: %s\n", err);
-	if (hb_settings_gemini_key(p, val, sizeof val) != -1 || hb_settings_device_credential(p, val, sizeof val) != -1)
-		bad = fprintf(stderr, "a FIFO read as a secret\n");
+	snprintf(want, sizeof want, "The Gemini key file cannot be used: %s/gemini-api-key is a FIFO (named pipe), "
+		 "not a regular file; replace it with a plain file or delete it", p->config);
+	if (hb_settings_gemini_key(p, val, sizeof val, err, sizeof err) != -1 || strcmp(err, want) != 0)
+		bad = fprintf(stderr, "key: %s\n", err);
+	snprintf(want, sizeof want, "The device credential file cannot be used: %s/device-credential is a FIFO "
+		 "(named pipe), not a regular file; replace it with a plain file or delete it", p->config);
+	if (hb_settings_device_credential(p, val, sizeof val, err, sizeof err) != -1 || strcmp(err, want) != 0)
+		bad = fprintf(stderr, "credential: %s\n", err);
 	_exit(bad ? 1 : 0);
 }
 
