@@ -67,9 +67,9 @@ static int add_names(const char *key, char **list, int max, int patterns, char *
 
 		if (star)
 			w[len - 1] = '\0';
-		if (!env_name_ok(w))
+		if (!(patterns && strcmp(w, "*") == 0) && !env_name_ok(w))
 			return snprintf(why, whylen, "%s: \"%s\" is not an environment variable name%s", key, w,
-					patterns ? " (or a prefix of names ending in *)" : ""), -1;
+					patterns ? " (or a prefix of names ending in *, or * for all)" : ""), -1;
 		if (star)
 			w[len - 1] = '*';
 		if (n == max)

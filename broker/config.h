@@ -14,8 +14,9 @@
  * section names it; GEMINI_API_KEY is always a secret, so a config without
  * secrets lines gives it to nobody.  Of the rest, a service gets only
  * what every service needs (spawn.h: locale, HOME, PATH, XDG_*, HB_*, the
- * proxy) and what its env line names (NAME, or PREFIX*): the broker's
- * environment holds the user's keys and tokens of other programs.
+ * proxy) and what its env line names (NAME, PREFIX*, or * for all but the
+ * secrets): the broker's environment holds the user's keys and tokens of
+ * other programs.
  */
 #ifndef HB_CONFIG_H
 #define HB_CONFIG_H
@@ -43,7 +44,7 @@ struct service_config {
 	char *tools[CONFIG_MAX_TOOLS];   /* owned */
 	int ntools;
 	char *secrets[CONFIG_MAX_SECRETS + 1]; /* variable names, NULL-terminated, owned */
-	char *env[CONFIG_MAX_ENV + 1];         /* NAME or PREFIX*, NULL-terminated, owned */
+	char *env[CONFIG_MAX_ENV + 1];         /* NAME, PREFIX* or *, NULL-terminated, owned */
 	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
 	long long call_limit_ms;               /* a worker holding a call longer (and the hang grace) is hung */
 };

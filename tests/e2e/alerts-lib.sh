@@ -59,20 +59,11 @@ alerts_settings() {
 		{ echo "FAIL hbctl settings refused the link's settings"; exit 1; }
 }
 
-# The deployed svc-alerts section, as it is: its exec is found beside
-# hb-broker (the broker's default --libexec), which is $build.
-alerts_conf() {
-	local s
-	s=$(sed -n '/^\[service svc-alerts\]/,/^$/p' "$here/../deploy/services.conf")
-	[ -n "$s" ] || { echo "FAIL deploy/services.conf has no [service svc-alerts]" >&2; return 1; }
-	printf '%s\n' "$s"
-}
-
 # start_alerts_broker: svc-sessions and svc-alerts, trusting the test's CA
 # (svc-alerts inherits the broker's environment).
 start_alerts_broker() {
 	local conf
-	conf=$(sessions_conf && alerts_conf) || exit 1
+	conf=$(sessions_conf && deployed_conf svc-alerts) || exit 1
 	# in the config folder: the one folder svc-alerts reads settings from
 	mkdir -p -m 700 "$HB_HOME/config"
 	cp "$tmp/tls/ca.pem" "$HB_HOME/config/relay-ca.pem"

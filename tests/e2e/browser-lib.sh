@@ -73,21 +73,12 @@ start_chromium() {
 	cdp_port=$(head -1 "$chromium_dir/DevToolsActivePort")
 }
 
-# The deployed svc-browser section, as it is: its exec is found beside
-# hb-broker (the broker's default --libexec), which is $build.
-browser_conf() {
-	local s
-	s=$(sed -n '/^\[service svc-browser\]/,/^$/p' "$here/../deploy/services.conf")
-	[ -n "$s" ] || { echo "FAIL deploy/services.conf has no [service svc-browser]" >&2; return 1; }
-	printf '%s\n' "$s"
-}
-
 # start_browser_broker: svc-sessions and svc-browser; svc-browser
 # inherits the broker's environment, so it searches $tmp/xdg for Chrome
 # and reaches 127.0.0.1 without a proxy.
 start_browser_broker() {
 	local conf
-	conf=$(sessions_conf && browser_conf) || exit 1
+	conf=$(sessions_conf && deployed_conf svc-browser) || exit 1
 	export XDG_CONFIG_HOME=$tmp/xdg
 	export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 	unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy

@@ -41,9 +41,7 @@ mkdir -p "$tmp/worker-home/.claude" "$tmp/home/.claude" "$tmp/project"
 	export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 	{
 		sessions_conf
-		printf '[service svc-speech]\nexec = %s/svc-speech\ntools = synthesize_speech\nsecrets = GEMINI_API_KEY\n' "$build"
-		printf '[service svc-explainer]\nexec = %s/svc-explainer\nconcurrency = 2\n' "$build"
-		printf 'tools = create_explainer_video\nsecrets = GEMINI_API_KEY\n'
+		deployed_conf svc-speech && deployed_conf svc-explainer
 	} | start_broker
 )
 broker=$(cat "$tmp/broker.pid")

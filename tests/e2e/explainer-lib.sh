@@ -45,9 +45,7 @@ start_explainer_broker() {
 	export HB_GEMINI_BASE_URL=http://127.0.0.1:$gemini_port
 	{
 		sessions_conf
-		printf '[service svc-speech]\nexec = %s/svc-speech\ntools = synthesize_speech\nsecrets = GEMINI_API_KEY\n' "$build"
-		printf '[service svc-explainer]\nexec = %s/svc-explainer\nconcurrency = 2\n' "$build"
-		printf 'tools = create_explainer_video\nsecrets = GEMINI_API_KEY\n'
+		deployed_conf svc-speech && deployed_conf svc-explainer
 	} | start_broker
 	echo "fake-key-for-the-loopback-fake" | "$build/hbctl" settings gemini-key set >/dev/null
 }

@@ -120,6 +120,17 @@ messages_conf() {
 	printf '[service svc-messages]\nexec = %s/svc-messages\nconcurrency = 2\ntools = send_session_message _messages_list _messages_send _messages_discard\n' "$build"
 }
 
+# deployed_conf NAME: the [service NAME] section of deploy/services.conf,
+# as it is (its exec is found beside hb-broker, the broker's default
+# --libexec, which is $build): a test runs a service as it is deployed,
+# confined and with its environment, never from a copy that could drift.
+deployed_conf() {
+	local s
+	s=$(sed -n "/^\[service $1\]/,/^\$/p" "$here/../deploy/services.conf")
+	[ -n "$s" ] || { echo "FAIL deploy/services.conf has no [service $1]" >&2; return 1; }
+	printf '%s\n' "$s"
+}
+
 # The svc-sessions section of a config.
 sessions_conf() {
 	printf '[service svc-sessions]\nexec = %s/svc-sessions\ntools = maintain_sessions manage_sessions _resolve_thread _link_thread _link_claude _session_info\n' "$build"

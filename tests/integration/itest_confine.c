@@ -55,8 +55,9 @@ static const char *const probe_env[] = { "HB_CONFINE_PROBE=1",
 					 "GH_TOKEN=ghp-probe",
 					 "SSH_AUTH_SOCK=/tmp/ssh-probe/agent.1",
 					 NULL };
-/* Never in any service's environment; the agent's keys only in svc-explainer's. */
-static const char *const never_env[] = { "AWS_SECRET_ACCESS_KEY", "GH_TOKEN", "SSH_AUTH_SOCK", NULL };
+/* The user's other keys: in no service's environment but svc-explainer's,
+ * whose worker is the user's agent and gets what an agent gets (env = *). */
+static const char *const others_env[] = { "AWS_SECRET_ACCESS_KEY", "GH_TOKEN", "SSH_AUTH_SOCK", NULL };
 static const char *const agent_env[] = { "ANTHROPIC_API_KEY", "OPENAI_API_KEY", NULL };
 
 struct expect {
@@ -321,9 +322,9 @@ static void test_no_service_acts_as_user(void **state)
 		json_array_foreach(json_object_get(got, "fds"), j, v)
 			if (strstr(json_string_value(v), "front.sock") || strstr(json_string_value(v), "events.sock"))
 				fail_msg("%s holds a socket of %s", e->service, json_string_value(v));
-		for (const char *const *n = never_env; *n; n++)
-			if (has_name(json_object_get(got, "environ"), *n))
-				fail_msg("%s has %s in its environment", e->service, *n);
+		for (const char *const *n = others_env; *n; n++)
+			if (has_name(json_object_get(got, "environ"), *n) != e->exec)
+				fail_msg("%s %s %s in its environment", e->service, e->exec ? "lacks" : "has", *n);
 		for (const char *const *n = agent_env; *n; n++)
 			if (has_name(json_object_get(got, "environ"), *n) != e->exec)
 				fail_msg("%s %s %s in its environment", e->service, e->exec ? "lacks" : "has", *n);
