@@ -3,8 +3,8 @@
 # (narration 0.1 s a character, so the gate is exercised), the worker's
 # Codex home pointed at a mock Responses API that plays the worker
 # (tests/explainer/worker-steps.mjs), and a broker running svc-sessions,
-# svc-speech and svc-explainer in an environment that reaches nothing but
-# 127.0.0.1.
+# svc-speech and svc-explainer (confined as deploy/services.conf has it) in
+# an environment that reaches nothing but 127.0.0.1.
 
 # start_gemini: the fake on a free port, alive while this script is (it
 # ends when its standard input, our fd 8, closes).  Sets gemini_port.
@@ -48,6 +48,9 @@ start_explainer_broker() {
 		printf '[service svc-speech]\nexec = %s/svc-speech\ntools = synthesize_speech\nsecrets = GEMINI_API_KEY\n' "$build"
 		printf '[service svc-explainer]\nexec = %s/svc-explainer\nconcurrency = 2\n' "$build"
 		printf 'tools = create_explainer_video\nsecrets = GEMINI_API_KEY\n'
+		# the environment it passes on and its confinement, as deployed
+		sed -n '/^\[service svc-explainer\]/,/^\[/{/^\(env\|confine\) = /p}' "$here/../deploy/services.conf"
+		printf 'env = MOCK_API_KEY NO_PROXY no_proxy\n' # the rig's mock model, on loopback
 	} | start_broker
 	echo "fake-key-for-the-loopback-fake" | "$build/hbctl" settings gemini-key set >/dev/null
 }
