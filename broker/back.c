@@ -118,7 +118,7 @@ static const struct back_op back_ops[] = {
 	    HB_OPT_STR("recipientAccess"), HB_OPT_STR("recipientProject"), HB_OPT_BOOL("approved"),
 	    HB_OPT_BOOL("handed") } },
 	/* A timeline.* event for the broker to publish; json is its object. */
-	{ "event", READY, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
+	{ "event", STARTED, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
 	/* The service's own state for status and service.report; json is
 	 * its object.  STARTED: a task runs before its loop says ready, and
 	 * its first report (a link connecting) must not be lost to the race

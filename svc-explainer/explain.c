@@ -355,6 +355,7 @@ int explain_create(struct hb_call *call, const json_t *args)
 			 : videos_create(&x.paths, ctx->session, a.question, &x.entry, err, sizeof err))
 		return hb_call_fail(call, err);
 	rc = with_entry(&x, &a, a.video_path != NULL);
+	open_row_end(&x.open_row); /* every way out has sent its last row */
 	if (!x.finished && !x.entry.has_video && videos_discard(&x.entry, err, sizeof err) < 0)
 		log_warn(ctx->key, "explainer: the unfinished entry could not be removed: %s", err);
 	videos_close(&x.entry);

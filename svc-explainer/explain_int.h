@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "open_rows.h"
 #include "paths.h"
 #include "videos.h"
 #include "workdir.h"
@@ -47,6 +48,7 @@ struct explain {
 	int render_pointed;             /* the tests' failpoints were passed */
 	long long published_ms;
 	long published_scenes;          /* the scene count of the last row */
+	struct open_row open_row;       /* the latest row, for a copy started after this one is killed */
 };
 
 /* The worker's tool call (worker_tool_fn); arg is the struct explain. */

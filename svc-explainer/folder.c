@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "limits.h"
 #include "narration.h"
 #include "readfile.h"
 
@@ -312,6 +313,7 @@ static void read_scenes(const json_t *scenes, struct explainer *e, struct proble
 		e->scenes[i].first_frame = e->total_frames;
 		e->total_frames += e->scenes[i].frames;
 	}
+	explainer_check_limits(e, p);
 }
 
 int explainer_open(const char *dir, struct explainer *e, struct problems *p)

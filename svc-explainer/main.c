@@ -3,7 +3,8 @@
  * thread: libxml2's parser and the renderer's private fonts (both are
  * process-wide set-ups that must not race), and the entries a killed
  * incarnation left half-committed are settled, so that every videoPath
- * names a whole video before the first call comes.
+ * names a whole video before the first call comes.  Its background task
+ * ends the timeline rows a killed incarnation left open.
  */
 #include <libxml/parser.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@ static const struct hb_service_spec spec = {
 	.name = "svc-explainer",
 	.tools = tools,
 	.pre_init = explainer_pre_init,
+	.task = explain_rows_run,
 	.at_exit = explainer_at_exit,
 };
 

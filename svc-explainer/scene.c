@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "readfile.h"
 #include "scene_check.h"
 #include "scene_rules.h"
@@ -193,6 +194,7 @@ struct scene *scene_load(const char *path, const char *name, struct problems *p)
 	if (!doc)
 		return NULL;
 	scene_check_document(doc, name, p);
+	scene_check_limits(doc, name, p);
 	/* A DOCTYPE without declarations is harmless but means nothing to
 	 * librsvg; it is dropped so the text it gets is plain SVG. */
 	if ((dtd = xmlGetIntSubset(doc))) {

@@ -54,9 +54,7 @@ static void open_nothing(struct video_entry *e)
 	e->lock_fd = -1;
 }
 
-/* A folder of ours under the private data folder: made 0700, or accepted
- * when it is a real folder of this user that no one else can enter. */
-static int make_private_subdir(const char *path, char *err, size_t errlen)
+int videos_private_subdir(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	int made = mkdir(path, 0700) == 0;
@@ -187,13 +185,13 @@ int videos_create(const struct hb_paths *p, const char *session, const char *que
 		return -1;
 	}
 	if (hb_dir_make_private(p, HB_DIR_DATA, err, errlen) < 0 ||
-	    explainers_root(p, root, sizeof root, err, errlen) < 0 || make_private_subdir(root, err, errlen) < 0)
+	    explainers_root(p, root, sizeof root, err, errlen) < 0 || videos_private_subdir(root, err, errlen) < 0)
 		return -1;
 	if (hb_path_join(session_dir, sizeof session_dir, root, session) < 0) {
 		snprintf(err, errlen, "the data folder path %s is too long", root);
 		return -1;
 	}
-	if (make_private_subdir(session_dir, err, errlen) < 0)
+	if (videos_private_subdir(session_dir, err, errlen) < 0)
 		return -1;
 	if (make_entry(out, session_dir, session, question, &made, err, errlen) < 0) {
 		if (made)

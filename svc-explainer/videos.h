@@ -90,6 +90,10 @@ int videos_discard(struct video_entry *e, char *err, size_t errlen);
  * or undoes one interrupted before it, and removes a revision's leftovers.
  * Create and find do it; 0, or -1 with err. */
 int videos_settle(struct video_entry *e, char *err, size_t errlen);
+/* A folder of ours under one of the private folders (paths.h): made
+ * 0700, or accepted when it is a real folder of this user that no one
+ * else can enter.  0, or -1 with err. */
+int videos_private_subdir(const char *path, char *err, size_t errlen);
 /* At the service's start: settles every entry under <data>/explainers/
  * that no call has open, and removes those without a video (a first call
  * killed before its finish).  0, or -1 with the first problem in err (the

@@ -152,4 +152,25 @@ bad script 'sed -i "s|<rect width|<script>alert(1)</script><rect width|" one.svg
 bad font 'sed -i "s/DejaVu Sans/Comic Sans MS/" one.svg' "one.svg:.*Comic Sans MS"
 bad wav 'printf "RIFF0000WAVEjunk" >one.wav' "one.wav"
 bad zero-scenes 'printf "{\"scenes\": []}\n" >explainer.json' "explainer.json"
+# The render's limits, refused by check too, at once and in the same words:
+# seven levels of ten <use> each (10 million copies of a rectangle, which
+# librsvg gives up on seconds into the first frame), and 3,000 scenes of 600 s
+# (54 million frames, whose sound track does not fit in memory).
+use_bomb() {
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1920 1080">\n<defs><g id="l0"><rect width="1" height="1"/></g>\n'
+	for l in 1 2 3 4 5 6 7; do
+		printf '<g id="l%d">' $l
+		for _ in 1 2 3 4 5 6 7 8 9 10; do printf '<use href="#l%d"/>' $((l - 1)); done
+		printf '</g>\n'
+	done
+	printf '</defs><use href="#l7"/></svg>\n'
+}
+use_bomb >"$tmp/bomb.svg"
+bad use-bomb 'cp "$tmp/bomb.svg" two.svg' "two.svg:1: the scene has more than 50000 elements, each <use> counted"
+"$hbx" preview "$tmp/bad-use-bomb" two --at start -o "$tmp/bomb.png" 2>"$tmp/bomb-preview.err"
+rc=$?
+check "preview: the <use> bomb refused with the same sentence" \
+	'[ $rc = 1 ] && [ ! -e "$tmp/bomb.png" ] && grep -q "two.svg:1: the scene has more than 50000 elements" "$tmp/bomb-preview.err"'
+bad hours 'printf "{\"scenes\": [%s]}\n" "$(for i in $(seq 3000); do printf "%s{\"svg\":\"two.svg\",\"duration\":600}" "$([ $i = 1 ] || echo ,)"; done)" >explainer.json' \
+	"explainer.json: the scenes last 1800000.0 s together; an explainer lasts at most 600 s"
 exit $fail

@@ -13,7 +13,9 @@
 #   - SIGKILL of the worker's codex: a clear error, the service still serves;
 #   - SIGKILL of svc-explainer while it renders: other calls and timeline
 #     events keep flowing, the caller gets a clear error, the broker starts
-#     the service again, and nothing half-written is left beside the video.
+#     the service again, the call's timeline row ends ("failed", with a
+#     sentence) instead of staying at "rendering" for ever, and nothing
+#     half-written is left beside the video.
 # The exact moments come from the worker's mock (it waits for a file before
 # a chosen step) and from svc-explainer's test points (HB_FAILPOINTS), never
 # from sleeps.  How long each cancel took is printed, not asserted.
@@ -198,10 +200,23 @@ wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 n0=$(wc -l <"$tmp/events.jsonl")
 other=$("$build/hbctl" call maintain_sessions '{"action":"guide"}' 2>&1 | head -c 200)
 check "while it renders: another tool answers" 'echo "$other" | grep -q "read-only"'
+# the call's key: the one call whose rows are coming
+crash_key=$(node -e '
+	let k = "";
+	for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+		let e; try { e = JSON.parse(l); } catch { continue; }
+		if (e.event === "timeline.explainer") k = e.callKey;
+	}
+	console.log(k);' "$tmp/events.jsonl")
+check "while it renders: its row is kept for a restart" '[ -n "$crash_key" ] && [ "$(ls "$HB_HOME/cache/explainer-rows" | wc -l)" = 1 ]'
 kill -9 "$(pid_of)"
 wait "$call_pid"
 rm -f "$HB_FAILPOINTS/explainer.rendering.hold" "$HB_FAILPOINTS/explainer.rendering.reached"
 explainer_idle 30
+crash_ended() { events "e.event === 'timeline.explainer' && e.callKey === '$crash_key' && e.phase === 'failed' && /svc-explainer stopped while handling this call .*the saved one is unchanged/.test(e.error)"; }
+check "svc-explainer killed: the call's row ends as failed, with a sentence, once" \
+	'wait_for 60 "[ \"\$(crash_ended)\" = 1 ]" && [ -z "$(ls -A "$HB_HOME/cache/explainer-rows")" ]'
+[ "$(crash_ended)" = 1 ] || grep "$crash_key" "$tmp/events.jsonl" | tail -3
 check "svc-explainer killed: the caller gets a clear error" 'grep -q "svc-explainer stopped while handling this call" "$tmp/crash.out"'
 check "svc-explainer killed: the broker starts it again" 'wait_for 30 "[ -n \"\$(pid_of)\" ] && [ \"\$(pid_of)\" != \"$before\" ]"'
 after=$("$build/hbctl" call maintain_sessions '{"action":"guide"}' 2>&1 | head -c 200)

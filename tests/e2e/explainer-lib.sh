@@ -3,8 +3,8 @@
 # (narration 0.1 s a character, so the gate is exercised), the worker's
 # Codex home pointed at a mock Responses API that plays the worker
 # (tests/explainer/worker-steps.mjs), and a broker running svc-sessions,
-# svc-speech and svc-explainer in an environment that reaches nothing but
-# 127.0.0.1.
+# svc-speech and svc-explainer (confined as deploy/services.conf has it) in
+# an environment that reaches nothing but 127.0.0.1.
 
 # start_gemini: the fake on a free port, alive while this script is (it
 # ends when its standard input, our fd 8, closes).  Sets gemini_port.

@@ -3,7 +3,8 @@
  * WAVs: a good folder gives its scenes and frame counts; every kind of bad
  * folder (no scenes, a missing or escaping file, a bad duration, an unknown
  * key, a JSON syntax error, narration too long, a corrupt or wrong-rate
- * WAV) gives its own problem, and several problems are all reported.
+ * WAV, more scenes or seconds than the render's limits) gives its own
+ * problem, and several problems are all reported.
  * Each test writes its fixtures into its own mkdtemp folder.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -20,6 +21,7 @@
 #include <cmocka.h>
 
 #include "../../svc-explainer/folder.h"
+#include "../../svc-explainer/limits.h"
 #include "../../svc-explainer/narration.h"
 #include "../../svc-speech/wav.h"
 
@@ -442,6 +444,49 @@ static void test_narration_read(void **state)
 	assert_non_null(strstr(err, "cannot open narration none.wav"));
 }
 
+/* A manifest of N scenes of s.svg lasting SECONDS each. */
+static void write_scenes(struct fixture *f, int n, const char *seconds)
+{
+	size_t cap = 64 + (size_t)n * 64, len = 0;
+	char *m = malloc(cap);
+
+	assert_non_null(m);
+	len += (size_t)snprintf(m + len, cap - len, "{ \"scenes\": [");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(m + len, cap - len, "%s{ \"svg\": \"s.svg\", \"duration\": %s }",
+					i ? ", " : "", seconds);
+	snprintf(m + len, cap - len, "] }\n");
+	write_text(f->dir, EXPLAINER_MANIFEST, m);
+	free(m);
+}
+
+/* The render's limits on the manifest, at their edges: 100 scenes and 600 s
+ * open; one scene more, a frame more, and 3,000 scenes of 600 s (54 million
+ * frames, whose sound track alone would not fit in memory) are refused. */
+static void test_length_and_scene_limits(void **state)
+{
+	struct fixture *f = *state;
+
+	write_text(f->dir, "s.svg", "<svg/>");
+	write_scenes(f, EXPLAINER_MAX_SCENES, "6");
+	assert_int_equal(explainer_open(f->dir, &f->e, &f->p), 0);
+	assert_int_equal(f->e.total_frames, EXPLAINER_MAX_SECONDS * EXPLAINER_FPS);
+	explainer_free(&f->e);
+	write_scenes(f, EXPLAINER_MAX_SCENES + 1, "1");
+	open_bad(f, 1);
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "has 101 scenes; an explainer has at most 100"));
+	problems_free(&f->p);
+	write_scenes(f, 2, "300.01");
+	open_bad(f, 1);
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0,
+			"the scenes last 600.1 s together; an explainer lasts at most 600 s (10 minutes)"));
+	problems_free(&f->p);
+	write_scenes(f, 3000, "600");
+	open_bad(f, 2);
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "has 3000 scenes"));
+	assert_true(has(&f->p, EXPLAINER_MANIFEST, 0, "the scenes last 1800000.0 s together"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +501,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_narration_too_long, make_dirs, remove_dirs),
 		cmocka_unit_test_setup_teardown(test_bad_wavs, make_dirs, remove_dirs),
 		cmocka_unit_test_setup_teardown(test_narration_read, make_dirs, remove_dirs),
+		cmocka_unit_test_setup_teardown(test_length_and_scene_limits, make_dirs, remove_dirs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,9 @@
  * outside the set, CSS imports and animation, DTD declarations) is
  * reported on its own line, all of them at once, with the animation
  * problems of smil.h; scene_svg_at writes the document without its
- * animation elements, the same text for the same t whatever came before.
+ * animation elements, the same text for the same t whatever came before;
+ * a <use> bomb and a chain of <use> too deep refused by their counts, and
+ * a large scene under the limits loaded.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
@@ -22,6 +24,7 @@
 
 #include <libxml/parser.h>
 
+#include "../../svc-explainer/limits.h"
 #include "../../svc-explainer/scene.h"
 
 #define NS "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
@@ -425,6 +428,87 @@ static void test_file_problems(void **state)
 	refused_once(f, "", 1, "not well-formed XML: Document is empty");
 }
 
+/* A scene of LEVELS groups in <defs>, each drawing the one before it
+ * WIDTH times through <use>, and one <use> of the last: a <use> bomb when
+ * large.  Each level multiplies the elements by about WIDTH. */
+static char *use_levels(int levels, int width)
+{
+	size_t cap = 4096 + (size_t)levels * (size_t)width * 40, len = 0;
+	char *s = malloc(cap);
+
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len, OPEN "<defs><g id=\"l0\"><rect width=\"1\" height=\"1\"/></g>\n");
+	for (int l = 1; l <= levels; l++) {
+		len += (size_t)snprintf(s + len, cap - len, "<g id=\"l%d\">", l);
+		for (int i = 0; i < width; i++)
+			len += (size_t)snprintf(s + len, cap - len, "<use href=\"#l%d\"/>", l - 1);
+		len += (size_t)snprintf(s + len, cap - len, "</g>\n");
+	}
+	snprintf(s + len, cap - len, "</defs><use xlink:href=\"#l%d\"/></svg>\n", levels);
+	return s;
+}
+
+/* A chain of N groups, each a <use> of the one before, and a <use> of the
+ * last: N + 1 levels of <use>, the groups written forwards or backwards,
+ * since the depth must not depend on which comes first. */
+static char *use_chain(int n, int backwards)
+{
+	size_t cap = 4096 + (size_t)n * 64, len = 0;
+	char *s = malloc(cap);
+
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len, OPEN "<defs><g id=\"c0\"><rect width=\"1\" height=\"1\"/></g>\n");
+	for (int k = 1; k <= n; k++) {
+		int i = backwards ? n + 1 - k : k;
+		len += (size_t)snprintf(s + len, cap - len, "<g id=\"c%d\"><use href=\"#c%d\"/></g>\n", i, i - 1);
+	}
+	snprintf(s + len, cap - len, "</defs><use href=\"#c%d\"/></svg>\n", n);
+	return s;
+}
+
+static void test_use_limits(void **state)
+{
+	struct fixture *f = *state;
+	char *svg;
+
+	/* 8^4 copies of a rectangle, about 29,000 elements in all: a big
+	 * scene, still drawn */
+	svg = use_levels(4, 8);
+	f->s = load(f, "s.svg", svg);
+	free(svg);
+	if (!f->s)
+		problems_print(&f->p, stderr);
+	assert_non_null(f->s);
+	scene_free(f->s);
+	f->s = NULL;
+	/* 10^7: refused before anything is drawn, and measured without
+	 * drawing it out (a walk of every copy would take seconds) */
+	svg = use_levels(7, 10);
+	refused_once(f, svg, 1, "the scene has more than 50000 elements, each <use> counted as a copy");
+	free(svg);
+	/* two levels of 300 <use> each: 90,000 copies from 600 lines */
+	svg = use_levels(2, 300);
+	refused_once(f, svg, 1, "a scene may have at most 50000");
+	free(svg);
+	/* a cycle draws nothing in librsvg, and counts nothing here */
+	refused_once(f, OPEN "<g id=\"a\"><use href=\"#b\"/></g><g id=\"b\"><use href=\"#a\"/></g>"
+		     "<script>1</script></svg>", 2, "<script> is not allowed");
+	for (int backwards = 0; backwards < 2; backwards++) {
+		svg = use_chain(SCENE_MAX_USE_DEPTH - 1, backwards);
+		f->s = load(f, "s.svg", svg);
+		free(svg);
+		assert_non_null(f->s);
+		scene_free(f->s);
+		f->s = NULL;
+		svg = use_chain(SCENE_MAX_USE_DEPTH, backwards);
+		refused_once(f, svg, 1, "more than 64 levels deep");
+		free(svg);
+		svg = use_chain(5000, backwards);
+		refused_once(f, svg, 1, "more than 64 levels deep");
+		free(svg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +524,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_animation_problems_listed_too, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_file_problems, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_style_rule_beats_animation, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_use_limits, make_dir, remove_dir),
 	};
 	int failed;
 
