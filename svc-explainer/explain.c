@@ -38,6 +38,7 @@
 #include "worker.h"
 #include "worker_claude.h"
 #include "worker_codex.h"
+#include "worker_scratch.h"
 #include "worker_tools.h"
 
 extern char **environ;
@@ -213,20 +214,33 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 static enum worker_end run_worker(struct explain *x, const char *brief, char *err, size_t errlen)
 {
 	long long deadline = x->deadline_ms = hb_monotonic_ms() + (long long)(x->minutes * 60 * 1000);
+	int codex = strcmp(hb_call_context(x->call)->agent, "codex") == 0;
+	char scratch[HB_PATH_MAX] = "";
 	/* A Claude worker must not run as a child session of a Claude Code
 	 * that started the broker: its transcript would not be saved. */
-	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers);
-	enum worker_end end;
+	char **envp = hb_env_without_secrets(environ, hb_claude_child_markers), **private_env = NULL;
+	enum worker_end end = WORKER_FAILED;
 
 	if (!envp) {
 		snprintf(err, errlen, "out of memory");
 		return WORKER_FAILED;
 	}
-	if (strcmp(hb_call_context(x->call)->agent, "codex") == 0)
-		end = run_codex(x, envp, brief, deadline, err, errlen);
+	/* what the agent keeps of a turn besides its history goes to a
+	 * folder of its own, removed below (worker_scratch.h) */
+	if (worker_scratch_make(&x->paths, scratch, sizeof scratch, err, errlen) < 0)
+		goto out;
+	if (!(private_env = hb_env_with(envp, codex ? "CODEX_SQLITE_HOME" : "XDG_CACHE_HOME", scratch))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (codex)
+		end = run_codex(x, private_env, brief, deadline, err, errlen);
 	else
-		end = run_claude(x, envp, brief, deadline, err, errlen);
-	free(envp); /* one allocation */
+		end = run_claude(x, private_env, brief, deadline, err, errlen);
+out:
+	worker_scratch_remove(scratch, hb_call_context(x->call)->key);
+	free(private_env);
+	free(envp); /* one allocation each */
 	return end;
 }
 

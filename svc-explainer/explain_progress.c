@@ -22,6 +22,7 @@
 #include "json.h"
 #include "log.h"
 #include "service.h"
+#include "worker_scratch.h"
 
 #define RENDER_ROW_EVERY_MS 500
 /* How often the task looks for rows of a copy killed since it started. */
@@ -131,6 +132,7 @@ void explain_rows_run(struct hb_task *task, void *arg)
 		struct pollfd wake = { hb_task_wake_fd(task), POLLIN, 0 };
 
 		open_rows_end_orphans(&p, end_orphan, task);
+		worker_scratch_remove_orphans(&p);
 		if (poll(&wake, 1, ORPHAN_SCAN_EVERY_MS) < 0 && errno != EINTR)
 			break;
 		if (wake.revents & POLLIN)

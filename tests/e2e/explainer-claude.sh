@@ -103,4 +103,6 @@ done
 check "no worker process is left" '[ "$left" = 0 ]'
 check "nothing of the worker stays in the Claude projects folder (no transcript, no tool results)" \
 	'[ "$(find "$tmp/worker-home/.claude/projects" -type f 2>/dev/null | wc -l)" = 0 ]'
+check "no words of the worker stay in its home folder (Claude's config, logs, caches)" \
+	'[ -z "$(worker_text_left)" ] || { worker_text_left; false; }'
 exit $fail

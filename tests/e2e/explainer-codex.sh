@@ -116,5 +116,7 @@ check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" !=
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'
 check "revision: nothing of the worker stays in its Codex home's history" '[ "$(codex_worker_traces)" = 0 ]'
+check "no words of the worker stay in its Codex home or home folder (logs, state, caches)" \
+	'[ -z "$(worker_text_left)" ] || { worker_text_left; false; }'
 check "no worker process is left" '[ "$(worker_left)" = 0 ]'
 exit $fail

@@ -77,6 +77,15 @@ worker_left() {
 	echo "$n"
 }
 
+# worker_text_left: the files under the worker's Codex home and home
+# folder that hold its words (a worker-only tool's name, the question it
+# was given): a private worker leaves none, in its agent's history, logs
+# or caches.  Empty when none.
+worker_text_left() {
+	grep -rla -e write_scene -e preview_scene -e "How does marmalade set" \
+		"$tmp/worker-codex" "$tmp/worker-home" 2>/dev/null
+}
+
 # codex_worker_traces: what the worker's codex kept of its threads in its
 # Codex home (the user's history): rollout files under sessions/ and
 # thread rows of its state database, a count.
