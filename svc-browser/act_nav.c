@@ -47,6 +47,28 @@ int action_prelude(struct act *a)
 	return 0;
 }
 
+/* Tabs opened by the sessions' tabs become theirs, before anyone is
+ * shown them; a tab opened by such a tab too (the list is gone through
+ * again while that takes more, at most as deep as TAB_OPENER_DEPTH). */
+#define TAB_OPENER_DEPTH 8
+static void adopt_opened(struct act *a, const json_t *list)
+{
+	const json_t *t;
+	size_t i;
+	int more = 1;
+
+	for (int pass = 0; more && pass < TAB_OPENER_DEPTH; pass++) {
+		more = 0;
+		json_array_foreach(list, i, t) {
+			const char *target = json_string_value(json_object_get(t, "targetId"));
+			const char *opener = json_string_value(json_object_get(t, "openerId"));
+
+			if (target && opener && *opener && browser_adopt_opened(a->b, target, opener))
+				more = 1;
+		}
+	}
+}
+
 int action_tabs(struct act *a)
 {
 	json_t *res = NULL, *list, *t;
@@ -62,6 +84,7 @@ int action_tabs(struct act *a)
 		return hb_call_fail(a->call, "out of memory");
 	}
 	list = json_object_get(res, "targetInfos");
+	adopt_opened(a, list);
 	json_array_foreach(list, i, t) {
 		const char *type = json_string_value(json_object_get(t, "type"));
 		const char *target = json_string_value(json_object_get(t, "targetId"));

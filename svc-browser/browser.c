@@ -10,7 +10,10 @@
  * A tab belongs to the HB Code session whose agent opened it; an agent
  * acts only on its session's tabs, and another session's tabs are not
  * even listed to it (their titles and addresses are that session's
- * business).  The list lives in this process: after
+ * business).  A tab one of its tabs opened (a popup, window.open, a
+ * link's target=_blank) is the session's too: its page is the agent's
+ * doing, and another session must not read where it leads.  The list
+ * lives in this process: after
  * svc-browser restarts, the tabs its agents opened stay open for the user
  * but are no agent's any more (an agent opens a new one), which errs on
  * the side of never touching a tab the user may have taken over.
@@ -196,6 +199,26 @@ void browser_tab_seen(struct browser *b, const char *target, unsigned long mark)
 	if ((i = find_target(b, target)) >= 0 && b->tabs[i].mark < mark)
 		b->tabs[i].mark = mark;
 	pthread_mutex_unlock(&b->lock);
+}
+
+int browser_adopt_opened(struct browser *b, const char *target, const char *opener)
+{
+	struct tab t = { 0 };
+	int i, taken = 0;
+
+	if (strlen(target) >= sizeof t.target)
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	if (find_target(b, target) < 0 && (i = find_target(b, opener)) >= 0 && b->ntabs < TABS_MAX) {
+		snprintf(t.target, sizeof t.target, "%s", target);
+		snprintf(t.owner, sizeof t.owner, "%s", b->tabs[i].owner);
+		snprintf(t.id, sizeof t.id, "t%u", ++b->next_tab);
+		/* no session yet: browser_tab attaches on its first use */
+		b->tabs[b->ntabs++] = t;
+		taken = 1;
+	}
+	pthread_mutex_unlock(&b->lock);
+	return taken;
 }
 
 enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen)

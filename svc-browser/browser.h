@@ -64,6 +64,11 @@ int browser_new_tab(struct browser *b, struct browser_conn *c, const char *owner
 void browser_forget_tab(struct browser *b, const char *target);
 /* Remember how far a tab's events were looked at. */
 void browser_tab_seen(struct browser *b, const char *target, unsigned long mark);
+/* A tab that one of the sessions' tabs opened (a link's target=_blank,
+ * window.open: Chrome's openerId) is that session's, as if its agent had
+ * opened it: 1 when target was taken so, 0 when it is known already or
+ * opener is no session's tab. */
+int browser_adopt_opened(struct browser *b, const char *target, const char *opener);
 /* Whose the tab with this target is, as owner may see it. */
 enum tab_whose {
 	TAB_USERS,    /* no session opened it (the user's own, or one from before svc-browser restarted) */

@@ -35,6 +35,9 @@
 //   /huge-text         11 MB of text (140,000 numbered lines in a <pre>):
 //                      its whole accessibility tree is past 64 MiB
 //   /rows              a table of 60,000 rows
+//   /popup             a link "New tab" to /button?popup=link with
+//                      target=_blank, and a button "Open window" whose
+//                      click opens /button?popup=open with window.open
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -131,6 +134,12 @@ document.getElementById('ask').addEventListener('click', () => {
 window.addEventListener('load', () => setTimeout(() => {
 	document.getElementById('status').textContent = 'Later now';
 }, ${Number(url.searchParams.get('ms')) || 0}));
+</script>`),
+	'/popup': () => page('Popup', `<h1>Popup</h1>
+<p><a href="/button?popup=link" target="_blank">New tab</a></p>
+<button id="open" type="button">Open window</button>
+<script>
+document.getElementById('open').addEventListener('click', () => window.open('/button?popup=open'));
 </script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),

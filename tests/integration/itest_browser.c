@@ -594,6 +594,83 @@ static void test_two_sessions(void **state)
 	free(call(&A, 1, "Ready now", args));
 }
 
+/* ---- 5b: a tab that a session's tab opened is that session's ------------ */
+
+/* A's tab list once it shows url_part (a new tab takes Chrome a moment
+ * to list; the guard is the number of tries, not a time). */
+static char *tabs_with(struct agent *a, const char *url_part)
+{
+	for (int i = 0; i < 200; i++) {
+		char *t = call(a, 1, "of this session", "{\"action\":\"tabs\"}");
+
+		if (strstr(t, url_part))
+			return t;
+		free(t);
+		usleep(50 * 1000);
+	}
+	fail_msg("no tab showing %s appeared", url_part);
+	return NULL;
+}
+
+/* The tab id on the line of the list showing url_part, or "" when that
+ * line is the user's. */
+static void listed_as(const char *list, const char *url_part, char *id, size_t idlen)
+{
+	const char *at = strstr(list, url_part), *bol = at;
+
+	assert_non_null(at);
+	while (bol > list && bol[-1] != '\n')
+		bol--;
+	snprintf(id, idlen, "%.*s", bol[0] == 't' ? (int)strcspn(bol, " ") : 0, bol);
+}
+
+static void test_opened_tabs(void **state)
+{
+	char ref[16], args[200], id[16];
+	char *t;
+
+	(void)state;
+	A.tab[0] = '\0';
+	t = open_page(&A, "/popup", 1, "Opened ");
+	ref_of(t, "button \"Open window\"", ref, sizeof ref);
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	free(call(&A, 1, "Clicked ", args));
+	ref_of(t, "link \"New tab\"", ref, sizeof ref);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	free(call(&A, 1, "Clicked ", args));
+	/* A's, both: listed with an id of A's, and A acts on them */
+	free(tabs_with(&A, "popup=link"));
+	t = tabs_with(&A, "popup=open");
+	listed_as(t, "popup=link", id, sizeof id);
+	if (!id[0])
+		fail_msg("the tab A's link opened is listed as the user's:\n%s", t);
+	listed_as(t, "popup=open", args, sizeof args);
+	if (!args[0])
+		fail_msg("the window A's page opened is listed as the user's:\n%s", t);
+	free(t);
+	/* B is told nothing of them: not named, not counted as the user's */
+	t = call(&B, 1, "of the user's", "{\"action\":\"tabs\"}");
+	if (strstr(t, "popup=") || strstr(t, "Popup"))
+		fail_msg("B sees the tabs A's page opened:\n%s", t);
+	assert_non_null(strstr(t, " 1 of the user's"));
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"tab\":\"%s\"}", id);
+	free(call(&B, 0, "of this session", args));
+	free(call(&A, 1, "Show greeting", args));
+	/* A closes them, as any tab of its own */
+	t = tabs_with(&A, "popup=open");
+	listed_as(t, "popup=open", id, sizeof id);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"close\",\"tab\":\"%s\"}", id);
+	free(call(&A, 1, "Closed tab ", args));
+	t = tabs_with(&A, "popup=link");
+	listed_as(t, "popup=link", id, sizeof id);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"close\",\"tab\":\"%s\"}", id);
+	free(call(&A, 1, "Closed tab ", args));
+}
+
 /* ---- 15: one session's huge page, another session's calls ------------------- */
 
 /* How many times svc-browser connected to the browser so far (its log). */
@@ -1138,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(test_screenshot),
 		cmocka_unit_test(test_screenshot_full_page),
 		cmocka_unit_test(test_two_sessions),
+		cmocka_unit_test(test_opened_tabs),
 		cmocka_unit_test(test_user_tabs_untouched),
 		cmocka_unit_test(test_huge_page),
 		cmocka_unit_test(test_loop_alert_confirm),
