@@ -51,29 +51,10 @@ static int name_matches(const char *name, size_t len, const char *const *pattern
 	return 0;
 }
 
-char **spawn_base_env(const struct broker_config *cfg)
-{
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	if (!(env = calloc(n + 1, sizeof *env)))
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strcspn(environ[i], "=");
-
-		if (name_matches(environ[i], len, broker_keys) || config_is_secret(cfg, environ[i], len))
-			continue;
-		if (!(env[k++] = strdup(environ[i]))) {
-			spawn_free_env(env);
-			return NULL;
-		}
-	}
-	return env;
-}
-
-char **spawn_service_env(const struct broker_config *cfg, const struct service_config *svc, int room)
+/* environ without the broker's own keys and the secrets of cfg; for a
+ * service (svc not NULL) only what service_allowed and its env line name,
+ * and room free slots after its own secrets. */
+static char **copy_env(const struct broker_config *cfg, const struct service_config *svc, int room)
 {
 	size_t n = 0, k = 0;
 	char **env;
@@ -81,14 +62,13 @@ char **spawn_service_env(const struct broker_config *cfg, const struct service_c
 
 	while (environ[n])
 		n++;
-	if (!(env = calloc(n + CONFIG_MAX_SECRETS + (size_t)room + 1, sizeof *env)))
+	if (!(env = calloc(n + (svc ? CONFIG_MAX_SECRETS + (size_t)room : 0) + 1, sizeof *env)))
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strcspn(environ[i], "=");
 
-		if (name_matches(environ[i], len, broker_keys) ||
-		    config_is_secret(cfg, environ[i], len) ||
-		    (!name_matches(environ[i], len, service_allowed) &&
+		if (name_matches(environ[i], len, broker_keys) || config_is_secret(cfg, environ[i], len) ||
+		    (svc && !name_matches(environ[i], len, service_allowed) &&
 		     !name_matches(environ[i], len, (const char *const *)svc->env)))
 			continue;
 		if (!(env[k++] = strdup(environ[i]))) {
@@ -97,11 +77,21 @@ char **spawn_service_env(const struct broker_config *cfg, const struct service_c
 		}
 	}
 	added = (int)k;
-	if (spawn_add_secrets(env, &added, svc->secrets) < 0) {
+	if (svc && spawn_add_secrets(env, &added, svc->secrets) < 0) {
 		spawn_free_env(env);
 		return NULL;
 	}
 	return env;
+}
+
+char **spawn_base_env(const struct broker_config *cfg)
+{
+	return copy_env(cfg, NULL, 0);
+}
+
+char **spawn_service_env(const struct broker_config *cfg, const struct service_config *svc, int room)
+{
+	return copy_env(cfg, svc, room);
 }
 
 int spawn_add_secrets(char **env, int *n, char *const secrets[])
