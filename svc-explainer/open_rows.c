@@ -19,34 +19,22 @@
 
 #include "log.h"
 #include "output.h"
-#include "proc_state.h"
+#include "owned.h"
 #include "readfile.h"
-#include "videos.h"
 
 /* A row is a few hundred bytes; anything much larger is not ours. */
 #define OPEN_ROW_MAX_BYTES 65536
 
 static atomic_ulong next_row;
 
-static int rows_dir(const struct hb_paths *p, char *dir, size_t len, char *err, size_t errlen)
-{
-	if (hb_dir_make_private(p, HB_DIR_CACHE, err, errlen) < 0)
-		return -1;
-	if (hb_path_join(dir, len, p->cache, OPEN_ROWS_DIR) < 0) {
-		snprintf(err, errlen, "the cache folder's path is too long");
-		return -1;
-	}
-	return videos_private_subdir(dir, err, errlen);
-}
-
 void open_row_keep(struct open_row *r, const struct hb_paths *p, const char *row, const char *key)
 {
-	char dir[HB_PATH_MAX], name[96], err[HB_PATH_MAX + 256];
+	char dir[HB_PATH_MAX], prefix[64], name[96], err[HB_PATH_MAX + 256] = "its path is too long";
 
 	if (!r->path[0]) {
-		snprintf(name, sizeof name, "%ld-%llu-%lu.json", (long)getpid(), hb_process_start(getpid()),
-			 atomic_fetch_add(&next_row, 1));
-		if (rows_dir(p, dir, sizeof dir, err, sizeof err) < 0 ||
+		if (owned_prefix(prefix, sizeof prefix) < 0 ||
+		    snprintf(name, sizeof name, "%s%lu.json", prefix, atomic_fetch_add(&next_row, 1)) >= (int)sizeof name ||
+		    owned_dir(p, OPEN_ROWS_DIR, dir, sizeof dir, err, sizeof err) < 0 ||
 		    hb_path_join(r->path, sizeof r->path, dir, name) < 0) {
 			r->path[0] = '\0';
 			log_warn(key, "explainer: the timeline row is not kept for a restart: %s", err);
@@ -67,15 +55,11 @@ void open_row_end(struct open_row *r)
 /* Whether NAME is a kept row whose writer is gone. */
 static int orphaned(const char *name)
 {
-	unsigned long long start;
+	const char *rest = owned_by_gone(name);
 	unsigned long n;
-	long pid;
 	int used = 0;
 
-	if (sscanf(name, "%ld-%llu-%lu.json%n", &pid, &start, &n, &used) != 3 || used == 0 ||
-	    name[used] != '\0' || pid <= 0)
-		return 0;
-	return hb_process_gone((pid_t)pid, start);
+	return rest && sscanf(rest, "%lu.json%n", &n, &used) == 1 && used > 0 && rest[used] == '\0';
 }
 
 int open_rows_end_orphans(const struct hb_paths *p, void (*fn)(const char *row, void *arg), void *arg)
@@ -85,7 +69,7 @@ int open_rows_end_orphans(const struct hb_paths *p, void (*fn)(const char *row, 
 	DIR *dp;
 	int ended = 0;
 
-	if (rows_dir(p, dir, sizeof dir, err, sizeof err) < 0 || !(dp = opendir(dir))) {
+	if (owned_dir(p, OPEN_ROWS_DIR, dir, sizeof dir, err, sizeof err) < 0 || !(dp = opendir(dir))) {
 		log_warn(NULL, "explainer: the rows a killed copy left open: %s", err[0] ? err : strerror(errno));
 		return 0;
 	}

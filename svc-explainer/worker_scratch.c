@@ -11,29 +11,16 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "proc_state.h"
+#include "owned.h"
 #include "rmtree.h"
-#include "videos.h"
-
-static int scratch_root(const struct hb_paths *p, char *dir, size_t len, char *err, size_t errlen)
-{
-	if (hb_dir_make_private(p, HB_DIR_CACHE, err, errlen) < 0)
-		return -1;
-	if (hb_path_join(dir, len, p->cache, WORKER_SCRATCH_DIR) < 0) {
-		snprintf(err, errlen, "the cache folder's path is too long");
-		return -1;
-	}
-	return videos_private_subdir(dir, err, errlen);
-}
 
 int worker_scratch_make(const struct hb_paths *p, char *out, size_t outlen, char *err, size_t errlen)
 {
-	char root[HB_PATH_MAX];
+	char root[HB_PATH_MAX], prefix[64];
 
-	if (scratch_root(p, root, sizeof root, err, errlen) < 0)
+	if (owned_dir(p, WORKER_SCRATCH_DIR, root, sizeof root, err, errlen) < 0)
 		return -1;
-	if (snprintf(out, outlen, "%s/%ld-%llu-XXXXXX", root, (long)getpid(), hb_process_start(getpid())) >=
-	    (int)outlen) {
+	if (owned_prefix(prefix, sizeof prefix) < 0 || snprintf(out, outlen, "%s/%sXXXXXX", root, prefix) >= (int)outlen) {
 		snprintf(err, errlen, "the cache folder's path is too long");
 		return -1;
 	}
@@ -52,16 +39,13 @@ void worker_scratch_remove(const char *dir, const char *key)
 		log_warn(key, "explainer: the worker's private folder stays: %s", err);
 }
 
-/* Whether NAME is a folder whose writer is gone. */
+/* Whether NAME is a folder whose writer is gone (mkdtemp's six letters
+ * after its owner). */
 static int orphaned(const char *name)
 {
-	unsigned long long start;
-	long pid;
-	int used = 0;
+	const char *rest = owned_by_gone(name);
 
-	if (sscanf(name, "%ld-%llu-%n", &pid, &start, &used) != 2 || used == 0 || strlen(name + used) != 6 || pid <= 0)
-		return 0;
-	return hb_process_gone((pid_t)pid, start);
+	return rest && strlen(rest) == 6;
 }
 
 int worker_scratch_remove_orphans(const struct hb_paths *p)
@@ -71,7 +55,7 @@ int worker_scratch_remove_orphans(const struct hb_paths *p)
 	DIR *dp;
 	int removed = 0;
 
-	if (scratch_root(p, root, sizeof root, err, sizeof err) < 0 || !(dp = opendir(root))) {
+	if (owned_dir(p, WORKER_SCRATCH_DIR, root, sizeof root, err, sizeof err) < 0 || !(dp = opendir(root))) {
 		log_warn(NULL, "explainer: the worker folders a killed copy left: %s", err[0] ? err : strerror(errno));
 		return 0;
 	}
