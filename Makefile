@@ -43,7 +43,7 @@ DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
-            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon \
+            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon -Iagents \
             $(shell pkg-config --cflags $(PKGS) openssl 2>/dev/null)
 LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -68,6 +68,8 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 COMMON_SRC   := $(wildcard common/*.c)
+# agents/: what hbcode knows of the two agents it drives (docs/agents.md).
+AGENTS_SRC   := $(wildcard agents/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
 BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c bridge/timeline_pub.c
@@ -89,6 +91,7 @@ FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIBCOMMON   := $(BUILD)/libhbcommon.a
+LIBAGENTS   := $(BUILD)/libagents.a
 LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
 LIBMESSAGES := $(BUILD)/libmessages.a
@@ -112,11 +115,14 @@ BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/be
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser \
                $(BUILD)/bench/bench-scale
 
-.PHONY: all deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
+.PHONY: all programs-and-tests deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
 # Keep test objects: they are intermediate files of the pattern rules.
 .SECONDARY:
 
 all: $(PROGRAMS)
+
+# Everything `check` runs, built but not run (for a quick look after a change).
+programs-and-tests: $(PROGRAMS) $(TEST_PROGS)
 
 deps:
 	@sh deploy/deps.sh $(DEB_PACKAGES)
@@ -134,6 +140,8 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	$(AR) rcs $@ $^
+$(LIBAGENTS): $(call obj,$(AGENTS_SRC))
 	$(AR) rcs $@ $^
 $(LIBAPPDATA): $(call obj,$(APPDATA_SRC))
 	$(AR) rcs $@ $^
@@ -158,13 +166,13 @@ $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 $(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
 	$(AR) rcs $@ $^
 
-$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
+$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
+$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBCOMMON)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
@@ -178,23 +186,23 @@ $(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
 $(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(VIDEO_PKGS))
-$(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBCOMMON)
+$(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
-$(BUILD)/svc-explainer: $(call obj,svc-explainer/main.c) $(LIBEXPLAINER) $(LIBCOMMON)
+$(BUILD)/svc-explainer: $(call obj,svc-explainer/main.c) $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) $(EXPLAINER_PKGS)) -lm
 
 $(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The explainer's worker driven alone, for tests/e2e/worker-codex.sh and worker-claude.sh.
-$(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBCOMMON)
+$(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
 # fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
 # archive, so a test takes only what it calls.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
-                       $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBCOMMON)
+                       $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBAGENTS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The broker's sleep is tested alone, on real sockets (broker/ is in no archive).
@@ -205,7 +213,7 @@ $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
 $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call common/: the archive again after them, since $^ lists it first)
-$(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
@@ -216,7 +224,7 @@ $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
 FUZZ_LIBS := $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) \
-             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBCOMMON)
+             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 $(BUILD)/tests/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
@@ -309,7 +317,7 @@ bench:
 	sh tests/bench/instructions.sh $(BUILD) || rc=1; exit $$rc
 
 # The Claude agent host: PREFIX/libexec/hbcode/agent-host, where hbctl and
-# the broker find it when agentHost is not set (common/agent_cmd.h).
+# the broker find it when agentHost is not set (agents/agent_cmd.h).
 AGENT_HOST_DIR := $(DESTDIR)$(PREFIX)/libexec/hbcode/agent-host
 
 install: all

@@ -1,6 +1,6 @@
 /*
  * claude_usage_end - a finished Claude run clears its account's usage
- * reading (common/claude_usage.h), page 003 "Accounts and usage".
+ * reading (agents/claude_usage.h), page 003 "Accounts and usage".
  */
 #ifndef HB_CLAUDE_USAGE_END_H
 #define HB_CLAUDE_USAGE_END_H

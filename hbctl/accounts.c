@@ -1,6 +1,6 @@
 /*
  * accounts - hbctl accounts: the Claude accounts of page 003
- * (common/claude_account.h).  A person lists them with the sign-in each
+ * (agents/claude_account.h).  A person lists them with the sign-in each
  * has, adds one (a folder of its own in the data folder, linked to
  * Claude's main folder), signs it in or out with Claude's own commands
  * (`claude auth login|logout` with CLAUDE_CONFIG_DIR on that folder),

@@ -8,7 +8,7 @@
  * run can call a worker's tool, the worker's thread is never linked to the
  * session (its drafts stay out of the session's history and its messages),
  * and nothing of the worker is in the broker's catalog.  The agents' frames
- * are read and written by common/dialect.c, as the broker does.
+ * are read and written by agents/dialect.c, as the broker does.
  *
  * The agent runs in a process group of its own, led by a guard that kills
  * the whole group when svc-explainer dies (common/child.h), so it ends

@@ -14,7 +14,7 @@
  * the session's message deliveries, and the worker's calls would bind to
  * the session's active run, so that its tools could not be told apart
  * from the main agent's.  Answering here duplicates nothing:
- * common/dialect.c reads and writes the frames for the broker and for us.
+ * agents/dialect.c reads and writes the frames for the broker and for us.
  *
  * The caller must ignore SIGPIPE (services do: common/service.c).
  */

@@ -12,7 +12,7 @@
  * the worker's thread durably to the calling session and attach to the
  * session's message deliveries, and the worker's calls would bind to the
  * session's active run, so that its tools could not be told apart from
- * the main agent's.  Answering here duplicates nothing: common/dialect.c
+ * the main agent's.  Answering here duplicates nothing: agents/dialect.c
  * reads and writes the frames for the broker and for us.
  *
  * The caller must ignore SIGPIPE (services do: common/service.c).

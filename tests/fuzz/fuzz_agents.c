@@ -3,7 +3,7 @@
  * them from an agent (common/lines.c), each parsed as Codex's
  * item/tool/call (the broker's intake, flat and namespaced, and the
  * explainer worker's namespace) and as the Claude host pipe's toolCall
- * event (common/dialect.c), and answered the way the broker answers.
+ * event (agents/dialect.c), and answered the way the broker answers.
  *
  * The answer must be JSON that carries back the call's own id: a call
  * answered under another id would hang the agent's turn.

@@ -1,5 +1,5 @@
 /*
- * test_claude_account - the Claude accounts (common/claude_account.c):
+ * test_claude_account - the Claude accounts (agents/claude_account.c):
  * names, the active account from settings.json or the environment, an
  * added account's folder linked to the main one except for its own
  * sign-in entries, refreshed when the main folder changes, and removed

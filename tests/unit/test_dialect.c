@@ -1,6 +1,6 @@
 /*
  * test_dialect - the frames the real programs sent, replayed through the
- * Codex and Claude dialect code (common/dialect.c): every recorded
+ * Codex and Claude dialect code (agents/dialect.c): every recorded
  * item/tool/call parses to its thread, call, tool and arguments, and our
  * answer to it has exactly the shape of a recorded answer that Codex
  * accepted; every recorded Claude tool call, as the agent host turns it
