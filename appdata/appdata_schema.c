@@ -8,7 +8,7 @@
  */
 #include "appdata_schema.h"
 
-#include "appdata.h"
+#include "appdata_sql.h"
 
 #include <stdio.h>
 

@@ -358,3 +358,17 @@ char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scop
 	}
 	return text;
 }
+
+int act_answer_with_snapshot(struct act *a, const char *head)
+{
+	char line[1024];
+	char *snap = act_snapshot(a, ACT_SNAPSHOT_CHARS, NULL);
+	int rc;
+
+	if (!snap)
+		return -1;
+	act_tab_line(a, line, sizeof line);
+	rc = hb_call_succeedf(a->call, "%s%s%s\n%s\n%s", a->note, a->note[0] ? "\n" : "", head, line, snap);
+	free(snap);
+	return rc;
+}

@@ -14,6 +14,7 @@
 #include "paths.h"
 #include "videos.h"
 #include "workdir.h"
+#include "worker_tools.h"
 
 #define EXPLAIN_FINISH_ATTEMPTS 6
 
@@ -57,6 +58,10 @@ struct workdir_answer explain_tool(void *arg, const char *tool, const char *args
  * not looked at since they changed, as "a.svg, b.svg" (caller frees), ""
  * when none, NULL when out of memory or the script cannot be read. */
 char *explain_unseen(struct explain *x, size_t *scenes);
+/* What a successful look (or a write) of tool t with args showed or changed. */
+void explain_mark_seen(struct explain *x, enum worker_tool t, const json_t *args);
+/* The folder's scene count and seconds into x, from its script. */
+void explain_remember_script(struct explain *x);
 void explain_seen_free(struct explain *x);
 
 /* finish: narrate, fit, gate, render, commit. */
