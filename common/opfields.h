@@ -56,6 +56,13 @@ struct hb_field_rule {
 int hb_fields_check(const struct hb_env *e, const char *op, const struct hb_field_rule *rules, size_t max,
 		    char *err, size_t errlen);
 
+/* A field its op's row marks required, read without a default: the
+ * row's check already refused a frame that lacks it or holds another
+ * type.  Reading one the row does not require is a bug (tests/deploy/
+ * optable.sh finds it); it aborts rather than make up a value. */
+const char *hb_req_str(const struct hb_env *e, const char *name);
+int hb_req_bool(const struct hb_env *e, const char *name);
+
 /* The ops the broker sends a service (call, cancel, subcall.result,
  * deliver.result), checked against their rows in broker_ops.c: 0 when e
  * is one of them and well formed, or when its op is not one of them (what

@@ -34,6 +34,7 @@
 #include "hbctl.h"
 #include "paths.h"
 #include "settings.h"
+#include "protocol.h"
 
 /* Whether the running broker has GEMINI_API_KEY in its environment (and
  * so hands it to the services configured for it).  No broker: no; said
@@ -49,7 +50,7 @@ static int broker_has_env_key(void)
 	if (hb_client_open(&c, NULL, 2000, err, sizeof err) < 0)
 		return 0;
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "status");
+	hb_env_set_str(&req, "op", HB_OP_STATUS);
 	if (hb_client_request(&c, &req, &reply, err, sizeof err) == 0) {
 		st = json_loads(hb_env_str_or(&reply, "json", "{}"), 0, NULL);
 		yes = json_is_true(json_object_get(json_object_get(st, "broker"), "geminiKeyFromEnv"));
