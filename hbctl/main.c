@@ -51,7 +51,7 @@ int usage(void)
 			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
 			"                          [--model MODEL]\n"
 			"       hbctl run stop|close RUN\n"
-			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
+			"       hbctl settings [--all | gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent | relay-url set URL|delete |\n"
 			"                       remote-access on|off | device-credential set|delete |\n"
 			"                       browser on|off | browser-url set URL|delete |\n"
