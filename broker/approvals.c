@@ -15,6 +15,7 @@
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
+#include "opfields.h"
 
 struct approval {
 	char id[24];
@@ -74,7 +75,7 @@ static void answer_bridge(struct broker *b, const struct approval *a, int allow,
 
 void approvals_request(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *text = hb_env_str(e, "json");
+	const char *text = hb_req_str(e, "json");
 	struct run *r = runs_of_peer(b, peer);
 	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *rid, *tool, *input, *tuid;
 	struct approval *a = NULL;
@@ -150,7 +151,7 @@ static struct approval *take_card(struct broker *b, const char *id)
 
 void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *decision = hb_env_str(e, "decision"), *message = hb_env_str_or(e, "message", "");
+	const char *decision = hb_req_str(e, "decision"), *message = hb_env_str_or(e, "message", "");
 	int allow = strcmp(decision, "allow") == 0;
 	struct approval *a;
 	struct reqid id;
@@ -160,7 +161,7 @@ void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "bad-request", "decision must be allow or deny");
 		return;
 	}
-	if (!(a = take_card(b, hb_env_str(e, "approval")))) {
+	if (!(a = take_card(b, hb_req_str(e, "approval")))) {
 		front_reply_err(b, peer, &id, "unknown-approval", "no open approval has this id");
 		return;
 	}

@@ -18,6 +18,7 @@
 #include "report.h"
 #include "route.h"
 #include "supervise.h"
+#include "protocol.h"
 
 typedef void (*back_op_fn)(struct broker *b, struct instance *inst, const struct hb_peer *peer,
 			   const struct hb_env *e);
@@ -92,41 +93,43 @@ static const struct back_op back_ops[] = {
 	 * are for the log; the broker knows them from the peer), how many
 	 * calls it may queue, and the routing id of its task that carries
 	 * session messages, if it has one. */
-	{ "ready", ANYONE, on_ready,
+	{ HB_OP_READY, ANYONE, on_ready,
 	  { HB_OPT_STR("service"), HB_OPT_INT("pid"), HB_OPT_STR("version"), HB_OPT_STR("tools"),
 	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask") } },
 	/* Each worker thread's socket, which may come before the loop's ready. */
-	{ "worker", STARTED, on_worker, { HB_OPT_INT("slots") } },
+	{ HB_OP_WORKER, STARTED, on_worker, { HB_OPT_INT("slots") } },
 	/* heldMs, heldKey: how long the call that has held a worker longest
 	 * has run, and its key (absent: no call runs). */
-	{ "heartbeat", READY, on_heartbeat, { HB_OPT_INT("inflight"), HB_OPT_INT("heldMs"), HB_OPT_STR("heldKey") } },
+	{ HB_OP_HEARTBEAT, READY, on_heartbeat, { HB_OPT_INT("inflight"), HB_OPT_INT("heldMs"), HB_OPT_STR("heldKey") } },
 	/* code: a machine-readable reason beside the text of a failure;
 	 * images: the answer's images beside its text (common/images.h). */
-	{ "result", READY, route_result,
+	{ HB_OP_RESULT, READY, route_result,
 	  { HB_REQ_STR("key"), HB_REQ_BOOL("ok"), HB_REQ_STR("text"), HB_OPT_BOOL("queued"), HB_OPT_STR("code"),
 	    HB_OPT_STR("images") } },
-	{ "progress", READY, on_progress, { HB_REQ_STR("key"), HB_REQ_STR("text") } },
+	{ HB_OP_PROGRESS, READY, on_progress, { HB_REQ_STR("key"), HB_REQ_STR("text") } },
 	/* A call's own call to another tool: key is the calling call's, sub
 	 * its number there; json (the arguments) is {} when absent. */
-	{ "subcall", READY, on_subcall,
+	{ HB_OP_SUBCALL, READY, on_subcall,
 	  { HB_REQ_STR("key"), HB_REQ_STR("sub"), HB_REQ_STR("tool"), HB_OPT_STR("json") } },
 	/* The declared deliveryTask: a session message to hand to the
-	 * recipient's bridge; id comes back in the deliver.result. */
-	{ "deliver", READY, deliver_request,
+	 * recipient's bridge; id comes back in the deliver.result.  With no
+	 * bridge attached, recipientAgent (codex | claude) and recipientLink
+	 * (its thread or conversation, or "") say which agent to start. */
+	{ HB_OP_DELIVER, READY, deliver_request,
 	  { HB_REQ_STR("opId"), HB_REQ_STR("session"), HB_REQ_STR("text"), HB_OPT_INT("id"),
 	    HB_OPT_STR("senderAccess"), HB_OPT_STR("senderProject"), HB_OPT_STR("recipientTitle"),
 	    HB_OPT_STR("recipientAccess"), HB_OPT_STR("recipientProject"), HB_OPT_BOOL("approved"),
-	    HB_OPT_BOOL("handed") } },
+	    HB_OPT_BOOL("handed"), HB_REQ_STR("recipientAgent"), HB_REQ_STR("recipientLink") } },
 	/* A timeline.* event for the broker to publish; json is its object. */
-	{ "event", STARTED, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
+	{ HB_OP_EVENT, STARTED, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
 	/* The service's own state for status and service.report; json is
 	 * its object.  STARTED: a task runs before its loop says ready, and
 	 * its first report (a link connecting) must not be lost to the race
 	 * between the two sockets. */
-	{ "report", STARTED, on_report, { HB_REQ_STR("json") } },
+	{ HB_OP_REPORT, STARTED, on_report, { HB_REQ_STR("json") } },
 	/* Start me anew (supervisor_renew): what it must read came after its
 	 * confinement was fixed (svc-browser: a new DevToolsActivePort). */
-	{ "renew", READY, on_renew, { HB_OPT_STR("why") } },
+	{ HB_OP_RENEW, READY, on_renew, { HB_OPT_STR("why") } },
 };
 
 static const struct back_op *find_op(const char *op)

@@ -21,6 +21,7 @@
 #include "dialect.h"
 #include "log.h"
 #include "reply.h"
+#include "protocol.h"
 
 /* "c" + the decimal number: on every call, so no printf. */
 static void format_key(char out[24], uint64_t n)
@@ -120,7 +121,7 @@ static int answer_front(struct broker *b, const struct waiter *w, const char *ke
 	int rc, saved;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_str(&e, "op", HB_OP_REPLY);
 	reqid_put(&e, &w->id);
 	if (key)
 		hb_env_set_str(&e, "key", key);
@@ -170,7 +171,7 @@ static void answer_waiter(struct broker *b, const struct waiter *w, const char *
 		log_warn(NULL, "the caller is gone (%s); answer dropped", zmq_strerror(errno));
 		break;
 	case FROM_SERVICE:
-		hb_env_set_str(&e, "op", "subcall.result");
+		hb_env_set_str(&e, "op", HB_OP_SUBCALL_RESULT);
 		hb_env_set_str(&e, "key", w->parent_key);
 		hb_env_set_str(&e, "sub", w->sub);
 		hb_env_set_bool(&e, "ok", ok);

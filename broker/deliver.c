@@ -22,6 +22,8 @@
 #include "runs.h"
 #include "services.h"
 #include "session_message.h"
+#include "protocol.h"
+#include "opfields.h"
 
 struct attachment {
 	char session[128];
@@ -77,7 +79,7 @@ static void attach_ok(struct broker *b, const struct hb_peer *peer, const struct
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_str(&e, "op", HB_OP_REPLY);
 	reqid_put(&e, id);
 	hb_env_set_bool(&e, "ok", 1);
 	hb_env_set_int(&e, "attachEveryMs", b->set.attach_ttl_ms / 3 > 10 ? b->set.attach_ttl_ms / 3 : 10);
@@ -92,7 +94,7 @@ static void tell_messages_task(struct broker *b, const char *session, const char
 	struct hb_env m;
 
 	hb_env_init(&m);
-	hb_env_set_str(&m, "op", "session.attached");
+	hb_env_set_str(&m, "op", HB_OP_SESSION_ATTACHED);
 	hb_env_set_str(&m, "session", session);
 	hb_env_set_str(&m, "agent", agent);
 	if (send_to_messages_task(b, &m) < 0)
@@ -102,7 +104,7 @@ static void tell_messages_task(struct broker *b, const char *session, const char
 
 void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *session = hb_env_str_or(e, "session", ""), *agent = hb_env_str_or(e, "agent", "");
+	const char *session = hb_req_str(e, "session"), *agent = hb_req_str(e, "agent");
 	struct attachment *a;
 	struct reqid id;
 
@@ -138,11 +140,11 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 
 void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	struct attachment *a = find_peer(b, peer, hb_env_str_or(e, "session", ""));
+	struct attachment *a = find_peer(b, peer, hb_req_str(e, "session"));
 	struct reqid id;
 
 	reqid_from_env(&id, e);
-	runs_note_attach(b, peer, hb_env_str_or(e, "session", ""), 0);
+	runs_note_attach(b, peer, hb_req_str(e, "session"), 0);
 	if (a)
 		drop(b, a, "the bridge said so");
 	front_reply_ok(b, peer, &id, NULL);
@@ -173,7 +175,7 @@ static int send_to_messages_task(struct broker *b, const struct hb_env *m)
 
 void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *op_id = hb_env_str_or(e, "opId", "");
+	const char *op_id = hb_req_str(e, "opId");
 	struct hb_env m;
 	struct reqid id;
 
@@ -184,11 +186,11 @@ void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_
 		return;
 	}
 	hb_env_init(&m);
-	hb_env_set_str(&m, "op", "deliver.result");
+	hb_env_set_str(&m, "op", HB_OP_DELIVER_RESULT);
 	hb_env_set_str(&m, "opId", op_id);
 	/* unconfirmed: it went in, but nothing showed the agent has it; it
 	 * is the user's to send again, never tried again automatically. */
-	hb_env_set_str(&m, "status", hb_env_bool(e, "ok", 0) ? "delivered"
+	hb_env_set_str(&m, "status", hb_req_bool(e, "ok") ? "delivered"
 				     : strcmp(hb_env_str_or(e, "status", ""), "unconfirmed") == 0 ? "unconfirmed"
 												     : "failed");
 	hb_env_set_str(&m, "turn", hb_env_str_or(e, "turn", ""));
@@ -207,9 +209,9 @@ static void answer_task(struct broker *b, const struct hb_peer *peer, const stru
 
 	hb_env_int(e, "id", &id);
 	hb_env_init(&m);
-	hb_env_set_str(&m, "op", "deliver.result");
+	hb_env_set_str(&m, "op", HB_OP_DELIVER_RESULT);
 	hb_env_set_int(&m, "id", id);
-	hb_env_set_str(&m, "opId", hb_env_str_or(e, "opId", ""));
+	hb_env_set_str(&m, "opId", hb_req_str(e, "opId"));
 	hb_env_set_str(&m, "status", status);
 	if (reason)
 		hb_env_set_str(&m, "reason", reason);
@@ -219,7 +221,7 @@ static void answer_task(struct broker *b, const struct hb_peer *peer, const stru
 
 void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *op_id = hb_env_str_or(e, "opId", ""), *session = hb_env_str_or(e, "session", "");
+	const char *op_id = hb_req_str(e, "opId"), *session = hb_req_str(e, "session");
 	struct attachment *a = find_session(b, session);
 	struct run *live = runs_active(b, session);
 	struct hb_message_end sender = { "", hb_env_str_or(e, "senderAccess", ""),
@@ -248,18 +250,18 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	}
 	if (!a) {
 		/* Its agent runs at the level the rules just approved. */
-		struct launch_request r = { session, hb_env_str_or(e, "recipientAgent", ""),
-					    hb_env_str_or(e, "recipientLink", ""), recipient.access, recipient.project };
+		struct launch_request r = { session, hb_req_str(e, "recipientAgent"),
+					    hb_req_str(e, "recipientLink"), recipient.access, recipient.project };
 		launch_for_delivery(b, &r, reason, sizeof reason);
 		answer_task(b, peer, e, "offline", reason);
 		return;
 	}
 	hb_failpoint("broker.before-forward");
 	hb_env_init(&m);
-	hb_env_set_str(&m, "op", "deliver");
+	hb_env_set_str(&m, "op", HB_OP_DELIVER);
 	hb_env_set_str(&m, "opId", op_id);
 	hb_env_set_str(&m, "session", session);
-	hb_env_set_str(&m, "text", hb_env_str_or(e, "text", ""));
+	hb_env_set_str(&m, "text", hb_req_str(e, "text"));
 	hb_env_set_str(&m, "access", recipient.access);
 	hb_env_set_str(&m, "project", recipient.project);
 	hb_env_set_bool(&m, "handed", hb_env_bool(e, "handed", 0));
@@ -278,8 +280,8 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 
 void deliver_event(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	const char *topic = hb_env_str_or(e, "topic", "");
-	json_t *body = json_loads(hb_env_str_or(e, "json", ""), 0, NULL);
+	const char *topic = hb_req_str(e, "topic");
+	json_t *body = json_loads(hb_req_str(e, "json"), 0, NULL);
 
 	/* Services publish timeline rows only; the kernel's own topics stay
 	 * the kernel's. */

@@ -30,6 +30,7 @@
 #include "status.h"
 #include "supervise.h"
 #include "timeline_op.h"
+#include "protocol.h"
 
 typedef void (*front_op_fn)(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 
@@ -97,7 +98,7 @@ static void op_status(struct broker *b, const struct hb_peer *peer, const struct
 /* service.restart/replace/stop/start share the lookup of "service". */
 static void op_service(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *op = hb_env_str(e, "op"), *name = hb_env_str(e, "service");
+	const char *op = hb_env_str(e, "op"), *name = hb_req_str(e, "service");
 	struct service *s = broker_service_by_name(b, name);
 	char err[512], json[256];
 	struct reqid id;
@@ -113,11 +114,11 @@ static void op_service(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down");
 		return;
 	}
-	if (strcmp(op, "service.restart") == 0)
+	if (strcmp(op, HB_OP_SERVICE_RESTART) == 0)
 		rc = supervisor_replace(b, s, s->exec, "restart", peer, &id, err, sizeof err);
-	else if (strcmp(op, "service.replace") == 0)
-		rc = supervisor_replace(b, s, hb_env_str(e, "path"), "replace", peer, &id, err, sizeof err);
-	else if (strcmp(op, "service.stop") == 0)
+	else if (strcmp(op, HB_OP_SERVICE_REPLACE) == 0)
+		rc = supervisor_replace(b, s, hb_req_str(e, "path"), "replace", peer, &id, err, sizeof err);
+	else if (strcmp(op, HB_OP_SERVICE_STOP) == 0)
 		rc = supervisor_stop(b, s, err, sizeof err);
 	else
 		rc = supervisor_start(b, s, err, sizeof err);
@@ -126,7 +127,7 @@ static void op_service(struct broker *b, const struct hb_peer *peer, const struc
 		return;
 	}
 	/* restart and replace answer when the new incarnation is ready. */
-	if (strcmp(op, "service.stop") == 0 || strcmp(op, "service.start") == 0) {
+	if (strcmp(op, HB_OP_SERVICE_STOP) == 0 || strcmp(op, HB_OP_SERVICE_START) == 0) {
 		snprintf(json, sizeof json, "{\"service\":\"%s\",\"state\":\"%s\"}", s->cfg->name,
 			 supervisor_state(s));
 		front_reply_ok(b, peer, &id, json);
@@ -156,51 +157,53 @@ struct front_op {
 /* Every op also takes "id", the request id echoed in its answer, which
  * dispatch checks for all of them. */
 static const struct front_op front_ops[] = {
-	{ "catalog", op_catalog, { HB_OPT_STR("for") } },
-	{ "hello", op_hello, HB_NO_FIELDS },
-	{ "status", op_status, HB_NO_FIELDS },
+	{ HB_OP_CATALOG, op_catalog, { HB_OPT_STR("for") } },
+	{ HB_OP_HELLO, op_hello, HB_NO_FIELDS },
+	{ HB_OP_STATUS, op_status, HB_NO_FIELDS },
 	/* The context of a call: a named run binds the session, project,
 	 * agent, access and model; without one the call is the user's. */
-	{ "call", intake_call,
+	{ HB_OP_CALL, intake_call,
 	  { HB_REQ_STR("tool"), HB_OPT_STR("json"), HB_OPT_STR("session"), HB_OPT_STR("run"), HB_OPT_STR("project"),
 	    HB_OPT_STR("call_id") } },
 	/* The agents' doors: json is the agent's own frame, as it sent it;
 	 * model, the model hb-codex-bridge saw the thread get. */
-	{ "codex.call", intake_codex_call, { HB_REQ_STR("json"), HB_OPT_STR("model") } },
-	{ "codex.cancel", intake_codex_cancel, { HB_REQ_STR("threadId"), HB_REQ_STR("callId") } },
-	{ "claude.call", intake_claude_call, { HB_REQ_STR("json") } },
-	{ "claude.cancel", intake_claude_cancel, { HB_REQ_STR("json") } },
+	{ HB_OP_CODEX_CALL, intake_codex_call, { HB_REQ_STR("json"), HB_OPT_STR("model") } },
+	{ HB_OP_CODEX_CANCEL, intake_codex_cancel, { HB_REQ_STR("threadId"), HB_REQ_STR("callId") } },
+	{ HB_OP_CLAUDE_CALL, intake_claude_call, { HB_REQ_STR("json") } },
+	{ HB_OP_CLAUDE_CANCEL, intake_claude_cancel, { HB_REQ_STR("json") } },
 	/* Exactly one of sessionId and parentThreadId (the handler says so). */
-	{ "thread.link", intake_thread_link,
+	{ HB_OP_THREAD_LINK, intake_thread_link,
 	  { HB_REQ_STR("threadId"), HB_OPT_STR("sessionId"), HB_OPT_STR("parentThreadId") } },
-	{ "claude.link", link_claude, { HB_REQ_STR("claudeSessionId") } },
-	{ "claude.permission", approvals_request, { HB_REQ_STR("json") } },
-	{ "approval.list", approvals_list, HB_NO_FIELDS },
-	{ "approval.resolve", approvals_resolve,
+	{ HB_OP_CLAUDE_LINK, link_claude, { HB_REQ_STR("claudeSessionId") } },
+	{ HB_OP_CLAUDE_PERMISSION, approvals_request, { HB_REQ_STR("json") } },
+	{ HB_OP_APPROVAL_LIST, approvals_list, HB_NO_FIELDS },
+	{ HB_OP_APPROVAL_RESOLVE, approvals_resolve,
 	  { HB_REQ_STR("approval"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },
 	/* model: the run's model id, when its opener knows it. */
-	{ "run.open", run_op_open,
+	{ HB_OP_RUN_OPEN, run_op_open,
 	  { HB_REQ_STR("run"), HB_REQ_STR("session"), HB_REQ_STR("project"), HB_REQ_STR("agent"),
 	    HB_REQ_STR("access"), HB_OPT_STR("model") } },
-	{ "run.close", run_op_close, { HB_REQ_STR("run") } },
-	{ "run.stop", run_op_stop, { HB_REQ_STR("run") } },
-	{ "cancel", route_front_cancel, { HB_REQ_STR("key") } },
+	{ HB_OP_RUN_CLOSE, run_op_close, { HB_REQ_STR("run") } },
+	{ HB_OP_RUN_STOP, run_op_stop, { HB_REQ_STR("run") } },
+	{ HB_OP_CANCEL, route_front_cancel, { HB_REQ_STR("key") } },
 	/* The bridges: where each session's agent runs, and what became of
-	 * a session message handed to it (turn: the turn it started). */
-	{ "session.attach", deliver_attach, { HB_REQ_STR("session"), HB_REQ_STR("agent") } },
-	{ "session.detach", deliver_detach, { HB_REQ_STR("session") } },
-	{ "deliver.done", deliver_done,
-	  { HB_REQ_STR("opId"), HB_REQ_BOOL("ok"), HB_OPT_STR("turn"), HB_OPT_STR("text") } },
+	 * a session message handed to it (turn: the turn it started; status
+	 * "unconfirmed" when not ok: it went in, but nothing showed the
+	 * agent has it). */
+	{ HB_OP_SESSION_ATTACH, deliver_attach, { HB_REQ_STR("session"), HB_REQ_STR("agent") } },
+	{ HB_OP_SESSION_DETACH, deliver_detach, { HB_REQ_STR("session") } },
+	{ HB_OP_DELIVER_DONE, deliver_done,
+	  { HB_REQ_STR("opId"), HB_REQ_BOOL("ok"), HB_OPT_STR("turn"), HB_OPT_STR("text"), HB_OPT_STR("status") } },
 	/* Rows of the shared timeline (docs/timeline.md), for the caller's
 	 * own session: json is a JSON array of rows. */
-	{ "timeline.publish", timeline_op_publish, { HB_REQ_STR("json") } },
-	{ "messages.list", messages_admin, { HB_OPT_STR("session") } },
-	{ "messages.send", messages_admin, { HB_REQ_STR("message") } },
-	{ "messages.discard", messages_admin, { HB_REQ_STR("message") } },
-	{ "service.restart", op_service, { HB_REQ_STR("service") } },
-	{ "service.replace", op_service, { HB_REQ_STR("service"), HB_REQ_STR("path") } },
-	{ "service.stop", op_service, { HB_REQ_STR("service") } },
-	{ "service.start", op_service, { HB_REQ_STR("service") } },
+	{ HB_OP_TIMELINE_PUBLISH, timeline_op_publish, { HB_REQ_STR("json") } },
+	{ HB_OP_MESSAGES_LIST, messages_admin, { HB_OPT_STR("session") } },
+	{ HB_OP_MESSAGES_SEND, messages_admin, { HB_REQ_STR("message") } },
+	{ HB_OP_MESSAGES_DISCARD, messages_admin, { HB_REQ_STR("message") } },
+	{ HB_OP_SERVICE_RESTART, op_service, { HB_REQ_STR("service") } },
+	{ HB_OP_SERVICE_REPLACE, op_service, { HB_REQ_STR("service"), HB_REQ_STR("path") } },
+	{ HB_OP_SERVICE_STOP, op_service, { HB_REQ_STR("service") } },
+	{ HB_OP_SERVICE_START, op_service, { HB_REQ_STR("service") } },
 };
 
 static const struct hb_field_rule request_id[] = { { "id", HB_FT_STR | HB_FT_INT, HB_OPTIONAL } };

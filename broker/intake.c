@@ -31,6 +31,8 @@
 #include "runs.h"
 #include "services.h"
 #include "tools.h"
+#include "protocol.h"
+#include "opfields.h"
 
 #define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
 
@@ -116,8 +118,7 @@ static void start_call(struct broker *b, const struct waiter *w, struct service 
 
 void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	static const char *const keys[6] = { "session", "run", "project", "agent", "access", "call_id" };
-	const char *tool = hb_env_str(e, "tool"), *ctx[CALL_CONTEXT_FIELDS];
+	const char *tool = hb_req_str(e, "tool"), *ctx[CALL_CONTEXT_FIELDS];
 	struct service *s;
 	struct waiter w;
 
@@ -136,9 +137,14 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		front_reply_err(b, peer, &w.id, "unknown-tool", text);
 		return;
 	}
-	for (int i = 0; i < 6; i++)
-		ctx[i] = hb_env_str_or(e, keys[i], "");
-	ctx[6] = "";
+	/* The context in CALL_CONTEXT_FIELDS' order.  Agent, access and
+	 * model come only from a run (below): without one the call is the
+	 * user's own (hbctl, the desktop), and services see the user. */
+	ctx[0] = hb_env_str_or(e, "session", "");
+	ctx[1] = hb_env_str_or(e, "run", "");
+	ctx[2] = hb_env_str_or(e, "project", "");
+	ctx[3] = ctx[4] = ctx[6] = "";
+	ctx[5] = hb_env_str_or(e, "call_id", "");
 	if (*ctx[1]) {
 		/* A named run binds the call: its session, project, agent,
 		 * access and model are the run's, never the client's word. */
@@ -155,12 +161,6 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		ctx[3] = r->agent;
 		ctx[4] = r->access;
 		ctx[6] = r->model;
-	} else {
-		/* No run binds it: the user's own call (hbctl, the desktop).
-		 * An agent and an access come only from a run, so a client's
-		 * word for them is dropped and services see the user. */
-		ctx[3] = "";
-		ctx[4] = "";
 	}
 	{
 		char text[256];
@@ -268,7 +268,7 @@ static void codex_resolved(struct broker *b, void *arg, int ok, const char *code
 
 void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *line = hb_env_str_or(e, "json", "");
+	const char *line = hb_req_str(e, "json");
 	struct codex_tool_call tc;
 	char identity[600], lookup[700], err[256];
 	struct service *s;
@@ -333,7 +333,7 @@ void intake_codex_call(struct broker *b, const struct hb_peer *peer, const struc
 			lk->thread = strdup(tc.thread);
 		}
 		if (!lk || !lk->thread || !lookup[0] ||
-		    route_internal(b, "_resolve_thread", lookup, codex_resolved, lk) < 0) {
+		    route_internal(b, HB_TOOL_RESOLVE_THREAD, lookup, codex_resolved, lk) < 0) {
 			if (lk)
 				free(lk->thread);
 			free(lk);
@@ -346,7 +346,7 @@ out:
 
 void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *thread = hb_env_str_or(e, "threadId", ""), *callid = hb_env_str_or(e, "callId", "");
+	const char *thread = hb_req_str(e, "threadId"), *callid = hb_req_str(e, "callId");
 	char identity[600];
 	struct call *c = NULL;
 	struct reqid id;
@@ -362,7 +362,7 @@ void intake_codex_cancel(struct broker *b, const struct hb_peer *peer, const str
 
 void intake_claude_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *line = hb_env_str_or(e, "json", "");
+	const char *line = hb_req_str(e, "json");
 	struct claude_tool_call tc;
 	struct run *r = runs_of_peer(b, peer);
 	char identity[400], text[512];
@@ -396,7 +396,7 @@ void intake_claude_call(struct broker *b, const struct hb_peer *peer, const stru
 
 void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *line = hb_env_str_or(e, "json", "");
+	const char *line = hb_req_str(e, "json");
 	char identity[400], *who = dialect_claude_call_id(line, strlen(line));
 	struct run *r = runs_of_peer(b, peer);
 	struct call *c = NULL;
@@ -416,7 +416,7 @@ void intake_claude_cancel(struct broker *b, const struct hb_peer *peer, const st
 
 void intake_thread_link(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *thread = hb_env_str(e, "threadId"), *session = hb_env_str(e, "sessionId");
+	const char *thread = hb_req_str(e, "threadId"), *session = hb_env_str(e, "sessionId");
 	const char *parent = hb_env_str(e, "parentThreadId");
 	json_t *q = NULL;
 	char *text = NULL;
@@ -427,7 +427,7 @@ void intake_thread_link(struct broker *b, const struct hb_peer *peer, const stru
 		q = json_pack("{s:s, s:s}", "threadId", thread, "sessionId", session);
 	else if (thread && parent && !session)
 		q = json_pack("{s:s, s:s}", "threadId", thread, "parentThreadId", parent);
-	if (!q || !(text = dump(q)) || front_relay_internal(b, peer, &id, "_link_thread", text, "link") < 0)
+	if (!q || !(text = dump(q)) || front_relay_internal(b, peer, &id, HB_TOOL_LINK_THREAD, text, "link") < 0)
 		front_reply_err(b, peer, &id, q ? "link" : "bad-request",
 				q ? "the session service is not running" : "thread.link needs threadId and one of sessionId, parentThreadId");
 	free(text);

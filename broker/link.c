@@ -16,6 +16,8 @@
 #include "reply.h"
 #include "route.h"
 #include "runs.h"
+#include "protocol.h"
+#include "opfields.h"
 
 struct link_wait {
 	struct hb_peer peer;
@@ -40,7 +42,7 @@ static void link_done(struct broker *b, void *arg, int ok, const char *code, con
 
 void link_claude(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *claude = hb_env_str_or(e, "claudeSessionId", "");
+	const char *claude = hb_req_str(e, "claudeSessionId");
 	struct run *r = runs_of_peer(b, peer);
 	struct link_wait *w = NULL;
 	char *args = NULL;
@@ -64,7 +66,7 @@ void link_claude(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		snprintf(w->run, sizeof w->run, "%s", r->id);
 	}
 	json_decref(a);
-	if (!w || route_internal(b, "_link_claude", args, link_done, w) < 0)
+	if (!w || route_internal(b, HB_TOOL_LINK_CLAUDE, args, link_done, w) < 0)
 		front_reply_err(b, peer, &id, w ? "unavailable" : "internal",
 				w ? "the session service is not running, so the Claude conversation is not linked"
 				  : "hb-broker is out of memory");

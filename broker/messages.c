@@ -10,15 +10,17 @@
 
 #include "front.h"
 #include "reply.h"
+#include "protocol.h"
+#include "opfields.h"
 
 void messages_admin(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	static const struct {
 		const char *op, *tool, *field;
 	} ops[] = {
-		{ "messages.list", "_messages_list", "session" },
-		{ "messages.send", "_messages_send", "message" },
-		{ "messages.discard", "_messages_discard", "message" },
+		{ HB_OP_MESSAGES_LIST, HB_TOOL_MESSAGES_LIST, "session" },
+		{ HB_OP_MESSAGES_SEND, HB_TOOL_MESSAGES_SEND, "message" },
+		{ HB_OP_MESSAGES_DISCARD, HB_TOOL_MESSAGES_DISCARD, "message" },
 	};
 	const char *op = hb_env_str_or(e, "op", ""), *v;
 	struct reqid id;
@@ -33,7 +35,10 @@ void messages_admin(struct broker *b, const struct hb_peer *peer, const struct h
 		front_reply_err(b, peer, &id, "stopping", "hb-broker is shutting down");
 		return;
 	}
-	if ((a = json_object()) && (v = hb_env_str(e, ops[i].field)))
+	/* messages.list's session may be absent (all of them); the message
+	 * of send and discard is required by their rows. */
+	v = strcmp(ops[i].field, "session") == 0 ? hb_env_str(e, "session") : hb_req_str(e, "message");
+	if ((a = json_object()) && v)
 		json_object_set_new(a, ops[i].field, json_string(v));
 	args = a ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);

@@ -12,6 +12,7 @@
 #include <zmq.h>
 
 #include "log.h"
+#include "protocol.h"
 
 void reqid_from_env(struct reqid *r, const struct hb_env *e)
 {
@@ -39,7 +40,7 @@ void front_reply_ok(struct broker *b, const struct hb_peer *peer, const struct r
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_str(&e, "op", HB_OP_REPLY);
 	reqid_put(&e, id);
 	hb_env_set_bool(&e, "ok", 1);
 	if (json)
@@ -54,7 +55,7 @@ void front_reply_err(struct broker *b, const struct hb_peer *peer, const struct 
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_str(&e, "op", HB_OP_REPLY);
 	if (id)
 		reqid_put(&e, id);
 	hb_env_set_bool(&e, "ok", 0);

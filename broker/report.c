@@ -12,10 +12,11 @@
 
 #include "events.h"
 #include "log.h"
+#include "opfields.h"
 
 void report_accept(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	const char *text = hb_env_str_or(e, "json", "");
+	const char *text = hb_req_str(e, "json");
 	size_t len = strlen(text);
 	json_t *body = len <= REPORT_MAX ? json_loads(text, 0, NULL) : NULL;
 	char *copy;

@@ -21,6 +21,8 @@
 #include "services.h"
 #include "incarnation.h"
 #include "tools.h"
+#include "protocol.h"
+#include "opfields.h"
 
 void route_init(struct broker *b)
 {
@@ -118,7 +120,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	int w;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "call");
+	hb_env_set_str(&e, "op", HB_OP_CALL);
 	hb_env_set_str(&e, "key", c->key);
 	hb_env_set_str(&e, "tool", c->tool);
 	hb_env_set_str(&e, "json", c->args);
@@ -277,7 +279,7 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 		to.len = strlen(c->inst->rid);
 		memcpy(to.id, c->inst->rid, to.len);
 		hb_env_init(&m);
-		hb_env_set_str(&m, "op", "cancel");
+		hb_env_set_str(&m, "op", HB_OP_CANCEL);
 		hb_env_set_str(&m, "key", c->key);
 		if (broker_send(b, b->back, &to, &m) < 0)
 			log_warn(c->key, "cannot pass the cancel on: %s", zmq_strerror(errno));
@@ -323,7 +325,7 @@ void route_abort_run(struct broker *b, const char *run, const char *text)
 
 void route_front_cancel(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *key = hb_env_str(e, "key");
+	const char *key = hb_req_str(e, "key");
 	struct call *c = hb_map_get(&b->calls, key);
 	struct reqid id;
 
@@ -338,7 +340,7 @@ void route_front_cancel(struct broker *b, const struct hb_peer *peer, const stru
 
 void route_subcall(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	const char *tool = hb_env_str(e, "tool"), *parent = hb_env_str(e, "key");
+	const char *tool = hb_req_str(e, "tool"), *parent = hb_req_str(e, "key");
 	const char *args = hb_env_str_or(e, "json", "{}");
 	struct call *pc = hb_map_get(&b->calls, parent), *c = NULL;
 	struct service *s = broker_service_for_caller(b, tool);
@@ -349,7 +351,7 @@ void route_subcall(struct broker *b, struct instance *from, const struct hb_env 
 	w.peer.len = strlen(from->rid);
 	memcpy(w.peer.id, from->rid, w.peer.len);
 	snprintf(w.parent_key, sizeof w.parent_key, "%s", parent);
-	snprintf(w.sub, sizeof w.sub, "%s", hb_env_str(e, "sub"));
+	snprintf(w.sub, sizeof w.sub, "%s", hb_req_str(e, "sub"));
 	if (strlen(args) > HB_MAX_PAYLOAD) {
 		call_answer_waiter(b, &w, NULL, 0, "the subcall's arguments are larger than a call can carry");
 		return;
@@ -435,7 +437,7 @@ static int renew_call(struct broker *b, struct call *c, const char *code)
 void route_result(struct broker *b, struct instance *from, const struct hb_peer *peer,
 		  const struct hb_env *e)
 {
-	const char *key = hb_env_str(e, "key");
+	const char *key = hb_req_str(e, "key");
 	struct call *c = hb_map_get(&b->calls, key);
 
 	if (hb_env_bool(e, "queued", 0)) {
@@ -450,7 +452,7 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 		from->svc->served++;
 		snprintf(c->fail_code, sizeof c->fail_code, "%s", hb_env_str_or(e, "code", ""));
 		c->images = hb_env_str(e, "images"); /* e outlives the answer */
-		finish(b, c, hb_env_bool(e, "ok", 0), hb_env_str(e, "text"));
+		finish(b, c, hb_req_bool(e, "ok"), hb_req_str(e, "text"));
 	} /* else cancelled or answered already: only the worker is freed */
 	if (from == from->svc->cur)
 		route_flush_waiting(b, from->svc);
@@ -460,10 +462,10 @@ void route_result(struct broker *b, struct instance *from, const struct hb_peer 
 
 void route_progress(struct broker *b, struct instance *from, const struct hb_env *e)
 {
-	struct call *c = hb_map_get(&b->calls, hb_env_str(e, "key"));
+	struct call *c = hb_map_get(&b->calls, hb_req_str(e, "key"));
 
 	if (c && c->inst == from)
-		events_call_progress(b, c, hb_env_str(e, "text"));
+		events_call_progress(b, c, hb_req_str(e, "text"));
 }
 
 void route_fail_instance(struct broker *b, struct instance *inst, const char *text)

@@ -29,6 +29,8 @@
 #include "reply.h"
 #include "route.h"
 #include "runs.h"
+#include "protocol.h"
+#include "opfields.h"
 
 static const char *const agents[] = { "codex", "claude", NULL };
 
@@ -44,7 +46,7 @@ static int one_of(const char *v, const char *const *list)
  * err when empty or too long. */
 static int take(const struct hb_env *e, const char *key, char *out, size_t outlen, char *err, size_t errlen)
 {
-	const char *v = hb_env_str(e, key);
+	const char *v = hb_req_str(e, key);
 
 	if (!*v || strlen(v) >= outlen) {
 		snprintf(err, errlen, "run.open needs \"%s\" (1 to %zu bytes)", key, outlen - 1);
@@ -203,7 +205,7 @@ void run_op_open(struct broker *b, const struct hb_peer *peer, const struct hb_e
 	p->peer = *peer;
 	p->id = id;
 	p->run = r;
-	if (route_internal(b, "_session_info", query, session_checked, p) < 0) {
+	if (route_internal(b, HB_TOOL_SESSION_INFO, query, session_checked, p) < 0) {
 		snprintf(err, sizeof err, "run.open cannot check session %.128s: no service of this broker answers "
 			 "_session_info (svc-sessions)", r->session);
 		free(p);
@@ -221,7 +223,7 @@ bad:
 
 static void end_run(struct broker *b, const struct hb_peer *peer, const struct hb_env *e, int stop)
 {
-	const char *rid = hb_env_str(e, "run");
+	const char *rid = hb_req_str(e, "run");
 	struct run *r = runs_find(b, rid);
 	struct reqid id;
 

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
+#include "opfields.h"
 
 /* The caller's session and agent, or NULL. */
 static const char *bound_session(struct broker *b, const struct hb_peer *peer, const char **agent)
@@ -44,7 +45,7 @@ static const char *bound_session(struct broker *b, const struct hb_peer *peer, c
 
 void timeline_op_publish(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	const char *text = hb_env_str_or(e, "json", ""), *agent = "", *session;
+	const char *text = hb_req_str(e, "json"), *agent = "", *session;
 	char err[320], why[240], json[48];
 	json_t *rows, *row;
 	json_error_t jerr;

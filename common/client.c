@@ -21,6 +21,7 @@
 #include <zmq.h>
 
 #include "clock.h"
+#include "opfields.h"
 #include "paths.h"
 #include "proc_state.h"
 #include "sock.h"
@@ -174,6 +175,19 @@ int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *e
 	return 0;
 }
 
+/* 0 when what the broker sent matches its row (opfields.h), or -1 with
+ * the fault in err: a frame its client cannot trust, never read on. */
+static int checked(struct hb_env *reply, char *err, size_t errlen)
+{
+	char fault[320];
+
+	if (hb_client_op_check(reply, fault, sizeof fault) == 0)
+		return 0;
+	snprintf(err, errlen, "hb-broker sent a frame that does not match its row: %s", fault);
+	hb_env_free(reply);
+	return -1;
+}
+
 int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, char *err, size_t errlen)
 {
 	long long deadline = hb_monotonic_ms() + timeout_ms;
@@ -191,7 +205,7 @@ int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, ch
 		if (rc > 0 && (items[0].revents & ZMQ_POLLIN)) {
 			rc = hb_recv_env(c->sock, reply, err, errlen);
 			if (rc > 0)
-				return 0;
+				return checked(reply, err, errlen);
 			if (rc == 0)
 				return -1;
 			continue;

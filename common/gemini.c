@@ -56,8 +56,7 @@ int hb_gemini_configure(struct hb_gemini *g, const struct hb_paths *p, char *err
 				 "save it again in Settings > API Keys.");
 			return -1;
 		}
-	if (hb_settings_string(p, "geminiBaseUrl", "HB_GEMINI_BASE_URL", HB_GEMINI_DEFAULT_BASE_URL, g->base_url,
-			       sizeof g->base_url, err, errlen) < 0 ||
+	if (hb_settings_param_string(p, HB_PARAM_GEMINI_BASE_URL, g->base_url, sizeof g->base_url, err, errlen) < 0 ||
 	    check_base_url(g->base_url, err, errlen) < 0) {
 		hb_gemini_forget(g);
 		return -1;

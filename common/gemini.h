@@ -5,8 +5,8 @@
  * One blocking request per call on the calling thread (http.c), so that a
  * service runs several at once from several threads.  The key travels only
  * in the x-goog-api-key header: never in a URL, never in a log line.  The
- * base URL is a setting (settings.json "geminiBaseUrl", or
- * HB_GEMINI_BASE_URL) so that tests point the client at a local fake; plain
+ * base URL is a parameter (HB_PARAM_GEMINI_BASE_URL: settings.json
+ * "geminiBaseUrl", or HB_GEMINI_BASE_URL; params.c) so that tests point the client at a local fake; plain
  * http is accepted only for a loopback host, where the key stays on the
  * machine.  A request ends early when the caller's cancel test says so
  * (polled from libcurl's progress callback).
@@ -21,7 +21,6 @@
 #include "paths.h"
 #include "settings.h"
 
-#define HB_GEMINI_DEFAULT_BASE_URL "https://generativelanguage.googleapis.com"
 #define HB_GEMINI_NO_KEY "Add a Gemini API key in Settings > API Keys."
 #define HB_GEMINI_URL_MAX 512
 

@@ -6,6 +6,7 @@
 #include "opfields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -78,4 +79,29 @@ int hb_fields_check(const struct hb_env *e, const char *op, const struct hb_fiel
 		}
 	}
 	return 0;
+}
+
+/* A required field that is not there: the row and the handler disagree. */
+static void not_required(const char *name)
+{
+	fprintf(stderr, "opfields: a handler read \"%s\" as required, but its row does not require it\n", name);
+	abort();
+}
+
+const char *hb_req_str(const struct hb_env *e, const char *name)
+{
+	const char *s = hb_env_str(e, name);
+
+	if (!s)
+		not_required(name);
+	return s;
+}
+
+int hb_req_bool(const struct hb_env *e, const char *name)
+{
+	const struct hb_field *f = hb_env_get(e, name);
+
+	if (!f || f->type != HB_VAL_BOOL)
+		not_required(name);
+	return f->i != 0;
 }

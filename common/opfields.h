@@ -3,8 +3,8 @@
  * the check of an envelope against that row.
  *
  * Each socket lists its operations in one table (broker/front.c,
- * broker/back.c, common/broker_ops.c): per op, every field it reads, its
- * type and whether it must be there.  The receiver checks a frame against
+ * broker/back.c, and for what the broker sends, common/broker_ops.c):
+ * per op, every field it reads, its type and whether it must be there.  The receiver checks a frame against
  * its op's row before any handler runs, the way OpenSMTPD reads an imsg
  * with typed m_get_* calls: a missing or mistyped field is refused with a
  * sentence naming it, so a handler reads its required fields knowing they
@@ -56,11 +56,21 @@ struct hb_field_rule {
 int hb_fields_check(const struct hb_env *e, const char *op, const struct hb_field_rule *rules, size_t max,
 		    char *err, size_t errlen);
 
+/* A field its op's row marks required, read without a default: the
+ * row's check already refused a frame that lacks it or holds another
+ * type.  Reading one the row does not require is a bug (tests/deploy/
+ * optable.sh finds it); it aborts rather than make up a value. */
+const char *hb_req_str(const struct hb_env *e, const char *name);
+int hb_req_bool(const struct hb_env *e, const char *name);
+
 /* The ops the broker sends a service (call, cancel, subcall.result,
  * deliver.result), checked against their rows in broker_ops.c: 0 when e
  * is one of them and well formed, or when its op is not one of them (what
  * to do with an op it does not know is the receiver's own choice); -1
  * with the fault in err, for the receiver to log and drop. */
 int hb_broker_op_check(const struct hb_env *e, char *err, size_t errlen);
+/* The same for what the broker sends a client (reply, deliver, event),
+ * checked against their rows in broker_ops.c. */
+int hb_client_op_check(const struct hb_env *e, char *err, size_t errlen);
 
 #endif

@@ -33,6 +33,7 @@
 #include "service_task.h"
 #include "sock.h"
 #include "tunables.h"
+#include "protocol.h"
 
 #define HB_VERSION "0.1.0"
 /* Calls the broker may queue in a busy service, per worker: enough to
@@ -118,7 +119,7 @@ static void send_simple(struct service_loop *s, const char *op)
 
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", op);
-	if (strcmp(op, "ready") == 0) {
+	if (strcmp(op, HB_OP_READY) == 0) {
 		for (const struct hb_service_tool *t = s->tools; t->name && n < sizeof tools; t++)
 			n += (size_t)snprintf(tools + n, sizeof tools - n, "%s%s", n ? "," : "", t->name);
 		hb_env_set_str(&e, "service", s->name);
@@ -150,7 +151,7 @@ static void answer_now(struct service_loop *s, const char *key, const char *text
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "result");
+	hb_env_set_str(&e, "op", HB_OP_RESULT);
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", 0);
 	hb_env_set_str(&e, "text", text);
@@ -176,17 +177,17 @@ static void handle_back(struct service_loop *s)
 		}
 		op = hb_env_str(&e, "op");
 		key = hb_env_str_or(&e, "key", "");
-		if (strcmp(op, "call") == 0) {
+		if (strcmp(op, HB_OP_CALL) == 0) {
 			char why[256];
 			if (hb_pool_enqueue(&s->pool, &e, why, sizeof why) < 0)
 				answer_now(s, key, why);
-		} else if (strcmp(op, "cancel") == 0) {
+		} else if (strcmp(op, HB_OP_CANCEL) == 0) {
 			hb_pool_cancel(&s->pool, key);
-		} else if (strcmp(op, "subcall.result") == 0) {
+		} else if (strcmp(op, HB_OP_SUBCALL_RESULT) == 0) {
 			const char *sub = hb_env_str_or(&e, "sub", "0");
 			hb_pool_subcall_answer(&s->pool, key, strtoull(sub, NULL, 10), hb_env_bool(&e, "ok", 0),
 					       hb_env_str(&e, "text"));
-		} else if (strcmp(op, "heartbeat") != 0) {
+		} else if (strcmp(op, HB_OP_HEARTBEAT) != 0) {
 			log_warn(NULL, "unknown op \"%s\" from the broker ignored", op);
 		}
 		hb_env_free(&e);

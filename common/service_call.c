@@ -21,6 +21,7 @@
 #include "service_task.h"
 #include "sock.h"
 #include "utf8.h"
+#include "protocol.h"
 void hb_call_free(struct hb_call *call)
 {
 	if (!call)
@@ -171,7 +172,7 @@ int hb_call_progress(struct hb_call *call, const char *text)
 	if (strlen(text) > HB_MAX_CONTEXT)
 		return -1; /* a progress line, not a payload */
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "progress");
+	hb_env_set_str(&e, "op", HB_OP_PROGRESS);
 	hb_env_set_str(&e, "key", call->ctx.key);
 	hb_env_set_str(&e, "text", text);
 	return send_env(call, &e);
@@ -185,7 +186,7 @@ int hb_call_renew(struct hb_call *call, const char *why, const char *text)
 	/* on this worker's socket, so the broker has the new generation on
 	 * its way before the answer that names it */
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "renew");
+	hb_env_set_str(&e, "op", HB_OP_RENEW);
 	hb_env_set_str(&e, "why", why);
 	rc = send_env(call, &e);
 	if (rc < 0)
@@ -223,7 +224,7 @@ int hb_call_subcall(struct hb_call *call, const char *tool, const char *args_jso
 
 	snprintf(seqbuf, sizeof seqbuf, "%llu", (unsigned long long)call->sub_seq);
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "subcall");
+	hb_env_set_str(&e, "op", HB_OP_SUBCALL);
 	hb_env_set_str(&e, "key", call->ctx.key);
 	hb_env_set_str(&e, "sub", seqbuf);
 	hb_env_set_str(&e, "tool", tool);

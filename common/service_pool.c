@@ -35,6 +35,7 @@
 #include "log.h"
 #include "opfields.h"
 #include "sock.h"
+#include "protocol.h"
 
 void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq, int ok,
 			    const char *text)
@@ -209,7 +210,7 @@ static void answer(void *sock, const char *key, int queued, int ok, const char *
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "result");
+	hb_env_set_str(&e, "op", HB_OP_RESULT);
 	hb_env_set_str(&e, "key", key);
 	hb_env_set_bool(&e, "ok", ok);
 	hb_env_set_str(&e, "text", text);
@@ -404,7 +405,7 @@ static void *worker_main(void *arg)
 	snprintf(identity, sizeof identity, "%s.w%d", pool->identity, ws->index);
 	free(ws);
 	hb_env_init(&hello);
-	hb_env_set_str(&hello, "op", "worker");
+	hb_env_set_str(&hello, "op", HB_OP_WORKER);
 	if (hb_send_env(sock, NULL, &hello) < 0)
 		log_warn(identity, "cannot announce the worker: %s", zmq_strerror(errno));
 	/* Queued calls first; then block until a call or a wake-up comes
@@ -462,7 +463,7 @@ static void *worker_main(void *arg)
 			log_warn(identity, "bad frame from the broker: %s", err);
 		if (rc <= 0)
 			continue;
-		if (strcmp(hb_env_str(&e, "op"), "call") == 0)
+		if (strcmp(hb_env_str(&e, "op"), HB_OP_CALL) == 0)
 			serve(pool, sock, &e);
 		else
 			log_warn(identity, "unknown op \"%.32s\" from the broker ignored", hb_env_str(&e, "op"));

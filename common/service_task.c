@@ -21,6 +21,7 @@
 #include "log.h"
 #include "service_pool.h"
 #include "sock.h"
+#include "protocol.h"
 
 struct hb_task {
 	pthread_t thread;
@@ -124,7 +125,7 @@ int hb_service_send_event(void *sock, const char *topic, const char *json)
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "event");
+	hb_env_set_str(&e, "op", HB_OP_EVENT);
 	hb_env_set_str(&e, "topic", topic);
 	hb_env_set_str(&e, "json", json);
 	return hb_send_env(sock, NULL, &e);
@@ -140,7 +141,7 @@ int hb_task_report(struct hb_task *t, const char *json)
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "report");
+	hb_env_set_str(&e, "op", HB_OP_REPORT);
 	hb_env_set_str(&e, "json", json);
 	return hb_send_env(t->sock, NULL, &e);
 }

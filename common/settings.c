@@ -3,8 +3,8 @@
  * (the key, mode 0600), device-credential (what signing in to the relay
  * stores, mode 0600) and settings.json ({"notifications": bool,
  * "notificationPolicy": "important"|"frequent", "allowRemoteAccess": bool,
- * "relayUrl": "wss://..."}, plus the Gemini client's strings such as
- * "geminiBaseUrl" and "speechModel", read by hb_settings_string).  Each is
+ * "relayUrl": "wss://..."}, plus the parameters of params.h such as
+ * "geminiBaseUrl" and "speechModel", read by hb_settings_param_*).  Each is
  * replaced atomically (temporary file, fsync, rename), so a reader never
  * sees half a file.  None is read from or written to a config folder that
  * is not private to this user (paths.h): another user's settings.json
@@ -199,33 +199,139 @@ static int load_settings_file(const struct hb_paths *p, struct hb_settings *out,
 	return 0;
 }
 
-int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
-		       char *out, size_t outlen, char *err, size_t errlen)
+/* Where prm's value is: the environment's text (*env_value), or the
+ * file's value (*v, held by *root, which the caller frees), or neither
+ * (the default).  0, or -1 with err when the file is broken or holds a
+ * value of another type. */
+static int locate(const struct hb_paths *p, const struct hb_param *prm, const char **env_value, json_t **root,
+		  json_t **v, char *err, size_t errlen)
 {
-	const char *value = env ? getenv(env) : NULL, *from = env;
-	json_t *root = NULL, *v;
+	*env_value = prm->env ? getenv(prm->env) : NULL;
+	*root = *v = NULL;
+	if (*env_value && **env_value)
+		return 0;
+	*env_value = NULL;
+	if (!(*root = load_root(p, err, errlen)))
+		return -1;
+	*v = json_object_get(*root, prm->key);
+	if (*v && !(prm->kind == HB_PARAM_TEXT ? json_is_string(*v) : json_is_number(*v))) {
+		snprintf(err, errlen, "%s: %s must be a %s", SETTINGS_FILE, prm->key,
+			 prm->kind == HB_PARAM_TEXT ? "string" : "number");
+		json_decref(*root);
+		return -1;
+	}
+	return 0;
+}
+
+const char *hb_param_source_name(const struct hb_param *prm, enum hb_param_source from)
+{
+	return from == HB_PARAM_FROM_ENV ? prm->env : from == HB_PARAM_FROM_FILE ? SETTINGS_FILE : "default";
+}
+
+/* A text parameter, or a number's text as given (in the file, "%g"). */
+static int param_text(const struct hb_paths *p, const struct hb_param *prm, char *out, size_t outlen,
+		      enum hb_param_source *from, char *err, size_t errlen)
+{
+	const char *env, *value;
+	char number[64];
+	json_t *root, *v;
 	int rc = 0;
 
-	if (!value || !*value) {
-		if (!(root = load_root(p, err, errlen)))
-			return -1;
-		v = json_object_get(root, key);
-		from = SETTINGS_FILE;
-		if (v && !json_is_string(v)) {
-			snprintf(err, errlen, "%s: %s must be a string", SETTINGS_FILE, key);
-			json_decref(root);
-			return -1;
-		}
-		value = v ? json_string_value(v) : dflt;
-	}
+	if (locate(p, prm, &env, &root, &v, err, errlen) < 0)
+		return -1;
+	*from = env ? HB_PARAM_FROM_ENV : v ? HB_PARAM_FROM_FILE : HB_PARAM_FROM_DEFAULT;
+	if (v && prm->kind == HB_PARAM_NUMBER)
+		snprintf(number, sizeof number, "%g", json_number_value(v));
+	value = env ? env : !v ? prm->dflt : prm->kind == HB_PARAM_NUMBER ? number : json_string_value(v);
 	if (strlen(value) >= outlen) {
-		snprintf(err, errlen, "%s: %s is longer than %zu bytes", from, key, outlen - 1);
+		snprintf(err, errlen, "%s: %s is longer than %zu bytes", env ? prm->env : SETTINGS_FILE, prm->key,
+			 outlen - 1);
 		rc = -1;
 	} else {
 		memcpy(out, value, strlen(value) + 1);
 	}
 	json_decref(root);
 	return rc;
+}
+
+int hb_settings_param_text(const struct hb_paths *p, enum hb_param_id id, char *out, size_t outlen,
+			   enum hb_param_source *from, char *err, size_t errlen)
+{
+	return param_text(p, hb_param(id), out, outlen, from, err, errlen);
+}
+
+int hb_settings_param_string(const struct hb_paths *p, enum hb_param_id id, char *out, size_t outlen, char *err,
+			     size_t errlen)
+{
+	enum hb_param_source from;
+
+	return param_text(p, hb_param(id), out, outlen, &from, err, errlen);
+}
+
+static int param_number(const struct hb_paths *p, const struct hb_param *prm, double *out, char *err,
+			size_t errlen)
+{
+	const char *env;
+	json_t *root, *v;
+	char *end;
+
+	if (locate(p, prm, &env, &root, &v, err, errlen) < 0)
+		return -1;
+	*out = v ? json_number_value(v) : hb_param_default_number(prm);
+	json_decref(root);
+	if (env) {
+		*out = strtod(env, &end);
+		if (end == env || *end) {
+			snprintf(err, errlen, "%s: %s is not a number", prm->env, prm->key);
+			return -1;
+		}
+	}
+	if (!(*out >= prm->min && *out <= prm->max)) {
+		snprintf(err, errlen, "%s: %s is %g; it must be from %g to %g", env ? prm->env : SETTINGS_FILE,
+			 prm->key, *out, prm->min, prm->max);
+		return -1;
+	}
+	return 0;
+}
+
+int hb_settings_param_number(const struct hb_paths *p, enum hb_param_id id, double *out, char *err, size_t errlen)
+{
+	return param_number(p, hb_param(id), out, err, errlen);
+}
+
+/* Whether a caller's env matches prm's (both none, or the same name). */
+static int same_env(const struct hb_param *prm, const char *env)
+{
+	return prm->env && env ? strcmp(prm->env, env) == 0 : prm->env == env;
+}
+
+int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
+		       char *out, size_t outlen, char *err, size_t errlen)
+{
+	const struct hb_param *prm = hb_param_find(key);
+	enum hb_param_source from;
+
+	if (!prm || prm->kind != HB_PARAM_TEXT || !same_env(prm, env) || strcmp(prm->dflt, dflt) != 0) {
+		snprintf(err, errlen, "the setting %s is read with %s and the default \"%s\", which is not its row "
+			 "in the table of parameters (common/params.c)", key, env ? env : "no variable", dflt);
+		return -1;
+	}
+	return param_text(p, prm, out, outlen, &from, err, errlen);
+}
+
+int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
+		       double max, double *out, char *err, size_t errlen)
+{
+	const struct hb_param *prm = hb_param_find(key);
+
+	if (!prm || prm->kind != HB_PARAM_NUMBER || !same_env(prm, env) || hb_param_default_number(prm) != dflt ||
+	    prm->min != min || prm->max != max) {
+		snprintf(err, errlen, "the setting %s is read with %s, the default %g and the range %g to %g, which "
+			 "is not its row in the table of parameters (common/params.c)", key,
+			 env ? env : "no variable", dflt, min, max);
+		return -1;
+	}
+	return param_number(p, prm, out, err, errlen);
 }
 
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
@@ -353,41 +459,6 @@ int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy polic
 	return save_settings(p, &s, err, errlen);
 }
 
-int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
-		       double max, double *out, char *err, size_t errlen)
-{
-	const char *value = env ? getenv(env) : NULL, *from = env;
-	json_t *root = NULL, *v;
-	char *end;
-
-	*out = dflt;
-	if (value && *value) {
-		*out = strtod(value, &end);
-		if (end == value || *end) {
-			snprintf(err, errlen, "%s: %s is not a number", from, key);
-			return -1;
-		}
-	} else {
-		if (!(root = load_root(p, err, errlen)))
-			return -1;
-		v = json_object_get(root, key);
-		from = SETTINGS_FILE;
-		if (v && !json_is_number(v)) {
-			snprintf(err, errlen, "%s: %s must be a number", SETTINGS_FILE, key);
-			json_decref(root);
-			return -1;
-		}
-		if (v)
-			*out = json_number_value(v);
-		json_decref(root);
-	}
-	if (!(*out >= min && *out <= max)) {
-		snprintf(err, errlen, "%s: %s is %g; it must be from %g to %g", from, key, *out, min, max);
-		return -1;
-	}
-	return 0;
-}
-
 /* settings.json with one key set to value (taken), or removed when value
  * is NULL; every other key stays as it was. */
 static int set_one(const struct hb_paths *p, const char *key, json_t *value, char *err, size_t errlen)
@@ -440,7 +511,7 @@ int hb_settings_relay_url(const struct hb_paths *p, char *url, size_t urllen, ch
 {
 	char why[256];
 
-	if (hb_settings_string(p, "relayUrl", NULL, "", url, urllen, err, errlen) < 0)
+	if (hb_settings_param_string(p, HB_PARAM_RELAY_URL, url, urllen, err, errlen) < 0)
 		return -1;
 	if (*url && hb_settings_check_relay_url(url, why, sizeof why) < 0) {
 		snprintf(err, errlen, "%s: relayUrl: %s; set it again with hbctl settings relay-url set",
@@ -461,12 +532,12 @@ int hb_settings_set_relay_url(const struct hb_paths *p, const char *url, char *e
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 		return -1;
 	}
-	return set_one(p, "relayUrl", v, err, errlen);
+	return set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, v, err, errlen);
 }
 
 int hb_settings_delete_relay_url(const struct hb_paths *p, char *err, size_t errlen)
 {
-	return set_one(p, "relayUrl", NULL, err, errlen);
+	return set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, NULL, err, errlen);
 }
 
 int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, size_t errlen)
@@ -512,7 +583,7 @@ int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, 
 {
 	char why[256];
 
-	if (hb_settings_string(p, "browserUrl", NULL, "", url, urllen, err, errlen) < 0)
+	if (hb_settings_param_string(p, HB_PARAM_BROWSER_URL, url, urllen, err, errlen) < 0)
 		return -1;
 	if (*url && hb_settings_check_browser_url(url, why, sizeof why) < 0) {
 		snprintf(err, errlen, "%s: browserUrl: %s; set it again with hbctl settings browser-url set",
@@ -523,8 +594,10 @@ int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, 
 	return 0;
 }
 
-int hb_settings_set_string(const struct hb_paths *p, const char *key, const char *value, char *err, size_t errlen)
+int hb_settings_param_set(const struct hb_paths *p, enum hb_param_id id, const char *value, char *err,
+			  size_t errlen)
 {
+	const char *key = hb_param(id)->key;
 	json_t *v = NULL;
 
 	if (value && !(v = json_string(value))) {
@@ -544,12 +617,12 @@ int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char 
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 		return -1;
 	}
-	return set_one(p, "browserUrl", v, err, errlen);
+	return set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, v, err, errlen);
 }
 
 int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen)
 {
-	return set_one(p, "browserUrl", NULL, err, errlen);
+	return set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, NULL, err, errlen);
 }
 
 int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen, char *err, size_t errlen)

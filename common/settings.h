@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "params.h"
 #include "paths.h"
 
 enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
@@ -59,14 +60,30 @@ int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char 
 int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen);
 int hb_settings_set_notifications(const struct hb_paths *p, int on, char *err, size_t errlen);
 int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy policy, char *err, size_t errlen);
-/* A string setting of settings.json (e.g. "geminiBaseUrl"), or the
- * environment variable env when it is set (tests point the Gemini client at
- * a local fake that way), or dflt.  0, or -1 with err when the file is
- * broken, the value is not a string or does not fit in outlen. */
+/* A parameter of params.h: its environment variable when that is set
+ * and not empty (tests point the Gemini client at a local fake that way),
+ * else its key in settings.json, else its default.  0, or -1 with err
+ * when the file is broken, the value is not of the parameter's type or
+ * does not fit in outlen; a number must be within the parameter's range,
+ * and err names where a bad value came from. */
+int hb_settings_param_string(const struct hb_paths *p, enum hb_param_id id, char *out, size_t outlen, char *err,
+			     size_t errlen);
+int hb_settings_param_number(const struct hb_paths *p, enum hb_param_id id, double *out, char *err,
+			     size_t errlen);
+enum hb_param_source { HB_PARAM_FROM_DEFAULT, HB_PARAM_FROM_FILE, HB_PARAM_FROM_ENV };
+/* Any parameter's value as text (a number in the file as "%g"), and where
+ * it came from, for a listing (hbctl settings --all); a number's range is
+ * not checked here.  0, or -1 with err. */
+int hb_settings_param_text(const struct hb_paths *p, enum hb_param_id id, char *out, size_t outlen,
+			   enum hb_param_source *from, char *err, size_t errlen);
+/* "default", "settings.json", or the parameter's variable. */
+const char *hb_param_source_name(const struct hb_param *prm, enum hb_param_source from);
+/* The old readers by key, for the callers not yet converted to the ones
+ * by id: key, env and the default (and a number's range) must be the
+ * parameter's row in params.c, or they fail with a sentence saying so,
+ * so that no caller can drift from the table. */
 int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
 		       char *out, size_t outlen, char *err, size_t errlen);
-/* A number setting the same way (e.g. "videoTemperature"), within
- * [min,max]; 0, or -1 with err naming where the bad value came from. */
 int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
 		       double max, double *out, char *err, size_t errlen);
 
@@ -98,10 +115,11 @@ int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, si
 int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t errlen);
 int hb_settings_check_browser_url(const char *url, char *err, size_t errlen);
 int hb_settings_browser_url(const struct hb_paths *p, char *url, size_t urllen, char *err, size_t errlen);
-/* A string setting of settings.json (e.g. "codexPath", "agentHost") set
- * to value, or removed when value is NULL; every other key stays.  0, or
- * -1 with err. */
-int hb_settings_set_string(const struct hb_paths *p, const char *key, const char *value, char *err, size_t errlen);
+/* A text parameter (e.g. HB_PARAM_CODEX_PATH) set to value in
+ * settings.json, or removed when value is NULL; every other key stays.
+ * 0, or -1 with err. */
+int hb_settings_param_set(const struct hb_paths *p, enum hb_param_id id, const char *value, char *err,
+			  size_t errlen);
 int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen);
 int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen);
 

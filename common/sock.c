@@ -12,6 +12,7 @@
 #include <zmq.h>
 
 #include "log.h"
+#include "protocol.h"
 
 static int set_int(void *s, int opt, int v)
 {
@@ -283,7 +284,7 @@ int hb_publish(void *pub, const char *topic, const char *json)
 	size_t len;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "event");
+	hb_env_set_str(&e, "op", HB_OP_EVENT);
 	hb_env_set_str(&e, "topic", topic);
 	hb_env_set_str(&e, "json", json);
 	if (hb_env_encode(&e, &buf, &len) < 0)

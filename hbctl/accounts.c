@@ -54,7 +54,7 @@ static int claude_program(const char *argv0, const struct hb_paths *p, char *out
 		err[1024], pattern[HB_PATH_MAX + 64];
 	glob_t g;
 
-	if (hb_settings_string(p, "claudePath", "HB_CLAUDE", "", set, sizeof set, err, sizeof err) < 0) {
+	if (hb_settings_param_string(p, HB_PARAM_CLAUDE_PATH, set, sizeof set, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return -1;
 	}
@@ -316,7 +316,7 @@ int cmd_accounts(int argc, char **argv)
 				name, name);
 			return EXIT_FAIL;
 		}
-		if (hb_settings_set_string(&p, "claudeAccount", strcmp(name, HB_CLAUDE_ACCOUNT_DEFAULT) == 0 ? NULL : name,
+		if (hb_settings_param_set(&p, HB_PARAM_CLAUDE_ACCOUNT, strcmp(name, HB_CLAUDE_ACCOUNT_DEFAULT) == 0 ? NULL : name,
 					   err, sizeof err) < 0) {
 			fprintf(stderr, "hbctl: %s\n", err);
 			return EXIT_FAIL;

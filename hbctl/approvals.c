@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hbctl.h"
+#include "protocol.h"
 
 static int list(void)
 {
@@ -20,7 +21,7 @@ static int list(void)
 	int rc;
 
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "approval.list");
+	hb_env_set_str(&req, "op", HB_OP_APPROVAL_LIST);
 	if ((rc = request(&req, &reply, 2000)) != 0)
 		return rc;
 	cards = json_loads(hb_env_str_or(&reply, "json", "[]"), 0, NULL);
@@ -48,7 +49,7 @@ int cmd_approvals(int argc, char **argv)
 	if (argc != 3 && !(argc == 5 && !approve && strcmp(argv[3], "--message") == 0))
 		return usage();
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "approval.resolve");
+	hb_env_set_str(&req, "op", HB_OP_APPROVAL_RESOLVE);
 	hb_env_set_str(&req, "approval", argv[2]);
 	hb_env_set_str(&req, "decision", approve ? "allow" : "deny");
 	if (argc == 5)

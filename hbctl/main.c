@@ -36,6 +36,7 @@
 #include "log.h"
 #include "paths.h"
 #include "sock.h"
+#include "protocol.h"
 
 int usage(void)
 {
@@ -50,7 +51,7 @@ int usage(void)
 			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
 			"                          [--model MODEL]\n"
 			"       hbctl run stop|close RUN\n"
-			"       hbctl settings [gemini-key set|delete | notifications on|off |\n"
+			"       hbctl settings [--all | gemini-key set|delete | notifications on|off |\n"
 			"                       policy important|frequent | relay-url set URL|delete |\n"
 			"                       remote-access on|off | device-credential set|delete |\n"
 			"                       browser on|off | browser-url set URL|delete |\n"
@@ -170,7 +171,7 @@ static int cmd_status(int argc, char **argv)
 	if (argc > 3 || (argc == 3 && !json_out))
 		return usage();
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "status");
+	hb_env_set_str(&req, "op", HB_OP_STATUS);
 	if ((rc = request(&req, &reply, 2000)) != 0)
 		return rc;
 	if (json_out)
@@ -223,7 +224,7 @@ static int cmd_call(int argc, char **argv)
 	if (timeout <= 0 || timeout > INT_MAX)
 		return usage();
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "call");
+	hb_env_set_str(&req, "op", HB_OP_CALL);
 	hb_env_set_str(&req, "tool", argv[2]);
 	hb_env_set_str(&req, "json", argv[3]);
 	hb_env_set_str(&req, "session", session);
@@ -271,7 +272,7 @@ static int run_open(int argc, char **argv, struct hb_env *req)
 
 	if (argc != 12 && argc != 14)
 		return -1;
-	hb_env_set_str(req, "op", "run.open");
+	hb_env_set_str(req, "op", HB_OP_RUN_OPEN);
 	hb_env_set_str(req, "run", argv[3]);
 	for (int i = 4; i < argc; i += 2) {
 		size_t k;
@@ -297,7 +298,7 @@ static int cmd_run(int argc, char **argv)
 	} else if (argc != 4 || (strcmp(argv[2], "stop") != 0 && strcmp(argv[2], "close") != 0)) {
 		return usage();
 	} else {
-		hb_env_set_str(&req, "op", strcmp(argv[2], "stop") == 0 ? "run.stop" : "run.close");
+		hb_env_set_str(&req, "op", strcmp(argv[2], "stop") == 0 ? HB_OP_RUN_STOP : HB_OP_RUN_CLOSE);
 		hb_env_set_str(&req, "run", argv[3]);
 	}
 	if ((rc = request(&req, &reply, 5000)) != 0)
@@ -315,7 +316,7 @@ static int cmd_catalog(int argc, char **argv)
 	if (argc != 4 || strcmp(argv[2], "--for") != 0)
 		return usage();
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "catalog");
+	hb_env_set_str(&req, "op", HB_OP_CATALOG);
 	hb_env_set_str(&req, "for", argv[3]);
 	if ((rc = request(&req, &reply, 2000)) != 0)
 		return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hbctl.h"
+#include "protocol.h"
 
 static void print_list(const char *json)
 {
@@ -42,10 +43,10 @@ int cmd_messages(int argc, char **argv)
 
 	hb_env_init(&req);
 	if (argc == 4 && (strcmp(argv[2], "send") == 0 || strcmp(argv[2], "discard") == 0)) {
-		hb_env_set_str(&req, "op", strcmp(argv[2], "send") == 0 ? "messages.send" : "messages.discard");
+		hb_env_set_str(&req, "op", strcmp(argv[2], "send") == 0 ? HB_OP_MESSAGES_SEND : HB_OP_MESSAGES_DISCARD);
 		hb_env_set_str(&req, "message", argv[3]);
 	} else {
-		hb_env_set_str(&req, "op", "messages.list");
+		hb_env_set_str(&req, "op", HB_OP_MESSAGES_LIST);
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--session") == 0 && i + 1 < argc) {
 				hb_env_set_str(&req, "session", argv[++i]);
@@ -59,7 +60,7 @@ int cmd_messages(int argc, char **argv)
 	}
 	if ((rc = request(&req, &reply, 10000)) != 0)
 		return rc;
-	if (as_json || strcmp(hb_env_str_or(&req, "op", ""), "messages.list") != 0)
+	if (as_json || strcmp(hb_env_str_or(&req, "op", ""), HB_OP_MESSAGES_LIST) != 0)
 		puts(hb_env_str_or(&reply, "json", "{}"));
 	else
 		print_list(hb_env_str_or(&reply, "json", "{}"));

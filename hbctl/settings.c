@@ -11,6 +11,8 @@
  * and deleting the saved key then fails with the same sentence.
  *
  *	hbctl settings
+ *	hbctl settings --all               (every parameter of common/params.c:
+ *	                                    value, where it came from, default)
  *	hbctl settings gemini-key set      (the key on standard input)
  *	hbctl settings gemini-key delete
  *	hbctl settings notifications on|off
@@ -34,6 +36,7 @@
 #include "hbctl.h"
 #include "paths.h"
 #include "settings.h"
+#include "protocol.h"
 
 /* Whether the running broker has GEMINI_API_KEY in its environment (and
  * so hands it to the services configured for it).  No broker: no; said
@@ -49,7 +52,7 @@ static int broker_has_env_key(void)
 	if (hb_client_open(&c, NULL, 2000, err, sizeof err) < 0)
 		return 0;
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "status");
+	hb_env_set_str(&req, "op", HB_OP_STATUS);
 	if (hb_client_request(&c, &req, &reply, err, sizeof err) == 0) {
 		st = json_loads(hb_env_str_or(&reply, "json", "{}"), 0, NULL);
 		yes = json_is_true(json_object_get(json_object_get(st, "broker"), "geminiKeyFromEnv"));
@@ -139,11 +142,13 @@ static int show_browser(const struct hb_paths *p, const struct hb_settings *s)
  * is not running; svc-explainer for its worker; hbctl accounts runs
  * Claude's own sign-in): any text, checked when it is used. */
 static const struct agent_setting {
-	const char *what, *key, *env, *unset;
+	const char *what;
+	enum hb_param_id id;
+	const char *unset;
 } agent_settings[] = {
-	{ "codex-path", "codexPath", "HB_CODEX", "not set (codex, from PATH)" },
-	{ "agent-host", "agentHost", "HB_AGENT_HOST", "not set (the agent host installed with hbcode)" },
-	{ "claude-path", "claudePath", "HB_CLAUDE", "not set (claude from PATH, else the one the agent host brings)" },
+	{ "codex-path", HB_PARAM_CODEX_PATH, "not set (codex, from PATH)" },
+	{ "agent-host", HB_PARAM_AGENT_HOST, "not set (the agent host installed with hbcode)" },
+	{ "claude-path", HB_PARAM_CLAUDE_PATH, "not set (claude from PATH, else the one the agent host brings)" },
 };
 
 static const struct agent_setting *agent_setting(const char *what)
@@ -157,19 +162,49 @@ static const struct agent_setting *agent_setting(const char *what)
 static int show_agents(const struct hb_paths *p)
 {
 	char value[4096], err[HB_PATH_MAX + 512];
+	enum hb_param_source from;
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof agent_settings / sizeof agent_settings[0]; i++) {
 		const struct agent_setting *a = &agent_settings[i];
-		const char *env = getenv(a->env);
+		const struct hb_param *prm = hb_param(a->id);
 
-		if (hb_settings_string(p, a->key, a->env, "", value, sizeof value, err, sizeof err) < 0) {
+		if (hb_settings_param_text(p, a->id, value, sizeof value, &from, err, sizeof err) < 0) {
 			printf("%-14s not usable: %s\n", a->what, err);
 			rc = EXIT_FAIL;
+		} else if (from == HB_PARAM_FROM_DEFAULT || !*value) {
+			printf("%-14s %s\n", a->what, a->unset);
 		} else {
-			printf("%-14s %s%s%s%s\n", a->what, *value ? value : a->unset, *value && env && *env ? " (from " : "",
-			       *value && env && *env ? a->env : "", *value && env && *env ? ")" : "");
+			printf("%-14s %s%s%s%s\n", a->what, value, from == HB_PARAM_FROM_ENV ? " (from " : "",
+			       from == HB_PARAM_FROM_ENV ? prm->env : "", from == HB_PARAM_FROM_ENV ? ")" : "");
 		}
+	}
+	return rc;
+}
+
+/* --all: every parameter of params.h, three lines each: its value, where
+ * the value came from and its default, and what it is. */
+static int show_all(const struct hb_paths *p)
+{
+	char value[4096], err[HB_PATH_MAX + 512];
+	enum hb_param_source from;
+	int rc = 0;
+
+	for (int id = 0; id < HB_PARAM_COUNT; id++) {
+		const struct hb_param *prm = hb_param((enum hb_param_id)id);
+
+		int usable = hb_settings_param_text(p, (enum hb_param_id)id, value, sizeof value, &from, err,
+						    sizeof err) == 0;
+
+		if (usable)
+			printf("%s =%s%s\n    from: %s;", prm->key, *value ? " " : "", value,
+			       hb_param_source_name(prm, from));
+		else
+			printf("%s: not usable: %s\n   ", prm->key, err);
+		printf(" default: %s%s%s\n    %s\n", *prm->dflt ? prm->dflt : "(empty)", prm->env ? "; variable: " : "",
+		       prm->env ? prm->env : "", prm->what);
+		if (!usable)
+			rc = EXIT_FAIL;
 	}
 	return rc;
 }
@@ -266,7 +301,7 @@ static int relay_verb(const struct hb_paths *p, const char *what, const char *ve
 		return hb_settings_set_relay_url(p, arg, err, errlen);
 	if (agent_setting(what) &&
 	    ((strcmp(verb, "set") == 0 && arg && *arg) || (strcmp(verb, "delete") == 0 && !arg)))
-		return hb_settings_set_string(p, agent_setting(what)->key, arg, err, errlen);
+		return hb_settings_param_set(p, agent_setting(what)->id, arg, err, errlen);
 	if (strcmp(what, "browser-url") == 0 && strcmp(verb, "set") == 0 && arg)
 		return hb_settings_set_browser_url(p, arg, err, errlen);
 	if (arg)
@@ -317,6 +352,8 @@ int cmd_settings(int argc, char **argv)
 	}
 	if (argc == 2)
 		return show(&p);
+	if (argc == 3 && strcmp(argv[2], "--all") == 0)
+		return show_all(&p);
 	if (argc != 4 && argc != 5)
 		return usage();
 	if ((rc = relay_verb(&p, argv[2], argv[3], argc == 5 ? argv[4] : NULL, err, sizeof err)) != 1)

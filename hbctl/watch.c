@@ -27,7 +27,9 @@
 #include "../timeline/render.h"
 #include "../timeline/stream.h"
 #include "hbctl.h"
+#include "opfields.h"
 #include "paths.h"
+#include "protocol.h"
 #include "sock.h"
 
 #define FOLLOW_MAX 64	/* subagent views one --thread follows, nested ones included */
@@ -214,12 +216,19 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		topic[n < (int)sizeof topic - 1 ? n : (int)sizeof topic - 1] = '\0';
 		if (hb_recv_env(sub, &e, err, sizeof err) == 1) {
-			if (timeline)
-				print_row(hb_env_str_or(&e, "json", "{}"), colour, text ? &seen : NULL, filter);
+			/* An event's json is required by its row (broker_ops.c). */
+			const char *fault = strcmp(hb_env_str(&e, "op"), HB_OP_EVENT) != 0       ? "not an event"
+					    : hb_client_op_check(&e, err, sizeof err) < 0 ? err
+											   : NULL;
+
+			if (fault)
+				fprintf(stderr, "hbctl: an event that does not match its row was dropped: %s\n", fault);
+			else if (timeline)
+				print_row(hb_req_str(&e, "json"), colour, text ? &seen : NULL, filter);
 			else if (text)
-				print_text(topic, hb_env_str_or(&e, "json", "{}"));
+				print_text(topic, hb_req_str(&e, "json"));
 			else
-				puts(hb_env_str_or(&e, "json", "{}"));
+				puts(hb_req_str(&e, "json"));
 			hb_env_free(&e);
 		}
 	}

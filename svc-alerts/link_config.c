@@ -41,7 +41,7 @@ void link_config_read(const struct hb_paths *p, struct link_config *out)
 			 "(hbctl settings relay-url set URL).");
 		return;
 	}
-	if (hb_settings_string(p, "relayCaFile", "HB_RELAY_CA_FILE", "", out->ca_file, sizeof out->ca_file, err,
+	if (hb_settings_param_string(p, HB_PARAM_RELAY_CA_FILE, out->ca_file, sizeof out->ca_file, err,
 			       sizeof err) < 0) {
 		snprintf(out->reason, sizeof out->reason, "The relay's CA file setting cannot be used: %.400s", err);
 		out->url[0] = 0;

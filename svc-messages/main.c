@@ -8,12 +8,13 @@
 #include "outbox.h"
 #include "send.h"
 #include "service.h"
+#include "protocol.h"
 
 static const struct hb_service_tool tools[] = {
 	{ "send_session_message", handle_send_session_message },
-	{ "_messages_list", handle_messages_list },
-	{ "_messages_send", handle_messages_send },
-	{ "_messages_discard", handle_messages_discard },
+	{ HB_TOOL_MESSAGES_LIST, handle_messages_list },
+	{ HB_TOOL_MESSAGES_SEND, handle_messages_send },
+	{ HB_TOOL_MESSAGES_DISCARD, handle_messages_discard },
 	{ NULL, NULL },
 };
 

@@ -31,6 +31,7 @@
 #include "session_message.h"
 #include "sock.h"
 #include "timeline.h"
+#include "protocol.h"
 
 #define NO_ANSWER_MS 2000       /* the broker did not answer: ask again */
 #define RECHECK_MS 5000         /* the bridge has it: ask for the outcome again */
@@ -55,7 +56,7 @@ static void deliver_one(struct outbox *ob, const struct msg_due *d, long long no
 		return;
 	store_op_id(d->id, op_id, sizeof op_id);
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "deliver");
+	hb_env_set_str(&e, "op", HB_OP_DELIVER);
 	hb_env_set_int(&e, "id", ++ob->next_id);
 	hb_env_set_str(&e, "opId", op_id);
 	hb_env_set_str(&e, "session", d->to.id);
@@ -200,9 +201,9 @@ static void on_broker(struct outbox *ob)
 			hb_env_free(&e);
 			rc = 0;
 		}
-		if (rc == 1 && strcmp(hb_env_str(&e, "op"), "deliver.result") == 0)
+		if (rc == 1 && strcmp(hb_env_str(&e, "op"), HB_OP_DELIVER_RESULT) == 0)
 			on_result(ob, &e);
-		else if (rc == 1 && strcmp(hb_env_str(&e, "op"), "session.attached") == 0)
+		else if (rc == 1 && strcmp(hb_env_str(&e, "op"), HB_OP_SESSION_ATTACHED) == 0)
 			on_attached(ob, &e);
 		else if (rc == 0)
 			log_warn(NULL, "bad frame from the broker: %s", err);

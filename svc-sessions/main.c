@@ -7,14 +7,15 @@
 #include "appdata_readers.h"
 #include "handlers.h"
 #include "service.h"
+#include "protocol.h"
 
 static const struct hb_service_tool tools[] = {
 	{ "maintain_sessions", handle_maintain_sessions },
 	{ "manage_sessions", handle_manage_sessions },
-	{ "_resolve_thread", handle_resolve_thread },
-	{ "_link_thread", handle_link_thread },
-	{ "_link_claude", handle_link_claude },
-	{ "_session_info", handle_session_info },
+	{ HB_TOOL_RESOLVE_THREAD, handle_resolve_thread },
+	{ HB_TOOL_LINK_THREAD, handle_link_thread },
+	{ HB_TOOL_LINK_CLAUDE, handle_link_claude },
+	{ HB_TOOL_SESSION_INFO, handle_session_info },
 	{ NULL, NULL },
 };
 

@@ -174,8 +174,7 @@ int speech_synthesize(struct hb_call *call, const json_t *args)
 	if (hb_gemini_configure(&g, &paths, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 	if (speech_args_parse(args, &a, err, sizeof err) < 0 ||
-	    hb_settings_string(&paths, "speechModel", "HB_GEMINI_SPEECH_MODEL", SPEECH_DEFAULT_MODEL, model,
-			       sizeof model, err, sizeof err) < 0) {
+	    hb_settings_param_string(&paths, HB_PARAM_SPEECH_MODEL, model, sizeof model, err, sizeof err) < 0) {
 		hb_gemini_forget(&g);
 		return hb_call_fail(call, err);
 	}

@@ -13,7 +13,6 @@
 
 #include "service.h"
 
-#define SPEECH_DEFAULT_MODEL "gemini-3.1-flash-tts-preview"
 #define SPEECH_DIR "agent-speech"
 /* The pause between two parts. */
 #define SPEECH_GAP_MS 180

@@ -15,8 +15,6 @@
 #include "gemini.h"
 #include "schema.h"
 
-#define VIDEO_DEFAULT_MODEL "gemini-3.1-pro-preview"
-#define VIDEO_DEFAULT_TEMPERATURE 0.2
 #define VIDEO_ATTEMPTS 3
 
 struct video_analysis {

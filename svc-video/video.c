@@ -182,10 +182,8 @@ int video_extract(struct hb_call *call, const json_t *args)
 	if (hb_gemini_configure(&g, &paths, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 	if (video_args_parse(args, &a, err, sizeof err) < 0 ||
-	    hb_settings_string(&paths, "videoModel", "HB_GEMINI_VIDEO_MODEL", VIDEO_DEFAULT_MODEL, model,
-			       sizeof model, err, sizeof err) < 0 ||
-	    hb_settings_number(&paths, "videoTemperature", "HB_GEMINI_VIDEO_TEMPERATURE", VIDEO_DEFAULT_TEMPERATURE,
-			       0.0, 2.0, &temperature, err, sizeof err) < 0) {
+	    hb_settings_param_string(&paths, HB_PARAM_VIDEO_MODEL, model, sizeof model, err, sizeof err) < 0 ||
+	    hb_settings_param_number(&paths, HB_PARAM_VIDEO_TEMPERATURE, &temperature, err, sizeof err) < 0) {
 		hb_gemini_forget(&g);
 		return hb_call_fail(call, err);
 	}

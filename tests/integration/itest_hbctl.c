@@ -1,8 +1,9 @@
 /*
  * itest_hbctl - hbctl as a user runs it against the real hb-broker: call
  * (and its exit status for a failed or unknown tool), status and
- * status --json, usage errors, no broker at all, and watch printing
- * events as lines of JSON until SIGINT.
+ * status --json, usage errors, no broker at all, watch printing events
+ * as lines of JSON until SIGINT, and settings --all listing every
+ * parameter.
  */
 #include "../harness/checks.h"
 
@@ -12,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include "params.h"
+#include "paths.h"
 
 static int has_status_line(const char *out, const char *svc, const char *state)
 {
@@ -172,6 +177,57 @@ static void test_hbctl_watch(void **state)
 	free(out);
 }
 
+/* Lines of out that start a parameter (not indented). */
+static int parameter_lines(const char *out)
+{
+	int n = 0;
+
+	for (const char *p = out; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		n += *p != ' ' && *p != '\n';
+	return n;
+}
+
+/* hbctl settings --all: every parameter of the table, with its value,
+ * where it came from and its default; a value that cannot be used is
+ * named and fails the command. */
+static void test_hbctl_settings_all(void **state)
+{
+	struct fixture *fx = *state;
+	const char *all[] = { "settings", "--all", NULL };
+	char path[HB_PATH_MAX];
+	char *out;
+	FILE *f;
+
+	unsetenv("HB_CODEX");
+	unsetenv("HB_EXPLAINER_VOICE");
+	unsetenv("HB_GEMINI_SPEECH_MODEL");
+	snprintf(path, sizeof path, "%s/config/settings.json", fx->dir);
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs("{\"codexPath\":\"/opt/codex\",\"videoTemperature\":1.5}", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fx_hbctl(fx, &out, all), 0);
+	if (!strstr(out, "codexPath = /opt/codex\n    from: settings.json; default: codex; variable: HB_CODEX\n"
+			 "    the Codex program") ||
+	    !strstr(out, "videoTemperature = 1.5\n    from: settings.json; default: 0.2; variable: "
+			 "HB_GEMINI_VIDEO_TEMPERATURE\n") ||
+	    !strstr(out, "explainerVoice = Kore\n    from: default; default: Kore; variable: HB_EXPLAINER_VOICE\n") ||
+	    !strstr(out, "\nagentHost =\n    from: default; default: (empty); variable: HB_AGENT_HOST\n") ||
+	    !strstr(out, "\nrelayUrl =\n    from: default; default: (empty)\n") || parameter_lines(out) != HB_PARAM_COUNT)
+		fail_msg("hbctl settings --all:\n%s", out);
+	free(out);
+
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs("{\"speechModel\":7}", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fx_hbctl(fx, &out, all), 1);
+	if (!strstr(out, "speechModel: not usable: settings.json: speechModel must be a string\n    default: "
+			 "gemini-3.1-flash-tts-preview; variable: HB_GEMINI_SPEECH_MODEL\n") ||
+	    parameter_lines(out) != HB_PARAM_COUNT)
+		fail_msg("hbctl settings --all with a bad speechModel:\n%s", out);
+	free(out);
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_hbctl_own_timeout),
 		cmocka_unit_test(test_hbctl_no_broker),
 		cmocka_unit_test(test_hbctl_watch),
+		cmocka_unit_test(test_hbctl_settings_all),
 	};
 
 	return ck_run_group_tests(tests, ck_setup_front_broker, ck_teardown_front_broker);

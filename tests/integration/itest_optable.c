@@ -63,12 +63,31 @@ static int send_or_say(void *s, const struct hb_env *e, const char *what)
 	return -1;
 }
 
+/* A session message to carry, without the recipientAgent that says which
+ * agent the broker would start for it: the broker must drop it on its
+ * row, before any handler reads it. */
+static void deliver_without_agent(void *s)
+{
+	struct hb_env e;
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "deliver");
+	hb_env_set_str(&e, "opId", "optable-deliver");
+	hb_env_set_str(&e, "session", "optable-session");
+	hb_env_set_str(&e, "text", "a message whose agent is not named");
+	hb_env_set_str(&e, "recipientLink", "");
+	send_or_say(s, &e, "the deliver without its recipientAgent");
+}
+
 /* Every call is answered three times: without its key, with its ok as a
  * string, and right.  The broker must drop the first two (the second,
- * taken, would end the call with its text) and pass on the third. */
+ * taken, would end the call with its text) and pass on the third.  A
+ * deliver without its recipientAgent goes before them. */
 static void answer_call(void *s, const char *key)
 {
 	struct hb_env e;
+
+	deliver_without_agent(s);
 
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "result");
@@ -253,6 +272,20 @@ static void test_front_fields_checked(void **state)
 	hb_env_set_str(&e, "op", "service.restart");
 	expect_bad_frame(&c, &e, "service.restart: field \"service\" is missing");
 
+	/* The bridges' ops: the agent of an attach is required, and the
+	 * status of a deliver.done, optional, is a string when it is there. */
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "session.attach");
+	hb_env_set_str(&e, "session", "optable-session");
+	expect_bad_frame(&c, &e, "session.attach: field \"agent\" is missing");
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "deliver.done");
+	hb_env_set_str(&e, "opId", "optable-deliver");
+	hb_env_set_bool(&e, "ok", 0);
+	hb_env_set_int(&e, "status", 3);
+	expect_bad_frame(&c, &e, "deliver.done: field \"status\" must be a string, not an integer");
+
 	/* An optional field is checked too when it is there. */
 	hb_env_init(&e);
 	hb_env_set_str(&e, "op", "call");
@@ -340,7 +373,8 @@ static void test_back_bad_result_dropped(void **state)
 	log = fx_read_text(fx.log);
 	/* Logged before the right result was read: the same socket, in order. */
 	if (!strstr(log, "back: bad frame from svc-raw#1: result: field \"key\" is missing") ||
-	    !strstr(log, "back: bad frame from svc-raw#1: result: field \"ok\" must be a boolean, not a string"))
+	    !strstr(log, "back: bad frame from svc-raw#1: result: field \"ok\" must be a boolean, not a string") ||
+	    !strstr(log, "back: bad frame from svc-raw#1: deliver: field \"recipientAgent\" is missing"))
 		fail_msg("the dropped results are not in the broker's log:\n%s", log);
 	free(log);
 	text = fx_call_expect(&fx, "echo", "{\"after\":\"bad results\"}", 1, "{\"after\":\"bad results\"}");

@@ -193,7 +193,7 @@ static void test_active_account(void **state)
 	assert_string_equal(name, "default");
 	assert_string_equal(dir, "");
 
-	assert_int_equal(hb_settings_set_string(&p, "claudeAccount", "team", err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_set(&p, HB_PARAM_CLAUDE_ACCOUNT, "team", err, sizeof err), 0);
 	assert_int_equal(hb_claude_account_active(&p, name, sizeof name, err, sizeof err), -1);
 	assert_non_null(strstr(err, "the active Claude account \"team\" does not exist"));
 	assert_int_equal(hb_claude_account_link(&p, "team", 1, err, sizeof err), 0);
@@ -207,7 +207,7 @@ static void test_active_account(void **state)
 	assert_int_equal(hb_claude_account_active(&p, name, sizeof name, err, sizeof err), 0);
 	assert_string_equal(name, "default");
 	unsetenv("HB_CLAUDE_ACCOUNT");
-	assert_int_equal(hb_settings_set_string(&p, "claudeAccount", NULL, err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_set(&p, HB_PARAM_CLAUDE_ACCOUNT, NULL, err, sizeof err), 0);
 	assert_int_equal(hb_claude_account_remove(&p, "team", err, sizeof err), 0);
 }
 

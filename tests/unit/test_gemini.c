@@ -161,7 +161,7 @@ static void test_configure(void **state)
 	assert_int_equal(hb_settings_save_gemini_key(&p, "AIzaSaved", err, sizeof err), 0);
 	assert_int_equal(hb_gemini_configure(&g, &p, err, sizeof err), 0);
 	assert_string_equal(g.key, "AIzaSaved");
-	assert_string_equal(g.base_url, HB_GEMINI_DEFAULT_BASE_URL);
+	assert_string_equal(g.base_url, hb_param(HB_PARAM_GEMINI_BASE_URL)->dflt);
 	hb_gemini_forget(&g);
 	assert_string_equal(g.key, "");
 	/* The environment's key wins; the base URL from the file, its slash dropped. */
@@ -202,36 +202,43 @@ static void test_configure(void **state)
 
 static void test_string_settings_survive(void **state)
 {
+	const char *video_default = hb_param(HB_PARAM_VIDEO_MODEL)->dflt;
 	struct hb_paths p;
 	struct hb_settings s;
 	char err[512], v[64];
 
 	(void)state;
 	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
+	unsetenv("HB_GEMINI_SPEECH_MODEL");
+	unsetenv("HB_GEMINI_VIDEO_MODEL");
 	write_settings(&p, "{\"speechModel\":\"gemini-tts-x\",\"notifications\":false}");
-	assert_int_equal(hb_settings_string(&p, "speechModel", "HB_TEST_MODEL", "dflt", v, sizeof v, err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), 0);
 	assert_string_equal(v, "gemini-tts-x");
-	assert_int_equal(hb_settings_string(&p, "videoModel", "HB_TEST_MODEL", "dflt", v, sizeof v, err, sizeof err), 0);
-	assert_string_equal(v, "dflt");
-	setenv("HB_TEST_MODEL", "from-env", 1);
-	assert_int_equal(hb_settings_string(&p, "speechModel", "HB_TEST_MODEL", "dflt", v, sizeof v, err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_VIDEO_MODEL, v, sizeof v, err, sizeof err), 0);
+	assert_string_equal(v, video_default);
+	setenv("HB_GEMINI_SPEECH_MODEL", "from-env", 1);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), 0);
 	assert_string_equal(v, "from-env");
-	unsetenv("HB_TEST_MODEL");
+	/* The old reader by key, with the row's key, variable and default. */
+	assert_int_equal(hb_settings_string(&p, "speechModel", "HB_GEMINI_SPEECH_MODEL",
+					    hb_param(HB_PARAM_SPEECH_MODEL)->dflt, v, sizeof v, err, sizeof err), 0);
+	assert_string_equal(v, "from-env");
+	unsetenv("HB_GEMINI_SPEECH_MODEL");
 	/* Turning notifications on keeps the other keys. */
 	assert_int_equal(hb_settings_set_notifications(&p, 1, err, sizeof err), 0);
 	assert_int_equal(hb_settings_load(&p, &s, err, sizeof err), 0);
 	assert_true(s.notifications);
-	assert_int_equal(hb_settings_string(&p, "speechModel", NULL, "dflt", v, sizeof v, err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), 0);
 	assert_string_equal(v, "gemini-tts-x");
 	/* Wrong type and too long are errors that name the key. */
 	write_settings(&p, "{\"speechModel\":7}");
-	assert_int_equal(hb_settings_string(&p, "speechModel", NULL, "dflt", v, sizeof v, err, sizeof err), -1);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), -1);
 	assert_non_null(strstr(err, "speechModel must be a string"));
 	write_settings(&p, "{\"speechModel\":\"0123456789012345678901234567890123456789012345678901234567890123456789\"}");
-	assert_int_equal(hb_settings_string(&p, "speechModel", NULL, "dflt", v, sizeof v, err, sizeof err), -1);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), -1);
 	assert_non_null(strstr(err, "longer than 63 bytes"));
 	write_settings(&p, "{broken");
-	assert_int_equal(hb_settings_string(&p, "speechModel", NULL, "dflt", v, sizeof v, err, sizeof err), -1);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), -1);
 	assert_non_null(strstr(err, "fix or delete it"));
 }
 

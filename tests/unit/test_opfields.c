@@ -288,6 +288,89 @@ static void test_broker_ops(void **state)
 	hb_env_free(&got);
 }
 
+/* What the broker sends a client: its replies (ok required, the id a
+ * string or an integer, err a map), a bridge's deliver and the events. */
+static void test_client_ops(void **state)
+{
+	struct hb_env e, got;
+	char err[256];
+
+	(void)state;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_str(&e, "id", "r1");
+	hb_env_set_bool(&e, "ok", 0);
+	hb_env_set_err(&e, "bad-request", "no");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), 0);
+	hb_env_free(&got);
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_int(&e, "id", 4);
+	hb_env_set_str(&e, "text", "an answer that does not say whether it is one");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), -1);
+	assert_string_equal(err, "reply: field \"ok\" is missing");
+	hb_env_free(&got);
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "reply");
+	hb_env_set_bool(&e, "ok", 1);
+	hb_env_set_str(&e, "attachEveryMs", "soon");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), -1);
+	assert_string_equal(err, "reply: field \"attachEveryMs\" must be an integer, not a string");
+	hb_env_free(&got);
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "deliver");
+	hb_env_set_str(&e, "opId", "hb-msg-1");
+	hb_env_set_str(&e, "session", "s1");
+	hb_env_set_str(&e, "text", "hello");
+	hb_env_set_str(&e, "access", "read-only");
+	hb_env_set_str(&e, "project", "/p");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), -1);
+	assert_string_equal(err, "deliver: field \"handed\" is missing");
+	hb_env_free(&got);
+
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "event");
+	hb_env_set_str(&e, "topic", "timeline.row");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), -1);
+	assert_string_equal(err, "event: field \"json\" is missing");
+	hb_env_free(&got);
+
+	/* A service's op is not a client's: not in this table. */
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "subcall.result");
+	received(&e, &got);
+	assert_int_equal(hb_client_op_check(&got, err, sizeof err), 0);
+	hb_env_free(&got);
+}
+
+/* A required field is read as it is, without a default. */
+static void test_required_getters(void **state)
+{
+	struct hb_env e, got;
+
+	(void)state;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", "deliver.done");
+	hb_env_set_str(&e, "opId", "hb-msg-2");
+	hb_env_set_bool(&e, "ok", 0);
+	received(&e, &got);
+	assert_string_equal(hb_req_str(&got, "opId"), "hb-msg-2");
+	assert_int_equal(hb_req_bool(&got, "ok"), 0);
+	hb_env_free(&got);
+	hb_env_set_bool(&e, "ok", 1);
+	received(&e, &got);
+	assert_int_equal(hb_req_bool(&got, "ok"), 1);
+	hb_env_free(&got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_first_fault_named),
 		cmocka_unit_test(test_short_error_buffer),
 		cmocka_unit_test(test_broker_ops),
+		cmocka_unit_test(test_client_ops),
+		cmocka_unit_test(test_required_getters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
