@@ -8,7 +8,7 @@
  * a call is linked on exactly one list: its service's wait queue or its
  * instance's in-flight list.  Every child process (an instance, a
  * launched bridge) is in the broker's one child table (children.h) from
- * its fork to its reap.
+ * its fork to its reap.  invariants.c checks these with HB_ASSERT.
  */
 #ifndef HB_BROKER_H
 #define HB_BROKER_H
