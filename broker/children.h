@@ -2,8 +2,8 @@
  * children - the broker's one table of its child processes, each with its
  * type: a service's incarnation (incarnation.c starts it, supervise.c
  * decides what its end means) or a bridge launched for a session
- * (launch.c).  One reaper: SIGCHLD → children_reap, which reaps every
- * child that ended and hands it to its type's owner.
+ * (launch.c).  One reaper: SIGCHLD → broker_reap (reap.h), which reaps
+ * every child that ended and hands it to its type's owner.
  *
  * An entry lives inside its owner (struct instance, struct launch), so
  * adding one cannot fail; it is in the table from the fork to the reap.
@@ -32,9 +32,4 @@ void children_remove(struct broker_child *e);
 struct broker_child *children_find(const struct broker *b, pid_t pid, int type);
 /* How many children of type the table holds. */
 int children_count(const struct broker *b, enum child_type type);
-/* After SIGCHLD: reap every child that ended, each handed to its owner
- * (supervisor_instance_ended, launch_ended); then the supervisor's check
- * for instances that ended unnoticed. */
-void children_reap(struct broker *b);
-
 #endif

@@ -44,7 +44,7 @@ struct launch_request {
 void launch_for_delivery(struct broker *b, const struct launch_request *r, char *reason, size_t len);
 /* A bridge attached for session (pid: the peer's, 0 when unknown). */
 void launch_attached(struct broker *b, const char *session, pid_t pid);
-/* Launch l's bridge ended with wait status (children_reap, the one
+/* Launch l's bridge ended with wait status (broker_reap, the one
  * reaper): forgotten when it had attached, else remembered as failed with
  * the last sentence of its status fd as the reason. */
 void launch_ended(struct broker *b, struct launch *l, int status);

@@ -23,7 +23,6 @@
 #include "exe_path.h"
 #include "approvals.h"
 #include "back.h"
-#include "children.h"
 #include "clock.h"
 #include "broker.h"
 #include "deliver.h"
@@ -34,6 +33,7 @@
 #include "lock.h"
 #include "log.h"
 #include "notify.h"
+#include "reap.h"
 #include "route.h"
 #include "runs.h"
 #include "supervise.h"
@@ -157,7 +157,7 @@ static void read_signals(struct broker *b)
 	while ((n = read(signal_pipe[0], buf, sizeof buf)) > 0)
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] == SIGCHLD)
-				children_reap(b);
+				broker_reap(b);
 			else
 				begin_shutdown(b);
 		}

@@ -18,7 +18,7 @@
 
 int supervisor_init(struct broker *b, char *err, size_t errlen);
 void supervisor_start_all(struct broker *b);
-/* inst's process ended with wait status (children_reap, the one reaper):
+/* inst's process ended with wait status (broker_reap, the one reaper):
  * its calls are answered for, and it is restarted or retired. */
 void supervisor_instance_ended(struct broker *b, struct instance *inst, int status);
 /* After the reaper's round: a listed instance that is no child of ours
