@@ -43,13 +43,16 @@ void hb_log_errors_to(int fd)
 	settings.errors_fd = fd;
 }
 
-/* The text alone, one line, to the status fd (best effort, like the log). */
-static void error_text(const char *fmt, va_list ap)
+void hb_log_error_text(const char *fmt, va_list ap)
 {
 	char text[1024];
-	int r = vsnprintf(text, sizeof text - 1, fmt, ap);
+	int r;
 	size_t n;
 
+	if (settings.errors_fd < 0)
+		return;
+	/* The text alone, one line, best effort like the log. */
+	r = vsnprintf(text, sizeof text - 1, fmt, ap);
 	if (r < 0)
 		return;
 	n = (size_t)r < sizeof text - 1 ? (size_t)r : sizeof text - 2;
@@ -98,11 +101,11 @@ void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list 
 
 	if (!hb_log_enabled(level))
 		return;
-	if (level == HB_LOG_ERROR && settings.errors_fd >= 0) {
+	if (level == HB_LOG_ERROR) {
 		va_list copy;
 
 		va_copy(copy, ap);
-		error_text(fmt, copy);
+		hb_log_error_text(fmt, copy);
 		va_end(copy);
 	}
 	n = hb_log_format(line, sizeof line, level, key, fmt, ap);

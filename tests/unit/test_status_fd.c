@@ -4,7 +4,7 @@
  * number and nothing else of ours; the child takes it from HB_STATUS_FD
  * (common/status_fd.c: unset, close-on-exec, only a pipe) and its error
  * lines' text alone goes there (hb_log_errors_to), one line each, what
- * shape the log lines have notwithstanding.
+ * shape the log lines have notwithstanding; error_log.c's lines too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "error_log.h"
 #include "log.h"
+#include "rmtree.h"
 #include "status_fd.h"
 
 /* All that fd gives until its end. */
@@ -75,10 +77,11 @@ static void test_take(void **state)
 static void test_error_text_goes_to_the_fd(void **state)
 {
 	int fd[2], st = 0;
-	char num[16], text[1024];
+	char num[16], text[1024], home[] = "/tmp/hbstatusfd.XXXXXX", err[256];
 	pid_t pid;
 
 	(void)state;
+	assert_non_null(mkdtemp(home));
 	assert_int_equal(pipe(fd), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -95,13 +98,18 @@ static void test_error_text_goes_to_the_fd(void **state)
 		log_warn("k", "not one either");
 		log_error("k", "first failure %d", 1);
 		log_error(NULL, "second failure\nover two lines");
+		/* errors.log goes into a folder of the test's own */
+		setenv("HB_HOME", home, 1);
+		unsetenv("HB_DATA_DIR");
+		hb_error_log("k", "third failure, %s", "through error_log.c");
 		_exit(0);
 	}
 	close(fd[1]);
 	read_all(fd[0], text, sizeof text);
 	close(fd[0]);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_string_equal(text, "first failure 1\nsecond failure over two lines\n");
+	assert_int_equal(hb_remove_tree(home, err, sizeof err), 0);
+	assert_string_equal(text, "first failure 1\nsecond failure over two lines\nthird failure, through error_log.c\n");
 }
 
 /* child_start with keep: the program sees the descriptor under its
