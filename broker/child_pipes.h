@@ -14,7 +14,9 @@
 #include <stddef.h>
 
 #define CHILD_PIPES_LINE_MAX 2048   /* a longer line of output is logged in pieces */
-#define CHILD_PIPES_STATUS_MAX 512  /* the kept sentence, cut to fit */
+/* The kept sentence: room for the longest hb_log_error_text writes (1022
+ * bytes and its newline), so that one is never kept in pieces. */
+#define CHILD_PIPES_STATUS_MAX 1024
 
 struct child_pipes {
 	int out, status;                /* the read ends, -1 once closed */

@@ -26,6 +26,7 @@
 #include "secrets.h"
 #include "spawn.h"
 
+#define REASON_MAX 1280         /* a failure: its sentence and the status fd's (CHILD_PIPES_STATUS_MAX) */
 #define FORGET_MS 600000        /* a failure past its retry time is kept this long
 				   for the next start's answer, then forgotten */
 
@@ -36,8 +37,8 @@ struct launch {
 	struct child_pipes pipes;   /* its output and its status fd */
 	long long started_ms, kill_at_ms, retry_at_ms;
 	int attached, term_sent, overdue;
-	char failure[768];          /* failed: the reason, until retry_at_ms */
-	char previous[768];         /* the failure of the session's last start */
+	char failure[REASON_MAX];   /* failed: the reason, until retry_at_ms */
+	char previous[REASON_MAX];  /* the failure of the session's last start */
 	struct launch *next;
 };
 
@@ -157,7 +158,7 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 	struct launch *l = find(b, r->session);
 	struct hb_launch_argv cmd;
 	struct hb_launch_target t = { r->session, r->agent, r->link, r->access, r->project, NULL };
-	char previous[768] = "", run[64];
+	char previous[REASON_MAX] = "", run[64];
 	int claude = strcmp(r->agent, "claude") == 0;
 
 	if (l && answer_existing(b, l, reason, len, previous, sizeof previous))

@@ -45,7 +45,7 @@ void hb_log_errors_to(int fd)
 
 void hb_log_error_text(const char *fmt, va_list ap)
 {
-	char text[1024];
+	char text[1024]; /* broker/child_pipes.h's CHILD_PIPES_STATUS_MAX fits it */
 	int r;
 	size_t n;
 
