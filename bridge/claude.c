@@ -56,6 +56,7 @@
 #include "session_message.h"
 #include "claude_timeline.h"
 #include "sock.h"
+#include "status_fd.h"
 
 /* Page 003: 35 s per request, 10 s after close (HB_HOST_REQUEST_MS,
  * HB_HOST_CLOSE_MS in common/tunables.c, for tests only).  Messages from
@@ -677,6 +678,8 @@ int main(int argc, char **argv)
 	int status = 1;
 
 	hb_log_init("hb-claude-bridge");
+	/* Launched by hb-broker: its failures go on the status fd too. */
+	hb_log_errors_to(hb_status_fd_take());
 	/* The agent host it starts runs the model's commands: no secret of
 	 * the user's may reach it. */
 	hb_forget_secrets();

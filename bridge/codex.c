@@ -50,6 +50,7 @@
 #include "secrets.h"
 #include "map.h"
 #include "sock.h"
+#include "status_fd.h"
 
 /* A request sent to the broker, waiting for its answer. */
 struct pending {
@@ -600,6 +601,8 @@ int main(int argc, char **argv)
 	int i, status;
 
 	hb_log_init("hb-codex-bridge");
+	/* Launched by hb-broker: its failures go on the status fd too. */
+	hb_log_errors_to(hb_status_fd_take());
 	/* The agent it starts runs the model's commands: no secret of the
 	 * user's may reach it. */
 	hb_forget_secrets();

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "invariant.h"
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
@@ -186,6 +187,19 @@ void approvals_end_run(struct broker *b, const char *run, int stop)
 		answer_bridge(b, a, 0, stop ? "Run stopped." : "The run ended before anyone answered.");
 		publish(b, stop ? "approval.resolved" : "approval.cancelled", a, "decision", "deny");
 		approval_free(a);
+	}
+}
+
+void approvals_check(const struct broker *b)
+{
+	for (const struct approval *a = b->approvals; a; a = a->next) {
+		const struct run *r = b->runs;
+
+		while (r && strcmp(r->id, a->run) != 0)
+			r = r->next;
+		HB_ASSERT(r && !r->stopped);
+		for (const struct approval *o = a->next; o; o = o->next)
+			HB_ASSERT(strcmp(a->id, o->id) != 0);
 	}
 }
 

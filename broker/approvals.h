@@ -18,6 +18,9 @@ void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struc
 /* The run ended: stop denies each open card "Run stopped.", close marks
  * them cancelled. */
 void approvals_end_run(struct broker *b, const char *run, int stop);
+/* HB_ASSERT the table's rules (invariants.c): ids unique, every card's
+ * run open (a stop or a close settles its cards). */
+void approvals_check(const struct broker *b);
 void approvals_free(struct broker *b);
 
 #endif

@@ -6,7 +6,9 @@
  * owns its instances (cur serving, next starting as its replacement,
  * and a list of old ones draining); the broker's call table owns every call, and
  * a call is linked on exactly one list: its service's wait queue or its
- * instance's in-flight list.
+ * instance's in-flight list.  Every child process (an instance, a
+ * launched bridge) is in the broker's one child table (children.h) from
+ * its fork to its reap.  invariants.c checks these with HB_ASSERT.
  */
 #ifndef HB_BROKER_H
 #define HB_BROKER_H
@@ -14,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "children.h"
 #include "clock.h"
 #include "config.h"
 #include "map.h"
@@ -72,6 +75,7 @@ struct instance {
 	char delivery_task[192];   /* routing id of its task that carries session messages, or "" */
 	char *report;              /* its latest report (report.c), JSON object text, or NULL */
 	struct instance *older;    /* next in the service's draining list */
+	struct broker_child child; /* its entry in the broker's child table */
 };
 
 struct service {
@@ -165,7 +169,8 @@ struct broker {
 	struct run *runs;
 	struct approval *approvals;
 	struct attachment *attachments; /* bridges and their sessions (deliver.c) */
-	struct launch *launches;        /* bridges the broker started (launch.c) */
+	struct broker_child *children;  /* every child process, with its type (children.c) */
+	struct launch *launches;        /* sessions the broker started a bridge for (launch.c) */
 	unsigned launch_seq;
 	char exe_dir[HB_PATH_MAX];      /* hb-broker's folder: the bridges are beside it */
 	uint64_t next_approval;

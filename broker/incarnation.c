@@ -105,6 +105,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 		free(inst);
 		return NULL;
 	}
+	children_add(b, &inst->child, inst->pid, CHILD_SERVICE, inst);
 	inst->started_ms = inst->last_beat_ms = broker_now_ms();
 	log_info(inst->id, "started %s as pid %ld", exec, (long)inst->pid);
 	return inst;
@@ -112,6 +113,7 @@ struct instance *incarnation_start(struct broker *b, struct service *s, const ch
 
 void incarnation_free(struct instance *inst)
 {
+	children_remove(&inst->child);
 	free(inst->report);
 	free(inst->workers);
 	free(inst);
@@ -128,23 +130,6 @@ int supervisor_instances(const struct service *s, struct instance **out, int max
 	for (struct instance *o = s->old; o && n < max; o = o->older)
 		out[n++] = o;
 	return n;
-}
-
-struct instance *incarnation_by_pid(struct broker *b, pid_t pid)
-{
-	for (int i = 0; i < b->nservices; i++) {
-		struct service *s = &b->services[i];
-		if (s->cur && s->cur->pid == pid)
-			return s->cur;
-		if (s->next && s->next->pid == pid)
-			return s->next;
-		/* Every draining generation, not only the newest: after two
-		 * replaces the oldest may well be the first to end. */
-		for (struct instance *o = s->old; o; o = o->older)
-			if (o->pid == pid)
-				return o;
-	}
-	return NULL;
 }
 
 /* waitid with WNOWAIT looks without reaping: a child that ended but is not

@@ -14,13 +14,12 @@
 /* Start a new incarnation of s from exec; NULL with err on failure. */
 struct instance *incarnation_start(struct broker *b, struct service *s, const char *exec,
 				   char *err, size_t errlen);
+/* inst out of the child table, and freed. */
 void incarnation_free(struct instance *inst);
 /* TERM now, KILL once the stop grace has passed (supervisor_tick). */
 void incarnation_terminate(struct broker *b, struct instance *inst, long long now);
 /* An old instance (neither cur nor next) with no calls left gets its TERM. */
 void incarnation_check_drained(struct broker *b, struct instance *inst);
-/* The instance with this pid: cur, next or any of the draining list. */
-struct instance *incarnation_by_pid(struct broker *b, pid_t pid);
 /* 1 while inst's pid is still a child of this process (ended but not yet
  * reaped counts); 0 once it is not: the pid must never be signalled then. */
 int incarnation_is_child(const struct instance *inst);

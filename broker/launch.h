@@ -11,7 +11,9 @@
  *
  * One launch per session at a time, each in its own process group, stdin
  * /dev/null, its output in the broker's log, line by line with the
- * session as the key; reaped by the supervisor's SIGCHLD path, killed when
+ * session as the key, and a status fd (HB_STATUS_FD, child_pipes.h) on
+ * which it says why it fails; in the broker's child table (children.h)
+ * and reaped by its one reaper, killed when
  * it does not attach within HB_LAUNCH_ATTACH_MS, ended (TERM to its group,
  * KILL after the stop grace) when the broker stops.  A launch that ended
  * without attaching is remembered: its reason is the answer, and the next
@@ -25,6 +27,8 @@
 #include <sys/types.h>
 
 #include "broker.h"
+
+#define LAUNCH_MAX 32           /* bridges starting or running at once */
 
 /* What a delivery knows of its recipient (svc-messages reads appdata.db). */
 struct launch_request {
@@ -40,14 +44,16 @@ struct launch_request {
 void launch_for_delivery(struct broker *b, const struct launch_request *r, char *reason, size_t len);
 /* A bridge attached for session (pid: the peer's, 0 when unknown). */
 void launch_attached(struct broker *b, const char *session, pid_t pid);
-/* A child ended: 1 when it was a launch (then it is accounted for). */
-int launch_reaped(struct broker *b, pid_t pid, int status);
+/* Launch l's bridge ended with wait status (broker_reap, the one
+ * reaper): forgotten when it had attached, else remembered as failed with
+ * the last sentence of its status fd as the reason. */
+void launch_ended(struct broker *b, struct launch *l, int status);
 /* Kill launches past their limits; forget old failures. */
 void launch_tick(struct broker *b, long long now);
 long long launch_next_deadline(const struct broker *b);
-/* The launches' output pipes to poll (at most max); how many. */
+/* The launches' output and status pipes to poll (at most max); how many. */
 int launch_poll_fds(const struct broker *b, struct pollfd *fds, int max);
-/* Read a launch's output from fd (readable or closed). */
+/* Read a launch's output or status from fd (readable or closed). */
 void launch_read(struct broker *b, int fd);
 /* Shutdown: TERM every launch's group (KILL after the grace). */
 void launch_terminate_all(struct broker *b);

@@ -33,6 +33,7 @@
 #include "lock.h"
 #include "log.h"
 #include "notify.h"
+#include "reap.h"
 #include "route.h"
 #include "runs.h"
 #include "supervise.h"
@@ -156,7 +157,7 @@ static void read_signals(struct broker *b)
 	while ((n = read(signal_pipe[0], buf, sizeof buf)) > 0)
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] == SIGCHLD)
-				supervisor_reap(b);
+				broker_reap(b);
 			else
 				begin_shutdown(b);
 		}
@@ -192,7 +193,7 @@ static void maybe_notify_ready(struct broker *b, long long now)
 	log_info(NULL, "serving");
 }
 
-#define LAUNCH_FDS 32
+#define LAUNCH_FDS (2 * LAUNCH_MAX) /* each launch: its output and its status fd */
 _Static_assert(1 + LAUNCH_FDS <= WAIT_MAX_FDS, "one sleep watches the signal pipe and every launch");
 
 static void run(struct broker *b)
@@ -202,7 +203,7 @@ static void run(struct broker *b)
 	for (;;) {
 		struct pollfd fds[1 + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
 		long long now = broker_now_ms();
-		/* The output of the bridges it started, for its log. */
+		/* The output of the bridges it started, for its log, and their status fds. */
 		int nlaunch = launch_poll_fds(b, fds + 1, LAUNCH_FDS);
 
 		if (wait_sleep(&b->wait, fds, 1 + nlaunch, (int)poll_timeout(b, now)) < 0) {

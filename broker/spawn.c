@@ -1,10 +1,7 @@
 /*
- * spawn - fork/exec with an exec-failure pipe.
- *
- * The child may only call async-signal-safe functions between fork and
- * exec (libzmq's threads exist in the parent), so argv and envp are built
- * before the fork.  A close-on-exec pipe carries errno back when execve
- * fails; EOF on it means the exec happened.
+ * spawn - a service's command line and environment, started through
+ * common/child.c's child_start (the one fork/exec, with its exec-failure
+ * pipe and its async-signal-safe child).
  *
  * The environment a service gets is an allow-list of the broker's
  * (spawn_service_env), plus the secrets its own section names: the
@@ -14,14 +11,13 @@
  */
 #include "spawn.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "child.h"
 
 extern char **environ;
 
@@ -130,63 +126,10 @@ pid_t spawn_service(const char *exec, const char *name, char *const args[], char
 	for (int i = 0; args[i] && nargs < 62; i++)
 		argv[nargs++] = args[i];
 	argv[nargs] = NULL;
-	return spawn_process(exec, argv, envp, -1, -1, err, errlen);
-}
-
-pid_t spawn_process(const char *exec, char *const argv[], char *const envp[], int in_fd, int out_fd, char *err,
-		    size_t errlen)
-{
-	int pfd[2], child_errno = 0;
-	sigset_t all, old;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(pfd[1], F_SETFD, FD_CLOEXEC) < 0) {
-		snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
-		return -1;
-	}
-	/* No signal handler may run in the child before exec. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = fork();
-	if (pid == 0) {
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		for (int sig = 1; sig < 32; sig++)
-			sigaction(sig, &dfl, NULL);
-		setpgid(0, 0);
-		/* dup2 clears close-on-exec on the copies: the descriptors
-		 * themselves may be close-on-exec. */
-		if ((in_fd >= 0 && dup2(in_fd, STDIN_FILENO) < 0) ||
-		    (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0))) {
-			child_errno = errno;
-			(void)!write(pfd[1], &child_errno, sizeof child_errno);
-			_exit(127);
-		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		execve(exec, argv, envp);
-		child_errno = errno;
-		(void)!write(pfd[1], &child_errno, sizeof child_errno);
-		_exit(127);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	close(pfd[1]);
-	if (pid < 0) {
-		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
-		close(pfd[0]);
-		return -1;
-	}
-	do
-		n = read(pfd[0], &child_errno, sizeof child_errno);
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof child_errno) {
-		/* The child exits at once; the SIGCHLD path reaps it. */
-		snprintf(err, errlen, "cannot execute %s: %s", exec, strerror(child_errno));
-		return -1;
-	}
-	return pid;
+	return child_start(&(struct child_exec){ .path = exec, .argv = argv, .envp = envp, .in = -1, .out = -1,
+						 .err = -1, .keep = -1,
+						 .flags = CHILD_OWN_GROUP | CHILD_DEFAULT_SIGNALS },
+			   err, errlen);
 }
 
 void describe_exit(int status, char *out, size_t outlen)

@@ -1,6 +1,8 @@
 /*
- * spawn - the mechanism of supervision: fork/exec a service and describe
- * how a process ended.  The policy (when, how often) is supervise.c's.
+ * spawn - the mechanism of supervision: start a service (its command
+ * line and environment; the fork/exec is common/child.c's child_start)
+ * and describe how a process ended.  The policy (when, how often) is
+ * supervise.c's.
  */
 #ifndef HB_SPAWN_H
 #define HB_SPAWN_H
@@ -16,10 +18,6 @@
  * -1 with a reason (exec failures are reported, not discovered later). */
 pid_t spawn_service(const char *exec, const char *name, char *const args[], char *const envp[],
 		    char *err, size_t errlen);
-/* The same with argv whole (argv[0] included) and, when not -1, in_fd as
- * its standard input and out_fd as its standard output and error. */
-pid_t spawn_process(const char *exec, char *const argv[], char *const envp[], int in_fd, int out_fd, char *err,
-		    size_t errlen);
 /* "exited with status 1", "killed by signal 9". */
 void describe_exit(int status, char *out, size_t outlen);
 /* A copy of environ without the keys the broker sets for each service and

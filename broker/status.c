@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "invariants.h"
 #include "launch.h"
 #include "report.h"
 #include "supervise.h"
@@ -90,6 +91,7 @@ char *status_json(const struct broker *b)
 	/* The supervisor checks itself on every status: tests and operators
 	 * see a broken invariant instead of its consequences much later. */
 	supervisor_selfcheck(b, check, sizeof check);
+	broker_check_invariants(b);
 	json_object_set_new(json_object_get(root, "broker"), "selfCheck", json_string(check));
 	text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);

@@ -12,13 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "events.h"
 #include "held.h"
 #include "incarnation.h"
-#include "launch.h"
 #include "log.h"
 #include "reply.h"
 #include "route.h"
@@ -191,7 +189,7 @@ static void instance_died(struct broker *b, struct instance *inst, const char *h
  * end is not reaped yet).  One that is not was reaped without being found:
  * a bug, but its calls must still be answered and its pid, which may
  * belong to somebody else by now, never signalled again. */
-static void drop_lost(struct broker *b)
+void supervisor_check_lost(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++) {
 		struct instance *all[SUPERVISOR_MAX_LISTED];
@@ -234,24 +232,12 @@ int supervisor_selfcheck(const struct broker *b, char *msg, size_t msglen)
 	return bad + (int)b->lost_instances;
 }
 
-void supervisor_reap(struct broker *b)
+void supervisor_instance_ended(struct broker *b, struct instance *inst, int status)
 {
-	int status;
-	pid_t pid;
+	char how[160];
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		struct instance *inst = incarnation_by_pid(b, pid);
-		char how[160];
-
-		/* Not a service: a bridge the launcher started, or nothing. */
-		if (!inst) {
-			launch_reaped(b, pid, status);
-			continue;
-		}
-		describe_death(b, inst, status, how, sizeof how);
-		instance_died(b, inst, how);
-	}
-	drop_lost(b);
+	describe_death(b, inst, status, how, sizeof how);
+	instance_died(b, inst, how);
 }
 
 static void watch_instance(struct broker *b, struct instance *inst, long long now)
@@ -260,7 +246,7 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 		return;
 	if (inst->term_sent && now >= inst->kill_at_ms) {
 		if (!incarnation_is_child(inst))
-			return; /* never signal a pid that is not ours: drop_lost ends it */
+			return; /* never signal a pid that is not ours: supervisor_check_lost ends it */
 		log_warn(inst->id, "did not stop within %d ms of TERM; killing it", b->set.stop_grace_ms);
 		kill(inst->pid, SIGKILL);
 		inst->kill_at_ms = now + b->set.stop_grace_ms;

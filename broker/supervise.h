@@ -18,8 +18,12 @@
 
 int supervisor_init(struct broker *b, char *err, size_t errlen);
 void supervisor_start_all(struct broker *b);
-/* After SIGCHLD: reap every child that ended. */
-void supervisor_reap(struct broker *b);
+/* inst's process ended with wait status (broker_reap, the one reaper):
+ * its calls are answered for, and it is restarted or retired. */
+void supervisor_instance_ended(struct broker *b, struct instance *inst, int status);
+/* After the reaper's round: a listed instance that is no child of ours
+ * any more is dropped (see supervisor_selfcheck). */
+void supervisor_check_lost(struct broker *b);
 /* Timers: hung services, scheduled restarts, TERM→KILL escalation. */
 void supervisor_tick(struct broker *b, long long now);
 long long supervisor_next_deadline(const struct broker *b);

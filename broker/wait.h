@@ -24,7 +24,7 @@ struct broker_wait {
 int wait_init(struct broker_wait *w, void *pub, void *back, void *front);
 
 /* The plain descriptors one sleep watches at most. */
-#define WAIT_MAX_FDS 40
+#define WAIT_MAX_FDS 72
 
 /* Sleep until a socket or one of the nfds (<= WAIT_MAX_FDS) plain
  * descriptors in fds has

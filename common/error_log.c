@@ -56,6 +56,10 @@ int hb_error_log(const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = hb_log_format(line, sizeof line, HB_LOG_ERROR, key, fmt, ap);
 	va_end(ap);
+	/* A launched bridge's status fd too, as for log.c's error lines. */
+	va_start(ap, fmt);
+	hb_log_error_text(fmt, ap);
+	va_end(ap);
 	(void)!write(STDERR_FILENO, line, n); /* best effort, as log.c */
 	return keep(line, n);
 }

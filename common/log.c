@@ -15,10 +15,12 @@
 struct log_settings {
 	char process[48];
 	enum hb_log_level min;
+	int errors_fd;          /* hb_log_errors_to, or -1 */
 };
 
-/* Set once in hb_log_init() before threads start, read-only afterwards. */
-static struct log_settings settings = { "hbcode", HB_LOG_INFO };
+/* Set once in hb_log_init() (and hb_log_errors_to) before threads start,
+ * read-only afterwards. */
+static struct log_settings settings = { "hbcode", HB_LOG_INFO, -1 };
 
 static const char *const level_names[] = { "debug", "info", "warn", "error" };
 
@@ -34,6 +36,31 @@ void hb_log_init(const char *process)
 		settings.min = HB_LOG_WARN;
 	else if (env && strcmp(env, "error") == 0)
 		settings.min = HB_LOG_ERROR;
+}
+
+void hb_log_errors_to(int fd)
+{
+	settings.errors_fd = fd;
+}
+
+void hb_log_error_text(const char *fmt, va_list ap)
+{
+	char text[1024]; /* broker/child_pipes.h's CHILD_PIPES_STATUS_MAX fits it */
+	int r;
+	size_t n;
+
+	if (settings.errors_fd < 0)
+		return;
+	/* The text alone, one line, best effort like the log. */
+	r = vsnprintf(text, sizeof text - 1, fmt, ap);
+	if (r < 0)
+		return;
+	n = (size_t)r < sizeof text - 1 ? (size_t)r : sizeof text - 2;
+	for (size_t i = 0; i < n; i++)
+		if (text[i] == '\n' || text[i] == '\r')
+			text[i] = ' ';
+	text[n++] = '\n';
+	(void)!write(settings.errors_fd, text, n);
 }
 
 int hb_log_enabled(enum hb_log_level level)
@@ -74,6 +101,13 @@ void hb_vlog(enum hb_log_level level, const char *key, const char *fmt, va_list 
 
 	if (!hb_log_enabled(level))
 		return;
+	if (level == HB_LOG_ERROR) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		hb_log_error_text(fmt, copy);
+		va_end(copy);
+	}
 	n = hb_log_format(line, sizeof line, level, key, fmt, ap);
 	/* Best effort: a failed log line has nowhere else to go. */
 	(void)!write(STDERR_FILENO, line, n);

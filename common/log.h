@@ -13,6 +13,13 @@
 enum hb_log_level { HB_LOG_DEBUG, HB_LOG_INFO, HB_LOG_WARN, HB_LOG_ERROR };
 
 void hb_log_init(const char *process);
+/* From now on the text of each error line (without time, level, process
+ * and key; one line) goes to fd too: the launcher's status fd
+ * (status_fd.h).  fd -1: nowhere.  Call it in main before threads start. */
+void hb_log_errors_to(int fd);
+/* That text of an error line written elsewhere (error_log.c's); nothing
+ * without hb_log_errors_to. */
+void hb_log_error_text(const char *fmt, va_list ap);
 int hb_log_enabled(enum hb_log_level level);
 void hb_log(enum hb_log_level level, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

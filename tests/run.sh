@@ -15,6 +15,10 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+# A broken invariant (HB_ASSERT, common/invariant.h) aborts the program
+# under test instead of only logging (docs/testing.md).
+HB_ASSERT_ABORT=1
+export HB_ASSERT_ABORT
 
 # The end-to-end tests run real agents: where we may (root, with unshare
 # and ip), they run in a network namespace with only loopback, so nothing

@@ -30,6 +30,10 @@
 #              asks, killed when it does not attach in time, with the
 #              reason; one that exits at once, with its status; and a
 #              broker stopped while a launch runs ends it
+#   status fd  (a copy of hb-broker beside a stand-in hb-codex-bridge)
+#              the bridge writes why it fails on HB_STATUS_FD and logs
+#              lines of no known shape: hbctl messages gives its sentence,
+#              the log has its lines as they were
 # Usage: launch-codex.sh BUILD (needs `npm ci` in tests/codex, sqlite3).
 set -u
 build=$1
@@ -308,6 +312,35 @@ wait "$broker"
 check "stuck: the broker stopped, and ended the launch it started (its whole group)" \
 	'! kill -0 -- "-$pid" 2>/dev/null'
 check "stuck: the broker said so" 'grep -qF "[$B] stopping the bridge started for it (pid $pid)" "$tmp/broker.log"'
+
+# --------------------------------------------------------- status fd --
+# The broker's bridge is the one beside its own program: a copy of
+# hb-broker next to a stand-in that fails, saying why on its status fd,
+# its log lines in a shape no log.c ever wrote (bash: the descriptor's
+# number may have two digits).
+mkdir -p "$tmp/standin"
+cp "$build/hb-broker" "$tmp/standin/hb-broker"
+cat >"$tmp/standin/hb-codex-bridge" <<'STANDIN'
+#!/bin/bash
+echo "error: stand-in bridge: a log line of no known shape" >&2
+echo "2026-01-01 ERROR [bridge] stand-in: not the reason either" >&2
+[ -n "${HB_STATUS_FD:-}" ] || { echo "stand-in bridge: no HB_STATUS_FD" >&2; exit 5; }
+echo "the stand-in bridge cannot resume its thread: no such thread" >&"$HB_STATUS_FD"
+exit 4
+STANDIN
+chmod 755 "$tmp/standin/hb-codex-bridge"
+HB_CODEX=$tmp/stuck-codex HB_LAUNCH_RETRY_MS=2000 HB_ATTACH_TTL_MS=1000 \
+	"$tmp/standin/hb-broker" --config "$tmp/services.conf" --libexec "$build" >>"$tmp/broker.log" 2>&1 &
+broker=$!
+echo "$broker" >"$tmp/broker.pid"
+wait_for 20 '"$build/hbctl" status >/dev/null 2>&1'
+check "status fd: hbctl messages gives the sentence the bridge wrote on its status fd" \
+	'wait_for 60 "queue_line $op | grep -qF \"its Codex agent could not start: hb-codex-bridge exited with status 4 before it attached: the stand-in bridge cannot resume its thread: no such thread\""'
+check "status fd: its log lines are in the broker's log as they were" \
+	'grep -qF "[codex $B] error: stand-in bridge: a log line of no known shape" "$tmp/broker.log" &&
+	 grep -qF "[codex $B] 2026-01-01 ERROR [bridge] stand-in: not the reason either" "$tmp/broker.log"'
+kill "$broker"
+wait "$broker"
 
 check "no sanitizer report" \
 	'! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$tmp/broker.log" $tmp/*.err'

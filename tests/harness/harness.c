@@ -40,6 +40,9 @@ long long fx_now_ms(void)
 void fx_use_env(struct fixture *f)
 {
 	setenv("HB_HOME", f->dir, 1);
+	/* A broken invariant aborts the broker (HB_ASSERT), also when a
+	 * test program is run alone, without tests/run.sh. */
+	setenv("HB_ASSERT_ABORT", "1", 1);
 	unsetenv("HB_RUNTIME_DIR");
 	unsetenv("HB_DATA_DIR");
 	unsetenv("HB_CACHE_DIR");
