@@ -43,6 +43,7 @@
 #include "client.h"
 #include "clock.h"
 #include "codex.h"
+#include "codex_client.h"
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
@@ -357,12 +358,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 	if (method && strcmp(method, "turn/interrupt") == 0)
 		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
-		params = json_object_get(msg, "params");
-		json_t *caps = json_object_get(params, "capabilities");
-		if (json_is_object(params) && !json_is_true(json_object_get(caps, "experimentalApi"))) {
-			if (!json_is_object(caps))
-				json_object_set_new(params, "capabilities", caps = json_object());
-			json_object_set_new(caps, "experimentalApi", json_true());
+		if (codex_initialize_ensure_experimental(json_object_get(msg, "params"))) {
 			codex_write_json(br->server.in, msg);
 			json_decref(msg);
 			return;

@@ -23,10 +23,12 @@
 #include <unistd.h>
 
 #include "../timeline/codex_threads.h"
+#include "codex_client.h"
 #include "hbctl.h"
 #include "line_rpc.h"
 #include "paths.h"
 #include "program_path.h"
+#include "rpc_frame.h"
 #include "secrets.h"
 #include "settings.h"
 #include "timeline_view.h"
@@ -47,8 +49,7 @@ struct codex_read {
 /* An error answer's sentence on stderr: EXIT_FAIL. */
 static int answer_failed(const char *what, const json_t *reply)
 {
-	const json_t *error = json_object_get(reply, "error");
-	const char *message = json_string_value(json_object_get(error, "message"));
+	const char *message = rpc_error_message(reply, NULL);
 
 	fprintf(stderr, "hbctl: timeline: %s: %s\n", what, message ? message : "codex answered without a result");
 	return EXIT_FAIL;
@@ -83,9 +84,7 @@ static struct line_rpc *start_codex(void)
 /* initialize and initialized.  0 or EXIT_FAIL. */
 static int introduce(struct line_rpc *rpc)
 {
-	json_t *reply = NULL, *params = json_pack("{s:{s:s, s:s, s:s}, s:{s:b}}", "clientInfo", "name", "hbctl",
-						  "title", "hbctl timeline", "version", "0.1.0", "capabilities",
-						  "experimentalApi", 1);
+	json_t *reply = NULL, *params = codex_initialize_params("hbctl", "hbctl timeline", "0.1.0");
 	int rc = params ? line_rpc_call(rpc, "initialize", params, &reply) : EXIT_FAIL;
 
 	json_decref(params);
