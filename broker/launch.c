@@ -156,21 +156,11 @@ struct command {
 static int codex_command(struct broker *b, const struct launch_request *r, struct command *c, char *reason,
 			 size_t len)
 {
-	char codex[1024], err[512];
+	char err[HB_AGENT_PROGRAM_ERR_MAX];
 	int n = 0;
 
-	if (hb_settings_string(&b->paths, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, sizeof err) < 0) {
+	if (agent_program(&b->paths, c->program, sizeof c->program, err, sizeof err) < 0) {
 		snprintf(reason, len, "its Codex agent cannot be started: %s", err);
-		return -1;
-	}
-	if (!hb_find_program(codex, c->program, sizeof c->program)) {
-		if (strchr(codex, '/'))
-			snprintf(reason, len, "its Codex agent cannot be started: codexPath %s is not an executable file; "
-				 "set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)", codex);
-		else
-			snprintf(reason, len, "its Codex agent cannot be started: %s was not found in PATH (%s); install "
-				 "Codex, or give its path: hbctl settings codex-path set PATH (or HB_CODEX)", codex,
-				 c->program);
 		return -1;
 	}
 	if (bridge_path(b, "codex", c->bridge, sizeof c->bridge, reason, len) < 0)

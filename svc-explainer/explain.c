@@ -132,9 +132,9 @@ static enum worker_end run_codex(struct explain *x, char *const *envp, const cha
 	struct worker_codex_opts o = { 0 };
 	struct worker_codex *w;
 	enum worker_end end = WORKER_FAILED;
-	char codex[1024], *tools = NULL;
+	char codex[HB_PATH_MAX], *tools = NULL;
 
-	if (hb_settings_string(&x->paths, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, errlen) < 0)
+	if (agent_program(&x->paths, codex, sizeof codex, err, errlen) < 0)
 		return WORKER_FAILED;
 	if (!(tools = worker_tools_codex())) {
 		snprintf(err, errlen, "out of memory");
