@@ -411,53 +411,52 @@ out:
 	json_decref(msg);
 }
 
+/* A delivery from the broker: a message for the session. */
+static void on_delivery(void *ctx, const struct hb_env *msg)
+{
+	struct bridge *br = ctx;
+
+	claude_deliver(&br->cd, msg);
+	if (claude_deliver_in_flight(&br->cd))
+		claude_once_handed(&br->once);
+}
+
+/* The broker's answer to request id: a link, a tool call or a permission
+ * question of ours. */
+static void on_answer(void *ctx, int64_t id, const struct hb_env *reply)
+{
+	struct bridge *br = ctx;
+	struct pending *p;
+	char key[40];
+
+	snprintf(key, sizeof key, "b%lld", (long long)id);
+	if (!(p = hb_map_get(&br->pending, key)))
+		return;
+	if (p->kind == P_LINK) {
+		linked(br, reply);
+	} else if (p->kind == P_TOOL) {
+		json_t *ans = claude_host_tool_answer(p->host_request_id, hb_env_str_or(reply, "json", ""));
+		if (ans)
+			host_request(br, "toolResult", ans);
+		else
+			tool_result(br, p->host_request_id, 1, hb_env_str_or(reply, "err.msg", "the tool call failed"));
+	} else if (p->kind == P_PERMISSION) {
+		json_t *ans = json_loads(hb_env_str_or(reply, "json", ""), 0, NULL);
+		const char *decision = json_string_value(json_object_get(ans, "decision"));
+		const char *message = json_string_value(json_object_get(ans, "message"));
+		int allow = decision && strcmp(decision, "allow") == 0;
+		host_request(br, "permission",
+			     claude_host_permission(p->host_request_id, allow,
+						    message ? message
+							    : hb_env_str_or(reply, "err.msg", "HB Code could not ask you.")));
+		json_decref(ans);
+	}
+	forget(br, p);
+}
+
 static void from_broker(struct bridge *br)
 {
-	for (;;) {
-		struct hb_env reply;
-		char err[256], key[40];
-		struct pending *p;
-		int64_t id = -1;
-
-		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
-			return;
-		deliveries_note_reply(&br->cd.dl, &reply);
-		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
-			claude_deliver(&br->cd, &reply);
-			if (claude_deliver_in_flight(&br->cd))
-				claude_once_handed(&br->once);
-			hb_env_free(&reply);
-			continue;
-		}
-		hb_env_int(&reply, "id", &id);
-		snprintf(key, sizeof key, "b%lld", (long long)id);
-		if (!(p = hb_map_get(&br->pending, key))) {
-			hb_env_free(&reply);
-			continue;
-		}
-		if (p->kind == P_LINK) {
-			linked(br, &reply);
-		} else if (p->kind == P_TOOL) {
-			json_t *ans = claude_host_tool_answer(p->host_request_id, hb_env_str_or(&reply, "json", ""));
-			if (ans)
-				host_request(br, "toolResult", ans);
-			else
-				tool_result(br, p->host_request_id, 1,
-					    hb_env_str_or(&reply, "err.msg", "the tool call failed"));
-		} else if (p->kind == P_PERMISSION) {
-			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-			const char *decision = json_string_value(json_object_get(ans, "decision"));
-			const char *message = json_string_value(json_object_get(ans, "message"));
-			int allow = decision && strcmp(decision, "allow") == 0;
-			host_request(br, "permission",
-				     claude_host_permission(p->host_request_id, allow,
-							    message ? message : hb_env_str_or(&reply, "err.msg",
-								"HB Code could not ask you.")));
-			json_decref(ans);
-		}
-		forget(br, p);
-		hb_env_free(&reply);
-	}
+	deliveries_drain(&br->cd.dl, br->broker.sock, on_delivery, on_answer, br);
 }
 
 static void on_desktop_line(void *ctx, char *line, size_t len)
