@@ -26,6 +26,7 @@
 #include "dialect.h"
 #include "random.h"
 #include "rpc_frame.h"
+#include "tool_forms.h"
 #include "worker_agent.h"
 
 #define DENIED "The explainer worker may use only its own tools."
@@ -202,7 +203,7 @@ static json_t *open_params(const struct worker_opts *o, const json_t *tools, cha
 			snprintf(err, errlen, "the Claude worker's tool %zu has no name", i + 1);
 			goto out;
 		}
-		if (json_array_append_new(allowed, json_sprintf(CLAUDE_HOST_TOOL_PREFIX "%s", name)) < 0)
+		if (json_array_append_new(allowed, tool_form_claude_allowed(name)) < 0)
 			goto oom;
 	}
 	if (new_session_id(session, err, errlen) < 0)
