@@ -96,7 +96,7 @@ unsigned worker_tool_calls(const struct worker *w)
 
 int worker_pgid(const struct worker *w)
 {
-	return (int)w->proc.child.pid;
+	return (int)w->proc.lc.child.pid;
 }
 
 void worker_stop(struct worker *w)
