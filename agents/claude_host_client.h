@@ -17,10 +17,6 @@
 
 #include <jansson.h>
 
-/* The host's one MCP server: a catalog tool NAME is mcp__hbcode__NAME to
- * Claude Code (allowedTools, permission events). */
-#define CLAUDE_HOST_TOOL_PREFIX "mcp__hbcode__"
-
 /* The requests of ours, each a whole frame. */
 json_t *claude_host_open(json_t *id, json_t *params);
 /* send: text, and messageId (the user message's uuid) unless NULL. */

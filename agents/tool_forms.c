@@ -3,7 +3,7 @@
  */
 #include "tool_forms.h"
 
-#include "claude_host_client.h"
+#include "dialect.h"
 
 /* {name, description, inputSchema}: what both forms share. */
 static json_t *common_form(const struct agent_tool *t)
@@ -48,5 +48,5 @@ json_t *tool_form_claude(const struct agent_tool *t)
 
 json_t *tool_form_claude_allowed(const char *name)
 {
-	return json_sprintf(CLAUDE_HOST_TOOL_PREFIX "%s", name);
+	return json_sprintf(DIALECT_CLAUDE_TOOL_PREFIX "%s", name);
 }
