@@ -37,25 +37,7 @@
 
 static struct worker_opts opts_for(struct rig *r, char **argv)
 {
-	struct worker_opts o = { .argv = argv,
-					.cwd = r->dir,
-					.tools = CAPS,
-					.brief = "Explain marmalade.",
-					.model = "claude-mock",
-					.tool = tool_fn,
-					.tool_arg = &r->calls };
-	argv[0] = r->fake;
-	argv[1] = "host.mjs";
-	argv[2] = NULL;
-	return o;
-}
-
-static void stop_and_check_gone(struct worker *w)
-{
-	int pgid = worker_pgid(w);
-
-	worker_stop(w);
-	assert_group_gone(pgid);
+	return rig_opts(r, argv, "host.mjs", CAPS, "claude-mock");
 }
 
 /* The open answered, the send read and answered, the turn running. */

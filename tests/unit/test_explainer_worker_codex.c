@@ -26,25 +26,7 @@
 
 static struct worker_opts opts_for(struct rig *r, char **argv)
 {
-	struct worker_opts o = { .argv = argv,
-				       .cwd = r->dir,
-				       .tools = TOOLS,
-				       .brief = "Explain marmalade.",
-				       .model = "mock-model",
-				       .tool = tool_fn,
-				       .tool_arg = &r->calls };
-	argv[0] = r->fake;
-	argv[1] = "app-server";
-	argv[2] = NULL;
-	return o;
-}
-
-static void stop_and_check_gone(struct worker *w)
-{
-	int pgid = worker_pgid(w);
-
-	worker_stop(w);
-	assert_group_gone(pgid);
+	return rig_opts(r, argv, "app-server", TOOLS, "mock-model");
 }
 
 /* The handshake up to turn/start's answer, the requests kept in files. */
