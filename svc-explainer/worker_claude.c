@@ -267,5 +267,6 @@ static void *create(struct worker *w, const struct worker_opts *o, const json_t 
 	return c;
 }
 
-const struct worker_agent worker_claude = { .agent = "Claude", .program = "the agent host", .name = "the Claude agent host",
+const struct worker_agent worker_claude = { .agent = "Claude", .program = "the agent host",
+	.name = "the Claude agent host",
 	.create = create, .begin = begin, .line = on_line, .interrupt = interrupt, .end = end, .destroy = destroy };
