@@ -212,8 +212,8 @@ $(call obj,tests/unit/test_broker_wait.c): CFLAGS += -Ibroker -Itimeline
 $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
 $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
-# (they call common/: the archive again after them, since $^ lists it first)
-$(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
+# (they call agents/ and common/: the archives again after them, since $^ lists it first)
+$(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_path.h"
 #include "settings.h"
 
 /* Where the host is, relative to the program's folder: the build tree
@@ -95,4 +96,21 @@ int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *word
 	if (line[strspn(line, " \t")] != '\0')
 		return split(line, words, wordslen, argv, err, errlen);
 	return beside(exe_dir, words, wordslen, argv, err, errlen);
+}
+
+int agent_program(const struct hb_paths *p, char *out, size_t outlen, char *err, size_t errlen)
+{
+	char codex[1024];
+
+	if (hb_settings_string(p, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, errlen) < 0)
+		return -1;
+	if (hb_find_program(codex, out, outlen))
+		return 0;
+	if (strchr(codex, '/'))
+		snprintf(err, errlen, "codexPath %s is not an executable file; set it to the codex program: hbctl "
+				      "settings codex-path set PATH (or HB_CODEX)", codex);
+	else
+		snprintf(err, errlen, "%s was not found in PATH (%s); install Codex, or give its path: hbctl settings "
+				      "codex-path set PATH (or HB_CODEX)", codex, out);
+	return -1;
 }

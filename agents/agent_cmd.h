@@ -1,7 +1,9 @@
 /*
- * agent_cmd - the command line of the Claude agent host (agent-host/host.mjs,
- * docs/agent-host-pipe.md), for every program that starts one: hbctl
- * claude for a read, hb-broker's launcher for a session's run.
+ * agent_cmd - the agents' programs, for every program that starts one:
+ * the command line of the Claude agent host (agent-host/host.mjs,
+ * docs/agent-host-pipe.md) for hbctl claude's reads, hb-broker's launcher
+ * and svc-explainer's Claude worker, and the Codex program (agent_program)
+ * for the launcher, svc-explainer's Codex worker and hbctl timeline.
  *
  * The setting agentHost (settings.json, or HB_AGENT_HOST) wins, split at
  * blanks.  Without it the host that came with the program is used, so
@@ -30,5 +32,14 @@
  * host is set and none is beside the program. */
 int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *words, size_t wordslen,
 		       char *argv[HB_AGENT_HOST_ARGS_MAX + 1], char *err, size_t errlen);
+
+/* The Codex program: the setting codexPath (HB_CODEX in the environment
+ * wins; "codex" when neither is set), found as execvp would find it
+ * (program_path.h).  0 with its path in out (HB_PATH_MAX is enough), or
+ * -1 with a sentence in err (HB_AGENT_PROGRAM_ERR_MAX is enough):
+ * settings.json is broken, codexPath is a path to no executable file, or
+ * a name that is not in PATH; the last two say how to set it. */
+#define HB_AGENT_PROGRAM_ERR_MAX 8192
+int agent_program(const struct hb_paths *p, char *out, size_t outlen, char *err, size_t errlen);
 
 #endif

@@ -11,7 +11,6 @@
 
 #include "images.h"
 
-#define CLAUDE_PREFIX "mcp__hbcode__"
 #define ID_MAX 200
 
 static const char *const binding_keys[] = { "sessionId", "runId", "projectDirectory", NULL };
@@ -205,8 +204,8 @@ int dialect_claude_parse(const char *line, size_t len, struct claude_tool_call *
 	for (const char *const *k = binding_keys; *k && !out->binding; k++)
 		if (json_object_get(ev, *k) || json_object_get(args, *k))
 			out->binding = strdup(*k);
-	if (strncmp(tool, CLAUDE_PREFIX, strlen(CLAUDE_PREFIX)) == 0)
-		tool += strlen(CLAUDE_PREFIX);
+	if (strncmp(tool, DIALECT_CLAUDE_TOOL_PREFIX, strlen(DIALECT_CLAUDE_TOOL_PREFIX)) == 0)
+		tool += strlen(DIALECT_CLAUDE_TOOL_PREFIX);
 	out->request_id = dump(rid);
 	out->tool = strdup(tool);
 	out->tool_use_id = dup_or_empty(tuid);

@@ -35,6 +35,10 @@ void dialect_codex_free(struct codex_tool_call *c);
  * images that images.h does not accept). */
 char *dialect_codex_answer(const char *rpcid, int ok, const char *text, const char *images);
 
+/* The host's one MCP server: a catalog tool NAME is mcp__hbcode__NAME to
+ * Claude Code (allowedTools, permission events, toolCall's tool). */
+#define DIALECT_CLAUDE_TOOL_PREFIX "mcp__hbcode__"
+
 /* A parsed toolCall event of the agent host. */
 struct claude_tool_call {
 	char *request_id;               /* JSON text */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_cmd.h"
 #include "program_path.h"
 #include "settings.h"
 
@@ -39,21 +40,11 @@ static int bridge_path(const char *exe_dir, const char *agent, char *out, size_t
 static int codex_argv(const struct hb_paths *p, const char *exe_dir, const struct hb_launch_target *t,
 		      struct hb_launch_argv *c, char *reason, size_t len)
 {
-	char codex[1024], err[512];
+	char err[HB_AGENT_PROGRAM_ERR_MAX];
 	int n = 0;
 
-	if (hb_settings_string(p, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, sizeof err) < 0) {
+	if (agent_program(p, c->program, sizeof c->program, err, sizeof err) < 0) {
 		snprintf(reason, len, "its Codex agent cannot be started: %s", err);
-		return -1;
-	}
-	if (!hb_find_program(codex, c->program, sizeof c->program)) {
-		if (strchr(codex, '/'))
-			snprintf(reason, len, "its Codex agent cannot be started: codexPath %s is not an executable file; "
-				 "set it to the codex program: hbctl settings codex-path set PATH (or HB_CODEX)", codex);
-		else
-			snprintf(reason, len, "its Codex agent cannot be started: %s was not found in PATH (%s); install "
-				 "Codex, or give its path: hbctl settings codex-path set PATH (or HB_CODEX)", codex,
-				 c->program);
 		return -1;
 	}
 	if (bridge_path(exe_dir, "codex", c->bridge, sizeof c->bridge, reason, len) < 0)

@@ -39,6 +39,7 @@
 #include <zmq.h>
 
 #include "child.h"
+#include "claude_host_client.h"
 #include "clock.h"
 #include "claude_deliver.h"
 #include "claude_failure.h"
@@ -50,6 +51,7 @@
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
+#include "rpc_frame.h"
 #include "log.h"
 #include "secrets.h"
 #include "map.h"
@@ -144,7 +146,7 @@ static void host_request(struct bridge *br, const char *method, json_t *params)
 	json_t *req;
 
 	snprintf(id, sizeof id, "hb-%lld", ++br->next_host_id);
-	req = json_pack("{s:s, s:s, s:o}", "id", id, "method", method, "params", params ? params : json_object());
+	req = rpc_request_str(id, method, params ? params : json_object());
 	snprintf(key, sizeof key, "h%s", id);
 	track(br, key, P_OURS);
 	send_json(br->host.in, req);
@@ -171,14 +173,9 @@ static int broker_send(struct bridge *br, const char *op, const char *json, int 
 	return 0;
 }
 
-static void tool_result(struct bridge *br, json_t *rid, int is_error, const char *text)
+static void tool_result(struct bridge *br, const char *rid, int is_error, const char *text)
 {
-	char *id = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
-	char *params = id ? dialect_claude_result(id, !is_error, text, NULL) : NULL;
-
-	host_request(br, "toolResult", params ? json_loads(params, 0, NULL) : NULL);
-	free(params);
-	free(id);
+	host_request(br, "toolResult", claude_host_tool_result(rid, !is_error, text, NULL));
 }
 
 /* The desktop hears `opened` (once the link is answered) and messages
@@ -263,22 +260,21 @@ static void linked(struct bridge *br, const struct hb_env *reply)
 static int handle_event(struct bridge *br, json_t *msg, const char *line)
 {
 	const char *ev = json_string_value(json_object_get(msg, "event"));
-	json_t *rid = json_object_get(msg, "requestId");
 	char *rtext;
 
 	if (!ev)
 		return 0;
 	if (strcmp(ev, "toolCall") == 0 || strcmp(ev, "permission") == 0) {
 		int tool = strcmp(ev, "toolCall") == 0;
-		rtext = json_dumps(rid, JSON_COMPACT | JSON_ENCODE_ANY);
+		rtext = claude_host_request_id(msg);
 		if (broker_send(br, tool ? "claude.call" : "claude.permission", line, tool ? P_TOOL : P_PERMISSION,
 				rtext) < 0) {
 			if (tool)
-				tool_result(br, rid, 1, "HB Code's tool broker is not running; try the call again.");
+				tool_result(br, rtext, 1, "HB Code's tool broker is not running; try the call again.");
 			else
-				host_request(br, "permission", json_pack("{s:O, s:s, s:s}", "requestId", rid,
-									 "decision", "deny", "message",
-									 "HB Code could not ask you: its tool broker is not running."));
+				host_request(br, "permission",
+					     claude_host_permission(rtext, 0, "HB Code could not ask you: its tool "
+									      "broker is not running."));
 		}
 		free(rtext);
 		return 1;
@@ -416,61 +412,52 @@ out:
 	json_decref(msg);
 }
 
+/* A delivery from the broker: a message for the session. */
+static void on_delivery(void *ctx, const struct hb_env *msg)
+{
+	struct bridge *br = ctx;
+
+	claude_deliver(&br->cd, msg);
+	if (claude_deliver_in_flight(&br->cd))
+		claude_once_handed(&br->once);
+}
+
+/* The broker's answer to request id: a link, a tool call or a permission
+ * question of ours. */
+static void on_answer(void *ctx, int64_t id, const struct hb_env *reply)
+{
+	struct bridge *br = ctx;
+	struct pending *p;
+	char key[40];
+
+	snprintf(key, sizeof key, "b%lld", (long long)id);
+	if (!(p = hb_map_get(&br->pending, key)))
+		return;
+	if (p->kind == P_LINK) {
+		linked(br, reply);
+	} else if (p->kind == P_TOOL) {
+		json_t *ans = claude_host_tool_answer(p->host_request_id, hb_env_str_or(reply, "json", ""));
+		if (ans)
+			host_request(br, "toolResult", ans);
+		else
+			tool_result(br, p->host_request_id, 1, hb_env_str_or(reply, "err.msg", "the tool call failed"));
+	} else if (p->kind == P_PERMISSION) {
+		json_t *ans = json_loads(hb_env_str_or(reply, "json", ""), 0, NULL);
+		const char *decision = json_string_value(json_object_get(ans, "decision"));
+		const char *message = json_string_value(json_object_get(ans, "message"));
+		int allow = decision && strcmp(decision, "allow") == 0;
+		host_request(br, "permission",
+			     claude_host_permission(p->host_request_id, allow,
+						    message ? message
+							    : hb_env_str_or(reply, "err.msg", "HB Code could not ask you.")));
+		json_decref(ans);
+	}
+	forget(br, p);
+}
+
 static void from_broker(struct bridge *br)
 {
-	for (;;) {
-		struct hb_env reply;
-		char err[256], key[40];
-		struct pending *p;
-		int64_t id = -1;
-
-		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
-			return;
-		deliveries_note_reply(&br->cd.dl, &reply);
-		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
-			claude_deliver(&br->cd, &reply);
-			if (claude_deliver_in_flight(&br->cd))
-				claude_once_handed(&br->once);
-			hb_env_free(&reply);
-			continue;
-		}
-		hb_env_int(&reply, "id", &id);
-		snprintf(key, sizeof key, "b%lld", (long long)id);
-		if (!(p = hb_map_get(&br->pending, key))) {
-			hb_env_free(&reply);
-			continue;
-		}
-		if (p->kind == P_LINK) {
-			linked(br, &reply);
-		} else if (p->kind == P_TOOL) {
-			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
-			if (ans) {
-				json_object_del(ans, "requestId");
-				json_object_set(ans, "requestId", rid);
-				host_request(br, "toolResult", json_incref(ans));
-			} else {
-				tool_result(br, rid, 1, hb_env_str_or(&reply, "err.msg", "the tool call failed"));
-			}
-			json_decref(ans);
-			json_decref(rid);
-		} else if (p->kind == P_PERMISSION) {
-			json_t *ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-			json_t *rid = json_loads(p->host_request_id, JSON_DECODE_ANY, NULL);
-			const char *decision = json_string_value(json_object_get(ans, "decision"));
-			const char *message = json_string_value(json_object_get(ans, "message"));
-			json_t *params = json_pack("{s:O, s:s}", "requestId", rid, "decision",
-						   decision && strcmp(decision, "allow") == 0 ? "allow" : "deny");
-			if (params && (!decision || strcmp(decision, "allow") != 0))
-				json_object_set_new(params, "message", json_string(message ? message :
-					hb_env_str_or(&reply, "err.msg", "HB Code could not ask you.")));
-			host_request(br, "permission", params);
-			json_decref(ans);
-			json_decref(rid);
-		}
-		forget(br, p);
-		hb_env_free(&reply);
-	}
+	deliveries_drain(&br->cd.dl, br->broker.sock, on_delivery, on_answer, br);
 }
 
 static void on_desktop_line(void *ctx, char *line, size_t len)

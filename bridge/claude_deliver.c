@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "claude_history.h"
+#include "claude_host_client.h"
 #include "claude_lastread.h"
 #include "clock.h"
 #include "lines.h"
@@ -140,8 +141,7 @@ static void pump(struct claude_deliver *cd)
 	x->state = DELIVERY_WORKING;
 	cd->working = x;
 	message_uuid(x->op_id, uuid);
-	req = json_pack("{s:s, s:s, s:{s:s, s:s}}", "id", x->op_id, "method", "send", "params", "text", x->text,
-			"messageId", uuid);
+	req = claude_host_send(json_string(x->op_id), x->text, uuid);
 	if (write_json(cd->host_in, req) < 0) {
 		/* Not even written (the host is gone): it did not go in. */
 		cd->working = NULL;

@@ -9,15 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "claude_host_client.h"
+
 json_t *claude_history_request(const char *id, const char *session, const char *cwd, const char *before)
 {
-	json_t *params = json_pack("{s:s, s:s, s:i}", "sessionId", session, "cwd", cwd, "limit", CLAUDE_HISTORY_PAGE);
-
-	if (params && before && json_object_set_new(params, "before", json_string(before)) < 0) {
-		json_decref(params);
-		return NULL;
-	}
-	return params ? json_pack("{s:s, s:s, s:o}", "id", id, "method", "history", "params", params) : NULL;
+	return claude_host_history(json_string(id), session, cwd, CLAUDE_HISTORY_PAGE, before);
 }
 
 static int names(const json_t *m, const char *uuid)

@@ -43,6 +43,7 @@
 #include "client.h"
 #include "clock.h"
 #include "codex.h"
+#include "codex_client.h"
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
@@ -358,12 +359,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 	if (method && strcmp(method, "turn/interrupt") == 0)
 		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
-		params = json_object_get(msg, "params");
-		json_t *caps = json_object_get(params, "capabilities");
-		if (json_is_object(params) && !json_is_true(json_object_get(caps, "experimentalApi"))) {
-			if (!json_is_object(caps))
-				json_object_set_new(params, "capabilities", caps = json_object());
-			json_object_set_new(caps, "experimentalApi", json_true());
+		if (codex_initialize_ensure_experimental(json_object_get(msg, "params"))) {
 			codex_write_json(br->server.in, msg);
 			json_decref(msg);
 			return;
@@ -452,54 +448,53 @@ static void release_held(struct bridge *br)
 	}
 }
 
+/* A delivery from the broker: a message for the session. */
+static void on_delivery(void *ctx, const struct hb_env *msg)
+{
+	codex_deliver(ctx, msg);
+}
+
+/* The broker's answer to request id: a thread link, a cancel or a tool
+ * call of ours. */
+static void on_answer(void *ctx, int64_t id, const struct hb_env *reply)
+{
+	struct bridge *br = ctx;
+	struct pending *p;
+	char key[32];
+
+	snprintf(key, sizeof key, "%lld", (long long)id);
+	if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
+		if (hb_env_str(reply, "err.msg"))
+			log_warn(NULL, "%s refused: %s", p->link ? "thread link" : "cancel", hb_env_str(reply, "err.msg"));
+		hb_map_del(&br->pending, key);
+		if (p->link) {
+			br->links_pending--;
+			free(p);
+			release_held(br);
+		} else {
+			free(p);
+		}
+	} else if (p) {
+		const char *native = hb_env_str(reply, "json");
+		if (native) {
+			if (write_line(br->server.in, native, strlen(native)) < 0)
+				log_warn(NULL, "cannot answer the server: %s", strerror(errno));
+		} else {
+			json_t *idv = json_loads(p->rpcid, JSON_DECODE_ANY, NULL);
+			answer_tool_call(br, idv, hb_env_str_or(reply, "err.msg", "the tool call failed"));
+			json_decref(idv);
+		}
+		hb_map_del(&br->pending, key);
+		free(p->rpcid);
+		free(p);
+	} else if (hb_env_str(reply, "err.msg")) {
+		log_warn(NULL, "broker: %s", hb_env_str(reply, "err.msg"));
+	}
+}
+
 static void from_broker(struct bridge *br)
 {
-	for (;;) {
-		struct hb_env reply;
-		char err[256], key[32];
-		struct pending *p;
-		int64_t id = -1;
-
-		if (hb_recv_env(br->broker.sock, &reply, err, sizeof err) != 1)
-			return;
-		deliveries_note_reply(&br->dl, &reply);
-		if (strcmp(hb_env_str_or(&reply, "op", ""), "deliver") == 0) {
-			codex_deliver(br, &reply);
-			hb_env_free(&reply);
-			continue;
-		}
-		hb_env_int(&reply, "id", &id);
-		snprintf(key, sizeof key, "%lld", (long long)id);
-		if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
-			if (hb_env_str(&reply, "err.msg"))
-				log_warn(NULL, "%s refused: %s", p->link ? "thread link" : "cancel",
-					 hb_env_str(&reply, "err.msg"));
-			hb_map_del(&br->pending, key);
-			if (p->link) {
-				br->links_pending--;
-				free(p);
-				release_held(br);
-			} else {
-				free(p);
-			}
-		} else if (p) {
-			const char *native = hb_env_str(&reply, "json");
-			if (native) {
-				if (write_line(br->server.in, native, strlen(native)) < 0)
-					log_warn(NULL, "cannot answer the server: %s", strerror(errno));
-			} else {
-				json_t *idv = json_loads(p->rpcid, JSON_DECODE_ANY, NULL);
-				answer_tool_call(br, idv, hb_env_str_or(&reply, "err.msg", "the tool call failed"));
-				json_decref(idv);
-			}
-			hb_map_del(&br->pending, key);
-			free(p->rpcid);
-			free(p);
-		} else if (hb_env_str(&reply, "err.msg")) {
-			log_warn(NULL, "broker: %s", hb_env_str(&reply, "err.msg"));
-		}
-		hb_env_free(&reply);
-	}
+	deliveries_drain(&br->dl, br->broker.sock, on_delivery, on_answer, br);
 }
 
 static void on_caller_line(void *ctx, char *line, size_t len)

@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codex_client.h"
 #include "log.h"
-#include "access.h"
+#include "rpc_frame.h"
 #include "session_message.h"
 
 #define STEER_SUFFIX "#steer"
@@ -57,23 +58,8 @@ static void broker_op(struct bridge *br, const char *op, const char *run, const 
  * levels the desktop gives a Codex turn). */
 static void set_access(json_t *params, const char *access)
 {
-	int rank = hb_access_rank(access);
-	json_t *sandbox;
-
-	if (rank <= 0)
-		sandbox = json_pack("{s:s, s:b}", "type", "readOnly", "networkAccess", 0);
-	else if (rank == 1)
-		sandbox = json_pack("{s:s, s:[], s:b, s:b, s:b}", "type", "workspaceWrite", "writableRoots",
-				    "networkAccess", 0, "excludeTmpdirEnvVar", 0, "excludeSlashTmp", 0);
-	else
-		sandbox = json_pack("{s:s}", "type", "dangerFullAccess");
-	json_object_set_new(params, "sandboxPolicy", sandbox);
-	json_object_set_new(params, "approvalPolicy", json_string(rank == 3 ? "never" : "on-request"));
-}
-
-static json_t *user_input(const char *text)
-{
-	return json_pack("[{s:s, s:s, s:[]}]", "type", "text", "text", text, "text_elements");
+	json_object_set_new(params, "sandboxPolicy", codex_sandbox_policy(access));
+	json_object_set_new(params, "approvalPolicy", json_string(codex_approval_policy(access)));
 }
 
 static void send_request(struct bridge *br, struct delivery *x)
@@ -86,14 +72,14 @@ static void send_request(struct bridge *br, struct delivery *x)
 	br->working = x;
 	snprintf(id, sizeof id, "%s%s", x->op_id, steer ? STEER_SUFFIX : "");
 	params = json_pack("{s:s, s:s, s:o}", "threadId", br->thread, "clientUserMessageId", x->op_id, "input",
-			   user_input(x->text));
+			   codex_user_input(x->text));
 	if (steer) {
 		json_object_set_new(params, "expectedTurnId", json_string(br->turn));
 	} else {
 		set_access(params, x->access);
 		broker_op(br, "run.open", x->op_id, x);
 	}
-	req = json_pack("{s:s, s:s, s:o}", "id", id, "method", steer ? "turn/steer" : "turn/start", "params", params);
+	req = rpc_request_str(id, steer ? "turn/steer" : "turn/start", params);
 	codex_write_json(br->server.in, req);
 	json_decref(req);
 	log_info(x->op_id, "%s into thread %s", steer ? "steering" : "starting a turn", br->thread);

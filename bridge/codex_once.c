@@ -18,9 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "access.h"
 #include "clock.h"
+#include "codex_client.h"
 #include "log.h"
+#include "rpc_frame.h"
 #include "tunables.h"
 
 #define INIT_ID "hbcode-once-initialize"
@@ -48,22 +49,15 @@ static void send_json(struct bridge *br, json_t *v)
 void codex_once_start(struct bridge *br)
 {
 	br->once_idle_ms = hb_tunable(HB_T_ONCE_IDLE_MS);
-	send_json(br, json_pack("{s:s, s:s, s:{s:{s:s, s:s, s:s}, s:{s:b}}}", "id", INIT_ID, "method", "initialize",
-				"params", "clientInfo", "name", "hb_codex_bridge", "title", "HB Code (headless)",
-				"version", "0.1.0", "capabilities", "experimentalApi", 1));
+	send_json(br, codex_initialize(json_string(INIT_ID), "hb_codex_bridge", "HB Code (headless)", "0.1.0"));
 }
 
 /* The thread at the level the broker approved (the turns the messages
  * start set it again, each for itself). */
 static void resume(struct bridge *br)
 {
-	int rank = hb_access_rank(br->once_access);
-	const char *sandbox = rank <= 0 ? "read-only" : rank == 1 ? "workspace-write" : "danger-full-access";
-
-	send_json(br, json_pack("{s:s}", "method", "initialized"));
-	send_json(br, json_pack("{s:s, s:s, s:{s:s, s:b, s:s, s:s}}", "id", RESUME_ID, "method", "thread/resume",
-				"params", "threadId", br->once_resume, "excludeTurns", 1, "approvalPolicy",
-				rank == 3 ? "never" : "on-request", "sandbox", sandbox));
+	send_json(br, codex_initialized());
+	send_json(br, codex_thread_resume(json_string(RESUME_ID), br->once_resume, br->once_access));
 	log_info(NULL, "--once: resuming thread %s (%s)", br->once_resume, br->once_access);
 }
 
@@ -71,7 +65,7 @@ int codex_once_from_server(struct bridge *br, json_t *msg)
 {
 	const char *id = json_string_value(json_object_get(msg, "id"));
 	const char *method = json_string_value(json_object_get(msg, "method"));
-	const char *why = json_string_value(json_object_get(json_object_get(msg, "error"), "message"));
+	const char *why = rpc_error_message(msg, NULL);
 
 	if (!method && id && strcmp(id, INIT_ID) == 0) {
 		if (why) {
@@ -92,9 +86,9 @@ int codex_once_from_server(struct bridge *br, json_t *msg)
 	/* The answer to the resume goes on to codex.c, which links the
 	 * thread and so attaches the session. */
 	if (method && json_object_get(msg, "id") && strcmp(method, "item/tool/call") != 0) {
-		json_t *err = json_pack("{s:O, s:{s:i, s:s}}", "id", json_object_get(msg, "id"), "error", "code", -32000,
-					"message", "HB Code runs this session without its window: nobody is there to "
-						   "answer this request");
+		json_t *err = rpc_error_answer(json_object_get(msg, "id"), -32000,
+					       "HB Code runs this session without its window: nobody is there to "
+					       "answer this request");
 		log_warn(NULL, "--once: refused the server's %s: nobody is at the desktop", method);
 		send_json(br, err);
 		return 1;

@@ -14,6 +14,7 @@
 #include "failpoint.h"
 #include "log.h"
 #include "session_message.h"
+#include "sock.h"
 
 void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent)
 {
@@ -49,6 +50,27 @@ static void send_broker(struct deliveries *d, struct hb_env *e)
 
 	if (d->broker && hb_client_send(d->broker, e, &id, err, sizeof err) < 0)
 		log_debug(NULL, "broker: %s", err);
+}
+
+void deliveries_drain(struct deliveries *d, void *sock, void (*deliver)(void *ctx, const struct hb_env *msg),
+		      void (*answer)(void *ctx, int64_t id, const struct hb_env *reply), void *ctx)
+{
+	for (;;) {
+		struct hb_env msg;
+		char err[256];
+		int64_t id = -1;
+
+		if (hb_recv_env(sock, &msg, err, sizeof err) != 1)
+			return;
+		deliveries_note_reply(d, &msg);
+		if (strcmp(hb_env_str_or(&msg, "op", ""), "deliver") == 0) {
+			deliver(ctx, &msg);
+		} else {
+			hb_env_int(&msg, "id", &id);
+			answer(ctx, id, &msg);
+		}
+		hb_env_free(&msg);
+	}
 }
 
 void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply)

@@ -51,6 +51,12 @@ void deliveries_free(struct deliveries *d);
  * (-1 without a session, or once detached). */
 /* Take the attach interval from a broker answer that names one. */
 void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply);
+/* Read every message waiting on the broker socket sock (the client's):
+ * each one's attach interval noted, a delivery ("deliver") handed to
+ * deliver, any other to answer with its request id (-1 when it names
+ * none).  Each message is freed after its call. */
+void deliveries_drain(struct deliveries *d, void *sock, void (*deliver)(void *ctx, const struct hb_env *msg),
+		      void (*answer)(void *ctx, int64_t id, const struct hb_env *reply), void *ctx);
 long long deliveries_attach(struct deliveries *d);
 /* The bridge ends: session.detach (when it ever attached), so the broker
  * hands the session's messages to nobody instead of to a bridge that is

@@ -11,21 +11,21 @@
 #include <string.h>
 
 #include "settings.h"
+#include "tool_forms.h"
 #include "tools.h"
 
 #define NAMESPACE "hbcode"
 #define NAMESPACE_DESCRIPTION "HB Code desktop tools."
-#define CLAUDE_PREFIX "mcp__hbcode__"
 
-/* One tool's fields common to both forms; NULL when its schema is broken. */
-static json_t *tool_json(const struct hb_tool_def *t, const struct hb_settings *s, const char *schema_key)
+/* A tool of the table as tool_forms.h takes it. */
+static struct agent_tool agent_tool_of(const struct hb_tool_def *t, const struct hb_settings *s)
 {
-	json_t *schema = json_loads(t->input_schema, 0, NULL);
-
-	if (!schema)
-		return NULL;
-	return json_pack("{s:s, s:s, s:o}", "name", t->name, "description",
-			 hb_tool_description(t, s->policy), schema_key, schema);
+	struct agent_tool a = { .name = t->name,
+				.description = hb_tool_description(t, s->policy),
+				.input_schema = t->input_schema,
+				.approval = hb_approval_class_name(t->approval),
+				.read_only = t->approval == HB_CLASS_READ_ONLY };
+	return a;
 }
 
 static json_t *codex_form(const struct hb_settings *s)
@@ -35,18 +35,18 @@ static json_t *codex_form(const struct hb_settings *s)
 	const struct hb_tool_def *all = hb_tools_all(&n);
 
 	for (size_t i = 0; tools && i < n; i++) {
+		struct agent_tool a = agent_tool_of(&all[i], s);
 		json_t *t;
 		if (!hb_tool_listed(&all[i], s))
 			continue;
-		if (!(t = tool_json(&all[i], s, "inputSchema"))) {
+		if (!(t = tool_form_codex(&a))) {
 			json_decref(tools);
 			return NULL;
 		}
-		json_object_set_new(t, "type", json_string("function"));
 		json_array_append_new(tools, t);
 	}
-	return json_pack("{s:[{s:s, s:s, s:s, s:o}]}", "dynamicTools", "type", "namespace", "name", NAMESPACE,
-			 "description", NAMESPACE_DESCRIPTION, "tools", tools);
+	tools = tool_form_codex_namespace(NAMESPACE, NAMESPACE_DESCRIPTION, tools);
+	return tools ? json_pack("{s:o}", "dynamicTools", tools) : NULL;
 }
 
 static json_t *claude_form(const struct hb_settings *s)
@@ -54,26 +54,21 @@ static json_t *claude_form(const struct hb_settings *s)
 	json_t *tools = json_array(), *allowed = json_array();
 	size_t n;
 	const struct hb_tool_def *all = hb_tools_all(&n);
-	char name[96];
 
 	for (size_t i = 0; tools && allowed && i < n; i++) {
+		struct agent_tool a = agent_tool_of(&all[i], s);
 		json_t *t;
 		if (!hb_tool_listed(&all[i], s))
 			continue;
-		if (!(t = tool_json(&all[i], s, "inputSchema"))) {
+		if (!(t = tool_form_claude(&a))) {
 			json_decref(tools);
 			json_decref(allowed);
 			return NULL;
 		}
-		json_object_set_new(t, "approval", json_string(hb_approval_class_name(all[i].approval)));
-		if (all[i].approval == HB_CLASS_READ_ONLY)
-			json_object_set_new(t, "annotations", json_pack("{s:b}", "readOnlyHint", 1));
 		json_array_append_new(tools, t);
 		/* Claude asks before class agent only, as the access level says. */
-		if (all[i].approval != HB_CLASS_AGENT) {
-			snprintf(name, sizeof name, "%s%s", CLAUDE_PREFIX, all[i].name);
-			json_array_append_new(allowed, json_string(name));
-		}
+		if (all[i].approval != HB_CLASS_AGENT)
+			json_array_append_new(allowed, tool_form_claude_allowed(all[i].name));
 	}
 	return json_pack("{s:{s:s, s:o}, s:o}", "appCapabilities", "server", NAMESPACE, "tools", tools,
 			 "allowedTools", allowed);

@@ -23,10 +23,12 @@
 #include <unistd.h>
 
 #include "../timeline/codex_threads.h"
+#include "agent_cmd.h"
+#include "codex_client.h"
 #include "hbctl.h"
 #include "line_rpc.h"
 #include "paths.h"
-#include "program_path.h"
+#include "rpc_frame.h"
 #include "secrets.h"
 #include "settings.h"
 #include "timeline_view.h"
@@ -47,8 +49,7 @@ struct codex_read {
 /* An error answer's sentence on stderr: EXIT_FAIL. */
 static int answer_failed(const char *what, const json_t *reply)
 {
-	const json_t *error = json_object_get(reply, "error");
-	const char *message = json_string_value(json_object_get(error, "message"));
+	const char *message = rpc_error_message(reply, NULL);
 
 	fprintf(stderr, "hbctl: timeline: %s: %s\n", what, message ? message : "codex answered without a result");
 	return EXIT_FAIL;
@@ -56,19 +57,17 @@ static int answer_failed(const char *what, const json_t *reply)
 
 static struct line_rpc *start_codex(void)
 {
-	char codex[1024], program[HB_PATH_MAX], err[512], **envp;
+	char program[HB_PATH_MAX], err[HB_AGENT_PROGRAM_ERR_MAX], **envp;
 	char *argv[] = { program, "app-server", NULL };
 	struct hb_paths paths;
 	struct line_rpc *rpc;
 
-	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
-	    hb_settings_string(&paths, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, sizeof err) < 0) {
+	if (hb_paths_resolve(&paths, err, sizeof err) < 0) {
 		fprintf(stderr, "hbctl: %s\n", err);
 		return NULL;
 	}
-	if (!hb_find_program(codex, program, sizeof program)) {
-		fprintf(stderr, "hbctl: timeline: %s is not an executable codex program; set it: hbctl settings "
-				"codex-path set PATH (or HB_CODEX)\n", codex);
+	if (agent_program(&paths, program, sizeof program, err, sizeof err) < 0) {
+		fprintf(stderr, "hbctl: timeline: %s\n", err);
 		return NULL;
 	}
 	if (!(envp = hb_env_without_secrets(environ, NULL))) {
@@ -83,9 +82,7 @@ static struct line_rpc *start_codex(void)
 /* initialize and initialized.  0 or EXIT_FAIL. */
 static int introduce(struct line_rpc *rpc)
 {
-	json_t *reply = NULL, *params = json_pack("{s:{s:s, s:s, s:s}, s:{s:b}}", "clientInfo", "name", "hbctl",
-						  "title", "hbctl timeline", "version", "0.1.0", "capabilities",
-						  "experimentalApi", 1);
+	json_t *reply = NULL, *params = codex_initialize_params("hbctl", "hbctl timeline", "0.1.0");
 	int rc = params ? line_rpc_call(rpc, "initialize", params, &reply) : EXIT_FAIL;
 
 	json_decref(params);

@@ -36,8 +36,6 @@
 #include "service.h"
 #include "settings.h"
 #include "worker.h"
-#include "worker_claude.h"
-#include "worker_codex.h"
 #include "worker_scratch.h"
 #include "worker_tools.h"
 
@@ -125,33 +123,40 @@ static const char *session_model(const struct explain *x)
 	return *model ? model : NULL;
 }
 
+/* Start, wait for and stop the worker: agent on argv with tools; *started
+ * says whether it started. */
+static enum worker_end drive_worker(struct explain *x, const struct worker_agent *agent, char *const *argv,
+				    char *const *envp, const char *tools, const char *brief, long long deadline,
+				    int *started, char *err, size_t errlen)
+{
+	struct worker_opts o = { .argv = argv, .envp = envp, .model = session_model(x), .cwd = x->workdir,
+				 .tools = tools, .brief = brief, .tool = explain_tool, .tool_arg = x };
+	enum worker_end end = WORKER_FAILED;
+	struct worker *w;
+
+	if ((*started = worker_start(agent, &o, &w, err, errlen) == 0)) {
+		end = worker_wait(w, deadline, must_stop, x, err, errlen);
+		worker_stop(w);
+	}
+	return end;
+}
+
 /* The Codex worker: `codex app-server`, the same user and CODEX_HOME. */
 static enum worker_end run_codex(struct explain *x, char *const *envp, const char *brief, long long deadline,
 				 char *err, size_t errlen)
 {
-	struct worker_codex_opts o = { 0 };
-	struct worker_codex *w;
-	enum worker_end end = WORKER_FAILED;
-	char codex[1024], *tools = NULL;
+	enum worker_end end;
+	char codex[HB_PATH_MAX], *tools = NULL;
+	char *argv[] = { codex, "app-server", NULL };
+	int started;
 
-	if (hb_settings_string(&x->paths, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, errlen) < 0)
+	if (agent_program(&x->paths, codex, sizeof codex, err, errlen) < 0)
 		return WORKER_FAILED;
 	if (!(tools = worker_tools_codex())) {
 		snprintf(err, errlen, "out of memory");
 		return WORKER_FAILED;
 	}
-	o.codex = codex;
-	o.envp = envp;
-	o.model = session_model(x);
-	o.cwd = x->workdir;
-	o.dynamic_tools = tools;
-	o.brief = brief;
-	o.tool = explain_tool;
-	o.tool_arg = x;
-	if (worker_codex_start(&o, &w, err, errlen) == 0) {
-		end = worker_codex_wait(w, deadline, must_stop, x, err, errlen);
-		worker_codex_stop(w);
-	}
+	end = drive_worker(x, &worker_codex, argv, envp, tools, brief, deadline, &started, err, errlen);
 	free(tools);
 	return end;
 }
@@ -161,9 +166,8 @@ static enum worker_end run_codex(struct explain *x, char *const *envp, const cha
 static enum worker_end run_claude(struct explain *x, char *const *envp, const char *brief, long long deadline,
 				  char *err, size_t errlen)
 {
-	struct worker_claude_opts o = { 0 };
-	struct worker_claude *w;
-	enum worker_end end = WORKER_FAILED;
+	enum worker_end end;
+	int started;
 	char dir[HB_PATH_MAX], words[HB_AGENT_HOST_LINE_MAX], *argv[HB_AGENT_HOST_ARGS_MAX + 1], *tools = NULL;
 	char why[640], account[HB_CLAUDE_ACCOUNT_NAME_MAX], config[HB_PATH_MAX], **account_env = NULL;
 
@@ -188,22 +192,12 @@ static enum worker_end run_claude(struct explain *x, char *const *envp, const ch
 		free(tools);
 		return WORKER_FAILED;
 	}
-	o.host_argv = argv;
-	o.envp = account_env ? account_env : envp;
-	o.model = session_model(x);
-	o.cwd = x->workdir;
-	o.app_capabilities = tools;
-	o.brief = brief;
-	o.tool = explain_tool;
-	o.tool_arg = x;
-	if (worker_claude_start(&o, &w, err, errlen) == 0) {
-		end = worker_claude_wait(w, deadline, must_stop, x, err, errlen);
-		worker_claude_stop(w);
-		/* its turn changed the account's usage: the reading goes */
-		if (hb_claude_usage_forget(&x->paths, account, why, sizeof why) < 0)
-			log_warn(hb_call_context(x->call)->key, "explainer: the usage reading of %s is not cleared: %s",
-				 account, why);
-	}
+	end = drive_worker(x, &worker_claude, argv, account_env ? account_env : envp, tools, brief, deadline,
+			   &started, err, errlen);
+	/* its turn changed the account's usage: the reading goes */
+	if (started && hb_claude_usage_forget(&x->paths, account, why, sizeof why) < 0)
+		log_warn(hb_call_context(x->call)->key, "explainer: the usage reading of %s is not cleared: %s",
+			 account, why);
 	free(tools);
 	free(account_env);
 	return end;

@@ -34,12 +34,7 @@ int worker_proc_start(struct worker_proc *p, const char *name, char *const argv[
 {
 	memset(p, 0, sizeof *p);
 	p->name = name;
-	lines_init(&p->out);
-	if (child_spawn(&p->child, argv, envp, CHILD_OWN_GROUP | CHILD_PARENT_DEATH, err, errlen) < 0) {
-		lines_free(&p->out);
-		return -1;
-	}
-	return 0;
+	return line_child_start(&p->lc, argv, envp, CHILD_PARENT_DEATH, err, errlen);
 }
 
 void worker_proc_fail(struct worker_proc *p, const char *fmt, const char *detail)
@@ -56,13 +51,13 @@ void worker_proc_turn_ended(struct worker_proc *p, const char *status)
 void worker_proc_send_text(struct worker_proc *p, char *text)
 {
 	char line[200];
+	int was_open = p->lc.in_open;
 
 	if (!text) {
 		snprintf(line, sizeof line, "out of memory speaking to %s", p->name);
 		worker_proc_fail(p, "%s", line);
-	} else if (p->child.in < 0 || write_line(p->child.in, text, strlen(text)) < 0) {
-		snprintf(line, sizeof line, "cannot write to %s: %s", p->name,
-			 strerror(p->child.in < 0 ? EPIPE : errno));
+	} else if (line_child_send_text(&p->lc, text, strlen(text)) < 0) {
+		snprintf(line, sizeof line, "cannot write to %s: %s", p->name, strerror(was_open ? errno : EPIPE));
 		worker_proc_fail(p, "%s", line);
 	}
 	free(text);
@@ -106,14 +101,14 @@ static int wait_exit(struct worker_proc *p, long long wait_ms)
 	while (!p->exited) {
 		siginfo_t si;
 		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)p->child.pid, &si, WEXITED | WNOWAIT | (wait_ms < 0 ? 0 : WNOHANG)) < 0) {
+		if (waitid(P_PID, (id_t)p->lc.child.pid, &si, WEXITED | WNOWAIT | (wait_ms < 0 ? 0 : WNOHANG)) < 0) {
 			if (errno == EINTR)
 				continue;
 			p->exited = 1; /* ECHILD: nothing left to wait for */
 			p->reaped = 1;
 			break;
 		}
-		if (si.si_pid == p->child.pid) {
+		if (si.si_pid == p->lc.child.pid) {
 			p->exited = 1;
 			p->exit_status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
 			break;
@@ -132,7 +127,7 @@ static void kill_group(struct worker_proc *p, int sig)
 {
 	/* The pgid is the agent's pid, safe to signal until it is reaped. */
 	if (!p->reaped)
-		(void)killpg(p->child.pid, sig);
+		(void)killpg(p->lc.child.pid, sig);
 }
 
 /* The agent's output ended: its exit, as a sentence. */
@@ -148,15 +143,32 @@ static void agent_gone(struct worker_proc *p)
 	worker_proc_fail(p, "%s", why);
 }
 
+/* What a drain hands the agent's lines to. */
+struct drain_to {
+	struct worker_proc *p;
+	const struct worker_proc_ops *ops;
+	void *ctx;
+};
+
+/* One line of the agent's; none is wanted once the turn has ended. */
+static void on_line(void *arg, const char *line, size_t len)
+{
+	struct drain_to *to = arg;
+
+	if (!to->p->status[0])
+		to->ops->line(to->ctx, line, len);
+}
+
 /* Take in the lines the agent has written by now: 0, or -1 when waiting
  * for it failed (err). */
 static int drain(struct worker_proc *p, const struct worker_proc_ops *ops, void *ctx, int timeout_ms, char *err,
 		 size_t errlen)
 {
+	struct drain_to to = { p, ops, ctx };
+
 	for (int reads = 0; reads < DRAIN_MAX_READS; reads++) {
-		struct pollfd pfd = { p->child.out, POLLIN, 0 };
-		char *line, why[300];
-		size_t len;
+		struct pollfd pfd = { line_child_fd(&p->lc), POLLIN, 0 };
+		char why[300];
 		int n = poll(&pfd, 1, timeout_ms);
 
 		if (n < 0 && errno == EINTR) {
@@ -172,7 +184,7 @@ static int drain(struct worker_proc *p, const struct worker_proc_ops *ops, void 
 		if (n == 0)
 			return 0;
 		timeout_ms = 0;
-		switch (lines_fill(&p->out, p->child.out)) {
+		switch (line_child_read(&p->lc, on_line, &to)) {
 		case -1:
 			if (errno != EINTR && errno != EAGAIN) {
 				snprintf(why, sizeof why, "cannot read from %s: %s", p->name, strerror(errno));
@@ -185,8 +197,6 @@ static int drain(struct worker_proc *p, const struct worker_proc_ops *ops, void 
 		default:
 			break;
 		}
-		while (!p->status[0] && (line = lines_next(&p->out, &len)))
-			ops->line(ctx, line, len);
 		if (p->status[0] || p->failure[0])
 			return 0;
 	}
@@ -240,9 +250,7 @@ enum worker_end worker_proc_wait(struct worker_proc *p, const struct worker_proc
 
 void worker_proc_stop(struct worker_proc *p)
 {
-	if (p->child.in >= 0)
-		close(p->child.in);
-	p->child.in = -1;
+	line_child_close_input(&p->lc);
 	/* After a cancel or the deadline nothing the agent still has to
 	 * say is wanted: no grace. */
 	if (p->hurry)
@@ -258,10 +266,10 @@ void worker_proc_stop(struct worker_proc *p)
 	 * goes with it. */
 	kill_group(p, SIGKILL);
 	if (!p->reaped)
-		while (waitpid(p->child.pid, NULL, 0) < 0 && errno == EINTR)
+		while (waitpid(p->lc.child.pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	p->reaped = 1;
-	close(p->child.out);
-	p->child.out = -1;
-	lines_free(&p->out);
+	close(p->lc.child.out);
+	p->lc.child.out = -1;
+	lines_free(&p->lc.lines);
 }

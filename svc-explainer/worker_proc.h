@@ -16,13 +16,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "child.h"
-#include "lines.h"
+#include "line_child.h"
 #include "worker.h"
 
 struct worker_proc {
-	struct child child;
-	struct lines out;
+	struct line_child lc;    /* the agent, spoken to in lines (agents/) */
 	const char *name;        /* "the Codex app-server": for sentences */
 	char status[32];         /* the ended turn's, or "killed"; "" while running */
 	char failure[512];       /* the first failure (the agent's end, a refusal) */

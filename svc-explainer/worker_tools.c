@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "scene.h"
+#include "tool_forms.h"
 #include "worker.h"
 
 #define NAME_SCHEMA "{\"type\":\"string\",\"description\":\"The scene's file name, e.g. 01-intro.svg.\"}"
@@ -67,22 +68,16 @@ static const struct tool_def *def_of(enum worker_tool t)
 	return &table[0];
 }
 
-/* The table as an array of {name, description, <schema key>: schema},
- * with extra (NULL: none) added to each. */
-static json_t *tools_json(const char *schema_key, const char *type, const char *approval)
+/* The table in one agent's form (tool_forms.h): every tool "desktop", it
+ * runs without asking. */
+static json_t *tools_json(json_t *(*form)(const struct agent_tool *))
 {
-	json_t *a = json_array();
+	json_t *a = json_array(), *t;
 
 	for (size_t i = 0; a && i < NTOOLS; i++) {
-		json_t *schema = json_loads(table[i].schema, 0, NULL);
-		json_t *t = schema ? json_pack("{s:s, s:s, s:o}", "name", table[i].name, "description",
-					       table[i].description, schema_key, schema)
-				   : NULL;
-		if (t && type && json_object_set_new(t, "type", json_string(type)) < 0)
-			json_decref(t), t = NULL;
-		if (t && approval && json_object_set_new(t, "approval", json_string(approval)) < 0)
-			json_decref(t), t = NULL;
-		if (!t || json_array_append_new(a, t) < 0) {
+		struct agent_tool at = { .name = table[i].name, .description = table[i].description,
+					 .input_schema = table[i].schema, .approval = "desktop" };
+		if (!(t = form(&at)) || json_array_append_new(a, t) < 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -92,11 +87,8 @@ static json_t *tools_json(const char *schema_key, const char *type, const char *
 
 char *worker_tools_codex(void)
 {
-	json_t *tools = tools_json("inputSchema", "function", NULL);
-	json_t *ns = tools ? json_pack("[{s:s, s:s, s:s, s:o}]", "type", "namespace", "name", WORKER_NAMESPACE,
-				       "description", "The explainer worker's tools: scenes, previews, finish.",
-				       "tools", tools)
-			   : NULL;
+	json_t *ns = tool_form_codex_namespace(WORKER_NAMESPACE, "The explainer worker's tools: scenes, previews, "
+								 "finish.", tools_json(tool_form_codex));
 	char *text = ns ? hb_json_dump(ns) : NULL;
 
 	json_decref(ns);
@@ -105,7 +97,7 @@ char *worker_tools_codex(void)
 
 char *worker_tools_claude(void)
 {
-	json_t *tools = tools_json("inputSchema", NULL, "desktop");
+	json_t *tools = tools_json(tool_form_claude);
 	char *text = tools ? hb_json_dump(tools) : NULL;
 
 	json_decref(tools);

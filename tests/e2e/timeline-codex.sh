@@ -179,6 +179,6 @@ check "saved: --thread naming no sub-agent is a sentence and exit status 1" \
 	'saved --codex "$parent" --thread "$parent" >/dev/null; [ $? = 1 ] && grep -q "no sub-agent of this thread has thread" "$tmp/saved.err"'
 check "saved: no thread id is the usage (hbctl's status 100)" '"$build/hbctl" timeline --codex >/dev/null 2>&1; [ $? = 100 ]'
 check "saved: a codexPath that is no program is a sentence" \
-	'HB_CODEX=/nonexistent/codex "$build/hbctl" timeline --codex "$parent" 2>&1 | grep -q "is not an executable codex program"'
+	'HB_CODEX=/nonexistent/codex "$build/hbctl" timeline --codex "$parent" 2>&1 | grep -q "codexPath /nonexistent/codex is not an executable file"'
 
 exit $fail

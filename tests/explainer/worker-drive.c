@@ -1,5 +1,5 @@
 /*
- * worker-drive - runs one svc-explainer worker (worker_codex.c or
+ * worker-drive - runs one svc-explainer worker (worker.c with worker_codex.c or
  * worker_claude.c) the way the explainer tool will, for
  * tests/e2e/worker-codex.sh and worker-claude.sh: start, wait for the turn
  * (or its cancel), stop, and print one JSON line saying how it ended, so
@@ -28,8 +28,7 @@
 
 #include "clock.h"
 #include "secrets.h"
-#include "../../svc-explainer/worker_claude.h"
-#include "../../svc-explainer/worker_codex.h"
+#include "../../svc-explainer/worker.h"
 
 extern char **environ;
 
@@ -179,39 +178,25 @@ static unsigned char *slurp(const char *path, size_t *len)
 static enum worker_end run(struct drive *d, char *const *envp, const char *tools, json_t *summary, char *err,
 			   size_t errlen)
 {
-	enum worker_end end = WORKER_FAILED;
+	char *codex_argv[] = { (char *)d->codex, "app-server", NULL };
+	int codex = strcmp(d->agent, "codex") == 0;
+	struct worker_opts o = { .argv = codex ? codex_argv : d->host_argv, .envp = envp, .model = d->model,
+				 .cwd = d->cwd, .tools = tools, .brief = d->brief, .tool = echo_tool, .tool_arg = d };
 	long long deadline = hb_monotonic_ms() + d->timeout_ms;
+	enum worker_end end;
+	struct worker *w;
 	unsigned calls;
 	const char *status;
 	int pgid;
 
-	if (strcmp(d->agent, "codex") == 0) {
-		struct worker_codex_opts o = { .codex = d->codex, .envp = envp, .model = d->model, .cwd = d->cwd,
-					       .dynamic_tools = tools, .brief = d->brief, .tool = echo_tool,
-					       .tool_arg = d };
-		struct worker_codex *w;
-		if (worker_codex_start(&o, &w, err, errlen) < 0)
-			return WORKER_FAILED;
-		pgid = worker_codex_pgid(w);
-		end = worker_codex_wait(w, deadline, cancel_raised, NULL, err, errlen);
-		status = worker_codex_turn_status(w);
-		json_object_set_new(summary, "status", status ? json_string(status) : json_null());
-		calls = worker_codex_tool_calls(w);
-		worker_codex_stop(w);
-	} else {
-		struct worker_claude_opts o = { .host_argv = d->host_argv, .envp = envp, .model = d->model,
-						.cwd = d->cwd, .app_capabilities = tools, .brief = d->brief,
-						.tool = echo_tool, .tool_arg = d };
-		struct worker_claude *w;
-		if (worker_claude_start(&o, &w, err, errlen) < 0)
-			return WORKER_FAILED;
-		pgid = worker_claude_pgid(w);
-		end = worker_claude_wait(w, deadline, cancel_raised, NULL, err, errlen);
-		status = worker_claude_turn_status(w);
-		json_object_set_new(summary, "status", status ? json_string(status) : json_null());
-		calls = worker_claude_tool_calls(w);
-		worker_claude_stop(w);
-	}
+	if (worker_start(codex ? &worker_codex : &worker_claude, &o, &w, err, errlen) < 0)
+		return WORKER_FAILED;
+	pgid = worker_pgid(w);
+	end = worker_wait(w, deadline, cancel_raised, NULL, err, errlen);
+	status = worker_turn_status(w);
+	json_object_set_new(summary, "status", status ? json_string(status) : json_null());
+	calls = worker_tool_calls(w);
+	worker_stop(w);
 	json_object_set_new(summary, "toolCalls", json_integer(calls));
 	json_object_set_new(summary, "pgid", json_integer(pgid));
 	json_object_set_new(summary, "end", json_string(end_name(end)));

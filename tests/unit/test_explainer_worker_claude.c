@@ -27,7 +27,7 @@
 
 #include <jansson.h>
 
-#include "../../svc-explainer/worker_claude.h"
+#include "../../svc-explainer/worker.h"
 #include "worker_rig.h"
 
 #define CAPS                                                                                                 \
@@ -35,27 +35,9 @@
 	"\"read-only\"},{\"name\":\"picture\",\"description\":\"A picture.\",\"inputSchema\":{\"type\":"         \
 	"\"object\"},\"approval\":\"agent\"}]"
 
-static struct worker_claude_opts opts_for(struct rig *r, char **argv)
+static struct worker_opts opts_for(struct rig *r, char **argv)
 {
-	struct worker_claude_opts o = { .host_argv = argv,
-					.cwd = r->dir,
-					.app_capabilities = CAPS,
-					.brief = "Explain marmalade.",
-					.model = "claude-mock",
-					.tool = tool_fn,
-					.tool_arg = &r->calls };
-	argv[0] = r->fake;
-	argv[1] = "host.mjs";
-	argv[2] = NULL;
-	return o;
-}
-
-static void stop_and_check_gone(struct worker_claude *w)
-{
-	int pgid = worker_claude_pgid(w);
-
-	worker_claude_stop(w);
-	assert_group_gone(pgid);
+	return rig_opts(r, argv, "host.mjs", CAPS, "claude-mock");
 }
 
 /* The open answered, the send read and answered, the turn running. */
@@ -80,25 +62,25 @@ static void test_refused_options(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3];
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w = (void *)1;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w = (void *)1;
 	char err[256];
 
 	o.tool = NULL;
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), -1);
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), -1);
 	assert_null(w);
 	assert_string_equal(err, "the Claude worker needs the agent host, a work folder, its tools, a brief and a "
 				 "tool callback");
 	o = opts_for(r, argv);
-	o.app_capabilities = "{\"not\":\"an array\"}";
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), -1);
+	o.tools = "{\"not\":\"an array\"}";
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), -1);
 	assert_string_equal(err, "the Claude worker's tools are not a JSON array: another JSON value");
-	o.app_capabilities = "[{\"name\":\"echo\"},{\"description\":\"no name\"}]";
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), -1);
+	o.tools = "[{\"name\":\"echo\"},{\"description\":\"no name\"}]";
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), -1);
 	assert_string_equal(err, "the Claude worker's tool 2 has no name");
 	o = opts_for(r, argv);
 	argv[0] = "/nonexistent/node";
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), -1);
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), -1);
 	assert_string_equal(err, "cannot execute /nonexistent/node: No such file or directory");
 	assert_int_equal(r->calls.n, 0);
 }
@@ -123,8 +105,8 @@ static void test_whole_turn(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "", first_session[40];
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	json_t *open, *params, *caps;
 
 	/* An idle before the send's answer is not the turn's end. */
@@ -144,12 +126,12 @@ static void test_whole_turn(void **state)
 		      RESULT("success", "false") STATE("idle")
 		      "read -r line; echo \"$line\" >\"$D/close\"\n"
 		      "cat >/dev/null");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_null(worker_claude_turn_status(w));
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_null(worker_turn_status(w));
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
-	assert_string_equal(worker_claude_turn_status(w), "completed");
-	assert_int_equal(worker_claude_tool_calls(w), 2);
+	assert_string_equal(worker_turn_status(w), "completed");
+	assert_int_equal(worker_tool_calls(w), 2);
 	stop_and_check_gone(w);
 
 	assert_string_equal(read_rig_file(r, "argv"), "host.mjs\n");
@@ -198,8 +180,8 @@ static void test_whole_turn(void **state)
 	/* Each worker is a new conversation. */
 	o = opts_for(r, argv);
 	write_fake(r, "read -r open; echo \"$open\" >\"$D/open\"\nexit 5");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, NULL, NULL, err, sizeof err), WORKER_FAILED);
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, NULL, NULL, err, sizeof err), WORKER_FAILED);
 	stop_and_check_gone(w);
 	assert_non_null(open = json_loads(read_rig_file(r, "open"), 0, NULL));
 	assert_true(is_uuid_v4(json_string_value(json_object_get(json_object_get(open, "params"), "sessionId"))));
@@ -214,8 +196,8 @@ static void test_default_mode(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	write_fake(r, "read -r open; echo \"$open\" >\"$D/open1\"\n"
 		      "echo '{\"id\":1,\"error\":{\"code\":\"invalid_request\",\"message\":\"params.permissionMode: "
@@ -225,10 +207,10 @@ static void test_default_mode(void **state)
 		      "read -r answer; echo \"$answer\" >\"$D/perm-1\"\n"
 		      RESULT("error_max_turns", "true") STATE("idle")
 		      "cat >/dev/null");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
-	assert_string_equal(worker_claude_turn_status(w), "failed");
+	assert_string_equal(worker_turn_status(w), "failed");
 	stop_and_check_gone(w);
 	assert_non_null(strstr(read_rig_file(r, "open1"), "\"permissionMode\":\"dontAsk\""));
 	assert_non_null(strstr(read_rig_file(r, "open"), "\"permissionMode\":\"default\""));
@@ -239,15 +221,15 @@ static void test_default_mode(void **state)
 static void expect_failure(struct rig *r, const char *body, const char *why)
 {
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	write_fake(r, body);
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, why);
-	assert_null(worker_claude_turn_status(w));
+	assert_null(worker_turn_status(w));
 	stop_and_check_gone(w);
 }
 
@@ -283,15 +265,15 @@ static void test_deadline_before_open(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	/* A child of the host in its group, as Claude Code would be. */
 	write_fake(r, "sleep 600 &\ncat >/dev/null");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_true(live_members(worker_claude_pgid(w)) > 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
-	assert_string_equal(worker_claude_turn_status(w), "killed");
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_true(live_members(worker_pgid(w)) > 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_string_equal(worker_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
 
@@ -299,8 +281,8 @@ static void test_cancel_honoured(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	write_fake(r, OPENED "kill -USR1 $T\n"
 		      "read -r line; echo \"$line\" >\"$D/interrupt\"\n"
@@ -308,10 +290,10 @@ static void test_cancel_honoured(void **state)
 		      "  echo '{\"id\":3,\"result\":{}}'\n"
 		      "  " RESULT("error_during_execution", "true") "  " STATE("idle") ";;\n"
 		      "esac\ncat >/dev/null");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
-	assert_string_equal(worker_claude_turn_status(w), "interrupted");
+	assert_string_equal(worker_turn_status(w), "interrupted");
 	stop_and_check_gone(w);
 	assert_string_equal(read_rig_file(r, "interrupt"), "{\"id\":3,\"method\":\"interrupt\",\"params\":{}}\n");
 }
@@ -320,14 +302,14 @@ static void test_cancel_ignored(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	write_fake(r, OPENED "sleep 600 &\nkill -USR1 $T\ncat >/dev/null");
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
-	assert_string_equal(worker_claude_turn_status(w), "killed");
+	assert_string_equal(worker_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
 
@@ -337,18 +319,18 @@ static void test_deadline_during_tool(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
-	struct worker_claude *w;
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 
 	write_fake(r, OPENED TOOL_CALL("tool-1", "slow")
 		      "read -r line; echo \"$line\" >\"$D/interrupt\"\n"
 		      RESULT("error_during_execution", "true") STATE("idle")
 		      "cat >/dev/null");
 	r->calls.deadline = hb_monotonic_ms() + 200;
-	assert_int_equal(worker_claude_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_claude_wait(w, r->calls.deadline, NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
-	assert_string_equal(worker_claude_turn_status(w), "interrupted");
-	assert_int_equal(worker_claude_tool_calls(w), 1);
+	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, r->calls.deadline, NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_string_equal(worker_turn_status(w), "interrupted");
+	assert_int_equal(worker_tool_calls(w), 1);
 	stop_and_check_gone(w);
 	assert_non_null(strstr(read_rig_file(r, "tool-1"), "\"isError\":false"));
 	assert_non_null(strstr(read_rig_file(r, "interrupt"), "\"method\":\"interrupt\""));
@@ -361,7 +343,7 @@ static void test_service_killed(void **state)
 {
 	struct rig *r = *state;
 	char *argv[3], err[256] = "";
-	struct worker_claude_opts o = opts_for(r, argv);
+	struct worker_opts o = opts_for(r, argv);
 	long long until;
 	int fds[2], pgid = 0;
 	pid_t service;
@@ -371,11 +353,11 @@ static void test_service_killed(void **state)
 	service = fork();
 	assert_true(service >= 0);
 	if (service == 0) {
-		struct worker_claude *w;
+		struct worker *w;
 		close(fds[0]);
-		if (worker_claude_start(&o, &w, err, sizeof err) < 0)
+		if (worker_start(&worker_claude, &o, &w, err, sizeof err) < 0)
 			_exit(1);
-		pgid = worker_claude_pgid(w);
+		pgid = worker_pgid(w);
 		if (write(fds[1], &pgid, sizeof pgid) != (ssize_t)sizeof pgid)
 			_exit(1);
 		for (;;)

@@ -19,29 +19,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../svc-explainer/worker_codex.h"
+#include "../../svc-explainer/worker.h"
 #include "worker_rig.h"
 
 #define TOOLS "[{\"type\":\"namespace\",\"name\":\"" WORKER_NAMESPACE "\",\"tools\":[]}]"
 
-static struct worker_codex_opts opts_for(struct rig *r)
+static struct worker_opts opts_for(struct rig *r, char **argv)
 {
-	struct worker_codex_opts o = { .codex = r->fake,
-				       .cwd = r->dir,
-				       .dynamic_tools = TOOLS,
-				       .brief = "Explain marmalade.",
-				       .model = "mock-model",
-				       .tool = tool_fn,
-				       .tool_arg = &r->calls };
-	return o;
-}
-
-static void stop_and_check_gone(struct worker_codex *w)
-{
-	int pgid = worker_codex_pgid(w);
-
-	worker_codex_stop(w);
-	assert_group_gone(pgid);
+	return rig_opts(r, argv, "app-server", TOOLS, "mock-model");
 }
 
 /* The handshake up to turn/start's answer, the requests kept in files. */
@@ -56,24 +41,25 @@ static void stop_and_check_gone(struct worker_codex *w)
 static void test_refused_options(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w = (void *)1;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w = (void *)1;
 	char err[256];
 
 	o.tool = NULL;
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), -1);
 	assert_null(w);
 	assert_string_equal(err, "the Codex worker needs codex, a work folder, its tools, a brief and a tool callback");
-	o = opts_for(r);
-	o.dynamic_tools = "{\"not\":\"an array\"}";
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
+	o = opts_for(r, argv);
+	o.tools = "{\"not\":\"an array\"}";
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), -1);
 	assert_string_equal(err, "the Codex worker's tools are not a JSON array: another JSON value");
-	o.dynamic_tools = "[{";
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
+	o.tools = "[{";
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), -1);
 	assert_non_null(strstr(err, "the Codex worker's tools are not a JSON array: "));
-	o = opts_for(r);
-	o.codex = "/nonexistent/codex";
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), -1);
+	o = opts_for(r, argv);
+	argv[0] = "/nonexistent/codex";
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), -1);
 	assert_string_equal(err, "cannot execute /nonexistent/codex: No such file or directory");
 	assert_int_equal(r->calls.n, 0);
 }
@@ -89,8 +75,9 @@ static void test_refused_options(void **state)
 static void test_whole_turn(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "", *text;
 
 	/* An approval before anything else; tool calls answered, one
@@ -112,12 +99,12 @@ static void test_whole_turn(void **state)
 		       "echo '{\"method\":\"turn/completed\",\"params\":{\"turn\":{\"id\":\"tu1\",\"status\":\"completed\"}}}'\n"
 		       "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
 		       "cat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_null(worker_codex_turn_status(w));
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_null(worker_turn_status(w));
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_TURN_ENDED);
-	assert_string_equal(worker_codex_turn_status(w), "completed");
-	assert_int_equal(worker_codex_tool_calls(w), 3);
+	assert_string_equal(worker_turn_status(w), "completed");
+	assert_int_equal(worker_tool_calls(w), 3);
 	stop_and_check_gone(w);
 
 	/* The callback got the bare names and the arguments; the call of the
@@ -165,14 +152,15 @@ static void test_whole_turn(void **state)
 static void test_initialize_refused(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	write_fake(r, "read init\necho '{\"id\":1,\"error\":{\"code\":-32600,\"message\":\"nope\"}}'\n"
 			"cat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, "Codex refused initialize: nope");
 	stop_and_check_gone(w);
@@ -181,13 +169,14 @@ static void test_initialize_refused(void **state)
 static void test_codex_dies(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	write_fake(r, "read init\nexit 3");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_FAILED);
 	assert_string_equal(err, "the Codex app-server ended before the worker's turn did (exit status 3)");
 	stop_and_check_gone(w);
@@ -196,24 +185,26 @@ static void test_codex_dies(void **state)
 static void test_deadline_before_turn(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	/* A child of codex in its group, as a command of the worker's. */
 	write_fake(r, "sleep 600 &\ncat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_true(live_members(worker_codex_pgid(w)) > 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
-	assert_string_equal(worker_codex_turn_status(w), "killed");
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_true(live_members(worker_pgid(w)) > 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms(), NULL, NULL, err, sizeof err), WORKER_TIMED_OUT);
+	assert_string_equal(worker_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
 
 static void test_cancel_honoured(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
@@ -223,10 +214,10 @@ static void test_cancel_honoured(void **state)
 			"  echo '{\"method\":\"turn/completed\",\"params\":"
 			"{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}';;\n"
 			"esac\ncat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
-	assert_string_equal(worker_codex_turn_status(w), "interrupted");
+	assert_string_equal(worker_turn_status(w), "interrupted");
 	stop_and_check_gone(w);
 	assert_non_null(strstr(read_rig_file(r, "interrupt"), "\"threadId\":\"th1\""));
 }
@@ -234,16 +225,17 @@ static void test_cancel_honoured(void **state)
 static void test_cancel_ignored(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
 			"kill -USR1 $T\ncat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
-	assert_string_equal(worker_codex_turn_status(w), "killed");
+	assert_string_equal(worker_turn_status(w), "killed");
 	stop_and_check_gone(w);
 }
 
@@ -252,8 +244,9 @@ static void test_cancel_ignored(void **state)
 static void test_cancel_during_tool(void **state)
 {
 	struct rig *r = *state;
-	struct worker_codex_opts o = opts_for(r);
-	struct worker_codex *w;
+	char *argv[3];
+	struct worker_opts o = opts_for(r, argv);
+	struct worker *w;
 	char err[256] = "";
 
 	write_fake(r, HANDSHAKE "echo '{\"id\":3,\"result\":{\"turn\":{\"id\":\"tu1\"}}}'\n"
@@ -262,11 +255,11 @@ static void test_cancel_during_tool(void **state)
 		       "echo '{\"method\":\"turn/completed\",\"params\":"
 		       "{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}'\n"
 		       "cat >/dev/null");
-	assert_int_equal(worker_codex_start(&o, &w, err, sizeof err), 0);
-	assert_int_equal(worker_codex_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
+	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
+	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
-	assert_string_equal(worker_codex_turn_status(w), "interrupted");
-	assert_int_equal(worker_codex_tool_calls(w), 1);
+	assert_string_equal(worker_turn_status(w), "interrupted");
+	assert_int_equal(worker_tool_calls(w), 1);
 	stop_and_check_gone(w);
 	assert_non_null(strstr(read_rig_file(r, "c1"), "\"success\":true"));
 	assert_non_null(strstr(read_rig_file(r, "interrupt"), "\"method\":\"turn/interrupt\""));

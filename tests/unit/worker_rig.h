@@ -4,8 +4,9 @@
  * a temporary folder with a fake agent (a sh script that plays the
  * agent's side of a scenario and leaves what it received in files), the
  * tool callback they give the worker, the cancel flag the fakes raise by
- * SIGUSR1, and the check that nothing of a worker's process group lives
- * on.  Included by each test program once, so its functions are static.
+ * SIGUSR1, the options for the fake, and the check that nothing of a
+ * worker's process group lives on.  Included by each test program once,
+ * so its functions are static.
  */
 #ifndef TEST_WORKER_RIG_H
 #define TEST_WORKER_RIG_H
@@ -199,6 +200,27 @@ static void assert_group_gone(int pgid)
 		nanosleep(&ts, NULL);
 	}
 	assert_int_equal(live_members(pgid), 0);
+}
+
+/* The worker's options for the rig's fake, run as {fake, arg} (argv
+ * holds them: three entries), with tools and model. */
+static struct worker_opts rig_opts(struct rig *r, char **argv, char *arg, const char *tools, const char *model)
+{
+	struct worker_opts o = { .argv = argv, .cwd = r->dir, .tools = tools, .brief = "Explain marmalade.",
+				 .model = model, .tool = tool_fn, .tool_arg = &r->calls };
+
+	argv[0] = r->fake;
+	argv[1] = arg;
+	argv[2] = NULL;
+	return o;
+}
+
+static void stop_and_check_gone(struct worker *w)
+{
+	int pgid = worker_pgid(w);
+
+	worker_stop(w);
+	assert_group_gone(pgid);
 }
 
 #endif
