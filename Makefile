@@ -214,6 +214,10 @@ $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call common/: the archive again after them, since $^ lists it first)
 $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
+# Tests split by subject share their fixture (tests/unit/*_rig.c), linked
+# into each of them (and the archives again after it, as above).
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_rig.c)
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
