@@ -218,6 +218,8 @@ $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS :
 # into each of them (and the archives again after it, as above).
 $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_rig.c)
 $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: $(call obj,tests/unit/speech_answer_rig.c)
+$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
