@@ -7,12 +7,10 @@
  * problem, and several problems are all reported.
  * Each test writes its fixtures into its own mkdtemp folder.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,7 @@
 #include "../../svc-explainer/limits.h"
 #include "../../svc-explainer/narration.h"
 #include "../../svc-speech/wav.h"
+#include "../harness/folder.h"
 
 struct fixture {
 	char dir[64];
@@ -46,19 +45,10 @@ static int make_dirs(void **state)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int remove_dirs(void **state)
 {
 	struct fixture *f = *state;
-	int r = nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS) | nftw(f->outside, remove_entry, 8,
-									    FTW_DEPTH | FTW_PHYS);
+	int r = fx_remove_tree(f->dir) | fx_remove_tree(f->outside);
 
 	explainer_free(&f->e);
 	problems_free(&f->p);
