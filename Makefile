@@ -226,6 +226,8 @@ $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: $(call obj,tes
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBCOMMON) $(LDLIBS)
 $(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: $(call obj,tests/unit/videos_rig.c)
 $(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: $(call obj,tests/unit/smil_rig.c)
+$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
