@@ -231,9 +231,13 @@ $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDL
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
+# A test split by subject shares its fixture with its siblings
+# (tests/integration/*_rig.c), linked into each of them: the archives come
+# again after it, since $^ lists them first.
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBCOMMON) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+$(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control: $(call obj,tests/integration/browser_rig.c)
 # The fuzz targets take what they parse from the services' archives, like
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
