@@ -237,7 +237,9 @@ $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDL
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBCOMMON) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control: $(call obj,tests/integration/browser_rig.c)
+$(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
 # The fuzz targets take what they parse from the services' archives, like
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
