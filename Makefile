@@ -259,8 +259,10 @@ $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/ob
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The browser benchmark starts Chromium and the test pages (the harness)
-# and speaks DevTools to Chromium itself for its baseline (WS_LIBS).
-$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
+# and speaks DevTools to Chromium itself for its baseline
+# (browser_direct.c, WS_LIBS).
+$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/browser_direct.o \
+                              $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
 # The scale benchmark times svc-sessions' handler in-process on databases it
