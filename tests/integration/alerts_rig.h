@@ -22,22 +22,6 @@
 #include "../harness/fake_relay.h"
 #include "../harness/tls_fixture.h"
 
-
-/* How long a test waits for what must come; never a speed check. */
-#define PATIENCE_MS 20000
-/* A distinctive device credential: it must reach the relay (its hello
- * says credentialOk) and nothing else. */
-#define CRED "devcred-ALERTS-7c1e9b04-never-printed"
-#define RUN "run-alerts-1"
-/* Quotes and a multibyte character, as the session's title travels. */
-#define SESSION_TITLE "Fix the \"flaky\" build \xe2\x9c\x93"
-
-#define RECEIPT_END "Delivery to the phone is not confirmed"
-#define NOT_READY "is not ready after 9 attempts"
-#define REMOTE_OFF "Allow Remote Access is off"
-
-#include "../harness/tls_fixture.h"
-
 /* How long a test waits for what must come; never a speed check. */
 #define PATIENCE_MS 20000
 /* A distinctive device credential: it must reach the relay (its hello
@@ -60,12 +44,14 @@ extern const char *broker_env[];
 extern char session[64];
 extern struct ck_sub events;
 extern int events_open, events_seen, reports_seen, cred_in_events;
+
 /* ---- the events of the whole run ---------------------------------------- */
 
 /* Read what the events socket holds: counted, and searched for the
  * credential (topic and body). */
 void drain_events(void);
 void pause_ms(int ms);
+
 /* ---- the fake relay ---------------------------------------------------- */
 
 /* The relay in mode (cut after cut_after events when not NULL), on the
@@ -80,6 +66,7 @@ int count_kind(const char *kind, size_t from);
 int wait_kind(const char *kind, size_t from, int want);
 /* The event records from index from on, in the order they came. */
 json_t *events_since(size_t from);
+
 /* ---- the spool, the status and the settings ---------------------------- */
 
 /* The alerts waiting in svc-alerts' spool; -1 when there is no spool. */
@@ -91,6 +78,7 @@ json_t *alerts_report(void);
 json_t *wait_link(const char *phase);
 /* hbctl settings what [value]; it must succeed. */
 void settings(const char *what, const char *value);
+
 /* ---- calls as the Claude run -------------------------------------------- */
 
 int open_claude(void);
@@ -116,6 +104,7 @@ json_t *the_event(json_t *evs, const char *id);
  * first arrival), each once as new (duplicate: false); other records of
  * them only as duplicates, and no other id. */
 void exactly_these(size_t from, char ids[][80], int n);
+
 /* ---- the group --------------------------------------------------------- */
 
 int alerts_setup(void **state);

@@ -44,6 +44,7 @@ void expect_refusal(struct hb_client *c, const char *what, const char *tool, con
 char *repeat(const char *head, char c, size_t n, const char *tail);
 /* {"k": [[[ ... ]]]} with DEEP arrays. */
 char *deep_nesting(void);
+
 /* ---- fixture ---------------------------------------------------------------- */
 
 int badinput_setup(void **state);

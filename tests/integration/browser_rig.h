@@ -43,6 +43,7 @@ int chrome_has_page(const char *id, const char *url);
 int hbctl(const char *const *args, char **out);
 int browser_setup(void **state);
 int browser_teardown(void **state);
+
 /* ---- calls ------------------------------------------------------------ */
 
 /* Send a call of use_user_browser on a's run: the request id. */

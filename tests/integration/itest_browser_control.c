@@ -28,9 +28,6 @@
 #include "../harness/node_server.h"
 #include "../harness/test_pages.h"
 
-/* An answer that never comes fails the test after this (a hang guard; the
- * slowest action here waits out a 3 s load limit). */
-#define ANSWER_MS 30000
 #include "browser_rig.h"
 
 /* ---- 15: one session's huge page, another session's calls ------------------- */

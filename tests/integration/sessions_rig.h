@@ -23,6 +23,7 @@ extern char proj_a[PATH_MAX], proj_b[PATH_MAX];
 extern char hash_a[HB_SHA256_HEX_LEN + 1], hash_b[HB_SHA256_HEX_LEN + 1];
 /* Ids of the sessions test_manage creates, for the tests after it. */
 extern char id_a1[64], id_b1[64], id_a2[64];
+
 /* ---- helpers --------------------------------------------------------------- */
 
 const char *jstr(const json_t *o, const char *key);
@@ -44,6 +45,7 @@ void tick(void);
 void check_row(const json_t *row, const char *title, const char *agent, const char *dir,
 	       const char *hash);
 int is_active(const json_t *res, const char *id);
+
 /* ---- fixture ------------------------------------------------------------- */
 
 /* svc-sessions exactly as deploy/services.conf runs it. */

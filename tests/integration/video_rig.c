@@ -32,16 +32,6 @@ char gdir[64];
 
 char clip[128], clip_sha[HB_SHA256_HEX_LEN + 1];
 
-/* Answers of the right shape for each intent. */
-#define TUTORIAL_JSON                                                                                              \
-	"{\"summary\":\"Sets up a virtual environment.\",\"gaps\":[{\"topic\":\"Windows\",\"detail\":\"not shown\"}],"  \
-	"\"concepts\":[],\"procedures\":[],\"commands\":[{\"timestamp\":\"01:15\",\"command\":\"python3 -m venv "       \
-	".venv\",\"purpose\":\"creates it\"}],\"code\":[],\"onScreenText\":[],\"caveats\":[]}"
-#define MEETING_JSON                                                                                               \
-	"{\"summary\":\"Ship behind a flag.\",\"gaps\":[],\"decisions\":[{\"timestamp\":\"12:30\",\"decision\":\"Ship " \
-	"behind a flag\",\"rationale\":\"\"}],\"requirements\":[],\"blockers\":[],\"actionItems\":[],"                 \
-	"\"openQuestions\":[]}"
-
 /* ---- helpers --------------------------------------------------------------- */
 
 void control(const char *json)

@@ -14,7 +14,6 @@
 
 #include "envelope.h"
 
-
 /* Decode a hex string into out; returns the byte count. */
 size_t unhex(const char *hex, unsigned char *out, size_t cap)
 {

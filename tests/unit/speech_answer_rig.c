@@ -19,7 +19,6 @@
 #include "base64.h"
 #include "gemini.h"
 
-#define NOT_JSON "Gemini's answer is not a JSON object"
 
 /* A small deterministic generator (xorshift64*), state passed around. */
 uint32_t rnd(uint64_t *s)

@@ -14,6 +14,9 @@
 #include "../../svc-speech/answer.h"
 #include "../../svc-speech/audio.h"
 
+/* What the reader says of a text that is not JSON. */
+#define NOT_JSON "Gemini's answer is not a JSON object"
+
 /* A small deterministic generator (xorshift64*), state passed around. */
 uint32_t rnd(uint64_t *s);
 struct buf {

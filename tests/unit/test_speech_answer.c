@@ -24,7 +24,6 @@
 #include "base64.h"
 #include "gemini.h"
 
-#define NOT_JSON "Gemini's answer is not a JSON object"
 #include "speech_answer_rig.h"
 
 static void test_every_split_point(void **state)

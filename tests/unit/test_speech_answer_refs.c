@@ -23,7 +23,6 @@
 #include "base64.h"
 #include "gemini.h"
 
-#define NOT_JSON "Gemini's answer is not a JSON object"
 #include "speech_answer_rig.h"
 
 /* What jansson made of a text: 1 for an object (what the service took). */
