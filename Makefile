@@ -199,10 +199,11 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
-# fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
-# archive, so a test takes only what it calls.
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
-                       $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBAGENTS) $(LIBCOMMON)
+# fake_relay, ws_pump), the browser tests' (chromium, test_pages) and the
+# explainer's (folder, explainer_env): an archive, so a test takes only what
+# it calls; before the services' archives, whose code it may call.
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBHARNESS) $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) \
+                       $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The broker's sleep is tested alone, on real sockets (broker/ is in no archive).
@@ -221,7 +222,7 @@ $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIB
 $(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: $(call obj,tests/unit/speech_answer_rig.c)
 $(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
 $(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: $(call obj,tests/unit/workdir_rig.c)
-$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBEXPLAINER) $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: $(call obj,tests/unit/envelope_rig.c)
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBCOMMON) $(LDLIBS)
 $(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: $(call obj,tests/unit/videos_rig.c)

@@ -351,5 +351,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_say_and_duration, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_too_many_scenes, make_dir, remove_dir),
 	};
-	return ck_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }

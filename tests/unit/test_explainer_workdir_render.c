@@ -159,8 +159,8 @@ static void test_manifest(void **state)
 	write_ok(f, "01.svg", ONE_SVG, "One.", 8, 0, "scene 1");
 	write_ok(f, "02.svg", TWO_SVG, "Two.", 6, 0, "scene 2");
 	write_ok(f, "03.svg", ONE_SVG, "Three.", 10, 0, "scene 3");
-	write_wav(f->dir, "01.wav", 24000 * 12);
-	write_wav(f->dir, "03.wav", 24000 * 172 / 10);
+	fx_speech_wav(f->dir, "01.wav", 24000 * 12);
+	fx_speech_wav(f->dir, "03.wav", 24000 * 172 / 10);
 	expect(workdir_manifest(f->dir, seconds, wavs, 2, &fit), 0, "narration is given for 2 scenes, but the script "
 								    "has 3");
 	assert_int_equal(fit.n, 0);
@@ -204,8 +204,8 @@ static void test_manifest_gate_and_refusals(void **state)
 
 	write_ok(f, "a.svg", ONE_SVG, "A.", 8, 0, "scene 1");
 	write_ok(f, "b.svg", TWO_SVG, "B.", 9, 0, "scene 2");
-	write_wav(f->dir, "a.wav", 24000 * 2);
-	write_wav(f->dir, "b.wav", 24000 * 304 / 100);
+	fx_speech_wav(f->dir, "a.wav", 24000 * 2);
+	fx_speech_wav(f->dir, "b.wav", 24000 * 304 / 100);
 	expect(workdir_manifest(f->dir, short_seconds, wavs, 2, &fit), 0,
 	       "The narrated video lasts 6.1 s; it must last 30 to 120 s. By scene: 1 a.svg 2.5 s (narration "
 	       "2.0 s); 2 b.svg 3.6 s (narration 3.0 s); Lengthen the narration and finish again.");
@@ -248,5 +248,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_manifest, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_manifest_gate_and_refusals, make_dir, remove_dir),
 	};
-	return ck_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }

@@ -194,33 +194,3 @@ uint32_t pixel(const struct workdir_answer *a, int x, int y)
 	return px & 0xffffff;
 }
 
-/* A WAV as svc-speech writes it, of n silent 24 kHz samples, named NAME. */
-void write_wav(const char *dir, const char *name, size_t n)
-{
-	struct speech_wav w;
-	char err[256], to[256];
-
-	assert_int_equal(speech_wav_open(&w, dir, "speech", 24000, err, sizeof err), 0);
-	assert_int_equal(speech_wav_silence(&w, n, err, sizeof err), 0);
-	assert_int_equal(speech_wav_finish(&w, err, sizeof err), 0);
-	snprintf(to, sizeof to, "%s/%s", dir, name);
-	assert_int_equal(rename(w.path, to), 0);
-}
-
-int setup(void **state)
-{
-	char err[512];
-
-	(void)state;
-	xmlInitParser();
-	if (fonts_setup(err, sizeof err) < 0)
-		fail_msg("%s", err);
-	return 0;
-}
-
-int teardown(void **state)
-{
-	(void)state;
-	xmlCleanupParser();
-	return 0;
-}

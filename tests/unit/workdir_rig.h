@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../../svc-explainer/workdir.h"
+#include "../harness/explainer_env.h"
 
 /* tests/explainer/small/one.svg: a red circle moves from x 300 to 1600
  * between 0.5 s and 1.5 s. */
@@ -71,9 +72,5 @@ void script_summary(const char *dir, char *out, size_t outlen);
 void expect_png(const struct workdir_answer *a, uint32_t w, uint32_t h);
 /* The colour at (x, y) of the answer's PNG as 0xRRGGBB. */
 uint32_t pixel(const struct workdir_answer *a, int x, int y);
-/* A WAV as svc-speech writes it, of n silent 24 kHz samples, named NAME. */
-void write_wav(const char *dir, const char *name, size_t n);
-int setup(void **state);
-int teardown(void **state);
 
 #endif
