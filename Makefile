@@ -199,10 +199,11 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
-# fake_relay, ws_pump) and the browser tests' (chromium, test_pages): an
-# archive, so a test takes only what it calls.
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) \
-                       $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBHARNESS) $(LIBAGENTS) $(LIBCOMMON)
+# fake_relay, ws_pump), the browser tests' (chromium, test_pages) and the
+# explainer's (folder, explainer_env): an archive, so a test takes only what
+# it calls; before the services' archives, whose code it may call.
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBHARNESS) $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) \
+                       $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The broker's sleep is tested alone, on real sockets (broker/ is in no archive).
@@ -214,12 +215,35 @@ $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call agents/ and common/: the archives again after them, since $^ lists it first)
 $(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
+# Tests split by subject share their fixture (tests/unit/*_rig.c), linked
+# into each of them (and the archives again after it, as above).
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_rig.c)
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: $(call obj,tests/unit/speech_answer_rig.c)
+$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: $(call obj,tests/unit/workdir_rig.c)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: $(call obj,tests/unit/envelope_rig.c)
+$(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: $(call obj,tests/unit/videos_rig.c)
+$(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: $(call obj,tests/unit/smil_rig.c)
+$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
+# A test split by subject shares its fixture with its siblings
+# (tests/integration/*_rig.c), linked into each of them: the archives come
+# again after it, since $^ lists them first.
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBCOMMON) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
+$(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control: $(call obj,tests/integration/browser_rig.c)
+$(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
+$(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery: $(call obj,tests/integration/messages_rig.c)
+$(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)
+$(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,tests/integration/badinput_rig.c)
 # The fuzz targets take what they parse from the services' archives, like
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
@@ -236,8 +260,10 @@ $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/ob
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The browser benchmark starts Chromium and the test pages (the harness)
-# and speaks DevTools to Chromium itself for its baseline (WS_LIBS).
-$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
+# and speaks DevTools to Chromium itself for its baseline
+# (browser_direct.c, WS_LIBS).
+$(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/browser_direct.o \
+                              $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
 # The scale benchmark times svc-sessions' handler in-process on databases it

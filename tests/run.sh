@@ -82,5 +82,6 @@ run_one deploy/check.sh sh tests/deploy/check.sh
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"
 run_one deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
 run_one deploy/optable.sh sh tests/deploy/optable.sh
+run_one deploy/sizes.sh sh tests/deploy/sizes.sh
 echo "$((total - failed)) of $total test programs passed ($build)"
 [ "$failed" -eq 0 ]

@@ -50,28 +50,8 @@
 
 #define WARMUP 2
 #define ROUNDS_MAX 1000
-#define PATIENCE_MS 30000        /* a bound on one command of the baseline, not a measure */
-#define SETTLE_MS 400            /* svc-browser/act.c: a click's navigation starts within this */
-#define TYPED "Ada Lovelace"
 /* svc-browser/act_read.c and act_input.c */
-#define READ_EXPR "document.body ? document.body.innerText : document.documentElement.innerText"
-#define SELECT_FN                                                                                          \
-	"function () { if (typeof this.select === 'function') this.select();"                              \
-	" else if (this.isContentEditable) document.execCommand('selectAll'); }"
-#define SCROLL_EXPR                                                                                        \
-	"(() => { const d = 100 || Math.round(window.innerHeight * 0.9); window.scrollBy(0, d);"            \
-	" return [Math.round(window.scrollY), Math.max(0, document.documentElement.scrollHeight -"         \
-	" window.innerHeight)]; })()"
-
-/* This program's own connection to the browser: the baseline. */
-struct direct {
-	struct ws *ws;
-	int next_id;
-	json_t *events;             /* {method, sessionId} of the events since the last mark */
-	char target[64], session[64];
-	long node;                  /* the element acted on at the current page (backend node id) */
-	int step_ms, load_ms;       /* svc-browser's limits, which travel in some commands */
-};
+#include "browser_direct.h"
 
 /* The run: the fixture, the client, the agent's tab. */
 struct bench {
@@ -84,281 +64,6 @@ struct bench {
 	char url[120];              /* the current page */
 	long rounds;
 };
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Take one message off the link, waiting at most until deadline: the
- * parsed message, or NULL (the link failed or nothing came in time). */
-static json_t *direct_next(struct direct *d, double deadline)
-{
-	for (;;) {
-		size_t len;
-		char *in = ws_next_message(d->ws, &len);
-		json_t *m;
-
-		if (in) {
-			m = json_loadb(in, len, 0, NULL);
-			free(in);
-			if (m)
-				return m;
-			continue;
-		}
-		if (ws_state(d->ws) != WS_OPEN || now_ms() >= deadline)
-			return NULL;
-		ws_pump(d->ws, (int)(deadline - now_ms()) + 1);
-	}
-}
-
-/* Keep an event, for the waits. */
-static void direct_event(struct direct *d, json_t *m)
-{
-	const char *method = json_string_value(json_object_get(m, "method"));
-	const char *sid = json_string_value(json_object_get(m, "sessionId"));
-
-	if (method)
-		json_array_append_new(d->events, json_pack("{s:s, s:s}", "method", method, "sessionId", sid ? sid : ""));
-}
-
-/* method with params (taken; NULL: none) on session (NULL: the browser):
- * 0 with *result (when result is not NULL; the caller frees it), or -1
- * after saying why. */
-static int cmd(struct direct *d, const char *session, const char *method, json_t *params, json_t **result)
-{
-	json_t *msg = json_pack("{s:i, s:s}", "id", ++d->next_id, "method", method), *m;
-	double deadline = now_ms() + PATIENCE_MS;
-	char *text;
-
-	if (!msg)
-		return -1;
-	if (params)
-		json_object_set_new(msg, "params", params);
-	if (session)
-		json_object_set_new(msg, "sessionId", json_string(session));
-	text = json_dumps(msg, JSON_COMPACT);
-	json_decref(msg);
-	if (!text || ws_send_text(d->ws, text, strlen(text)) < 0) {
-		free(text);
-		fprintf(stderr, "bench-browser: cannot send %s\n", method);
-		return -1;
-	}
-	free(text);
-	while ((m = direct_next(d, deadline))) {
-		json_t *r;
-
-		if (json_integer_value(json_object_get(m, "id")) != d->next_id) {
-			direct_event(d, m);
-			json_decref(m);
-			continue;
-		}
-		if (!(r = json_object_get(m, "result"))) {
-			text = json_dumps(m, JSON_COMPACT);
-			fprintf(stderr, "bench-browser: %s: %s\n", method, text ? text : "?");
-			free(text);
-			json_decref(m);
-			return -1;
-		}
-		if (result)
-			*result = json_incref(r);
-		json_decref(m);
-		return 0;
-	}
-	fprintf(stderr, "bench-browser: %s: no answer (%s)\n", method, ws_error(d->ws));
-	return -1;
-}
-
-/* Forget the events so far, as svc-browser takes a mark. */
-static void mark(struct direct *d)
-{
-	json_array_clear(d->events);
-}
-
-/* Wait at most ms for method on our tab since the mark: 0 when it came,
- * 1 when it did not, -1 when the link failed. */
-static int wait_event(struct direct *d, const char *method, int ms)
-{
-	double deadline = now_ms() + ms;
-	size_t seen = 0;
-
-	for (;;) {
-		json_t *m;
-
-		for (; seen < json_array_size(d->events); seen++) {
-			json_t *e = json_array_get(d->events, seen);
-
-			if (strcmp(json_string_value(json_object_get(e, "method")), method) == 0 &&
-			    strcmp(json_string_value(json_object_get(e, "sessionId")), d->session) == 0)
-				return 0;
-		}
-		if (!(m = direct_next(d, deadline)))
-			return ws_state(d->ws) == WS_OPEN ? 1 : -1;
-		direct_event(d, m);
-		json_decref(m);
-	}
-}
-
-/* The tail of every action that may change the page
- * (act_answer_with_snapshot): the tree, then the tab's title and URL. */
-static int snapshot_tail(struct direct *d)
-{
-	json_t *r = NULL;
-	int rc = cmd(d, d->session, "Accessibility.getFullAXTree", NULL, &r);
-
-	json_decref(r);
-	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
-}
-
-/* After a click or a key (act_settle): a navigation that started within
- * SETTLE_MS is waited for. */
-static int settle(struct direct *d)
-{
-	int rc = wait_event(d, "Page.frameStartedLoading", SETTLE_MS);
-
-	if (rc == 0 && wait_event(d, "Page.loadEventFired", d->load_ms) != 0)
-		return -1;
-	return rc < 0 ? -1 : 0;
-}
-
-static int eval(struct direct *d, const char *expr, json_t **result)
-{
-	return cmd(d, d->session, "Runtime.evaluate",
-		   json_pack("{s:s, s:b, s:b, s:i}", "expression", expr, "returnByValue", 1, "awaitPromise", 1, "timeout",
-			     d->step_ms),
-		   result);
-}
-
-/* The baseline of each action: svc-browser/act*.c's commands. */
-
-static int base_open(struct direct *d, const char *url)
-{
-	mark(d);
-	if (cmd(d, d->session, "Page.navigate", json_pack("{s:s}", "url", url), NULL) < 0 ||
-	    wait_event(d, "Page.loadEventFired", d->load_ms) != 0)
-		return -1;
-	return snapshot_tail(d);
-}
-
-static int base_snapshot(struct direct *d, const char *url)
-{
-	(void)url;
-	return snapshot_tail(d);
-}
-
-static int base_read(struct direct *d, const char *url)
-{
-	json_t *r = NULL;
-	int rc = eval(d, READ_EXPR, &r);
-
-	(void)url;
-	json_decref(r);
-	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
-}
-
-static int node_cmd(struct direct *d, const char *method, json_t **result)
-{
-	return cmd(d, d->session, method, json_pack("{s:I}", "backendNodeId", (json_int_t)d->node), result);
-}
-
-static int mouse(struct direct *d, const char *type, double x, double y)
-{
-	int moved = strcmp(type, "mouseMoved") == 0;
-
-	return cmd(d, d->session, "Input.dispatchMouseEvent",
-		   json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", type, "x", x, "y", y, "button", moved ? "none" : "left",
-			     "clickCount", moved ? 0 : 1),
-		   NULL);
-}
-
-static int base_click(struct direct *d, const char *url)
-{
-	json_t *r = NULL, *quad;
-	double x = 0, y = 0;
-
-	(void)url;
-	if (node_cmd(d, "DOM.describeNode", NULL) < 0 || node_cmd(d, "DOM.scrollIntoViewIfNeeded", NULL) < 0 ||
-	    node_cmd(d, "DOM.getContentQuads", &r) < 0)
-		return -1;
-	quad = json_array_get(json_object_get(r, "quads"), 0);
-	for (int i = 0; i < 4; i++) {
-		x += json_number_value(json_array_get(quad, (size_t)(2 * i))) / 4;
-		y += json_number_value(json_array_get(quad, (size_t)(2 * i + 1))) / 4;
-	}
-	json_decref(r);
-	mark(d);
-	if (mouse(d, "mouseMoved", x, y) < 0 || mouse(d, "mousePressed", x, y) < 0 ||
-	    mouse(d, "mouseReleased", x, y) < 0 || settle(d) < 0)
-		return -1;
-	return snapshot_tail(d);
-}
-
-static int base_type(struct direct *d, const char *url)
-{
-	json_t *obj = NULL;
-	const char *object_id;
-	int rc;
-
-	(void)url;
-	if (node_cmd(d, "DOM.describeNode", NULL) < 0 || node_cmd(d, "DOM.focus", NULL) < 0 ||
-	    node_cmd(d, "DOM.resolveNode", &obj) < 0)
-		return -1;
-	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
-	rc = object_id ? cmd(d, d->session, "Runtime.callFunctionOn",
-			     json_pack("{s:s, s:s}", "objectId", object_id, "functionDeclaration", SELECT_FN), NULL)
-		       : -1;
-	json_decref(obj);
-	if (rc < 0 || cmd(d, d->session, "Input.insertText", json_pack("{s:s}", "text", TYPED), NULL) < 0)
-		return -1;
-	return snapshot_tail(d);
-}
-
-static int key(struct direct *d, const char *type)
-{
-	return cmd(d, d->session, "Input.dispatchKeyEvent",
-		   json_pack("{s:s, s:s, s:s, s:i}", "type", type, "key", "Tab", "code", "Tab", "windowsVirtualKeyCode",
-			     9),
-		   NULL);
-}
-
-static int base_press(struct direct *d, const char *url)
-{
-	(void)url;
-	mark(d);
-	if (key(d, "keyDown") < 0 || key(d, "keyUp") < 0 || settle(d) < 0)
-		return -1;
-	return snapshot_tail(d);
-}
-
-static int base_scroll(struct direct *d, const char *url)
-{
-	json_t *r = NULL;
-	int rc = eval(d, SCROLL_EXPR, &r);
-
-	(void)url;
-	json_decref(r);
-	return rc < 0 ? -1 : snapshot_tail(d);
-}
-
-static int base_screenshot(struct direct *d, const char *url)
-{
-	json_t *r = NULL;
-	int rc = cmd(d, d->session, "Page.captureScreenshot", json_pack("{s:s}", "format", "png"), &r);
-
-	(void)url;
-
-	json_decref(r);
-	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
-}
-
-static int base_tabs(struct direct *d, const char *url)
-{
-	(void)url;
-	return cmd(d, NULL, "Target.getTargets", NULL, NULL);
-}
 
 struct action {
 	const char *name;
@@ -396,7 +101,7 @@ static double ours(struct bench *b, const char *args, char **text)
 {
 	struct hb_env req, reply;
 	char err[256];
-	double t0 = now_ms(), t;
+	double t0 = bench_now_ms(), t;
 	int ok;
 
 	hb_env_init(&req);
@@ -407,7 +112,7 @@ static double ours(struct bench *b, const char *args, char **text)
 		fprintf(stderr, "bench-browser: %s: %s\n", args, err);
 		return -1;
 	}
-	t = now_ms() - t0;
+	t = bench_now_ms() - t0;
 	ok = hb_env_bool(&reply, "ok", 0);
 	if (!ok)
 		fprintf(stderr, "bench-browser: %s: %s\n", args,
@@ -508,10 +213,10 @@ static int bench_action(struct bench *b, const struct action *a)
 				if ((to = ours(b, args, NULL)) < 0)
 					return -1;
 			} else {
-				t0 = now_ms();
+				t0 = bench_now_ms();
 				if (a->base(&b->d, b->url) < 0)
 					return -1;
-				tb = now_ms() - t0;
+				tb = bench_now_ms() - t0;
 			}
 		}
 		if (r >= 0) {
@@ -607,39 +312,6 @@ static int run(struct bench *b)
 		if (chosen(actions[i].name))
 			printf("  %-10s %s\n", actions[i].name, actions[i].what);
 	return 0;
-}
-
-/* This program's connection and tab, set up as svc-browser sets up its
- * own (browser.c: attach). */
-static int direct_start(struct direct *d, const struct chromium *c)
-{
-	struct ws_opts opts = { .max_message = 64 * 1024 * 1024 };
-	char err[WS_ERROR_MAX];
-	json_t *r = NULL;
-	const char *s;
-
-	d->step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
-	d->load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
-	if (!(d->events = json_array()))
-		return -1;
-	if (ws_connect(c->ws_url, &opts, &d->ws, err, sizeof err) < 0)
-		return fprintf(stderr, "bench-browser: %s: %s\n", c->ws_url, err), -1;
-	if (cmd(d, NULL, "Browser.getVersion", NULL, &r) < 0)
-		return -1;
-	printf("browser: %s\n", json_string_value(json_object_get(r, "product")));
-	json_decref(r);
-	if (cmd(d, NULL, "Target.createTarget", json_pack("{s:s, s:b, s:b}", "url", "about:blank", "background", 1, "newWindow", 1), &r) < 0)
-		return -1;
-	snprintf(d->target, sizeof d->target, "%s", (s = json_string_value(json_object_get(r, "targetId"))) ? s : "");
-	json_decref(r);
-	if (cmd(d, NULL, "Target.attachToTarget", json_pack("{s:s, s:b}", "targetId", d->target, "flatten", 1), &r) < 0)
-		return -1;
-	snprintf(d->session, sizeof d->session, "%s", (s = json_string_value(json_object_get(r, "sessionId"))) ? s : "");
-	json_decref(r);
-	return cmd(d, d->session, "Page.enable", NULL, NULL) < 0 ||
-			       cmd(d, d->session, "Page.setDownloadBehavior", json_pack("{s:s}", "behavior", "deny"), NULL) < 0
-		       ? -1
-		       : 0;
 }
 
 /* The broker with svc-browser as deployed, finding the browser under

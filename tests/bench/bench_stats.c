@@ -16,6 +16,11 @@ double bench_now_us(void)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+double bench_now_ms(void)
+{
+	return bench_now_us() / 1e3;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

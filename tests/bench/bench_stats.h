@@ -9,6 +9,8 @@
 
 /* CLOCK_MONOTONIC in microseconds (common/clock.h counts in ms only). */
 double bench_now_us(void);
+/* The same clock in milliseconds. */
+double bench_now_ms(void);
 /* Sort v[n] ascending. */
 void bench_sort(double *v, size_t n);
 /* Nearest-rank percentile p (0..100) of sorted v[n]; 0 when n is 0. */

@@ -11,20 +11,17 @@
  * the HEAD check of video_url (supported types and aliases, unsupported,
  * missing and ambiguous types, private and missing files, redirects and
  * their limits, a redirect to any other place on this computer or a
- * private network refused without a connection); a local file through the
- * Files API (chunks, offsets and the bytes' SHA-256 at the server,
- * PROCESSING -> ACTIVE, the file deleted afterwards), a failed chunk
- * resumed from the server's offset, FAILED and never-ready files; consent
- * and path rules; what a local file holds (links named like videos to
- * other files, files that are no video, Matroska, a link to a real video
- * uploaded as the file it leads to); retries and refusals of the
- * analysis, an off-schema answer; toolCancel during the upload and during
- * the analysis (requests aborted, the upload cancelled or the file deleted).
+ * private network refused without a connection); retries and refusals of
+ * the analysis, an off-schema answer; toolCancel during the upload and
+ * during the analysis (requests aborted, the upload cancelled or the file
+ * deleted).
  * With one worker thread and without the tests' loopback port: failed
  * calls one after another each give their own reason (a FAILED file in
  * the upload's answer once gave the reason of the call before); every
  * spelling of a loopback, private or link-local address gets the same
  * answer and nothing connects.
+ *
+ * Local files: itest_video_files.c; the fixture: video_rig.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,101 +43,7 @@
 #include "../harness/harness.h"
 #include "netaddr.h"
 #include "sha256.h"
-
-#define KEY "AIzaVideoTestKeyForTheFake0123456789"
-#define CHUNK 262144
-#define CLIP_BYTES 700000 /* three chunks: 262144 + 262144 + 175712 */
-/* The first bytes of real files: an MP4 (ffmpeg's ftyp box), a WebM and
- * a Matroska file (EBML headers with their DocType). */
-#define MP4_HEAD "\x00\x00\x00\x20" "ftypisom\x00\x00\x02\x00" "isomiso2avc1mp41"
-#define WEBM_HEAD "\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
-		  "\x42\x82\x84" "webm" "\x42\x87\x81\x04\x42\x85\x81\x02"
-#define MKV_HEAD "\x1a\x45\xdf\xa3\xa3\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08" \
-		 "\x42\x82\x88" "matroska" "\x42\x87\x81\x04\x42\x85\x81\x02"
-/* svc-video's one answer for an address of this computer or a private
- * network, whatever the spelling and the port. */
-#define LOCAL_ANSWER                                                                                               \
-	"Video context failed: video_url must be a public https address: it leads to this computer or a private "  \
-	"network, which Gemini cannot reach (for a file on this computer, use local_file)"
-
-static struct fixture F;
-static struct fake_gemini G;
-static char gdir[64];
-static char clip[128], clip_sha[HB_SHA256_HEX_LEN + 1];
-
-/* Answers of the right shape for each intent. */
-#define TUTORIAL_JSON                                                                                              \
-	"{\"summary\":\"Sets up a virtual environment.\",\"gaps\":[{\"topic\":\"Windows\",\"detail\":\"not shown\"}],"  \
-	"\"concepts\":[],\"procedures\":[],\"commands\":[{\"timestamp\":\"01:15\",\"command\":\"python3 -m venv "       \
-	".venv\",\"purpose\":\"creates it\"}],\"code\":[],\"onScreenText\":[],\"caveats\":[]}"
-#define MEETING_JSON                                                                                               \
-	"{\"summary\":\"Ship behind a flag.\",\"gaps\":[],\"decisions\":[{\"timestamp\":\"12:30\",\"decision\":\"Ship " \
-	"behind a flag\",\"rationale\":\"\"}],\"requirements\":[],\"blockers\":[],\"actionItems\":[],"                 \
-	"\"openQuestions\":[]}"
-
-/* ---- helpers --------------------------------------------------------------- */
-
-static void control(const char *json)
-{
-	assert_int_equal(fg_reset(&G, json), 0);
-}
-
-/* extract_video_context with args; returns ok, *text the answer. */
-static int watch(const char *args, char **text)
-{
-	int ok = 0;
-
-	assert_int_equal(fx_call(&F, "extract_video_context", args, &ok, text), 0);
-	return ok;
-}
-
-/* A call that must succeed; returns its Markdown. */
-static char *watch_ok(const char *args)
-{
-	char *text = fx_call_expect(&F, "extract_video_context", args, 1, NULL);
-
-	assert_non_null(text);
-	return text;
-}
-
-/* A call that must fail with want in its text. */
-static void watch_fails(const char *args, const char *want)
-{
-	char *text = fx_call_expect(&F, "extract_video_context", args, 0, want);
-
-	assert_non_null(text);
-	free(text);
-}
-
-static size_t count_of(const char *kind)
-{
-	json_t *r = fg_records_of(&G, kind);
-	size_t n = json_array_size(r);
-
-	json_decref(r);
-	return n;
-}
-
-/* {"video_url":URL,...} for the fake's /video/NAME. */
-static char *url_args(const char *name, const char *intent)
-{
-	char *out = malloc(400);
-
-	assert_non_null(out);
-	snprintf(out, 400, "{\"video_url\":\"%s/video/%s\",\"intent\":\"%s\",\"goal\":\"the setup steps\"}",
-		 G.base_url, name, intent);
-	return out;
-}
-
-static char *file_args(const char *path)
-{
-	char *out = malloc(400);
-
-	assert_non_null(out);
-	snprintf(out, 400, "{\"local_file\":\"%s\",\"localFileConsent\":true,\"intent\":\"tutorial\","
-		 "\"goal\":\"the commands\"}", path);
-	return out;
-}
+#include "video_rig.h"
 
 /* ---- tests ----------------------------------------------------------------- */
 
@@ -390,280 +293,6 @@ static void test_redirect_to_local(void **state)
 	close(fd);
 }
 
-/* Checks the upload of the clip: start, the chunks in order, the bytes. */
-static void check_upload(const char *const *commands, const long long *offsets, size_t n)
-{
-	json_t *start = fg_records_of(&G, "upload-start"), *ups = fg_records_of(&G, "upload"), *last;
-
-	assert_int_equal(json_array_size(start), 1);
-	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/mp4");
-	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "clip.mp4");
-	assert_string_equal(fg_str(json_array_get(start, 0), "apiKey"), KEY);
-	assert_int_equal(fg_int(json_array_get(start, 0), "size"), CLIP_BYTES);
-	assert_int_equal(json_array_size(ups), n);
-	for (size_t i = 0; i < n; i++) {
-		assert_string_equal(fg_str(json_array_get(ups, i), "command"), commands[i]);
-		assert_int_equal(fg_int(json_array_get(ups, i), "offset"), offsets[i]);
-	}
-	last = json_array_get(ups, n - 1);
-	assert_int_equal(fg_int(last, "size"), CLIP_BYTES);
-	assert_string_equal(fg_str(last, "sha256"), clip_sha);
-	json_decref(start);
-	json_decref(ups);
-}
-
-static void test_local_file_upload(void **state)
-{
-	static const char *const cmds[] = { "upload", "upload", "upload, finalize" };
-	static const long long offs[] = { 0, CHUNK, 2 * CHUNK };
-	char *args = file_args(clip), *md;
-	json_t *gets, *vid, *del, *all;
-	size_t i, at_video = 0, at_delete = 0;
-
-	(void)state;
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":2}");
-	md = watch_ok(args);
-	assert_non_null(strstr(md, "- Source: "));
-	assert_non_null(strstr(md, clip));
-	free(md);
-	check_upload(cmds, offs, 3);
-	/* PROCESSING, PROCESSING, ACTIVE: then the video is named by its uri. */
-	gets = fg_records_of(&G, "file-get");
-	assert_int_equal(json_array_size(gets), 3);
-	assert_string_equal(fg_str(json_array_get(gets, 0), "state"), "PROCESSING");
-	assert_string_equal(fg_str(json_array_get(gets, 2), "state"), "ACTIVE");
-	vid = fg_records_of(&G, "video");
-	assert_int_equal(json_array_size(vid), 1);
-	assert_non_null(strstr(fg_str(json_array_get(vid, 0), "fileUri"), "/v1beta/files/"));
-	assert_string_equal(fg_str(json_array_get(vid, 0), "fileMimeType"), "video/mp4");
-	assert_int_equal(fg_int(json_array_get(vid, 0), "status"), 200);
-	/* Deleted afterwards, after the analysis. */
-	del = fg_records_of(&G, "file-delete");
-	assert_int_equal(json_array_size(del), 1);
-	assert_string_equal(fg_str(json_array_get(del, 0), "fileName"), fg_str(json_array_get(gets, 0), "fileName"));
-	assert_int_equal(fg_int(json_array_get(del, 0), "status"), 200);
-	all = fg_records(&G);
-	for (i = 0; i < json_array_size(all); i++) {
-		if (strcmp(fg_str(json_array_get(all, i), "kind"), "video") == 0)
-			at_video = i;
-		if (strcmp(fg_str(json_array_get(all, i), "kind"), "file-delete") == 0)
-			at_delete = i;
-	}
-	assert_true(at_delete > at_video);
-	json_decref(all);
-	json_decref(gets);
-	json_decref(vid);
-	json_decref(del);
-	free(args);
-}
-
-/* The second chunk fails: the client asks where the upload stands and
- * goes on from the offset the server gives, so no byte arrives twice and
- * none is missing (the SHA-256 of what the server assembled). */
-static void test_upload_resumes(void **state)
-{
-	static const char *const kept_cmds[] = { "upload", "upload", "upload, finalize" };
-	static const long long kept_offs[] = { 0, CHUNK, 2 * CHUNK };
-	static const char *const lost_cmds[] = { "upload", "upload", "upload", "upload, finalize" };
-	static const long long lost_offs[] = { 0, CHUNK, CHUNK, 2 * CHUNK };
-	char *args = file_args(clip);
-	json_t *ups;
-
-	(void)state;
-	/* Stored before the failure: the next request starts after it. */
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"rules\":[{\"kind\":\"upload\",\"times\":1},"
-		"{\"kind\":\"upload\",\"times\":1,\"status\":503,\"keep\":true}]}");
-	free(watch_ok(args));
-	check_upload(kept_cmds, kept_offs, 3);
-	ups = fg_records_of(&G, "upload");
-	assert_int_equal(fg_int(json_array_get(ups, 1), "status"), 503);
-	json_decref(ups);
-	assert_int_equal(count_of("upload-query"), 1);
-	assert_int_equal(count_of("file-delete"), 1);
-	/* Lost: the same chunk again. */
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0,\"rules\":[{\"kind\":\"upload\",\"times\":1},"
-		"{\"kind\":\"upload\",\"times\":1,\"status\":500}]}");
-	free(watch_ok(args));
-	check_upload(lost_cmds, lost_offs, 4);
-	assert_int_equal(count_of("upload-query"), 1);
-	/* Failing for good: three tries, then the reason; the session cancelled. */
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"rules\":[{\"kind\":\"upload\",\"status\":503}]}");
-	watch_fails(args, "uploading the local file failed at byte 0: Gemini is overloaded or down (HTTP 503");
-	assert_int_equal(count_of("upload"), 3);
-	assert_int_equal(count_of("upload-cancel"), 1);
-	free(args);
-}
-
-static void test_file_failures(void **state)
-{
-	char *args = file_args(clip);
-
-	(void)state;
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"fileState\":\"FAILED\"}");
-	watch_fails(args, "Gemini could not process the video (state FAILED): Video processing failed");
-	assert_int_equal(count_of("video"), 0);
-	assert_int_equal(count_of("file-delete"), 1);
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"fileState\":\"STUCK\"}");
-	watch_fails(args, "Gemini was still processing the video after 2 s");
-	assert_int_equal(count_of("video"), 0);
-	assert_int_equal(count_of("file-delete"), 1);
-	/* The upload cannot start: nothing to delete, the reason given. */
-	control("{\"rules\":[{\"kind\":\"upload-start\",\"status\":400}]}");
-	watch_fails(args, "cannot start the upload: Gemini refused the request (HTTP 400 INVALID_ARGUMENT)");
-	assert_int_equal(count_of("upload"), 0);
-	free(args);
-}
-
-static void test_consent_and_paths(void **state)
-{
-	char path[300], *args;
-	int fd;
-
-	(void)state;
-	control("{\"videoJson\":" TUTORIAL_JSON "}");
-	snprintf(path, sizeof path, "{\"local_file\":\"%s\",\"intent\":\"tutorial\",\"goal\":\"g\"}", clip);
-	watch_fails(path, "only with \"localFileConsent\": true");
-	snprintf(path, sizeof path, "{\"local_file\":\"%s\",\"localFileConsent\":false,\"intent\":\"tutorial\","
-		 "\"goal\":\"g\"}", clip);
-	watch_fails(path, "only with \"localFileConsent\": true");
-	watch_fails("{\"local_file\":\"clip.mp4\",\"localFileConsent\":true,\"intent\":\"tutorial\",\"goal\":\"g\"}",
-		    "must be an absolute path");
-	watch_fails("{\"local_file\":\"~/clip.mp4\",\"localFileConsent\":true,\"intent\":\"tutorial\",\"goal\":\"g\"}",
-		    "must be an absolute path");
-	watch_fails("{\"local_file\":\"/a.mp4\",\"localFileConsent\":\"yes\",\"intent\":\"tutorial\",\"goal\":\"g\"}",
-		    "\"localFileConsent\" must be true or false");
-	snprintf(path, sizeof path, "%s/missing.mp4", gdir);
-	args = file_args(path);
-	watch_fails(args, "there is no such file");
-	free(args);
-	snprintf(path, sizeof path, "%s/folder.mp4", gdir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	args = file_args(path);
-	watch_fails(args, "is a folder, not a regular file");
-	free(args);
-	snprintf(path, sizeof path, "%s/empty.webm", gdir);
-	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0600)) >= 0);
-	close(fd);
-	args = file_args(path);
-	watch_fails(args, "is empty");
-	free(args);
-	snprintf(path, sizeof path, "%s/notes.txt", gdir);
-	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0600)) >= 0);
-	assert_int_equal(write(fd, "x", 1), 1);
-	close(fd);
-	args = file_args(path);
-	watch_fails(args, "is not a video type Gemini reads; the name must end in one of .mp4");
-	free(args);
-	snprintf(path, sizeof path, "%s/locked.mp4", gdir);
-	assert_true((fd = open(path, O_CREAT | O_WRONLY, 0000)) >= 0);
-	assert_int_equal(write(fd, "x", 1), 1);
-	close(fd);
-	if (geteuid() != 0) { /* root reads any file */
-		args = file_args(path);
-		watch_fails(args, "Permission denied");
-		free(args);
-	}
-	assert_int_equal(fg_started(&G), 0);
-}
-
-/* dir/name with len bytes of data (a string's when len is 0), and with
- * len set 4 KiB of filler after them (a video is more than its header);
- * its path. */
-static char *put_file(const char *name, const char *data, size_t len)
-{
-	int pad = len > 0;
-
-	char *path = malloc(300);
-	FILE *f;
-
-	assert_non_null(path);
-	snprintf(path, 300, "%s/%s", gdir, name);
-	len = len ? len : strlen(data);
-	assert_non_null(f = fopen(path, "wb"));
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	for (int i = 0; pad && i < 4096; i++)
-		assert_int_equal(fputc(i & 0xff, f), i & 0xff);
-	assert_int_equal(fclose(f), 0);
-	return path;
-}
-
-/* The link dir/name to target; its path. */
-static char *put_link(const char *name, const char *target)
-{
-	char *path = malloc(300);
-
-	assert_non_null(path);
-	snprintf(path, 300, "%s/%s", gdir, name);
-	assert_int_equal(symlink(target, path), 0);
-	return path;
-}
-
-/* What a local file holds decides, not its name: a link named like a
- * video to another kind of file, and a file named like a video that is
- * none, are refused before anything is sent, saying which file it is; a
- * link to a real video uploads the file it leads to, under that file's
- * name, with the type its bytes say. */
-static void test_local_file_contents(void **state)
-{
-	char *notes = put_file("notes.md", "# my notes\nssh-ed25519 AAAA... me@host\n", 0);
-	char *fake = put_file("fake.mp4", "this is text, not a video\n", 0);
-	char *mkv = put_file("film.webm", MKV_HEAD, sizeof MKV_HEAD - 1);
-	char *webm = put_file("real.webm", WEBM_HEAD, sizeof WEBM_HEAD - 1);
-	char *links[] = { put_link("x.mp4", notes), put_link("talk.mp4", webm), put_link("clip-link.mp4", clip),
-			  put_link("passwd.mov", "/etc/passwd") };
-	char *args, want[700];
-	json_t *start;
-
-	(void)state;
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
-	args = file_args(links[0]);
-	snprintf(want, sizeof want, "local_file \"%s\" (which is \"%s\") is not a video: its contents are none of the "
-		 "video types Gemini reads (MP4, QuickTime, 3GPP, WebM, AVI, FLV, MPEG, WMV), whatever its name says",
-		 links[0], notes);
-	watch_fails(args, want);
-	free(args);
-	if (access("/etc/passwd", R_OK) == 0) {
-		args = file_args(links[3]);
-		watch_fails(args, "(which is \"/etc/passwd\") is not a video");
-		free(args);
-	}
-	args = file_args(fake);
-	snprintf(want, sizeof want, "local_file \"%s\" is not a video: its contents are none", fake);
-	watch_fails(args, want);
-	free(args);
-	args = file_args(mkv);
-	watch_fails(args, "film.webm\" is a Matroska (MKV) video, a type Gemini does not read");
-	free(args);
-	assert_int_equal(fg_started(&G), 0);
-
-	/* A link to a real video: the clip, as the clip. */
-	args = file_args(links[2]);
-	free(watch_ok(args));
-	free(args);
-	start = fg_records_of(&G, "upload-start");
-	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "clip.mp4");
-	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/mp4");
-	json_decref(start);
-	start = fg_records_of(&G, "upload");
-	assert_string_equal(fg_str(json_array_get(start, json_array_size(start) - 1), "sha256"), clip_sha);
-	json_decref(start);
-	/* Named .mp4, a WebM file: sent as what it is. */
-	control("{\"videoJson\":" TUTORIAL_JSON ",\"processingPolls\":0}");
-	args = file_args(links[1]);
-	free(watch_ok(args));
-	free(args);
-	start = fg_records_of(&G, "upload-start");
-	assert_string_equal(fg_str(json_array_get(start, 0), "displayName"), "real.webm");
-	assert_string_equal(fg_str(json_array_get(start, 0), "uploadMime"), "video/webm");
-	json_decref(start);
-	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
-		free(links[i]);
-	free(notes);
-	free(fake);
-	free(mkv);
-	free(webm);
-}
-
 static void test_analysis_errors(void **state)
 {
 	char *args = url_args("talk.mp4", "tutorial");
@@ -891,89 +520,6 @@ static void test_local_addresses_refused(void **state)
 	assert_int_equal(fg_started(&G), 0);
 }
 
-/* ---- fixture --------------------------------------------------------------- */
-
-/* CLIP_BYTES of a pattern no two chunks share after an MP4 file's first
- * box (ftyp, brand isom, as ffmpeg writes it), and its SHA-256. */
-static int make_clip(void)
-{
-	unsigned char *b = malloc(CLIP_BYTES);
-	FILE *f;
-	int rc;
-
-	if (!b)
-		return -1;
-	for (size_t i = 0; i < CLIP_BYTES; i++)
-		b[i] = (unsigned char)((i * 2654435761u) >> 13);
-	memcpy(b, MP4_HEAD, sizeof MP4_HEAD - 1);
-	snprintf(clip, sizeof clip, "%s/clip.mp4", gdir);
-	hb_sha256_hex(b, CLIP_BYTES, clip_sha);
-	rc = (f = fopen(clip, "wb")) && fwrite(b, 1, CLIP_BYTES, f) == CLIP_BYTES ? 0 : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	free(b);
-	return rc;
-}
-
-/* The broker with svc-video as deployed, with `workers` threads when
- * not 0, and the fake.  With fake_web, video URLs may lead to the fake's
- * port (HB_VIDEO_ALLOW_LOOPBACK_PORT, for its test web server), and a
- * proxy is named (the fake) for every host but 127.0.0.1 and localhost,
- * which the look at a video URL must not use. */
-static int start(int workers, int fake_web)
-{
-	const char *env[] = { "HB_VIDEO_BACKOFF_MS=50", "HB_GEMINI_TIMEOUT_MS=20000", "HB_VIDEO_CHUNK_BYTES=262144",
-			      "HB_VIDEO_POLL_MS=20", "HB_VIDEO_POLL_MAX_MS=100", "HB_VIDEO_PROCESSING_MS=2000",
-			      "https_proxy=http://127.0.0.1:@PORT@", "http_proxy=http://127.0.0.1:@PORT@",
-			      "no_proxy=127.0.0.1,localhost", fake_web ? "HB_VIDEO_ALLOW_LOOPBACK_PORT=@PORT@" : NULL,
-			      NULL };
-	/* svc-sessions too: a run opens only on a session it knows. */
-	char *video = fx_deployed_service("svc-video"), *sessions = fx_deployed_service("svc-sessions");
-	char *conf = video && sessions ? malloc(strlen(video) + strlen(sessions) + 2) : NULL, *c;
-	int rc;
-
-	if (video && workers) {
-		/* "concurrency = N" becomes "concurrency = workers" (one digit). */
-		if (!(c = strstr(video, "concurrency = ")) || c[14] < '1' || c[14] > '9' || c[15] != '\n' ||
-		    workers > 9) {
-			fprintf(stderr, "svc-video's concurrency line is not one digit: the test cannot set it\n");
-			free(video);
-			free(sessions);
-			free(conf);
-			return -1;
-		}
-		c[14] = (char)('0' + workers);
-	}
-	if (conf)
-		sprintf(conf, "%s\n%s", video, sessions);
-	snprintf(gdir, sizeof gdir, "/tmp/hbvideo.XXXXXX");
-	rc = conf ? fg_fixture_start(&G, &F, gdir, conf, env, KEY) : -1;
-	free(conf);
-	free(video);
-	free(sessions);
-	return rc == 0 ? make_clip() : rc;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return start(0, 1);
-}
-
-/* One worker thread, so every call of the group runs on the same thread,
- * and the loopback port left out, as everywhere but in tests. */
-static int setup_strict(void **state)
-{
-	(void)state;
-	return start(1, 0);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return fg_fixture_stop(&G, &F, gdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -981,11 +527,6 @@ int main(void)
 		cmocka_unit_test(test_argument_refusals),
 		cmocka_unit_test(test_video_url_types),
 		cmocka_unit_test(test_redirect_to_local),
-		cmocka_unit_test(test_local_file_upload),
-		cmocka_unit_test(test_upload_resumes),
-		cmocka_unit_test(test_file_failures),
-		cmocka_unit_test(test_consent_and_paths),
-		cmocka_unit_test(test_local_file_contents),
 		cmocka_unit_test(test_analysis_errors),
 		cmocka_unit_test(test_cancel),
 	};
@@ -994,7 +535,7 @@ int main(void)
 		cmocka_unit_test(test_failed_reason_is_its_own),
 		cmocka_unit_test(test_local_addresses_refused),
 	};
-	int failed = ck_run_group_tests_name("with the fake web server", tests, setup, teardown);
+	int failed = ck_run_group_tests_name("with the fake web server", tests, video_setup, video_teardown);
 
-	return failed + ck_run_group_tests_name("one worker, no loopback port", strict, setup_strict, teardown);
+	return failed + ck_run_group_tests_name("one worker, no loopback port", strict, video_setup_strict, video_teardown);
 }

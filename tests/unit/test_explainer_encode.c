@@ -30,75 +30,12 @@
 #include "../../svc-explainer/encode.h"
 #include "../../svc-explainer/frame.h"
 #include "../../svc-explainer/output.h"
+#include "../harness/folder.h"
 
 #define FPS 30
 #define NARRATION_RATE 24000
 
 static const struct encoder_settings SETTINGS = { "veryfast", 23, 0 };
-
-struct folder {
-	char path[64];
-};
-
-static int make_folder(void **state)
-{
-	struct folder *f = malloc(sizeof *f);
-
-	if (!f)
-		return -1;
-	snprintf(f->path, sizeof f->path, "/tmp/hb-encode-test.XXXXXX");
-	if (!mkdtemp(f->path)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int remove_folder(void **state)
-{
-	struct folder *f = *state;
-	char cmd[128];
-	int rc;
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->path);
-	rc = system(cmd);
-	free(f);
-	return rc == 0 ? 0 : -1;
-}
-
-static char *path_in(const struct folder *f, const char *name)
-{
-	size_t len = strlen(f->path) + strlen(name) + 2;
-	char *p = malloc(len);
-
-	assert_non_null(p);
-	snprintf(p, len, "%s/%s", f->path, name);
-	return p;
-}
-
-/* Names in the folder other than "." and "..". */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -411,8 +348,8 @@ static void check_sound(const char *path, long frames, double narration_s, long 
 
 static void test_encode_mp4(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4"), types[16][5];
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4"), types[16][5];
 	size_t n;
 	float *track = two_scene_track(30, 0.5, 30, &n);
 	json_t *j;
@@ -420,7 +357,7 @@ static void test_encode_mp4(void **state)
 
 	encode_to(target, 60, track, n, 0);
 	free(track);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	j = probe(target);
 	check_stream_tags(j, 60);
 	assert_true(fabs(atof(field(json_object_get(j, "format"), "duration")) - 2.0) <= 1.0 / FPS);
@@ -442,8 +379,8 @@ static void test_encode_mp4(void **state)
  * short last frame still reaches the file. */
 static void test_encode_odd_length(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "odd.mp4");
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "odd.mp4");
 	size_t n;
 	float *track = two_scene_track(7, 0.2, 0, &n);
 	json_t *j;
@@ -460,8 +397,8 @@ static void test_encode_odd_length(void **state)
 
 static void test_encoder_errors(void **state)
 {
-	struct folder *f = *state;
-	char *missing = path_in(f, "nowhere/video.mp4"), *path = path_in(f, "e.mp4"), err[512], want[128];
+	struct fx_folder *f = *state;
+	char *missing = fx_path_in(f->path, "nowhere/video.mp4"), *path = fx_path_in(f->path, "e.mp4"), err[512], want[128];
 	struct encoder_settings bad = SETTINGS;
 	uint8_t *yuv = calloc(1, FRAME_YUV_SIZE);
 	float pcm[3200] = { 0 };
@@ -580,7 +517,7 @@ static void child_write_failure(const char *target, int fd)
 
 static void test_write_failure(void **state)
 {
-	struct folder *f = *state;
+	struct fx_folder *f = *state;
 	char target[128], msg[512];
 	int p[2], status;
 	ssize_t len;
@@ -588,7 +525,7 @@ static void test_write_failure(void **state)
 
 	/* On the stack: the child checks its own leaks at exit. */
 	snprintf(target, sizeof target, "%s/full.mp4", f->path);
-	write_file(target, OLD_VIDEO);
+	fx_write_file(target, OLD_VIDEO);
 	assert_int_equal(pipe(p), 0);
 	assert_true((pid = fork()) >= 0);
 	if (pid == 0) {
@@ -605,7 +542,7 @@ static void test_write_failure(void **state)
 		fail_msg("the child ended with status %d: %s", status, msg);
 	assert_non_null(strstr(msg, "File too large"));
 	assert_target_untouched(target, 1);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 }
 
 /* The child of the kill test: encodes endlessly noisy frames into target
@@ -639,9 +576,9 @@ static _Noreturn void child_encode_forever(const char *target, int fd)
 	_exit(3); /* never killed: the test fails */
 }
 
-static void kill_mid_encode(const struct folder *f, int had_old)
+static void kill_mid_encode(const struct fx_folder *f, int had_old)
 {
-	char *target = path_in(f, "killed.mp4"), tmp[512];
+	char *target = fx_path_in(f->path, "killed.mp4"), tmp[512];
 	struct output o;
 	struct stat st;
 	int p[2], status;
@@ -650,7 +587,7 @@ static void kill_mid_encode(const struct folder *f, int had_old)
 	char err[256];
 
 	if (had_old)
-		write_file(target, OLD_VIDEO);
+		fx_write_file(target, OLD_VIDEO);
 	assert_int_equal(pipe(p), 0);
 	assert_true((pid = fork()) >= 0);
 	if (pid == 0) {
@@ -674,7 +611,7 @@ static void kill_mid_encode(const struct folder *f, int had_old)
 	assert_int_equal(stat(tmp, &st), -1);
 	output_abort(&o);
 	assert_target_untouched(target, had_old);
-	assert_int_equal(entries(f->path), had_old ? 1 : 0);
+	assert_int_equal(fx_entries(f->path), had_old ? 1 : 0);
 	free(target);
 }
 
@@ -691,12 +628,12 @@ static void test_sigkill_keeps_old_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_encode_mp4, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_encode_odd_length, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_encoder_errors, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_write_failure, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_sigkill_without_old_file, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_sigkill_keeps_old_file, make_folder, remove_folder),
+		cmocka_unit_test_setup_teardown(test_encode_mp4, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_encode_odd_length, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_encoder_errors, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_write_failure, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_sigkill_without_old_file, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_sigkill_keeps_old_file, fx_folder_make, fx_folder_remove),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

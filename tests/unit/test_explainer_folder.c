@@ -7,12 +7,10 @@
  * problem, and several problems are all reported.
  * Each test writes its fixtures into its own mkdtemp folder.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,8 @@
 #include "../../svc-explainer/limits.h"
 #include "../../svc-explainer/narration.h"
 #include "../../svc-speech/wav.h"
+#include "../harness/explainer_env.h"
+#include "../harness/folder.h"
 
 struct fixture {
 	char dir[64];
@@ -46,19 +46,10 @@ static int make_dirs(void **state)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int remove_dirs(void **state)
 {
 	struct fixture *f = *state;
-	int r = nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS) | nftw(f->outside, remove_entry, 8,
-									    FTW_DEPTH | FTW_PHYS);
+	int r = fx_remove_tree(f->dir) | fx_remove_tree(f->outside);
 
 	explainer_free(&f->e);
 	problems_free(&f->p);
@@ -128,19 +119,6 @@ static void write_wav(const char *dir, const char *name, unsigned rate, unsigned
 	free(b);
 }
 
-/* A WAV as svc-speech writes it, of n silent samples, renamed to NAME. */
-static void write_speech_wav(const char *dir, const char *name, size_t n)
-{
-	struct speech_wav w;
-	char err[256], to[256];
-
-	assert_int_equal(speech_wav_open(&w, dir, "speech", 24000, err, sizeof err), 0);
-	assert_int_equal(speech_wav_silence(&w, n, err, sizeof err), 0);
-	assert_int_equal(speech_wav_finish(&w, err, sizeof err), 0);
-	snprintf(to, sizeof to, "%s/%s", dir, name);
-	assert_int_equal(rename(w.path, to), 0);
-}
-
 /* Whether a problem on FILE at LINE (-1: any line) contains TEXT; on no,
  * the list is printed so a failing test shows what was reported. */
 static int has(const struct problems *p, const char *file, int line, const char *text)
@@ -174,7 +152,7 @@ static void test_good_folder(void **state)
 	write_text(f->dir, "real.svg", "<svg/>");
 	snprintf(link, sizeof link, "%s/02-how.svg", f->dir);
 	assert_int_equal(symlink("real.svg", link), 0); /* a link inside the folder is fine */
-	write_speech_wav(f->dir, "01-intro.wav", 24000 * 8); /* 8 s: fits 8.1 s */
+	fx_speech_wav(f->dir, "01-intro.wav", 24000 * 8); /* 8 s: fits 8.1 s */
 	write_text(f->dir, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [\n"
 		   "  { \"svg\": \"01-intro.svg\", \"narration\": \"01-intro.wav\", \"duration\": 8.1 },\n"
@@ -354,8 +332,8 @@ static void test_narration_too_long(void **state)
 	struct fixture *f = *state;
 
 	write_text(f->dir, "a.svg", "<svg/>");
-	write_speech_wav(f->dir, "02.wav", 24000 * 94 / 10);       /* 9.4 s */
-	write_speech_wav(f->dir, "fits.wav", 24000 * 8 + 800);     /* 8 s and one frame */
+	fx_speech_wav(f->dir, "02.wav", 24000 * 94 / 10);       /* 9.4 s */
+	fx_speech_wav(f->dir, "fits.wav", 24000 * 8 + 800);     /* 8 s and one frame */
 	write_text(f->dir, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 8.01, \"narration\": \"fits.wav\" },\n"
@@ -432,7 +410,7 @@ static void test_narration_read(void **state)
 		assert_int_equal(pcm[i], (int)i * 7 - 1000); /* negative and positive */
 	free(pcm);
 
-	write_speech_wav(f->dir, "speech.wav", 0); /* no samples at all */
+	fx_speech_wav(f->dir, "speech.wav", 0); /* no samples at all */
 	snprintf(path, sizeof path, "%s/speech.wav", f->dir);
 	assert_int_equal(narration_read(path, &pcm, &n, err, sizeof err), 0);
 	assert_int_equal(n, 0);

@@ -24,6 +24,7 @@
 #include "../../svc-explainer/problems.h"
 #include "../../svc-explainer/scene.h"
 #include "../harness/group.h"
+#include "../harness/explainer_env.h"
 
 #define GOLDEN_DIR "tests/explainer/golden/"
 /* Per channel, out of 255: what a rounding change may move a pixel by. */
@@ -163,24 +164,6 @@ static void test_layers_draw_the_same_pixels(void **state)
 	framer_free(layered);
 }
 
-static int setup(void **state)
-{
-	char err[512];
-
-	(void)state;
-	xmlInitParser();
-	if (fonts_setup(err, sizeof err) < 0)
-		fail_msg("%s", err);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	xmlCleanupParser();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,5 +171,5 @@ int main(void)
 		cmocka_unit_test(test_golden_frames_tell_times_apart),
 		cmocka_unit_test(test_layers_draw_the_same_pixels),
 	};
-	return ck_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }

@@ -22,72 +22,10 @@
 #include <cmocka.h>
 
 #include "../../svc-explainer/output.h"
+#include "../harness/folder.h"
 
 #define OLD_VIDEO "an older video that must survive\n"
 #define NEW_VIDEO "the new video\n"
-
-struct folder {
-	char path[64];
-};
-
-static int make_folder(void **state)
-{
-	struct folder *f = malloc(sizeof *f);
-
-	if (!f)
-		return -1;
-	snprintf(f->path, sizeof f->path, "/tmp/hb-output-test.XXXXXX");
-	if (!mkdtemp(f->path)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int remove_folder(void **state)
-{
-	struct folder *f = *state;
-	char cmd[256];
-	int rc;
-
-	snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' && rm -rf '%s'", f->path, f->path);
-	rc = system(cmd);
-	free(f);
-	return rc == 0 ? 0 : -1;
-}
-
-static char *path_in(const struct folder *f, const char *name)
-{
-	size_t len = strlen(f->path) + strlen(name) + 2;
-	char *p = malloc(len);
-
-	assert_non_null(p);
-	snprintf(p, len, "%s/%s", f->path, name);
-	return p;
-}
-
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-}
 
 /* The file's whole content equals text (NULL: the file does not exist). */
 static void assert_content(const char *path, const char *text)
@@ -109,8 +47,8 @@ static void assert_content(const char *path, const char *text)
 
 static void test_temporary_file(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4"), want[128], err[256];
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4"), want[128], err[256];
 	struct output o;
 	struct stat st;
 	size_t len;
@@ -129,49 +67,49 @@ static void test_temporary_file(void **state)
 	output_abort(&o);
 	assert_null(o.tmp);
 	output_abort(&o); /* twice is harmless */
-	assert_int_equal(entries(f->path), 0);
+	assert_int_equal(fx_entries(f->path), 0);
 	free(target);
 }
 
 /* A relative target: the temporary file is in the current folder. */
 static void test_relative_target(void **state)
 {
-	struct folder *f = *state;
-	char cwd[4096], err[256], *target = path_in(f, "plain.mp4");
+	struct fx_folder *f = *state;
+	char cwd[4096], err[256], *target = fx_path_in(f->path, "plain.mp4");
 	struct output o;
 
 	assert_non_null(getcwd(cwd, sizeof cwd));
 	assert_int_equal(chdir(f->path), 0);
 	assert_int_equal(output_begin(&o, "plain.mp4", err, sizeof err), 0);
 	assert_int_equal(strncmp(o.tmp, "./.plain.mp4.hb-", 16), 0);
-	write_file(o.tmp, NEW_VIDEO);
+	fx_write_file(o.tmp, NEW_VIDEO);
 	assert_int_equal(output_commit(&o, err, sizeof err), 0);
 	assert_int_equal(chdir(cwd), 0);
 	assert_content(target, NEW_VIDEO);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	free(target);
 }
 
 static void test_abort_keeps_target(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4"), err[256];
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4"), err[256];
 	struct output o;
 
 	/* No file before: none after. */
 	assert_int_equal(output_begin(&o, target, err, sizeof err), 0);
-	write_file(o.tmp, "half a video");
+	fx_write_file(o.tmp, "half a video");
 	output_abort(&o);
 	assert_content(target, NULL);
-	assert_int_equal(entries(f->path), 0);
+	assert_int_equal(fx_entries(f->path), 0);
 	/* An old file: the same bytes after. */
-	write_file(target, OLD_VIDEO);
+	fx_write_file(target, OLD_VIDEO);
 	assert_int_equal(output_begin(&o, target, err, sizeof err), 0);
-	write_file(o.tmp, "half a video");
+	fx_write_file(o.tmp, "half a video");
 	assert_content(target, OLD_VIDEO);
 	output_abort(&o);
 	assert_content(target, OLD_VIDEO);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	free(target);
 }
 
@@ -184,7 +122,7 @@ static void commit_under(const char *target, mode_t mask)
 
 	if (output_begin(&o, target, err, sizeof err) < 0)
 		fail_msg("%s", err);
-	write_file(o.tmp, NEW_VIDEO);
+	fx_write_file(o.tmp, NEW_VIDEO);
 	if (output_commit(&o, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	umask(old);
@@ -198,15 +136,15 @@ static void commit_under(const char *target, mode_t mask)
 
 static void test_commit_replaces(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4");
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4");
 
-	write_file(target, OLD_VIDEO);
+	fx_write_file(target, OLD_VIDEO);
 	commit_under(target, 022);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	commit_under(target, 077);
 	commit_under(target, 002);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	free(target);
 }
 
@@ -214,22 +152,22 @@ static void test_commit_replaces(void **state)
  * says why, removes its temporary file and leaves the folder alone. */
 static void test_commit_failure(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4"), *inside = path_in(f, "video.mp4/keep"), err[512];
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4"), *inside = fx_path_in(f->path, "video.mp4/keep"), err[512];
 	struct output o;
 	struct stat st;
 
 	assert_int_equal(output_begin(&o, target, err, sizeof err), 0);
-	write_file(o.tmp, NEW_VIDEO);
+	fx_write_file(o.tmp, NEW_VIDEO);
 	assert_int_equal(mkdir(target, 0700), 0);
-	write_file(inside, OLD_VIDEO);
+	fx_write_file(inside, OLD_VIDEO);
 	assert_int_equal(output_commit(&o, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot move the finished video to"));
 	assert_null(o.tmp);
 	assert_int_equal(stat(target, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_content(inside, OLD_VIDEO);
-	assert_int_equal(entries(f->path), 1);
+	assert_int_equal(fx_entries(f->path), 1);
 	free(target);
 	free(inside);
 }
@@ -246,23 +184,23 @@ static pid_t dead_pid(void)
 	return pid;
 }
 
-static void make_leftover(const struct folder *f, const char *target_name, const char *pid_and_rest)
+static void make_leftover(const struct fx_folder *f, const char *target_name, const char *pid_and_rest)
 {
 	char name[256], *path;
 
 	snprintf(name, sizeof name, ".%s.hb-%s", target_name, pid_and_rest);
-	path = path_in(f, name);
-	write_file(path, "leftover");
+	path = fx_path_in(f->path, name);
+	fx_write_file(path, "leftover");
 	free(path);
 }
 
-static int exists(const struct folder *f, const char *target_name, const char *pid_and_rest)
+static int exists(const struct fx_folder *f, const char *target_name, const char *pid_and_rest)
 {
 	char name[256], *path;
 	int ok;
 
 	snprintf(name, sizeof name, ".%s.hb-%s", target_name, pid_and_rest);
-	path = path_in(f, name);
+	path = fx_path_in(f->path, name);
 	ok = access(path, F_OK) == 0;
 	free(path);
 	return ok;
@@ -270,8 +208,8 @@ static int exists(const struct folder *f, const char *target_name, const char *p
 
 static void test_leftovers(void **state)
 {
-	struct folder *f = *state;
-	char *target = path_in(f, "video.mp4"), dead[64], dead_tmp[64], live[64], err[256];
+	struct fx_folder *f = *state;
+	char *target = fx_path_in(f->path, "video.mp4"), dead[64], dead_tmp[64], live[64], err[256];
 	int gate[2], status;
 	struct output o;
 	pid_t child, gone = dead_pid();
@@ -303,7 +241,7 @@ static void test_leftovers(void **state)
 	assert_true(exists(f, "video.mp4", "12x-a1B2c3.part"));
 	assert_true(exists(f, "video.mp4", "0-a1B2c3.part"));
 	output_abort(&o);
-	assert_int_equal(entries(f->path), 5);
+	assert_int_equal(fx_entries(f->path), 5);
 
 	close(gate[1]);
 	assert_int_equal(waitpid(child, &status, 0), child);
@@ -325,18 +263,18 @@ static void expect_refusal(const char *target, const char *says)
 
 static void test_unusable_targets(void **state)
 {
-	struct folder *f = *state;
-	char *missing = path_in(f, "nowhere/video.mp4"), *file = path_in(f, "file.txt"),
-	     *under_file = path_in(f, "file.txt/video.mp4"), *dir = path_in(f, "sub"), *slash = path_in(f, "sub/");
+	struct fx_folder *f = *state;
+	char *missing = fx_path_in(f->path, "nowhere/video.mp4"), *file = fx_path_in(f->path, "file.txt"),
+	     *under_file = fx_path_in(f->path, "file.txt/video.mp4"), *dir = fx_path_in(f->path, "sub"), *slash = fx_path_in(f->path, "sub/");
 
 	expect_refusal(missing, "does not exist");
-	write_file(file, "x");
+	fx_write_file(file, "x");
 	expect_refusal(under_file, "is not a folder");
 	assert_int_equal(mkdir(dir, 0700), 0);
 	expect_refusal(dir, "is a folder; give the path of the video file");
 	expect_refusal(slash, "names no file");
 	expect_refusal("", "names no file");
-	assert_int_equal(entries(f->path), 2);
+	assert_int_equal(fx_entries(f->path), 2);
 	free(missing);
 	free(file);
 	free(under_file);
@@ -348,8 +286,8 @@ static void test_unusable_targets(void **state)
  * in a child that became nobody. */
 static void test_unwritable_folder(void **state)
 {
-	struct folder *f = *state;
-	char *ro = path_in(f, "ro"), *target = path_in(f, "ro/video.mp4");
+	struct fx_folder *f = *state;
+	char *ro = fx_path_in(f->path, "ro"), *target = fx_path_in(f->path, "ro/video.mp4");
 	int status;
 	pid_t pid;
 
@@ -374,7 +312,7 @@ static void test_unwritable_folder(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(entries(ro), 0);
+	assert_int_equal(fx_entries(ro), 0);
 	free(ro);
 	free(target);
 }
@@ -382,14 +320,14 @@ static void test_unwritable_folder(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_temporary_file, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_relative_target, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_abort_keeps_target, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_commit_replaces, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_commit_failure, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_leftovers, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_unusable_targets, make_folder, remove_folder),
-		cmocka_unit_test_setup_teardown(test_unwritable_folder, make_folder, remove_folder),
+		cmocka_unit_test_setup_teardown(test_temporary_file, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_relative_target, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_abort_keeps_target, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_commit_replaces, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_commit_failure, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_leftovers, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_unusable_targets, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test_setup_teardown(test_unwritable_folder, fx_folder_make, fx_folder_remove),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,13 +9,11 @@
  * a <use> bomb and a chain of <use> too deep refused by their counts, and
  * a large scene under the limits loaded.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +24,7 @@
 
 #include "../../svc-explainer/limits.h"
 #include "../../svc-explainer/scene.h"
+#include "../harness/folder.h"
 
 #define NS "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
 #define OPEN "<svg " NS " viewBox=\"0 0 1920 1080\">\n" /* line 1 */
@@ -49,18 +48,10 @@ static int make_dir(void **state)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int remove_dir(void **state)
 {
 	struct fixture *f = *state;
-	int r = nftw(f->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	int r = fx_remove_tree(f->dir);
 
 	scene_free(f->s);
 	problems_free(&f->p);

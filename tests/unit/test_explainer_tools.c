@@ -22,6 +22,7 @@
 #include "../../svc-explainer/worker_tools.h"
 #include "../../svc-explainer/flatdir.h"
 #include "../harness/group.h"
+#include "../harness/explainer_env.h"
 
 static const char *const names[] = { "write_scene", "remove_scene", "read_folder", "check_scenes",
 				     "preview_scene", "contact_sheet", "finish" };
@@ -175,24 +176,6 @@ static void test_brief(void **state)
 	free(b);
 }
 
-static int setup(void **state)
-{
-	char err[512];
-
-	(void)state;
-	xmlInitParser();
-	if (fonts_setup(err, sizeof err) < 0)
-		return fprintf(stderr, "%s\n", err), -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	xmlCleanupParser();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,5 +184,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arguments_checked, make_dir, remove_dir),
 		cmocka_unit_test(test_brief),
 	};
-	return ck_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }
