@@ -43,7 +43,7 @@ DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3
 
 OPT      ?= -O2
 CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall -Wextra -Werror \
-            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon -Iagents \
+            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Icommon -Iagents -iquote lib -iquote ws -iquote gemini \
             $(shell pkg-config --cflags $(PKGS) openssl 2>/dev/null)
 LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -68,6 +68,11 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 COMMON_SRC   := $(wildcard common/*.c)
+# lib/: utilities any program could use, with no hbcode in them.
+UTIL_SRC     := $(wildcard lib/*.c)
+# ws/ and gemini/: the WebSocket client and the Gemini client.
+WS_SRC       := $(wildcard ws/*.c)
+GEMINI_SRC   := $(wildcard gemini/*.c)
 # agents/: what hbcode knows of the two agents it drives (docs/agents.md).
 AGENTS_SRC   := $(wildcard agents/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
@@ -81,6 +86,8 @@ BROWSER_SRC  := $(wildcard svc-browser/*.c)
 SPEECH_SRC   := $(wildcard svc-speech/*.c)
 VIDEO_SRC    := $(wildcard svc-video/*.c)
 EXPLAINER_SRC := $(wildcard svc-explainer/*.c)
+# renderer/: SVG scenes and narration to MP4, linked by hb-explainer and svc-explainer.
+RENDER_SRC   := $(wildcard renderer/*.c)
 TIMELINE_SRC := $(wildcard timeline/*.c)
 UNIT_SRC     := $(wildcard tests/unit/test_*.c)
 ITEST_SRC    := $(wildcard tests/integration/itest_*.c)
@@ -91,6 +98,10 @@ FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIBCOMMON   := $(BUILD)/libhbcommon.a
+LIBUTIL     := $(BUILD)/libhbutil.a
+LIBWS       := $(BUILD)/libws.a
+LIBGEMINI   := $(BUILD)/libgemini.a
+LIBRENDER   := $(BUILD)/librender.a
 LIBAGENTS   := $(BUILD)/libagents.a
 LIBAPPDATA  := $(BUILD)/libappdata.a
 LIBSESSIONS := $(BUILD)/libsessions.a
@@ -135,11 +146,22 @@ npm-deps:
 # header; the fuzz targets run the sessions tools on a database of their own.
 $(BUILD)/obj/svc-sessions/%.o $(BUILD)/obj/svc-messages/%.o $(BUILD)/obj/tests/fuzz/%.o: CFLAGS += -Iappdata
 
+# svc-explainer's files (and the tests of them) include the renderer's headers by name.
+$(BUILD)/obj/svc-explainer/%.o $(BUILD)/obj/tests/%.o: CFLAGS += -iquote renderer
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	$(AR) rcs $@ $^
+$(LIBUTIL): $(call obj,$(UTIL_SRC))
+	$(AR) rcs $@ $^
+$(LIBWS): $(call obj,$(WS_SRC))
+	$(AR) rcs $@ $^
+$(LIBGEMINI): $(call obj,$(GEMINI_SRC))
+	$(AR) rcs $@ $^
+$(LIBRENDER): $(call obj,$(filter-out renderer/cli.c,$(RENDER_SRC)))
 	$(AR) rcs $@ $^
 $(LIBAGENTS): $(call obj,$(AGENTS_SRC))
 	$(AR) rcs $@ $^
@@ -157,7 +179,7 @@ $(LIBALERTS): $(call obj,$(filter-out svc-alerts/main.c,$(ALERTS_SRC)))
 	$(AR) rcs $@ $^
 $(LIBBROWSER): $(call obj,$(filter-out svc-browser/main.c,$(BROWSER_SRC)))
 	$(AR) rcs $@ $^
-$(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/cli.c svc-explainer/main.c,$(EXPLAINER_SRC)))
+$(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/main.c,$(EXPLAINER_SRC)))
 	$(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 	$(AR) rcs $@ $^
@@ -166,36 +188,36 @@ $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
 $(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
 	$(AR) rcs $@ $^
 
-$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON)
+$(BUILD)/svc-sessions: $(call obj,svc-sessions/main.c) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
-$(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDATA) $(LIBCOMMON)
+$(BUILD)/svc-messages: $(call obj,svc-messages/main.c) $(LIBMESSAGES) $(LIBAPPDATA) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(MESSAGES_PKGS))
-$(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBCOMMON)
+$(BUILD)/svc-alerts: $(call obj,svc-alerts/main.c) $(LIBALERTS) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(ALERTS_PKGS)) $(WS_LIBS)
-$(BUILD)/svc-browser: $(call obj,svc-browser/main.c) $(LIBBROWSER) $(LIBCOMMON)
+$(BUILD)/svc-browser: $(call obj,svc-browser/main.c) $(LIBBROWSER) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BROWSER_PKGS)) $(WS_LIBS)
-$(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBCOMMON)
+$(BUILD)/svc-speech: $(call obj,svc-speech/main.c) $(LIBSPEECH) $(LIBGEMINI) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SPEECH_PKGS))
-$(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBCOMMON)
+$(BUILD)/svc-video: $(call obj,svc-video/main.c) $(LIBVIDEO) $(LIBGEMINI) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(VIDEO_PKGS))
-$(BUILD)/hb-explainer: $(call obj,svc-explainer/cli.c) $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/hb-explainer: $(call obj,renderer/cli.c) $(LIBRENDER) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
-$(BUILD)/svc-explainer: $(call obj,svc-explainer/main.c) $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/svc-explainer: $(call obj,svc-explainer/main.c) $(LIBEXPLAINER) $(LIBRENDER) $(LIBAGENTS) $(LIBGEMINI) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS) $(EXPLAINER_PKGS)) -lm
 
-$(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBCOMMON)
+$(BUILD)/tests/svc-echo: $(call obj,tests/echo/svc-echo.c) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The explainer's worker driven alone, for tests/e2e/worker-codex.sh and worker-claude.sh.
-$(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBAGENTS) $(LIBCOMMON)
+$(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEXPLAINER) $(LIBRENDER) $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 # The harness is for the WebSocket tests' fixtures (tls_fixture, node_server,
@@ -203,7 +225,7 @@ $(BUILD)/tests/worker-drive: $(BUILD)/obj/tests/explainer/worker-drive.o $(LIBEX
 # explainer's (folder, explainer_env): an archive, so a test takes only what
 # it calls; before the services' archives, whose code it may call.
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(LIBHARNESS) $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) \
-                       $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+                       $(LIBAPPDATA) $(LIBSPEECH) $(LIBVIDEO) $(LIBEXPLAINER) $(LIBRENDER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) $(TEST_LDLIBS) -lm
 # The broker's sleep is tested alone, on real sockets (broker/ is in no archive).
@@ -214,30 +236,30 @@ $(BUILD)/tests/test_claude_history: $(call obj,bridge/claude_history.c)
 $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call agents/ and common/: the archives again after them, since $^ lists it first)
-$(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 # Tests split by subject share their fixture (tests/unit/*_rig.c), linked
 # into each of them (and the archives again after it, as above).
-$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_rig.c)
-$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_db_rig.c)
+$(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: $(call obj,tests/unit/speech_answer_rig.c)
-$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: $(call obj,tests/unit/workdir_rig.c)
-$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBSPEECH) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBRENDER) $(LIBSPEECH) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: $(call obj,tests/unit/envelope_rig.c)
-$(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: $(call obj,tests/unit/videos_rig.c)
-$(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: LDLIBS := $(LIBEXPLAINER) $(LIBRENDER) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: $(call obj,tests/unit/smil_rig.c)
-$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDLIBS := $(LIBEXPLAINER) $(LIBCOMMON) $(LDLIBS)
+$(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDLIBS := $(LIBEXPLAINER) $(LIBRENDER) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 # The integration tests drive the real programs over sockets: they link
 # the kernel's libraries (and SQLite, to look into appdata.db; libcurl, to
 # ask Chromium's own /json/list), not the services' own.
 # A test split by subject shares its fixture with its siblings
 # (tests/integration/*_rig.c), linked into each of them: the archives come
 # again after it, since $^ lists them first.
-$(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBCOMMON)
+$(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBCOMMON) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
 $(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control: $(call obj,tests/integration/browser_rig.c)
 $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
@@ -248,7 +270,7 @@ $(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,t
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
 FUZZ_LIBS := $(LIBALERTS) $(LIBBROWSER) $(LIBMESSAGES) $(LIBSESSIONS) $(LIBAPPDATA) $(LIBSPEECH) \
-             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON)
+             $(LIBVIDEO) $(LIBEXPLAINER) $(LIBRENDER) $(LIBTIMELINE) $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 $(BUILD)/tests/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
@@ -256,14 +278,14 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) $(WS_LIBS) -lm
 # The speech benchmark times the stitching in-process and starts the fake Gemini.
-$(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBSPEECH) $(LIBHARNESS) $(LIBCOMMON)
+$(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBSPEECH) $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # The browser benchmark starts Chromium and the test pages (the harness)
 # and speaks DevTools to Chromium itself for its baseline
 # (browser_direct.c, WS_LIBS).
 $(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/browser_direct.o \
-                              $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBCOMMON)
+                              $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
 # The scale benchmark times svc-sessions' handler in-process on databases it
@@ -279,17 +301,17 @@ BENCH_SCALE_SRC := tests/bench/bench-scale.c tests/bench/scale_sessions.c tests/
 $(call obj,tests/bench/scale_fill.c tests/bench/scale_sessions_rig.c tests/bench/scale_messages.c \
            tests/bench/scale_broker.c): CFLAGS += -Iappdata
 $(BUILD)/bench/bench-scale: $(call obj,$(BENCH_SCALE_SRC) bridge/deliveries.c) \
-                            $(LIBSESSIONS) $(LIBAPPDATA) $(LIBHARNESS) $(LIBCOMMON)
+                            $(LIBSESSIONS) $(LIBAPPDATA) $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(SESSIONS_PKGS))
 # The broker's benchmark: its clock and percentiles are bench_stats.c's.
-$(BUILD)/bench/bench-broker: $(BUILD)/obj/tests/bench/bench-broker.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBCOMMON)
+$(BUILD)/bench/bench-broker: $(BUILD)/obj/tests/bench/bench-broker.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBEXPLAINER) $(LIBCOMMON)
+$(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBRENDER) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
-$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBCOMMON)
+$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

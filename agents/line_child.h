@@ -2,7 +2,7 @@
  * line_child - an agent's program as a child spoken to in JSON lines, the
  * one engine for everything that drives one (docs/agents.md): codex
  * app-server or the Claude agent host spawned in a process group of its
- * own (common/child.c), its output read in bounded lines (common/lines.c),
+ * own (lib/child.c), its output read in bounded lines (lib/lines.c),
  * requests matched to their answers by id within a deadline and every
  * other line (events, notifications) handed to a callback, and an end
  * that leaves nothing of the group behind.  It serves a poll loop

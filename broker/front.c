@@ -18,7 +18,7 @@
 #include "catalog.h"
 #include "deliver.h"
 #include "intake.h"
-#include "link.h"
+#include "claude_link.h"
 #include "messages.h"
 #include "reply.h"
 #include "run_ops.h"

@@ -1,6 +1,6 @@
 /*
  * spawn - a service's command line and environment, started through
- * common/child.c's child_start (the one fork/exec, with its exec-failure
+ * lib/child.c's child_start (the one fork/exec, with its exec-failure
  * pipe and its async-signal-safe child).
  *
  * The environment a service gets is an allow-list of the broker's

@@ -1,6 +1,6 @@
 /*
  * spawn - the mechanism of supervision: start a service (its command
- * line and environment; the fork/exec is common/child.c's child_start)
+ * line and environment; the fork/exec is lib/child.c's child_start)
  * and describe how a process ended.  The policy (when, how often) is
  * supervise.c's.
  */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../timeline/render.h"
+#include "../timeline/row_text.h"
 #include "timeline_view.h"
 
 int view_init(struct view *v)

@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#include "../timeline/render.h"
+#include "../timeline/row_text.h"
 #include "../timeline/stream.h"
 #include "hbctl.h"
 #include "opfields.h"

@@ -2,7 +2,7 @@
  * link - the device link to the relay, run on svc-alerts' task thread.
  *
  * One loop, poll()-driven, with every timer in one place: the link's
- * socket (common/ws.h), the task's wake pipe (a call spooled an alert or
+ * socket (ws/ws.h), the task's wake pipe (a call spooled an alert or
  * asked for a restart), and the deadlines (settings re-read, reconnect
  * backoff, the relay's ready, pings and their pongs).  Only this thread
  * touches the WebSocket and writes the link's phase; the spool has its

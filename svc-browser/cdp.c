@@ -1,14 +1,14 @@
 /*
  * cdp - the DevTools protocol over one WebSocket, for many calls at once.
  *
- * The WebSocket (common/ws.h) is not thread-safe, so every use of it is
+ * The WebSocket (ws/ws.h) is not thread-safe, so every use of it is
  * under the connection's lock: the reader thread polls without the lock
  * and takes it to read; a call takes it to send and then waits on the
  * condition variable, which the reader broadcasts after every batch of
  * messages.  Waiting is in short slices so that a cancel flag, which
  * nothing signals, is seen within one of them.
  *
- * An answer past CDP_MAX_ANSWER is dropped as it comes (common/ws.h's
+ * An answer past CDP_MAX_ANSWER is dropped as it comes (ws/ws.h's
  * drop_oversized) and fails its own call: one page's huge tree must not
  * end the connection that every session's calls share.
  *

@@ -1,7 +1,7 @@
 /*
  * cdp - one connection to the user's browser over the Chrome DevTools
  * Protocol, shared by every call of svc-browser: the browser's WebSocket
- * (common/ws.h) with tabs reached as flat sessions (Target.attachToTarget
+ * (ws/ws.h) with tabs reached as flat sessions (Target.attachToTarget
  * with flatten), a reader thread that matches answers to the commands
  * waiting for them and keeps the recent events, and calls that wait with
  * a deadline and a cancel flag.

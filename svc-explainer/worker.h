@@ -18,7 +18,7 @@
  * apart from the main agent's.
  *
  * The agent runs in a process group of its own, led by a guard that kills
- * the whole group when svc-explainer dies (common/child.h), so it ends
+ * the whole group when svc-explainer dies (lib/child.h), so it ends
  * with the call, on a cancel, at the deadline and when svc-explainer dies.
  * The process half is worker_proc.c's.  The caller must ignore SIGPIPE
  * (services do: common/service.c).

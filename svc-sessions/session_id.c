@@ -1,6 +1,6 @@
 /*
  * session_id - random session ids from the system's random source
- * (common/random.h).
+ * (lib/random.h).
  */
 #include "session_id.h"
 

@@ -23,7 +23,7 @@
 #include "audio.h"
 
 /* An answer larger than this is not a TTS answer: stop reading.  The
- * limit of the shared Gemini client (common/gemini.c). */
+ * limit of the shared Gemini client (gemini/gemini.c). */
 #define SPEECH_ANSWER_MAX ((size_t)64 << 20)
 
 struct speech_answer;

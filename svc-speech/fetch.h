@@ -2,13 +2,13 @@
  * fetch - one generateContent request of svc-speech, its answer decoded
  * while it arrives (answer.h) instead of after the last byte.
  *
- * The Gemini client (common/gemini.c) keeps a whole answer in memory
+ * The Gemini client (gemini/gemini.c) keeps a whole answer in memory
  * before anyone reads it: right for svc-video's few kilobytes, but for
  * speech it put the parsing of 7.5 MB after the transfer, on the path of
  * every call.  This is the same request (the key only in its header, only
  * to the configured base URL) with the same outcomes and sentences
- * (common/gemini_error.h reads the error answers), sent by the shared
- * client's streaming call (hb_http_stream, common/http.h: its rules,
+ * (gemini/gemini_error.h reads the error answers), sent by the shared
+ * client's streaming call (hb_http_stream, lib/http.h: its rules,
  * timeouts, cancel test and zeroed header lines), whose sink feeds the
  * reader.
  *

@@ -5,7 +5,7 @@
  * may matter.
  *
  * The rules are those of the whole-text decoder the service used before
- * (common/base64.c): the standard alphabet, no blanks, up to two '=' at
+ * (lib/base64.c): the standard alphabet, no blanks, up to two '=' at
  * the very end, a count of characters (without the '=') that is not 1
  * more than a multiple of 4, and bits left over ignored.
  */

@@ -13,7 +13,7 @@
  * last one, the one whose type was seen.
  *
  * Where a request may connect is decided on the numeric address of each
- * connection (common/netaddr.h), first hop and redirects alike: public
+ * connection (lib/netaddr.h), first hop and redirects alike: public
  * addresses only.  Anything else fails with VIDEO_URL_LOCAL, before any
  * byte is sent, the same sentence for every host spelling and port, so
  * that the answers tell nothing about what listens on this computer or

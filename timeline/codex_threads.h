@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "../common/map.h"
+#include "../lib/map.h"
 #include "project.h"
 
 #define TL_CODEX_THREADS 64

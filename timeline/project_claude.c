@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "envelope.h"
+#include "message_row.h"
 #include "subagents.h"
-#include "tools.h"
+#include "tool_kind.h"
 
 static const char *str(const json_t *o, const char *key)
 {

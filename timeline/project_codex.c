@@ -10,7 +10,7 @@
  */
 #include "project.h"
 
-#include "envelope.h"
+#include "message_row.h"
 
 #include <stdio.h>
 #include <stdlib.h>

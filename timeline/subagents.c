@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "row.h"
-#include "tools.h"
+#include "tool_kind.h"
 
 static const char *str(const json_t *o, const char *key)
 {

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../../svc-explainer/folder.h"
-#include "../../svc-explainer/fonts.h"
-#include "../../svc-explainer/preview.h"
-#include "../../svc-explainer/problems.h"
+#include "../../renderer/folder.h"
+#include "../../renderer/fonts.h"
+#include "../../renderer/preview.h"
+#include "../../renderer/problems.h"
 
 static double now_ms(void)
 {

@@ -453,7 +453,7 @@ static int read_streaming(const char *text, struct speech_audio *au, char *err, 
 }
 
 /* The way it was read before, for comparison: the whole text kept, then
- * parsed with the base64 cut out (common/gemini_answer.c), then decoded. */
+ * parsed with the base64 cut out (gemini/gemini_answer.c), then decoded. */
 static int read_whole(const char *text, struct speech_audio *au)
 {
 	struct hb_gemini_reply reply;

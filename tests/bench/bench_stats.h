@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* CLOCK_MONOTONIC in microseconds (common/clock.h counts in ms only). */
+/* CLOCK_MONOTONIC in microseconds (lib/clock.h counts in ms only). */
 double bench_now_us(void);
 /* The same clock in milliseconds. */
 double bench_now_ms(void);

@@ -11,7 +11,7 @@
 # `make -n`: the toolchain may drop an unused library by itself with
 # --as-needed, which would hide a Makefile that links everything) and what
 # the program loads (ldd, Linux only).  One ok/FAIL line per program.
-# The WebSocket client's wslay and OpenSSL are in libhbcommon.a for the
+# The WebSocket client's wslay and OpenSSL are in libws.a (ws/) for the
 # programs that call ws_* (svc-alerts, for its link to the relay, and
 # svc-browser, for Chrome's DevTools); no other
 # program listed here may ask for them (libcurl loads OpenSSL by itself, so

@@ -27,7 +27,7 @@ gemini_key=e2e-gemini-key-not-real
 has_key() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -qx "GEMINI_API_KEY=$gemini_key"; }
 # Whether the agent's processes, the live ones of group $want_pgid but
 # its leader, all lack the key (at least one: the agent).  The leader is
-# the group's guard, a fork of the driver that never execs (common/child.h):
+# the group's guard, a fork of the driver that never execs (lib/child.h):
 # ours, not the agent's, and holding what the driver holds.
 group_without_key() {
 	local f s pid seen=0

@@ -1,6 +1,6 @@
 /*
  * fuzz_agents - the agents' frames: a stream of lines as the bridges read
- * them from an agent (common/lines.c), each parsed as Codex's
+ * them from an agent (lib/lines.c), each parsed as Codex's
  * item/tool/call (the broker's intake, flat and namespaced, and the
  * explainer worker's namespace) and as the Claude host pipe's toolCall
  * event (agents/dialect.c), and answered the way the broker answers.

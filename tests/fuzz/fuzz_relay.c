@@ -1,10 +1,10 @@
 /*
- * fuzz_relay - the notification relay's messages (common/relay_proto.c):
+ * fuzz_relay - the notification relay's messages (svc-alerts/relay_proto.c):
  * what svc-alerts reads from the relay's WebSocket, and what the relay
  * reads from a device, parsed as each side would.
  *
  * Also the first thing svc-alerts reads from the relay: the answer to
- * its WebSocket Upgrade (common/ws_handshake.c), cut as read_head cuts
+ * its WebSocket Upgrade (ws/ws_handshake.c), cut as read_head cuts
  * it, at the first blank line.
  *
  * A message that parses is written again with the writer of its type, and
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "relay_proto.h"
+#include "../../svc-alerts/relay_proto.h"
 #include "ws_io.h"
 
 /* RFC 6455's example key; its accept is s3pPLMBiTxaQ9kYGzzhZRbK+xOo=. */

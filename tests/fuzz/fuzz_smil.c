@@ -1,6 +1,6 @@
 /*
  * fuzz_smil - an explainer scene as the worker's tools read it
- * (svc-explainer/scene.c): the SVG parsed with the scene's own parser
+ * (renderer/scene.c): the SVG parsed with the scene's own parser
  * settings, its checks (scene_check.c, scene_css.c), the SMIL animations
  * built (smil*.c), then evaluated and written out at a few times, as the
  * renderer does frame by frame, without drawing any pixels.
@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../svc-explainer/problems.h"
-#include "../../svc-explainer/scene.h"
+#include "../../renderer/problems.h"
+#include "../../renderer/scene.h"
 #include "fuzz.h"
 
 /* Frame times: before, at and after the usual begins and ends, and far on. */

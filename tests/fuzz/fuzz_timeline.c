@@ -17,7 +17,7 @@
 
 #include "../../timeline/codex_threads.h"
 #include "../../timeline/project.h"
-#include "../../timeline/render.h"
+#include "../../timeline/row_text.h"
 #include "../../timeline/stream.h"
 #include "fuzz.h"
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_url - the URL parser (common/url.c) and the YouTube link rules
+ * fuzz_url - the URL parser (lib/url.c) and the YouTube link rules
  * built on it (svc-video/youtube.c): text from settings, from a model's
  * tool arguments, from Chrome's /json/version.
  *

@@ -1,6 +1,6 @@
 /*
  * fuzz_wav - the explainer's RIFF/WAVE reader for a scene's narration
- * (svc-explainer/narration.c), which reads files a model's worker wrote,
+ * (renderer/narration.c), which reads files a model's worker wrote,
  * then the sound track built from what it read (audio.c); and svc-video's
  * sniffing of a file's first bytes (video_magic.c) on the same bytes.
  *
@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../svc-explainer/audio.h"
-#include "../../svc-explainer/narration.h"
+#include "../../renderer/soundtrack.h"
+#include "../../renderer/narration.h"
 #include "../../svc-video/video_magic.h"
 #include "fuzz.h"
 

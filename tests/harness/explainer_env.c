@@ -14,7 +14,7 @@
 #include <libxml/parser.h>
 #include <stdio.h>
 
-#include "../../svc-explainer/fonts.h"
+#include "../../renderer/fonts.h"
 #include "../../svc-speech/wav.h"
 
 int fx_explainer_setup(void **state)

@@ -1,7 +1,7 @@
 /*
  * explainer_env - what the explainer renderer's unit tests share: the
  * process-wide setup the renderer expects of its program (libxml2's
- * parser, the private fontconfig of svc-explainer/fonts.h) as a cmocka
+ * parser, the private fontconfig of renderer/fonts.h) as a cmocka
  * group setup and teardown, and the narration WAV svc-speech would write.
  */
 #ifndef HB_EXPLAINER_ENV_H

@@ -1,5 +1,5 @@
 /*
- * ws_pump - the poll loop a test runs for a WebSocket link of common/ws.h
+ * ws_pump - the poll loop a test runs for a WebSocket link of ws/ws.h
  * in place of a service's event loop, and the ping whose pong shows the
  * peer has answered everything sent before it (a server that reads frames
  * in order and answers each at once: tests/ws/, tests/fake-relay/).

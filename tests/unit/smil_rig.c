@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../svc-explainer/smil.h"
+#include "../../renderer/smil.h"
 
 xmlDocPtr parse(const char *svg)
 {

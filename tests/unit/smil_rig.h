@@ -9,7 +9,7 @@
 
 #include <libxml/tree.h>
 
-#include "../../svc-explainer/smil.h"
+#include "../../renderer/smil.h"
 
 /* The body starts on line 2 of the document. */
 #define SVG(body) "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" " \

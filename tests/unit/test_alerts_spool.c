@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "paths.h"
-#include "relay_proto.h"
+#include "../../svc-alerts/relay_proto.h"
 #include "../../svc-alerts/spool.h"
 
 struct fixture {

@@ -2,7 +2,7 @@
  * test_chromium_fixture - the browser tests' fixtures on the real wire:
  * a headless Chromium (tests/harness/chromium.h) found through the
  * DevToolsActivePort it writes, spoken to over the project's WebSocket
- * client (common/ws.h) with DevTools protocol commands, opening a page of
+ * client (ws/ws.h) with DevTools protocol commands, opening a page of
  * tests/browser/pages.mjs (tests/harness/test_pages.h); and a browser
  * killed as in a crash, its stale port file left, started again.
  *

@@ -1,5 +1,5 @@
 /*
- * test_envvar - common/envvar.c: integer settings from the environment,
+ * test_envvar - lib/envvar.c: integer settings from the environment,
  * and a child's environment with one variable set in place of its old
  * value.
  */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../svc-explainer/audio.h"
+#include "../../renderer/soundtrack.h"
 
 #define NARRATION_RATE 24000
 

@@ -26,11 +26,11 @@
 
 #include <jansson.h>
 
-#include "../../svc-explainer/audio.h"
-#include "../../svc-explainer/encode.h"
-#include "../../svc-explainer/frame.h"
-#include "../../svc-explainer/output.h"
-#include "../harness/folder.h"
+#include "../../renderer/soundtrack.h"
+#include "../../renderer/encode.h"
+#include "../../renderer/frame.h"
+#include "../../renderer/output.h"
+#include "../harness/fx_folder.h"
 
 #define FPS 30
 #define NARRATION_RATE 24000

@@ -27,7 +27,7 @@
 #include "paths.h"
 #include "sha256.h"
 #include "../../svc-explainer/finish.h"
-#include "../../svc-explainer/fonts.h"
+#include "../../renderer/fonts.h"
 #include "../harness/group.h"
 
 #define SESSION "s-0123456789abcdef"

@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../svc-explainer/fit.h"
-#include "../../svc-explainer/folder.h"
+#include "../../renderer/fit.h"
+#include "../../renderer/folder.h"
 
 static void test_narrated_scene_lasts_its_narration_and_a_pause(void **state)
 {

@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../svc-explainer/folder.h"
-#include "../../svc-explainer/limits.h"
-#include "../../svc-explainer/narration.h"
+#include "../../renderer/folder.h"
+#include "../../renderer/scene_limits.h"
+#include "../../renderer/narration.h"
 #include "../../svc-speech/wav.h"
 #include "../harness/explainer_env.h"
-#include "../harness/folder.h"
+#include "../harness/fx_folder.h"
 
 struct fixture {
 	char dir[64];

@@ -15,7 +15,7 @@
 
 #include <fontconfig/fontconfig.h>
 
-#include "../../svc-explainer/fonts.h"
+#include "../../renderer/fonts.h"
 #include "../harness/group.h"
 
 static int setup(void **state)

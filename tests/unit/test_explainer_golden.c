@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../svc-explainer/fonts.h"
-#include "../../svc-explainer/frame.h"
-#include "../../svc-explainer/problems.h"
-#include "../../svc-explainer/scene.h"
+#include "../../renderer/fonts.h"
+#include "../../renderer/frame.h"
+#include "../../renderer/problems.h"
+#include "../../renderer/scene.h"
 #include "../harness/group.h"
 #include "../harness/explainer_env.h"
 

@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../svc-explainer/output.h"
-#include "../harness/folder.h"
+#include "../../renderer/output.h"
+#include "../harness/fx_folder.h"
 
 #define OLD_VIDEO "an older video that must survive\n"
 #define NEW_VIDEO "the new video\n"

@@ -25,7 +25,7 @@
 
 #include "paths.h"
 #include "sha256.h"
-#include "../../svc-explainer/output.h"
+#include "../../renderer/output.h"
 #include "../../svc-explainer/videos.h"
 #include "videos_rig.h"
 

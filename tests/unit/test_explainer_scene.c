@@ -22,9 +22,9 @@
 
 #include <libxml/parser.h>
 
-#include "../../svc-explainer/limits.h"
-#include "../../svc-explainer/scene.h"
-#include "../harness/folder.h"
+#include "../../renderer/scene_limits.h"
+#include "../../renderer/scene.h"
+#include "../harness/fx_folder.h"
 
 #define NS "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
 #define OPEN "<svg " NS " viewBox=\"0 0 1920 1080\">\n" /* line 1 */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../svc-explainer/smil.h"
+#include "../../renderer/smil.h"
 #include "smil_rig.h"
 
 /* Lengths keep their unit; numbers get four decimals, enough for 1920 px. */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../svc-explainer/smil.h"
+#include "../../renderer/smil.h"
 #include "smil_rig.h"
 
 /* Animations leave the document; href and xlink:href target elsewhere. */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../../svc-explainer/brief.h"
-#include "../../svc-explainer/fonts.h"
+#include "../../renderer/fonts.h"
 #include "../../svc-explainer/worker.h"
 #include "../../svc-explainer/worker_tools.h"
 #include "../../svc-explainer/flatdir.h"

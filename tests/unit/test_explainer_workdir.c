@@ -28,8 +28,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../svc-explainer/folder.h"
-#include "../../svc-explainer/fonts.h"
+#include "../../renderer/folder.h"
+#include "../../renderer/fonts.h"
 #include "../../svc-explainer/workdir.h"
 #include "../../svc-speech/wav.h"
 #include "../harness/group.h"

@@ -1,8 +1,8 @@
 /*
  * test_fake_relay - the tests' fake regional relay (tests/fake-relay/
  * relay.mjs) over the real wire, driven by the project's own client: the
- * WebSocket link of common/ws.h over TLS with a throwaway certificate, the
- * messages of common/relay_proto.h.  Shows each mode the svc-alerts tests
+ * WebSocket link of ws/ws.h over TLS with a throwaway certificate, the
+ * messages of svc-alerts/relay_proto.h.  Shows each mode the svc-alerts tests
  * rely on: accept (hello -> ready, an event -> its ack, recorded without
  * the credential), refuse (error bad-credential, close 1008), stall (no
  * ready, proved by a pong that came after the hello was read) and
@@ -29,7 +29,7 @@
 #include <jansson.h>
 
 #include "clock.h"
-#include "relay_proto.h"
+#include "../../svc-alerts/relay_proto.h"
 #include "ws.h"
 #include "../harness/fake_relay.h"
 #include "../harness/group.h"

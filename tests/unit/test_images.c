@@ -1,6 +1,6 @@
 /*
  * test_images - the images of a tool answer (common/images.c) and the
- * base64 they travel in (common/base64.c): RFC 4648's test vectors, every
+ * base64 they travel in (lib/base64.c): RFC 4648's test vectors, every
  * length of a round trip through the strict decoder, the check that
  * passes base64 on without decoding it, the wire form byte for byte and
  * of the size the answer limit counts, and each image a service may get

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "relay_proto.h"
+#include "../../svc-alerts/relay_proto.h"
 
 #define CRED "dev.cred-7Q2xZ_SECRET"
 

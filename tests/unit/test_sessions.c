@@ -3,7 +3,7 @@
  * manage_sessions (create, rename, access, archive, activate, session info).
  *
  * The tests call the pure functions the handlers wrap, so they need no
- * broker (the fixture: sessions_rig.h).
+ * broker (the fixture: sessions_db_rig.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #include "../../svc-sessions/session_lookup.h"
 #include "../../svc-sessions/session_manage.h"
 #include "../../svc-sessions/thread_links.h"
-#include "sessions_rig.h"
+#include "sessions_db_rig.h"
 
 static void test_migration_sets_version_and_is_idempotent(void **state)
 {

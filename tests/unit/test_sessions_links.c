@@ -4,7 +4,7 @@
  * thread links (resolve, cycles, link rules, Claude conversations).
  *
  * Rows that would take many calls to reach (250 sessions, parent cycles)
- * are inserted with SQL directly (the fixture: sessions_rig.h).
+ * are inserted with SQL directly (the fixture: sessions_db_rig.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@
 #include "../../svc-sessions/session_lookup.h"
 #include "../../svc-sessions/session_manage.h"
 #include "../../svc-sessions/thread_links.h"
-#include "sessions_rig.h"
+#include "sessions_db_rig.h"
 
 static void test_list_order_and_limits(void **state)
 {

@@ -3,7 +3,7 @@
  * Gemini's TTS answer (svc-speech/answer.c) to "the same acceptance rules":
  * jansson itself for what is JSON (every edge case below and thousands of
  * mutations of an answer), and the reading the service did before (the
- * whole text parsed with the base64 cut out, common/gemini_answer.c, then
+ * whole text parsed with the base64 cut out, gemini/gemini_answer.c, then
  * the old part-by-part checks, written out again here) for the verdict
  * and the samples of thousands of randomly built answers.
  */

@@ -1,6 +1,6 @@
 /*
  * test_status_fd - the launcher's status fd from both ends: child_start
- * (common/child.c) leaves the kept descriptor open across exec under its
+ * (lib/child.c) leaves the kept descriptor open across exec under its
  * number and nothing else of ours; the child takes it from HB_STATUS_FD
  * (common/status_fd.c: unset, close-on-exec, only a pipe) and its error
  * lines' text alone goes there (hb_log_errors_to), one line each, what

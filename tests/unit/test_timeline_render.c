@@ -1,6 +1,6 @@
 /*
  * test_timeline_render - timeline rows as hbctl watch --timeline prints
- * them (timeline/render.c): plain text when piped, ANSI colour on a
+ * them (timeline/row_text.c): plain text when piped, ANSI colour on a
  * terminal that marks only what the plain text already says, hidden rows
  * not at all, subagent rows indented by depth.  Also: every row of the
  * golden files renders.
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../timeline/render.h"
+#include "../../timeline/row_text.h"
 
 static char *render(const char *json, int colour)
 {

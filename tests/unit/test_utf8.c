@@ -1,5 +1,5 @@
 /*
- * test_utf8 - common/utf8.c, which every limit "in characters" and every
+ * test_utf8 - lib/utf8.c, which every limit "in characters" and every
  * cut of a model's text goes through: strict checks, counts, offsets and
  * prefixes that never split a character, and the repair of answers.
  */

@@ -1,5 +1,5 @@
 /*
- * test_ws - the WebSocket client (common/ws.h) against tests/ws/server.mjs,
+ * test_ws - the WebSocket client (ws/ws.h) against tests/ws/server.mjs,
  * a server with hand-written framing on 127.0.0.1: echo over ws and wss
  * (fragments, multibyte text, a message larger than a socket buffer, an
  * extra header arriving), TLS refused (WS_CERT_REFUSED, told apart from a

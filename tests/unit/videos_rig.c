@@ -20,7 +20,7 @@
 
 #include "paths.h"
 #include "sha256.h"
-#include "../../svc-explainer/output.h"
+#include "../../renderer/output.h"
 #include "../../svc-explainer/videos.h"
 
 /* snprintf that fails the test instead of cutting a path short. */

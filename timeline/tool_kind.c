@@ -1,8 +1,8 @@
 /*
- * tools - Claude's tool names mapped to row kinds and readable labels,
- * and the fields each kind takes from the call's input (see tools.h).
+ * tool_kind - Claude's tool names mapped to row kinds and readable labels,
+ * and the fields each kind takes from the call's input (see tool_kind.h).
  */
-#include "tools.h"
+#include "tool_kind.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /*
- * audio - the video's one audio track: every scene's 24 kHz narration
+ * soundtrack - the video's one audio track: every scene's 24 kHz narration
  * resampled to 48 kHz with libsamplerate (SRC_SINC_MEDIUM_QUALITY),
  * followed by silence to the scene's end, so the track is exactly as long
  * as the video (1600 samples per frame) and both streams end together.
  * The track is built whole and encoded once: AAC frames of 1024 samples
  * cannot be cut at scene boundaries.
  */
-#ifndef EXPLAINER_AUDIO_H
-#define EXPLAINER_AUDIO_H
+#ifndef RENDERER_SOUNDTRACK_H
+#define RENDERER_SOUNDTRACK_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /*
- * folder - a throwaway folder for unit tests that write files (see
+ * fx_folder - a throwaway folder for unit tests that write files (see
  * folder.h).
  */
 #define _XOPEN_SOURCE 700
-#include "folder.h"
+#include "fx_folder.h"
 
 /* cmocka.h needs these before it. */
 #include <setjmp.h>

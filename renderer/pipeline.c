@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "audio.h"
+#include "soundtrack.h"
 #include "clock.h"
 #include "encode.h"
 #include "frame.h"

@@ -1,11 +1,11 @@
 /*
- * envelope - a message from another session as an agent communication
+ * message_row - a message from another session as an agent communication
  * row: the <session_message from_session_id=… from_title=… from_agent=…>
  * envelope of docs/messages.md, read back out of the user text both agents
  * receive.  One reader for both projectors.
  */
-#ifndef HB_TIMELINE_ENVELOPE_H
-#define HB_TIMELINE_ENVELOPE_H
+#ifndef HB_TIMELINE_MESSAGE_ROW_H
+#define HB_TIMELINE_MESSAGE_ROW_H
 
 #include <jansson.h>
 

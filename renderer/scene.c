@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "scene_limits.h"
 #include "readfile.h"
 #include "scene_check.h"
 #include "scene_rules.h"

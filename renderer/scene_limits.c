@@ -1,5 +1,5 @@
 /*
- * limits - the renderer's size limits, checked before any work
+ * scene_limits - the renderer's size limits, checked before any work
  * (limits.h).
  *
  * A scene's cost is not its length in bytes: <use href="#g"> draws #g
@@ -8,7 +8,7 @@
  * the document once, each <use> target's count computed once and kept by
  * its id, so a bomb is measured in a few microseconds, not drawn.
  */
-#include "limits.h"
+#include "scene_limits.h"
 
 #include <stdlib.h>
 #include <string.h>

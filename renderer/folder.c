@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "scene_limits.h"
 #include "narration.h"
 #include "readfile.h"
 

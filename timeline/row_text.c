@@ -1,9 +1,9 @@
 /*
- * render - rows into terminal text (see render.h).  Colour only marks
+ * row_text - rows into terminal text (see row_text.h).  Colour only marks
  * what plain text already says (a status word, a diff's +/-), so a piped
  * copy loses nothing.
  */
-#include "render.h"
+#include "row_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

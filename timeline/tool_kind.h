@@ -1,11 +1,11 @@
 /*
- * tools - how a Claude tool call looks as a row: which kind (command, file
+ * tool_kind - how a Claude tool call looks as a row: which kind (command, file
  * change, plan, spawn, tool) and its readable label ("server: tool" for
  * an MCP tool).  Kept apart from the projector so the table of tool names
  * is in one place.
  */
-#ifndef HB_TIMELINE_TOOLS_H
-#define HB_TIMELINE_TOOLS_H
+#ifndef HB_TIMELINE_TOOL_KIND_H
+#define HB_TIMELINE_TOOL_KIND_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,10 +1,10 @@
 /*
- * link - see link.h.  The one refusal the bridge must act on (another
+ * claude_link - see claude_link.h.  The one refusal the bridge must act on (another
  * session owns the Claude conversation) comes from svc-sessions with the
  * typed code HB_FAIL_LINK_TAKEN (common/fail_codes.h) and is answered
  * with the error code "conflict".
  */
-#include "link.h"
+#include "claude_link.h"
 
 #include <jansson.h>
 #include <stdio.h>

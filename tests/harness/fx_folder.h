@@ -1,11 +1,11 @@
 /*
- * folder - a throwaway folder under /tmp for the unit tests that write
+ * fx_folder - a throwaway folder under /tmp for the unit tests that write
  * files (the explainer's output and encoder, its work folders), and the
  * few file helpers they share, so no test copies them.  For cmocka tests:
  * where a helper cannot do its work it fails the running test.
  */
-#ifndef HB_FOLDER_H
-#define HB_FOLDER_H
+#ifndef HB_FX_FOLDER_H
+#define HB_FX_FOLDER_H
 
 struct fx_folder {
 	char path[64];

@@ -20,7 +20,7 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
 
-#include "audio.h"
+#include "soundtrack.h"
 #include "frame.h"
 #include "log.h"
 

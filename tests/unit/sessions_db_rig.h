@@ -1,11 +1,11 @@
 /*
- * sessions_rig - what the tests of svc-sessions (test_sessions.c,
+ * sessions_db_rig - what the tests of svc-sessions (test_sessions.c,
  * test_sessions_links.c) share: a temporary appdata.db opened read-write
  * and read-only, the tools called on JSON text, checks of their answers,
  * and rows inserted with SQL directly.
  */
-#ifndef TEST_SESSIONS_RIG_H
-#define TEST_SESSIONS_RIG_H
+#ifndef TEST_SESSIONS_DB_RIG_H
+#define TEST_SESSIONS_DB_RIG_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * limits - what the renderer refuses because of its size, decided before
+ * scene_limits - what the renderer refuses because of its size, decided before
  * any work: the manifest's scenes and length, and the elements a scene
  * makes librsvg draw in every frame once each <use> is drawn out.
  *
@@ -10,8 +10,8 @@
  * sheet, render and the worker's tools refuse the same folder with the
  * same sentence.
  */
-#ifndef EXPLAINER_LIMITS_H
-#define EXPLAINER_LIMITS_H
+#ifndef RENDERER_SCENE_LIMITS_H
+#define RENDERER_SCENE_LIMITS_H
 
 #include <libxml/tree.h>
 

@@ -1,11 +1,11 @@
 /*
- * audio - the video's sound track, built whole (see audio.h).  Each scene's
+ * soundtrack - the video's sound track, built whole (see soundtrack.h).  Each scene's
  * narration is resampled on its own, so a scene's sound starts exactly on
  * its first frame whatever came before, and the resampler's output is cut
  * or padded to exactly twice the input: the track's length must not drift
  * from the video's by a sample per scene.
  */
-#include "audio.h"
+#include "soundtrack.h"
 
 #include <limits.h>
 #include <samplerate.h>

@@ -1,11 +1,11 @@
 /*
- * link - claude.link, the front op with which hb-claude-bridge records
+ * claude_link - claude.link, the front op with which hb-claude-bridge records
  * the Claude conversation of its run (the session id the host reported)
  * as its session's, in svc-sessions' claude_sessions.  The session is the
  * one of the run bound to the asking connection, never the bridge's word.
  */
-#ifndef HB_LINK_H
-#define HB_LINK_H
+#ifndef HB_CLAUDE_LINK_H
+#define HB_CLAUDE_LINK_H
 
 #include "broker.h"
 

@@ -1,10 +1,10 @@
 /*
- * envelope - the session message envelope read back (see envelope.h).
+ * message_row - the session message envelope read back (see message_row.h).
  * svc-messages escapes the attribute values (&amp; &lt; &gt; &quot;
  * &apos;) and leaves the message itself verbatim, so only attributes are
  * decoded.
  */
-#include "envelope.h"
+#include "message_row.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /*
- * render - a timeline row as a person reads it in a terminal: one header
+ * row_text - a timeline row as a person reads it in a terminal: one header
  * line and a few lines of detail, indented by subagent depth, with ANSI
  * colour or plain (hbctl watch --timeline).
  */
-#ifndef HB_TIMELINE_RENDER_H
-#define HB_TIMELINE_RENDER_H
+#ifndef HB_TIMELINE_ROW_TEXT_H
+#define HB_TIMELINE_ROW_TEXT_H
 
 #include <jansson.h>
 

@@ -1,7 +1,7 @@
 /*
- * sessions_rig - the svc-sessions tests' shared fixture (see sessions_rig.h).
+ * sessions_db_rig - the svc-sessions tests' shared fixture (see sessions_db_rig.h).
  */
-#include "sessions_rig.h"
+#include "sessions_db_rig.h"
 
 #include <stdarg.h>
 #include <stddef.h>
