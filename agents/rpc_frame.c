@@ -3,6 +3,11 @@
  */
 #include "rpc_frame.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+
 json_t *rpc_request(json_t *id, const char *method, json_t *params)
 {
 	json_t *req;
@@ -45,4 +50,13 @@ const char *rpc_error_message(const json_t *answer, const char *fallback)
 	if (!error)
 		return NULL;
 	return message ? message : fallback;
+}
+
+int rpc_frame_write(int fd, const json_t *v)
+{
+	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	int rc = text ? write_line(fd, text, strlen(text)) : -1;
+
+	free(text);
+	return rc < 0 ? -1 : 0;
 }

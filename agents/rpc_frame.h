@@ -26,5 +26,8 @@ json_t *rpc_error_answer(const json_t *id, int code, const char *message);
 /* An answer's error: its message, or fallback when the error has none;
  * NULL when the answer is not an error. */
 const char *rpc_error_message(const json_t *answer, const char *fallback);
+/* v as one compact line on fd (the agent's stdin, or the caller's
+ * stdout): 0, or -1 (no memory, or the write failed: errno). */
+int rpc_frame_write(int fd, const json_t *v);
 
 #endif

@@ -132,11 +132,8 @@ static void begin_close(struct bridge *br);
 
 static void send_json(int fd, json_t *v)
 {
-	char *text = json_dumps(v, JSON_COMPACT);
-
-	if (!text || write_line(fd, text, strlen(text)) < 0)
+	if (rpc_frame_write(fd, v) < 0)
 		log_warn(NULL, "cannot write a line: %s", strerror(errno));
-	free(text);
 }
 
 /* A request of ours to the host; its reply is not the desktop's. */

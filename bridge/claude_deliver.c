@@ -20,6 +20,7 @@
 #include "claude_lastread.h"
 #include "clock.h"
 #include "lines.h"
+#include "rpc_frame.h"
 #include "log.h"
 #include "sha256.h"
 
@@ -72,12 +73,10 @@ static void message_uuid(const char *op_id, char out[37])
 
 static int write_json(int fd, json_t *v)
 {
-	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
-	int rc = text && write_line(fd, text, strlen(text)) == 0 ? 0 : -1;
+	int rc = rpc_frame_write(fd, v);
 
 	if (rc < 0)
 		log_warn(NULL, "cannot write a line to the agent host");
-	free(text);
 	return rc;
 }
 

@@ -42,10 +42,11 @@
 #include "child.h"
 #include "client.h"
 #include "clock.h"
-#include "codex.h"
+#include "codex_bridge.h"
 #include "codex_client.h"
 #include "dialect.h"
 #include "lines.h"
+#include "rpc_frame.h"
 #include "pump.h"
 #include "log.h"
 #include "secrets.h"
@@ -132,15 +133,6 @@ static void to_caller(struct bridge *br, const char *line, size_t len)
 		return; /* nobody is there: stdout is a log */
 	if (write_line(STDOUT_FILENO, line, len) < 0)
 		log_warn(NULL, "cannot write to the caller: %s", strerror(errno));
-}
-
-void codex_write_json(int fd, json_t *v)
-{
-	char *text = json_dumps(v, JSON_COMPACT);
-
-	if (text)
-		write_line(fd, text, strlen(text));
-	free(text);
 }
 
 /* Answer the server's item/tool/call ourselves: a tool result, never a
@@ -360,7 +352,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
 		if (codex_initialize_ensure_experimental(json_object_get(msg, "params"))) {
-			codex_write_json(br->server.in, msg);
+			(void)rpc_frame_write(br->server.in, msg);
 			json_decref(msg);
 			return;
 		}
@@ -375,7 +367,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 					json_object_set_new(params, "dynamicTools", tools = json_array());
 				json_array_extend(tools, cat);
 				json_decref(cat);
-				codex_write_json(br->server.in, msg);
+				(void)rpc_frame_write(br->server.in, msg);
 				json_decref(msg);
 				return;
 			}

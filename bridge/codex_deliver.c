@@ -12,7 +12,7 @@
  * requests carry the operation id (session-message-N) as their JSON-RPC
  * id and clientUserMessageId; the caller may use neither.
  */
-#include "codex.h"
+#include "codex_bridge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +80,7 @@ static void send_request(struct bridge *br, struct delivery *x)
 		broker_op(br, "run.open", x->op_id, x);
 	}
 	req = rpc_request_str(id, steer ? "turn/steer" : "turn/start", params);
-	codex_write_json(br->server.in, req);
+	(void)rpc_frame_write(br->server.in, req);
 	json_decref(req);
 	log_info(x->op_id, "%s into thread %s", steer ? "steering" : "starting a turn", br->thread);
 }
@@ -98,7 +98,7 @@ static void send_history_check(struct bridge *br, struct delivery *x)
 	snprintf(id, sizeof id, "%s%s", x->op_id, CHECK_SUFFIX);
 	req = json_pack("{s:s, s:s, s:{s:s, s:b}}", "id", id, "method", "thread/read", "params", "threadId", br->thread,
 			"includeTurns", 1);
-	codex_write_json(br->server.in, req);
+	(void)rpc_frame_write(br->server.in, req);
 	json_decref(req);
 }
 
@@ -268,7 +268,7 @@ int codex_deliver_refuse(struct bridge *br, json_t *msg)
 		return 0;
 	if (id && (line = deliveries_refusal(id, json_integer(-32600)))) {
 		json_t *v = json_loads(line, 0, NULL);
-		codex_write_json(1, v);
+		(void)rpc_frame_write(1, v);
 		json_decref(v);
 	}
 	free(line);

@@ -12,7 +12,7 @@
  * person could answer (an approval, a question) gets an error: nobody is
  * at the desktop.
  */
-#include "codex.h"
+#include "codex_bridge.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static void end_input(struct bridge *br, const char *why)
 static void send_json(struct bridge *br, json_t *v)
 {
 	if (v)
-		codex_write_json(br->server.in, v);
+		(void)rpc_frame_write(br->server.in, v);
 	json_decref(v);
 }
 

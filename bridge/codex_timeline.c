@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codex.h"
+#include "codex_bridge.h"
 #include "log.h"
 
 void codex_timeline_init(struct bridge *br)

@@ -12,10 +12,13 @@
 
 #include "envelope.h"
 
+/* help.c: the usage text on stderr; EXIT_USAGE. */
 int usage(void);
-/* One request to the broker; prints errors itself.  0, EXIT_FAIL or
+/* request.c: one request to the broker; prints errors itself.  0, EXIT_FAIL or
  * EXIT_NO_BROKER; on 0 *reply is decoded (caller frees). */
 int request(struct hb_env *req, struct hb_env *reply, int timeout_ms);
+/* The same, its wait named limit_name in the sentence when it runs out. */
+int request_limited(struct hb_env *req, struct hb_env *reply, int timeout_ms, const char *limit_name);
 /* claude.c: one read of a one-shot Claude agent host, no broker needed. */
 int cmd_claude(int argc, char **argv);
 /* claude_host.c: a one-shot Claude agent host for reads.  start: NULL

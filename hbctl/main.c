@@ -30,74 +30,12 @@
 #include <string.h>
 #include <zmq.h>
 
-#include "client.h"
 #include "hbctl.h"
 #include "images.h"
 #include "log.h"
 #include "paths.h"
 #include "sock.h"
 #include "protocol.h"
-
-int usage(void)
-{
-	fprintf(stderr, "usage: hbctl status [--json]\n"
-			"       hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]\n"
-			"       hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]\n"
-			"       hbctl restart|stop|start SERVICE\n"
-			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
-			"       hbctl catalog --for codex|claude\n"
-			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
-			"       hbctl messages [--session ID] [--json] | messages send|discard ID\n"
-			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
-			"                          [--model MODEL]\n"
-			"       hbctl run stop|close RUN\n"
-			"       hbctl settings [--all | gemini-key set|delete | notifications on|off |\n"
-			"                       policy important|frequent | relay-url set URL|delete |\n"
-			"                       remote-access on|off | device-credential set|delete |\n"
-			"                       browser on|off | browser-url set URL|delete |\n"
-			"                       codex-path set PATH|delete | agent-host set LINE|delete |\n"
-			"                       claude-path set PATH|delete]\n"
-			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
-			"                    catalog|usage|title ['JSON params']\n"
-			"       hbctl usage [--json]\n"
-			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
-			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
-			"       hbctl accounts [--json] | accounts add|use|remove NAME |\n"
-			"                      accounts login|logout NAME|default [CLAUDE AUTH OPTIONS]\n");
-	return EXIT_USAGE;
-}
-
-/* One request whose wait is limit_name's (for the sentence when it runs
- * out); prints errors itself.  0, EXIT_FAIL or EXIT_NO_BROKER. */
-static int request_limited(struct hb_env *req, struct hb_env *reply, int timeout_ms, const char *limit_name)
-{
-	struct hb_client c;
-	char err[512];
-	int rc;
-
-	if (hb_client_open(&c, NULL, timeout_ms, err, sizeof err) < 0) {
-		fprintf(stderr, "hbctl: %s\n", err);
-		return EXIT_NO_BROKER;
-	}
-	c.limit_name = limit_name;
-	rc = hb_client_request(&c, req, reply, err, sizeof err);
-	hb_client_close(&c);
-	if (rc < 0) {
-		fprintf(stderr, "hbctl: %s\n", err);
-		return EXIT_NO_BROKER;
-	}
-	if (hb_env_str(reply, "err.msg")) {
-		fprintf(stderr, "hbctl: %s\n", hb_env_str(reply, "err.msg"));
-		hb_env_free(reply);
-		return EXIT_FAIL;
-	}
-	return 0;
-}
-
-int request(struct hb_env *req, struct hb_env *reply, int timeout_ms)
-{
-	return request_limited(req, reply, timeout_ms, "hbctl's own time limit");
-}
 
 /* A service's own summary (its report), on one line: a control
  * character (a newline in an error it quotes) shows as a space. */

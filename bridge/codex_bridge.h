@@ -1,5 +1,5 @@
 /*
- * codex - the state of hb-codex-bridge, shared by its two files: codex.c
+ * codex_bridge - the state of hb-codex-bridge, shared by its files: codex.c
  * (the pipe, tool calls, thread links) and codex_deliver.c (messages from
  * other sessions into this session's thread).
  */
@@ -47,9 +47,6 @@ struct bridge {
 	struct tl_codex_threads tl_threads;
 	struct tl_pub tl_pub;
 };
-
-/* Write one JSON value as a line to fd. */
-void codex_write_json(int fd, json_t *v);
 
 /* codex_deliver.c */
 /* The session's own thread became known (thread/start or resume). */
