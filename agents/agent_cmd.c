@@ -91,7 +91,7 @@ int hb_agent_host_argv(const struct hb_paths *p, const char *exe_dir, char *word
 {
 	char line[HB_AGENT_HOST_LINE_MAX];
 
-	if (hb_settings_string(p, "agentHost", "HB_AGENT_HOST", "", line, sizeof line, err, errlen) < 0)
+	if (hb_settings_param_string(p, HB_PARAM_AGENT_HOST, line, sizeof line, err, errlen) < 0)
 		return -1;
 	if (line[strspn(line, " \t")] != '\0')
 		return split(line, words, wordslen, argv, err, errlen);
@@ -102,7 +102,7 @@ int agent_program(const struct hb_paths *p, char *out, size_t outlen, char *err,
 {
 	char codex[1024];
 
-	if (hb_settings_string(p, "codexPath", "HB_CODEX", "codex", codex, sizeof codex, err, errlen) < 0)
+	if (hb_settings_param_string(p, HB_PARAM_CODEX_PATH, codex, sizeof codex, err, errlen) < 0)
 		return -1;
 	if (hb_find_program(codex, out, outlen))
 		return 0;

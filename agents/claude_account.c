@@ -82,8 +82,7 @@ int hb_claude_account_exists(const struct hb_paths *p, const char *name)
 
 int hb_claude_account_active(const struct hb_paths *p, char *name, size_t namelen, char *err, size_t errlen)
 {
-	if (hb_settings_string(p, "claudeAccount", "HB_CLAUDE_ACCOUNT", HB_CLAUDE_ACCOUNT_DEFAULT, name, namelen, err,
-			       errlen) < 0)
+	if (hb_settings_param_string(p, HB_PARAM_CLAUDE_ACCOUNT, name, namelen, err, errlen) < 0)
 		return -1;
 	if (strcmp(name, HB_CLAUDE_ACCOUNT_DEFAULT) == 0)
 		return 0;

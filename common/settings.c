@@ -299,41 +299,6 @@ int hb_settings_param_number(const struct hb_paths *p, enum hb_param_id id, doub
 	return param_number(p, hb_param(id), out, err, errlen);
 }
 
-/* Whether a caller's env matches prm's (both none, or the same name). */
-static int same_env(const struct hb_param *prm, const char *env)
-{
-	return prm->env && env ? strcmp(prm->env, env) == 0 : prm->env == env;
-}
-
-int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
-		       char *out, size_t outlen, char *err, size_t errlen)
-{
-	const struct hb_param *prm = hb_param_find(key);
-	enum hb_param_source from;
-
-	if (!prm || prm->kind != HB_PARAM_TEXT || !same_env(prm, env) || strcmp(prm->dflt, dflt) != 0) {
-		snprintf(err, errlen, "the setting %s is read with %s and the default \"%s\", which is not its row "
-			 "in the table of parameters (common/params.c)", key, env ? env : "no variable", dflt);
-		return -1;
-	}
-	return param_text(p, prm, out, outlen, &from, err, errlen);
-}
-
-int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
-		       double max, double *out, char *err, size_t errlen)
-{
-	const struct hb_param *prm = hb_param_find(key);
-
-	if (!prm || prm->kind != HB_PARAM_NUMBER || !same_env(prm, env) || hb_param_default_number(prm) != dflt ||
-	    prm->min != min || prm->max != max) {
-		snprintf(err, errlen, "the setting %s is read with %s, the default %g and the range %g to %g, which "
-			 "is not its row in the table of parameters (common/params.c)", key,
-			 env ? env : "no variable", dflt, min, max);
-		return -1;
-	}
-	return param_number(p, prm, out, err, errlen);
-}
-
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
 {
 	char key[HB_GEMINI_KEY_MAX + 1], cred[HB_DEVICE_CREDENTIAL_MAX + 1], why[HB_PATH_MAX + 512];

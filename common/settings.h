@@ -78,15 +78,6 @@ int hb_settings_param_text(const struct hb_paths *p, enum hb_param_id id, char *
 			   enum hb_param_source *from, char *err, size_t errlen);
 /* "default", "settings.json", or the parameter's variable. */
 const char *hb_param_source_name(const struct hb_param *prm, enum hb_param_source from);
-/* The old readers by key, for the callers not yet converted to the ones
- * by id: key, env and the default (and a number's range) must be the
- * parameter's row in params.c, or they fail with a sentence saying so,
- * so that no caller can drift from the table. */
-int hb_settings_string(const struct hb_paths *p, const char *key, const char *env, const char *dflt,
-		       char *out, size_t outlen, char *err, size_t errlen);
-int hb_settings_number(const struct hb_paths *p, const char *key, const char *env, double dflt, double min,
-		       double max, double *out, char *err, size_t errlen);
-
 /* The relay link.  A relay URL is wss://host[:port][/path][?query], or
  * ws:// to a loopback host (127.0.0.1, [::1], localhost: the tests' fake
  * relay); no user@ and no #fragment.  0, or -1 with a sentence that does

@@ -45,8 +45,6 @@ extern char **environ;
 #define FACTS_MAX 60000
 #define SOURCES_MAX 50
 #define SOURCE_MAX 2000
-#define WORKER_MINUTES_DEFAULT 15
-#define WORKER_MINUTES_MIN 0.05 /* 3 s: a test's time limit */
 
 struct explain_args {
 	const char *question, *facts, *video_path;
@@ -303,10 +301,8 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	int rc;
 
 	if (make_workdir(x, err, sizeof err) < 0 ||
-	    hb_settings_number(&x->paths, "explainerWorkerMinutes", "HB_EXPLAINER_WORKER_MINUTES",
-			       WORKER_MINUTES_DEFAULT, WORKER_MINUTES_MIN, 240, &x->minutes, err, sizeof err) < 0 ||
-	    hb_settings_string(&x->paths, "explainerVoice", "HB_EXPLAINER_VOICE", "Kore", setting, sizeof setting,
-			       err, sizeof err) < 0) {
+	    hb_settings_param_number(&x->paths, HB_PARAM_EXPLAINER_WORKER_MINUTES, &x->minutes, err, sizeof err) < 0 ||
+	    hb_settings_param_string(&x->paths, HB_PARAM_EXPLAINER_VOICE, setting, sizeof setting, err, sizeof err) < 0) {
 		explain_publish_end(x, err);
 		return hb_call_fail(x->call, err);
 	}

@@ -219,10 +219,6 @@ static void test_string_settings_survive(void **state)
 	setenv("HB_GEMINI_SPEECH_MODEL", "from-env", 1);
 	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_SPEECH_MODEL, v, sizeof v, err, sizeof err), 0);
 	assert_string_equal(v, "from-env");
-	/* The old reader by key, with the row's key, variable and default. */
-	assert_int_equal(hb_settings_string(&p, "speechModel", "HB_GEMINI_SPEECH_MODEL",
-					    hb_param(HB_PARAM_SPEECH_MODEL)->dflt, v, sizeof v, err, sizeof err), 0);
-	assert_string_equal(v, "from-env");
 	unsetenv("HB_GEMINI_SPEECH_MODEL");
 	/* Turning notifications on keeps the other keys. */
 	assert_int_equal(hb_settings_set_notifications(&p, 1, err, sizeof err), 0);

@@ -524,25 +524,18 @@ static void test_parameters(void **state)
 	assert_string_equal(err, "HB_GEMINI_VIDEO_TEMPERATURE: videoTemperature is not a number");
 	unsetenv("HB_GEMINI_VIDEO_TEMPERATURE");
 
-	/* A caller that spells another default, variable or range than the
-	 * row is refused, so it cannot drift from the table. */
+	/* Without a file's value or a variable, each reads its row's default. */
 	write_settings(&p, "{}");
-	assert_int_equal(hb_settings_string(&p, "codexPath", "HB_CODEX", "codex", val, sizeof val, err, sizeof err), 0);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_CODEX_PATH, val, sizeof val, err, sizeof err), 0);
 	assert_string_equal(val, "codex");
-	assert_int_equal(hb_settings_string(&p, "codexPath", "HB_CODEX", "", val, sizeof val, err, sizeof err), -1);
-	assert_string_equal(err, "the setting codexPath is read with HB_CODEX and the default \"\", which is not its "
-			    "row in the table of parameters (common/params.c)");
-	assert_int_equal(hb_settings_string(&p, "noSuchKey", NULL, "", val, sizeof val, err, sizeof err), -1);
-	/* The callers not yet converted, as they spell their parameters. */
-	assert_int_equal(hb_settings_string(&p, "explainerVoice", "HB_EXPLAINER_VOICE", "Kore", val, sizeof val, err,
-					    sizeof err), 0);
-	assert_int_equal(hb_settings_string(&p, "claudeAccount", "HB_CLAUDE_ACCOUNT", "default", val, sizeof val, err,
-					    sizeof err), 0);
-	assert_int_equal(hb_settings_string(&p, "agentHost", "HB_AGENT_HOST", "", val, sizeof val, err, sizeof err), 0);
-	assert_int_equal(hb_settings_number(&p, "explainerWorkerMinutes", "HB_EXPLAINER_WORKER_MINUTES", 15, 0.05, 240,
-					    &d, err, sizeof err), 0);
-	assert_int_equal(hb_settings_number(&p, "videoTemperature", "HB_GEMINI_VIDEO_TEMPERATURE", 0.2, 0, 3, &d, err,
-					    sizeof err), -1);
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_EXPLAINER_VOICE, val, sizeof val, err, sizeof err), 0);
+	assert_string_equal(val, "Kore");
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_CLAUDE_ACCOUNT, val, sizeof val, err, sizeof err), 0);
+	assert_string_equal(val, "default");
+	assert_int_equal(hb_settings_param_string(&p, HB_PARAM_AGENT_HOST, val, sizeof val, err, sizeof err), 0);
+	assert_string_equal(val, "");
+	assert_int_equal(hb_settings_param_number(&p, HB_PARAM_EXPLAINER_WORKER_MINUTES, &d, err, sizeof err), 0);
+	assert_true(d == 15);
 
 	/* Set and removed by id. */
 	assert_int_equal(hb_settings_param_set(&p, HB_PARAM_CODEX_PATH, "/opt/codex", err, sizeof err), 0);
