@@ -59,6 +59,7 @@
 #include "claude_timeline.h"
 #include "sock.h"
 #include "status_fd.h"
+#include "protocol.h"
 
 /* Page 003: 35 s per request, 10 s after close (HB_HOST_REQUEST_MS,
  * HB_HOST_CLOSE_MS in common/tunables.c, for tests only).  Messages from
@@ -215,7 +216,7 @@ static void opened_by_host(struct bridge *br, json_t *result)
 
 	br->open_result = json_incref(result);
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "claude.link");
+	hb_env_set_str(&req, "op", HB_OP_CLAUDE_LINK);
 	hb_env_set_str(&req, "claudeSessionId", claude ? claude : br->opt.claude_session);
 	if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0) {
 		log_warn(NULL, "cannot link the Claude session: %s", err);
@@ -264,7 +265,7 @@ static int handle_event(struct bridge *br, json_t *msg, const char *line)
 	if (strcmp(ev, "toolCall") == 0 || strcmp(ev, "permission") == 0) {
 		int tool = strcmp(ev, "toolCall") == 0;
 		rtext = claude_host_request_id(msg);
-		if (broker_send(br, tool ? "claude.call" : "claude.permission", line, tool ? P_TOOL : P_PERMISSION,
+		if (broker_send(br, tool ? HB_OP_CLAUDE_CALL : HB_OP_CLAUDE_PERMISSION, line, tool ? P_TOOL : P_PERMISSION,
 				rtext) < 0) {
 			if (tool)
 				tool_result(br, rtext, 1, "HB Code's tool broker is not running; try the call again.");
@@ -277,7 +278,7 @@ static int handle_event(struct bridge *br, json_t *msg, const char *line)
 		return 1;
 	}
 	if (strcmp(ev, "toolCancel") == 0) {
-		broker_send(br, "claude.cancel", line, P_CANCEL, NULL);
+		broker_send(br, HB_OP_CLAUDE_CANCEL, line, P_CANCEL, NULL);
 		return 1;
 	}
 	return 0; /* message, permissionResolved, failed, closed: the desktop's */
@@ -700,13 +701,13 @@ int main(int argc, char **argv)
 					  "agent", "claude", "access", br.opt.access,
 					  br.opt.model ? "model" : NULL, br.opt.model, NULL };
 		const char *cat_kv[] = { "for", "claude", NULL };
-		if (broker_request(&br.broker, "run.open", open_kv, &opened) < 0) {
+		if (broker_request(&br.broker, HB_OP_RUN_OPEN, open_kv, &opened) < 0) {
 			hb_client_close(&br.broker);
 			return 1;
 		}
 		if (broker_request(&br.broker, "catalog", cat_kv, &catalog) < 0) {
 			const char *kv[] = { "run", br.opt.run, NULL };
-			broker_request(&br.broker, "run.close", kv, NULL);
+			broker_request(&br.broker, HB_OP_RUN_CLOSE, kv, NULL);
 			hb_client_close(&br.broker);
 			json_decref(opened);
 			return 1;
@@ -738,7 +739,7 @@ end:
 		const char *kv[] = { "run", br.opt.run, NULL };
 		/* Late answers to our requests may come first: skipped by id. */
 		deliveries_detach(&br.cd.dl, 1);
-		broker_request(&br.broker, "run.close", kv, NULL);
+		broker_request(&br.broker, HB_OP_RUN_CLOSE, kv, NULL);
 	}
 	while (br.pending.count)
 		forget(&br, hb_map_any(&br.pending));

@@ -53,6 +53,7 @@
 #include "map.h"
 #include "sock.h"
 #include "status_fd.h"
+#include "protocol.h"
 
 /* A request sent to the broker, waiting for its answer. */
 struct pending {
@@ -158,7 +159,7 @@ static void send_tool_call(struct bridge *br, json_t *msg, const char *line)
 	int64_t id;
 
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "codex.call");
+	hb_env_set_str(&req, "op", HB_OP_CODEX_CALL);
 	hb_env_set_str(&req, "json", line);
 	if (tm)
 		hb_env_set_str(&req, "model", tm->model);
@@ -197,7 +198,7 @@ static void link_thread(struct bridge *br, const char *thread, const char *sessi
 	if (!br->broker_ok)
 		return;
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "thread.link");
+	hb_env_set_str(&req, "op", HB_OP_THREAD_LINK);
 	hb_env_set_str(&req, "threadId", thread);
 	if (parent)
 		hb_env_set_str(&req, "parentThreadId", parent);
@@ -275,7 +276,7 @@ static json_t *fetch_catalog(struct bridge *br)
 	if (!br->broker_ok)
 		return NULL;
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "catalog");
+	hb_env_set_str(&req, "op", HB_OP_CATALOG);
 	hb_env_set_str(&req, "for", "codex");
 	/* Other replies may be in flight: hb_client_request skips them, so
 	 * pending tool answers must not be lost; the catalog is asked on a
@@ -330,7 +331,7 @@ static void cancel_turn(struct bridge *br, json_t *params)
 		char err[256] = "";
 		int64_t id;
 		hb_env_init(&req);
-		hb_env_set_str(&req, "op", "codex.cancel");
+		hb_env_set_str(&req, "op", HB_OP_CODEX_CANCEL);
 		hb_env_set_str(&req, "threadId", m.found[i]->thread);
 		hb_env_set_str(&req, "callId", m.found[i]->call);
 		if (hb_client_send(&br->broker, &req, &id, err, sizeof err) < 0 || track(br, id, NULL) < 0)

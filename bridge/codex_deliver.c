@@ -22,6 +22,7 @@
 #include "log.h"
 #include "rpc_frame.h"
 #include "session_message.h"
+#include "protocol.h"
 
 #define STEER_SUFFIX "#steer"
 #define CHECK_SUFFIX "#check"
@@ -77,7 +78,7 @@ static void send_request(struct bridge *br, struct delivery *x)
 		json_object_set_new(params, "expectedTurnId", json_string(br->turn));
 	} else {
 		set_access(params, x->access);
-		broker_op(br, "run.open", x->op_id, x);
+		broker_op(br, HB_OP_RUN_OPEN, x->op_id, x);
 	}
 	req = rpc_request_str(id, steer ? "turn/steer" : "turn/start", params);
 	(void)rpc_frame_write(br->server.in, req);
@@ -167,7 +168,7 @@ static void remember_run(struct bridge *br, const char *run, const char *turn)
 	struct delivered_run *r = calloc(1, sizeof *r);
 
 	if (!r) {
-		broker_op(br, "run.close", run, NULL);
+		broker_op(br, HB_OP_RUN_CLOSE, run, NULL);
 		return;
 	}
 	snprintf(r->run, sizeof r->run, "%s", run);
@@ -181,7 +182,7 @@ static void close_runs_of_turn(struct bridge *br, const char *turn)
 	for (struct delivered_run **pp = &br->runs; *pp;) {
 		struct delivered_run *r = *pp;
 		if (strcmp(r->turn, turn) == 0) {
-			broker_op(br, "run.close", r->run, NULL);
+			broker_op(br, HB_OP_RUN_CLOSE, r->run, NULL);
 			*pp = r->next;
 			free(r);
 		} else {
@@ -221,11 +222,11 @@ static void on_answer(struct bridge *br, const char *id, json_t *msg)
 			snprintf(br->turn, sizeof br->turn, "%s", tid);
 			remember_run(br, op_id, tid);
 		} else {
-			broker_op(br, "run.close", op_id, NULL);
+			broker_op(br, HB_OP_RUN_CLOSE, op_id, NULL);
 		}
 		deliveries_finish(&br->dl, x, 1, tid, NULL);
 	} else {
-		broker_op(br, "run.close", op_id, NULL);
+		broker_op(br, HB_OP_RUN_CLOSE, op_id, NULL);
 		deliveries_finish(&br->dl, x, 0, NULL, why ? why : "codex refused turn/start");
 	}
 	pump(br);
@@ -293,7 +294,7 @@ void codex_deliver_close_runs(struct bridge *br)
 		struct delivered_run *r = br->runs;
 		br->runs = r->next;
 		log_info(r->run, "the turn did not complete before the bridge's end: closing its run");
-		broker_op(br, "run.close", r->run, NULL);
+		broker_op(br, HB_OP_RUN_CLOSE, r->run, NULL);
 		free(r);
 	}
 }

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "session_message.h"
 #include "sock.h"
+#include "protocol.h"
 
 void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent)
 {
@@ -63,7 +64,7 @@ void deliveries_drain(struct deliveries *d, void *sock, void (*deliver)(void *ct
 		if (hb_recv_env(sock, &msg, err, sizeof err) != 1)
 			return;
 		deliveries_note_reply(d, &msg);
-		if (strcmp(hb_env_str_or(&msg, "op", ""), "deliver") == 0) {
+		if (strcmp(hb_env_str_or(&msg, "op", ""), HB_OP_DELIVER) == 0) {
 			deliver(ctx, &msg);
 		} else {
 			hb_env_int(&msg, "id", &id);
@@ -95,7 +96,7 @@ long long deliveries_attach(struct deliveries *d)
 		return -1;
 	if (now >= d->next_attach_ms) {
 		hb_env_init(&e);
-		hb_env_set_str(&e, "op", "session.attach");
+		hb_env_set_str(&e, "op", HB_OP_SESSION_ATTACH);
 		hb_env_set_str(&e, "session", d->session);
 		hb_env_set_str(&e, "agent", d->agent);
 		send_broker(d, &e);
@@ -114,7 +115,7 @@ void deliveries_detach(struct deliveries *d, int wait)
 		return;
 	d->detached = 1;
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "session.detach");
+	hb_env_set_str(&e, "op", HB_OP_SESSION_DETACH);
 	hb_env_set_str(&e, "session", d->session);
 	if (!wait) {
 		send_broker(d, &e);
@@ -134,7 +135,7 @@ static void report(struct deliveries *d, const char *op_id, int ok, const char *
 	struct hb_env e;
 
 	hb_env_init(&e);
-	hb_env_set_str(&e, "op", "deliver.done");
+	hb_env_set_str(&e, "op", HB_OP_DELIVER_DONE);
 	hb_env_set_str(&e, "opId", op_id);
 	hb_env_set_bool(&e, "ok", ok);
 	if (status)

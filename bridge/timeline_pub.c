@@ -12,6 +12,7 @@
 
 #include "../timeline/row.h"
 #include "log.h"
+#include "protocol.h"
 
 void tl_pub_init(struct tl_pub *p, struct hb_client *broker, const char *agent)
 {
@@ -47,7 +48,7 @@ static void send_batch(struct tl_pub *p, const char *text, size_t n)
 	int64_t id;
 
 	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "timeline.publish");
+	hb_env_set_str(&req, "op", HB_OP_TIMELINE_PUBLISH);
 	hb_env_set_str(&req, "json", text);
 	if (hb_client_send(p->broker, &req, &id, err, sizeof err) < 0) {
 		log_warn(NULL, "%zu timeline rows not published: %s", n, err);
