@@ -266,6 +266,9 @@ $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/in
 $(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery: $(call obj,tests/integration/messages_rig.c)
 $(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)
 $(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,tests/integration/badinput_rig.c)
+$(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs: $(call obj,tests/integration/frontends_rig.c)
+# The kill storm is one test: its rig holds the storm, the program its checks.
+$(BUILD)/tests/itest_killstorm: $(call obj,tests/integration/killstorm_rig.c)
 # The fuzz targets take what they parse from the services' archives, like
 # the unit tests: with replay.c's main for `make test`, with libFuzzer's
 # for `make fuzz`.
@@ -333,9 +336,10 @@ test-asan: deps npm-deps
 timeline-golden: $(BUILD)/tests/test_timeline_golden
 	HB_TIMELINE_REGEN=1 $(BUILD)/tests/test_timeline_golden
 
-# The kill storm at length (tests/integration/itest_killstorm.c), not part
-# of `make test`: KILLSTORM_N signals within KILLSTORM_S seconds.  With
-# BUILD=build-asan SAN=1 it runs under the sanitizers.
+# The kill storm at length (tests/integration/itest_killstorm.c, the storm
+# in killstorm_rig.c), not part of `make test`: KILLSTORM_N signals within
+# KILLSTORM_S seconds.  With BUILD=build-asan SAN=1 it runs under the
+# sanitizers.
 KILLSTORM_N ?= 5000
 KILLSTORM_S ?= 600
 soak: $(BUILD)/hb-broker $(BUILD)/svc-sessions $(BUILD)/tests/svc-echo $(BUILD)/tests/itest_killstorm

@@ -1,13 +1,13 @@
 /*
- * itest_frontends - the agents' doors into the real broker: Codex
+ * itest_frontends - the calls through the agents' doors into the real
+ * broker, with svc-sessions and svc-echo (frontends_rig.h): Codex
  * item/tool/call frames bound through the thread's durable link (and a
  * forked thread's parent), arguments that never choose the session,
- * duplicates that join, Claude toolCall/toolCancel on a connection bound
- * to its run (a call without toolUseId known by its bare requestId), run
- * stop and close, the run.open refusals (unknown session, the other
- * agent's session, a second active Claude run, unless its bridge is
- * gone), approval cards with hbctl, and a Claude bridge's claude.link
- * (the session from its run; one session per Claude conversation).
+ * duplicates that join, a plain call as the user's, Claude
+ * toolCall/toolCancel on a connection bound to its run (a call without
+ * toolUseId known by its bare requestId), and run stop and close.  (The
+ * runs themselves, run.open's refusals, approvals and claude.link:
+ * itest_frontends_runs.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,123 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zmq.h>
-
 #include "../harness/group.h"
 #include "../harness/harness.h"
-#include "sock.h"
-
-/* The test service, started beside svc-sessions as deploy/services.conf has it. */
-static const char echo_conf[] =
-	"[service svc-echo]\n"
-	"exec = @BUILD@/tests/svc-echo\n"
-	"concurrency = 4\n"
-	"tools = echo sleep whoami\n";
+#include "frontends_rig.h"
 
 #define NOT_LINKED "is not linked to a HB Code session yet. Try the call again."
-
-static struct fixture F;
-static char session_id[64];             /* a Codex session */
-static char claude_session[64];         /* a Claude session */
-
-/* Send an envelope of op with string fields (NULL-terminated pairs). */
-#define send_op(c, ...) checked_id(fx_send_op((c), __VA_ARGS__))
-
-static int64_t checked_id(int64_t id)
-{
-	if (id < 0)
-		fail_msg("a request could not be sent");
-	return id;
-}
-
-/* The reply to request id (others are not expected here). */
-static void reply_to(struct hb_client *c, int64_t id, struct hb_env *reply)
-{
-	char err[256];
-	int64_t got = -1;
-
-	if (hb_client_recv(c, reply, 15000, err, sizeof err) < 0)
-		fail_msg("no reply: %s", err);
-	hb_env_int(reply, "id", &got);
-	assert_int_equal(got, id);
-}
-
-/* The native answer of a reply, parsed. */
-static json_t *native(struct hb_env *reply)
-{
-	json_t *j = json_loads(hb_env_str_or(reply, "json", ""), 0, NULL);
-
-	if (!j)
-		fail_msg("no native answer: %s", hb_env_str_or(reply, "err.msg", hb_env_str_or(reply, "text", "?")));
-	return j;
-}
-
-static const char *codex_text(json_t *ans)
-{
-	return json_string_value(json_object_get(
-		json_array_get(json_object_get(json_object_get(ans, "result"), "contentItems"), 0), "text"));
-}
 
 static int codex_success(json_t *ans)
 {
 	return json_is_true(json_object_get(json_object_get(ans, "result"), "success"));
-}
-
-static char *codex_frame(int rpcid, const char *thread, const char *callid, const char *tool, const char *args)
-{
-	char *out = malloc(4096);
-
-	assert_non_null(out);
-	snprintf(out, 4096, "{\"method\":\"item/tool/call\",\"id\":%d,\"params\":{\"threadId\":\"%s\","
-		 "\"turnId\":\"turn-1\",\"callId\":\"%s\",\"namespace\":\"hbcode\",\"tool\":\"%s\","
-		 "\"arguments\":%s}}", rpcid, thread, callid, tool, args);
-	return out;
-}
-
-static json_t *codex_call(struct hb_client *c, int rpcid, const char *thread, const char *callid,
-			  const char *tool, const char *args)
-{
-	char *frame = codex_frame(rpcid, thread, callid, tool, args);
-	struct hb_env reply;
-	json_t *ans;
-	int64_t id = send_op(c, "codex.call", "json", frame, (char *)NULL);
-
-	free(frame);
-	reply_to(c, id, &reply);
-	ans = native(&reply);
-	assert_int_equal(json_integer_value(json_object_get(ans, "id")), rpcid);
-	hb_env_free(&reply);
-	return ans;
-}
-
-static int setup(void **state)
-{
-	char *conf = fx_deployed_config(echo_conf, "svc-sessions", (char *)NULL), *text = NULL;
-	json_t *row;
-	int ok, rc;
-
-	(void)state;
-	rc = conf ? fx_start(&F, conf, NULL) : -1;
-	free(conf);
-	if (rc < 0)
-		return -1;
-	if (fx_call(&F, "manage_sessions", "{\"action\":\"create\",\"title\":\"Front\",\"agent\":\"codex\","
-		    "\"projectPath\":\"/tmp\",\"accessLevel\":\"full-auto\"}", &ok, &text) < 0 || !ok)
-		return -1;
-	row = json_loads(text, 0, NULL);
-	snprintf(session_id, sizeof session_id, "%s", json_string_value(json_object_get(row, "id")));
-	json_decref(row);
-	free(text);
-	return fx_create_session(&F, "Front Claude", "claude", "/tmp/claude", "full-auto", claude_session,
-				 sizeof claude_session);
-}
-
-static int teardown(void **state)
-{
-	int st = 0;
-
-	(void)state;
-	return fx_stop(&F, &st) == 0 ? 0 : -1;
 }
 
 static void test_codex_unlinked_thread(void **state)
@@ -286,21 +178,6 @@ static const char *claude_text(json_t *ans)
 	return json_string_value(json_object_get(json_array_get(json_object_get(ans, "content"), 0), "text"));
 }
 
-static void open_claude_run(struct hb_client *c, const char *run, const char *access, const char *mode)
-{
-	struct hb_env reply;
-	json_t *j;
-
-	reply_to(c, send_op(c, "run.open", "run", run, "session", claude_session, "project", "/tmp/claude",
-			    "agent", "claude", "access", access, (char *)NULL), &reply);
-	if (!hb_env_bool(&reply, "ok", 0))
-		fail_msg("run.open %s refused: %s", run, hb_env_str_or(&reply, "err.msg", "?"));
-	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-	assert_string_equal(json_string_value(json_object_get(j, "permissionMode")), mode);
-	json_decref(j);
-	hb_env_free(&reply);
-}
-
 static void test_claude_binding(void **state)
 {
 	struct hb_client a, other;
@@ -343,8 +220,9 @@ static void test_claude_binding(void **state)
 		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-1", (char *)NULL), &reply);
 		hb_env_free(&reply);
 	}
-	/* The fourth row of page 003's table (the others are opened above
-	 * and in the tests below). */
+	/* The fourth row of page 003's table (the others are opened above,
+	 * in test_claude_cancel_and_stop and in itest_frontends_runs'
+	 * test_approvals). */
 	open_claude_run(&a, "run-claude-unrestricted", "unrestricted", "bypassPermissions");
 	{
 		struct hb_env reply;
@@ -475,384 +353,6 @@ static void test_claude_call_without_tool_use_id(void **state)
 	hb_client_close(&a);
 }
 
-/* run.open's answer on c: ok, or the refusal's code and message. */
-static int run_open(struct hb_client *c, const char *run, const char *session, const char *agent, char *code,
-		    char *msg)
-{
-	struct hb_env reply;
-	int ok;
-
-	reply_to(c, send_op(c, "run.open", "run", run, "session", session, "project", "/tmp", "agent", agent,
-			    "access", "full-auto", (char *)NULL), &reply);
-	ok = hb_env_bool(&reply, "ok", 0);
-	snprintf(code, 32, "%s", hb_env_str_or(&reply, "err.code", ""));
-	snprintf(msg, 512, "%s", hb_env_str_or(&reply, "err.msg", ""));
-	hb_env_free(&reply);
-	return ok;
-}
-
-static void expect_open_refused(struct hb_client *c, const char *run, const char *session, const char *agent,
-				const char *want_code, const char *want_msg)
-{
-	char code[32], msg[512];
-
-	if (run_open(c, run, session, agent, code, msg))
-		fail_msg("run.open %s (%s on %s) was accepted", run, agent, session);
-	assert_string_equal(code, want_code);
-	assert_string_equal(msg, want_msg);
-}
-
-static void end_run(struct hb_client *c, const char *op, const char *run)
-{
-	struct hb_env reply;
-
-	reply_to(c, send_op(c, op, "run", run, (char *)NULL), &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
-}
-
-/* A run opens only on a session that exists and runs the run's agent; a
- * session has one active Claude run; Codex runs may be several. */
-static void test_run_open_refusals(void **state)
-{
-	const char *stop_cmd[] = { "stop", "svc-sessions", NULL }, *start_cmd[] = { "start", "svc-sessions", NULL };
-	struct hb_client desk, bridge;
-	char code[32], msg[512], want[512], *out;
-	json_t *ans, *who;
-
-	(void)state;
-	assert_int_equal(fx_client(&F, &desk, 15000), 0);
-	assert_int_equal(fx_client(&F, &bridge, 15000), 0);
-	expect_open_refused(&desk, "run-x", "s-nobody", "claude", "unknown-session",
-			    "session s-nobody does not exist; a run opens only on a session of HB Code");
-	expect_open_refused(&desk, "run-x", "s-nobody", "codex", "unknown-session",
-			    "session s-nobody does not exist; a run opens only on a session of HB Code");
-	snprintf(want, sizeof want, "session %s is a Codex session; a claude run cannot open on it", session_id);
-	expect_open_refused(&desk, "run-x", session_id, "claude", "agent-mismatch", want);
-	snprintf(want, sizeof want, "session %s is a Claude session; a codex run cannot open on it", claude_session);
-	expect_open_refused(&desk, "run-x", claude_session, "codex", "agent-mismatch", want);
-
-	/* One active Claude run per session (page 003). */
-	assert_true(run_open(&bridge, "run-c1", claude_session, "claude", code, msg));
-	snprintf(want, sizeof want, "session %s already has an active Claude run run-c1; stop or close it first",
-		 claude_session);
-	expect_open_refused(&desk, "run-c2", claude_session, "claude", "run-conflict", want);
-	expect_open_refused(&desk, "run-c1", session_id, "codex", "bad-request", "run run-c1 is open already");
-	/* A stopped run is no longer active: the next one may open. */
-	end_run(&desk, "run.stop", "run-c1");
-	if (!run_open(&desk, "run-c2", claude_session, "claude", code, msg))
-		fail_msg("run-c2 after the stop of run-c1: %s", msg);
-	end_run(&desk, "run.close", "run-c1");
-	end_run(&desk, "run.close", "run-c2");
-
-	/* Codex: several runs at once; calls use the newest. */
-	{
-		struct hb_env reply;
-		reply_to(&desk, send_op(&desk, "thread.link", "threadId", "thread-runs", "sessionId", session_id,
-					(char *)NULL), &reply);
-		assert_true(hb_env_bool(&reply, "ok", 0));
-		hb_env_free(&reply);
-	}
-	assert_true(run_open(&desk, "run-k1", session_id, "codex", code, msg));
-	fx_sleep_ms(5);
-	assert_true(run_open(&desk, "run-k2", session_id, "codex", code, msg));
-	ans = codex_call(&desk, 30, "thread-runs", "call-runs", "whoami", "{}");
-	who = json_loads(codex_text(ans), 0, NULL);
-	assert_string_equal(json_string_value(json_object_get(who, "run")), "run-k2");
-	json_decref(who);
-	json_decref(ans);
-	end_run(&desk, "run.close", "run-k1");
-	end_run(&desk, "run.close", "run-k2");
-
-	/* Without svc-sessions nothing can vouch for the session. */
-	assert_int_equal(fx_hbctl(&F, &out, stop_cmd), 0);
-	free(out);
-	assert_false(run_open(&desk, "run-x", claude_session, "claude", code, msg));
-	assert_string_equal(code, "no-session-service");
-	snprintf(want, sizeof want, "run.open cannot check session %s: ", claude_session);
-	assert_memory_equal(msg, want, strlen(want));
-	assert_int_equal(fx_hbctl(&F, &out, start_cmd), 0);
-	free(out);
-	assert_int_equal(fx_wait_up(&F, "svc-sessions", 0, 15000), 0);
-	hb_client_close(&bridge);
-	hb_client_close(&desk);
-}
-
-static void attach_op(struct hb_client *c, const char *op, const char *session)
-{
-	struct hb_env reply;
-
-	reply_to(c, send_op(c, op, "session", session, "agent", "claude", (char *)NULL), &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
-}
-
-/* A Claude run whose bridge is gone (silent past the attach expiry, or
- * detached) gives way to the next run of its session, and its calls are
- * answered "Run stopped."; a run whose opener never attached (not a
- * bridge: it must close its run itself) and a live bridge's keep theirs. */
-static void test_abandoned_claude_run_gives_way(void **state)
-{
-	struct hb_client killed, desk;
-	char code[32], msg[512], want[512];
-	long long deadline;
-	struct hb_env reply;
-	int64_t call;
-	int opened = 0;
-
-	(void)state;
-	assert_int_equal(fx_client(&F, &killed, 15000), 0);
-	assert_int_equal(fx_client(&F, &desk, 15000), 0);
-	assert_true(run_open(&killed, "run-a1", claude_session, "claude", code, msg));
-	attach_op(&killed, "session.attach", claude_session);
-	call = send_op(&killed, "claude.call", "json",
-		       "{\"requestId\":1,\"tool\":\"sleep\",\"arguments\":{\"ms\":600000},\"toolUseId\":\"tu-a1\"}",
-		       (char *)NULL);
-	/* Its bridge attached just now: alive, so the run keeps the session. */
-	snprintf(want, sizeof want, "session %s already has an active Claude run run-a1; stop or close it first",
-		 claude_session);
-	expect_open_refused(&desk, "run-a2", claude_session, "claude", "run-conflict", want);
-	/* Then it falls silent, as a killed bridge does. */
-	deadline = fx_now_ms() + 20000;
-	while (!opened && fx_now_ms() < deadline) {
-		opened = run_open(&desk, "run-a2", claude_session, "claude", code, msg);
-		if (!opened) {
-			assert_string_equal(code, "run-conflict");
-			fx_sleep_ms(200);
-		}
-	}
-	if (!opened)
-		fail_msg("run-a2 never opened after run-a1's bridge fell silent: %s", msg);
-	reply_to(&killed, call, &reply);
-	assert_non_null(strstr(hb_env_str_or(&reply, "json", ""), "Run stopped."));
-	hb_env_free(&reply);
-	hb_client_close(&killed);
-
-	/* desk never attached: it is no bridge, and its run stays. */
-	snprintf(want, sizeof want, "session %s already has an active Claude run run-a2; stop or close it first",
-		 claude_session);
-	expect_open_refused(&desk, "run-a3", claude_session, "claude", "run-conflict", want);
-	/* Attached, then detached (a bridge that ended): it gives way at once. */
-	attach_op(&desk, "session.attach", claude_session);
-	expect_open_refused(&desk, "run-a3", claude_session, "claude", "run-conflict", want);
-	attach_op(&desk, "session.detach", claude_session);
-	if (!run_open(&desk, "run-a3", claude_session, "claude", code, msg))
-		fail_msg("run-a3 after run-a2's bridge detached: %s", msg);
-	end_run(&desk, "run.close", "run-a3");
-	hb_client_close(&desk);
-}
-
-static json_t *permission_answer(struct hb_client *c, int64_t id)
-{
-	struct hb_env reply;
-	json_t *j;
-
-	reply_to(c, id, &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
-	assert_non_null(j);
-	hb_env_free(&reply);
-	return j;
-}
-
-static void test_approvals(void **state)
-{
-	const char *list[] = { "approvals", NULL };
-	const char *approve[] = { "approve", "a1", NULL };
-	const char *decline[] = { "decline", "a2", "--message", "not now", NULL };
-	struct hb_client a;
-	int64_t p1, p2, p3, slow;
-	char ep[400];
-	void *zctx, *sub;
-	json_t *d;
-	char *out;
-
-	(void)state;
-	assert_int_equal(fx_client(&F, &a, 15000), 0);
-	/* Watch the events: a slow tool holds up no approval and no event. */
-	snprintf(ep, sizeof ep, "ipc://%s/run/events.sock", F.dir);
-	assert_non_null(zctx = zmq_ctx_new());
-	assert_non_null(sub = hb_sock_sub(zctx, "approval."));
-	assert_int_equal(zmq_connect(sub, ep), 0);
-	fx_sleep_ms(300); /* the subscription reaches the broker */
-	open_claude_run(&a, "run-claude-3", "full-access", "auto");
-	slow = send_op(&a, "claude.call", "json", "{\"requestId\":\"s\",\"tool\":\"sleep\",\"arguments\":{\"ms\":5000},"
-						  "\"toolUseId\":\"tu-slow\"}", (char *)NULL);
-	p1 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p1\",\"tool\":\"mcp__hbcode__manage_sessions\","
-						      "\"input\":{\"action\":\"archive\"},\"toolUseId\":\"tu-p1\"}", (char *)NULL);
-	{
-		zmq_pollitem_t item = { sub, 0, ZMQ_POLLIN, 0 };
-		char topic[64];
-		struct hb_env ev;
-		/* The card's event, while the slow call is still running. */
-		assert_int_equal(zmq_poll(&item, 1, 4500), 1);
-		assert_true(zmq_recv(sub, topic, sizeof topic, 0) > 0);
-		assert_int_equal(hb_recv_env(sub, &ev, topic, sizeof topic), 1);
-		assert_non_null(strstr(hb_env_str_or(&ev, "json", ""), "\"event\":\"approval.requested\""));
-		hb_env_free(&ev);
-		assert_int_equal(fx_service_num(&F, "svc-echo", "slotsBusy"), 1); /* still sleeping */
-	}
-	assert_int_equal(fx_hbctl(&F, &out, list), 0);
-	assert_non_null(strstr(out, "a1  mcp__hbcode__manage_sessions  run run-claude-3"));
-	free(out);
-	assert_int_equal(fx_hbctl(&F, &out, approve), 0);
-	free(out);
-	d = permission_answer(&a, p1); /* before the slow call's answer */
-	assert_string_equal(json_string_value(json_object_get(d, "requestId")), "p1");
-	assert_string_equal(json_string_value(json_object_get(d, "decision")), "allow");
-	json_decref(d);
-
-	p2 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p2\",\"tool\":\"mcp__hbcode__manage_sessions\","
-						      "\"input\":{},\"toolUseId\":\"tu-p2\"}", (char *)NULL);
-	fx_sleep_ms(100);
-	assert_int_equal(fx_hbctl(&F, &out, decline), 0);
-	free(out);
-	d = permission_answer(&a, p2);
-	assert_string_equal(json_string_value(json_object_get(d, "decision")), "deny");
-	assert_string_equal(json_string_value(json_object_get(d, "message")), "not now");
-	json_decref(d);
-	{
-		struct hb_env reply;
-		reply_to(&a, slow, &reply);
-		hb_env_free(&reply);
-	}
-
-	/* A stop denies the open card with "Run stopped.". */
-	p3 = send_op(&a, "claude.permission", "json", "{\"requestId\":\"p3\",\"tool\":\"x\",\"input\":{},"
-						      "\"toolUseId\":\"tu-p3\"}", (char *)NULL);
-	fx_sleep_ms(100);
-	{
-		struct hb_client admin;
-		struct hb_env reply;
-		assert_int_equal(fx_client(&F, &admin, 15000), 0);
-		reply_to(&admin, send_op(&admin, "run.stop", "run", "run-claude-3", (char *)NULL), &reply);
-		hb_env_free(&reply);
-		hb_client_close(&admin);
-	}
-	d = permission_answer(&a, p3);
-	assert_string_equal(json_string_value(json_object_get(d, "decision")), "deny");
-	assert_string_equal(json_string_value(json_object_get(d, "message")), "Run stopped.");
-	json_decref(d);
-	assert_int_equal(fx_hbctl(&F, &out, list), 0);
-	assert_non_null(strstr(out, "no approvals waiting"));
-	free(out);
-	{
-		struct hb_env reply;
-		reply_to(&a, send_op(&a, "run.close", "run", "run-claude-3", (char *)NULL), &reply);
-		hb_env_free(&reply);
-	}
-	hb_client_close(&a);
-	zmq_close(sub);
-	zmq_ctx_term(zctx);
-}
-
-/* A new Claude session of svc-sessions; its id into id. */
-static void new_claude_session(const char *title, char id[64])
-{
-	char args[200], *text = NULL;
-	json_t *row;
-	int ok = 0;
-
-	snprintf(args, sizeof args, "{\"action\":\"create\",\"title\":\"%s\",\"agent\":\"claude\","
-		 "\"projectPath\":\"/tmp\"}", title);
-	assert_int_equal(fx_call(&F, "manage_sessions", args, &ok, &text), 0);
-	assert_true(ok);
-	row = json_loads(text, 0, NULL);
-	snprintf(id, 64, "%s", json_string_value(json_object_get(row, "id")));
-	json_decref(row);
-	free(text);
-}
-
-/* maintain_sessions' claudeSessionId for session (resolveSession, or the
- * session's row of listSessions), "null" when it has none. */
-static void claude_id_of(const char *session, int from_list, char out[64])
-{
-	char args[200], *text = NULL;
-	json_t *res, *row = NULL, *v;
-	size_t i;
-	int ok = 0;
-
-	if (from_list)
-		snprintf(args, sizeof args, "{\"action\":\"listSessions\",\"limit\":200}");
-	else
-		snprintf(args, sizeof args, "{\"action\":\"resolveSession\",\"targetSessionId\":\"%s\"}", session);
-	assert_int_equal(fx_call(&F, "maintain_sessions", args, &ok, &text), 0);
-	assert_true(ok);
-	res = json_loads(text, 0, NULL);
-	if (!from_list)
-		row = res;
-	json_array_foreach(json_object_get(res, "sessions"), i, v)
-		if (strcmp(json_string_value(json_object_get(v, "id")), session) == 0)
-			row = v;
-	assert_non_null(row);
-	v = json_object_get(row, "claudeSessionId");
-	snprintf(out, 64, "%s", json_is_string(v) ? json_string_value(v) : "null");
-	json_decref(res);
-	free(text);
-}
-
-static void expect_claude_id(const char *session, const char *want)
-{
-	char got[64];
-
-	claude_id_of(session, 0, got);
-	assert_string_equal(got, want);
-	claude_id_of(session, 1, got);
-	assert_string_equal(got, want);
-}
-
-static void test_claude_link(void **state)
-{
-	struct hb_client a, b, none;
-	struct hb_env reply;
-	char one[64], two[64], want[160];
-
-	(void)state;
-	new_claude_session("Claude one", one);
-	new_claude_session("Claude two", two);
-	assert_int_equal(fx_client(&F, &a, 15000), 0);
-	assert_int_equal(fx_client(&F, &b, 15000), 0);
-	assert_int_equal(fx_client(&F, &none, 15000), 0);
-
-	/* No run on this connection: nothing says whose conversation it is. */
-	reply_to(&none, send_op(&none, "claude.link", "claudeSessionId", "conv-1", (char *)NULL), &reply);
-	assert_false(hb_env_bool(&reply, "ok", 1));
-	assert_string_equal(hb_env_str_or(&reply, "err.code", ""), "bad-request");
-	hb_env_free(&reply);
-	hb_client_close(&none);
-
-	assert_int_equal(fx_open_run(&a, "run-link-1", one, "/tmp", "claude", "full-auto"), 0);
-	assert_int_equal(fx_open_run(&b, "run-link-2", two, "/tmp", "claude", "full-auto"), 0);
-	/* The run's session, whatever else the request names. */
-	reply_to(&a, send_op(&a, "claude.link", "claudeSessionId", "conv-1", "sessionId", two, (char *)NULL), &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
-	expect_claude_id(one, "conv-1");
-	expect_claude_id(two, "null");
-
-	/* The same conversation for the other session: refused, nothing changes. */
-	reply_to(&b, send_op(&b, "claude.link", "claudeSessionId", "conv-1", (char *)NULL), &reply);
-	assert_false(hb_env_bool(&reply, "ok", 1));
-	assert_string_equal(hb_env_str_or(&reply, "err.code", ""), "conflict");
-	snprintf(want, sizeof want, "Claude session conv-1 already belongs to HB Code session %s", one);
-	assert_non_null(strstr(hb_env_str_or(&reply, "err.msg", ""), want));
-	hb_env_free(&reply);
-	expect_claude_id(one, "conv-1");
-	expect_claude_id(two, "null");
-
-	reply_to(&b, send_op(&b, "claude.link", "claudeSessionId", "conv-2", (char *)NULL), &reply);
-	assert_true(hb_env_bool(&reply, "ok", 0));
-	hb_env_free(&reply);
-	expect_claude_id(two, "conv-2");
-
-	reply_to(&a, send_op(&a, "run.close", "run", "run-link-1", (char *)NULL), &reply);
-	hb_env_free(&reply);
-	reply_to(&b, send_op(&b, "run.close", "run", "run-link-2", (char *)NULL), &reply);
-	hb_env_free(&reply);
-	hb_client_close(&a);
-	hb_client_close(&b);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -863,11 +363,7 @@ int main(void)
 		cmocka_unit_test(test_claude_binding),
 		cmocka_unit_test(test_claude_cancel_and_stop),
 		cmocka_unit_test(test_claude_call_without_tool_use_id),
-		cmocka_unit_test(test_run_open_refusals),
-		cmocka_unit_test(test_abandoned_claude_run_gives_way),
-		cmocka_unit_test(test_approvals),
-		cmocka_unit_test(test_claude_link),
 	};
 
-	return ck_run_group_tests(tests, setup, teardown);
+	return ck_run_group_tests(tests, frontends_setup, frontends_teardown);
 }
