@@ -1,6 +1,7 @@
 /*
  * act_input - the actions that act on a page as the user's hand would:
- * click, type, press a key, scroll.  Input goes through Chrome's input
+ * click, hover, type, press a key (or a combination: Control+A), scroll.
+ * Input goes through Chrome's input
  * events (Input.dispatch*), not through script, so the page sees what it
  * sees from a person: focus, mouse down and up, key events, trusted
  * events.  After a click or a key the answer waits for a navigation that
@@ -84,11 +85,16 @@ static int mouse(struct act *a, const char *type, double x, double y)
 int action_click(struct act *a)
 {
 	unsigned long mark;
-	char head[128];
+	char head[128], tag[32];
 	double x, y;
 	long node;
 
-	if (target_node(a, "click", &node) < 0 || element_centre(a, node, &x, &y) < 0)
+	if (target_node(a, "click", &node) < 0 || act_node_tag(a, node, tag, sizeof tag) < 0)
+		return -1;
+	/* an option has no box of its own: Chrome draws the open list */
+	if (strcmp(tag, "OPTION") == 0)
+		return act_choose_option(a, node);
+	if (element_centre(a, node, &x, &y) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
 	if (mouse(a, "mouseMoved", x, y) < 0 || mouse(a, "mousePressed", x, y) < 0 ||
@@ -100,10 +106,42 @@ int action_click(struct act *a)
 	return act_answer_with_snapshot(a, head);
 }
 
-static int key_event(struct act *a, const char *type, const struct key *k, const char *text)
+int action_hover(struct act *a)
 {
-	json_t *res = NULL, *p = json_pack("{s:s, s:s, s:s, s:i}", "type", type, "key", k->name, "code", k->code,
-					 "windowsVirtualKeyCode", k->vk);
+	unsigned long mark;
+	char head[128];
+	double x, y;
+	long node;
+
+	if (target_node(a, "hover", &node) < 0 || element_centre(a, node, &x, &y) < 0)
+		return -1;
+	mark = cdp_event_mark(a->conn.cdp);
+	if (mouse(a, "mouseMoved", x, y) < 0 || act_settle(a, mark) < 0)
+		return -1;
+	snprintf(head, sizeof head, "The mouse is over %s.", json_string_value(json_object_get(a->args, "ref"))
+								    ? json_string_value(json_object_get(a->args, "ref"))
+								    : "the element");
+	return act_answer_with_snapshot(a, head);
+}
+
+/* The modifier keys of a combination, with their bit of the events'
+ * modifiers (Alt 1, Control 2, Meta 4, Shift 8). */
+static const struct modifier {
+	const char *name;
+	int bit;
+	struct key key;
+} modifiers[] = {
+	{ "Alt", 1, { "Alt", "AltLeft", 18, NULL } },
+	{ "Control", 2, { "Control", "ControlLeft", 17, NULL } },
+	{ "Meta", 4, { "Meta", "MetaLeft", 91, NULL } },
+	{ "Shift", 8, { "Shift", "ShiftLeft", 16, NULL } },
+};
+#define MODIFIERS (sizeof modifiers / sizeof modifiers[0])
+
+static int key_event(struct act *a, const char *type, const struct key *k, const char *text, int mods)
+{
+	json_t *res = NULL, *p = json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", type, "key", k->name, "code", k->code,
+					 "windowsVirtualKeyCode", k->vk, "modifiers", mods);
 
 	if (p && text && strcmp(type, "keyDown") == 0)
 		json_object_set_new(p, "text", json_string(text));
@@ -113,10 +151,12 @@ static int key_event(struct act *a, const char *type, const struct key *k, const
 	return 0;
 }
 
-static int press(struct act *a, const char *name)
+/* One key, with the modifiers held (their bits). */
+static int press_with(struct act *a, const char *name, int mods)
 {
 	struct key one = { name, "", 0, name };
 	const struct key *k = NULL;
+	char code[16];
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].name, name) == 0)
@@ -129,10 +169,58 @@ static int press(struct act *a, const char *name)
 			return hb_call_failf(a->call,
 					     "\"%.32s\" is not a key this tool presses: Enter, Tab, Escape, Backspace, "
 					     "Delete, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, PageUp, PageDown, Home, "
-					     "End, Space, or one character.", name), -1;
+					     "End, Space, or one character; a combination puts Control+, Shift+, Alt+ or "
+					     "Meta+ before one (Control+A).", name), -1;
+		/* a letter or digit has its key code, which shortcuts (Control+A)
+		 * are known by */
+		if (len == 1 && ((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z'))) {
+			one.vk = *name & ~0x20;
+			snprintf(code, sizeof code, "Key%c", (char)one.vk);
+			one.code = code;
+		} else if (len == 1 && *name >= '0' && *name <= '9') {
+			one.vk = *name;
+			snprintf(code, sizeof code, "Digit%c", *name);
+			one.code = code;
+		}
 		k = &one;
 	}
-	return key_event(a, "keyDown", k, k->text) < 0 || key_event(a, "keyUp", k, NULL) < 0 ? -1 : 0;
+	/* with Control, Alt or Meta held a key is a shortcut, not text */
+	return key_event(a, "keyDown", k, mods & ~8 ? NULL : k->text, mods) < 0 || key_event(a, "keyUp", k, NULL, mods) < 0
+		       ? -1
+		       : 0;
+}
+
+/* A key, or a combination ("Control+A", "Shift+Tab"): the modifiers go
+ * down in order, the key is pressed, they come up in reverse. */
+static int press(struct act *a, const char *name)
+{
+	size_t held[MODIFIERS], n = 0;
+	const char *plus;
+	int mods = 0, rc;
+
+	while ((plus = strchr(name, '+')) && plus[1]) {
+		size_t i, len = (size_t)(plus - name);
+
+		for (i = 0; i < MODIFIERS; i++)
+			if (strlen(modifiers[i].name) == len && strncmp(modifiers[i].name, name, len) == 0)
+				break;
+		if (i == MODIFIERS || (mods & modifiers[i].bit) || n == MODIFIERS)
+			return hb_call_failf(a->call, "\"%.*s\" is not a modifier this tool holds: a combination is "
+						      "Control, Shift, Alt or Meta (each once), +, then a key, like "
+						      "Control+A or Shift+Tab.", (int)(len > 32 ? 32 : len), name), -1;
+		mods |= modifiers[i].bit;
+		if (key_event(a, "rawKeyDown", &modifiers[i].key, NULL, mods) < 0)
+			return -1;
+		held[n++] = i;
+		name = plus + 1;
+	}
+	rc = press_with(a, name, mods);
+	while (n > 0) {
+		mods &= ~modifiers[held[--n]].bit;
+		if (key_event(a, "keyUp", &modifiers[held[n]].key, NULL, mods) < 0)
+			return -1;
+	}
+	return rc;
 }
 
 int action_press(struct act *a)
@@ -142,7 +230,8 @@ int action_press(struct act *a)
 	char head[96];
 
 	if (!key)
-		return hb_call_fail(a->call, "Action press needs a key (Enter, Tab, Escape, ... or one character).");
+		return hb_call_fail(a->call, "Action press needs a key (Enter, Tab, Escape, ... or one character, or a "
+					     "combination like Control+A).");
 	mark = cdp_event_mark(a->conn.cdp);
 	if (press(a, key) < 0 || act_settle(a, mark) < 0)
 		return -1;
@@ -157,12 +246,16 @@ int action_type(struct act *a)
 	json_t *res = NULL, *obj = NULL;
 	const char *object_id;
 	unsigned long mark;
+	char tag[32];
 	long node;
 
 	if (!text)
 		return hb_call_fail(a->call, "Action type needs the text to type.");
-	if (target_node(a, "type", &node) < 0)
+	if (target_node(a, "type", &node) < 0 || act_node_tag(a, node, tag, sizeof tag) < 0)
 		return -1;
+	if (strcmp(tag, "SELECT") == 0 || strcmp(tag, "OPTION") == 0)
+		return hb_call_fail(a->call, "The element is a drop-down list (<select>), which typing does not change: "
+					     "use select {ref, option} with the option's label.");
 	if (act_tab_call(a, "DOM.focus", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
 		return -1;
 	json_decref(res);

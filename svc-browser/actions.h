@@ -7,13 +7,17 @@
  *   open        a url in a new tab of the session, or in one of its tabs
  *   snapshot    the page's accessibility tree with refs
  *   read        the page's text, bounded (maxChars, offset)
- *   click       an element by ref (or selector)
+ *   click       an element by ref (or selector); an <option> is chosen
+ *   hover       the mouse over an element
+ *   select      an option of a <select> by its label (or value)
  *   type        text into a field (clearing it), optionally submitting
- *   press       a key
+ *   press       a key, or a combination (Control+A, Shift+Tab)
  *   scroll      by a page or amount, or to an element
  *   wait        for a text to appear, or for a navigation
  *   screenshot  PNG saved in the cache and given to the model
  *   close       one of the session's tabs
+ *   back        the tab's previous page in its history
+ *   forward     the tab's next page in its history
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -35,5 +39,16 @@ int action_click(struct act *a);
 int action_type(struct act *a);
 int action_press(struct act *a);
 int action_scroll(struct act *a);
+int action_hover(struct act *a);
+int action_select(struct act *a);
+int action_back(struct act *a);
+int action_forward(struct act *a);
+
+/* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
+ * after answering. */
+int act_node_tag(struct act *a, long node, char *tag, size_t taglen);
+/* Choose the <option> node in its list, as a click in the open list
+ * does, and answer (act_choose.c). */
+int act_choose_option(struct act *a, long node);
 
 #endif

@@ -42,11 +42,16 @@ static const struct action actions[] = {
 	{ "wait", action_wait, NEEDS_TAB },
 	{ "screenshot", action_screenshot, NEEDS_TAB },
 	{ "close", action_close, NEEDS_TAB },
+	{ "hover", action_hover, NEEDS_TAB },
+	{ "select", action_select, NEEDS_TAB },
+	{ "back", action_back, NEEDS_TAB },
+	{ "forward", action_forward, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
 	"action", "tab", "url", "ref", "selector", "text", "submit", "key", "direction", "amount",
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
+	"option",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -58,7 +63,8 @@ static const char *const fields[] = {
 /* Types and sizes of every field, whatever the action. */
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
-	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction", NULL };
+	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
+						     "option", NULL };
 	static const char *const bools[] = { "submit", "navigation", "fullPage", NULL };
 	const char *s;
 	long long n;
@@ -122,7 +128,8 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		return hb_call_failf(call, "use_user_browser: %s", err);
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
-					   "type, press, scroll, wait, screenshot or close.", name);
+					   "type, press, scroll, wait, screenshot, close, hover, select, back or "
+					   "forward.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)

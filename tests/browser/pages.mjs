@@ -38,6 +38,15 @@
 //   /popup             a link "New tab" to /button?popup=link with
 //                      target=_blank, and a button "Open window" whose
 //                      click opens /button?popup=open with window.open
+//   /menu              a button "Menu" whose mouseover (a real mouse's,
+//                      moved over it) shows a link "Settings" and writes
+//                      "Menu opened by mouseover" into #state
+//   /choose            a select "Colour" (Red r, Green g, Blue b) whose
+//                      input and change events are written into #log, its
+//                      value into #value
+//   /keys              text fields First and Second (Second holds "old
+//                      text"): each input writes "Second: VALUE" into #echo,
+//                      each focus "Focused: ID" into #focused
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -140,6 +149,45 @@ window.addEventListener('load', () => setTimeout(() => {
 <button id="open" type="button">Open window</button>
 <script>
 document.getElementById('open').addEventListener('click', () => window.open('/button?popup=open'));
+</script>`),
+	'/menu': () => page('Menu', `<h1>Menu</h1>
+<button id="menu" type="button">Menu</button>
+<ul id="items" hidden><li><a href="/links">Settings</a></li></ul>
+<p id="state">Menu closed</p>
+<script>
+document.getElementById('menu').addEventListener('mouseover', () => {
+	document.getElementById('items').hidden = false;
+	document.getElementById('state').textContent = 'Menu opened by mouseover';
+});
+</script>`),
+	'/choose': () => page('Choose', `<h1>Choose</h1>
+<p><label for="color">Colour</label> <select id="color">
+<option value="r">Red</option><option value="g">Green</option><option value="b">Blue</option>
+</select></p>
+<button id="plain" type="button">Plain button</button>
+<p id="log">Events:</p>
+<p id="value">Value: r</p>
+<script>
+const color = document.getElementById('color');
+for (const type of ['input', 'change'])
+	color.addEventListener(type, () => {
+		document.getElementById('log').textContent += ' ' + type + ':' + color.value;
+		document.getElementById('value').textContent = 'Value: ' + color.value;
+	});
+</script>`),
+	'/keys': () => page('Keys', `<h1>Keys</h1>
+<p><label for="first">First</label> <input id="first" type="text"></p>
+<p><label for="second">Second</label> <input id="second" type="text" value="old text"></p>
+<p id="echo">Second: old text</p>
+<p id="focused">Focused: none</p>
+<script>
+const second = document.getElementById('second');
+second.addEventListener('input', () => {
+	document.getElementById('echo').textContent = 'Second: ' + second.value;
+});
+document.addEventListener('focusin', (e) => {
+	document.getElementById('focused').textContent = 'Focused: ' + e.target.id;
+});
 </script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),

@@ -1,0 +1,150 @@
+/*
+ * itest_browser_input - the actions of use_user_browser that act as a
+ * person's hand beyond a click (issue 35): hover, select, key
+ * combinations for press, and back and forward through a tab's history,
+ * driving a REAL headless Chromium on the local pages of
+ * tests/browser/pages.mjs (the rig: browser_rig.h).  Each is checked on
+ * the page's own state afterwards (what its scripts wrote from the events
+ * they saw, read with the read action), not on the action's answer.
+ */
+#include "../harness/checks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browser_rig.h"
+
+/* The page's text (the read action) must hold want. */
+static void page_says(struct agent *a, const char *want)
+{
+	free(call(a, 1, want, "{\"action\":\"read\"}"));
+}
+
+/* ---- hover: the page sees a real mouse over the element ---------------- */
+
+static void test_hover(void **state)
+{
+	char ref[16], args[200];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/menu", 1, "Opened ");
+	assert_null(strstr(t, "Settings"));
+	ref_of(t, "button \"Menu\"", ref, sizeof ref);
+	free(t);
+	page_says(&A, "Menu closed");
+	snprintf(args, sizeof args, "{\"action\":\"hover\",\"ref\":\"%s\"}", ref);
+	t = call(&A, 1, "The mouse is over ", args);
+	/* the answer's snapshot shows the menu the page opened */
+	assert_non_null(strstr(t, "link \"Settings\""));
+	free(t);
+	page_says(&A, "Menu opened by mouseover");
+	free(call(&A, 0, "Action hover needs a ref", "{\"action\":\"hover\"}"));
+}
+
+/* ---- select: an option by label or value, with the user's events ------- */
+
+static void test_select(void **state)
+{
+	char color[16], plain[16], args[300];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/choose", 1, "Opened ");
+	ref_of(t, "combobox \"Colour\"", color, sizeof color);
+	ref_of(t, "button \"Plain button\"", plain, sizeof plain);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"select\",\"ref\":\"%s\",\"option\":\"Green\"}", color);
+	free(call(&A, 1, "Selected \"Green\" (value \"g\").", args));
+	page_says(&A, "Events: input:g change:g");
+	page_says(&A, "Value: g");
+	/* by value when no label matches */
+	snprintf(args, sizeof args, "{\"action\":\"select\",\"ref\":\"%s\",\"option\":\"b\"}", color);
+	free(call(&A, 1, "Selected \"Blue\"", args));
+	page_says(&A, "Value: b");
+	/* no such option: the options are named, and nothing changes */
+	snprintf(args, sizeof args, "{\"action\":\"select\",\"ref\":\"%s\",\"option\":\"Purple\"}", color);
+	free(call(&A, 0, "Its options: \"Red\", \"Green\", \"Blue\".", args));
+	/* not a select */
+	snprintf(args, sizeof args, "{\"action\":\"select\",\"ref\":\"%s\",\"option\":\"Red\"}", plain);
+	free(call(&A, 0, "not a <select>", args));
+	free(call(&A, 0, "needs the option", "{\"action\":\"select\",\"selector\":\"#color\"}"));
+	/* typing into a select points to select; the value stays */
+	snprintf(args, sizeof args, "{\"action\":\"type\",\"ref\":\"%s\",\"text\":\"Red\"}", color);
+	t = call(&A, 0, "use select {ref, option}", args);
+	assert_null(strstr(t, "Typed"));
+	free(t);
+	page_says(&A, "Value: b");
+	/* a click on an option chooses it, never a DevTools error */
+	t = call(&A, 1, "Selected \"Red\"", "{\"action\":\"click\",\"selector\":\"#color option[value=r]\"}");
+	assert_null(strstr(t, "layout object"));
+	free(t);
+	page_says(&A, "Events: input:g change:g input:b change:b input:r change:r");
+}
+
+/* ---- press: key combinations ------------------------------------------- */
+
+static void test_key_combinations(void **state)
+{
+	char second[16], args[200];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/keys", 1, "Opened ");
+	ref_of(t, "textbox \"Second\"", second, sizeof second);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", second);
+	free(call(&A, 1, "Clicked ", args));
+	page_says(&A, "Focused: second");
+	/* Control+A selects the field's text: the key typed next replaces it */
+	free(call(&A, 1, "Pressed Control+A.", "{\"action\":\"press\",\"key\":\"Control+A\"}"));
+	free(call(&A, 1, "Pressed x.", "{\"action\":\"press\",\"key\":\"x\"}"));
+	page_says(&A, "Second: x");
+	/* Shift+Tab moves the focus backwards */
+	free(call(&A, 1, "Pressed Shift+Tab.", "{\"action\":\"press\",\"key\":\"Shift+Tab\"}"));
+	page_says(&A, "Focused: first");
+	free(call(&A, 0, "is not a modifier", "{\"action\":\"press\",\"key\":\"Hyper+A\"}"));
+	free(call(&A, 0, "is not a key this tool presses", "{\"action\":\"press\",\"key\":\"Control+Nothing\"}"));
+}
+
+/* ---- back and forward through the tab's history ------------------------ */
+
+static void test_back_forward(void **state)
+{
+	char tab[16], args[300];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/button", 1, "Opened ");
+	tab_of(t, tab, sizeof tab);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"open\",\"tab\":\"%s\",\"url\":\"%s/form\"}", tab, P.base);
+	free(call(&A, 1, "Opened ", args));
+	page_says(&A, "Sign up");
+	snprintf(args, sizeof args, "{\"action\":\"back\",\"tab\":\"%s\"}", tab);
+	t = call(&A, 1, "Went back to ", args);
+	assert_non_null(strstr(t, "/button)"));
+	free(t);
+	page_says(&A, "Button page");
+	snprintf(args, sizeof args, "{\"action\":\"forward\",\"tab\":\"%s\"}", tab);
+	t = call(&A, 1, "Went forward to ", args);
+	assert_non_null(strstr(t, "/form)"));
+	free(t);
+	page_says(&A, "Sign up");
+	/* at the end of the history: said, and the page stays */
+	free(call(&A, 0, "has no page to go forward to", args));
+	page_says(&A, "Sign up");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hover),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_key_combinations),
+		cmocka_unit_test(test_back_forward),
+	};
+
+	return ck_run_group_tests(tests, browser_setup, browser_teardown);
+}
