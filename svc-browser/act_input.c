@@ -145,6 +145,11 @@ static int key_event(struct act *a, const char *type, const struct key *k, const
 
 	if (p && text && strcmp(type, "keyDown") == 0)
 		json_object_set_new(p, "text", json_string(text));
+	/* Chrome on a Mac runs no editing shortcut for a synthetic key: the
+	 * command goes with it (Control+A or Meta+A selects all everywhere,
+	 * as an agent means it; given once, it is run once) */
+	if (p && (mods & (2 | 4)) && k->vk == 'A' && strcmp(type, "keyUp") != 0)
+		json_object_set_new(p, "commands", json_pack("[s]", "selectAll"));
 	if (act_tab_call(a, "Input.dispatchKeyEvent", p, &res) < 0)
 		return -1;
 	json_decref(res);
