@@ -73,6 +73,8 @@ static int refuse(struct act *a, const json_t *v, const char *want)
 	const char *error = json_string_value(json_object_get(v, "error"));
 	char names[1500];
 
+	if (!error)
+		error = "";
 	if (strcmp(error, "notselect") == 0)
 		return hb_call_failf(a->call, "The element is a <%.20s>, not a <select>: select chooses an option of a "
 					      "drop-down list; click or type act on other elements.",
