@@ -360,6 +360,7 @@ static void close_host(struct bridge *br)
 	host_request(br, "close", NULL);
 	close(br->host.in);
 	br->host.in = -1;
+	claude_deliver_host_closed(&br->cd);
 }
 
 /* A message that went in last waits for its final transcript read, which

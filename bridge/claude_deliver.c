@@ -151,10 +151,12 @@ static void pump(struct claude_deliver *cd)
 	json_decref(req);
 }
 
-/* Nothing waits for a proof any more: a closing bridge may detach now. */
+/* Nothing waits for a proof any more: a closing bridge may detach now
+ * (one left for the read after the host, claude_deliver_host_gone, needs
+ * the attachment for its report). */
 static void proof_settled(struct claude_deliver *cd)
 {
-	if (cd->closing && claude_deliver_settled(cd))
+	if (cd->closing && claude_deliver_settled(cd) && !cd->proving)
 		deliveries_detach(&cd->dl, 0);
 }
 
@@ -198,7 +200,14 @@ static void not_found(struct claude_deliver *cd, struct delivery *x, const char 
 		snprintf(cd->why_not, sizeof cd->why_not, "no read of the transcript found message %s", cd->uuid);
 	if (cd->read_again && cd->host_in >= 0)
 		start_read(cd, x, cd->ended ? "the final read" : "once more");
-	else if (cd->read_final)
+	else if (cd->read_final && cd->closing) {
+		/* Claude Code saves its transcript behind the turn: a close soon
+		 * after the send can read before the message is there.  Once
+		 * Claude Code has ended it has written all it will; a new host
+		 * reads then (claude_deliver_host_gone). */
+		log_info(x->op_id, "not in the transcript yet; read again once the agent host has ended");
+		cd->after_host = 1;
+	} else if (cd->read_final)
 		unconfirmed(cd, cd->why_not);
 	/* else: the next frame that names it, or the end, reads again */
 }
@@ -264,6 +273,7 @@ static void on_send_answer(struct claude_deliver *cd, json_t *msg)
 		message_uuid(x->op_id, cd->uuid);
 		cd->saw_frame = cd->named = cd->ended = 0;
 		cd->why_not[0] = '\0';
+		cd->after_host = 0;
 		if (cd->closing)
 			want_read(cd, 1, "the bridge closes");
 	} else if (code && strcmp(code, "busy") == 0) {
@@ -374,7 +384,7 @@ void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok)
 
 int claude_deliver_settled(const struct claude_deliver *cd)
 {
-	return !cd->proving && !cd->working;
+	return (!cd->proving || cd->after_host) && !cd->working;
 }
 
 int claude_deliver_closing(struct claude_deliver *cd)
@@ -386,6 +396,11 @@ int claude_deliver_closing(struct claude_deliver *cd)
 		return 1;
 	deliveries_detach(&cd->dl, 0); /* nothing more goes in: no more messages for us */
 	return 0;
+}
+
+void claude_deliver_host_closed(struct claude_deliver *cd)
+{
+	cd->host_in = -1;
 }
 
 void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[], int limit_ms)

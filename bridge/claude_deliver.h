@@ -50,6 +50,8 @@ struct claude_deliver {
 	int named;                      /* a frame named it: one more read started */
 	int ended;                      /* its turn or the run ended: the next read is the last */
 	char why_not[300];              /* why no read found it yet */
+	int after_host;                 /* the live host's last read at the close did not
+	                                 * find it: a new host reads once this one ended */
 
 	/* The one transcript read in flight (for proving, or a handed one). */
 	struct delivery *reading;
@@ -80,6 +82,8 @@ void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
  * claude_deliver_settled (or its patience ends). */
 int claude_deliver_closing(struct claude_deliver *cd);
 int claude_deliver_settled(const struct claude_deliver *cd);
+/* The bridge closed the host's input: nothing more is written to it. */
+void claude_deliver_host_closed(struct claude_deliver *cd);
 /* The host's output ended: a message that waits for its proof gets its
  * final read from a new host (host_argv, within limit_ms), and is
  * reported delivered or unconfirmed. */

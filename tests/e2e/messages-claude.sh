@@ -36,6 +36,10 @@
 #          (SIGKILL) after it took a message: a new host makes the final
 #          read.  After `hbctl messages send` a bridge looks for each, does
 #          not find it, and carries it in once
+#   late   Claude Code is stopped while a message goes in and continued
+#          after the close's live read found nothing: it saves the message
+#          as it ends, and the read a new host makes then finds it
+#          (delivered, not held)
 # Usage: messages-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -478,6 +482,34 @@ wait "$desktop"
 rc=$?
 desktop=
 check "unconfirmed: the run ended cleanly" '[ $rc = 0 ]'
+
+# ---------------------------------------------------------------- late --
+# Claude Code saves its transcript behind the turn: the read at a close
+# can come before the message is there.  Here Claude Code is stopped
+# while the message goes in, so the live host's read at the close finds
+# nothing; continued then, it saves the message as it ends, and the read
+# a new host makes after it finds it.
+late=$(new_session "Claude late" claude)
+unset resume
+drive "$tmp/late.transcript" "$tmp/late.stop" "$late" run-late --prompt 'Say hello.'
+check "late: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/late.transcript") -ge 1 ]" && attached "$late"'
+host_pid=$(our_hosts | head -1)
+cli_pids=$(below "$host_pid")
+kill -STOP $cli_pids
+receipt=$(send call-late run-sender 'Saved only as Claude Code ends.' "$late")
+op3=$(op_of call-late)
+check "late: the host took the send" \
+	'wait_for 60 "grep -q \"\[$op3\] sent into the Claude conversation\" $tmp/late.transcript.err"'
+touch "$tmp/late.stop"
+check "late: the live host's read at the close did not find it, and left it to a read after the host" \
+	'wait_for 30 "grep -q \"\[$op3\] not in the transcript yet; read again once the agent host has ended\" $tmp/late.transcript.err"'
+kill -CONT $cli_pids
+wait "$desktop"
+desktop=
+check "late: the read after the host ended found it: delivered" \
+	'grep -q "\[$op3\] the final read (by a new agent host) found message" "$tmp/late.transcript.err" &&
+	 wait_for 30 "state_is call-late sent"'
+check "late: no agent host is left" 'wait_for 30 "! hosts_running"'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
