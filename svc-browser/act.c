@@ -18,11 +18,9 @@
 
 #include "snapshot.h"
 
-#define SETTLE_MS 400
 #define STALE_REF                                                                                             \
 	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
-   /* a click that navigates starts doing so within this */
 
 /* Stop what the page is doing: its loading and its scripts. */
 static void stop_page(struct act *a)
@@ -245,23 +243,12 @@ int act_wait_load(struct act *a, unsigned long mark, const char *what)
 	return wait_loaded(a, "Page.loadEventFired", mark, what);
 }
 
-int act_settle(struct act *a, unsigned long mark)
+int act_wait_stopped(struct act *a, unsigned long mark, const char *what)
 {
-	char err[CDP_ERR_MAX];
-	json_t *ev = NULL;
-	unsigned long next;
-	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, "Page.frameStartedLoading", mark, SETTLE_MS,
-					 a->cancel, &ev, &next, err, sizeof err);
-
-	json_decref(ev);
-	if (f == CDP_TIMEOUT)
-		return 0; /* nothing started: the page changed in place, if at all */
-	if (f != CDP_OK)
-		return act_fail(a, f, "waiting for the page", err), -1;
 	/* stopped loading, not loaded: a link to a place in the same page
 	 * (#row) starts and stops a load with no load event, and a new page
 	 * stops after its load event */
-	return wait_loaded(a, "Page.frameStoppedLoading", mark, "loading the page the action opened");
+	return wait_loaded(a, "Page.frameStoppedLoading", mark, what);
 }
 
 void act_tab_line(struct act *a, char *out, size_t outlen)

@@ -56,8 +56,13 @@ int act_element(struct act *a, const char *ref, const char *selector, long *node
  * most the load limit; a page that does not is stopped (its scripts
  * too) and the call answered: -1.  0 when it loaded. */
 int act_wait_load(struct act *a, unsigned long mark, const char *what);
-/* After a click or a key: if a navigation started within a moment,
- * wait for it to load as above.  0, or -1 after answering. */
+/* Wait until the tab's frame stopped loading (since mark), at most the
+ * load limit, as above: a navigation, or a jump within the page. */
+int act_wait_stopped(struct act *a, unsigned long mark, const char *what);
+/* After a click or a key (mark taken before it): wait for what it
+ * caused - a navigation to load, else the network and the DOM to be
+ * quiet for a moment, at most a bounded while (act_settle.c).  0, or -1
+ * after answering. */
 int act_settle(struct act *a, unsigned long mark);
 
 /* "Tab t1: TITLE (URL)" into out. */

@@ -261,6 +261,10 @@ static int attach(struct browser_conn *c, const char *target, const atomic_int *
 	if (cdp_call(c->cdp, session, "Page.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
 		return -1;
 	json_decref(res);
+	/* the requests a click starts are what act_settle waits for */
+	if (cdp_call(c->cdp, session, "Network.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
+		return -1;
+	json_decref(res);
 	/* an agent's tab saves no downloads into the user's folders; an old
 	 * Chrome without the method is fine */
 	if (cdp_call(c->cdp, session, "Page.setDownloadBehavior", json_pack("{s:s}", "behavior", "deny"),

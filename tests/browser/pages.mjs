@@ -47,6 +47,11 @@
 //   /keys              text fields First and Second (Second holds "old
 //                      text"): each input writes "Second: VALUE" into #echo,
 //                      each focus "Focused: ID" into #focused
+//   /fetch-later       a button "Fetch" whose click fetches /delayed?ms=200
+//                      and then writes its answer ("Fetched it") into #got
+//   /poll              fetches /delayed?ms=0 every 50 ms, forever; a button
+//                      "Mark" whose click writes "Marked" into #mark-out
+//   /delayed?ms=N      the text "Fetched it", answered N ms after asked
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -189,6 +194,24 @@ document.addEventListener('focusin', (e) => {
 	document.getElementById('focused').textContent = 'Focused: ' + e.target.id;
 });
 </script>`),
+	'/fetch-later': () => page('Fetch later', `<h1>Fetch later</h1>
+<button id="fetch" type="button">Fetch</button>
+<p id="got">Nothing yet</p>
+<script>
+document.getElementById('fetch').addEventListener('click', async () => {
+	const answer = await fetch('/delayed?ms=200');
+	document.getElementById('got').textContent = await answer.text();
+});
+</script>`),
+	'/poll': () => page('Poll', `<h1>Poll</h1>
+<button id="mark" type="button">Mark</button>
+<p id="mark-out">Not marked</p>
+<script>
+setInterval(() => fetch('/delayed?ms=0').catch(() => {}), 50);
+document.getElementById('mark').addEventListener('click', () => {
+	document.getElementById('mark-out').textContent = 'Marked';
+});
+</script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
@@ -213,6 +236,13 @@ const server = http.createServer((req, res) => {
 	}
 	if (url.pathname === '/no-answer')
 		return; // nothing is ever sent; the browser's stop, or this server's end, drops it
+	if (url.pathname === '/delayed') {
+		setTimeout(() => {
+			res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+			res.end('Fetched it');
+		}, Number(url.searchParams.get('ms')) || 0);
+		return;
+	}
 	if (url.pathname === '/download') {
 		res.writeHead(200, {
 			'Content-Type': 'text/plain; charset=utf-8',
