@@ -34,12 +34,15 @@ static const struct hb_tool_def tool_table[] = {
 		"click {ref}, type {ref, text, submit?} (replaces the field's text; submit presses Enter), "
 		"press {key} (Enter, Tab, Escape, arrows, PageDown, or one character), scroll {direction?, "
 		"amount?} or {ref}, wait {text} or {navigation: true} (timeoutMs up to 60000), screenshot "
-		"{fullPage?} (you get the image; it is saved too), close {tab}. tab defaults to this session's "
+		"{fullPage?} (you get the image; it is saved too), close {tab}, dialog {accept, text?} (answers the "
+		"alert, confirm, prompt or beforeunload the page shows: accept true is OK, false Cancel; text is "
+		"typed into a prompt; a tab with a dialog open does nothing else until it is answered). tab "
+		"defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
-		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\"]},"
+		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\",\"dialog\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -51,7 +54,8 @@ static const struct hb_tool_def tool_table[] = {
 		"\"timeoutMs\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":60000},"
 		"\"fullPage\":{\"type\":\"boolean\"},"
 		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
-		"\"offset\":{\"type\":\"integer\",\"minimum\":0}},"
+		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
+		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

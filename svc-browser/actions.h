@@ -14,15 +14,19 @@
  *   wait        for a text to appear, or for a navigation
  *   screenshot  PNG saved in the cache and given to the model
  *   close       one of the session's tabs
+ *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
 
 #include "act.h"
 
-/* Before any action on a tab: a dialog the page opened since the last
- * call is dismissed (and said in the answer).  0, or -1 after answering. */
+/* Before any action on a tab: a JavaScript dialog open on it (opened
+ * since the last call, or left open then) is named in the answer, and
+ * the action not done (but dialog and close): 0, or -1 after answering.
+ * After it, action_epilogue keeps which dialog the call left open. */
 int action_prelude(struct act *a);
+void action_epilogue(struct act *a);
 
 int action_tabs(struct act *a);
 int action_open(struct act *a);
@@ -35,5 +39,6 @@ int action_click(struct act *a);
 int action_type(struct act *a);
 int action_press(struct act *a);
 int action_scroll(struct act *a);
+int action_dialog(struct act *a);
 
 #endif
