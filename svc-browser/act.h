@@ -29,7 +29,8 @@ struct act {
 	const atomic_int *cancel;
 	int step_ms, load_ms;
 	struct hb_paths paths;
-	char note[512];                /* said before the answer (a dialog dismissed meanwhile) */
+	char note[512];                /* said before the answer */
+	unsigned long dialog_mark;     /* a dialog opened since ends the action's steps (act_dialog.c) */
 };
 
 /* A DevTools command on the act's tab (browser-wide when on_browser):
@@ -82,6 +83,12 @@ struct act_scope {
  * whole page (scope NULL) or a part, or NULL after answering.  A cut one
  * ends by saying how to ask for the next part (act_snap.c). */
 char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scope);
+
+/* A JavaScript dialog the tab's page opened since a->dialog_mark and
+ * still shows: 1 with its type and message in err, else 0 (act_dialog.c).
+ * Every step on the tab asks first: a dialog that opened between two
+ * steps blocks the page before the next step's own wait begins. */
+int act_dialog_open_since(struct act *a, char *err, size_t errlen);
 
 /* The JSON value of expression evaluated in the tab's page: 0 with *value
  * (a new reference), or -1 after answering. */

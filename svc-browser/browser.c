@@ -201,6 +201,18 @@ void browser_tab_seen(struct browser *b, const char *target, unsigned long mark)
 	pthread_mutex_unlock(&b->lock);
 }
 
+void browser_tab_dialog(struct browser *b, const struct tab *t)
+{
+	int i;
+
+	pthread_mutex_lock(&b->lock);
+	if ((i = find_target(b, t->target)) >= 0) {
+		snprintf(b->tabs[i].dialog_type, sizeof b->tabs[i].dialog_type, "%s", t->dialog_type);
+		snprintf(b->tabs[i].dialog_message, sizeof b->tabs[i].dialog_message, "%s", t->dialog_message);
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
 int browser_adopt_opened(struct browser *b, const char *target, const char *opener)
 {
 	struct tab t = { 0 };
@@ -306,6 +318,8 @@ int browser_tab(struct browser *b, struct browser_conn *c, const char *owner, co
 	if ((i = find_target(b, out->target)) >= 0) {
 		snprintf(b->tabs[i].session, sizeof b->tabs[i].session, "%s", session);
 		b->tabs[i].gen = c->gen;
+		/* a dialog seen on the old connection is not known on this one */
+		b->tabs[i].dialog_type[0] = b->tabs[i].dialog_message[0] = '\0';
 		*out = b->tabs[i];
 	}
 	pthread_mutex_unlock(&b->lock);

@@ -24,6 +24,8 @@ struct tab {
 	char session[64];             /* its DevTools session on the connection of generation gen */
 	unsigned gen;
 	unsigned long mark;           /* its events were looked at up to here */
+	char dialog_type[16];         /* the JavaScript dialog open on it ("" none): alert, confirm, prompt, beforeunload */
+	char dialog_message[400];     /* its message, cut */
 };
 
 struct browser {
@@ -64,6 +66,9 @@ int browser_new_tab(struct browser *b, struct browser_conn *c, const char *owner
 void browser_forget_tab(struct browser *b, const char *target);
 /* Remember how far a tab's events were looked at. */
 void browser_tab_seen(struct browser *b, const char *target, unsigned long mark);
+/* Remember the JavaScript dialog open on t's tab (its dialog_type and
+ * dialog_message; dialog_type "" for none), as act_dialog.c saw it. */
+void browser_tab_dialog(struct browser *b, const struct tab *t);
 /* A tab that one of the sessions' tabs opened (a link's target=_blank,
  * window.open: Chrome's openerId) is that session's, as if its agent had
  * opened it: 1 when target was taken so, 0 when it is known already or

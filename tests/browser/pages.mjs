@@ -19,9 +19,14 @@
 //                      with a bound ("Paragraph 1." first, "The end." last)
 //   /loop              a script that never ends (while (true) {}) in the
 //                      body, after the first paragraph
-//   /alert             alert("Hello from alert") on load
+//   /alert             alert("Hello from alert") on load, then "Alert
+//                      answered" into #after once it returns
 //   /confirm-on-click  a button "Ask" that opens confirm("Are you sure?")
 //                      and writes the answer into #answer
+//   /prompt-on-click   a button "Name me" that opens prompt("Your name?",
+//                      "Anonymous") and writes "Got: VALUE" (or "Got
+//                      nothing" for Cancel) into #answer
+//   /alert-loop        a button "Nag" whose click opens alerts without end
 //   /slow              headers sent, the body never ended: a page that
 //                      never finishes loading
 //   /no-answer         the request is held and never answered, not even
@@ -127,13 +132,34 @@ document.getElementById('show').addEventListener('click', () => {
 <p>This page runs a script that never ends.</p>
 <script>while (true) {}</script>`),
 	'/alert': () => page('Alert', `<h1>Alert</h1>
-<script>window.addEventListener('load', () => alert('Hello from alert'));</script>`),
+<p id="after"></p>
+<script>window.addEventListener('load', () => {
+	alert('Hello from alert');
+	document.getElementById('after').textContent = 'Alert answered';
+});</script>`),
 	'/confirm-on-click': () => page('Confirm', `<h1>Confirm</h1>
 <button id="ask" type="button">Ask</button>
 <p id="answer"></p>
 <script>
 document.getElementById('ask').addEventListener('click', () => {
 	document.getElementById('answer').textContent = confirm('Are you sure?') ? 'Yes' : 'No';
+});
+</script>`),
+	'/prompt-on-click': () => page('Prompt', `<h1>Prompt</h1>
+<button id="ask" type="button">Name me</button>
+<p id="answer"></p>
+<script>
+document.getElementById('ask').addEventListener('click', () => {
+	const v = prompt('Your name?', 'Anonymous');
+	document.getElementById('answer').textContent = v === null ? 'Got nothing' : 'Got: ' + v;
+});
+</script>`),
+	'/alert-loop': () => page('Nag', `<h1>Nag</h1>
+<button id="nag" type="button">Nag</button>
+<script>
+document.getElementById('nag').addEventListener('click', () => {
+	for (let n = 1; ; n++)
+		alert('Nag ' + n);
 });
 </script>`),
 	'/scroll': () => page('Scroll', `<h1>A tall page</h1>
