@@ -175,6 +175,18 @@ static int find_target(const struct browser *b, const char *target)
 	return -1;
 }
 
+/* Under the lock: 1 when target was forgotten lately (a closed tab that
+ * Chrome still lists). */
+static int forgotten(const struct browser *b, const char *target)
+{
+	unsigned n = b->ngone < TABS_GONE_MAX ? b->ngone : TABS_GONE_MAX;
+
+	for (unsigned k = 0; k < n; k++)
+		if (strcmp(b->gone[k], target) == 0)
+			return 1;
+	return 0;
+}
+
 static void remove_at(struct browser *b, int i)
 {
 	memmove(&b->tabs[i], &b->tabs[i + 1], (size_t)(b->ntabs - i - 1) * sizeof b->tabs[0]);
@@ -186,8 +198,10 @@ void browser_forget_tab(struct browser *b, const char *target)
 	int i;
 
 	pthread_mutex_lock(&b->lock);
-	if ((i = find_target(b, target)) >= 0)
+	if ((i = find_target(b, target)) >= 0) {
 		remove_at(b, i);
+		snprintf(b->gone[b->ngone++ % TABS_GONE_MAX], sizeof b->gone[0], "%s", target);
+	}
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -221,7 +235,8 @@ int browser_adopt_opened(struct browser *b, const char *target, const char *open
 	if (strlen(target) >= sizeof t.target)
 		return 0;
 	pthread_mutex_lock(&b->lock);
-	if (find_target(b, target) < 0 && (i = find_target(b, opener)) >= 0 && b->ntabs < TABS_MAX) {
+	if (find_target(b, target) < 0 && !forgotten(b, target) && (i = find_target(b, opener)) >= 0 &&
+	    b->ntabs < TABS_MAX) {
 		snprintf(t.target, sizeof t.target, "%s", target);
 		snprintf(t.owner, sizeof t.owner, "%s", b->tabs[i].owner);
 		snprintf(t.id, sizeof t.id, "t%u", ++b->next_tab);

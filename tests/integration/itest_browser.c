@@ -396,6 +396,12 @@ static void test_opened_tabs(void **state)
 	free(t);
 	snprintf(args, sizeof args, "{\"action\":\"close\",\"tab\":\"%s\"}", id);
 	free(call(&A, 1, "Closed tab ", args));
+	/* Closed is gone: Chrome may list a closing tab a little longer, and
+	 * its opener is still A's, but it is not taken as a new tab of A's */
+	t = call(&A, 1, "of the user's", "{\"action\":\"tabs\"}");
+	if (strstr(t, "popup="))
+		fail_msg("a tab A closed is listed again:\n%s", t);
+	free(t);
 }
 
 /* ---- 6: the user's tabs are never closed or navigated -------------------- */
