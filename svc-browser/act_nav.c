@@ -69,8 +69,9 @@ int action_tabs(struct act *a)
 		if (!type || strcmp(type, "page") != 0 || !target)
 			continue;
 		switch (browser_tab_whose(a->b, a->ctx->session, target, id, sizeof id)) {
+		case TAB_CLOSED:
 		case TAB_OTHERS:
-			continue; /* another session's: neither named nor counted */
+			continue; /* another session's, or closed: neither named nor counted */
 		case TAB_MINE:
 			mine++;
 			break;

@@ -255,7 +255,9 @@ enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const cha
 
 	id[0] = '\0';
 	pthread_mutex_lock(&b->lock);
-	if ((i = find_target(b, target)) >= 0) {
+	if (forgotten(b, target)) {
+		w = TAB_CLOSED;
+	} else if ((i = find_target(b, target)) >= 0) {
 		w = strcmp(b->tabs[i].owner, owner) == 0 ? TAB_MINE : TAB_OTHERS;
 		if (w == TAB_MINE)
 			snprintf(id, idlen, "%s", b->tabs[i].id);

@@ -84,6 +84,7 @@ enum tab_whose {
 	TAB_USERS,    /* no session opened it (the user's own, or one from before svc-browser restarted) */
 	TAB_MINE,     /* owner opened it: its id is written */
 	TAB_OTHERS,   /* another session opened it: owner is not told of it at all */
+	TAB_CLOSED,   /* a session's tab that was closed: Chrome still lists it a little longer */
 };
 enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen);
 
