@@ -36,14 +36,16 @@ static const struct hb_tool_def tool_table[] = {
 		"amount?} or {ref}, wait {text} or {navigation: true} (timeoutMs up to 60000), screenshot "
 		"{fullPage?} (you get the image; it is saved too), close {tab}, hover {ref} (the mouse over it), "
 		"select {ref, option} (a drop-down's option by its label, or value), back {tab?}, forward {tab?} "
-		"(the tab's history); press also takes a combination like Control+A or Shift+Tab. "
-		"tab defaults to this session's "
+		"(the tab's history), dialog {accept, text?} (answers the alert, confirm, prompt or beforeunload "
+		"the page shows: accept true is OK, false Cancel; text is typed into a prompt; a tab with a dialog "
+		"open does nothing else until it is answered); press also takes a combination like Control+A or "
+		"Shift+Tab. tab defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
 		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\","
-		"\"hover\",\"select\",\"back\",\"forward\"]},"
+		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -56,7 +58,8 @@ static const struct hb_tool_def tool_table[] = {
 		"\"fullPage\":{\"type\":\"boolean\"},"
 		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
 		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
-		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"}},"
+		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
+		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

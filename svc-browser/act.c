@@ -8,7 +8,8 @@
  * its limit, never later.  A page that did not finish is stopped, its
  * scripts too (Runtime.terminateExecution reaches a renderer busy in a
  * loop), so the next call on the tab works.  A JavaScript dialog blocks
- * the page until it is answered: it is dismissed, and the agent told.
+ * the page until it is answered: the step ends at once, and the agent is
+ * told how to answer it (act_dialog.c).
  */
 #include "act.h"
 
@@ -18,11 +19,9 @@
 
 #include "snapshot.h"
 
-#define SETTLE_MS 400
 #define STALE_REF                                                                                             \
 	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
-   /* a click that navigates starts doing so within this */
 
 /* Stop what the page is doing: its loading and its scripts. */
 static void stop_page(struct act *a)
@@ -38,17 +37,6 @@ static void stop_page(struct act *a)
 	res = NULL;
 	if (cdp_call(a->conn.cdp, a->tab.session, "Page.stopLoading", NULL, 2000, NULL, &res, err, sizeof err) ==
 	    CDP_OK)
-		json_decref(res);
-}
-
-/* Answer the dialog the page opened: dismissed (an alert can only be). */
-static void dismiss_dialog(struct act *a)
-{
-	json_t *res = NULL;
-	char err[256];
-
-	if (cdp_call(a->conn.cdp, a->tab.session, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 0), 2000,
-		     NULL, &res, err, sizeof err) == CDP_OK)
 		json_decref(res);
 }
 
@@ -88,10 +76,11 @@ int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char
 				     "this session opened are open again only if Chrome restored them.",
 				     what, err);
 	case CDP_DIALOG:
-		dismiss_dialog(a);
+		/* left open: answering it is the agent's choice (act_dialog.c) */
 		return hb_call_failf(a->call,
-				     "The page in tab %s opened a JavaScript %s while %s. The dialog was dismissed; "
-				     "call again to go on.",
+				     "The page in tab %s opened a JavaScript %s while %s. The page waits until it is "
+				     "answered: call use_user_browser with action dialog and accept true (OK) or false "
+				     "(Cancel), with text for a prompt, then go on.",
 				     tab, err, what);
 	case CDP_GONE:
 		browser_forget_tab(a->b, a->tab.target);
@@ -123,7 +112,13 @@ static int call_on(struct act *a, const char *session, const char *method, json_
 		   json_t **res)
 {
 	char err[CDP_ERR_MAX];
-	enum cdp_fail f = cdp_call(a->conn.cdp, session, method, params, timeout_ms, a->cancel, res, err, sizeof err);
+	enum cdp_fail f;
+
+	if (session && *session && act_dialog_open_since(a, err, sizeof err)) {
+		json_decref(params);
+		return act_fail(a, CDP_DIALOG, method, err), -1;
+	}
+	f = cdp_call(a->conn.cdp, session, method, params, timeout_ms, a->cancel, res, err, sizeof err);
 
 	/* a timeout is told with the limit this step had (a page load's is
 	 * not a command's) */
@@ -245,23 +240,12 @@ int act_wait_load(struct act *a, unsigned long mark, const char *what)
 	return wait_loaded(a, "Page.loadEventFired", mark, what);
 }
 
-int act_settle(struct act *a, unsigned long mark)
+int act_wait_stopped(struct act *a, unsigned long mark, const char *what)
 {
-	char err[CDP_ERR_MAX];
-	json_t *ev = NULL;
-	unsigned long next;
-	enum cdp_fail f = cdp_wait_event(a->conn.cdp, a->tab.session, "Page.frameStartedLoading", mark, SETTLE_MS,
-					 a->cancel, &ev, &next, err, sizeof err);
-
-	json_decref(ev);
-	if (f == CDP_TIMEOUT)
-		return 0; /* nothing started: the page changed in place, if at all */
-	if (f != CDP_OK)
-		return act_fail(a, f, "waiting for the page", err), -1;
 	/* stopped loading, not loaded: a link to a place in the same page
 	 * (#row) starts and stops a load with no load event, and a new page
 	 * stops after its load event */
-	return wait_loaded(a, "Page.frameStoppedLoading", mark, "loading the page the action opened");
+	return wait_loaded(a, "Page.frameStoppedLoading", mark, what);
 }
 
 void act_tab_line(struct act *a, char *out, size_t outlen)

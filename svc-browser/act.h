@@ -29,7 +29,8 @@ struct act {
 	const atomic_int *cancel;
 	int step_ms, load_ms;
 	struct hb_paths paths;
-	char note[512];                /* said before the answer (a dialog dismissed meanwhile) */
+	char note[512];                /* said before the answer */
+	unsigned long dialog_mark;     /* a dialog opened since ends the action's steps (act_dialog.c) */
 };
 
 /* A DevTools command on the act's tab (browser-wide when on_browser):
@@ -56,8 +57,13 @@ int act_element(struct act *a, const char *ref, const char *selector, long *node
  * most the load limit; a page that does not is stopped (its scripts
  * too) and the call answered: -1.  0 when it loaded. */
 int act_wait_load(struct act *a, unsigned long mark, const char *what);
-/* After a click or a key: if a navigation started within a moment,
- * wait for it to load as above.  0, or -1 after answering. */
+/* Wait until the tab's frame stopped loading (since mark), at most the
+ * load limit, as above: a navigation, or a jump within the page. */
+int act_wait_stopped(struct act *a, unsigned long mark, const char *what);
+/* After a click or a key (mark taken before it): wait for what it
+ * caused - a navigation to load, else the network and the DOM to be
+ * quiet for a moment, at most a bounded while (act_settle.c).  0, or -1
+ * after answering. */
 int act_settle(struct act *a, unsigned long mark);
 
 /* "Tab t1: TITLE (URL)" into out. */
@@ -77,6 +83,12 @@ struct act_scope {
  * whole page (scope NULL) or a part, or NULL after answering.  A cut one
  * ends by saying how to ask for the next part (act_snap.c). */
 char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scope);
+
+/* A JavaScript dialog the tab's page opened since a->dialog_mark and
+ * still shows: 1 with its type and message in err, else 0 (act_dialog.c).
+ * Every step on the tab asks first: a dialog that opened between two
+ * steps blocks the page before the next step's own wait begins. */
+int act_dialog_open_since(struct act *a, char *err, size_t errlen);
 
 /* The JSON value of expression evaluated in the tab's page: 0 with *value
  * (a new reference), or -1 after answering. */

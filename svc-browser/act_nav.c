@@ -21,32 +21,6 @@
 #define WAIT_DEFAULT_MS 10000
 #define WAIT_POLL_MS 200
 
-int action_prelude(struct act *a)
-{
-	json_t *opened = NULL, *closed = NULL, *res = NULL;
-	unsigned long next, after;
-	char err[256];
-
-	if (!cdp_find_event(a->conn.cdp, a->tab.session, "Page.javascriptDialogOpening", a->tab.mark, &opened, &next))
-		return 0;
-	if (!cdp_find_event(a->conn.cdp, a->tab.session, "Page.javascriptDialogClosed", next, &closed, &after)) {
-		if (cdp_call(a->conn.cdp, a->tab.session, "Page.handleJavaScriptDialog", json_pack("{s:b}", "accept", 0),
-			     a->step_ms, a->cancel, &res, err, sizeof err) == CDP_OK)
-			json_decref(res);
-		snprintf(a->note, sizeof a->note, "(The page had opened a JavaScript %s \"%.200s\" since the last call; "
-						  "it was dismissed.)",
-			 json_string_value(json_object_get(opened, "type")) ? json_string_value(json_object_get(opened, "type"))
-									  : "dialog",
-			 json_string_value(json_object_get(opened, "message")) ? json_string_value(json_object_get(opened, "message"))
-									     : "");
-	}
-	json_decref(opened);
-	json_decref(closed);
-	/* what was looked at is behind us: a dialog since is the action's */
-	a->tab.mark = cdp_event_mark(a->conn.cdp);
-	return 0;
-}
-
 /* Tabs opened by the sessions' tabs become theirs, before anyone is
  * shown them; a tab opened by such a tab too (the list is gone through
  * again while that takes more, at most as deep as TAB_OPENER_DEPTH). */
@@ -95,8 +69,9 @@ int action_tabs(struct act *a)
 		if (!type || strcmp(type, "page") != 0 || !target)
 			continue;
 		switch (browser_tab_whose(a->b, a->ctx->session, target, id, sizeof id)) {
+		case TAB_CLOSED:
 		case TAB_OTHERS:
-			continue; /* another session's: neither named nor counted */
+			continue; /* another session's, or closed: neither named nor counted */
 		case TAB_MINE:
 			mine++;
 			break;

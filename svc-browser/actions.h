@@ -18,15 +18,19 @@
  *   close       one of the session's tabs
  *   back        the tab's previous page in its history
  *   forward     the tab's next page in its history
+ *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
 
 #include "act.h"
 
-/* Before any action on a tab: a dialog the page opened since the last
- * call is dismissed (and said in the answer).  0, or -1 after answering. */
+/* Before any action on a tab: a JavaScript dialog open on it (opened
+ * since the last call, or left open then) is named in the answer, and
+ * the action not done (but dialog and close): 0, or -1 after answering.
+ * After it, action_epilogue keeps which dialog the call left open. */
 int action_prelude(struct act *a);
+void action_epilogue(struct act *a);
 
 int action_tabs(struct act *a);
 int action_open(struct act *a);
@@ -43,6 +47,7 @@ int action_hover(struct act *a);
 int action_select(struct act *a);
 int action_back(struct act *a);
 int action_forward(struct act *a);
+int action_dialog(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

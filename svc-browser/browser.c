@@ -175,6 +175,18 @@ static int find_target(const struct browser *b, const char *target)
 	return -1;
 }
 
+/* Under the lock: 1 when target was forgotten lately (a closed tab that
+ * Chrome still lists). */
+static int forgotten(const struct browser *b, const char *target)
+{
+	unsigned n = b->ngone < TABS_GONE_MAX ? b->ngone : TABS_GONE_MAX;
+
+	for (unsigned k = 0; k < n; k++)
+		if (strcmp(b->gone[k], target) == 0)
+			return 1;
+	return 0;
+}
+
 static void remove_at(struct browser *b, int i)
 {
 	memmove(&b->tabs[i], &b->tabs[i + 1], (size_t)(b->ntabs - i - 1) * sizeof b->tabs[0]);
@@ -186,8 +198,10 @@ void browser_forget_tab(struct browser *b, const char *target)
 	int i;
 
 	pthread_mutex_lock(&b->lock);
-	if ((i = find_target(b, target)) >= 0)
+	if ((i = find_target(b, target)) >= 0) {
 		remove_at(b, i);
+		snprintf(b->gone[b->ngone++ % TABS_GONE_MAX], sizeof b->gone[0], "%s", target);
+	}
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -201,6 +215,18 @@ void browser_tab_seen(struct browser *b, const char *target, unsigned long mark)
 	pthread_mutex_unlock(&b->lock);
 }
 
+void browser_tab_dialog(struct browser *b, const struct tab *t)
+{
+	int i;
+
+	pthread_mutex_lock(&b->lock);
+	if ((i = find_target(b, t->target)) >= 0) {
+		snprintf(b->tabs[i].dialog_type, sizeof b->tabs[i].dialog_type, "%s", t->dialog_type);
+		snprintf(b->tabs[i].dialog_message, sizeof b->tabs[i].dialog_message, "%s", t->dialog_message);
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
 int browser_adopt_opened(struct browser *b, const char *target, const char *opener)
 {
 	struct tab t = { 0 };
@@ -209,7 +235,8 @@ int browser_adopt_opened(struct browser *b, const char *target, const char *open
 	if (strlen(target) >= sizeof t.target)
 		return 0;
 	pthread_mutex_lock(&b->lock);
-	if (find_target(b, target) < 0 && (i = find_target(b, opener)) >= 0 && b->ntabs < TABS_MAX) {
+	if (find_target(b, target) < 0 && !forgotten(b, target) && (i = find_target(b, opener)) >= 0 &&
+	    b->ntabs < TABS_MAX) {
 		snprintf(t.target, sizeof t.target, "%s", target);
 		snprintf(t.owner, sizeof t.owner, "%s", b->tabs[i].owner);
 		snprintf(t.id, sizeof t.id, "t%u", ++b->next_tab);
@@ -228,7 +255,9 @@ enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const cha
 
 	id[0] = '\0';
 	pthread_mutex_lock(&b->lock);
-	if ((i = find_target(b, target)) >= 0) {
+	if (forgotten(b, target)) {
+		w = TAB_CLOSED;
+	} else if ((i = find_target(b, target)) >= 0) {
 		w = strcmp(b->tabs[i].owner, owner) == 0 ? TAB_MINE : TAB_OTHERS;
 		if (w == TAB_MINE)
 			snprintf(id, idlen, "%s", b->tabs[i].id);
@@ -259,6 +288,10 @@ static int attach(struct browser_conn *c, const char *target, const atomic_int *
 	snprintf(session, sessionlen, "%s", sid);
 	json_decref(res);
 	if (cdp_call(c->cdp, session, "Page.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
+		return -1;
+	json_decref(res);
+	/* the requests a click starts are what act_settle waits for */
+	if (cdp_call(c->cdp, session, "Network.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
 		return -1;
 	json_decref(res);
 	/* an agent's tab saves no downloads into the user's folders; an old
@@ -302,6 +335,8 @@ int browser_tab(struct browser *b, struct browser_conn *c, const char *owner, co
 	if ((i = find_target(b, out->target)) >= 0) {
 		snprintf(b->tabs[i].session, sizeof b->tabs[i].session, "%s", session);
 		b->tabs[i].gen = c->gen;
+		/* a dialog seen on the old connection is not known on this one */
+		b->tabs[i].dialog_type[0] = b->tabs[i].dialog_message[0] = '\0';
 		*out = b->tabs[i];
 	}
 	pthread_mutex_unlock(&b->lock);

@@ -16,6 +16,7 @@
 #define TAB_ID_MAX 16
 #define TAB_OWNER_MAX 160
 #define TABS_MAX 256
+#define TABS_GONE_MAX 64
 
 struct tab {
 	char id[TAB_ID_MAX];          /* "t1": the agent's name for it */
@@ -24,6 +25,8 @@ struct tab {
 	char session[64];             /* its DevTools session on the connection of generation gen */
 	unsigned gen;
 	unsigned long mark;           /* its events were looked at up to here */
+	char dialog_type[16];         /* the JavaScript dialog open on it ("" none): alert, confirm, prompt, beforeunload */
+	char dialog_message[400];     /* its message, cut */
 };
 
 struct browser {
@@ -33,6 +36,10 @@ struct browser {
 	struct tab tabs[TABS_MAX];
 	int ntabs;
 	unsigned next_tab;
+	/* The targets forgotten last (a ring): Chrome lists a closed tab a
+	 * little longer, and one of them must not be adopted again. */
+	char gone[TABS_GONE_MAX][64];
+	unsigned ngone;
 };
 
 /* A call's view: the connection (a reference) and its generation. */
@@ -60,20 +67,24 @@ int browser_tab(struct browser *b, struct browser_conn *c, const char *owner, co
 /* A new tab of owner at about:blank: 0 with *out (attached), -1 with err. */
 int browser_new_tab(struct browser *b, struct browser_conn *c, const char *owner, const atomic_int *cancel,
 		    struct tab *out, char *err, size_t errlen);
-/* Forget a tab (closed by the agent, or found gone). */
+/* Forget a tab (closed by the agent, or found gone): never adopted again. */
 void browser_forget_tab(struct browser *b, const char *target);
 /* Remember how far a tab's events were looked at. */
 void browser_tab_seen(struct browser *b, const char *target, unsigned long mark);
+/* Remember the JavaScript dialog open on t's tab (its dialog_type and
+ * dialog_message; dialog_type "" for none), as act_dialog.c saw it. */
+void browser_tab_dialog(struct browser *b, const struct tab *t);
 /* A tab that one of the sessions' tabs opened (a link's target=_blank,
  * window.open: Chrome's openerId) is that session's, as if its agent had
- * opened it: 1 when target was taken so, 0 when it is known already or
- * opener is no session's tab. */
+ * opened it: 1 when target was taken so, 0 when it is known already,
+ * was forgotten, or opener is no session's tab. */
 int browser_adopt_opened(struct browser *b, const char *target, const char *opener);
 /* Whose the tab with this target is, as owner may see it. */
 enum tab_whose {
 	TAB_USERS,    /* no session opened it (the user's own, or one from before svc-browser restarted) */
 	TAB_MINE,     /* owner opened it: its id is written */
 	TAB_OTHERS,   /* another session opened it: owner is not told of it at all */
+	TAB_CLOSED,   /* a session's tab that was closed: Chrome still lists it a little longer */
 };
 enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const char *target, char *id, size_t idlen);
 

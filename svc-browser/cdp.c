@@ -14,8 +14,9 @@
  *
  * Events are kept in a ring of the last EVENTS_MAX, each with its number;
  * waiters look at the ones numbered from their mark on.  A busy page can
- * outrun the ring only by hundreds of events during one wait, and then
- * the oldest are the ones lost.
+ * outrun the ring only by thousands of events during one wait, and then
+ * the oldest are the ones lost; of the Network domain (on for
+ * act_settle.c) only a request's start and end are kept, small.
  */
 #include "cdp.h"
 
@@ -35,7 +36,7 @@
 #include "netaddr.h"
 #include "ws.h"
 
-#define EVENTS_MAX 512
+#define EVENTS_MAX 2048
 #define SLICE_MS 50
 #define SESSION_MAX 64
 #define METHOD_MAX 64
@@ -89,15 +90,32 @@ static void mark_closed(struct cdp *c, const char *why)
 	pthread_cond_broadcast(&c->changed);
 }
 
+/* Of the Network domain only the starts and ends of requests are kept,
+ * each with its request's id alone (what act_settle.c counts): a page's
+ * hundreds of requests, each with several events and large params, must
+ * not push the events a wait looks for out of the ring. */
+static int kept_network_event(const char *method)
+{
+	return strcmp(method, "Network.requestWillBeSent") == 0 || strcmp(method, "Network.loadingFinished") == 0 ||
+	       strcmp(method, "Network.loadingFailed") == 0;
+}
+
 static void keep_event(struct cdp *c, const char *session, const char *method, json_t *params)
 {
 	struct event *e = &c->events[c->next_event % EVENTS_MAX];
+	json_t *kept;
 
+	if (strncmp(method, "Network.", 8) != 0)
+		kept = json_incref(params);
+	else if (kept_network_event(method))
+		kept = json_pack("{s:O*}", "requestId", json_object_get(params, "requestId"));
+	else
+		return;
 	json_decref(e->params);
 	e->num = c->next_event++;
 	snprintf(e->session, sizeof e->session, "%s", session);
 	snprintf(e->method, sizeof e->method, "%s", method);
-	e->params = json_incref(params);
+	e->params = kept;
 }
 
 /* Under the lock: a message past CDP_MAX_ANSWER, of which only the head

@@ -46,12 +46,14 @@ static const struct action actions[] = {
 	{ "select", action_select, NEEDS_TAB },
 	{ "back", action_back, NEEDS_TAB },
 	{ "forward", action_forward, NEEDS_TAB },
+	{ "dialog", action_dialog, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
 	"action", "tab", "url", "ref", "selector", "text", "submit", "key", "direction", "amount",
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
 	"option",
+	"accept",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -65,7 +67,7 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
 						     "option", NULL };
-	static const char *const bools[] = { "submit", "navigation", "fullPage", NULL };
+	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", NULL };
 	const char *s;
 	long long n;
 	int b;
@@ -128,8 +130,8 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		return hb_call_failf(call, "use_user_browser: %s", err);
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
-					   "type, press, scroll, wait, screenshot, close, hover, select, back or "
-					   "forward.", name);
+					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
+					   "forward or dialog.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)
@@ -147,6 +149,8 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		rc = action_prelude(&a);
 	if (rc == 0)
 		rc = act->fn(&a);
+	if (a.tab_ok)
+		action_epilogue(&a);
 	if (a.tab_ok)
 		browser_tab_seen(a.b, a.tab.target, cdp_event_mark(a.conn.cdp));
 	browser_release(&a.conn);

@@ -84,12 +84,12 @@ static const struct action actions[] = {
 	  "DOM.describeNode, focus, resolveNode, Runtime.callFunctionOn, Input.insertText, getFullAXTree, "
 	  "getTargetInfo", base_type },
 	{ "press", "/form", "\"action\":\"press\",\"key\":\"Tab\"", 0,
-	  "2 Input.dispatchKeyEvent, the 400 ms settle, getFullAXTree, getTargetInfo", base_press },
+	  "2 Input.dispatchKeyEvent, the settle, getFullAXTree, getTargetInfo", base_press },
 	{ "screenshot", "/form", "\"action\":\"screenshot\"", 0, "Page.captureScreenshot, getTargetInfo",
 	  base_screenshot },
 	{ "tabs", "/form", "\"action\":\"tabs\"", 0, "Target.getTargets", base_tabs },
 	{ "click", "/button", "\"action\":\"click\",\"ref\":\"%s\"", 0,
-	  "DOM.describeNode, scrollIntoViewIfNeeded, getContentQuads, 3 Input.dispatchMouseEvent, the 400 ms "
+	  "DOM.describeNode, scrollIntoViewIfNeeded, getContentQuads, 3 Input.dispatchMouseEvent, the "
 	  "settle, getFullAXTree, getTargetInfo", base_click },
 	{ "scroll", "/scroll", "\"action\":\"scroll\",\"direction\":\"down\",\"amount\":100", 0,
 	  "Runtime.evaluate, getFullAXTree, getTargetInfo", base_scroll },
@@ -303,8 +303,8 @@ static int run(struct bench *b)
 	}
 	printf("\nratio: ours p50 / direct p50; added: ours p50 - direct p50 (ms).  svc-browser holds the\n"
 	       "browser's one connection, so direct is a second connection to the same Chromium: the same\n"
-	       "commands of svc-browser/act*.c, in their order, with its waits (the load event, the 400 ms\n"
-	       "settle after a click or a key), on this program's own tab at the same page, each message\n"
+	       "commands of svc-browser/act*.c, in their order, with its waits (the load event, the quiet\n"
+	       "wait after a click or a key), on this program's own tab at the same page, each message\n"
 	       "parsed as JSON and nothing more (no snapshot text, no PNG decoded or saved, no broker).\n"
 	       "Both tabs are in front of windows of their own, as svc-browser opens its tabs:\n"
 	       "Chromium draws no frames for a tab behind another.\n");

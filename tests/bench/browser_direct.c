@@ -19,7 +19,17 @@
 #include "../harness/test_pages.h"
 #include "../harness/ws_pump.h"
 
-#define SETTLE_MS 400            /* svc-browser/act.c: a click's navigation starts within this */
+/* svc-browser/act_settle.c: after a click or a key, quiet for QUIET_MS,
+ * looked at every POLL_MS, at most SETTLE_MAX_MS */
+#define QUIET_MS 50
+#define POLL_MS 10
+#define SETTLE_MAX_MS 2000
+#define COUNT_MUTATIONS                                                                                    \
+	"(() => { const k = Symbol.for('hbcode.settle'); let s = window[k];"                               \
+	" if (!s) { s = { n: 0 }; Object.defineProperty(window, k, { value: s });"                         \
+	" new MutationObserver((r) => { s.n += r.length; }).observe(document,"                             \
+	" { subtree: true, childList: true, attributes: true, characterData: true }); }"                    \
+	" return s.n; })()"
 /* svc-browser/act_read.c and act_input.c */
 #define READ_EXPR "document.body ? document.body.innerText : document.documentElement.innerText"
 #define SELECT_FN                                                                                          \
@@ -57,9 +67,11 @@ static void direct_event(struct direct *d, json_t *m)
 {
 	const char *method = json_string_value(json_object_get(m, "method"));
 	const char *sid = json_string_value(json_object_get(m, "sessionId"));
+	const char *request = json_string_value(json_object_get(json_object_get(m, "params"), "requestId"));
 
 	if (method)
-		json_array_append_new(d->events, json_pack("{s:s, s:s}", "method", method, "sessionId", sid ? sid : ""));
+		json_array_append_new(d->events, json_pack("{s:s, s:s, s:s}", "method", method, "sessionId", sid ? sid : "",
+							   "requestId", request ? request : ""));
 }
 
 /* method with params (taken; NULL: none) on session (NULL: the browser):
@@ -150,15 +162,74 @@ static int snapshot_tail(struct direct *d)
 	return rc < 0 ? -1 : cmd(d, NULL, "Target.getTargetInfo", json_pack("{s:s}", "targetId", d->target), NULL);
 }
 
-/* After a click or a key (act_settle): a navigation that started within
- * SETTLE_MS is waited for. */
+/* The network and navigation events on our tab since the mark, and in
+ * *open the requests started since then that have not ended
+ * (act_settle.c's network_activity). */
+static long network_activity(struct direct *d, long *open)
+{
+	json_t *started = json_object();
+	long count = 0;
+
+	for (size_t i = 0; i < json_array_size(d->events); i++) {
+		json_t *e = json_array_get(d->events, i);
+		const char *method = json_string_value(json_object_get(e, "method"));
+		const char *request = json_string_value(json_object_get(e, "requestId"));
+
+		if (strcmp(json_string_value(json_object_get(e, "sessionId")), d->session) != 0)
+			continue;
+		if (strcmp(method, "Network.requestWillBeSent") == 0)
+			json_object_set_new(started, request, json_true());
+		else if (strcmp(method, "Network.loadingFinished") == 0 || strcmp(method, "Network.loadingFailed") == 0)
+			json_object_del(started, request);
+		else if (strcmp(method, "Page.frameRequestedNavigation") != 0 &&
+			 strcmp(method, "Page.frameStartedNavigating") != 0)
+			continue;
+		count++;
+	}
+	*open = (long)json_object_size(started);
+	json_decref(started);
+	return count;
+}
+
+/* After a click or a key (act_settle): a navigation that started is
+ * waited for until it stopped loading; else the network and the DOM
+ * quiet for QUIET_MS, at most SETTLE_MAX_MS. */
 static int settle(struct direct *d)
 {
-	int rc = wait_event(d, "Page.frameStartedLoading", SETTLE_MS);
+	double now = bench_now_ms(), quiet_since = now;
+	double until = now + (d->step_ms < SETTLE_MAX_MS ? d->step_ms : SETTLE_MAX_MS);
+	long last_activity = -1, last_mutations = -1;
 
-	if (rc == 0 && wait_event(d, "Page.loadEventFired", d->load_ms) != 0)
-		return -1;
-	return rc < 0 ? -1 : 0;
+	for (;;) {
+		long activity, open = 0, n = -1;
+		json_t *r = NULL, *m;
+		int rc = wait_event(d, "Page.frameStartedLoading", 0);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			return wait_event(d, "Page.frameStoppedLoading", d->load_ms) == 0 ? 0 : -1;
+		activity = network_activity(d, &open);
+		if (cmd(d, d->session, "Runtime.evaluate",
+			json_pack("{s:s, s:b}", "expression", COUNT_MUTATIONS, "returnByValue", 1), &r) == 0)
+			n = (long)json_integer_value(json_object_get(json_object_get(r, "result"), "value"));
+		json_decref(r);
+		now = bench_now_ms();
+		if (open > 0 || activity != last_activity || n != last_mutations) {
+			quiet_since = now;
+			last_activity = activity;
+			last_mutations = n;
+		} else if (now - quiet_since >= QUIET_MS) {
+			return 0;
+		}
+		if (now >= until)
+			return 0;
+		/* the pause between looks, keeping the events that come */
+		while ((m = direct_next(d, now + POLL_MS < until ? now + POLL_MS : until))) {
+			direct_event(d, m);
+			json_decref(m);
+		}
+	}
 }
 
 int eval(struct direct *d, const char *expr, json_t **result)
@@ -324,7 +395,7 @@ int direct_start(struct direct *d, const struct chromium *c)
 		return -1;
 	snprintf(d->session, sizeof d->session, "%s", (s = json_string_value(json_object_get(r, "sessionId"))) ? s : "");
 	json_decref(r);
-	return cmd(d, d->session, "Page.enable", NULL, NULL) < 0 ||
+	return cmd(d, d->session, "Page.enable", NULL, NULL) < 0 || cmd(d, d->session, "Network.enable", NULL, NULL) < 0 ||
 			       cmd(d, d->session, "Page.setDownloadBehavior", json_pack("{s:s}", "behavior", "deny"), NULL) < 0
 		       ? -1
 		       : 0;

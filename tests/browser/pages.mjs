@@ -19,9 +19,14 @@
 //                      with a bound ("Paragraph 1." first, "The end." last)
 //   /loop              a script that never ends (while (true) {}) in the
 //                      body, after the first paragraph
-//   /alert             alert("Hello from alert") on load
+//   /alert             alert("Hello from alert") on load, then "Alert
+//                      answered" into #after once it returns
 //   /confirm-on-click  a button "Ask" that opens confirm("Are you sure?")
 //                      and writes the answer into #answer
+//   /prompt-on-click   a button "Name me" that opens prompt("Your name?",
+//                      "Anonymous") and writes "Got: VALUE" (or "Got
+//                      nothing" for Cancel) into #answer
+//   /alert-loop        a button "Nag" whose click opens alerts without end
 //   /slow              headers sent, the body never ended: a page that
 //                      never finishes loading
 //   /no-answer         the request is held and never answered, not even
@@ -47,6 +52,11 @@
 //   /keys              text fields First and Second (Second holds "old
 //                      text"): each input writes "Second: VALUE" into #echo,
 //                      each focus "Focused: ID" into #focused
+//   /fetch-later       a button "Fetch" whose click fetches /delayed?ms=200
+//                      and then writes its answer ("Fetched it") into #got
+//   /poll              fetches /delayed?ms=0 every 50 ms, forever; a button
+//                      "Mark" whose click writes "Marked" into #mark-out
+//   /delayed?ms=N      the text "Fetched it", answered N ms after asked
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -122,13 +132,34 @@ document.getElementById('show').addEventListener('click', () => {
 <p>This page runs a script that never ends.</p>
 <script>while (true) {}</script>`),
 	'/alert': () => page('Alert', `<h1>Alert</h1>
-<script>window.addEventListener('load', () => alert('Hello from alert'));</script>`),
+<p id="after"></p>
+<script>window.addEventListener('load', () => {
+	alert('Hello from alert');
+	document.getElementById('after').textContent = 'Alert answered';
+});</script>`),
 	'/confirm-on-click': () => page('Confirm', `<h1>Confirm</h1>
 <button id="ask" type="button">Ask</button>
 <p id="answer"></p>
 <script>
 document.getElementById('ask').addEventListener('click', () => {
 	document.getElementById('answer').textContent = confirm('Are you sure?') ? 'Yes' : 'No';
+});
+</script>`),
+	'/prompt-on-click': () => page('Prompt', `<h1>Prompt</h1>
+<button id="ask" type="button">Name me</button>
+<p id="answer"></p>
+<script>
+document.getElementById('ask').addEventListener('click', () => {
+	const v = prompt('Your name?', 'Anonymous');
+	document.getElementById('answer').textContent = v === null ? 'Got nothing' : 'Got: ' + v;
+});
+</script>`),
+	'/alert-loop': () => page('Nag', `<h1>Nag</h1>
+<button id="nag" type="button">Nag</button>
+<script>
+document.getElementById('nag').addEventListener('click', () => {
+	for (let n = 1; ; n++)
+		alert('Nag ' + n);
 });
 </script>`),
 	'/scroll': () => page('Scroll', `<h1>A tall page</h1>
@@ -189,6 +220,24 @@ document.addEventListener('focusin', (e) => {
 	document.getElementById('focused').textContent = 'Focused: ' + e.target.id;
 });
 </script>`),
+	'/fetch-later': () => page('Fetch later', `<h1>Fetch later</h1>
+<button id="fetch" type="button">Fetch</button>
+<p id="got">Nothing yet</p>
+<script>
+document.getElementById('fetch').addEventListener('click', async () => {
+	const answer = await fetch('/delayed?ms=200');
+	document.getElementById('got').textContent = await answer.text();
+});
+</script>`),
+	'/poll': () => page('Poll', `<h1>Poll</h1>
+<button id="mark" type="button">Mark</button>
+<p id="mark-out">Not marked</p>
+<script>
+setInterval(() => fetch('/delayed?ms=0').catch(() => {}), 50);
+document.getElementById('mark').addEventListener('click', () => {
+	document.getElementById('mark-out').textContent = 'Marked';
+});
+</script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
@@ -213,6 +262,13 @@ const server = http.createServer((req, res) => {
 	}
 	if (url.pathname === '/no-answer')
 		return; // nothing is ever sent; the browser's stop, or this server's end, drops it
+	if (url.pathname === '/delayed') {
+		setTimeout(() => {
+			res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+			res.end('Fetched it');
+		}, Number(url.searchParams.get('ms')) || 0);
+		return;
+	}
 	if (url.pathname === '/download') {
 		res.writeHead(200, {
 			'Content-Type': 'text/plain; charset=utf-8',

@@ -396,6 +396,12 @@ static void test_opened_tabs(void **state)
 	free(t);
 	snprintf(args, sizeof args, "{\"action\":\"close\",\"tab\":\"%s\"}", id);
 	free(call(&A, 1, "Closed tab ", args));
+	/* Closed is gone: Chrome may list a closing tab a little longer, and
+	 * its opener is still A's, but it is not taken as a new tab of A's */
+	t = call(&A, 1, "of the user's", "{\"action\":\"tabs\"}");
+	if (strstr(t, "popup="))
+		fail_msg("a tab A closed is listed again:\n%s", t);
+	free(t);
 }
 
 /* ---- 6: the user's tabs are never closed or navigated -------------------- */
@@ -431,6 +437,61 @@ static void test_user_tabs_untouched(void **state)
 	free(t);
 }
 
+/* ---- 9: after a click, waiting for what it caused ---------------------- */
+
+/* Click the element on the snapshot line holding needle of the page at
+ * path; the answer (which must hold want). */
+static char *click_on(const char *path, const char *needle, const char *want)
+{
+	char ref[16], args[200];
+	char *t = open_page(&A, path, 1, "Opened ");
+
+	ref_of(t, needle, ref, sizeof ref);
+	free(t);
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	return call(&A, 1, want, args);
+}
+
+/* A click that starts a navigation answers with the new page. */
+static void test_click_waits_for_navigation(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = click_on("/links", "link \"button\"", "Clicked ");
+	assert_non_null(strstr(t, "\"Button\" ("));
+	assert_non_null(strstr(t, "heading \"Button page\""));
+	free(t);
+}
+
+/* A click whose handler writes the answer of a fetch that takes 200 ms:
+ * the open request keeps the page from being quiet, so the answer shows
+ * what the handler wrote. */
+static void test_click_waits_for_fetch(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = click_on("/fetch-later", "button \"Fetch\"", "Clicked ");
+	assert_non_null(strstr(t, "Fetched it"));
+	assert_null(strstr(t, "Nothing yet"));
+	free(t);
+}
+
+/* A page that asks its server something every 50 ms is never quiet: the
+ * click still answers, with the snapshot, not a timeout. */
+static void test_click_on_busy_page(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = click_on("/poll", "button \"Mark\"", "Clicked ");
+	assert_non_null(strstr(t, "Tab "));
+	assert_non_null(strstr(t, "Marked"));
+	assert_null(strstr(t, "did not finish"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +503,9 @@ int main(void)
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_opened_tabs),
 		cmocka_unit_test(test_user_tabs_untouched),
+		cmocka_unit_test(test_click_waits_for_navigation),
+		cmocka_unit_test(test_click_waits_for_fetch),
+		cmocka_unit_test(test_click_on_busy_page),
 	};
 
 	return ck_run_group_tests(tests, browser_setup, browser_teardown);
