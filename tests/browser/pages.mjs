@@ -57,6 +57,10 @@
 //   /poll              fetches /delayed?ms=0 every 50 ms, forever; a button
 //                      "Mark" whose click writes "Marked" into #mark-out
 //   /delayed?ms=N      the text "Fetched it", answered N ms after asked
+//   /tour              what the agents' e2e rigs drive: a select "Colour"
+//                      (Red r, Green g, Blue b) whose change writes
+//                      "Value: V" into #value, and a button "Ask" whose
+//                      confirm("Go on?") answer goes into #answer (Yes/No)
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -189,6 +193,20 @@ document.getElementById('open').addEventListener('click', () => window.open('/bu
 document.getElementById('menu').addEventListener('mouseover', () => {
 	document.getElementById('items').hidden = false;
 	document.getElementById('state').textContent = 'Menu opened by mouseover';
+});
+</script>`),
+	'/tour': () => page('Tour', `<h1>Tour</h1>
+<p><label for="color">Colour</label> <select id="color">
+<option value="r">Red</option><option value="g">Green</option><option value="b">Blue</option>
+</select></p>
+<p id="value">Value: r</p>
+<button id="ask" type="button">Ask</button>
+<p id="answer">Not asked</p>
+<script>
+const color = document.getElementById('color');
+color.addEventListener('change', () => { document.getElementById('value').textContent = 'Value: ' + color.value; });
+document.getElementById('ask').addEventListener('click', () => {
+	document.getElementById('answer').textContent = confirm('Go on?') ? 'Yes' : 'No';
 });
 </script>`),
 	'/choose': () => page('Choose', `<h1>Choose</h1>

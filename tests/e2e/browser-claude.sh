@@ -2,8 +2,9 @@
 # End to end: an agent in a real Claude session looks at a web page in the
 # user's browser, here a real headless Chromium.
 #   claude-drive.mjs (the desktop) -> hb-claude-bridge -> the agent host
-#   (the real Claude Agent SDK; the mock model calls use_user_browser twice
-#   in one turn: open the /button test page, then screenshot) -> hb-broker
+#   (the real Claude Agent SDK; the mock model calls use_user_browser six
+#   times in one turn: open the /button test page, screenshot, then open
+#   /tour, select, click, dialog) -> hb-broker
 #   -> svc-browser -> Chromium's DevTools, found through
 #   $XDG_CONFIG_HOME/chromium/DevToolsActivePort.
 # Checks: each call waited on an approval card (an agent-class tool asks
@@ -11,7 +12,9 @@
 # of the page before the first `hbctl approve`; the model received the
 # snapshot text with the button and its ref, and the screenshot as an
 # image block (image/png) in the tool_result, 1280 pixels wide, the very
-# bytes saved under the cache; Chromium lists the tab.
+# bytes saved under the cache; Chromium lists the tab; the /tour page's
+# own state (read over DevTools) has the option chosen and the confirm
+# accepted.
 # Usage: browser-claude.sh BUILD (needs make npm-deps and chromium).
 set -u
 build=$1
@@ -55,6 +58,11 @@ card() {
 	events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__use_user_browser" && e.run==="'"$run"'" &&
 		e.input && e.input.action==="'"$1"'" && ("'"$1"'"!=="open" || e.input.url==="'"$(button_url)"'")'
 }
+# tour_card ACTION: how many cards of this run asked for that action at all.
+tour_card() {
+	events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__use_user_browser" && e.run==="'"$run"'" &&
+		e.input && e.input.action==="'"$1"'"'
+}
 check "an approval card for use_user_browser open in the run, with the URL" \
 	'wait_for 60 "[ -n \"\$(approval_id)\" ]" && wait_for 10 "[ \$(card open) = 1 ]"'
 check "nothing reached the browser before the approval" \
@@ -63,6 +71,15 @@ check "nothing reached the browser before the approval" \
 check "then an approval card for use_user_browser screenshot" \
 	'wait_for 60 "[ \$(card screenshot) = 1 ] && [ -n \"\$(approval_id)\" ]"'
 "$build/hbctl" approve "$(approval_id)" >/dev/null
+# The tour: one card each for open, select, click and dialog.
+for action in open select click dialog; do
+	want=1
+	[ "$action" = open ] && want=2
+	wait_for 60 "[ \$(tour_card $action) = $want ] && [ -n \"\$(approval_id)\" ]" || break
+	"$build/hbctl" approve "$(approval_id)" >/dev/null
+done
+check "then cards for the tour's open, select, click and dialog, in turn" \
+	'[ "$(tour_card open)" = 2 ] && [ "$(tour_card select)" = 1 ] && [ "$(tour_card click)" = 1 ] && [ "$(tour_card dialog)" = 1 ]'
 wait "$desktop"
 echo $? >"$tmp/drive.rc"
 desktop=
@@ -73,7 +90,7 @@ check "the mock model's own checks passed (snapshot text, then a PNG)" \
 	'! grep -q "playerFailure" "$tmp/mock.jsonl" && grep -q "\"playerDone\":true" "$tmp/mock.jsonl"'
 check "the model called the tool through the hbcode server" \
 	'grep -q "\"name\":\"mcp__hbcode__use_user_browser\"" "$tmp/mock.jsonl"'
-check "the model got both results" '[ "$(rfield results)" = 2 ]'
+check "the model got all six results" '[ "$(rfield results)" = 6 ]'
 check "the model got the snapshot: the page's title and the button with its ref" \
 	'rfield snapshot | grep -qF "$button_line" && rfield snapshot | grep -qF "(http://127.0.0.1:$pages_port/button)"'
 check "the open result carries no image" '[ "$(rfield snapshotImages)" = 0 ]'
@@ -81,8 +98,11 @@ size=$(png_check)
 check "the model got the screenshot as an image block, image/png, 1280 wide ($size)" 'png_check >/dev/null'
 check "the screenshot is saved under the cache with those very bytes" 'saved_same "$HB_HOME/cache/browser/$session"'
 check "Chromium lists the tab of the /button page" 'tab_listed'
-check "the broker bound both calls to the bridge's run" \
-	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 2 ]'
+state=$(tour_state)
+check "the tour's page, read over DevTools: Green chosen in the select, the confirm accepted ($state)" \
+	'[ "$state" = "Value: g|Yes" ]'
+check "the broker bound all six calls to the bridge's run" \
+	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 6 ]'
 check "no approval card is left" '[ -z "$(approval_id)" ]'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/drive.err $tmp/broker.log'
 

@@ -5,8 +5,9 @@
 # it, in $tmp/xdg/chromium, where svc-browser's search finds its
 # DevToolsActivePort once XDG_CONFIG_HOME is $tmp/xdg; a broker running
 # svc-sessions and svc-browser as deploy/services.conf declares it; the
-# two steps the mock model plays (open the /button page, then a
-# screenshot) and the checks on what the model received.  The clean-up
+# steps the mock model plays (open the /button page, then a screenshot,
+# then a select and a dialog on /tour) and the checks on what the model
+# received and on the page's real state.  The clean-up
 # ends the browser's whole process group before lib.sh's removes $tmp.
 
 chromium_dir=$tmp/xdg/chromium
@@ -96,20 +97,50 @@ new_browser_session() {
 # The page the model opens.
 button_url() { printf 'http://127.0.0.1:%s/button' "$pages_port"; }
 
+# The page of the tour: a select and a button that asks with confirm().
+tour_url() { printf 'http://127.0.0.1:%s/tour' "$pages_port"; }
+
 # browser_steps NAMESPACE: the mock model's script (scenario "steps", which
-# both mocks play): open the /button page, then a screenshot; each step's
-# expect is the player's own check, reported as PLAYER CHECK FAILED.
+# both mocks play): open the /button page, then a screenshot; then the
+# tour: open /tour, choose Green in its select, click Ask (a confirm
+# opens), accept the dialog.  Each step's expect is the player's own
+# check, reported as PLAYER CHECK FAILED.
 browser_steps() {
 	node -e '
-		const [ns, url] = process.argv.slice(1);
+		const [ns, url, tour] = process.argv.slice(1);
 		const call = (args, expect) => ({ ...(ns ? { namespace: ns } : {}), name: "use_user_browser", arguments: args, expect });
 		console.log(JSON.stringify({
 			scenario: "steps",
 			steps: [call({ action: "open", url }, { contains: process.env.button_line }),
-				call({ action: "screenshot" }, { image: true })],
+				call({ action: "screenshot" }, { image: true }),
+				call({ action: "open", url: tour }, { contains: "combobox \"Colour\"" }),
+				call({ action: "select", selector: "#color", option: "Green" }, { contains: "Green" }),
+				call({ action: "click", selector: "#ask" }, { contains: "opened a JavaScript confirm" }),
+				call({ action: "dialog", accept: true }, { contains: "with OK" })],
 			finalText: "I opened the page and looked at it.",
 			deltaChunks: 0,
-		}));' "$1" "$(button_url)"
+		}));' "$1" "$(button_url)" "$(tour_url)"
+}
+
+# tour_state: the /tour page's real state, read over DevTools from
+# Chromium itself (not from any answer of the tool): "VALUE|ANSWER".
+tour_state() {
+	node --no-warnings --experimental-websocket -e '
+		const [port, url] = process.argv.slice(1);
+		(async () => {
+			const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+			const t = list.find((p) => p.type === "page" && p.url === url);
+			if (!t) { console.log("no tab at " + url); process.exit(1); }
+			const ws = new WebSocket(t.webSocketDebuggerUrl);
+			await new Promise((r, j) => { ws.onopen = r; ws.onerror = j; });
+			ws.onmessage = (m) => {
+				const d = JSON.parse(m.data);
+				if (d.id === 1) { console.log(d.result?.result?.value ?? "no value"); ws.close(); process.exit(0); }
+			};
+			ws.send(JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { returnByValue: true,
+				expression: "document.getElementById(\"value\").textContent + \"|\" + document.getElementById(\"answer\").textContent" } }));
+			setTimeout(() => { console.log("no answer"); process.exit(1); }, 10000);
+		})().catch((e) => { console.log(String(e)); process.exit(1); });' "$cdp_port" "$(tour_url)"
 }
 
 # tab_listed: Chromium's own list of its pages has the /button page.
