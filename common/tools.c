@@ -38,14 +38,15 @@ static const struct hb_tool_def tool_table[] = {
 		"select {ref, option} (a drop-down's option by its label, or value), back {tab?}, forward {tab?} "
 		"(the tab's history), dialog {accept, text?} (answers the alert, confirm, prompt or beforeunload "
 		"the page shows: accept true is OK, false Cancel; text is typed into a prompt; a tab with a dialog "
-		"open does nothing else until it is answered); press also takes a combination like Control+A or "
+		"open does nothing else until it is answered), drag {ref, toRef} (drags the element onto the "
+		"other with the mouse); press also takes a combination like Control+A or "
 		"Shift+Tab. tab defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
 		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\","
-		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\"]},"
+		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\",\"drag\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -59,7 +60,9 @@ static const struct hb_tool_def tool_table[] = {
 		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
 		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
 		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
-		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"}},"
+		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"},"
+		"\"toRef\":{\"type\":\"string\",\"description\":\"drag: the ref of the element to drop on\"},"
+		"\"toSelector\":{\"type\":\"string\",\"description\":\"drag: a CSS selector of it, when no ref fits\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

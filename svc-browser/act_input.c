@@ -43,8 +43,7 @@ static int target_node(struct act *a, const char *what, long *node)
 	return act_element(a, ref, selector, node);
 }
 
-/* The middle of the element on the screen, scrolled into view first. */
-static int element_centre(struct act *a, long node, double *x, double *y)
+int act_element_centre(struct act *a, long node, double *x, double *y)
 {
 	json_t *res = NULL, *quad;
 
@@ -94,7 +93,7 @@ int action_click(struct act *a)
 	/* an option has no box of its own: Chrome draws the open list */
 	if (strcmp(tag, "OPTION") == 0)
 		return act_choose_option(a, node);
-	if (element_centre(a, node, &x, &y) < 0)
+	if (act_element_centre(a, node, &x, &y) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
 	if (mouse(a, "mouseMoved", x, y) < 0 || mouse(a, "mousePressed", x, y) < 0 ||
@@ -113,7 +112,7 @@ int action_hover(struct act *a)
 	double x, y;
 	long node;
 
-	if (target_node(a, "hover", &node) < 0 || element_centre(a, node, &x, &y) < 0)
+	if (target_node(a, "hover", &node) < 0 || act_element_centre(a, node, &x, &y) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
 	if (mouse(a, "mouseMoved", x, y) < 0 || act_settle(a, mark) < 0)

@@ -19,6 +19,7 @@
  *   back        the tab's previous page in its history
  *   forward     the tab's next page in its history
  *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
+ *   drag        an element onto another, with the mouse (act_drag.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -48,6 +49,11 @@ int action_select(struct act *a);
 int action_back(struct act *a);
 int action_forward(struct act *a);
 int action_dialog(struct act *a);
+int action_drag(struct act *a);
+
+/* The middle of the element on the screen (viewport pixels), scrolled
+ * into view first: 0, or -1 after answering (act_input.c). */
+int act_element_centre(struct act *a, long node, double *x, double *y);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

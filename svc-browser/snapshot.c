@@ -64,6 +64,11 @@ const char *const snapshot_ref_roles[] = {
 	"menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
 	"option", "listbox", "spinbutton", "treeitem", "DisclosureTriangle", NULL
 };
+/* Named, these get a ref too: what a drag drops onto, a picture to
+ * hover or shoot; unnamed they are only wrappers of what is in them. */
+static const char *const named_ref_roles[] = {
+	"region", "article", "figure", "img", "dialog", "tabpanel", NULL
+};
 /* Unnamed, these only wrap their children. */
 static const char *const wrapper_roles[] = {
 	"generic", "none", "presentation", "LabelText", "Legend", "MenuListPopup",
@@ -256,7 +261,8 @@ static int wants_ref(const struct ax *a)
 {
 	if (backend_id(a) < 0 || is_document(a))
 		return 0;
-	return prop_state(a, "focusable") == 1 || in_list(a->role, snapshot_ref_roles);
+	return prop_state(a, "focusable") == 1 || in_list(a->role, snapshot_ref_roles) ||
+	       (a->name[0] && in_list(a->role, named_ref_roles));
 }
 
 /* The inside of a plain text field is Chrome's editor: its text is the value. */

@@ -34,7 +34,9 @@
  *   DOM.resolveNode {backendNodeId} in the agent's own tab only.  A node
  *   gets a ref when it has a backendDOMNodeId and is focusable or has a
  *   role an agent acts on or points at (button, link, textbox, checkbox,
- *   option...; see snapshot.c).  The document itself gets none.
+ *   option...; see snapshot.c), or is a named region, article, figure,
+ *   image, dialog or tab panel (what a drag drops onto).  The document
+ *   itself gets none.
  * - What is left out, so the agent reads the page and not Chrome's
  *   plumbing: ignored nodes (their children move up to their place);
  *   unnamed containers that carry no meaning (generic, none,

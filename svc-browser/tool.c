@@ -47,6 +47,7 @@ static const struct action actions[] = {
 	{ "back", action_back, NEEDS_TAB },
 	{ "forward", action_forward, NEEDS_TAB },
 	{ "dialog", action_dialog, NEEDS_TAB },
+	{ "drag", action_drag, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
@@ -54,6 +55,7 @@ static const char *const fields[] = {
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
 	"option",
 	"accept",
+	"toRef", "toSelector",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };

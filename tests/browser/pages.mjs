@@ -57,6 +57,10 @@
 //   /poll              fetches /delayed?ms=0 every 50 ms, forever; a button
 //                      "Mark" whose click writes "Marked" into #mark-out
 //   /delayed?ms=N      the text "Fetched it", answered N ms after asked
+//   /drag              an HTML5 draggable "Card" and a drop zone "Done"
+//                      (its drop writes "Dropped: DATA" into #dropped), and
+//                      a "Handle" moved by pointer events (mousedown, moves,
+//                      mouseup) onto a "Slot": "Handle in slot" into #slotted
 //   /tour              what the agents' e2e rigs drive: a select "Colour"
 //                      (Red r, Green g, Blue b) whose change writes
 //                      "Value: V" into #value, and a button "Ask" whose
@@ -193,6 +197,32 @@ document.getElementById('open').addEventListener('click', () => window.open('/bu
 document.getElementById('menu').addEventListener('mouseover', () => {
 	document.getElementById('items').hidden = false;
 	document.getElementById('state').textContent = 'Menu opened by mouseover';
+});
+</script>`),
+	'/drag': () => page('Drag', `<h1>Drag</h1>
+<div id="card" draggable="true" role="button" tabindex="0" style="width:120px;height:40px;background:#cde">Card</div>
+<div id="done" role="region" aria-label="Done" style="width:200px;height:80px;margin-top:40px;border:2px dashed #888">Done</div>
+<p id="dropped">Nothing dropped</p>
+<div id="handle" role="button" tabindex="0" style="width:80px;height:30px;background:#edc;margin-top:20px">Handle</div>
+<div id="slot" role="region" aria-label="Slot" style="width:200px;height:60px;margin-top:40px;border:2px solid #888">Slot</div>
+<p id="slotted">Handle outside</p>
+<script>
+const card = document.getElementById('card'), done = document.getElementById('done');
+card.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'card-1'));
+done.addEventListener('dragover', (e) => e.preventDefault());
+done.addEventListener('drop', (e) => {
+	e.preventDefault();
+	document.getElementById('dropped').textContent = 'Dropped: ' + e.dataTransfer.getData('text/plain');
+});
+const handle = document.getElementById('handle'), slot = document.getElementById('slot');
+let held = false;
+handle.addEventListener('mousedown', () => { held = true; });
+document.addEventListener('mouseup', (e) => {
+	if (!held) return;
+	held = false;
+	const r = slot.getBoundingClientRect();
+	if (e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom)
+		document.getElementById('slotted').textContent = 'Handle in slot';
 });
 </script>`),
 	'/tour': () => page('Tour', `<h1>Tour</h1>

@@ -1,7 +1,8 @@
 /*
  * itest_browser_input - the actions of use_user_browser that act as a
  * person's hand beyond a click (issue 35): hover, select, key
- * combinations for press, and back and forward through a tab's history,
+ * combinations for press, back and forward through a tab's history, and
+ * drag (HTML5 drag and drop, and a drag of pointer events),
  * driving a REAL headless Chromium on the local pages of
  * tests/browser/pages.mjs (the rig: browser_rig.h).  Each is checked on
  * the page's own state afterwards (what its scripts wrote from the events
@@ -137,6 +138,38 @@ static void test_back_forward(void **state)
 	page_says(&A, "Sign up");
 }
 
+/* ---- drag: HTML5 drag and drop, and a drag made of pointer events ---- */
+
+static void test_drag(void **state)
+{
+	char card[16], done[16], handle[16], slot[16], args[300];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/drag", 1, "Opened ");
+	ref_of(t, "button \"Card\"", card, sizeof card);
+	ref_of(t, "region \"Done\"", done, sizeof done);
+	ref_of(t, "button \"Handle\"", handle, sizeof handle);
+	ref_of(t, "region \"Slot\"", slot, sizeof slot);
+	free(t);
+	page_says(&A, "Nothing dropped");
+	/* the page's drop handler gets the data its dragstart set */
+	snprintf(args, sizeof args, "{\"action\":\"drag\",\"ref\":\"%s\",\"toRef\":\"%s\"}", card, done);
+	free(call(&A, 1, "Dragged ", args));
+	page_says(&A, "Dropped: card-1");
+	/* mousedown on the handle, mouseup over the slot */
+	snprintf(args, sizeof args, "{\"action\":\"drag\",\"ref\":\"%s\",\"toSelector\":\"#slot\"}", handle);
+	free(call(&A, 1, "Dragged ", args));
+	page_says(&A, "Handle in slot");
+	snprintf(args, sizeof args, "{\"action\":\"drag\",\"ref\":\"%s\"}", card);
+	free(call(&A, 0, "toRef, or toSelector", args));
+	snprintf(args, sizeof args, "{\"action\":\"drag\",\"ref\":\"%s\",\"toRef\":\"%s\"}", card, card);
+	free(call(&A, 0, "the same one twice", args));
+	/* the drop targets, named regions, have refs too */
+	snprintf(args, sizeof args, "{\"action\":\"hover\",\"ref\":\"%s\"}", slot);
+	free(call(&A, 1, "The mouse is over ", args));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_key_combinations),
 		cmocka_unit_test(test_back_forward),
+		cmocka_unit_test(test_drag),
 	};
 
 	return ck_run_group_tests(tests, browser_setup, browser_teardown);
