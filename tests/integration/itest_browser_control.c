@@ -368,12 +368,8 @@ static void test_hostile_neighbour(void **state)
 	id = send_call(&A, "{\"action\":\"wait\",\"text\":\"Never on the page\",\"timeoutMs\":60000}");
 	b_greets();
 	free(call(&B, 1, "Hello, agent!", "{\"action\":\"snapshot\"}"));
-	{
-		zmq_pollitem_t answer = { A.c.sock, 0, ZMQ_POLLIN, 0 };
-
-		if (zmq_poll(&answer, 1, 0) != 0)
-			fail_msg("A's wait on its looping page answered before B was done");
-	}
+	if (zmq_poll(&(zmq_pollitem_t){ A.c.sock, 0, ZMQ_POLLIN, 0 }, 1, 0) != 0)
+		fail_msg("A's wait on its looping page answered before B was done");
 	assert_int_equal(fx_expect_stopped(&A.c, id, fx_claude_cancel(&A.c, A.n)), 0);
 	loop_tab = strdup(A.tab);
 	assert_non_null(loop_tab);
@@ -387,7 +383,7 @@ static void test_hostile_neighbour(void **state)
 	b_greets();
 	close_tab_of(&A);
 	close_tab_of(&B);
-	snprintf(A.tab, sizeof A.tab, "%s", loop_tab);
+	snprintf(A.tab, sizeof A.tab, "%s", loop_tab); /* A's looping tab */
 	free(loop_tab);
 	close_tab_of(&A);
 }
