@@ -188,7 +188,14 @@ json_t *answer_of(struct agent *a, int64_t id)
 	int64_t got = -1;
 	json_t *j;
 
-	ck_recv(&a->c, &reply, ANSWER_MS, &got);
+	for (;;) {
+		ck_recv(&a->c, &reply, ANSWER_MS, &got);
+		if (got >= id)
+			break;
+		/* left unread by an earlier test that failed: the failure is
+		 * that test's, not blamed on this one */
+		hb_env_free(&reply);
+	}
 	assert_int_equal(got, id);
 	j = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
 	if (!j)
