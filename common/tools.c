@@ -39,13 +39,17 @@ static const struct hb_tool_def tool_table[] = {
 		"(the tab's history), dialog {accept, text?} (answers the alert, confirm, prompt or beforeunload "
 		"the page shows: accept true is OK, false Cancel; text is typed into a prompt; a tab with a dialog "
 		"open does nothing else until it is answered); press also takes a combination like Control+A or "
-		"Shift+Tab. tab defaults to this session's "
+		"Shift+Tab. console {tab?} (the page's console messages and uncaught exceptions since it was "
+		"opened or last navigated, newest last), network {tab?} (its requests since then, numbered), "
+		"response {request, maxChars?, offset?} (one request's status, response headers and body). "
+		"tab defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
 		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\","
-		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\"]},"
+		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\","
+		"\"console\",\"network\",\"response\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -59,7 +63,8 @@ static const struct hb_tool_def tool_table[] = {
 		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
 		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
 		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
-		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"}},"
+		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"},"
+		"\"request\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"response: the number action network shows\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

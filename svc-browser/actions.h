@@ -19,6 +19,10 @@
  *   back        the tab's previous page in its history
  *   forward     the tab's next page in its history
  *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
+ *   console     the page's console messages and uncaught exceptions since
+ *               it was opened or last navigated (act_devtools.c)
+ *   network     the page's requests since then, numbered (act_devtools.c)
+ *   response    one of them: status, headers, body (act_response.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -48,6 +52,9 @@ int action_select(struct act *a);
 int action_back(struct act *a);
 int action_forward(struct act *a);
 int action_dialog(struct act *a);
+int action_console(struct act *a);
+int action_network(struct act *a);
+int action_response(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

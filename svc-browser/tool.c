@@ -47,6 +47,9 @@ static const struct action actions[] = {
 	{ "back", action_back, NEEDS_TAB },
 	{ "forward", action_forward, NEEDS_TAB },
 	{ "dialog", action_dialog, NEEDS_TAB },
+	{ "console", action_console, NEEDS_TAB },
+	{ "network", action_network, NEEDS_TAB },
+	{ "response", action_response, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
@@ -54,6 +57,7 @@ static const char *const fields[] = {
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
 	"option",
 	"accept",
+	"request",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -84,7 +88,8 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 	if (hb_json_opt_int(args, "amount", 1, 100000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "timeoutMs", 1, 60000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "maxChars", 1, 100000, 0, &n, err, errlen) < 0 ||
-	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0)
+	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "request", 1, 1000000000, 0, &n, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -131,7 +136,7 @@ int browser_tool(struct hb_call *call, const json_t *args)
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
 					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
-					   "forward or dialog.", name);
+					   "forward, dialog, console, network or response.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)
