@@ -41,7 +41,9 @@ static const struct hb_tool_def tool_table[] = {
 		"open does nothing else until it is answered); press also takes a combination like Control+A or "
 		"Shift+Tab. console {tab?} (the page's console messages and uncaught exceptions since it was "
 		"opened or last navigated, newest last), network {tab?} (its requests since then, numbered), "
-		"response {request, maxChars?, offset?} (one request's status, response headers and body). "
+		"response {request, maxChars?, offset?} (one request's status, response headers and body), "
+		"evaluate {expression} (runs JavaScript in the page and returns its JSON value; only for sessions "
+		"with full-auto access or more, as a script there can do whatever the user's logged-in page can). "
 		"tab defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
@@ -49,7 +51,7 @@ static const struct hb_tool_def tool_table[] = {
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
 		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\","
 		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\","
-		"\"console\",\"network\",\"response\"]},"
+		"\"console\",\"network\",\"response\",\"evaluate\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -64,7 +66,8 @@ static const struct hb_tool_def tool_table[] = {
 		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
 		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
 		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"},"
-		"\"request\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"response: the number action network shows\"}},"
+		"\"request\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"response: the number action network shows\"},"
+		"\"expression\":{\"type\":\"string\",\"description\":\"evaluate: JavaScript run in the page\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

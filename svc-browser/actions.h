@@ -23,6 +23,8 @@
  *               it was opened or last navigated (act_devtools.c)
  *   network     the page's requests since then, numbered (act_devtools.c)
  *   response    one of them: status, headers, body (act_response.c)
+ *   evaluate    a script's JSON value, for full-auto access and above
+ *               (act_evaluate.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -55,6 +57,7 @@ int action_dialog(struct act *a);
 int action_console(struct act *a);
 int action_network(struct act *a);
 int action_response(struct act *a);
+int action_evaluate(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

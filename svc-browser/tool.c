@@ -50,6 +50,7 @@ static const struct action actions[] = {
 	{ "console", action_console, NEEDS_TAB },
 	{ "network", action_network, NEEDS_TAB },
 	{ "response", action_response, NEEDS_TAB },
+	{ "evaluate", action_evaluate, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
@@ -57,7 +58,7 @@ static const char *const fields[] = {
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
 	"option",
 	"accept",
-	"request",
+	"request", "expression",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -70,7 +71,7 @@ static const char *const fields[] = {
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
-						     "option", NULL };
+						     "option", "expression", NULL };
 	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", NULL };
 	const char *s;
 	long long n;
@@ -79,7 +80,7 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 	if (hb_json_only_fields(args, fields, err, errlen) < 0)
 		return -1;
 	for (int i = 0; strings[i]; i++)
-		if (hb_json_opt_string(args, strings[i], strcmp(strings[i], "text") == 0 ? 100000 : 4096, 0, &s, err,
+		if (hb_json_opt_string(args, strings[i], strcmp(strings[i], "text") == 0 || strcmp(strings[i], "expression") == 0 ? 100000 : 4096, 0, &s, err,
 				       errlen) < 0)
 			return -1;
 	for (int i = 0; bools[i]; i++)
@@ -136,7 +137,7 @@ int browser_tool(struct hb_call *call, const json_t *args)
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
 					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
-					   "forward, dialog, console, network or response.", name);
+					   "forward, dialog, console, network, response or evaluate.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)

@@ -1,12 +1,13 @@
 /*
  * itest_browser_devtools - what use_user_browser shows of a page beyond
  * what a person sees (issue 35): its console (action console), its
- * requests (network) and one request's headers and body (response),
+ * requests (network) and one request's headers and body (response), and
+ * a script's value (evaluate, only for full-auto access and above),
  * driving a REAL headless Chromium on the local pages of
  * tests/browser/pages.mjs (the rig: browser_rig.h).  /devtools logs,
  * throws and fetches on load; a body is checked against what the page
  * itself received (its text, read with the read action) and what the
- * server sends.
+ * server sends, a script's effect on the page's own text.
  */
 #include "../harness/checks.h"
 
@@ -154,6 +155,57 @@ static void test_bad_input(void **state)
 	free(call(&A, 0, "There is no tab", args));
 }
 
+/* ---- evaluate, and the console's bound ---------------------------------- */
+
+static void test_evaluate(void **state)
+{
+	char *t;
+
+	(void)state;
+	open_devtools(&A);
+	free(call(&A, 1, "The script's value (JSON):\n\"Devtools\"",
+		  "{\"action\":\"evaluate\",\"expression\":\"document.title\"}"));
+	free(call(&A, 1, "{\"n\":7}", "{\"action\":\"evaluate\",\"expression\":\"fetch('/devtools-data?n=7')"
+				       ".then((r) => r.json()).then((j) => ({ n: j.n }))\"}"));
+	/* its effect is the page's */
+	free(call(&A, 1, NULL, "{\"action\":\"evaluate\",\"expression\":\"document.getElementById('got')"
+			       ".textContent = 'Changed by a script'\"}"));
+	free(call(&A, 1, "Changed by a script", "{\"action\":\"read\"}"));
+	free(call(&A, 0, "The page's script failed: Error: no", "{\"action\":\"evaluate\",\"expression\":"
+								 "\"(() => { throw new Error('no'); })()\"}"));
+	free(call(&A, 0, "Action evaluate needs expression", "{\"action\":\"evaluate\"}"));
+
+	/* the console keeps the newest, and says how many it left out */
+	free(call(&A, 1, NULL, "{\"action\":\"evaluate\",\"expression\":"
+			       "\"for (let i = 1; i <= 300; i++) console.log('Line ' + i)\"}"));
+	t = call(&A, 1, "earlier not shown: the newest 200 are", "{\"action\":\"console\"}");
+	assert_non_null(strstr(t, "[log] Line 300"));
+	assert_non_null(strstr(t, "[log] Line 101"));
+	assert_null(strstr(t, "[log] Line 100"));
+	assert_null(strstr(t, "Hello from the console"));
+	free(t);
+}
+
+/* A read-only session's agent may read the page but runs no script in it. */
+static void test_evaluate_refused_below_full_auto(void **state)
+{
+	struct agent r = { .n = 0 };
+
+	(void)state;
+	snprintf(r.run, sizeof r.run, "run-ro");
+	assert_int_equal(fx_create_session(&F, "Browser read-only", "claude", "/tmp", "read-only", r.session,
+					   sizeof r.session), 0);
+	assert_int_equal(fx_client(&F, &r.c, 20000), 0);
+	assert_int_equal(fx_open_run(&r.c, r.run, r.session, "/tmp", "claude", "read-only"), 0);
+	open_devtools(&r);
+	free(call(&r, 1, "[log] Hello from the console", "{\"action\":\"console\"}"));
+	free(call(&r, 0, "it is open to sessions with full auto access or more, and this one has read-only access",
+		  "{\"action\":\"evaluate\",\"expression\":\"document.title = 'Changed'\"}"));
+	/* and the page was not touched */
+	free(call(&r, 1, "\"Devtools\"", "{\"action\":\"snapshot\"}"));
+	hb_client_close(&r.c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +213,8 @@ int main(void)
 		cmocka_unit_test(test_network_and_response),
 		cmocka_unit_test(test_navigation_starts_anew),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_evaluate),
+		cmocka_unit_test(test_evaluate_refused_below_full_auto),
 	};
 
 	return ck_run_group_tests(tests, browser_setup, browser_teardown);
