@@ -40,8 +40,8 @@ static void put_head(FILE *f, const struct act *a, const json_t *e)
 		fprintf(f, "Status: %lld %s\n", (long long)json_integer_value(json_object_get(e, "status")),
 			jstr(e, "statusText") ? jstr(e, "statusText") : "");
 	if (jstr(e, "type") || jstr(e, "mimeType"))
-		fprintf(f, "Type: %s%s%s\n", jstr(e, "type") ? jstr(e, "type") : "", jstr(e, "type") && jstr(e, "mimeType") ? ", " : "",
-			jstr(e, "mimeType") ? jstr(e, "mimeType") : "");
+		fprintf(f, "Type: %s%s%s\n", jstr(e, "type") ? jstr(e, "type") : "",
+			jstr(e, "type") && jstr(e, "mimeType") ? ", " : "", jstr(e, "mimeType") ? jstr(e, "mimeType") : "");
 	if (json_object_get(e, "size"))
 		fprintf(f, "Transferred: %lld bytes\n", (long long)json_integer_value(json_object_get(e, "size")));
 	if (strcmp(state, "failed") == 0)

@@ -352,13 +352,14 @@ static int redacted(const char *name)
 /* A response's status, type and headers into entry. */
 static void set_response(json_t *entry, const json_t *response)
 {
-	const json_t *headers = json_object_get(response, "headers"), *value;
+	const json_t *headers = json_object_get(response, "headers"), *status = json_object_get(response, "status");
+	const json_t *value;
 	json_t *kept = json_object();
 	size_t bytes = 0;
 	const char *name;
 
-	if (json_is_number(json_object_get(response, "status")))
-		json_object_set_new(entry, "status", json_integer((json_int_t)json_number_value(json_object_get(response, "status"))));
+	if (json_is_number(status))
+		json_object_set_new(entry, "status", json_integer((json_int_t)json_number_value(status)));
 	if (str(response, "statusText"))
 		json_object_set_new(entry, "statusText", cut_string(str(response, "statusText"), 200));
 	if (str(response, "mimeType"))

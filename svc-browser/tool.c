@@ -79,10 +79,12 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 
 	if (hb_json_only_fields(args, fields, err, errlen) < 0)
 		return -1;
-	for (int i = 0; strings[i]; i++)
-		if (hb_json_opt_string(args, strings[i], strcmp(strings[i], "text") == 0 || strcmp(strings[i], "expression") == 0 ? 100000 : 4096, 0, &s, err,
-				       errlen) < 0)
+	for (int i = 0; strings[i]; i++) {
+		int long_text = strcmp(strings[i], "text") == 0 || strcmp(strings[i], "expression") == 0;
+
+		if (hb_json_opt_string(args, strings[i], long_text ? 100000 : 4096, 0, &s, err, errlen) < 0)
 			return -1;
+	}
 	for (int i = 0; bools[i]; i++)
 		if (hb_json_opt_bool(args, bools[i], 0, &b, err, errlen) < 0)
 			return -1;
