@@ -40,13 +40,19 @@ static const struct hb_tool_def tool_table[] = {
 		"the page shows: accept true is OK, false Cancel; text is typed into a prompt; a tab with a dialog "
 		"open does nothing else until it is answered), drag {ref, toRef} (drags the element onto the "
 		"other with the mouse); press also takes a combination like Control+A or "
-		"Shift+Tab. tab defaults to this session's "
+		"Shift+Tab. console {tab?} (the page's console messages and uncaught exceptions since it was "
+		"opened or last navigated, newest last), network {tab?} (its requests since then, numbered), "
+		"response {request, maxChars?, offset?} (one request's status, response headers and body), "
+		"evaluate {expression} (runs JavaScript in the page and returns its JSON value; only for sessions "
+		"with full-auto access or more, as a script there can do whatever the user's logged-in page can). "
+		"tab defaults to this session's "
 		"newest; selector (CSS) may replace ref. You act only on tabs this session opened; the user's "
 		"tabs are never navigated or closed.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"tabs\",\"open\",\"snapshot\",\"read\",\"click\","
 		"\"type\",\"press\",\"scroll\",\"wait\",\"screenshot\",\"close\","
-		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\",\"drag\"]},"
+		"\"hover\",\"select\",\"back\",\"forward\",\"dialog\",\"drag\","
+		"\"console\",\"network\",\"response\",\"evaluate\"]},"
 		"\"tab\":{\"type\":\"string\",\"description\":\"one of this session's tabs, like t1\"},"
 		"\"url\":{\"type\":\"string\"},"
 		"\"ref\":{\"type\":\"string\",\"description\":\"an element's ref from the latest snapshot, like e12\"},"
@@ -62,7 +68,9 @@ static const struct hb_tool_def tool_table[] = {
 		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
 		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"},"
 		"\"toRef\":{\"type\":\"string\",\"description\":\"drag: the ref of the element to drop on\"},"
-		"\"toSelector\":{\"type\":\"string\",\"description\":\"drag: a CSS selector of it, when no ref fits\"}},"
+		"\"toSelector\":{\"type\":\"string\",\"description\":\"drag: a CSS selector of it, when no ref fits\"},"
+		"\"request\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"response: the number action network shows\"},"
+		"\"expression\":{\"type\":\"string\",\"description\":\"evaluate: JavaScript run in the page\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

@@ -20,6 +20,12 @@
  *   forward     the tab's next page in its history
  *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
  *   drag        an element onto another, with the mouse (act_drag.c)
+ *   console     the page's console messages and uncaught exceptions since
+ *               it was opened or last navigated (act_devtools.c)
+ *   network     the page's requests since then, numbered (act_devtools.c)
+ *   response    one of them: status, headers, body (act_response.c)
+ *   evaluate    a script's JSON value, for full-auto access and above
+ *               (act_evaluate.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -54,6 +60,10 @@ int action_drag(struct act *a);
 /* The middle of the element on the screen (viewport pixels), scrolled
  * into view first: 0, or -1 after answering (act_input.c). */
 int act_element_centre(struct act *a, long node, double *x, double *y);
+int action_console(struct act *a);
+int action_network(struct act *a);
+int action_response(struct act *a);
+int action_evaluate(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

@@ -267,7 +267,8 @@ enum tab_whose browser_tab_whose(struct browser *b, const char *owner, const cha
 }
 
 /* Attach to target on c: the session id into session.  Page events (load,
- * dialogs) are what the actions wait on. */
+ * dialogs) are what the actions wait on; Network, Runtime and Log events
+ * fill the tab's pagelog. */
 static int attach(struct browser_conn *c, const char *target, const atomic_int *cancel, char *session,
 		  size_t sessionlen, char *err, size_t errlen)
 {
@@ -292,6 +293,16 @@ static int attach(struct browser_conn *c, const char *target, const atomic_int *
 	json_decref(res);
 	/* the requests a click starts are what act_settle waits for */
 	if (cdp_call(c->cdp, session, "Network.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
+		return -1;
+	json_decref(res);
+	/* the page's console and uncaught exceptions (Runtime, which also
+	 * sends again what the page wrote before), and the browser's own
+	 * messages about it (Log: a failed load, a blocked request), for the
+	 * action console (pagelog.h) */
+	if (cdp_call(c->cdp, session, "Runtime.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
+		return -1;
+	json_decref(res);
+	if (cdp_call(c->cdp, session, "Log.enable", NULL, CDP_SETUP_MS, cancel, &res, err, errlen) != CDP_OK)
 		return -1;
 	json_decref(res);
 	/* an agent's tab saves no downloads into the user's folders; an old

@@ -16,7 +16,10 @@
  * waiters look at the ones numbered from their mark on.  A busy page can
  * outrun the ring only by thousands of events during one wait, and then
  * the oldest are the ones lost; of the Network domain (on for
- * act_settle.c) only a request's start and end are kept, small.
+ * act_settle.c) only a request's start and end are kept, small.  The
+ * console's messages are not kept there at all: every event goes to the
+ * connection's pagelog too, which keeps each tab's console and requests
+ * for as long as its page (pagelog.h says why apart).
  */
 #include "cdp.h"
 
@@ -34,6 +37,7 @@
 #include "clock.h"
 #include "log.h"
 #include "netaddr.h"
+#include "pagelog.h"
 #include "ws.h"
 
 #define EVENTS_MAX 2048
@@ -70,6 +74,7 @@ struct cdp {
 	struct pending *pending;
 	struct event events[EVENTS_MAX];
 	unsigned long next_event;
+	struct pagelog *log;
 };
 
 static void wake_reader(struct cdp *c)
@@ -105,6 +110,8 @@ static void keep_event(struct cdp *c, const char *session, const char *method, j
 	struct event *e = &c->events[c->next_event % EVENTS_MAX];
 	json_t *kept;
 
+	if (pagelog_only(method))
+		return;
 	if (strncmp(method, "Network.", 8) != 0)
 		kept = json_incref(params);
 	else if (kept_network_event(method))
@@ -170,6 +177,7 @@ static void dispatch(struct cdp *c, const char *text, size_t len)
 		}
 	} else if ((method = json_string_value(json_object_get(m, "method")))) {
 		session = json_string_value(json_object_get(m, "sessionId"));
+		pagelog_event(c->log, session ? session : "", method, json_object_get(m, "params"));
 		keep_event(c, session ? session : "", method, json_object_get(m, "params"));
 	}
 	json_decref(m);
@@ -252,7 +260,13 @@ int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, struct ws_con
 		return -1;
 	}
 	c->wake[0] = c->wake[1] = -1;
+	if (!(c->log = pagelog_new())) {
+		free(c);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (ws_connect(ws_url, &opts, &c->ws, err, errlen) < 0) {
+		pagelog_free(c->log);
 		free(c);
 		return -1;
 	}
@@ -260,6 +274,7 @@ int cdp_open(const char *ws_url, int connect_ms, struct cdp **out, struct ws_con
 		snprintf(err, errlen, ws_state(c->ws) != WS_OPEN ? "Chrome ended the connection at once"
 								  : "the browser's address is not on this machine");
 		ws_free(c->ws);
+		pagelog_free(c->log);
 		free(c);
 		return -1;
 	}
@@ -290,6 +305,7 @@ fail:
 	if (c->wake[1] >= 0)
 		close(c->wake[1]);
 	ws_free(c->ws);
+	pagelog_free(c->log);
 	free(c);
 	return -1;
 }
@@ -326,7 +342,13 @@ void cdp_unref(struct cdp *c)
 	close(c->wake[1]);
 	pthread_cond_destroy(&c->changed);
 	pthread_mutex_destroy(&c->lock);
+	pagelog_free(c->log);
 	free(c);
+}
+
+struct pagelog *cdp_pagelog(struct cdp *c)
+{
+	return c->log;
 }
 
 int cdp_alive(struct cdp *c)

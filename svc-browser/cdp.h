@@ -42,6 +42,7 @@ enum cdp_fail {
 #define CDP_MAX_ANSWER (32 * 1024 * 1024)
 
 struct cdp;
+struct pagelog;
 
 /* Connect to ws_url (ws://127.0.0.1:PORT/devtools/browser/...), at most
  * connect_ms; the peer must be a loopback address.  0 with *out (one
@@ -54,6 +55,9 @@ struct cdp *cdp_ref(struct cdp *c);
 void cdp_unref(struct cdp *c);
 /* Nonzero while the connection works. */
 int cdp_alive(struct cdp *c);
+/* Each tab's console and requests on this connection (pagelog.h): as
+ * long as the caller's reference. */
+struct pagelog *cdp_pagelog(struct cdp *c);
 
 /* method with params (an object, taken; NULL for none) on session ("" or
  * NULL: the browser itself); waits up to timeout_ms, or until *cancel

@@ -48,6 +48,10 @@ static const struct action actions[] = {
 	{ "forward", action_forward, NEEDS_TAB },
 	{ "dialog", action_dialog, NEEDS_TAB },
 	{ "drag", action_drag, NEEDS_TAB },
+	{ "console", action_console, NEEDS_TAB },
+	{ "network", action_network, NEEDS_TAB },
+	{ "response", action_response, NEEDS_TAB },
+	{ "evaluate", action_evaluate, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
@@ -56,6 +60,7 @@ static const char *const fields[] = {
 	"option",
 	"accept",
 	"toRef", "toSelector",
+	"request", "expression",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -68,7 +73,7 @@ static const char *const fields[] = {
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
-						     "option", NULL };
+						     "option", "expression", "toRef", "toSelector", NULL };
 	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", NULL };
 	const char *s;
 	long long n;
@@ -76,17 +81,20 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 
 	if (hb_json_only_fields(args, fields, err, errlen) < 0)
 		return -1;
-	for (int i = 0; strings[i]; i++)
-		if (hb_json_opt_string(args, strings[i], strcmp(strings[i], "text") == 0 ? 100000 : 4096, 0, &s, err,
-				       errlen) < 0)
+	for (int i = 0; strings[i]; i++) {
+		int long_text = strcmp(strings[i], "text") == 0 || strcmp(strings[i], "expression") == 0;
+
+		if (hb_json_opt_string(args, strings[i], long_text ? 100000 : 4096, 0, &s, err, errlen) < 0)
 			return -1;
+	}
 	for (int i = 0; bools[i]; i++)
 		if (hb_json_opt_bool(args, bools[i], 0, &b, err, errlen) < 0)
 			return -1;
 	if (hb_json_opt_int(args, "amount", 1, 100000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "timeoutMs", 1, 60000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "maxChars", 1, 100000, 0, &n, err, errlen) < 0 ||
-	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0)
+	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "request", 1, 1000000000, 0, &n, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -133,7 +141,7 @@ int browser_tool(struct hb_call *call, const json_t *args)
 	if (!(act = find_action(name)))
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
 					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
-					   "forward or dialog.", name);
+					   "forward, dialog, console, network, response or evaluate.", name);
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)

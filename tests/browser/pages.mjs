@@ -65,6 +65,15 @@
 //                      (Red r, Green g, Blue b) whose change writes
 //                      "Value: V" into #value, and a button "Ask" whose
 //                      confirm("Go on?") answer goes into #answer (Yes/No)
+//   /devtools          on load writes to its console (console.log with a
+//                      string, a number and an object; console.error) and
+//                      throws an uncaught Error, fetches /devtools-data?n=7
+//                      (its text into #got as "Fetched: TEXT") and
+//                      /devtools-bytes ("Bytes: N" into #bytes)
+//   /devtools-data?n=N {"items":["alpha","beta","gamma"],"n":N}, JSON, with a
+//                      Set-Cookie (devtools-secret=abc123) and an
+//                      X-Test-Header: devtools header
+//   /devtools-bytes    the 256 bytes 0 to 255, application/octet-stream
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -286,6 +295,20 @@ document.getElementById('mark').addEventListener('click', () => {
 	document.getElementById('mark-out').textContent = 'Marked';
 });
 </script>`),
+	'/devtools': () => page('Devtools', `<h1>Devtools</h1>
+<p id="got">Nothing fetched</p>
+<p id="bytes">No bytes</p>
+<script>
+console.log('Hello from the console', 42, { answer: 42, name: 'page' });
+console.error('Something failed on purpose');
+setTimeout(() => { throw new Error('Thrown on purpose'); }, 0);
+fetch('/devtools-data?n=7').then((r) => r.text()).then((t) => {
+	document.getElementById('got').textContent = 'Fetched: ' + t;
+});
+fetch('/devtools-bytes').then((r) => r.arrayBuffer()).then((b) => {
+	document.getElementById('bytes').textContent = 'Bytes: ' + b.byteLength;
+});
+</script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
@@ -315,6 +338,21 @@ const server = http.createServer((req, res) => {
 			res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
 			res.end('Fetched it');
 		}, Number(url.searchParams.get('ms')) || 0);
+		return;
+	}
+	if (url.pathname === '/devtools-data') {
+		res.writeHead(200, {
+			'Content-Type': 'application/json',
+			'Cache-Control': 'no-store',
+			'Set-Cookie': 'devtools-secret=abc123; Path=/',
+			'X-Test-Header': 'devtools',
+		});
+		res.end(JSON.stringify({ items: ['alpha', 'beta', 'gamma'], n: Number(url.searchParams.get('n')) }));
+		return;
+	}
+	if (url.pathname === '/devtools-bytes') {
+		res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' });
+		res.end(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
 		return;
 	}
 	if (url.pathname === '/download') {

@@ -185,7 +185,7 @@ static const struct arg_case field_cases[] = {
 	{ "use_user_browser", "{\"action\":5}", EXACT, "use_user_browser: \"action\" must be a string" },
 	{ "use_user_browser", "{\"action\":\"format_disk\"}", EXACT,
 	  "use_user_browser has no action \"format_disk\": tabs, open, snapshot, read, click, type, press, scroll, wait, "
-	  "screenshot, close, hover, select, back, forward or dialog." },
+	  "screenshot, close, hover, select, back, forward, dialog, console, network, response or evaluate." },
 	{ "use_user_browser", "{\"action\":\"open\",\"url\":5}", EXACT, "use_user_browser: \"url\" must be a string" },
 	{ "use_user_browser", "{\"action\":\"scroll\",\"amount\":\"9\"}", EXACT,
 	  "use_user_browser: \"amount\" must be an integer from 1 to 100000" },
@@ -199,6 +199,8 @@ static const struct arg_case field_cases[] = {
 	  "use_user_browser: unknown field \"cdp\"; accepted fields: action tab url ref selector text submit key "
 	  "direction amount navigation timeoutMs fullPage maxChars offset option accept toRef toSelector sessionId runId "
 	  "projectDirectory" },
+	  "direction amount navigation timeoutMs fullPage maxChars offset option accept request expression "
+	  "sessionId runId projectDirectory" },
 };
 
 static void test_tool_fields(void **state)
