@@ -14,11 +14,14 @@
  *   press       a key, or a combination (Control+A, Shift+Tab)
  *   scroll      by a page or amount, or to an element
  *   wait        for a text to appear, or for a navigation
- *   screenshot  PNG saved in the cache and given to the model
+ *   screenshot  PNG of the view, the whole page or one element, saved in
+ *               the cache and given to the model
  *   close       one of the session's tabs
  *   back        the tab's previous page in its history
  *   forward     the tab's next page in its history
  *   dialog      answer the JavaScript dialog the page shows (act_dialog.c)
+ *   viewport    the tab's viewport size, scale and mobile emulation (act_emulate.c)
+ *   pdf         the page printed to a PDF in the session's folder (act_pdf.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -48,6 +51,8 @@ int action_select(struct act *a);
 int action_back(struct act *a);
 int action_forward(struct act *a);
 int action_dialog(struct act *a);
+int action_viewport(struct act *a);
+int action_pdf(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */
