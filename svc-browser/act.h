@@ -94,4 +94,26 @@ int act_dialog_open_since(struct act *a, char *err, size_t errlen);
  * (a new reference), or -1 after answering. */
 int act_eval(struct act *a, const char *expression, json_t **value);
 
+/* ---- the files an action makes (act_save.c) ---------------------------- */
+
+#define ACT_FILE_NAME_MAX 100
+/* <cache>/browser/<session>/, made private if needed, into dir: 0, or -1
+ * with err. */
+int act_save_dir(struct act *a, char *dir, size_t dirlen, char *err, size_t errlen);
+/* Whether name is a plain file name ending in ext: letters, digits, '.',
+ * '-' and '_', not starting with '.', at most ACT_FILE_NAME_MAX. */
+int act_file_name_ok(const char *name, const char *ext);
+/* Save data in the session's folder as name (NULL: "<tab>-<time><ext>",
+ * a new file), its path into path: 0, or -1 with err.  A name that is
+ * not plain (act_file_name_ok), or that is there as a link or a folder,
+ * is refused; a file of that name is replaced. */
+int act_save_file(struct act *a, const char *name, const char *ext, const void *data, size_t len, char *path,
+		  size_t pathlen, char *err, size_t errlen);
+
+/* The box of the element of ref or selector, scrolled into view, as a
+ * captureScreenshot clip in the page's coordinates (act_clip.c): the
+ * clip, with *beyond set when it is larger than the view (to be drawn
+ * beyond it), or NULL after answering. */
+json_t *act_element_clip(struct act *a, const char *ref, const char *selector, int *beyond);
+
 #endif

@@ -1,17 +1,13 @@
 /*
  * act_read - what an agent can learn of a page without changing it: the
  * snapshot (the accessibility tree, with refs), the page's text in
- * bounded parts, and a screenshot that the model sees as an image and
- * that is also saved in the cache for the user.
+ * bounded parts, and a screenshot (of the view, the whole page, or one
+ * element: act_clip.c) that the model sees as an image and that is also
+ * saved in the cache for the user (act_save.c).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "actions.h"
 #include "base64.h"
@@ -92,50 +88,6 @@ int action_read(struct act *a)
 	return rc;
 }
 
-/* Only letters, digits, '-' and '_' of a session id go into a path. */
-static void safe_name(const char *in, char *out, size_t outlen)
-{
-	size_t n = 0;
-
-	for (; *in && n + 1 < outlen; in++)
-		if ((*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') || (*in >= '0' && *in <= '9') ||
-		    *in == '-' || *in == '_')
-			out[n++] = *in;
-	if (n == 0 && outlen > 4)
-		n = (size_t)snprintf(out, outlen, "user");
-	out[n] = '\0';
-}
-
-/* The PNG under <cache>/browser/<session>/: its path into path. */
-static int save_png(struct act *a, const unsigned char *png, size_t len, char *path, size_t pathlen, char *err,
-		    size_t errlen)
-{
-	char dir[HB_PATH_MAX], session[80];
-	struct timespec ts;
-	int fd;
-
-	safe_name(a->ctx->session, session, sizeof session);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (hb_dir_make_private(&a->paths, HB_DIR_CACHE, err, errlen) < 0)
-		return -1;
-	if (snprintf(dir, sizeof dir, "%s/browser/%s", a->paths.cache, session) >= (int)sizeof dir ||
-	    hb_mkdir_p(dir, 0700) < 0) {
-		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	snprintf(path, pathlen, "%s/%s-%lld%03ld.png", dir, a->tab.id, (long long)ts.tv_sec, ts.tv_nsec / 1000000);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (write(fd, png, len) != (ssize_t)len || close(fd) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(path);
-		return -1;
-	}
-	return 0;
-}
-
 /* The clip of a full-page screenshot: the page from its top, at most
  * SHOT_MAX_PX each way (Chrome's largest texture; more would be
  * megabytes no answer carries).  What was left out is said in cut. */
@@ -165,7 +117,9 @@ static json_t *full_page_clip(struct act *a, char *cut, size_t cutlen)
 
 int action_screenshot(struct act *a)
 {
-	int full = json_is_true(json_object_get(a->args, "fullPage"));
+	int full = json_is_true(json_object_get(a->args, "fullPage")), beyond = 0;
+	const char *ref = json_string_value(json_object_get(a->args, "ref"));
+	const char *selector = json_string_value(json_object_get(a->args, "selector"));
 	json_t *params = json_pack("{s:s}", "format", "png"), *res = NULL, *clip;
 	char path[HB_PATH_MAX + 64], err[HB_PATH_MAX + 256], line[1024], cut[300] = "";
 	const char *data;
@@ -175,7 +129,19 @@ int action_screenshot(struct act *a)
 
 	if (!params)
 		return hb_call_fail(a->call, "out of memory");
-	if (full) {
+	if ((ref || selector) && (full || (ref && selector))) {
+		json_decref(params);
+		return hb_call_fail(a->call, "Action screenshot takes a ref or a selector (that element alone), or "
+					     "fullPage, not two of them.");
+	}
+	if (ref || selector) {
+		if (!(clip = act_element_clip(a, ref, selector, &beyond))) {
+			json_decref(params);
+			return -1;
+		}
+		json_object_set_new(params, "captureBeyondViewport", json_boolean(beyond));
+		json_object_set_new(params, "clip", clip);
+	} else if (full) {
 		if (!(clip = full_page_clip(a, cut, sizeof cut))) {
 			json_decref(params);
 			return -1;
@@ -191,7 +157,7 @@ int action_screenshot(struct act *a)
 		return hb_call_fail(a->call, "The browser sent a screenshot that is not base64 PNG.");
 	}
 	json_decref(res);
-	if (save_png(a, png, len, path, sizeof path, err, sizeof err) < 0) {
+	if (act_save_file(a, NULL, ".png", png, len, path, sizeof path, err, sizeof err) < 0) {
 		free(png);
 		return hb_call_failf(a->call, "The screenshot could not be saved: %s", err);
 	}
@@ -201,7 +167,8 @@ int action_screenshot(struct act *a)
 		char text[HB_PATH_MAX + 4096];
 
 		snprintf(text, sizeof text, "%s%s%s\nScreenshot (%zu bytes of PNG%s%s), saved as %s.", a->note,
-			 a->note[0] ? "\n" : "", line, len, !full ? "" : cut[0] ? ", the page " : ", the whole page",
+			 a->note[0] ? "\n" : "", line, len,
+			 ref || selector ? ", the element" : !full ? "" : cut[0] ? ", the page " : ", the whole page",
 			 cut, path);
 		/* too large for an answer (a long whole page) fails with its
 		 * sentence; the file stays saved */

@@ -14,7 +14,8 @@
  *   press       a key, or a combination (Control+A, Shift+Tab)
  *   scroll      by a page or amount, or to an element
  *   wait        for a text to appear, or for a navigation
- *   screenshot  PNG saved in the cache and given to the model
+ *   screenshot  PNG of the view, the whole page or one element, saved in
+ *               the cache and given to the model
  *   close       one of the session's tabs
  *   back        the tab's previous page in its history
  *   forward     the tab's next page in its history
@@ -26,6 +27,8 @@
  *   response    one of them: status, headers, body (act_response.c)
  *   evaluate    a script's JSON value, for full-auto access and above
  *               (act_evaluate.c)
+ *   viewport    the tab's viewport size, scale and mobile emulation (act_emulate.c)
+ *   pdf         the page printed to a PDF in the session's folder (act_pdf.c)
  */
 #ifndef BROWSER_ACTIONS_H
 #define BROWSER_ACTIONS_H
@@ -64,6 +67,8 @@ int action_console(struct act *a);
 int action_network(struct act *a);
 int action_response(struct act *a);
 int action_evaluate(struct act *a);
+int action_viewport(struct act *a);
+int action_pdf(struct act *a);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

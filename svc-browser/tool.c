@@ -52,6 +52,8 @@ static const struct action actions[] = {
 	{ "network", action_network, NEEDS_TAB },
 	{ "response", action_response, NEEDS_TAB },
 	{ "evaluate", action_evaluate, NEEDS_TAB },
+	{ "viewport", action_viewport, NEEDS_TAB },
+	{ "pdf", action_pdf, NEEDS_TAB },
 };
 
 static const char *const fields[] = {
@@ -61,6 +63,7 @@ static const char *const fields[] = {
 	"accept",
 	"toRef", "toSelector",
 	"request", "expression",
+	"width", "height", "deviceScaleFactor", "mobile", "reset", "filename",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -69,12 +72,27 @@ static const char *const fields[] = {
 	"The browser bridge is off: use_user_browser cannot reach your browser until you turn it on (hbctl "   \
 	"settings browser on) and allow remote debugging in Chrome (chrome://inspect/#remote-debugging)."
 
+/* deviceScaleFactor, the one field that is a number and not an integer:
+ * 0.5 to 4 when given. */
+static int check_scale(const json_t *args, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(args, "deviceScaleFactor");
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || json_number_value(v) < 0.5 || json_number_value(v) > 4) {
+		snprintf(err, errlen, "deviceScaleFactor must be a number from 0.5 to 4 (device pixels per CSS pixel)");
+		return -1;
+	}
+	return 0;
+}
+
 /* Types and sizes of every field, whatever the action. */
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
-						     "option", "expression", "toRef", "toSelector", NULL };
-	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", NULL };
+						     "option", "expression", "toRef", "toSelector", "filename", NULL };
+	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", "mobile", "reset", NULL };
 	const char *s;
 	long long n;
 	int b;
@@ -94,9 +112,11 @@ static int check_fields(const json_t *args, char *err, size_t errlen)
 	    hb_json_opt_int(args, "timeoutMs", 1, 60000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "maxChars", 1, 100000, 0, &n, err, errlen) < 0 ||
 	    hb_json_opt_int(args, "offset", 0, 100000000, 0, &n, err, errlen) < 0 ||
-	    hb_json_opt_int(args, "request", 1, 1000000000, 0, &n, err, errlen) < 0)
+	    hb_json_opt_int(args, "request", 1, 1000000000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "width", 200, 4000, 0, &n, err, errlen) < 0 ||
+	    hb_json_opt_int(args, "height", 200, 4000, 0, &n, err, errlen) < 0)
 		return -1;
-	return 0;
+	return check_scale(args, err, errlen);
 }
 
 int browser_check_args(const json_t *args, const char **action, char *err, size_t errlen)
@@ -116,6 +136,22 @@ static const struct action *find_action(const char *name)
 		if (strcmp(actions[i].name, name) == 0)
 			return &actions[i];
 	return NULL;
+}
+
+/* "tabs, open, ... or dialog": the table's names, as the agent reads them. */
+static void action_names(char *out, size_t outlen)
+{
+	size_t n = sizeof actions / sizeof actions[0], used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < outlen; i++) {
+		int w = snprintf(out + used, outlen - used, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+				 actions[i].name);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
 }
 
 int browser_tool(struct hb_call *call, const json_t *args)
@@ -142,6 +178,10 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
 					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
 					   "forward, dialog, console, network, response or evaluate.", name);
+	if (!(act = find_action(name))) {
+		action_names(err, sizeof err);
+		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": %s.", name, err);
+	}
 	a.step_ms = hb_tunable(HB_T_BROWSER_ACTION_MS);
 	a.load_ms = hb_tunable(HB_T_BROWSER_LOAD_MS);
 	if (browser_connect(a.b, &a.paths, a.cancel, &a.conn, err, sizeof err) < 0)

@@ -185,7 +185,12 @@ static const struct arg_case field_cases[] = {
 	{ "use_user_browser", "{\"action\":5}", EXACT, "use_user_browser: \"action\" must be a string" },
 	{ "use_user_browser", "{\"action\":\"format_disk\"}", EXACT,
 	  "use_user_browser has no action \"format_disk\": tabs, open, snapshot, read, click, type, press, scroll, wait, "
-	  "screenshot, close, hover, select, back, forward, dialog, console, network, response or evaluate." },
+	  "screenshot, close, hover, select, back, forward, dialog, drag, console, network, response, evaluate, "
+	  "viewport or pdf." },
+	{ "use_user_browser", "{\"action\":\"viewport\",\"width\":100,\"height\":800}", EXACT,
+	  "use_user_browser: \"width\" is 100; it must be from 200 to 4000" },
+	{ "use_user_browser", "{\"action\":\"viewport\",\"width\":400,\"height\":800,\"deviceScaleFactor\":true}",
+	  EXACT, "use_user_browser: deviceScaleFactor must be a number from 0.5 to 4 (device pixels per CSS pixel)" },
 	{ "use_user_browser", "{\"action\":\"open\",\"url\":5}", EXACT, "use_user_browser: \"url\" must be a string" },
 	{ "use_user_browser", "{\"action\":\"scroll\",\"amount\":\"9\"}", EXACT,
 	  "use_user_browser: \"amount\" must be an integer from 1 to 100000" },
@@ -197,10 +202,8 @@ static const struct arg_case field_cases[] = {
 	  "use_user_browser: \"accept\" must be true or false" },
 	{ "use_user_browser", "{\"action\":\"tabs\",\"cdp\":\"ws://x\"}", EXACT,
 	  "use_user_browser: unknown field \"cdp\"; accepted fields: action tab url ref selector text submit key "
-	  "direction amount navigation timeoutMs fullPage maxChars offset option accept toRef toSelector sessionId runId "
-	  "projectDirectory" },
-	  "direction amount navigation timeoutMs fullPage maxChars offset option accept request expression "
-	  "sessionId runId projectDirectory" },
+	  "direction amount navigation timeoutMs fullPage maxChars offset option accept toRef toSelector request "
+	  "expression width height deviceScaleFactor mobile reset filename sessionId runId projectDirectory" },
 };
 
 static void test_tool_fields(void **state)

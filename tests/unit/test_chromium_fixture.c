@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "ws.h"
 #include "../harness/chromium.h"
+#include "../harness/devtools_call.h"
 #include "../harness/test_pages.h"
 #include "../harness/ws_pump.h"
 
@@ -39,47 +40,10 @@ static struct ws *connect_browser(const struct chromium *c)
 	return ws;
 }
 
-/* Send {"id":id,"method":method,"params":params} (params taken; NULL for
- * none) and pump until the answer with that id, skipping events.  Its
- * "result", which the caller frees; the test fails on an "error" or no
- * answer. */
+/* A DevTools command on the browser (devtools_call.h). */
 static json_t *cdp(struct ws *ws, int id, const char *method, json_t *params)
 {
-	json_t *msg = json_pack("{s:i, s:s}", "id", id, "method", method);
-	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
-	char *text;
-
-	assert_non_null(msg);
-	if (params)
-		assert_int_equal(json_object_set_new(msg, "params", params), 0);
-	assert_non_null(text = json_dumps(msg, JSON_COMPACT));
-	json_decref(msg);
-	assert_int_equal(ws_send_text(ws, text, strlen(text)), 0);
-	free(text);
-	while (hb_monotonic_ms() < deadline && ws_state(ws) == WS_OPEN) {
-		size_t len;
-		char *in = ws_next_message(ws, &len);
-		json_t *answer, *result;
-
-		if (!in) {
-			ws_pump(ws, 50);
-			continue;
-		}
-		answer = json_loadb(in, len, 0, NULL);
-		free(in);
-		assert_non_null(answer);
-		if (json_integer_value(json_object_get(answer, "id")) != id) {
-			json_decref(answer); /* an event, or an older answer */
-			continue;
-		}
-		if (!(result = json_object_get(answer, "result")))
-			fail_msg("%s: %s", method, json_dumps(answer, JSON_COMPACT));
-		json_incref(result);
-		json_decref(answer);
-		return result;
-	}
-	fail_msg("%s: no answer (link %s)", method, ws_error(ws));
-	return NULL;
+	return devtools_call(ws, id, NULL, method, params, PATIENCE_MS);
 }
 
 /* The port file is what the fixture found, and the browser answers there
