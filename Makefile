@@ -261,7 +261,10 @@ $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
 $(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
-$(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input: $(call obj,tests/integration/browser_rig.c)
+$(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input \
+  $(BUILD)/tests/itest_browser_frames: $(call obj,tests/integration/browser_rig.c)
+# itest_browser_frames reads the frames' documents over a DevTools WebSocket of its own.
+$(BUILD)/tests/itest_browser_frames: TEST_LDLIBS := $(WS_LIBS) $(TEST_LDLIBS)
 $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
 $(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery: $(call obj,tests/integration/messages_rig.c)
 $(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "ws.h"
 #include "../harness/chromium.h"
+#include "../harness/devtools_call.h"
 #include "../harness/test_pages.h"
 #include "../harness/ws_pump.h"
 
@@ -37,49 +38,6 @@ static struct ws *connect_browser(const struct chromium *c)
 	if (ws_connect(c->ws_url, NULL, &ws, err, sizeof err) != 0)
 		fail_msg("cannot connect to %s: %s", c->ws_url, err);
 	return ws;
-}
-
-/* Send {"id":id,"method":method,"params":params} (params taken; NULL for
- * none) and pump until the answer with that id, skipping events.  Its
- * "result", which the caller frees; the test fails on an "error" or no
- * answer. */
-static json_t *cdp(struct ws *ws, int id, const char *method, json_t *params)
-{
-	json_t *msg = json_pack("{s:i, s:s}", "id", id, "method", method);
-	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
-	char *text;
-
-	assert_non_null(msg);
-	if (params)
-		assert_int_equal(json_object_set_new(msg, "params", params), 0);
-	assert_non_null(text = json_dumps(msg, JSON_COMPACT));
-	json_decref(msg);
-	assert_int_equal(ws_send_text(ws, text, strlen(text)), 0);
-	free(text);
-	while (hb_monotonic_ms() < deadline && ws_state(ws) == WS_OPEN) {
-		size_t len;
-		char *in = ws_next_message(ws, &len);
-		json_t *answer, *result;
-
-		if (!in) {
-			ws_pump(ws, 50);
-			continue;
-		}
-		answer = json_loadb(in, len, 0, NULL);
-		free(in);
-		assert_non_null(answer);
-		if (json_integer_value(json_object_get(answer, "id")) != id) {
-			json_decref(answer); /* an event, or an older answer */
-			continue;
-		}
-		if (!(result = json_object_get(answer, "result")))
-			fail_msg("%s: %s", method, json_dumps(answer, JSON_COMPACT));
-		json_incref(result);
-		json_decref(answer);
-		return result;
-	}
-	fail_msg("%s: no answer (link %s)", method, ws_error(ws));
-	return NULL;
 }
 
 /* The port file is what the fixture found, and the browser answers there
@@ -101,7 +59,7 @@ static void test_version(void **state)
 	assert_int_equal(strncmp(c.ws_path, "/devtools/browser/", 18), 0);
 
 	ws = connect_browser(&c);
-	version = cdp(ws, 1, "Browser.getVersion", NULL);
+	version = devtools_call(ws, 1, NULL, "Browser.getVersion", NULL);
 	product = json_string_value(json_object_get(version, "product"));
 	assert_non_null(product);
 	if (strncmp(product, "Chrome/", 7) != 0 && strncmp(product, "HeadlessChrome/", 15) != 0)
@@ -125,7 +83,7 @@ static json_t *await_target(struct ws *ws, int *id, const char *target_id, const
 	long long deadline = hb_monotonic_ms() + PATIENCE_MS;
 
 	while (hb_monotonic_ms() < deadline) {
-		json_t *targets = cdp(ws, (*id)++, "Target.getTargets", NULL), *info;
+		json_t *targets = devtools_call(ws, (*id)++, NULL, "Target.getTargets", NULL), *info;
 		size_t i;
 
 		json_array_foreach(json_object_get(targets, "targetInfos"), i, info) {
@@ -158,7 +116,7 @@ static void test_open_page(void **state)
 	assert_int_equal(chromium_start(&c, NULL), 0);
 	ws = connect_browser(&c);
 	assert_non_null(test_pages_url(&pages, "/button", url, sizeof url));
-	created = cdp(ws, id++, "Target.createTarget", json_pack("{s:s}", "url", url));
+	created = devtools_call(ws, id++, NULL, "Target.createTarget", json_pack("{s:s}", "url", url));
 	assert_non_null(target_id = json_string_value(json_object_get(created, "targetId")));
 
 	info = await_target(ws, &id, target_id, "Button");
@@ -198,7 +156,7 @@ static void test_kill_and_restart(void **state)
 	assert_string_equal(c.dir, dir);
 	assert_string_not_equal(c.ws_url, stale_url);
 	ws = connect_browser(&c);
-	version = cdp(ws, 1, "Browser.getVersion", NULL);
+	version = devtools_call(ws, 1, NULL, "Browser.getVersion", NULL);
 	assert_non_null(json_object_get(version, "product"));
 	json_decref(version);
 	ws_free(ws);
