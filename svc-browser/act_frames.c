@@ -170,13 +170,16 @@ static int other_process_frames(struct act *a, struct frames *fr)
 	json_array_foreach(json_object_get(res, "targetInfos"), i, t) {
 		const char *type = json_string_value(json_object_get(t, "type"));
 		const char *id = json_string_value(json_object_get(t, "targetId"));
+		const char *parent = json_string_value(json_object_get(t, "parentId"));
 		char session[64];
 		long owner;
 
 		if (fr->n >= ACT_FRAMES_MAX)
 			break;
+		/* the frames of the user's other tabs are not even asked about
+		 * (parentId names the page target that holds the frame) */
 		if (!type || strcmp(type, "iframe") != 0 || !id || strlen(id) >= sizeof fr->f[0].id ||
-		    (owner = frame_owner(a, id)) == 0)
+		    (parent && strcmp(parent, a->tab.target) != 0) || (owner = frame_owner(a, id)) == 0)
 			continue;
 		if (owner < 0 || (rc = attach(a, id, session, sizeof session, NULL)) < 0) {
 			rc = -1;
