@@ -284,6 +284,25 @@ static void test_stale_frame_ref(void **state)
 	free(call(&A, 0, "is not a ref", "{\"action\":\"click\",\"ref\":\"f12\"}"));
 }
 
+/* Another session's frame ref does not reach into that session's tab,
+ * though both tabs' pages may share a renderer: the iframe must be one
+ * of the acting tab's own. */
+static void test_frame_ref_of_another_tab(void **state)
+{
+	char cross[32], args[200];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/frames", 1, "Opened ");
+	any_ref_of(t, "button \"Press Cross\"", cross, sizeof cross);
+	free(t);
+	frame_must_say("Cross", "state", "Cross frame waiting");
+	free(open_page(&B, "/button", 1, "Opened "));
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", cross);
+	free(call(&B, 0, "earlier state of the page", args));
+	frame_must_say("Cross", "state", "Cross frame waiting");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_part_in_frame),
 		cmocka_unit_test(test_read_frames),
 		cmocka_unit_test(test_stale_frame_ref),
+		cmocka_unit_test(test_frame_ref_of_another_tab),
 	};
 
 	return ck_run_group_tests(tests, browser_setup, browser_teardown);
