@@ -20,7 +20,7 @@
 #include "snapshot.h"
 
 #define STALE_REF                                                                                             \
-	"e%ld is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
+	"%.40s is from an earlier state of the page, which changed since that snapshot: take a new snapshot " \
 	"and use its refs."
 
 /* Stop what the page is doing: its loading and its scripts. */
@@ -140,9 +140,19 @@ int act_browser_call(struct act *a, const char *method, json_t *params, json_t *
 	return call_on(a, NULL, method, params, a->step_ms, res);
 }
 
+int act_session_call(struct act *a, const char *session, const char *method, json_t *params, json_t **res)
+{
+	return call_on(a, session, method, params, a->step_ms, res);
+}
+
+int act_node_call(struct act *a, const char *method, json_t *params, json_t **res)
+{
+	return call_on(a, a->node_session[0] ? a->node_session : a->tab.session, method, params, a->step_ms, res);
+}
+
 /* 1 when the node is in the page now; else 0 after answering that the
  * ref is stale, or -1 after answering a failure. */
-static int node_connected(struct act *a, long id)
+static int node_connected(struct act *a, long id, const char *ref)
 {
 	json_t *obj = NULL, *res = NULL;
 	const char *object_id;
@@ -150,10 +160,10 @@ static int node_connected(struct act *a, long id)
 	enum cdp_fail f;
 	int connected;
 
-	f = cdp_call(a->conn.cdp, a->tab.session, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)id),
-		     a->step_ms, a->cancel, &obj, err, sizeof err);
+	f = cdp_call(a->conn.cdp, a->node_session[0] ? a->node_session : a->tab.session, "DOM.resolveNode",
+		     json_pack("{s:I}", "backendNodeId", (json_int_t)id), a->step_ms, a->cancel, &obj, err, sizeof err);
 	if (f == CDP_PROTOCOL && (strstr(err, "does not belong to the document") || strstr(err, "given id")))
-		return hb_call_failf(a->call, STALE_REF, id), 0;
+		return hb_call_failf(a->call, STALE_REF, ref), 0;
 	if (f != CDP_OK)
 		return act_fail(a, f, "DOM.resolveNode", err), -1;
 	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
@@ -161,10 +171,10 @@ static int node_connected(struct act *a, long id)
 		json_decref(obj);
 		return hb_call_fail(a->call, "The browser cannot find that element any more: take a new snapshot."), 0;
 	}
-	if (act_tab_call(a, "Runtime.callFunctionOn",
-			 json_pack("{s:s, s:s, s:b}", "objectId", object_id, "functionDeclaration",
-				   "function () { return this.isConnected; }", "returnByValue", 1),
-			 &res) < 0) {
+	if (act_node_call(a, "Runtime.callFunctionOn",
+			  json_pack("{s:s, s:s, s:b}", "objectId", object_id, "functionDeclaration",
+				    "function () { return this.isConnected; }", "returnByValue", 1),
+			  &res) < 0) {
 		json_decref(obj);
 		return -1;
 	}
@@ -172,21 +182,24 @@ static int node_connected(struct act *a, long id)
 	connected = json_is_true(json_object_get(json_object_get(res, "result"), "value"));
 	json_decref(res);
 	if (!connected)
-		hb_call_failf(a->call, STALE_REF, id);
+		hb_call_failf(a->call, STALE_REF, ref);
 	return connected;
 }
 
 int act_element(struct act *a, const char *ref, const char *selector, long *node)
 {
 	json_t *res = NULL, *doc = NULL;
-	long id;
+	long id, owner;
 
+	act_frame_leave(a);
 	if (ref) {
-		if ((id = snapshot_ref_node(ref)) < 0)
-			return hb_call_failf(a->call, "\"%.40s\" is not a ref: refs look like e12 and come from the "
-						      "latest snapshot.", ref), -1;
+		if (snapshot_ref_parse(ref, &owner, &id) < 0)
+			return hb_call_failf(a->call, "\"%.40s\" is not a ref: refs look like e12 (f9e14 inside a "
+						      "frame) and come from the latest snapshot.", ref), -1;
+		if (owner && act_frame_enter(a, owner, ref) < 0)
+			return -1;
 		/* a ref of a page that is gone names a detached node, or none */
-		if (node_connected(a, id) <= 0)
+		if (node_connected(a, id, ref) <= 0)
 			return -1;
 		*node = id;
 		return 0;

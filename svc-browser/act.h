@@ -31,6 +31,12 @@ struct act {
 	struct hb_paths paths;
 	char note[512];                /* said before the answer */
 	unsigned long dialog_mark;     /* a dialog opened since ends the action's steps (act_dialog.c) */
+	/* Where the element act_element found lives: in the tab's process
+	 * (node_owner 0, node_session ""), or in an out-of-process iframe:
+	 * its <iframe> element's backend id in the tab's page and the
+	 * frame's own session, attached for this call (act_frames.c). */
+	long node_owner;
+	char node_session[64];
 };
 
 /* A DevTools command on the act's tab (browser-wide when on_browser):
@@ -49,9 +55,48 @@ int act_fail_within(struct act *a, enum cdp_fail f, const char *what, const char
 /* A limit in milliseconds as a person reads it: "20 s", "2.5 s". */
 void act_seconds(int ms, char *out, size_t outlen);
 
-/* The element of a ref ("e12", from a snapshot) or a CSS selector:
- * 0 with its backend node id, or -1 after answering. */
+/* The element of a ref ("e12", or "f9e14" in an out-of-process iframe,
+ * from a snapshot) or a CSS selector (in the tab's page): 0 with its
+ * backend node id, and a->node_owner and a->node_session set to where it
+ * lives; or -1 after answering. */
 int act_element(struct act *a, const char *ref, const char *selector, long *node);
+/* A DevTools command on the session of the element act_element found
+ * (the tab's, or its iframe's): as act_tab_call. */
+int act_node_call(struct act *a, const char *method, json_t *params, json_t **res);
+/* A DevTools command on session ("" or NULL: the browser): as act_tab_call. */
+int act_session_call(struct act *a, const char *session, const char *method, json_t *params, json_t **res);
+
+/* ---- iframes (act_frames.c) ---------------------------------------- */
+
+/* The frames a snapshot or a read goes into, at most. */
+#define ACT_FRAMES_MAX 16
+/* The member act_frames_graft puts on every node it adds: the backend id
+ * of the frame's <iframe> in the tab's process (where the next part of a
+ * cut snapshot starts: a frame's own elements have no place in the
+ * page's order). */
+#define ACT_IN_FRAME "hbInFrame"
+
+/* Enter the out-of-process iframe whose <iframe> element is owner (a
+ * ref's "f" part): a->node_owner and a->node_session set.  0, or -1 after
+ * answering (ref names the ref, for a stale one). */
+int act_frame_enter(struct act *a, long owner, const char *ref);
+/* Leave the frame act_frame_enter entered, if any (its session detached). */
+void act_frame_leave(struct act *a);
+/* A point (*x, *y) of the element act_element found, measured in its
+ * frame's viewport, into the tab's viewport, where the mouse goes: as it
+ * is in the tab's process; in an out-of-process iframe moved by where
+ * the iframe's content box is, after its part box (x, y, width, height
+ * in the frame's viewport) was scrolled into the tab's view.  0, or -1
+ * after answering. */
+int act_node_on_tab(struct act *a, const double box[4], double *x, double *y);
+/* Put the trees of the page's iframes (ACT_FRAMES_MAX at most) into
+ * nodes, Chrome's tree of the tab's page, each under its <iframe>'s node:
+ * 0, or -1 after answering. */
+int act_frames_graft(struct act *a, json_t *nodes);
+/* The text of the page's iframes, each after a line naming its <iframe>
+ * ("[iframe e8: URL]"), each cut at max_chars: malloc'd ("" when none),
+ * or NULL after answering. */
+char *act_frames_text(struct act *a, size_t max_chars);
 
 /* Wait until the tab's page has loaded (the load event since mark), at
  * most the load limit; a page that does not is stopped (its scripts

@@ -39,7 +39,7 @@ int act_node_tag(struct act *a, long node, char *tag, size_t taglen)
 	json_t *res = NULL;
 	const char *name;
 
-	if (act_tab_call(a, "DOM.describeNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+	if (act_node_call(a, "DOM.describeNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
 		return -1;
 	name = json_string_value(json_object_get(json_object_get(res, "node"), "nodeName"));
 	snprintf(tag, taglen, "%s", name ? name : "");
@@ -96,17 +96,17 @@ static int choose(struct act *a, long node, const char *want)
 	char head[300];
 	int rc;
 
-	if (act_tab_call(a, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &obj) < 0)
+	if (act_node_call(a, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &obj) < 0)
 		return -1;
 	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
 	if (!object_id) {
 		json_decref(obj);
 		return hb_call_fail(a->call, "The browser did not hand over the element: take a snapshot and try again.");
 	}
-	rc = act_tab_call(a, "Runtime.callFunctionOn",
-			  json_pack("{s:s, s:s, s:[{s:s?}, {s:i}], s:b}", "objectId", object_id, "functionDeclaration",
-				    choose_js, "arguments", "value", want, "value", OPTIONS_NAMED, "returnByValue", 1),
-			  &res);
+	rc = act_node_call(a, "Runtime.callFunctionOn",
+			   json_pack("{s:s, s:s, s:[{s:s?}, {s:i}], s:b}", "objectId", object_id, "functionDeclaration",
+				     choose_js, "arguments", "value", want, "value", OPTIONS_NAMED, "returnByValue", 1),
+			   &res);
 	json_decref(obj);
 	if (rc < 0)
 		return -1;

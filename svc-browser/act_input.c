@@ -43,14 +43,37 @@ static int target_node(struct act *a, const char *what, long *node)
 	return act_element(a, ref, selector, node);
 }
 
+/* The box around a quad: x, y, width, height. */
+static void quad_bounds(const json_t *quad, double box[4])
+{
+	double x0 = json_number_value(json_array_get(quad, 0)), y0 = json_number_value(json_array_get(quad, 1));
+	double x1 = x0, y1 = y0;
+
+	for (size_t i = 1; i < 4; i++) {
+		double x = json_number_value(json_array_get(quad, 2 * i)), y = json_number_value(json_array_get(quad, 2 * i + 1));
+
+		x0 = x < x0 ? x : x0;
+		x1 = x > x1 ? x : x1;
+		y0 = y < y0 ? y : y0;
+		y1 = y > y1 ? y : y1;
+	}
+	box[0] = x0;
+	box[1] = y0;
+	box[2] = x1 - x0;
+	box[3] = y1 - y0;
+}
+
+/* In an out-of-process iframe the element is measured on its frame's
+ * screen and moved by where the frame is on the tab's (actions.h). */
 int act_element_centre(struct act *a, long node, double *x, double *y)
 {
 	json_t *res = NULL, *quad;
+	double box[4];
 
-	if (act_tab_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+	if (act_node_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
 		return -1;
 	json_decref(res);
-	if (act_tab_call(a, "DOM.getContentQuads", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+	if (act_node_call(a, "DOM.getContentQuads", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
 		return -1;
 	quad = json_array_get(json_object_get(res, "quads"), 0);
 	if (json_array_size(quad) != 8) {
@@ -63,8 +86,9 @@ int act_element_centre(struct act *a, long node, double *x, double *y)
 		*x += json_number_value(json_array_get(quad, (size_t)(2 * i))) / 4;
 		*y += json_number_value(json_array_get(quad, (size_t)(2 * i + 1))) / 4;
 	}
+	quad_bounds(quad, box);
 	json_decref(res);
-	return 0;
+	return act_node_on_tab(a, box, x, y);
 }
 
 static int mouse(struct act *a, const char *type, double x, double y)
@@ -260,16 +284,16 @@ int action_type(struct act *a)
 	if (strcmp(tag, "SELECT") == 0 || strcmp(tag, "OPTION") == 0)
 		return hb_call_fail(a->call, "The element is a drop-down list (<select>), which typing does not change: "
 					     "use select {ref, option} with the option's label.");
-	if (act_tab_call(a, "DOM.focus", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
+	if (act_node_call(a, "DOM.focus", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &res) < 0)
 		return -1;
 	json_decref(res);
 	/* the field's old text goes first, as a person selects it and types
 	 * over it: type means "the field says this" */
-	if (act_tab_call(a, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &obj) < 0)
+	if (act_node_call(a, "DOM.resolveNode", json_pack("{s:I}", "backendNodeId", (json_int_t)node), &obj) < 0)
 		return -1;
 	object_id = json_string_value(json_object_get(json_object_get(obj, "object"), "objectId"));
 	if (object_id) {
-		if (act_tab_call(a, "Runtime.callFunctionOn",
+		if (act_node_call(a, "Runtime.callFunctionOn",
 				 json_pack("{s:s, s:s}", "objectId", object_id, "functionDeclaration",
 					   "function () { if (typeof this.select === 'function') this.select();"
 					   " else if (this.isContentEditable) document.execCommand('selectAll'); }"),
@@ -303,8 +327,8 @@ int action_scroll(struct act *a)
 
 	if (ref || selector) {
 		if (act_element(a, ref, selector, &node) < 0 ||
-		    act_tab_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node),
-				 &res) < 0)
+		    act_node_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node),
+				  &res) < 0)
 			return -1;
 		json_decref(res);
 		return act_answer_with_snapshot(a, "Scrolled the element into view.");

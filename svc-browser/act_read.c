@@ -17,6 +17,7 @@
 
 #define SNAPSHOT_CHARS 40000
 #define READ_DEFAULT_CHARS 20000
+#define READ_FRAME_CHARS 100000 /* of one iframe's text */
 #define SHOT_MAX_PX 16384       /* a full-page screenshot's largest side */
 
 int action_snapshot(struct act *a)
@@ -39,16 +40,45 @@ int action_snapshot(struct act *a)
 }
 
 /* The page's text cut in the page itself, so that an 11 MB page sends
- * only the part asked for: [total characters, the part].  Characters are
- * code points, as the agent counts them (a pair of UTF-16 surrogates is
- * one). */
+ * only the part asked for: [total characters, the part, its iframes].
+ * Characters are code points, as the agent counts them (a pair of UTF-16
+ * surrogates is one). */
 #define READ_EXPR                                                                                            \
 	"(() => { const t = document.body ? document.body.innerText : document.documentElement.innerText;"  \
 	" const step = (i) => { const c = t.charCodeAt(i); return c >= 0xD800 && c <= 0xDBFF && i + 1 < t.length" \
 	" ? 2 : 1; }; let i = 0, n = 0; while (n < %lld && i < t.length) { i += step(i); n++; }"             \
 	" let j = i, m = 0; while (m < %lld && j < t.length) { j += step(j); m++; }"                         \
 	" let k = j, rest = 0; while (k < t.length) { k += step(k); rest++; }"                               \
-	" return [n + m + rest, t.slice(i, j)]; })()"
+	" return [n + m + rest, t.slice(i, j), document.querySelectorAll('iframe, frame').length]; })()"
+
+/* The text of the page's iframes goes after the page's own, as if the
+ * page went on: part (the page's characters from offset, at most max)
+ * with what of the frames' text the window [offset, offset + max) holds,
+ * malloc'd, and *total with the frames' characters.  NULL after
+ * answering. */
+static char *with_frames(struct act *a, const char *part, size_t offset, size_t max, size_t *total)
+{
+	char *frames = act_frames_text(a, READ_FRAME_CHARS), *out;
+	size_t plen = strlen(part), flen, pchars = hb_utf8_count(part, plen), from, start, take;
+
+	if (!frames)
+		return NULL;
+	flen = strlen(frames);
+	/* the window reaches the frames only past the page's end */
+	from = offset > *total ? offset - *total : 0;
+	start = offset + pchars >= *total ? hb_utf8_advance(frames, flen, from) : flen;
+	take = pchars < max ? hb_utf8_advance(frames + start, flen - start, max - pchars) : 0;
+	*total += hb_utf8_count(frames, flen);
+	if ((out = malloc(plen + take + 1))) {
+		memcpy(out, part, plen);
+		memcpy(out + plen, frames + start, take);
+		out[plen + take] = '\0';
+	} else {
+		hb_call_fail(a->call, "out of memory");
+	}
+	free(frames);
+	return out;
+}
 
 int action_read(struct act *a)
 {
@@ -57,6 +87,7 @@ int action_read(struct act *a)
 	char line[1024], expr[sizeof READ_EXPR + 64];
 	json_t *v = NULL;
 	const char *text;
+	char *joined = NULL;
 	size_t len, total, count, end;
 	int rc;
 
@@ -67,6 +98,13 @@ int action_read(struct act *a)
 		return -1;
 	total = (size_t)json_integer_value(json_array_get(v, 0));
 	text = json_string_value(json_array_get(v, 1)) ? json_string_value(json_array_get(v, 1)) : "";
+	if (json_integer_value(json_array_get(v, 2)) > 0) {
+		if (!(joined = with_frames(a, text, (size_t)offset, (size_t)max, &total))) {
+			json_decref(v);
+			return -1;
+		}
+		text = joined;
+	}
 	len = strlen(text);
 	count = hb_utf8_count(text, len);
 	end = (size_t)offset + count;
@@ -85,6 +123,7 @@ int action_read(struct act *a)
 				      "with offset %zu for more]",
 				      line, (long long)offset, end, total, (int)len, text, end);
 	json_decref(v);
+	free(joined);
 	return rc;
 }
 

@@ -39,15 +39,17 @@
 /* The page's size: 1 when Chrome's tree of all of it fits, 0 when not
  * (its elements and characters in *elements, *chars), -1 after
  * answering.  Counting costs the page nothing like the tree. */
-static int small_enough(struct act *a, long long *elements, long long *chars)
+static int small_enough(struct act *a, long long *elements, long long *chars, int *frames)
 {
 	json_t *v = NULL;
 
 	if (act_eval(a, "[document.getElementsByTagName('*').length,"
-			" (document.body || document.documentElement).textContent.length]", &v) < 0)
+			" (document.body || document.documentElement).textContent.length,"
+			" document.querySelectorAll('iframe, frame').length]", &v) < 0)
 		return -1;
 	*elements = json_integer_value(json_array_get(v, 0));
 	*chars = json_integer_value(json_array_get(v, 1));
+	*frames = json_integer_value(json_array_get(v, 2)) > 0;
 	json_decref(v);
 	return *elements <= SNAPSHOT_PAGE_ELEMENTS && *chars <= SNAPSHOT_PAGE_CHARS;
 }
@@ -58,7 +60,7 @@ static void release_group(struct act *a)
 	json_t *res = NULL;
 	char err[256];
 
-	if (cdp_call(a->conn.cdp, a->tab.session, "Runtime.releaseObjectGroup",
+	if (cdp_call(a->conn.cdp, a->node_session[0] ? a->node_session : a->tab.session, "Runtime.releaseObjectGroup",
 		     json_pack("{s:s}", "objectGroup", SNAP_GROUP), a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
 		json_decref(res);
 }
@@ -71,8 +73,8 @@ static char *object_of_node(struct act *a, long id)
 	const char *oid;
 	char *out;
 
-	if (act_tab_call(a, "DOM.resolveNode",
-			 json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", SNAP_GROUP), &res) < 0)
+	if (act_node_call(a, "DOM.resolveNode",
+			  json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", SNAP_GROUP), &res) < 0)
 		return NULL;
 	oid = json_string_value(json_object_get(json_object_get(res, "object"), "objectId"));
 	if (!oid || !(out = strdup(oid))) {
@@ -121,10 +123,10 @@ static json_t *run_walk(struct act *a, const char *object, long long offset, siz
 		hb_call_fail(a->call, "out of memory");
 		return NULL;
 	}
-	if (act_tab_call(a, "Runtime.callFunctionOn",
-			 json_pack("{s:s, s:s, s:o, s:s}", "functionDeclaration", page_walk_js, "objectId", object,
-				   "arguments", args, "objectGroup", SNAP_GROUP),
-			 &res) < 0)
+	if (act_node_call(a, "Runtime.callFunctionOn",
+			  json_pack("{s:s, s:s, s:o, s:s}", "functionDeclaration", page_walk_js, "objectId", object,
+				    "arguments", args, "objectGroup", SNAP_GROUP),
+			  &res) < 0)
 		return NULL;
 	if (json_object_get(res, "exceptionDetails") ||
 	    !(result = json_string_value(json_object_get(json_object_get(res, "result"), "objectId")))) {
@@ -132,8 +134,8 @@ static json_t *run_walk(struct act *a, const char *object, long long offset, siz
 		hb_call_fail(a->call, "The page's snapshot could not be made: the page's script failed.");
 		return NULL;
 	}
-	if (act_tab_call(a, "Runtime.getProperties", json_pack("{s:s, s:b}", "objectId", result, "ownProperties", 1),
-			 &props) < 0)
+	if (act_node_call(a, "Runtime.getProperties", json_pack("{s:s, s:b}", "objectId", result, "ownProperties", 1),
+			  &props) < 0)
 		props = NULL;
 	json_decref(res);
 	return props;
@@ -155,7 +157,8 @@ static json_t *property(json_t *props, const char *name)
 }
 
 /* Give every node that names an element ("el") its backend node id, as
- * Chrome's tree has it: 0, or -1 after answering. */
+ * Chrome's tree has it (with its iframe's, in an out-of-process frame):
+ * 0, or -1 after answering. */
 static int put_backend_ids(struct act *a, json_t *nodes, json_t *props)
 {
 	json_t *node, *res = NULL;
@@ -167,12 +170,17 @@ static int put_backend_ids(struct act *a, json_t *nodes, json_t *props)
 		const char *oid;
 		json_int_t id;
 
+		/* only this code says which frame a node is in */
+		json_object_del(node, SNAPSHOT_FRAME_OWNER);
+		json_object_del(node, ACT_IN_FRAME);
+		if (a->node_owner)
+			json_object_set_new(node, SNAPSHOT_FRAME_OWNER, json_integer(a->node_owner));
 		if (!json_is_integer(el))
 			continue;
 		snprintf(name, sizeof name, "%lld", (long long)json_integer_value(el));
 		if (!(oid = json_string_value(json_object_get(property(props, name), "objectId"))))
 			continue;
-		if (act_tab_call(a, "DOM.describeNode", json_pack("{s:s}", "objectId", oid), &res) < 0)
+		if (act_node_call(a, "DOM.describeNode", json_pack("{s:s}", "objectId", oid), &res) < 0)
 			return -1;
 		id = json_integer_value(json_object_get(json_object_get(res, "node"), "backendNodeId"));
 		json_decref(res);
@@ -257,31 +265,16 @@ done:
 	return rc;
 }
 
-/* The offset of the element of a node of Chrome's tree (or of its
- * nearest ancestor that has one): where the next part starts. -1 after
- * answering. */
-static long long offset_of_ax(struct act *a, const json_t *nodes, size_t i)
+/* The place in document order of the element of backend id: where the
+ * next part starts.  -1 after answering. */
+static long long page_ordinal(struct act *a, long id)
 {
-	const json_t *n = json_array_get(nodes, i);
 	json_t *res = NULL;
 	long long ord;
 	char *object;
 
-	for (int up = 0; n && !json_is_integer(json_object_get(n, "backendDOMNodeId")) && up < 64; up++) {
-		const char *parent = json_string_value(json_object_get(n, "parentId"));
-		const json_t *p;
-		size_t k;
-
-		n = NULL;
-		json_array_foreach(nodes, k, p)
-			if (parent && json_is_string(json_object_get(p, "nodeId")) &&
-			    strcmp(json_string_value(json_object_get(p, "nodeId")), parent) == 0) {
-				n = p;
-				break;
-			}
-	}
-	if (!n || !(object = object_of_node(a, (long)json_integer_value(json_object_get(n, "backendDOMNodeId")))))
-		return n ? -1 : 0;
+	if (!(object = object_of_node(a, id)))
+		return -1;
 	if (act_tab_call(a, "Runtime.callFunctionOn",
 			 json_pack("{s:s, s:s, s:b}", "functionDeclaration", page_walk_ordinal_js, "objectId", object,
 				   "returnByValue", 1),
@@ -297,8 +290,37 @@ static long long offset_of_ax(struct act *a, const json_t *nodes, size_t i)
 	return ord;
 }
 
-/* Chrome's tree of the whole page, into out: 0, or -1 after answering. */
-static int write_whole(struct act *a, FILE *out, size_t max_chars)
+/* The offset of the element of a node of Chrome's tree (or of its
+ * nearest ancestor that has one): where the next part starts. -1 after
+ * answering. */
+static long long offset_of_ax(struct act *a, const json_t *nodes, size_t i)
+{
+	const json_t *n = json_array_get(nodes, i);
+
+	for (int up = 0; n && !json_is_integer(json_object_get(n, "backendDOMNodeId")) && up < 64; up++) {
+		const char *parent = json_string_value(json_object_get(n, "parentId"));
+		const json_t *p;
+		size_t k;
+
+		n = NULL;
+		json_array_foreach(nodes, k, p)
+			if (parent && json_is_string(json_object_get(p, "nodeId")) &&
+			    strcmp(json_string_value(json_object_get(p, "nodeId")), parent) == 0) {
+				n = p;
+				break;
+			}
+	}
+	if (!n)
+		return 0;
+	/* a frame's node has no place in the page's order: its iframe's is */
+	if (json_is_integer(json_object_get(n, ACT_IN_FRAME)))
+		return page_ordinal(a, (long)json_integer_value(json_object_get(n, ACT_IN_FRAME)));
+	return page_ordinal(a, (long)json_integer_value(json_object_get(n, "backendDOMNodeId")));
+}
+
+/* Chrome's tree of the whole page (and of its iframes, when it has
+ * some), into out: 0, or -1 after answering. */
+static int write_whole(struct act *a, FILE *out, size_t max_chars, int frames)
 {
 	json_t *res = NULL, *off = NULL;
 	size_t cut_node;
@@ -308,6 +330,10 @@ static int write_whole(struct act *a, FILE *out, size_t max_chars)
 
 	if (act_tab_call(a, "Accessibility.getFullAXTree", NULL, &res) < 0)
 		return -1;
+	if (frames && act_frames_graft(a, json_object_get(res, "nodes")) < 0) {
+		json_decref(res);
+		return -1;
+	}
 	/* Chrome may keep the tree it built, and keep it up to date with
 	 * every change of the page, while the domain is on */
 	if (cdp_call(a->conn.cdp, a->tab.session, "Accessibility.disable", NULL, a->step_ms, a->cancel, &off, why,
@@ -331,17 +357,20 @@ char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scop
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
-	int rc, small = 0;
+	int rc, small = 0, frames = 0;
 
+	/* the page's own snapshot, after an action on an element in a frame */
+	if (!scope || (!scope->ref && !scope->selector))
+		act_frame_leave(a);
 	if (!scope || (!scope->ref && !scope->selector && scope->offset == 0))
-		if ((small = small_enough(a, &elements, &chars)) < 0)
+		if ((small = small_enough(a, &elements, &chars, &frames)) < 0)
 			return NULL;
 	if (!(out = open_memstream(&text, &len))) {
 		hb_call_fail(a->call, "out of memory");
 		return NULL;
 	}
 	if (small) {
-		rc = write_whole(a, out, max_chars);
+		rc = write_whole(a, out, max_chars, frames);
 	} else {
 		if (!scope || (!scope->ref && !scope->selector && scope->offset == 0))
 			fprintf(out,

@@ -252,6 +252,17 @@ static long backend_id(const struct ax *a)
 	return (long)id;
 }
 
+/* The <iframe> of a node of an out-of-process frame, or 0. */
+static long frame_owner(const struct ax *a)
+{
+	const json_t *v = json_object_get(a->j, SNAPSHOT_FRAME_OWNER);
+	json_int_t id;
+
+	if (!json_is_integer(v) || (id = json_integer_value(v)) <= 0 || id > INT_MAX)
+		return 0;
+	return (long)id;
+}
+
 static int is_document(const struct ax *a)
 {
 	return strcmp(a->role, "RootWebArea") == 0 || strcmp(a->role, "WebArea") == 0;
@@ -458,7 +469,9 @@ static void emit_node(struct walk *w, const struct item *it)
 		put_quoted(&w->line, url, strlen(url), SNAPSHOT_URL_MAX);
 		sb_puts(&w->line, "]");
 	}
-	if (ref)
+	if (ref && frame_owner(a))
+		sb_printf(&w->line, " [ref=f%lde%ld]", frame_owner(a), backend_id(a));
+	else if (ref)
 		sb_printf(&w->line, " [ref=e%ld]", backend_id(a));
 	put_value(w, a);
 	commit_line(w, ref, it->node);
@@ -691,19 +704,35 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* A backend id at p (1 to INT_MAX, no leading zero): its end, or NULL. */
+static const char *parse_id(const char *p, long *v)
+{
+	*v = 0;
+	if (*p < '1' || *p > '9')
+		return NULL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (*v > (INT_MAX - (*p - '0')) / 10)
+			return NULL;
+		*v = *v * 10 + (*p - '0');
+	}
+	return p;
+}
+
+int snapshot_ref_parse(const char *ref, long *owner, long *node)
+{
+	const char *p = ref;
+
+	*owner = 0;
+	if (p && *p == 'f' && (!(p = parse_id(p + 1, owner)) || *p != 'e'))
+		return -1;
+	if (!p || *p != 'e' || !(p = parse_id(p + 1, node)) || *p)
+		return -1;
+	return 0;
+}
+
 long snapshot_ref_node(const char *ref)
 {
-	long v = 0;
-	const char *p;
+	long owner, node;
 
-	if (!ref || ref[0] != 'e' || ref[1] < '1' || ref[1] > '9')
-		return -1;
-	for (p = ref + 1; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		if (v > (INT_MAX - (*p - '0')) / 10)
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v;
+	return snapshot_ref_parse(ref, &owner, &node) == 0 && owner == 0 ? node : -1;
 }

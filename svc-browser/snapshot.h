@@ -37,6 +37,11 @@
  *   option...; see snapshot.c), or is a named region, article, figure,
  *   image, dialog or tab panel (what a drag drops onto).  The document
  *   itself gets none.
+ * - A node of an out-of-process iframe (another site's page, in a
+ *   renderer of its own, where backend ids may repeat the tab's) carries
+ *   SNAPSHOT_FRAME_OWNER: the backend id of its <iframe> element in the
+ *   tab's page.  Its ref is "f" + that id + "e" + its own id ("f9e14"),
+ *   resolved through the iframe (act_frames.c), again with no table.
  * - What is left out, so the agent reads the page and not Chrome's
  *   plumbing: ignored nodes (their children move up to their place);
  *   unnamed containers that carry no meaning (generic, none,
@@ -96,5 +101,10 @@ void snapshot_free(struct snapshot *s);
 extern const char *const snapshot_ref_roles[];
 /* "e123" -> 123 (the backendDOMNodeId), or -1 when ref is not of that form. */
 long snapshot_ref_node(const char *ref);
+/* The member of a node that names its out-of-process iframe's element. */
+#define SNAPSHOT_FRAME_OWNER "hbFrameOwner"
+/* Any ref: "e123" -> *owner 0, *node 123; "f9e14" -> *owner 9, *node 14.
+ * 0, or -1 when ref is neither. */
+int snapshot_ref_parse(const char *ref, long *owner, long *node);
 
 #endif

@@ -199,6 +199,7 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		rc = action_prelude(&a);
 	if (rc == 0)
 		rc = act->fn(&a);
+	act_frame_leave(&a);
 	if (a.tab_ok)
 		action_epilogue(&a);
 	if (a.tab_ok)

@@ -74,6 +74,18 @@
 //                      Set-Cookie (devtools-secret=abc123) and an
 //                      X-Test-Header: devtools header
 //   /devtools-bytes    the 256 bytes 0 to 255, application/octet-stream
+//   /frames            "Main text" and two iframes, each /frame-inner: "Same
+//                      frame" (this server, same origin, in the page's own
+//                      process) and, 300 px lower, "Cross frame" (the same
+//                      server as http://localhost:PORT: another site, so
+//                      Chromium puts it in a process of its own)
+//                      (below the first screen: a click there scrolls first)
+//   /frame-inner?name=X  a button "Press X" whose click writes "X frame
+//                      pressed" into #state and whose mouseover writes "X
+//                      hovered" into #hovered, a text field "X field" whose
+//                      input writes "X typed: VALUE" into #echo, and a
+//                      select "X colour" (Red r, Green g) whose change
+//                      writes "X chose: VALUE" into #chose
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -309,6 +321,41 @@ fetch('/devtools-bytes').then((r) => r.arrayBuffer()).then((b) => {
 	document.getElementById('bytes').textContent = 'Bytes: ' + b.byteLength;
 });
 </script>`),
+	'/frames': () => page('Frames', `<h1>Frames page</h1>
+<p>Main text</p>
+<iframe id="same" title="Same frame" src="/frame-inner?name=Same" width="500" height="200"
+ style="border: 7px solid gray; padding: 5px"></iframe>
+<div style="height: 300px"></div>
+<iframe id="cross" title="Cross frame" src="http://localhost:${server.address().port}/frame-inner?name=Cross"
+ width="500" height="200" style="border: 11px solid gray; padding: 3px; margin-left: 40px"></iframe>`),
+	'/frame-inner': (url) => {
+		const name = escape(url.searchParams.get('name') || 'Unnamed');
+		return page(`${name} inner`, `<p id="state">${name} frame waiting</p>
+<div style="height: 60px"></div>
+<button id="press" type="button" style="margin-left: 120px">Press ${name}</button>
+<p><input id="field" type="text" aria-label="${name} field"></p>
+<p id="echo">${name} typed nothing</p>
+<p><select id="colour" aria-label="${name} colour"><option value="r">Red</option><option value="g">Green</option></select></p>
+<p id="hovered">${name} not hovered</p>
+<p id="chose">${name} chose nothing</p>
+<script>
+const press = document.getElementById('press');
+press.addEventListener('click', () => {
+	document.getElementById('state').textContent = '${name} frame pressed';
+});
+press.addEventListener('mouseover', () => {
+	document.getElementById('hovered').textContent = '${name} hovered';
+});
+const colour = document.getElementById('colour');
+colour.addEventListener('change', () => {
+	document.getElementById('chose').textContent = '${name} chose: ' + colour.value;
+});
+const field = document.getElementById('field');
+field.addEventListener('input', () => {
+	document.getElementById('echo').textContent = '${name} typed: ' + field.value;
+});
+</script>`);
+	},
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>

@@ -410,6 +410,53 @@ static void test_collapse(void **state)
 	snapshot_free(&s);
 }
 
+/* A node of an out-of-process frame names its iframe in its ref; a bad
+ * owner is taken as none. */
+static void test_frame_refs(void **state)
+{
+	struct snapshot s;
+	long owner, node;
+
+	(void)state;
+	build_text("["
+		   "{\"nodeId\":\"1\",\"role\":{\"value\":\"RootWebArea\"},\"name\":{\"value\":\"P\"},\"childIds\":[\"2\"]},"
+		   "{\"nodeId\":\"2\",\"role\":{\"value\":\"Iframe\"},\"name\":{\"value\":\"Ad\"},"
+		   "\"backendDOMNodeId\":9,\"childIds\":[\"F0:1\"]},"
+		   "{\"nodeId\":\"F0:1\",\"parentId\":\"2\",\"role\":{\"value\":\"RootWebArea\"},\"name\":{\"value\":\"In\"},"
+		   "\"backendDOMNodeId\":3,\"hbFrameOwner\":9,\"childIds\":[\"F0:2\",\"F0:3\"]},"
+		   "{\"nodeId\":\"F0:2\",\"role\":{\"value\":\"button\"},\"name\":{\"value\":\"Go\"},"
+		   "\"backendDOMNodeId\":14,\"hbFrameOwner\":9},"
+		   "{\"nodeId\":\"F0:3\",\"role\":{\"value\":\"link\"},\"name\":{\"value\":\"Odd\"},"
+		   "\"backendDOMNodeId\":15,\"hbFrameOwner\":\"9\"}"
+		   "]", 0, &s);
+	assert_string_equal(s.text,
+			    "- RootWebArea \"P\"\n"
+			    "  - Iframe \"Ad\"\n"
+			    "    - RootWebArea \"In\"\n"
+			    "      - button \"Go\" [ref=f9e14]\n"
+			    "      - link \"Odd\" [ref=e15]\n");
+	snapshot_free(&s);
+	assert_int_equal(snapshot_ref_parse("f9e14", &owner, &node), 0);
+	assert_int_equal(owner, 9);
+	assert_int_equal(node, 14);
+	assert_int_equal(snapshot_ref_parse("e14", &owner, &node), 0);
+	assert_int_equal(owner, 0);
+	assert_int_equal(node, 14);
+	assert_int_equal(snapshot_ref_parse("f2147483647e2147483647", &owner, &node), 0);
+	assert_int_equal(owner, 2147483647L);
+	assert_int_equal(snapshot_ref_parse("f9", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f9e", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("fe14", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f0e14", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f09e14", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f9e14x", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f9f9e14", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse("f2147483648e1", &owner, &node), -1);
+	assert_int_equal(snapshot_ref_parse(NULL, &owner, &node), -1);
+	/* the plain form alone is a node of the tab's renderer */
+	assert_int_equal(snapshot_ref_node("f9e14"), -1);
+}
+
 /* 100000 nested groups: no recursion to overflow, indentation capped. */
 static void test_deep(void **state)
 {
@@ -492,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_golden_choices),
 		cmocka_unit_test(test_refs_name_nodes),
 		cmocka_unit_test(test_ref_parse),
+		cmocka_unit_test(test_frame_refs),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_cycles),
