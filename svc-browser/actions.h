@@ -59,16 +59,16 @@ int action_back(struct act *a);
 int action_forward(struct act *a);
 int action_dialog(struct act *a);
 int action_drag(struct act *a);
-
-/* The middle of the element on the screen (viewport pixels), scrolled
- * into view first: 0, or -1 after answering (act_input.c). */
-int act_element_centre(struct act *a, long node, double *x, double *y);
 int action_console(struct act *a);
 int action_network(struct act *a);
 int action_response(struct act *a);
 int action_evaluate(struct act *a);
 int action_viewport(struct act *a);
 int action_pdf(struct act *a);
+
+/* The middle of the element on the screen (the tab's viewport pixels),
+ * scrolled into view first: 0, or -1 after answering (act_input.c). */
+int act_element_centre(struct act *a, long node, double *x, double *y);
 
 /* The element's node name ("SELECT", "OPTION", ...) into tag: 0, or -1
  * after answering. */

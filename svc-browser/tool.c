@@ -174,10 +174,6 @@ int browser_tool(struct hb_call *call, const json_t *args)
 		return hb_call_fail(call, err);
 	if (browser_check_args(args, &name, err, sizeof err) < 0)
 		return hb_call_failf(call, "use_user_browser: %s", err);
-	if (!(act = find_action(name)))
-		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": tabs, open, snapshot, read, click, "
-					   "type, press, scroll, wait, screenshot, close, hover, select, back, "
-					   "forward, dialog, console, network, response or evaluate.", name);
 	if (!(act = find_action(name))) {
 		action_names(err, sizeof err);
 		return hb_call_failf(call, "use_user_browser has no action \"%.32s\": %s.", name, err);
