@@ -32,8 +32,11 @@ static const struct hb_tool_def tool_table[] = {
 		"open {url, tab?}, snapshot {tab?, ref? or selector? (that element's part), offset? (the next part a "
 		"cut snapshot names)}, read {tab?, maxChars?, offset?} (the page's text, in parts), "
 		"click {ref}, type {ref, text, submit?} (replaces the field's text; submit presses Enter), "
-		"press {key} (Enter, Tab, Escape, arrows, PageDown, or one character), scroll {direction?, "
-		"amount?} or {ref}, wait {text} or {navigation: true} (timeoutMs up to 60000), screenshot "
+		"press {key} (Enter, Tab, Escape, arrows, PageDown, or one character), scroll {ref? or selector?, "
+		"direction?, amount? or to?} (a real mouse wheel over the element, or the viewport's middle: "
+		"what scrolls there moves, an inner list or the page; to end or start goes all the way; "
+		"to view only brings the element into view), wait {text} or {navigation: true} (timeoutMs up to "
+		"60000), screenshot "
 		"{fullPage?} (you get the image; it is saved too), close {tab}, hover {ref} (the mouse over it), "
 		"select {ref, option} (a drop-down's option by its label, or value), back {tab?}, forward {tab?} "
 		"(the tab's history), dialog {accept, text?} (answers the alert, confirm, prompt or beforeunload "
@@ -59,7 +62,9 @@ static const struct hb_tool_def tool_table[] = {
 		"\"maxChars\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100000},"
 		"\"offset\":{\"type\":\"integer\",\"minimum\":0},"
 		"\"option\":{\"type\":\"string\",\"description\":\"select: the option's label (or value)\"},"
-		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"}},"
+		"\"accept\":{\"type\":\"boolean\",\"description\":\"dialog: true for OK, false for Cancel\"},"
+		"\"to\":{\"type\":\"string\",\"enum\":[\"end\",\"start\",\"view\"],\"description\":\"scroll: "
+		"to the end or start of what scrolls there, or the element into view\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

@@ -288,3 +288,32 @@ int act_eval(struct act *a, const char *expression, json_t **value)
 		*value = json_null();
 	return 0;
 }
+
+char *act_node_object(struct act *a, long id, const char *group)
+{
+	json_t *res = NULL;
+	const char *oid;
+	char *out;
+
+	if (act_tab_call(a, "DOM.resolveNode",
+			 json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", group), &res) < 0)
+		return NULL;
+	oid = json_string_value(json_object_get(json_object_get(res, "object"), "objectId"));
+	if (!oid || !(out = strdup(oid))) {
+		json_decref(res);
+		hb_call_fail(a->call, "The browser cannot find that element any more: take a new snapshot.");
+		return NULL;
+	}
+	json_decref(res);
+	return out;
+}
+
+void act_release_group(struct act *a, const char *group)
+{
+	json_t *res = NULL;
+	char err[256];
+
+	if (cdp_call(a->conn.cdp, a->tab.session, "Runtime.releaseObjectGroup", json_pack("{s:s}", "objectGroup", group),
+		     a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
+		json_decref(res);
+}

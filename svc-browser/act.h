@@ -90,6 +90,12 @@ char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scop
  * steps blocks the page before the next step's own wait begins. */
 int act_dialog_open_since(struct act *a, char *err, size_t errlen);
 
+/* The remote object of backend node id in the page, made in object group
+ * group: its objectId (malloc'd), or NULL after answering. */
+char *act_node_object(struct act *a, long id, const char *group);
+/* Let go of the objects made in group, whatever happened before. */
+void act_release_group(struct act *a, const char *group);
+
 /* The JSON value of expression evaluated in the tab's page: 0 with *value
  * (a new reference), or -1 after answering. */
 int act_eval(struct act *a, const char *expression, json_t **value);

@@ -52,38 +52,6 @@ static int small_enough(struct act *a, long long *elements, long long *chars)
 	return *elements <= SNAPSHOT_PAGE_ELEMENTS && *chars <= SNAPSHOT_PAGE_CHARS;
 }
 
-/* The objects a part made in the page are let go, whatever happened. */
-static void release_group(struct act *a)
-{
-	json_t *res = NULL;
-	char err[256];
-
-	if (cdp_call(a->conn.cdp, a->tab.session, "Runtime.releaseObjectGroup",
-		     json_pack("{s:s}", "objectGroup", SNAP_GROUP), a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
-		json_decref(res);
-}
-
-/* The remote object (its objectId, malloc'd) of backend node id, or NULL
- * after answering. */
-static char *object_of_node(struct act *a, long id)
-{
-	json_t *res = NULL;
-	const char *oid;
-	char *out;
-
-	if (act_tab_call(a, "DOM.resolveNode",
-			 json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", SNAP_GROUP), &res) < 0)
-		return NULL;
-	oid = json_string_value(json_object_get(json_object_get(res, "object"), "objectId"));
-	if (!oid || !(out = strdup(oid))) {
-		json_decref(res);
-		hb_call_fail(a->call, "The browser cannot find that element any more: take a new snapshot.");
-		return NULL;
-	}
-	json_decref(res);
-	return out;
-}
-
 /* The element a part is walked from: the ref's or selector's, or the
  * document's; its objectId (malloc'd), or NULL after answering. */
 static char *scope_object(struct act *a, const struct act_scope *scope)
@@ -94,7 +62,7 @@ static char *scope_object(struct act *a, const struct act_scope *scope)
 	long id;
 
 	if (scope && (scope->ref || scope->selector))
-		return act_element(a, scope->ref, scope->selector, &id) < 0 ? NULL : object_of_node(a, id);
+		return act_element(a, scope->ref, scope->selector, &id) < 0 ? NULL : act_node_object(a, id, SNAP_GROUP);
 	if (act_tab_call(a, "Runtime.evaluate",
 			 json_pack("{s:s, s:s}", "expression", "document.documentElement", "objectGroup", SNAP_GROUP),
 			 &res) < 0)
@@ -253,7 +221,7 @@ static int write_part(struct act *a, FILE *out, size_t max_chars, const struct a
 done:
 	json_decref(props);
 	json_decref(walk);
-	release_group(a);
+	act_release_group(a, SNAP_GROUP);
 	return rc;
 }
 
@@ -280,18 +248,18 @@ static long long offset_of_ax(struct act *a, const json_t *nodes, size_t i)
 				break;
 			}
 	}
-	if (!n || !(object = object_of_node(a, (long)json_integer_value(json_object_get(n, "backendDOMNodeId")))))
+	if (!n || !(object = act_node_object(a, (long)json_integer_value(json_object_get(n, "backendDOMNodeId")), SNAP_GROUP)))
 		return n ? -1 : 0;
 	if (act_tab_call(a, "Runtime.callFunctionOn",
 			 json_pack("{s:s, s:s, s:b}", "functionDeclaration", page_walk_ordinal_js, "objectId", object,
 				   "returnByValue", 1),
 			 &res) < 0) {
 		free(object);
-		release_group(a);
+		act_release_group(a, SNAP_GROUP);
 		return -1;
 	}
 	free(object);
-	release_group(a);
+	act_release_group(a, SNAP_GROUP);
 	ord = json_integer_value(json_object_get(json_object_get(res, "result"), "value"));
 	json_decref(res);
 	return ord;

@@ -54,6 +54,7 @@ static const char *const fields[] = {
 	"navigation", "timeoutMs", "fullPage", "maxChars", "offset",
 	"option",
 	"accept",
+	"to",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -66,7 +67,7 @@ static const char *const fields[] = {
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
-						     "option", NULL };
+						     "option", "to", NULL };
 	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", NULL };
 	const char *s;
 	long long n;

@@ -57,6 +57,13 @@
 //   /poll              fetches /delayed?ms=0 every 50 ms, forever; a button
 //                      "Mark" whose click writes "Marked" into #mark-out
 //   /delayed?ms=N      the text "Fetched it", answered N ms after asked
+//   /inner-scroll      a list "Rows" that scrolls inside itself (a 500 px
+//                      tall div, overflow auto, over the viewport's middle)
+//                      of 100 buttons "Row N", 30 px each, drawn only where
+//                      they show (a virtual list); each scroll writes
+//                      "Inner at TOP of MOST" into #pos, each trusted wheel
+//                      event counts in #wheels, a click on a row writes
+//                      "Clicked: Row N" into #clicked
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -237,6 +244,37 @@ setInterval(() => fetch('/delayed?ms=0').catch(() => {}), 50);
 document.getElementById('mark').addEventListener('click', () => {
 	document.getElementById('mark-out').textContent = 'Marked';
 });
+</script>`),
+	'/inner-scroll': () => page('Inner scroll', `<h1>Inner scroll</h1>
+<div id="list" role="list" aria-label="Rows" style="height: 500px; overflow: auto">
+<div id="space" style="position: relative; height: 3000px"></div>
+</div>
+<p id="pos">Inner at 0 of 2500</p>
+<p id="wheels">Wheels: 0 trusted</p>
+<p id="clicked">Clicked: none</p>
+<script>
+const list = document.getElementById('list'), space = document.getElementById('space');
+let wheels = 0;
+const draw = () => {
+	const first = Math.floor(list.scrollTop / 30), last = Math.min(100, first + Math.ceil(list.clientHeight / 30) + 1);
+	const rows = [];
+	for (let i = first + 1; i <= last; i++) {
+		const b = document.createElement('button');
+		b.type = 'button';
+		b.textContent = 'Row ' + i;
+		b.style.cssText = 'position: absolute; left: 0; height: 28px; top: ' + (i - 1) * 30 + 'px';
+		b.addEventListener('click', () => { document.getElementById('clicked').textContent = 'Clicked: Row ' + i; });
+		rows.push(b);
+	}
+	space.replaceChildren(...rows);
+	document.getElementById('pos').textContent =
+		'Inner at ' + Math.round(list.scrollTop) + ' of ' + (list.scrollHeight - list.clientHeight);
+};
+list.addEventListener('scroll', draw);
+list.addEventListener('wheel', (e) => {
+	if (e.isTrusted) document.getElementById('wheels').textContent = 'Wheels: ' + ++wheels + ' trusted';
+});
+draw();
 </script>`),
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
