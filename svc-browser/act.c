@@ -317,3 +317,19 @@ void act_release_group(struct act *a, const char *group)
 		     a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
 		json_decref(res);
 }
+
+char *act_eval_object(struct act *a, const char *expression, const char *group, const char *none)
+{
+	json_t *res = NULL;
+	const char *oid;
+	char *out = NULL;
+
+	if (act_tab_call(a, "Runtime.evaluate", json_pack("{s:s, s:s}", "expression", expression, "objectGroup", group),
+			 &res) < 0)
+		return NULL;
+	oid = json_string_value(json_object_get(json_object_get(res, "result"), "objectId"));
+	if (!oid || !(out = strdup(oid)))
+		hb_call_fail(a->call, none);
+	json_decref(res);
+	return out;
+}

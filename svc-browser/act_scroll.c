@@ -208,7 +208,7 @@ static int container_name(struct act *a, const char *state, json_t *m, long i, c
 		snprintf(out, outlen, "a container");
 		return 0;
 	}
-	if (act_tab_call(a, "DOM.describeNode", json_pack("{s:s}", "objectId", oid), &node) < 0) {
+	if (act_tab_call(a, "DOM.describeNode", json_pack("{s:s, s:i}", "objectId", oid, "depth", 0), &node) < 0) {
 		json_decref(res);
 		return -1;
 	}
@@ -271,8 +271,6 @@ static int say(struct act *a, const struct scroll *s, const char *state, json_t 
 static char *wheel_object(struct act *a, const char *ref, const char *selector)
 {
 	json_t *res = NULL;
-	const char *oid;
-	char *out = NULL;
 	long node;
 
 	if (ref || selector) {
@@ -283,14 +281,7 @@ static char *wheel_object(struct act *a, const char *ref, const char *selector)
 		json_decref(res);
 		return act_node_object(a, node, SCROLL_GROUP);
 	}
-	if (act_tab_call(a, "Runtime.evaluate", json_pack("{s:s, s:s}", "expression", "document", "objectGroup",
-							 SCROLL_GROUP), &res) < 0)
-		return NULL;
-	oid = json_string_value(json_object_get(json_object_get(res, "result"), "objectId"));
-	if (!oid || !(out = strdup(oid)))
-		hb_call_fail(a->call, "The page has no document to scroll.");
-	json_decref(res);
-	return out;
+	return act_eval_object(a, "document", SCROLL_GROUP, "The page has no document to scroll.");
 }
 
 /* The wheel and what it moved, into head: 0, or -1 after answering. */

@@ -685,6 +685,18 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof *s);
 }
 
+char *snapshot_quote(const char *s, size_t max)
+{
+	struct sbuf b = { 0 };
+
+	put_quoted(&b, s, strlen(s), max);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
 long snapshot_ref_node(const char *ref)
 {
 	long v = 0;

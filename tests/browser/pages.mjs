@@ -37,6 +37,11 @@
 //                      screenshot takes (16384 px)
 //   /wait              "Ready now" appears 500 ms after load
 //   /later?ms=N        "Later now" appears N ms after load
+//   /long-lists        a list "Items" of 1500 buttons "Item N", then a list
+//                      "Later items" of 20 buttons "Later N": a page
+//                      Chrome's tree takes whole, whose snapshot is cut
+//                      inside the first list; a click on a button writes
+//                      "Clicked: NAME" into #clicked
 //   /huge-text         11 MB of text (140,000 numbered lines in a <pre>):
 //                      its whole accessibility tree is past 64 MiB
 //   /rows              a table of 60,000 rows
@@ -276,6 +281,24 @@ list.addEventListener('wheel', (e) => {
 });
 draw();
 </script>`),
+	'/long-lists': () => {
+		const items = (name, n) => Array.from({ length: n }, (_, k) =>
+			`<li><button type="button">${name} ${k + 1}</button></li>`).join('\n');
+		return page('Long lists', `<h1>Long lists</h1>
+<p id="clicked">Clicked: none</p>
+<ul aria-label="Items">
+${items('Item', 1500)}
+</ul>
+<h2>Later</h2>
+<ul aria-label="Later items">
+${items('Later', 20)}
+</ul>
+<script>
+document.addEventListener('click', (e) => {
+	if (e.target.tagName === 'BUTTON') document.getElementById('clicked').textContent = 'Clicked: ' + e.target.textContent;
+});
+</script>`);
+	},
 	'/huge-text': () => page('Huge text', `<h1>Huge text</h1>\n<pre>${hugeText}</pre>\n<p>The end.</p>`),
 	'/rows': () => page('Rows', `<h1>Rows</h1>\n<table>\n${rows}\n</table>\n<p>The end.</p>`),
 	'/wait': () => page('Wait', `<h1>Wait</h1>
