@@ -148,8 +148,11 @@ static json_t *measure(struct act *a, const char *state, json_t *before)
 	int wait = a->step_ms / 2 < SETTLE_SCROLL_MS ? a->step_ms / 2 : SETTLE_SCROLL_MS;
 	json_t *res = NULL, *v;
 
+	/* before's positions only: the page compares them with its own */
 	if (call_on(a, state, measure_js,
-		    json_pack("[{s:O}, {s:i}]", "value", before ? before : json_null(), "value", wait), 1, &res) < 0)
+		    json_pack("[{s:O}, {s:i}]", "value", before ? json_array_get(before, 2) : json_null(), "value",
+			      wait),
+		    1, &res) < 0)
 		return NULL;
 	v = json_incref(json_object_get(res, "value"));
 	json_decref(res);
