@@ -133,7 +133,7 @@ static void test_hostile(void **state)
 									"\"8\", \"9\", \"10\"]"));
 	json_array_append_new(nodes, node("2", "1", "listitem", "", 2, "[]"));
 	for (int i = 3; i <= 10; i++) {
-		char id[8];
+		char id[16];
 
 		snprintf(id, sizeof id, "%d", i);
 		json_array_append_new(nodes, node(id, "1", "list", name, i, "[]"));
