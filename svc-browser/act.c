@@ -301,3 +301,50 @@ int act_eval(struct act *a, const char *expression, json_t **value)
 		*value = json_null();
 	return 0;
 }
+
+char *act_node_object(struct act *a, long id, const char *group)
+{
+	json_t *res = NULL;
+	const char *oid;
+	char *out;
+
+	if (act_node_call(a, "DOM.resolveNode",
+			  json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", group), &res) < 0)
+		return NULL;
+	oid = json_string_value(json_object_get(json_object_get(res, "object"), "objectId"));
+	if (!oid || !(out = strdup(oid))) {
+		json_decref(res);
+		hb_call_fail(a->call, "The browser cannot find that element any more: take a new snapshot.");
+		return NULL;
+	}
+	json_decref(res);
+	return out;
+}
+
+void act_release_group(struct act *a, const char *group)
+{
+	json_t *res = NULL;
+	char err[256];
+
+	/* the group is made where the element lives (an out-of-process
+	 * iframe's session, act_frames.c) */
+	if (cdp_call(a->conn.cdp, a->node_session[0] ? a->node_session : a->tab.session, "Runtime.releaseObjectGroup",
+		     json_pack("{s:s}", "objectGroup", group), a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
+		json_decref(res);
+}
+
+char *act_eval_object(struct act *a, const char *expression, const char *group, const char *none)
+{
+	json_t *res = NULL;
+	const char *oid;
+	char *out = NULL;
+
+	if (act_tab_call(a, "Runtime.evaluate", json_pack("{s:s, s:s}", "expression", expression, "objectGroup", group),
+			 &res) < 0)
+		return NULL;
+	oid = json_string_value(json_object_get(json_object_get(res, "result"), "objectId"));
+	if (!oid || !(out = strdup(oid)))
+		hb_call_fail(a->call, none);
+	json_decref(res);
+	return out;
+}

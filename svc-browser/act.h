@@ -135,6 +135,16 @@ char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scop
  * steps blocks the page before the next step's own wait begins. */
 int act_dialog_open_since(struct act *a, char *err, size_t errlen);
 
+/* The remote object of backend node id in the page, made in object group
+ * group: its objectId (malloc'd), or NULL after answering. */
+char *act_node_object(struct act *a, long id, const char *group);
+/* The remote object of expression's value (document, say), made in
+ * group: its objectId (malloc'd), or NULL after answering (with none
+ * when the value is no object). */
+char *act_eval_object(struct act *a, const char *expression, const char *group, const char *none);
+/* Let go of the objects made in group, whatever happened before. */
+void act_release_group(struct act *a, const char *group);
+
 /* The JSON value of expression evaluated in the tab's page: 0 with *value
  * (a new reference), or -1 after answering. */
 int act_eval(struct act *a, const char *expression, json_t **value);

@@ -1,6 +1,7 @@
 /*
  * act_input - the actions that act on a page as the user's hand would:
- * click, hover, type, press a key (or a combination: Control+A), scroll.
+ * click, hover, type, press a key (or a combination: Control+A); the
+ * wheel is act_scroll.c's.
  * Input goes through Chrome's input
  * events (Input.dispatch*), not through script, so the page sees what it
  * sees from a person: focus, mouse down and up, key events, trusted
@@ -313,39 +314,4 @@ int action_type(struct act *a)
 			return -1;
 	}
 	return act_answer_with_snapshot(a, submit ? "Typed the text and pressed Enter." : "Typed the text.");
-}
-
-int action_scroll(struct act *a)
-{
-	const char *ref = json_string_value(json_object_get(a->args, "ref"));
-	const char *selector = json_string_value(json_object_get(a->args, "selector"));
-	const char *direction = json_string_value(json_object_get(a->args, "direction"));
-	json_int_t amount = json_integer_value(json_object_get(a->args, "amount"));
-	json_t *res = NULL, *v = NULL;
-	char expr[256], head[160];
-	long node;
-
-	if (ref || selector) {
-		if (act_element(a, ref, selector, &node) < 0 ||
-		    act_node_call(a, "DOM.scrollIntoViewIfNeeded", json_pack("{s:I}", "backendNodeId", (json_int_t)node),
-				  &res) < 0)
-			return -1;
-		json_decref(res);
-		return act_answer_with_snapshot(a, "Scrolled the element into view.");
-	}
-	if (!direction)
-		direction = "down";
-	if (strcmp(direction, "down") != 0 && strcmp(direction, "up") != 0)
-		return hb_call_fail(a->call, "Action scroll takes direction down or up (or a ref to scroll to).");
-	snprintf(expr, sizeof expr,
-		 "(() => { const d = %lld || Math.round(window.innerHeight * 0.9); window.scrollBy(0, %sd);"
-		 " return [Math.round(window.scrollY), Math.max(0, document.documentElement.scrollHeight -"
-		 " window.innerHeight)]; })()",
-		 (long long)amount, strcmp(direction, "up") == 0 ? "-" : "");
-	if (act_eval(a, expr, &v) < 0)
-		return -1;
-	snprintf(head, sizeof head, "Scrolled %s: now at %lld of %lld pixels.", direction,
-		 (long long)json_integer_value(json_array_get(v, 0)), (long long)json_integer_value(json_array_get(v, 1)));
-	json_decref(v);
-	return act_answer_with_snapshot(a, head);
 }

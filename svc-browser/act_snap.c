@@ -11,8 +11,11 @@
  * itself, a bounded number of nodes from a given element (page_walk.h);
  * its refs are backend node ids as Chrome's tree has them, so actions
  * take them alike.  A cut snapshot ends with the offset of its next part,
- * which is an element's place in document order: scrolling brings
- * nothing new, the tree is the page's and not the screen's.
+ * which is an element's place in document order, and the refs of the
+ * containers near the cut (snapshot_near.h), whose parts the agent can
+ * ask for alone: scrolling brings nothing new, the tree is the page's and
+ * not the screen's.  The walk gives containers their backend ids too,
+ * for that sentence.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "act.h"
 #include "page_walk.h"
 #include "snapshot.h"
+#include "snapshot_near.h"
 
 /* A page past either is too large for its whole accessibility tree (its
  * answer alone would be tens of megabytes). */
@@ -29,7 +33,7 @@
 #define SNAPSHOT_PAGE_CHARS 500000
 /* Room kept for the lines said around the tree (a part's head, the way
  * to the next part). */
-#define SNAP_NOTE_ROOM 600
+#define SNAP_NOTE_ROOM 1200
 /* The nodes a part walks: one per this many characters of the bound, a
  * little more than a snapshot line takes, so that the walk is rarely cut
  * again by the characters and never asks for ids it does not show. */
@@ -54,58 +58,16 @@ static int small_enough(struct act *a, long long *elements, long long *chars, in
 	return *elements <= SNAPSHOT_PAGE_ELEMENTS && *chars <= SNAPSHOT_PAGE_CHARS;
 }
 
-/* The objects a part made in the page are let go, whatever happened. */
-static void release_group(struct act *a)
-{
-	json_t *res = NULL;
-	char err[256];
-
-	if (cdp_call(a->conn.cdp, a->node_session[0] ? a->node_session : a->tab.session, "Runtime.releaseObjectGroup",
-		     json_pack("{s:s}", "objectGroup", SNAP_GROUP), a->step_ms, NULL, &res, err, sizeof err) == CDP_OK)
-		json_decref(res);
-}
-
-/* The remote object (its objectId, malloc'd) of backend node id, or NULL
- * after answering. */
-static char *object_of_node(struct act *a, long id)
-{
-	json_t *res = NULL;
-	const char *oid;
-	char *out;
-
-	if (act_node_call(a, "DOM.resolveNode",
-			  json_pack("{s:I, s:s}", "backendNodeId", (json_int_t)id, "objectGroup", SNAP_GROUP), &res) < 0)
-		return NULL;
-	oid = json_string_value(json_object_get(json_object_get(res, "object"), "objectId"));
-	if (!oid || !(out = strdup(oid))) {
-		json_decref(res);
-		hb_call_fail(a->call, "The browser cannot find that element any more: take a new snapshot.");
-		return NULL;
-	}
-	json_decref(res);
-	return out;
-}
-
 /* The element a part is walked from: the ref's or selector's, or the
  * document's; its objectId (malloc'd), or NULL after answering. */
 static char *scope_object(struct act *a, const struct act_scope *scope)
 {
-	json_t *res = NULL;
-	const char *oid;
-	char *out = NULL;
 	long id;
 
 	if (scope && (scope->ref || scope->selector))
-		return act_element(a, scope->ref, scope->selector, &id) < 0 ? NULL : object_of_node(a, id);
-	if (act_tab_call(a, "Runtime.evaluate",
-			 json_pack("{s:s, s:s}", "expression", "document.documentElement", "objectGroup", SNAP_GROUP),
-			 &res) < 0)
-		return NULL;
-	oid = json_string_value(json_object_get(json_object_get(res, "result"), "objectId"));
-	if (!oid || !(out = strdup(oid)))
-		hb_call_fail(a->call, "The page has no document to take a snapshot of.");
-	json_decref(res);
-	return out;
+		return act_element(a, scope->ref, scope->selector, &id) < 0 ? NULL : act_node_object(a, id, SNAP_GROUP);
+	return act_eval_object(a, "document.documentElement", SNAP_GROUP,
+			       "The page has no document to take a snapshot of.");
 }
 
 /* Run the walk on the object: its answer's own properties ("0" the JSON,
@@ -117,6 +79,9 @@ static json_t *run_walk(struct act *a, const char *object, long long offset, siz
 
 	for (size_t i = 0; roles && snapshot_ref_roles[i]; i++)
 		json_array_append_new(roles, json_string(snapshot_ref_roles[i]));
+	/* the containers too: a cut names those near it by their refs */
+	for (size_t i = 0; roles && snapshot_near_roles[i]; i++)
+		json_array_append_new(roles, json_string(snapshot_near_roles[i]));
 	args = json_pack("[{s:I}, {s:I}, {s:i}, {s:o}]", "value", (json_int_t)offset, "value", (json_int_t)budget,
 			 "value", SNAPSHOT_TEXT_MAX, "value", roles);
 	if (!args) {
@@ -180,7 +145,8 @@ static int put_backend_ids(struct act *a, json_t *nodes, json_t *props)
 		snprintf(name, sizeof name, "%lld", (long long)json_integer_value(el));
 		if (!(oid = json_string_value(json_object_get(property(props, name), "objectId"))))
 			continue;
-		if (act_node_call(a, "DOM.describeNode", json_pack("{s:s}", "objectId", oid), &res) < 0)
+		/* depth 0: a container's children (60,000 rows) stay out of the answer */
+		if (act_node_call(a, "DOM.describeNode", json_pack("{s:s, s:i}", "objectId", oid, "depth", 0), &res) < 0)
 			return -1;
 		id = json_integer_value(json_object_get(json_object_get(res, "node"), "backendNodeId"));
 		json_decref(res);
@@ -190,15 +156,24 @@ static int put_backend_ids(struct act *a, json_t *nodes, json_t *props)
 	return 0;
 }
 
-/* "… The next part: ..." for a part that goes on at next. */
-static void put_next(FILE *out, const struct act_scope *scope, long long next)
+/* "… The next part: ..." for a part that goes on at next, then the
+ * containers near the cut (snapshot_near.h): node cut of nodes, the
+ * first left out when left_out, else the last shown. */
+static void put_next(FILE *out, const struct act_scope *scope, long long next, const json_t *nodes, size_t cut,
+		     int left_out)
 {
+	char *near = snapshot_near_cut(nodes, cut, left_out);
+
 	fprintf(out, "… The next part: action snapshot with offset %lld", next);
 	if (scope && scope->ref)
 		fprintf(out, " and ref \"%.40s\"", scope->ref);
 	else if (scope && scope->selector)
 		fprintf(out, " and the same selector");
-	fprintf(out, ". Or the part of one element: action snapshot with its ref (or a selector).\n");
+	fprintf(out, ". Or one element's part alone (a list, a table): action snapshot with its ref (or a "
+		     "selector).\n");
+	if (near)
+		fputs(near, out);
+	free(near);
 }
 
 /* The nodes' snapshot within max_chars: 0 with *cut_node the index of
@@ -256,12 +231,13 @@ static int write_part(struct act *a, FILE *out, size_t max_chars, const struct a
 		next = cut > offset ? cut : offset + 1;
 	}
 	if (next > 0)
-		put_next(out, scope, next);
+		put_next(out, scope, next, nodes, cut_node != SIZE_MAX ? cut_node : json_array_size(nodes) - 1,
+			 cut_node != SIZE_MAX);
 	rc = 0;
 done:
 	json_decref(props);
 	json_decref(walk);
-	release_group(a);
+	act_release_group(a, SNAP_GROUP);
 	return rc;
 }
 
@@ -273,18 +249,18 @@ static long long page_ordinal(struct act *a, long id)
 	long long ord;
 	char *object;
 
-	if (!(object = object_of_node(a, id)))
+	if (!(object = act_node_object(a, id, SNAP_GROUP)))
 		return -1;
 	if (act_tab_call(a, "Runtime.callFunctionOn",
 			 json_pack("{s:s, s:s, s:b}", "functionDeclaration", page_walk_ordinal_js, "objectId", object,
 				   "returnByValue", 1),
 			 &res) < 0) {
 		free(object);
-		release_group(a);
+		act_release_group(a, SNAP_GROUP);
 		return -1;
 	}
 	free(object);
-	release_group(a);
+	act_release_group(a, SNAP_GROUP);
 	ord = json_integer_value(json_object_get(json_object_get(res, "result"), "value"));
 	json_decref(res);
 	return ord;
@@ -345,7 +321,7 @@ static int write_whole(struct act *a, FILE *out, size_t max_chars, int frames)
 		if ((next = offset_of_ax(a, json_object_get(res, "nodes"), cut_node)) < 0)
 			rc = -1;
 		else
-			put_next(out, NULL, next > 0 ? next : 1);
+			put_next(out, NULL, next > 0 ? next : 1, json_object_get(res, "nodes"), cut_node, 1);
 	}
 	json_decref(res);
 	return rc;

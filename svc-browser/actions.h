@@ -12,7 +12,8 @@
  *   select      an option of a <select> by its label (or value)
  *   type        text into a field (clearing it), optionally submitting
  *   press       a key, or a combination (Control+A, Shift+Tab)
- *   scroll      by a page or amount, or to an element
+ *   scroll      the wheel over the page or an element: by an amount, to
+ *               the end or start of what scrolls there (act_scroll.c)
  *   wait        for a text to appear, or for a navigation
  *   screenshot  PNG of the view, the whole page or one element, saved in
  *               the cache and given to the model

@@ -730,6 +730,18 @@ int snapshot_ref_parse(const char *ref, long *owner, long *node)
 	return 0;
 }
 
+char *snapshot_quote(const char *s, size_t max)
+{
+	struct sbuf b = { 0 };
+
+	put_quoted(&b, s, strlen(s), max);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
 long snapshot_ref_node(const char *ref)
 {
 	long owner, node;

@@ -99,6 +99,9 @@ void snapshot_free(struct snapshot *s);
 /* The roles whose nodes get a ref (besides focusable ones), NULL-ended:
  * page_walk.c asks for the backend ids of these only. */
 extern const char *const snapshot_ref_roles[];
+/* s quoted and escaped as the snapshot writes a page's string, cut after
+ * max characters with "…": malloc'd, or NULL when out of memory. */
+char *snapshot_quote(const char *s, size_t max);
 /* "e123" -> 123 (the backendDOMNodeId), or -1 when ref is not of that form. */
 long snapshot_ref_node(const char *ref);
 /* The member of a node that names its out-of-process iframe's element. */

@@ -64,6 +64,7 @@ static const char *const fields[] = {
 	"toRef", "toSelector",
 	"request", "expression",
 	"width", "height", "deviceScaleFactor", "mobile", "reset", "filename",
+	"to",
 	/* sent by older Codex threads; ignored */
 	"sessionId", "runId", "projectDirectory", NULL,
 };
@@ -91,7 +92,7 @@ static int check_scale(const json_t *args, char *err, size_t errlen)
 static int check_fields(const json_t *args, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "tab", "url", "ref", "selector", "text", "key", "direction",
-						     "option", "expression", "toRef", "toSelector", "filename", NULL };
+						     "option", "expression", "toRef", "toSelector", "filename", "to", NULL };
 	static const char *const bools[] = { "submit", "navigation", "fullPage", "accept", "mobile", "reset", NULL };
 	const char *s;
 	long long n;

@@ -92,7 +92,8 @@ static const struct action actions[] = {
 	  "DOM.describeNode, scrollIntoViewIfNeeded, getContentQuads, 3 Input.dispatchMouseEvent, the "
 	  "settle, getFullAXTree, getTargetInfo", base_click },
 	{ "scroll", "/scroll", "\"action\":\"scroll\",\"direction\":\"down\",\"amount\":100", 0,
-	  "Runtime.evaluate, getFullAXTree, getTargetInfo", base_scroll },
+	  "Runtime.evaluate, 2 Input.dispatchMouseEvent, the wait until it stopped, the settle, getFullAXTree, "
+	  "getTargetInfo", base_scroll },
 };
 
 /* One use_user_browser call with arguments args: its time in ms, or -1

@@ -30,15 +30,19 @@
 	" new MutationObserver((r) => { s.n += r.length; }).observe(document,"                             \
 	" { subtree: true, childList: true, attributes: true, characterData: true }); }"                    \
 	" return s.n; })()"
-/* svc-browser/act_read.c and act_input.c */
+/* svc-browser/act_read.c, act_input.c and act_scroll.c */
 #define READ_EXPR "document.body ? document.body.innerText : document.documentElement.innerText"
 #define SELECT_FN                                                                                          \
 	"function () { if (typeof this.select === 'function') this.select();"                              \
 	" else if (this.isContentEditable) document.execCommand('selectAll'); }"
-#define SCROLL_EXPR                                                                                        \
-	"(() => { const d = 100 || Math.round(window.innerHeight * 0.9); window.scrollBy(0, d);"            \
-	" return [Math.round(window.scrollY), Math.max(0, document.documentElement.scrollHeight -"         \
-	" window.innerHeight)]; })()"
+/* the page's position before the wheel, and after it once it stopped
+ * (act_scroll.c's measure, for the page alone) */
+#define SCROLL_AT_EXPR "[document.scrollingElement.scrollTop, innerWidth / 2, innerHeight / 2]"
+#define SCROLL_STOPPED_EXPR                                                                                \
+	"(async (before) => { const e = document.scrollingElement, t0 = performance.now(); let last = e.scrollTop;" \
+	" for (let still = 0; performance.now() - t0 < 1500;) { await new Promise((r) => setTimeout(r, 30));"  \
+	" still = e.scrollTop === last ? still + 1 : 0; last = e.scrollTop;"                                  \
+	" if (still >= 3 && (last !== before || performance.now() - t0 > 500)) break; } return last; })(%.0f)"
 
 /* Take one message off the link, waiting at most until deadline: the
  * parsed message, or NULL (the link failed or nothing came in time). */
@@ -343,12 +347,30 @@ int base_press(struct direct *d, const char *url)
 
 int base_scroll(struct direct *d, const char *url)
 {
-	json_t *r = NULL;
-	int rc = eval(d, SCROLL_EXPR, &r);
+	json_t *r = NULL, *at;
+	char stopped[sizeof SCROLL_STOPPED_EXPR + 32];
+	double top, x, y;
+	int rc = eval(d, SCROLL_AT_EXPR, &r);
 
 	(void)url;
+	at = json_object_get(json_object_get(r, "result"), "value");
+	top = json_number_value(json_array_get(at, 0));
+	x = json_number_value(json_array_get(at, 1));
+	y = json_number_value(json_array_get(at, 2));
 	json_decref(r);
-	return rc < 0 ? -1 : snapshot_tail(d);
+	if (rc < 0)
+		return -1;
+	mark(d);
+	if (mouse(d, "mouseMoved", x, y) < 0 ||
+	    cmd(d, d->session, "Input.dispatchMouseEvent",
+		json_pack("{s:s, s:f, s:f, s:f, s:f}", "type", "mouseWheel", "x", x, "y", y, "deltaX", 0.0, "deltaY", 100.0),
+		NULL) < 0)
+		return -1;
+	snprintf(stopped, sizeof stopped, SCROLL_STOPPED_EXPR, top);
+	r = NULL;
+	rc = eval(d, stopped, &r);
+	json_decref(r);
+	return rc < 0 || settle(d) < 0 ? -1 : snapshot_tail(d);
 }
 
 int base_screenshot(struct direct *d, const char *url)

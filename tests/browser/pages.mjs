@@ -37,6 +37,11 @@
 //                      screenshot takes (16384 px)
 //   /wait              "Ready now" appears 500 ms after load
 //   /later?ms=N        "Later now" appears N ms after load
+//   /long-lists        a list "Items" of 1500 buttons "Item N", then a list
+//                      "Later items" of 20 buttons "Later N": a page
+//                      Chrome's tree takes whole, whose snapshot is cut
+//                      inside the first list; a click on a button writes
+//                      "Clicked: NAME" into #clicked
 //   /huge-text         11 MB of text (140,000 numbered lines in a <pre>):
 //                      its whole accessibility tree is past 64 MiB
 //   /rows              a table of 60,000 rows
@@ -86,6 +91,13 @@
 //                      input writes "X typed: VALUE" into #echo, and a
 //                      select "X colour" (Red r, Green g) whose change
 //                      writes "X chose: VALUE" into #chose
+//   /inner-scroll      a list "Rows" that scrolls inside itself (a 500 px
+//                      tall div, overflow auto, over the viewport's middle)
+//                      of 100 buttons "Row N", 30 px each, drawn only where
+//                      they show (a virtual list); each scroll writes
+//                      "Inner at TOP of MOST" into #pos, each trusted wheel
+//                      event counts in #wheels, a click on a row writes
+//                      "Clicked: Row N" into #clicked
 //
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
@@ -353,6 +365,55 @@ colour.addEventListener('change', () => {
 const field = document.getElementById('field');
 field.addEventListener('input', () => {
 	document.getElementById('echo').textContent = '${name} typed: ' + field.value;
+});
+</script>`);
+	},
+	'/inner-scroll': () => page('Inner scroll', `<h1>Inner scroll</h1>
+<div id="list" role="list" aria-label="Rows" style="height: 500px; overflow: auto">
+<div id="space" style="position: relative; height: 3000px"></div>
+</div>
+<p id="pos">Inner at 0 of 2500</p>
+<p id="wheels">Wheels: 0 trusted</p>
+<p id="clicked">Clicked: none</p>
+<script>
+const list = document.getElementById('list'), space = document.getElementById('space');
+let wheels = 0;
+const draw = () => {
+	const first = Math.floor(list.scrollTop / 30), last = Math.min(100, first + Math.ceil(list.clientHeight / 30) + 1);
+	const rows = [];
+	for (let i = first + 1; i <= last; i++) {
+		const b = document.createElement('button');
+		b.type = 'button';
+		b.textContent = 'Row ' + i;
+		b.style.cssText = 'position: absolute; left: 0; height: 28px; top: ' + (i - 1) * 30 + 'px';
+		b.addEventListener('click', () => { document.getElementById('clicked').textContent = 'Clicked: Row ' + i; });
+		rows.push(b);
+	}
+	space.replaceChildren(...rows);
+	document.getElementById('pos').textContent =
+		'Inner at ' + Math.round(list.scrollTop) + ' of ' + (list.scrollHeight - list.clientHeight);
+};
+list.addEventListener('scroll', draw);
+list.addEventListener('wheel', (e) => {
+	if (e.isTrusted) document.getElementById('wheels').textContent = 'Wheels: ' + ++wheels + ' trusted';
+});
+draw();
+</script>`),
+	'/long-lists': () => {
+		const items = (name, n) => Array.from({ length: n }, (_, k) =>
+			`<li><button type="button">${name} ${k + 1}</button></li>`).join('\n');
+		return page('Long lists', `<h1>Long lists</h1>
+<p id="clicked">Clicked: none</p>
+<ul aria-label="Items">
+${items('Item', 1500)}
+</ul>
+<h2>Later</h2>
+<ul aria-label="Later items">
+${items('Later', 20)}
+</ul>
+<script>
+document.addEventListener('click', (e) => {
+	if (e.target.tagName === 'BUTTON') document.getElementById('clicked').textContent = 'Clicked: ' + e.target.textContent;
 });
 </script>`);
 	},

@@ -5,13 +5,16 @@
  *
  * The first two bytes are the max_chars the call asked for; the rest is
  * the answer's JSON.  The text must be as long as it says, and every ref
- * it hands the model must read back as a node.
+ * it hands the model must read back as a node.  A cut one's sentence
+ * about the containers near the cut (snapshot_near.c) is made too, and
+ * must be one line.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../svc-browser/snapshot.h"
+#include "../../svc-browser/snapshot_near.h"
 #include "fuzz.h"
 
 /* Each "[ref=eN]" written must parse back to a node id. */
@@ -47,6 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!s.text || strlen(s.text) != s.len || s.refs > s.nodes)
 			abort();
 		refs_read_back(s.text);
+		if (s.truncated && (text = snapshot_near_cut(json_object_get(res, "nodes"), s.cut_node, 1))) {
+			if (strchr(text, '\n') != text + strlen(text) - 1)
+				abort();
+			free(text);
+		}
 		snapshot_free(&s);
 	}
 	json_decref(res);

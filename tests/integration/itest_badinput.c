@@ -203,7 +203,8 @@ static const struct arg_case field_cases[] = {
 	{ "use_user_browser", "{\"action\":\"tabs\",\"cdp\":\"ws://x\"}", EXACT,
 	  "use_user_browser: unknown field \"cdp\"; accepted fields: action tab url ref selector text submit key "
 	  "direction amount navigation timeoutMs fullPage maxChars offset option accept toRef toSelector request "
-	  "expression width height deviceScaleFactor mobile reset filename sessionId runId projectDirectory" },
+	  "expression width height deviceScaleFactor mobile reset filename to sessionId runId projectDirectory" },
+	{ "use_user_browser", "{\"action\":\"scroll\",\"to\":9}", EXACT, "use_user_browser: \"to\" must be a string" },
 };
 
 static void test_tool_fields(void **state)

@@ -219,6 +219,62 @@ static void test_huge_page(void **state)
 	huge_rows_parts();
 }
 
+/* ---- a cut snapshot names the containers near its cut, by ref ---------- */
+
+/* The ref the cut note gives the container it names as what ("list
+ * \"Later items\""), into ref. */
+static void near_ref(const char *snapshot, const char *what, char *ref, size_t reflen)
+{
+	const char *note = strstr(snapshot, "… The next part"), *at;
+	char want[120];
+	size_t n;
+
+	snprintf(want, sizeof want, "%s (ref ", what);
+	if (!note || !(at = strstr(note, want)))
+		fail_msg("the cut note names no %s:\n%.3000s", what, note ? note : snapshot);
+	at += strlen(want);
+	n = strspn(at + 1, "0123456789") + 1;
+	assert_true(*at == 'e' && n > 1 && n < reflen);
+	memcpy(ref, at, n);
+	ref[n] = '\0';
+}
+
+static void test_cut_names_containers(void **state)
+{
+	char later[16], items[16], args[200], *t;
+
+	(void)state;
+	free(open_page(&A, "/long-lists", 1, "The cut is inside list \"Items\" (ref e"));
+	t = call(&A, 1, "… The next part", "{\"action\":\"snapshot\"}");
+	/* Chrome's tree of the whole page, cut in the first list: the second
+	 * is past the cut, and the note names both by their refs */
+	assert_null(strstr(t, "The page is large"));
+	assert_null(strstr(t, "button \"Later 7\""));
+	near_ref(t, "list \"Items\"", items, sizeof items);
+	near_ref(t, "list \"Later items\"", later, sizeof later);
+	free(t);
+	/* the part of the list past the cut, whose refs work */
+	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"ref\":\"%s\"}", later);
+	t = call(&A, 1, "button \"Later 7\"", args);
+	assert_null(strstr(t, "Item 1"));
+	assert_null(strstr(t, "… The next part"));
+	{
+		char ref[16];
+
+		ref_of(t, "button \"Later 7\"", ref, sizeof ref);
+		snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", ref);
+	}
+	free(t);
+	free(call(&A, 1, "Clicked ", args));
+	free(call(&A, 1, "Clicked: Later 7", "{\"action\":\"read\",\"maxChars\":200}"));
+	/* the list the cut is in, alone: its own part, cut, with its next */
+	snprintf(args, sizeof args, "{\"action\":\"snapshot\",\"ref\":\"%s\"}", items);
+	t = call(&A, 1, "button \"Item 1\"", args);
+	assert_null(strstr(t, "heading \"Long lists\""));
+	assert_non_null(strstr(t, "and ref \""));
+	free(t);
+}
+
 /* ---- 8: a page that loops, one that never answers ------------------------ */
 
 static void test_loop_no_answer(void **state)
@@ -683,6 +739,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_huge_page),
+		cmocka_unit_test(test_cut_names_containers),
 		cmocka_unit_test(test_loop_no_answer),
 		cmocka_unit_test(test_dialogs),
 		cmocka_unit_test(test_hostile_neighbour),

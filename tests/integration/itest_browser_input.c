@@ -1,9 +1,9 @@
 /*
  * itest_browser_input - the actions of use_user_browser that act as a
  * person's hand beyond a click (issue 35): hover, select, key
- * combinations for press, back and forward through a tab's history, and
- * drag (HTML5 drag and drop, and a drag of pointer events),
- * driving a REAL headless Chromium on the local pages of
+ * combinations for press, back and forward through a tab's history,
+ * drag (HTML5 drag and drop, and a drag of pointer events), and the
+ * wheel inside a container that scrolls by itself, driving a REAL headless Chromium on the local pages of
  * tests/browser/pages.mjs (the rig: browser_rig.h).  Each is checked on
  * the page's own state afterwards (what its scripts wrote from the events
  * they saw, read with the read action), not on the action's answer.
@@ -170,6 +170,78 @@ static void test_drag(void **state)
 	free(call(&A, 1, "The mouse is over ", args));
 }
 
+/* ---- scroll: the wheel inside a list that scrolls by itself ------------ */
+
+/* The container an answer says scrolled ("element e45 (..."), into ref. */
+static void scrolled_container(const char *answer, char *ref, size_t reflen)
+{
+	const char *at = strstr(answer, "element e");
+	size_t n;
+
+	if (!at)
+		fail_msg("no container named:\n%.2000s", answer);
+	at += strlen("element ");
+	n = strspn(at + 1, "0123456789") + 1;
+	assert_true(n > 1 && n < reflen);
+	memcpy(ref, at, n);
+	ref[n] = '\0';
+}
+
+static void test_scroll_inside(void **state)
+{
+	char row[16], list[16], args[200];
+	char *t;
+
+	(void)state;
+	t = open_page(&A, "/inner-scroll", 1, "Opened ");
+	assert_null(strstr(t, "button \"Row 100\""));
+	ref_of(t, "button \"Row 2\"", row, sizeof row);
+	free(t);
+	/* no ref: the wheel over the viewport's middle, which is over the
+	 * list: the list moves (window.scrollBy said "0 of 0" here) */
+	t = call(&A, 1, "Scrolled down element e", "{\"action\":\"scroll\"}");
+	assert_non_null(strstr(t, "now at 450 of 2500 pixels"));
+	free(t);
+	page_says(&A, "Inner at 450 of 2500");
+	page_says(&A, "Wheels: 1 trusted");
+	/* over a row: its list goes to its end, and the last row is drawn */
+	snprintf(args, sizeof args, "{\"action\":\"scroll\",\"ref\":\"%s\",\"to\":\"end\"}", row);
+	free(call(&A, 0, "from an earlier state of the page", args));
+	t = call(&A, 1, "Scrolled element e", "{\"action\":\"scroll\",\"selector\":\"#space button\",\"to\":\"end\"}");
+	if (!strstr(t, "to its end: now at 2500 of 2500 pixels."))
+		fail_msg("not at the end:\n%.2000s", t);
+	scrolled_container(t, list, sizeof list);
+	ref_of(t, "button \"Row 100\"", row, sizeof row);
+	assert_null(strstr(t, "button \"Row 2\""));
+	free(t);
+	page_says(&A, "Inner at 2500 of 2500");
+	page_says(&A, "Wheels: 2 trusted");
+	/* the drawn row's ref works */
+	snprintf(args, sizeof args, "{\"action\":\"click\",\"ref\":\"%s\"}", row);
+	free(call(&A, 1, "Clicked ", args));
+	page_says(&A, "Clicked: Row 100");
+	/* at the end: nothing moves, and it says so */
+	snprintf(args, sizeof args, "{\"action\":\"scroll\",\"ref\":\"%s\",\"to\":\"end\"}", list);
+	free(call(&A, 1, "Nothing scrolled", args));
+	page_says(&A, "Wheels: 2 trusted");
+	/* by an amount, up, over the container's own ref; then to its start */
+	snprintf(args, sizeof args, "{\"action\":\"scroll\",\"ref\":\"%s\",\"direction\":\"up\",\"amount\":600}",
+		 list);
+	free(call(&A, 1, "now at 1900 of 2500 pixels", args));
+	page_says(&A, "Inner at 1900 of 2500");
+	snprintf(args, sizeof args, "{\"action\":\"scroll\",\"ref\":\"%s\",\"to\":\"start\"}", list);
+	t = call(&A, 1, "to its start: now at 0 of 2500 pixels.", args);
+	assert_non_null(strstr(t, "button \"Row 1\""));
+	free(t);
+	page_says(&A, "Inner at 0 of 2500");
+	/* what it refuses */
+	free(call(&A, 0, "takes to \"end\", \"start\"", "{\"action\":\"scroll\",\"to\":\"middle\"}"));
+	free(call(&A, 0, "leave direction out", "{\"action\":\"scroll\",\"to\":\"end\",\"direction\":\"up\"}"));
+	free(call(&A, 0, "an amount or to, not both", "{\"action\":\"scroll\",\"to\":\"end\",\"amount\":5}"));
+	free(call(&A, 0, "needs the element's ref", "{\"action\":\"scroll\",\"to\":\"view\"}"));
+	page_says(&A, "Inner at 0 of 2500");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_key_combinations),
 		cmocka_unit_test(test_back_forward),
 		cmocka_unit_test(test_drag),
+		cmocka_unit_test(test_scroll_inside),
 	};
 
 	return ck_run_group_tests(tests, browser_setup, browser_teardown);
