@@ -51,6 +51,7 @@
 
 import http from 'node:http';
 import fs from 'node:fs';
+import { withRefs } from '../browser/step-refs.mjs';
 
 const args = process.argv.slice(2);
 function opt(name) {
@@ -149,7 +150,9 @@ function parseDirective(text) {
 // next step's tool_use goes out, or after the last step the final text.  A
 // failed check ends the turn with "PLAYER CHECK FAILED: ..."; both ends are
 // logged ({"playerFailure"} / {"playerDone", "text"}) for the test to read.
-// waitForFile + waitAtStep hold the answer that makes that step until the
+// An argument "{{ref:NEEDLE}}" is the ref on the line of an earlier result
+// that holds NEEDLE, as a model reads it off a snapshot (../browser/
+// step-refs.mjs).  waitForFile + waitAtStep hold the answer that makes that step until the
 // file exists; hangAtStep never answers that one (a stalled model).
 function stepResults(messages) {
   const outs = [];
@@ -201,7 +204,7 @@ function playStep(body) {
     return {
       step: k,
       blocks: [{ type: 'tool_use', id: `toolu_step_${k + 1}`, name: resolveTool(body, st.name) ?? st.name,
-                 input: st.arguments ?? {} }],
+                 input: withRefs(st.arguments ?? {}, outs.map(resultText)) }],
       stop: 'tool_use',
     };
   }

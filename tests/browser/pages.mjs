@@ -68,8 +68,9 @@
 //                      mouseup) onto a "Slot": "Handle in slot" into #slotted
 //   /tour              what the agents' e2e rigs drive: a select "Colour"
 //                      (Red r, Green g, Blue b) whose change writes
-//                      "Value: V" into #value, and a button "Ask" whose
-//                      confirm("Go on?") answer goes into #answer (Yes/No)
+//                      "Value: V" into #value, a button "Ask" whose
+//                      confirm("Go on?") answer goes into #answer (Yes/No),
+//                      and an iframe "Tour frame" of /frame-inner?name=Tour
 //   /devtools          on load writes to its console (console.log with a
 //                      string, a number and an object; console.error) and
 //                      throws an uncaught Error, fetches /devtools-data?n=7
@@ -265,6 +266,7 @@ document.addEventListener('mouseup', (e) => {
 <p id="value">Value: r</p>
 <button id="ask" type="button">Ask</button>
 <p id="answer">Not asked</p>
+<iframe id="frame" title="Tour frame" src="/frame-inner?name=Tour" width="500" height="260"></iframe>
 <script>
 const color = document.getElementById('color');
 color.addEventListener('change', () => { document.getElementById('value').textContent = 'Value: ' + color.value; });

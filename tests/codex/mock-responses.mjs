@@ -18,6 +18,7 @@ import http from "node:http";
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { parseArgs } from "node:util";
+import { withRefs } from "../browser/step-refs.mjs";
 
 const { values: opt } = parseArgs({
   options: {
@@ -61,6 +62,8 @@ const DEFAULT_SCRIPT = {
   //            previous step's output against that step's expect
   //            ({image: true} an input_image with a PNG data URL,
   //            {contains: "text"}, {notContains: "text"}); then finalText.
+  //            An argument "{{ref:NEEDLE}}" is the ref on the line of an
+  //            earlier output that holds NEEDLE (../browser/step-refs.mjs).
   //            A failed check ends the turn with "PLAYER CHECK FAILED: ..."
   //            (also logged as playerFailure) so that a test sees it.
   scenario: "tool",
@@ -386,7 +389,7 @@ async function playStep(req, res, body, rec, respId) {
     events = messageEvents(respId, script, text);
     rec.answer = { kind: "message", text };
   } else if (k < steps.length) {
-    const st = steps[k];
+    const st = { ...steps[k], arguments: withRefs(steps[k].arguments, outs.map((o) => o.text)) };
     const callId = `call_step_${k + 1}`;
     issuedCalls.set(callId, { turn: 0, tool: st });
     events = functionCallEvents(respId, { ...script, tool: st }, callId);

@@ -2,9 +2,9 @@
 # End to end: an agent in a real Claude session looks at a web page in the
 # user's browser, here a real headless Chromium.
 #   claude-drive.mjs (the desktop) -> hb-claude-bridge -> the agent host
-#   (the real Claude Agent SDK; the mock model calls use_user_browser six
+#   (the real Claude Agent SDK; the mock model calls use_user_browser seven
 #   times in one turn: open the /button test page, screenshot, then open
-#   /tour, select, click, dialog) -> hb-broker
+#   /tour, select, click, dialog, a click in its iframe) -> hb-broker
 #   -> svc-browser -> Chromium's DevTools, found through
 #   $XDG_CONFIG_HOME/chromium/DevToolsActivePort.
 # Checks: each call waited on an approval card (an agent-class tool asks
@@ -71,15 +71,18 @@ check "nothing reached the browser before the approval" \
 check "then an approval card for use_user_browser screenshot" \
 	'wait_for 60 "[ \$(card screenshot) = 1 ] && [ -n \"\$(approval_id)\" ]"'
 "$build/hbctl" approve "$(approval_id)" >/dev/null
-# The tour: one card each for open, select, click and dialog.
-for action in open select click dialog; do
+# The tour: one card each for open, select, click and dialog, then the
+# click in its iframe.
+clicks=0
+for action in open select click dialog click; do
 	want=1
 	[ "$action" = open ] && want=2
+	[ "$action" = click ] && clicks=$((clicks + 1)) && want=$clicks
 	wait_for 60 "[ \$(tour_card $action) = $want ] && [ -n \"\$(approval_id)\" ]" || break
 	"$build/hbctl" approve "$(approval_id)" >/dev/null
 done
-check "then cards for the tour's open, select, click and dialog, in turn" \
-	'[ "$(tour_card open)" = 2 ] && [ "$(tour_card select)" = 1 ] && [ "$(tour_card click)" = 1 ] && [ "$(tour_card dialog)" = 1 ]'
+check "then cards for the tour's open, select, click, dialog and the click in its iframe, in turn" \
+	'[ "$(tour_card open)" = 2 ] && [ "$(tour_card select)" = 1 ] && [ "$(tour_card click)" = 2 ] && [ "$(tour_card dialog)" = 1 ]'
 wait "$desktop"
 echo $? >"$tmp/drive.rc"
 desktop=
@@ -90,7 +93,7 @@ check "the mock model's own checks passed (snapshot text, then a PNG)" \
 	'! grep -q "playerFailure" "$tmp/mock.jsonl" && grep -q "\"playerDone\":true" "$tmp/mock.jsonl"'
 check "the model called the tool through the hbcode server" \
 	'grep -q "\"name\":\"mcp__hbcode__use_user_browser\"" "$tmp/mock.jsonl"'
-check "the model got all six results" '[ "$(rfield results)" = 6 ]'
+check "the model got all seven results" '[ "$(rfield results)" = 7 ]'
 check "the model got the snapshot: the page's title and the button with its ref" \
 	'rfield snapshot | grep -qF "$button_line" && rfield snapshot | grep -qF "(http://127.0.0.1:$pages_port/button)"'
 check "the open result carries no image" '[ "$(rfield snapshotImages)" = 0 ]'
@@ -99,10 +102,10 @@ check "the model got the screenshot as an image block, image/png, 1280 wide ($si
 check "the screenshot is saved under the cache with those very bytes" 'saved_same "$HB_HOME/cache/browser/$session"'
 check "Chromium lists the tab of the /button page" 'tab_listed'
 state=$(tour_state)
-check "the tour's page, read over DevTools: Green chosen in the select, the confirm accepted ($state)" \
-	'[ "$state" = "Value: g|Yes" ]'
-check "the broker bound all six calls to the bridge's run" \
-	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 6 ]'
+check "the tour's page, read over DevTools: Green chosen, the confirm accepted, the iframe's button pressed ($state)" \
+	'[ "$state" = "Value: g|Yes|Tour frame pressed" ]'
+check "the broker bound all seven calls to the bridge's run" \
+	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 7 ]'
 check "no approval card is left" '[ -z "$(approval_id)" ]'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/drive.err $tmp/broker.log'
 

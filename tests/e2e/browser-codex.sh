@@ -2,10 +2,11 @@
 # End to end: an agent in a real Codex session looks at a web page in the
 # user's browser, here a real headless Chromium.
 #   drive.mjs (the desktop) -> hb-codex-bridge -> codex app-server (the
-#   mock model calls use_user_browser six times in one turn: open the
+#   mock model calls use_user_browser seven times in one turn: open the
 #   /button test page, screenshot, then open /tour, select, click,
-#   dialog) -> hb-broker -> svc-browser -> Chromium's DevTools, found
-#   through $XDG_CONFIG_HOME/chromium/DevToolsActivePort.
+#   dialog, a click in its iframe) -> hb-broker -> svc-browser ->
+#   Chromium's DevTools, found through
+#   $XDG_CONFIG_HOME/chromium/DevToolsActivePort.
 # Checks: the calls ran at once with no approval card (class agent: Codex
 # runs it), bound to the session's run; the model received the snapshot
 # text with the button and its ref, and the screenshot as an input_image
@@ -52,7 +53,7 @@ received "$dir/mock.jsonl"
 check "the turn completed" '[ "$(cat $dir/rc)" = 0 ] && [ "$(json_field turnStatus <$dir/summary.json)" = completed ]'
 check "the mock model's own checks passed (snapshot text, then a PNG)" \
 	'! grep -q "playerFailure" "$dir/mock.jsonl" && grep -q "I opened the page and looked at it." "$dir/mock.jsonl"'
-check "the model got all six answers" '[ "$(rfield results)" = 6 ]'
+check "the model got all seven answers" '[ "$(rfield results)" = 7 ]'
 check "the model got the snapshot: the page's title and the button with its ref" \
 	'rfield snapshot | grep -qF "$button_line" && rfield snapshot | grep -qF "(http://127.0.0.1:$pages_port/button)"'
 check "the open answer carries no image" '[ "$(rfield snapshotImages)" = 0 ]'
@@ -61,12 +62,12 @@ check "the model got the screenshot as an input_image: a PNG data URL, 1280 wide
 check "the screenshot is saved under the cache with those very bytes" 'saved_same "$HB_HOME/cache/browser/$session"'
 check "Chromium lists the tab of the /button page" 'tab_listed'
 state=$(tour_state)
-check "the tour's page, read over DevTools: Green chosen in the select, the confirm accepted ($state)" \
-	'[ "$state" = "Value: g|Yes" ]'
+check "the tour's page, read over DevTools: Green chosen, the confirm accepted, the iframe's button pressed ($state)" \
+	'[ "$state" = "Value: g|Yes|Tour frame pressed" ]'
 check "the calls ran at once: no approval card, none left" \
 	'[ "$(events "e.event===\"approval.requested\"")" = 0 ] && [ -z "$("$build/hbctl" approvals 2>/dev/null | grep "^a[0-9]")" ]'
-check "the broker bound all six calls to the session's run" \
-	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 6 ]'
+check "the broker bound all seven calls to the session's run" \
+	'[ "$(events "e.event===\"call.start\" && e.tool===\"use_user_browser\" && e.session===\"$session\" && e.run===\"$run\"")" = 7 ]'
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $dir/drive.err $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then

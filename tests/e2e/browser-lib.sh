@@ -103,7 +103,8 @@ tour_url() { printf 'http://127.0.0.1:%s/tour' "$pages_port"; }
 # browser_steps NAMESPACE: the mock model's script (scenario "steps", which
 # both mocks play): open the /button page, then a screenshot; then the
 # tour: open /tour, choose Green in its select, click Ask (a confirm
-# opens), accept the dialog.  Each step's expect is the player's own
+# opens), accept the dialog, click the button in its iframe by the ref
+# the snapshot showed.  Each step's expect is the player's own
 # check, reported as PLAYER CHECK FAILED.
 browser_steps() {
 	node -e '
@@ -116,14 +117,16 @@ browser_steps() {
 				call({ action: "open", url: tour }, { contains: "combobox \"Colour\"" }),
 				call({ action: "select", selector: "#color", option: "Green" }, { contains: "Green" }),
 				call({ action: "click", selector: "#ask" }, { contains: "opened a JavaScript confirm" }),
-				call({ action: "dialog", accept: true }, { contains: "with OK" })],
+				call({ action: "dialog", accept: true }, { contains: "with OK" }),
+				call({ action: "click", ref: "{{ref:button \"Press Tour\"}}" }, { contains: "Clicked " })],
 			finalText: "I opened the page and looked at it.",
 			deltaChunks: 0,
 		}));' "$1" "$(button_url)" "$(tour_url)"
 }
 
 # tour_state: the /tour page's real state, read over DevTools from
-# Chromium itself (not from any answer of the tool): "VALUE|ANSWER".
+# Chromium itself (not from any answer of the tool): "VALUE|ANSWER|FRAME"
+# (FRAME: the iframe's own #state).
 tour_state() {
 	node --no-warnings --experimental-websocket -e '
 		const [port, url] = process.argv.slice(1);
@@ -138,7 +141,8 @@ tour_state() {
 				if (d.id === 1) { console.log(d.result?.result?.value ?? "no value"); ws.close(); process.exit(0); }
 			};
 			ws.send(JSON.stringify({ id: 1, method: "Runtime.evaluate", params: { returnByValue: true,
-				expression: "document.getElementById(\"value\").textContent + \"|\" + document.getElementById(\"answer\").textContent" } }));
+				expression: "document.getElementById(\"value\").textContent + \"|\" + document.getElementById(\"answer\").textContent" +
+					" + \"|\" + document.getElementById(\"frame\").contentDocument.getElementById(\"state\").textContent" } }));
 			setTimeout(() => { console.log("no answer"); process.exit(1); }, 10000);
 		})().catch((e) => { console.log(String(e)); process.exit(1); });' "$cdp_port" "$(tour_url)"
 }
