@@ -288,6 +288,7 @@ $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/ob
 # and speaks DevTools to Chromium itself for its baseline
 # (browser_direct.c, WS_LIBS).
 $(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/browser_direct.o \
+                              $(BUILD)/obj/tests/bench/browser_bench_rig.o \
                               $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
