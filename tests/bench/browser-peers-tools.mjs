@@ -101,7 +101,6 @@ const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function peerTools({ devtools, peersDir, work }) {
 	const tools = {
 		ours: {
-			label: 'use_user_browser',
 			async start(t) {
 				t.client = oursClient();
 				t.tab = null;
@@ -183,7 +182,6 @@ export function peerTools({ devtools, peersDir, work }) {
 			},
 		},
 		'chrome-devtools-mcp': {
-			label: 'chrome-devtools-mcp 1.11.0',
 			async start(t) {
 				t.client = await mcpClient(work, path.join(peersDir, 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
 					['--browserUrl', devtools, '--no-usage-statistics', '--no-performance-crux']);
@@ -243,7 +241,6 @@ export function peerTools({ devtools, peersDir, work }) {
 			},
 		},
 		'playwright-mcp': {
-			label: '@playwright/mcp 0.0.83',
 			async start(t) {
 				t.client = await mcpClient(work, path.join(peersDir, '@playwright/mcp/cli.js'),
 					['--cdp-endpoint', devtools, '--output-dir', path.join(work, 'playwright-mcp')]);
