@@ -17,11 +17,13 @@
 //
 // Each task is scripted per tool from that tool's own answers (its refs or
 // uids found in its snapshot text by regex; browser-peers-tools.mjs), as
-// an agent would use it, and judged done from the page's real state: what
-// the page server recorded the user did there (/peer-records), or, for
-// the tasks that read, the value the tool gave against the page's own
-// text read over CDP (playwright-core's connectOverCDP), never from the
-// tool's word.  A task a tool cannot do is "not done", with the reason.
+// an agent would use it, and judged done from the page's real state: the
+// navigations the page server recorded (/peer-records: the form sent, the
+// link landed on), or the page's DOM read over CDP (playwright-core's
+// connectOverCDP: the div's last line in view, the frame's button
+// pressed, the dialog's answer, and the cell and text the reading tasks
+// must give), never from the tool's word.  A task a tool cannot do is
+// "not done", with the reason.
 //
 // HB_BENCH_PEERS_ROUNDS [3] rounds per task after one of warm-up;
 // HB_BENCH_PEERS_TOOLS and HB_BENCH_PEERS_TASKS (words) pick;
@@ -60,17 +62,38 @@ async function records(run, want) {
 	}
 }
 
-// expr evaluated in the tab showing run, over CDP.
-async function pageValue(run, expr) {
+// fn evaluated over CDP in the tab showing run, or in its frame whose
+// document's title is frame (a connection made after a cross-origin
+// frame loaded does not know the frame's URL): its value (undefined when
+// there is no such tab or frame).
+async function pageValue(run, fn, frame) {
 	const browser = await chromium.connectOverCDP(devtools);
 	try {
 		for (const context of browser.contexts())
-			for (const page of context.pages())
-				if (page.url().includes(`run=${run}`))
-					return await page.evaluate(expr);
+			for (const page of context.pages()) {
+				if (!page.url().includes(`run=${run}`))
+					continue;
+				if (!frame)
+					return await page.evaluate(fn);
+				for (const f of page.frames())
+					if (await f.evaluate(() => document.title) === frame)
+						return await f.evaluate(fn);
+				return undefined;
+			}
 		return undefined;
 	} finally {
 		await browser.close();
+	}
+}
+
+// pageValue until it is want, or after 2 s: the last value.
+async function pageState(run, want, fn, frame) {
+	let got;
+	for (const end = Date.now() + 2000; ;) {
+		got = await pageValue(run, fn, frame);
+		if (got === want || Date.now() > end)
+			return got;
+		await sleep(100);
 	}
 }
 
@@ -114,8 +137,11 @@ const tasks = [
 	{
 		name: 'inner-scroll', page: '/peer-scroller', what: 'scroll an inner div until its last line shows',
 		run: (tool, t, text) => tool.scrollInner(t, text),
-		check: async (run) => (await records(run, (x) => x.includes('scrolled to end'))).includes('scrolled to end')
-			? null : 'the last line of the div is not in view',
+		check: async (run) => await pageState(run, true, () => {
+			const b = document.getElementById('box').getBoundingClientRect();
+			const l = document.getElementById('line120').getBoundingClientRect();
+			return l.top >= b.top && l.bottom <= b.bottom;
+		}) ? null : 'the last line of the div is not in view',
 	},
 	...['same', 'cross'].map((which) => ({
 		name: `iframe-${which}`, page: '/peer-frames',
@@ -127,8 +153,8 @@ const tasks = [
 			const r = await tool.click(t, ref);
 			return r.ok ? null : `click: ${r.text.slice(0, 160)}`;
 		},
-		check: async (run) => (await records(run, (x) => x.includes(`pressed ${which}`))).includes(`pressed ${which}`)
-			? null : 'the button was not pressed',
+		check: async (run) => await pageState(run, 'Pressed', () => document.getElementById('out').textContent,
+			`Frame ${which}`) === 'Pressed' ? null : 'the button was not pressed',
 	})),
 	{
 		name: 'dialog', page: '/peer-dialog', what: 'click, accept the confirm dialog it opens',
@@ -140,8 +166,10 @@ const tasks = [
 			const r = await tool.acceptDialog(t);
 			return r.ok ? null : `accept: ${r.text.slice(0, 160)}`;
 		},
-		check: async (run) => (await records(run, (x) => x.includes('confirm yes'))).includes('confirm yes')
-			? null : 'the dialog was not accepted',
+		async check(run) {
+			const got = await pageState(run, 'Deleted', () => document.getElementById('answer').textContent);
+			return got === 'Deleted' ? null : `the page says "${got}", not "Deleted"`;
+		},
 	},
 	{
 		name: 'table-cell', page: '/peer-table', what: 'read the code of row 4,000 of 5,000',

@@ -60,8 +60,11 @@
 //
 // The page set of the benchmark against the peer tools (tests/bench/
 // browser-peers.mjs).  Each takes ?run=R, a name the bench gives one task,
-// and writes what the user did into this server's record of R (below), so
-// that the bench checks the page's real state, not a tool's answer:
+// so that it finds the task's tab; a navigation the user caused is written
+// into this server's record of R (below), the rest stays in the page
+// (read over CDP), so that the bench checks the page's real state, not a
+// tool's answer; no page sends a request of its own, which would make a
+// tool's wait for the network part of the task:
 //
 //   /peer-form         every input kind (text, email, password, number,
 //                      date, range, colour, search, tel, url, a select,
@@ -70,15 +73,14 @@
 //                      "sent " and its query
 //   /peer-links        200 links "Link 1" to "Link 200", to /peer-landed?n=N,
 //                      which records "landed N"
-//   /peer-scroller     a 200 px tall div "Inner list" that scrolls 120 lines;
-//                      once its last line "Line 120" shows whole in it,
-//                      records "scrolled to end"
+//   /peer-scroller     a 200 px tall div "Inner list" (#box) that scrolls
+//                      120 lines, the last "Line 120" (#line120)
 //   /peer-frames       two iframes of /peer-frame: the same origin
 //                      (127.0.0.1) and another (localhost, the same port),
 //                      each with a button "Press same" or "Press cross"
-//                      whose click records "pressed same" or "pressed cross"
+//                      whose click writes "Pressed" into its #out
 //   /peer-dialog       a button "Delete" that opens confirm("Delete it?")
-//                      and records "confirm yes" or "confirm no"
+//                      and writes "Deleted" or "Kept" into #answer
 //   /peer-table        a table of 5,000 rows: row N holds N, "Item N" and
 //                      the code C-(N*37 % 9973)
 //   /peer-later        a button "Load" whose click writes "Loaded at 300
@@ -286,8 +288,6 @@ const record = (url, what) => {
 	records.get(run).push(what);
 };
 const runOf = (url) => escape(url.searchParams.get('run') || '');
-// A script line that records what in run's record (from any origin of this server).
-const recordJs = (run, what) => `fetch('/peer-record?run=${run}&what=' + encodeURIComponent(${what}))`;
 
 const peerRows = (() => {
 	const out = [];
@@ -337,23 +337,11 @@ Object.assign(pages, {
 		record(url, `landed ${url.searchParams.get('n')}`);
 		return page('Landed', `<h1>Landed on ${escape(url.searchParams.get('n') || '')}</h1>`);
 	},
-	'/peer-scroller': (url) => page('Peer scroller', `<h1>Scroller</h1>
+	'/peer-scroller': () => page('Peer scroller', `<h1>Scroller</h1>
 <div id="box" role="region" aria-label="Inner list" style="height: 200px; overflow: auto; border: 1px solid">
 ${Array.from({ length: 120 }, (_, i) => `<p id="line${i + 1}">Line ${i + 1}</p>`).join('\n')}
 </div>
-<p>After the list.</p>
-<script>
-const box = document.getElementById('box');
-const last = document.getElementById('line120');
-let told = false;
-box.addEventListener('scroll', () => {
-	const b = box.getBoundingClientRect(), l = last.getBoundingClientRect();
-	if (!told && l.top >= b.top && l.bottom <= b.bottom) {
-		told = true;
-		${recordJs(runOf(url), "'scrolled to end'")};
-	}
-});
-</script>`),
+<p>After the list.</p>`),
 	'/peer-frames': (url, req) => {
 		const port = (req.headers.host || '').split(':')[1];
 		const run = runOf(url);
@@ -368,18 +356,15 @@ box.addEventListener('scroll', () => {
 <script>
 document.getElementById('press').addEventListener('click', () => {
 	document.getElementById('out').textContent = 'Pressed';
-	${recordJs(runOf(url), `'pressed ${which}'`)};
 });
 </script>`);
 	},
-	'/peer-dialog': (url) => page('Peer dialog', `<h1>Dialog</h1>
+	'/peer-dialog': () => page('Peer dialog', `<h1>Dialog</h1>
 <button id="del" type="button">Delete</button>
 <p id="answer"></p>
 <script>
 document.getElementById('del').addEventListener('click', () => {
-	const yes = confirm('Delete it?');
-	document.getElementById('answer').textContent = yes ? 'Deleted' : 'Kept';
-	${recordJs(runOf(url), "yes ? 'confirm yes' : 'confirm no'")};
+	document.getElementById('answer').textContent = confirm('Delete it?') ? 'Deleted' : 'Kept';
 });
 </script>`),
 	'/peer-table': () => page('Peer table', `<h1>Table</h1>
@@ -413,9 +398,7 @@ const server = http.createServer((req, res) => {
 		}, Number(url.searchParams.get('ms')) || 0);
 		return;
 	}
-	if (url.pathname === '/peer-record' || url.pathname === '/peer-records') {
-		if (url.pathname === '/peer-record')
-			record(url, url.searchParams.get('what') || '');
+	if (url.pathname === '/peer-records') {
 		res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
 		res.end(JSON.stringify(records.get(url.searchParams.get('run') || '') || []));
 		return;
