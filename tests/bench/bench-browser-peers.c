@@ -13,9 +13,10 @@
  * the page's real state and prints the table.  Our tool is reached
  * through this program, on one front-socket client (the path hbctl takes,
  * without a process start per call): the driver writes each call's JSON
- * arguments as one line on its fd 3, and reads the answer as one line of
- * JSON {"ok":..., "text":...} on its fd 4, as the peers answer on their
- * stdio.
+ * arguments as one line on a pipe (its --calls-fd), and reads the answer
+ * as one line of JSON {"ok":..., "text":...} on its stdin, as the peers
+ * answer on their stdio.  The driver's stdout and stderr are ours: the
+ * table.
  *
  * It exits 0 when the run completed, whether or not the targets were met
  * (the table's last lines say pass or FAIL for each); 1 when it could not
@@ -24,7 +25,6 @@
  * (browser-peers.mjs).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,22 +35,11 @@
 #include <jansson.h>
 
 #include "browser_bench_rig.h"
+#include "child.h"
+#include "../harness/node_server.h"
 
 #define DRIVER "tests/bench/browser-peers.mjs"
 #define PEERS "tests/browser-peers"
-
-/* path of the source tree (from $HB_BUILD/.., else from here) into out:
- * 0, or -1 when it is not there. */
-static int source_path(const char *path, char *out, size_t outlen)
-{
-	const char *build = getenv("HB_BUILD");
-
-	snprintf(out, outlen, "%s/../%s", build ? build : "build", path);
-	if (access(out, R_OK) == 0)
-		return 0;
-	snprintf(out, outlen, "%s", path);
-	return access(out, R_OK);
-}
 
 /* Write all of text to fd: 0, or -1. */
 static int write_all(int fd, const char *text, size_t len)
@@ -64,20 +53,6 @@ static int write_all(int fd, const char *text, size_t len)
 			return -1;
 		text += n;
 		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* A pipe whose two ends close on exec (the driver gets its own copies by
- * dup2): 0, or -1. */
-static int cloexec_pipe(int fds[2])
-{
-	if (pipe(fds) < 0)
-		return -1;
-	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
 	}
 	return 0;
 }
@@ -117,45 +92,53 @@ static int serve(struct browser_bench_rig *r, FILE *from, int to)
 	return rc;
 }
 
-/* Run the driver with its fd 3 (calls) and fd 4 (answers) on pipes to us:
- * its exit status (0: every target met), or -1. */
+/* Run the driver with its stdin (answers) and a descriptor of its own
+ * (calls) on pipes to us: its exit status (0: it ran), or -1. */
 static int run_driver(struct browser_bench_rig *r)
 {
-	char driver[600], peers[600], port[16], base[64];
+	char driver[600], peers[600], port[16], calls_fd[16], err[256];
 	int calls[2], answers[2], status = 0, rc;
 	FILE *from;
 	pid_t pid;
 
-	if (source_path(DRIVER, driver, sizeof driver) < 0 || source_path(PEERS "/node_modules", peers, sizeof peers) < 0)
+	if (node_server_script(DRIVER, driver, sizeof driver) < 0 ||
+	    node_server_script(PEERS "/node_modules", peers, sizeof peers) < 0)
 		return fprintf(stderr, "bench-browser-peers: no %s or %s/node_modules (make npm-deps)\n", DRIVER, PEERS),
 		       -1;
-	snprintf(port, sizeof port, "%d", r->c.port);
-	snprintf(base, sizeof base, "%s", r->pages.base);
-	if (cloexec_pipe(calls) < 0)
+	if (child_pipe(calls) < 0)
 		return perror("bench-browser-peers: pipe"), -1;
-	if (cloexec_pipe(answers) < 0) {
+	if (child_pipe(answers) < 0) {
 		close(calls[0]);
 		close(calls[1]);
 		return perror("bench-browser-peers: pipe"), -1;
 	}
-	fflush(stdout);
-	if ((pid = fork()) < 0)
-		return perror("bench-browser-peers: fork"), -1;
-	if (pid == 0) {
-		/* dup2 clears close-on-exec on the new fds */
-		if (dup2(calls[1], 3) < 0 || dup2(answers[0], 4) < 0)
-			_exit(127);
-		execlp("node", "node", driver, "--devtools-port", port, "--base", base, "--peers", peers, (char *)NULL);
-		perror("bench-browser-peers: node");
-		_exit(127);
+	snprintf(port, sizeof port, "%d", r->c.port);
+	snprintf(calls_fd, sizeof calls_fd, "%d", calls[1]);
+	{
+		char *argv[] = { "node", driver, "--devtools-port", port, "--base", r->pages.base, "--peers", peers,
+				 "--calls-fd", calls_fd, NULL };
+		struct child_exec x = { .argv = argv, .in = answers[0], .out = -1, .err = -1, .keep = calls[1],
+					.flags = CHILD_PARENT_DEATH };
+
+		fflush(stdout);
+		pid = child_start(&x, err, sizeof err);
 	}
 	close(calls[1]);
 	close(answers[0]);
-	if (!(from = fdopen(calls[0], "r")))
-		return close(calls[0]), close(answers[1]), -1;
-	rc = serve(r, from, answers[1]);
-	fclose(from);
-	close(answers[1]);
+	if (pid < 0) {
+		close(calls[0]);
+		close(answers[1]);
+		return fprintf(stderr, "bench-browser-peers: node: %s\n", err), -1;
+	}
+	if (!(from = fdopen(calls[0], "r"))) {
+		close(calls[0]);
+		close(answers[1]);
+		rc = -1;
+	} else {
+		rc = serve(r, from, answers[1]);
+		fclose(from);
+		close(answers[1]);
+	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

@@ -1,7 +1,7 @@
 // browser-peers-tools.mjs - the three tools of the benchmark against the
 // peers (browser-peers.mjs), each as an agent would use it: how it is
-// reached (ours through the C parent's pipe, fds 3 and 4; each peer's MCP
-// server on stdio, newline-delimited JSON-RPC 2.0), how it opens a page
+// reached (ours through the C parent's pipes, --calls-fd and stdin; each
+// peer's MCP server on stdio, newline-delimited JSON-RPC 2.0), how it opens a page
 // and gets the snapshot its refs come from, finds a ref in that text by
 // regex, clicks, and its own way with the tasks that differ (a form, an
 // inner div's scroll, a dialog, a table's cell).  A step it cannot take is
@@ -24,13 +24,13 @@ function lineReader(stream) {
 	return () => new Promise((resolve) => early.length ? resolve(early.shift()) : waiting.push(resolve));
 }
 
-// use_user_browser through the C parent.
-function oursClient() {
-	// sockets, not fs streams: a pending fs read on a pipe holds the
+// use_user_browser through the C parent: calls out on callsFd, answers in
+// on stdin.
+function oursClient(callsFd) {
+	// a socket, not an fs stream: a pending fs read on a pipe holds the
 	// process's exit
-	const out = new net.Socket({ fd: 3, readable: false, writable: true });
-	const input = new net.Socket({ fd: 4, readable: true, writable: false });
-	const next = lineReader(input);
+	const out = new net.Socket({ fd: callsFd, readable: false, writable: true });
+	const next = lineReader(process.stdin);
 	return {
 		async call(_name, a) {
 			out.write(JSON.stringify(a) + '\n');
@@ -39,7 +39,7 @@ function oursClient() {
 		},
 		async stop() {
 			out.end();
-			input.destroy();
+			process.stdin.destroy();
 		},
 	};
 }
@@ -98,11 +98,11 @@ const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Each tool: how it starts, opens a page (and gets the snapshot its refs
 // come from), finds a ref, clicks, and its own way with each task.
-export function peerTools({ devtools, peersDir, work }) {
+export function peerTools({ devtools, peersDir, work, callsFd }) {
 	const tools = {
 		ours: {
 			async start(t) {
-				t.client = oursClient();
+				t.client = oursClient(callsFd);
 				t.tab = null;
 			},
 			async open(t, url) {

@@ -4,13 +4,13 @@
 // package-lock.json), on the same tasks in the same headless Chromium.
 // tests/bench/bench-browser-peers.c starts the fixture and this driver:
 //
-//   node browser-peers.mjs --devtools-port P --base URL --peers DIR
+//   node browser-peers.mjs --devtools-port P --base URL --peers DIR --calls-fd N
 //
 // P is the Chromium's DevTools port, URL the test pages' base
 // (tests/browser/pages.mjs, its /peer-* pages), DIR the peers'
 // node_modules.  Our tool is reached through the C parent: one call's JSON
-// arguments as a line on fd 3, its answer as a line of JSON {ok, text} on
-// fd 4 (the parent sends it on its front-socket client: no process start
+// arguments as a line on fd N, its answer as a line of JSON {ok, text} on
+// stdin (the parent sends it on its front-socket client: no process start
 // per call).  Each peer is started in turn on the same Chromium (its
 // --browserUrl or --cdp-endpoint) and spoken to over stdio, newline-
 // delimited JSON-RPC 2.0 (MCP): initialize, tools/call.
@@ -97,7 +97,7 @@ async function pageState(run, want, fn, frame) {
 	}
 }
 
-const tools = peerTools({ devtools, peersDir, work });
+const tools = peerTools({ devtools, peersDir, work, callsFd: Number(args['calls-fd']) });
 
 // ---- the tasks -----------------------------------------------------------
 
