@@ -139,6 +139,9 @@ static int run_driver(struct browser_bench_rig *r)
 		fclose(from);
 		close(answers[1]);
 	}
+	/* our side failed: the driver would wait for an answer for ever */
+	if (rc < 0)
+		kill(pid, SIGTERM);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

@@ -11,17 +11,25 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 
-// Answers in order on a line stream: the next line, parsed.
+const PATIENCE_MS = 60000;
+
+// Answers in order on a line stream: the next line (null once it ended).
 function lineReader(stream) {
 	const waiting = [];
 	const early = [];
+	let ended = false;
 	readline.createInterface({ input: stream }).on('line', (line) => {
 		if (waiting.length)
 			waiting.shift()(line);
 		else
 			early.push(line);
+	}).on('close', () => {
+		ended = true;
+		while (waiting.length)
+			waiting.shift()(null);
 	});
-	return () => new Promise((resolve) => early.length ? resolve(early.shift()) : waiting.push(resolve));
+	return () => new Promise((resolve) => early.length ? resolve(early.shift())
+		: ended ? resolve(null) : waiting.push(resolve));
 }
 
 // use_user_browser through the C parent: calls out on callsFd, answers in
@@ -34,7 +42,10 @@ function oursClient(callsFd) {
 	return {
 		async call(_name, a) {
 			out.write(JSON.stringify(a) + '\n');
-			const r = JSON.parse(await next());
+			const line = await next();
+			if (line === null)
+				throw new Error('the bench closed the way to use_user_browser');
+			const r = JSON.parse(line);
 			return { ok: r.ok, text: r.text };
 		},
 		async stop() {
@@ -67,9 +78,19 @@ async function mcpClient(work, command, argv) {
 			w({ error: { message: `the server ended (${code}): ${stderr}` } });
 		waits.clear();
 	});
+	// a bound on one answer, so that a stuck peer fails its task instead
+	// of holding make bench; never a measure
 	const rpc = (method, params) => new Promise((resolve) => {
-		waits.set(++id, resolve);
-		child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+		const my = ++id;
+		const timer = setTimeout(() => {
+			waits.delete(my);
+			resolve({ error: { message: `no answer to ${method} within ${PATIENCE_MS / 1000} s` } });
+		}, PATIENCE_MS);
+		waits.set(my, (m) => {
+			clearTimeout(timer);
+			resolve(m);
+		});
+		child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: my, method, params }) + '\n');
 	});
 	const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {},
 		clientInfo: { name: 'hbcode-bench', version: '1' } });
