@@ -124,6 +124,7 @@ TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
 FUZZ_PROGS  := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(or $(FUZZ_TARGET),$(FUZZ_NAMES)))
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser \
+               $(BUILD)/bench/bench-browser-peers \
                $(BUILD)/bench/bench-scale
 
 .PHONY: all programs-and-tests deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
@@ -138,9 +139,10 @@ programs-and-tests: $(PROGRAMS) $(TEST_PROGS)
 deps:
 	@sh deploy/deps.sh $(DEB_PACKAGES)
 
-# The real agents for the end-to-end tests (pinned in their lock files).
+# The real agents for the end-to-end tests, and the browser tool's peers
+# for make bench (tests/browser-peers), pinned in their lock files.
 npm-deps:
-	@sh deploy/npm-deps.sh tests/codex agent-host
+	@sh deploy/npm-deps.sh tests/codex agent-host tests/browser-peers
 
 # svc-sessions and svc-messages share appdata.db through appdata/'s public
 # header; the fuzz targets run the sessions tools on a database of their own.
@@ -292,6 +294,15 @@ $(BUILD)/bench/bench-speech: $(BUILD)/obj/tests/bench/bench-speech.o $(BUILD)/ob
 # and speaks DevTools to Chromium itself for its baseline
 # (browser_direct.c, WS_LIBS).
 $(BUILD)/bench/bench-browser: $(BUILD)/obj/tests/bench/bench-browser.o $(BUILD)/obj/tests/bench/browser_direct.o \
+                              $(BUILD)/obj/tests/bench/browser_bench_rig.o \
+                              $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
+# The benchmark against the peer tools: the same fixture, and the Node
+# driver (tests/bench/browser-peers.mjs) with the pinned peers of
+# tests/browser-peers (make npm-deps).
+$(BUILD)/bench/bench-browser-peers: $(BUILD)/obj/tests/bench/bench-browser-peers.o \
+                              $(BUILD)/obj/tests/bench/browser_bench_rig.o \
                               $(BUILD)/obj/tests/bench/bench_stats.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS)) $(WS_LIBS)
@@ -368,6 +379,7 @@ run: deps
 
 bench:
 	@sh deploy/deps.sh $(DEB_PACKAGES) $(BENCH_DEB_PACKAGES)
+	@sh deploy/npm-deps.sh tests/browser-peers
 	$(MAKE) $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
 	@rc=0; sh tests/bench/run.sh $(BUILD) || rc=1; echo; \
 	sh tests/bench/instructions.sh $(BUILD) || rc=1; exit $$rc

@@ -1,8 +1,9 @@
 #!/bin/sh
 # npm-deps.sh DIR... - install the pinned npm packages of the test rigs
-# (the real Codex and the Claude Agent SDK) from their lock files, when
-# they are missing or older than the lock.  Node itself comes from Debian
-# (nodejs, npm) when this machine has none and we are root.
+# (the real Codex and the Claude Agent SDK; the browser tool's peers for
+# make bench) from their lock files, when they are missing or older than
+# the lock.  Node itself comes from Debian (nodejs, npm) when this machine
+# has none and we are root.
 set -eu
 if ! command -v npm >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

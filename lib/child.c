@@ -91,7 +91,7 @@ static _Noreturn void guard(pid_t program, pid_t parent)
 	}
 }
 
-static int cloexec_pipe(int fd[2])
+int child_pipe(int fd[2])
 {
 	if (pipe(fd) < 0)
 		return -1;
@@ -180,7 +180,7 @@ static pid_t start(const struct child_exec *x, pid_t *started, char *err, size_t
 	ssize_t n;
 
 	*started = -1;
-	if (cloexec_pipe(ex) < 0) {
+	if (child_pipe(ex) < 0) {
 		snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
 		return -1;
 	}
@@ -222,11 +222,11 @@ int child_spawn(struct child *c, char *const argv[], char *const envp[], int fla
 	struct child_exec x;
 	pid_t started;
 
-	if (cloexec_pipe(to) < 0) {
+	if (child_pipe(to) < 0) {
 		snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
 		return -1;
 	}
-	if (cloexec_pipe(from) < 0) {
+	if (child_pipe(from) < 0) {
 		snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
 		close(to[0]);
 		close(to[1]);

@@ -56,6 +56,9 @@ pid_t child_start(const struct child_exec *x, char *err, size_t errlen);
  * discovered later). */
 int child_spawn(struct child *c, char *const argv[], char *const envp[], int flags,
 		char *err, size_t errlen);
+/* A pipe whose two ends close on exec (a child gets its own copies by
+ * child_exec's in, out or keep): 0, or -1 with errno. */
+int child_pipe(int fd[2]);
 /* Wait for the child; returns an exit status for our own exit (128+sig). */
 int child_wait(struct child *c);
 

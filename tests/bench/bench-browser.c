@@ -32,20 +32,14 @@
  * HB_BENCH_BROWSER_ROUNDS [20] sizes the run (after 2 rounds of warm-up);
  * HB_BENCH_BROWSER_ACTIONS ["open snapshot ... scroll": all] picks actions.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "bench_stats.h"
-#include "settings.h"
-#include "tunables.h"
+#include "browser_bench_rig.h"
 #include "ws.h"
-#include "../harness/chromium.h"
-#include "../harness/harness.h"
-#include "../harness/test_pages.h"
 #include "../harness/ws_pump.h"
 
 #define WARMUP 2
@@ -55,9 +49,7 @@
 
 /* The run: the fixture, the client, the agent's tab. */
 struct bench {
-	struct fixture f;
-	struct hb_client cl;
-	struct test_pages pages;
+	struct browser_bench_rig rig;
 	struct direct d;
 	char tab[16];               /* the agent's tab (t1) */
 	char ref[16];               /* the element acted on at the current page (e12) */
@@ -100,28 +92,17 @@ static const struct action actions[] = {
  * after saying why.  *text (when text is not NULL) is the answer. */
 static double ours(struct bench *b, const char *args, char **text)
 {
-	struct hb_env req, reply;
-	char err[256];
-	double t0 = bench_now_ms(), t;
-	int ok;
+	char *answer = NULL;
+	int ok = 0;
+	double t = browser_bench_call(&b->rig, args, &ok, &answer);
 
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "call");
-	hb_env_set_str(&req, "tool", "use_user_browser");
-	hb_env_set_str(&req, "json", args);
-	if (hb_client_request(&b->cl, &req, &reply, err, sizeof err) < 0) {
-		fprintf(stderr, "bench-browser: %s: %s\n", args, err);
-		return -1;
-	}
-	t = bench_now_ms() - t0;
-	ok = hb_env_bool(&reply, "ok", 0);
-	if (!ok)
-		fprintf(stderr, "bench-browser: %s: %s\n", args,
-			hb_env_str_or(&reply, "text", hb_env_str_or(&reply, "err.msg", "")));
-	if (ok && text && !(*text = strdup(hb_env_str_or(&reply, "text", ""))))
-		ok = 0;
-	hb_env_free(&reply);
-	return ok ? t : -1;
+	if (t >= 0 && !ok)
+		fprintf(stderr, "bench-browser: %s: %s\n", args, answer);
+	if (t >= 0 && ok && text)
+		*text = answer;
+	else
+		free(answer);
+	return t >= 0 && ok ? t : -1;
 }
 
 /* The arguments of action a in the agent's tab, into out. */
@@ -158,7 +139,7 @@ static int go_to(struct bench *b, const char *page)
 	char args[400], expr[80], *text = NULL;
 	json_t *r = NULL, *n = NULL;
 
-	if (!test_pages_url(&b->pages, page, b->url, sizeof b->url))
+	if (!test_pages_url(&b->rig.pages, page, b->url, sizeof b->url))
 		return -1;
 	snprintf(args, sizeof args, "{\"tab\":\"%s\",\"action\":\"open\",\"url\":\"%s\"}", b->tab, b->url);
 	if (ours(b, args, &text) < 0 || base_open(&b->d, b->url) < 0)
@@ -274,7 +255,7 @@ static int run(struct bench *b)
 	int n, reloaded = 0;
 
 	/* the agent's tab, opened as an agent opens it */
-	if (!test_pages_url(&b->pages, "/form", b->url, sizeof b->url))
+	if (!test_pages_url(&b->rig.pages, "/form", b->url, sizeof b->url))
 		return -1;
 	snprintf(args, sizeof args, "{\"action\":\"open\",\"url\":\"%s\"}", b->url);
 	if (ours(b, args, &text) < 0)
@@ -315,71 +296,22 @@ static int run(struct bench *b)
 	return 0;
 }
 
-/* The broker with svc-browser as deployed, finding the browser under
- * <dir>/xdg; browser control on.  0, or -1. */
-static int broker_start(struct bench *b, char *xdg, size_t xdglen)
-{
-	char *config = fx_deployed_config(NULL, "svc-browser", NULL), env_xdg[400], err[512];
-	const char *env[] = { env_xdg, NULL };
-	struct hb_paths p;
-	int rc;
-
-	if (!config)
-		return -1;
-	rc = fx_prepare(&b->f, config);
-	free(config);
-	if (rc < 0)
-		return -1;
-	snprintf(xdg, xdglen, "%s/xdg", b->f.dir);
-	snprintf(env_xdg, sizeof env_xdg, "XDG_CONFIG_HOME=%s", xdg);
-	if (mkdir(xdg, 0700) < 0 && errno != EEXIST)
-		return -1;
-	if ((b->f.broker = fx_spawn_broker(&b->f, env, "broker.log")) < 0 ||
-	    fx_wait_up(&b->f, "svc-browser", 1, 10000) < 0) {
-		fprintf(stderr, "bench-browser: svc-browser did not come up; log %s\n", b->f.log);
-		return -1;
-	}
-	if (hb_paths_resolve(&p, err, sizeof err) < 0 || hb_settings_set_browser(&p, 1, err, sizeof err) < 0)
-		return fprintf(stderr, "bench-browser: %s\n", err), -1;
-	return fx_client(&b->f, &b->cl, PATIENCE_MS);
-}
-
 int main(void)
 {
 	static struct bench b;
 	const char *v = getenv("HB_BENCH_BROWSER_ROUNDS");
-	char xdg[300], user_data[320];
-	struct chromium c;
-	int rc = -1, pages = 0, client = 0, browser = 0;
+	int rc = -1;
 
 	b.rounds = v && atol(v) > 0 && atol(v) <= ROUNDS_MAX ? atol(v) : 20;
-	if (broker_start(&b, xdg, sizeof xdg) == 0) {
-		client = 1;
-		snprintf(user_data, sizeof user_data, "%s/chromium", xdg);
-		if (test_pages_start(&b.pages) == 0 && (pages = 1) && chromium_start(&c, user_data) == 0 && (browser = 1) &&
-		    direct_start(&b.d, &c) == 0) {
-			printf("use_user_browser, each action in the agent's tab (client -> hb-broker -> svc-browser ->\n"
-			       "Chromium and back, on one client) beside its DevTools commands sent straight to the\n"
-			       "same Chromium (direct), alternating, %ld rounds after %d of warm-up, ms:\n",
-			       b.rounds, WARMUP);
-			rc = run(&b);
-		}
+	if (browser_bench_rig_start(&b.rig, "bench-browser") == 0 && direct_start(&b.d, &b.rig.c) == 0) {
+		printf("use_user_browser, each action in the agent's tab (client -> hb-broker -> svc-browser ->\n"
+		       "Chromium and back, on one client) beside its DevTools commands sent straight to the\n"
+		       "same Chromium (direct), alternating, %ld rounds after %d of warm-up, ms:\n",
+		       b.rounds, WARMUP);
+		rc = run(&b);
 	}
-	if (client)
-		hb_client_close(&b.cl);
 	ws_free(b.d.ws);
 	json_decref(b.d.events);
-	if (browser)
-		chromium_stop(&c);
-	if (pages)
-		test_pages_stop(&b.pages);
-	if (rc < 0 && b.f.dir[0]) {
-		char *log = fx_read_text(b.f.log);
-
-		fprintf(stderr, "bench-browser: broker log:\n%s\n", log);
-		free(log);
-	}
-	if (b.f.broker > 0)
-		fx_stop(&b.f, NULL);
+	browser_bench_rig_stop(&b.rig, rc < 0);
 	return rc == 0 ? 0 : 1;
 }

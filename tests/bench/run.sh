@@ -2,8 +2,9 @@
 # The benchmark (`make bench`): start hb-broker with svc-echo and a
 # minimal service, and a bare ZeroMQ relay with its worker, all in a temp
 # folder; run bench-broker against both; stop everything.  Then the
-# bridges, speech, use_user_browser, the explainer renderer and the scale
-# part (tests/bench/bench-scale.c, its own brokers).
+# bridges, speech, use_user_browser (alone, then beside its peers), the
+# explainer renderer and the scale part (tests/bench/bench-scale.c, its
+# own brokers).
 #
 #   sh tests/bench/run.sh [BUILD]
 #   sh tests/bench/run.sh BUILD scale     (the scale part alone)
@@ -184,6 +185,18 @@ if [ -x "$build/bench/bench-browser" ] && command -v node >/dev/null 2>&1 && com
 	HB_BUILD=$build "$build/bench/bench-browser" || rc=1
 else
 	echo "run.sh: bench-browser, node or chromium is missing; no browser figures" >&2
+	rc=1
+fi
+# use_user_browser beside chrome-devtools-mcp and @playwright/mcp on the
+# same tasks in the same Chromium (tests/bench/bench-browser-peers.c and
+# browser-peers.mjs; the peers pinned in tests/browser-peers, installed by
+# make npm-deps; HB_BENCH_PEERS_* size it).
+if [ -x "$build/bench/bench-browser-peers" ] && [ -d "$(dirname "$0")/../browser-peers/node_modules" ] &&
+	command -v node >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1; then
+	echo
+	HB_BUILD=$build "$build/bench/bench-browser-peers" || rc=1
+else
+	echo "run.sh: bench-browser-peers, tests/browser-peers/node_modules (make npm-deps), node or chromium is missing; no figures against the peers" >&2
 	rc=1
 fi
 # The explainer renderer (tests/bench/explainer.sh).

@@ -100,6 +100,35 @@
 //                      event counts in #wheels, a click on a row writes
 //                      "Clicked: Row N" into #clicked
 //
+// The page set of the benchmark against the peer tools (tests/bench/
+// browser-peers.mjs).  Each takes ?run=R, a name the bench gives one task,
+// so that it finds the task's tab; a navigation the user caused is written
+// into this server's record of R (below), the rest stays in the page
+// (read over CDP), so that the bench checks the page's real state, not a
+// tool's answer; no page sends a request of its own, which would make a
+// tool's wait for the network part of the task:
+//
+//   /peer-form         every input kind (text, email, password, number,
+//                      date, range, colour, search, tel, url, a select,
+//                      checkboxes, a radio group, a textarea) and a button
+//                      "Send"; a GET form to /peer-sent, which records
+//                      "sent " and its query
+//   /peer-links        200 links "Link 1" to "Link 200", to /peer-landed?n=N,
+//                      which records "landed N"
+//   /peer-scroller     a 200 px tall div "Inner list" (#box) that scrolls
+//                      120 lines, the last "Line 120" (#line120)
+//   /peer-frames       two iframes of /peer-frame: the same origin
+//                      (127.0.0.1) and another (localhost, the same port),
+//                      each with a button "Press same" or "Press cross"
+//                      whose click writes "Pressed" into its #out
+//   /peer-dialog       a button "Delete" that opens confirm("Delete it?")
+//                      and writes "Deleted" or "Kept" into #answer
+//   /peer-table        a table of 5,000 rows: row N holds N, "Item N" and
+//                      the code C-(N*37 % 9973)
+//   /peer-later        a button "Load" whose click writes "Loaded at 300
+//                      ms" into #late 300 ms later
+//   /peer-records?run=R  this server's record of R: a JSON array of strings
+//
 // Anything else is 404.  Every page is small, plain HTML with no outside
 // resources, so a page's load is this server's answer and nothing else.
 import http from 'node:http';
@@ -431,6 +460,106 @@ window.addEventListener('load', () => setTimeout(() => {
 };
 pages['/'] = pages['/links'];
 
+// The peer bench's record: run name -> what the user did there, in order.
+const records = new Map();
+const record = (url, what) => {
+	const run = url.searchParams.get('run') || '';
+	if (!records.has(run))
+		records.set(run, []);
+	records.get(run).push(what);
+};
+const runOf = (url) => escape(url.searchParams.get('run') || '');
+
+const peerRows = (() => {
+	const out = [];
+	for (let i = 1; i <= 5000; i++)
+		out.push(`<tr><td>${i}</td><td>Item ${i}</td><td>C-${(i * 37) % 9973}</td></tr>`);
+	return out.join('\n');
+})();
+
+Object.assign(pages, {
+	'/peer-form': (url) => page('Peer form', `<h1>Order</h1>
+<form action="/peer-sent" method="get">
+<input type="hidden" name="run" value="${runOf(url)}">
+<p><label for="fullname">Full name</label> <input id="fullname" name="fullname" type="text"></p>
+<p><label for="mail">Mail</label> <input id="mail" name="mail" type="email"></p>
+<p><label for="secret">Secret</label> <input id="secret" name="secret" type="password"></p>
+<p><label for="count">Count</label> <input id="count" name="count" type="number" min="0" max="99"></p>
+<p><label for="day">Day</label> <input id="day" name="day" type="date"></p>
+<p><label for="level">Level</label> <input id="level" name="level" type="range" min="0" max="10"></p>
+<p><label for="tint">Tint</label> <input id="tint" name="tint" type="color"></p>
+<p><label for="query">Query</label> <input id="query" name="query" type="search"></p>
+<p><label for="phone">Phone</label> <input id="phone" name="phone" type="tel"></p>
+<p><label for="site">Site</label> <input id="site" name="site" type="url"></p>
+<p><label for="fruit">Fruit</label> <select id="fruit" name="fruit">
+<option value="ap">Apple</option><option value="ba">Banana</option><option value="ch">Cherry</option>
+</select></p>
+<p><label><input id="gift" name="gift" type="checkbox" value="yes"> Gift wrap</label>
+<label><input id="rush" name="rush" type="checkbox" value="yes"> Rush</label></p>
+<fieldset><legend>Size</legend>
+<label><input name="size" type="radio" value="s"> Small</label>
+<label><input name="size" type="radio" value="m"> Medium</label>
+<label><input name="size" type="radio" value="l"> Large</label>
+</fieldset>
+<p><label for="note">Note</label> <textarea id="note" name="note" rows="3"></textarea></p>
+<p><button type="submit">Send</button></p>
+</form>`),
+	'/peer-sent': (url) => {
+		const q = new URLSearchParams(url.searchParams);
+		q.delete('run');
+		record(url, `sent ${q}`);
+		return page('Sent', '<h1>Sent</h1>\n<p>Thank you.</p>');
+	},
+	'/peer-links': (url) => page('Peer links', '<h1>Links</h1>\n<ul>\n' +
+		Array.from({ length: 200 }, (_, i) =>
+			`<li><a href="/peer-landed?run=${runOf(url)}&amp;n=${i + 1}">Link ${i + 1}</a></li>`).join('\n') +
+		'\n</ul>'),
+	'/peer-landed': (url) => {
+		record(url, `landed ${url.searchParams.get('n')}`);
+		return page('Landed', `<h1>Landed on ${escape(url.searchParams.get('n') || '')}</h1>`);
+	},
+	'/peer-scroller': () => page('Peer scroller', `<h1>Scroller</h1>
+<div id="box" role="region" aria-label="Inner list" style="height: 200px; overflow: auto; border: 1px solid">
+${Array.from({ length: 120 }, (_, i) => `<p id="line${i + 1}">Line ${i + 1}</p>`).join('\n')}
+</div>
+<p>After the list.</p>`),
+	'/peer-frames': (url, req) => {
+		const port = (req.headers.host || '').split(':')[1];
+		const run = runOf(url);
+		return page('Peer frames', `<h1>Frames</h1>
+<iframe title="Same frame" src="/peer-frame?run=${run}&amp;which=same" width="300" height="120"></iframe>
+<iframe title="Cross frame" src="http://localhost:${escape(port)}/peer-frame?run=${run}&amp;which=cross" width="300" height="120"></iframe>`);
+	},
+	'/peer-frame': (url) => {
+		const which = url.searchParams.get('which') === 'cross' ? 'cross' : 'same';
+		return page(`Frame ${which}`, `<button id="press" type="button">Press ${which}</button>
+<p id="out"></p>
+<script>
+document.getElementById('press').addEventListener('click', () => {
+	document.getElementById('out').textContent = 'Pressed';
+});
+</script>`);
+	},
+	'/peer-dialog': () => page('Peer dialog', `<h1>Dialog</h1>
+<button id="del" type="button">Delete</button>
+<p id="answer"></p>
+<script>
+document.getElementById('del').addEventListener('click', () => {
+	document.getElementById('answer').textContent = confirm('Delete it?') ? 'Deleted' : 'Kept';
+});
+</script>`),
+	'/peer-table': () => page('Peer table', `<h1>Table</h1>
+<table>\n<thead><tr><th>N</th><th>Name</th><th>Code</th></tr></thead>\n<tbody>\n${peerRows}\n</tbody>\n</table>`),
+	'/peer-later': () => page('Peer later', `<h1>Later</h1>
+<button id="load" type="button">Load</button>
+<p id="late"></p>
+<script>
+document.getElementById('load').addEventListener('click', () => setTimeout(() => {
+	document.getElementById('late').textContent = 'Loaded at 300 ms';
+}, 300));
+</script>`),
+});
+
 const server = http.createServer((req, res) => {
 	// req.url is the path and query; "//x" alone would read as a host.
 	const url = new URL(`http://127.0.0.1${req.url}`);
@@ -465,6 +594,11 @@ const server = http.createServer((req, res) => {
 		res.end(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
 		return;
 	}
+	if (url.pathname === '/peer-records') {
+		res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+		res.end(JSON.stringify(records.get(url.searchParams.get('run') || '') || []));
+		return;
+	}
 	if (url.pathname === '/download') {
 		res.writeHead(200, {
 			'Content-Type': 'text/plain; charset=utf-8',
@@ -480,7 +614,7 @@ const server = http.createServer((req, res) => {
 		return;
 	}
 	res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-	res.end(make(url));
+	res.end(make(url, req));
 });
 server.on('error', (e) => {
 	process.stderr.write(`pages.mjs: cannot listen on 127.0.0.1 port ${port}: ${e.message}\n`);

@@ -25,8 +25,7 @@
 #define PATIENCE_MS 20000
 #define MAX_ARGS 30
 
-/* The script of this source tree, from the build folder or from here. */
-static int find_script(const char *script, char *out, size_t outlen)
+int node_server_script(const char *script, char *out, size_t outlen)
 {
 	const char *build = getenv("HB_BUILD");
 
@@ -80,7 +79,7 @@ int node_server_start(struct node_server *s, const char *script, const char *con
 	memset(s, 0, sizeof *s);
 	s->pid = -1;
 	s->in_fd = s->out_fd = -1;
-	if (find_script(script, path, sizeof path) != 0) {
+	if (node_server_script(script, path, sizeof path) != 0) {
 		fprintf(stderr, "node_server: %s not found\n", script);
 		return -1;
 	}

@@ -25,6 +25,10 @@ struct node_server {
  * args a NULL-terminated list (NULL for none).  Waits for its port.  0, or
  * -1 after saying why on stderr (nothing left running). */
 int node_server_start(struct node_server *s, const char *script, const char *const *args);
+/* The path of script ("tests/ws/server.mjs"), a path in this source tree,
+ * from $HB_BUILD/.. or else from the current folder, into out: 0, or -1
+ * when it is not there. */
+int node_server_script(const char *script, char *out, size_t outlen);
 /* Close its stdin and reap it (killed if it is still there after a long
  * while).  0 when it exited with status 0; -1 otherwise, or if it was not
  * running. */
