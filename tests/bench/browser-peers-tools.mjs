@@ -140,7 +140,7 @@ export function peerTools({ devtools, peersDir, work, callsFd }) {
 			// the ref on a line "- ROLE "NAME" ... [ref=eN]", through the
 			// snapshot's next parts while it is cut
 			async ref(t, text, role, name) {
-				const re = new RegExp(`${role} "${esc(name)}"[^\\n]*\\[ref=(e\\d+)\\]`);
+				const re = new RegExp(`${role} "${esc(name)}"[^\\n]*\\[ref=((?:f\\d+)?e\\d+)\\]`);
 				for (let i = 0; i < 20; i++) {
 					const m = re.exec(text);
 					if (m)

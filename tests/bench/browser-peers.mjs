@@ -38,7 +38,7 @@ import { peerTools } from './browser-peers-tools.mjs';
 const args = options();
 const devtools = `http://127.0.0.1:${args['devtools-port']}`;
 const base = args.base;
-const peersDir = args.peers;
+const peersDir = path.resolve(args.peers);
 const rounds = Math.max(1, Number(process.env.HB_BENCH_PEERS_ROUNDS) || 3);
 const debug = process.env.HB_BENCH_PEERS_DEBUG === '1';
 const picked = (env, all) => (process.env[env] || '').split(/\s+/).filter(Boolean).length
