@@ -40,6 +40,7 @@ struct item {
 	size_t depth;
 	const char *pname;  /* nearest shown ancestor's name, "" for none */
 	size_t block;
+	size_t doc;         /* the document (page or frame) it is in, or NO_NODE */
 };
 
 struct walk {
@@ -339,7 +340,7 @@ static void flush_text(struct walk *w)
 		return;
 	w->line.len = 0;
 	put_indent(&w->line, w->tdepth);
-	sb_puts(&w->line, "- text ");
+	sb_puts(&w->line, "- ");
 	put_quoted(&w->line, s, n, SNAPSHOT_TEXT_MAX);
 	commit_line(w, 0, w->tnode);
 }
@@ -440,6 +441,31 @@ static int label_of(const struct walk *w, const struct item *it, const struct ax
 	return n == strlen(a->name) && memcmp(s, a->name, n) == 0;
 }
 
+/* The length of the origin (http[s]://host[:port]) that url shares with
+ * the document it is in, when a path follows it; else 0.  A link of the
+ * page's own site is shown as its path, as the page's own HTML writes it
+ * most of the time: the model pays for the origin once, on the tab's
+ * line, not on every link. */
+static size_t same_origin(const struct walk *w, const struct item *it, const char *url)
+{
+	const char *base, *host, *end;
+	size_t n;
+
+	if (it->doc == NO_NODE || !(base = json_string_value(prop(&w->ax[it->doc], "url"))))
+		return 0;
+	if (strncmp(base, "http://", 7) == 0)
+		host = base + 7;
+	else if (strncmp(base, "https://", 8) == 0)
+		host = base + 8;
+	else
+		return 0;
+	end = host + strcspn(host, "/?#");
+	n = (size_t)(end - base);
+	if (end == host || strncmp(url, base, n) != 0 || url[n] != '/')
+		return 0;
+	return n;
+}
+
 static void emit_node(struct walk *w, const struct item *it)
 {
 	const struct ax *a = &w->ax[it->node];
@@ -465,6 +491,7 @@ static void emit_node(struct walk *w, const struct item *it)
 		sb_puts(&w->line, "]");
 	}
 	if (strcmp(a->role, "link") == 0 && (url = json_string_value(prop(a, "url"))) && *url) {
+		url += same_origin(w, it, url);
 		sb_puts(&w->line, " [url=");
 		put_quoted(&w->line, url, strlen(url), SNAPSHOT_URL_MAX);
 		sb_puts(&w->line, "]");
@@ -477,7 +504,7 @@ static void emit_node(struct walk *w, const struct item *it)
 	commit_line(w, ref, it->node);
 }
 
-static int push(struct walk *w, size_t node, size_t depth, const char *pname, size_t block)
+static int push(struct walk *w, size_t node, size_t depth, const char *pname, size_t block, size_t doc)
 {
 	if (w->top == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 64;
@@ -488,7 +515,7 @@ static int push(struct walk *w, size_t node, size_t depth, const char *pname, si
 		w->stack = s;
 		w->cap = cap;
 	}
-	w->stack[w->top++] = (struct item){ node, depth, pname, block };
+	w->stack[w->top++] = (struct item){ node, depth, pname, block, doc };
 	return 0;
 }
 
@@ -511,7 +538,7 @@ static int push_children(struct walk *w, const struct item *it, size_t depth,
 		}
 		if (!key || !(idx = hb_map_get(&w->ids, key)) || w->seen[*idx])
 			continue;
-		if (push(w, *idx, depth, pname, block) < 0)
+		if (push(w, *idx, depth, pname, block, is_document(&w->ax[it->node]) ? it->node : it->doc) < 0)
 			return -1;
 	}
 	return 0;
@@ -534,6 +561,57 @@ static int repeats(const char *text, const char *pname)
 	return 0;
 }
 
+/* Has the node one child at most that shows (a list marker does not)? */
+static int single_child(const struct walk *w, const struct ax *a)
+{
+	const json_t *kids = json_object_get(a->j, "childIds"), *k;
+	char num[24];
+	size_t i, n = 0;
+
+	json_array_foreach(kids, i, k) {
+		const char *key = json_string_value(k);
+		size_t *idx;
+
+		if (json_is_integer(k)) {
+			snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
+			key = num;
+		}
+		if (!key || !(idx = hb_map_get(&w->ids, key)) || in_list(w->ax[*idx].role, dropped_roles))
+			continue;
+		if (++n > 1)
+			return 0;
+	}
+	return 1;
+}
+
+/* Are all of the node's children text: text, line breaks, Chrome's
+ * text boxes, unnamed inline formatting (strong, emphasis)?  Only the
+ * children are looked at: a wrapper among them may hold a link. */
+static int text_only(const struct walk *w, const struct ax *a)
+{
+	const json_t *kids = json_object_get(a->j, "childIds"), *k;
+	char num[24];
+	size_t i;
+
+	json_array_foreach(kids, i, k) {
+		const char *key = json_string_value(k);
+		size_t *idx;
+
+		if (json_is_integer(k)) {
+			snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
+			key = num;
+		}
+		if (!key || !(idx = hb_map_get(&w->ids, key)))
+			continue;
+		const struct ax *c = &w->ax[*idx];
+
+		if (strcmp(c->role, "StaticText") != 0 && strcmp(c->role, "LineBreak") != 0 &&
+		    strcmp(c->role, "InlineTextBox") != 0 && !(in_list(c->role, inline_roles) && !*c->name))
+			return 0;
+	}
+	return 1;
+}
+
 static int visit(struct walk *w, const struct item *it)
 {
 	const struct ax *a = &w->ax[it->node];
@@ -553,9 +631,29 @@ static int visit(struct walk *w, const struct item *it)
 			add_text(w, it, a->name);
 		return 0;
 	}
+	/* A document (the page's, or a frame's under its Iframe line) is
+	 * named already: the tab's line has the page's title and url, the
+	 * Iframe line the frame's */
+	if (is_document(a)) {
+		flush_text(w);
+		return push_children(w, it, it->depth, "", it->node);
+	}
+	/* An unnamed list item of one thing is that thing, in the list */
+	if (!*a->name && !wants_ref(a) && strcmp(a->role, "listitem") == 0 && single_child(w, a)) {
+		flush_text(w);
+		return push_children(w, it, it->depth, it->pname, it->node);
+	}
 	inl = in_list(a->role, inline_roles);
 	if (!*a->name && !wants_ref(a) && (inl || in_list(a->role, wrapper_roles)))
 		return push_children(w, it, it->depth, it->pname, inl ? it->block : it->node);
+	/* An unnamed paragraph of text alone says no more than that its text
+	 * is a text of its own: it is that text's line (a line less per
+	 * paragraph for the model to pay; one with a link or a field in it
+	 * stays, so that its sentence reads as one) */
+	if (!*a->name && !wants_ref(a) && strcmp(a->role, "paragraph") == 0 && text_only(w, a)) {
+		flush_text(w);
+		return push_children(w, it, it->depth, it->pname, it->node);
+	}
 	emit_node(w, it);
 	if (is_leaf(a))
 		return 0;
@@ -564,7 +662,7 @@ static int visit(struct walk *w, const struct item *it)
 
 static int walk_from(struct walk *w, size_t root)
 {
-	if (push(w, root, 0, "", root) < 0)
+	if (push(w, root, 0, "", root, NO_NODE) < 0)
 		return -1;
 	while (w->top > 0) {
 		struct item it = w->stack[--w->top];

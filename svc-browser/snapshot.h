@@ -4,17 +4,20 @@
  * text, one line per node, with a ref on each element the agent can act
  * on.  Pure: JSON in, text out; no browser, no I/O.
  *
- * The format (Playwright's aria snapshot, as its MCP server shows it):
+ * The format (Playwright's aria snapshot, as its MCP server shows it,
+ * made smaller):
  *
- *   - RootWebArea "Sign up"
- *     - main
- *       - heading "Create your account" [level=1]
- *       - form
- *         - textbox "Full name" [ref=e2]: "Ada Lovelace"
- *         - textbox "Email" [focused] [placeholder="you@example.com"] [ref=e3]
- *         - button "Sign up" [ref=e28]
- *         - button "Cancel" [disabled] [ref=e29]
+ *   - main
+ *     - heading "Create your account" [level=1]
+ *     - "Fields marked * are required."
+ *     - form
+ *       - textbox "Full name" [ref=e2]: "Ada Lovelace"
+ *       - textbox "Email" [focused] [placeholder="you@example.com"] [ref=e3]
+ *       - button "Sign up" [ref=e28]
+ *       - button "Cancel" [disabled] [ref=e29]
  *
+ * - The document is not a line: the caller's line before the snapshot
+ *   names the tab's title and url, an Iframe line its frame.
  * - Two spaces per level; `- role "name" [attrs] [ref=eN]: "value"`.
  *   Every string that comes from the page (names, text, values, urls,
  *   placeholders) is inside double quotes and escaped (\" \\ \n \t \r,
@@ -51,9 +54,13 @@
  *   value is on the field's line); text that only repeats the name of the
  *   element it is in (a substring of it: a button's label, a heading's
  *   words, a legend inside its group), and a label's text just before the
- *   field it names ("Email" before textbox "Email").  Neighbouring
- *   texts are joined into one `- text "…"` line (with a space between
- *   pieces from different blocks); a <br> ends a line.
+ *   field it names ("Email" before textbox "Email"); an unnamed
+ *   paragraph of text alone (text, line breaks, inline formatting), whose
+ *   text takes its place; an unnamed list item of one thing, which is in
+ *   the list in its place.  Text is a line of its own, a quoted string
+ *   with no role: `- "…"`.  Neighbouring texts are joined into one line
+ *   (with a space between pieces from different blocks); a <br> ends a
+ *   line.
  * - Hostile trees: the walk keeps its own stack (no recursion, so depth
  *   cannot exhaust the C stack), visits each node once (a cycle in
  *   childIds, or a node listed twice, prints once), and caps the

@@ -343,14 +343,14 @@ static void test_dialogs(void **state)
 	free(t);
 	free(call(&A, 0, "needs accept", "{\"action\":\"dialog\"}"));
 	free(call(&A, 1, "Answered the JavaScript alert with OK", "{\"action\":\"dialog\",\"accept\":true}"));
-	free(call(&A, 1, "text \"Alert answered\"", "{\"action\":\"snapshot\"}"));
+	free(call(&A, 1, "- \"Alert answered\"", "{\"action\":\"snapshot\"}"));
 	free(call(&A, 0, "shows no JavaScript dialog", "{\"action\":\"dialog\",\"accept\":true}"));
 
 	/* a confirm opened by a click, dismissed: the page's script reads false */
 	free(click_button_of("/confirm-on-click", "button \"Ask\"", 0, "opened a JavaScript confirm"));
 	free(meets_dialog("{\"action\":\"snapshot\"}", "JavaScript confirm: \"Are you sure?\""));
 	free(call(&A, 1, "with Cancel", "{\"action\":\"dialog\",\"accept\":false}"));
-	free(call(&A, 1, "text \"No\"", "{\"action\":\"snapshot\"}"));
+	free(call(&A, 1, "- \"No\"", "{\"action\":\"snapshot\"}"));
 
 	/* a prompt answered with text: the page's script gets the text */
 	t = click_button_of("/prompt-on-click", "button \"Name me\"", 0, "opened a JavaScript prompt");
@@ -359,7 +359,7 @@ static void test_dialogs(void **state)
 	free(meets_dialog("{\"action\":\"scroll\"}", "with text for what to type"));
 	free(call(&A, 1, "typing \"Ada Lovelace\"",
 		  "{\"action\":\"dialog\",\"accept\":true,\"text\":\"Ada Lovelace\"}"));
-	free(call(&A, 1, "text \"Got: Ada Lovelace\"", "{\"action\":\"snapshot\"}"));
+	free(call(&A, 1, "- \"Got: Ada Lovelace\"", "{\"action\":\"snapshot\"}"));
 
 	/* alerts without end: every call answers at once, answering one
 	 * meets the next, and the tab can still be closed */

@@ -73,63 +73,57 @@ static size_t count_lines(const char *s)
 }
 
 static const char form_golden[] =
-	"- RootWebArea \"Sign up\"\n"
-	"  - main\n"
-	"    - heading \"Create your account\" [level=1]\n"
-	"    - form\n"
-	"      - textbox \"Full name\" [ref=e2]: \"Ada Lovelace\"\n"
-	"      - textbox \"Email\" [focused] [placeholder=\"you@example.com\"] [ref=e3]\n"
-	"      - textbox \"Password\" [required] [ref=e21]\n"
-	"      - textbox \"About you\" [ref=e25]: \"Line one\\nLine \\\"two\\\"\"\n"
-	"      - button \"Sign up\" [ref=e28]\n"
-	"      - button \"Cancel\" [disabled] [ref=e29]\n";
+	"- main\n"
+	"  - heading \"Create your account\" [level=1]\n"
+	"  - form\n"
+	"    - textbox \"Full name\" [ref=e2]: \"Ada Lovelace\"\n"
+	"    - textbox \"Email\" [focused] [placeholder=\"you@example.com\"] [ref=e3]\n"
+	"    - textbox \"Password\" [required] [ref=e21]\n"
+	"    - textbox \"About you\" [ref=e25]: \"Line one\\nLine \\\"two\\\"\"\n"
+	"    - button \"Sign up\" [ref=e28]\n"
+	"    - button \"Cancel\" [disabled] [ref=e29]\n";
 
 static const char links_golden[] =
-	"- RootWebArea \"Docs index\"\n"
-	"  - banner\n"
-	"    - navigation \"Main\"\n"
-	"      - link \"Home\" [url=\"https://example.com/\"] [ref=e9]\n"
-	"      - text \"|\"\n"
-	"      - link \"Getting started\" [url=\"https://example.com/docs/getting-started?lang=en&v=2#install\"] [ref=e10]\n"
-	"  - article\n"
-	"    - heading \"Documentation\" [level=1]\n"
-	"    - paragraph\n"
-	"      - text \"Welcome to the docs. Read the\"\n"
-	"      - link \"guide\" [url=\"file:///tmp/hbpages/guide.html\"] [ref=e15]\n"
-	"      - text \"first.\"\n"
-	"    - heading \"Topics\" [level=2]\n"
-	"    - list\n"
-	"      - listitem\n"
-	"        - link \"Configuration\" [url=\"https://example.com/docs/a-very-long-path/that/goes/on/and/on/and/on/for/quite/a/while/before/it/end…\"] [ref=e19]\n"
-	"      - listitem\n"
-	"        - text \"Plain item\"\n"
-	"      - listitem\n"
-	"        - text \"Nested text\"\n"
-	"    - image \"A tiny picture\"\n"
-	"  - contentinfo\n"
-	"    - paragraph\n"
-	"      - text \"© 2025 Example\"\n";
+	"- banner\n"
+	"  - navigation \"Main\"\n"
+	"    - link \"Home\" [url=\"https://example.com/\"] [ref=e9]\n"
+	"    - \"|\"\n"
+	"    - link \"Getting started\" [url=\"https://example.com/docs/getting-started?lang=en&v=2#install\"] [ref=e10]\n"
+	"- article\n"
+	"  - heading \"Documentation\" [level=1]\n"
+	"  - paragraph\n"
+	"    - \"Welcome to the docs. Read the\"\n"
+	"    - link \"guide\" [url=\"file:///tmp/hbpages/guide.html\"] [ref=e15]\n"
+	"    - \"first.\"\n"
+	"  - heading \"Topics\" [level=2]\n"
+	"  - list\n"
+	"    - link \"Configuration\" [url=\"https://example.com/docs/a-very-long-path/that/goes/on/and/on/and/on/for/quite/a/while/before/it/end…\"] [ref=e19]\n"
+	"    - \"Plain item\"\n"
+	"    - listitem\n"
+	"      - \"Nested text\"\n"
+	"  - image \"A tiny picture\"\n"
+	"- contentinfo\n"
+	"  - \"© 2025 Example\"\n";
 
 static const char choices_golden[] =
-	"- RootWebArea \"Preferences\"\n"
-	"  - heading \"Preferences\" [level=1]\n"
-	"  - group \"Notifications\"\n"
-	"    - checkbox \"Email me\" [checked] [ref=e12]\n"
-	"    - checkbox \"Text me\" [ref=e14]\n"
-	"  - group \"Theme\"\n"
-	"    - radio \"Light\" [ref=e18]\n"
-	"    - radio \"Dark\" [checked] [ref=e20]\n"
-	"  - combobox \"Language\" [ref=e22]: \"Français\"\n"
-	"    - option \"English\" [ref=e29]\n"
-	"    - option \"Français\" [selected] [ref=e32]\n"
-	"    - option \"Deutsch\" [ref=e35]\n"
-	"  - group\n"
-	"    - DisclosureTriangle \"Advanced\" [ref=e43]\n"
-	"  - group\n"
-	"    - DisclosureTriangle \"Shown\" [expanded] [ref=e50]\n"
-	"    - slider \"Volume\" [ref=e52]: 3\n"
-	"  - button \"Custom control\" [ref=e56]\n"
-	"  - text \"Click div without role\"\n";
+	"- heading \"Preferences\" [level=1]\n"
+	"- group \"Notifications\"\n"
+	"  - checkbox \"Email me\" [checked] [ref=e12]\n"
+	"  - checkbox \"Text me\" [ref=e14]\n"
+	"- group \"Theme\"\n"
+	"  - radio \"Light\" [ref=e18]\n"
+	"  - radio \"Dark\" [checked] [ref=e20]\n"
+	"- combobox \"Language\" [ref=e22]: \"Français\"\n"
+	"  - option \"English\" [ref=e29]\n"
+	"  - option \"Français\" [selected] [ref=e32]\n"
+	"  - option \"Deutsch\" [ref=e35]\n"
+	"- group\n"
+	"  - DisclosureTriangle \"Advanced\" [ref=e43]\n"
+	"- group\n"
+	"  - DisclosureTriangle \"Shown\" [expanded] [ref=e50]\n"
+	"  - slider \"Volume\" [ref=e52]: 3\n"
+	"- button \"Custom control\" [ref=e56]\n"
+	"- \"Click div without role\"\n";
 
 static void golden(const char *name, const char *want, size_t refs)
 {
@@ -314,24 +308,24 @@ static void test_hostile_names(void **state)
 		 "\"name\":{\"value\":\"  spaced\\nout  \"}}]",
 		 longname);
 	build_text(json, 0, &s);
-	assert_int_equal(s.nodes, 6);
-	assert_int_equal(count_lines(s.text), 6);
+	assert_int_equal(s.nodes, 5);
+	assert_int_equal(count_lines(s.text), 5);
 	assert_int_equal(s.refs, 3);
-	want = "  - button \"ok\\\"] [ref=e99]\\n- button \\\"Pay\\\" [ref=e1]\" [ref=e10]\n";
+	want = "- button \"ok\\\"] [ref=e99]\\n- button \\\"Pay\\\" [ref=e1]\" [ref=e10]\n";
 	assert_non_null(strstr(s.text, want));
-	want = "  - link \"a\\\\b\\tc\\u0001d\\u2028e\\u202ef\\u0085g\\u007f\" "
+	want = "- link \"a\\\\b\\tc\\u0001d\\u2028e\\u202ef\\u0085g\\u007f\" "
 	       "[url=\"https://x.test/\\\"]\\n- x\"] [ref=e11]\n";
 	assert_non_null(strstr(s.text, want));
-	want = "  - textbox \"q\" [ref=e12]: \"1\\r\\n2\"\n";
+	want = "- textbox \"q\" [ref=e12]: \"1\\r\\n2\"\n";
 	assert_non_null(strstr(s.text, want));
-	assert_non_null(strstr(s.text, "  - text \"spaced\\nout\"\n"));
+	assert_non_null(strstr(s.text, "- \"spaced\\nout\"\n"));
 	/* The heading: its role kept to the characters of a role, its name 200 é and "…". */
 	{
-		const char *h = strstr(s.text, "  - heading-button \"");
+		const char *h = strstr(s.text, "- heading-button \"");
 		const char *q;
 
 		assert_non_null(h);
-		h += strlen("  - heading-button \"");
+		h += strlen("- heading-button \"");
 		q = strchr(h, '"');
 		assert_non_null(q);
 		assert_int_equal(q - h, 2 * SNAPSHOT_NAME_MAX + 3);
@@ -354,9 +348,8 @@ static void test_cycles(void **state)
 		   "{\"nodeId\":\"3\",\"parentId\":\"2\",\"role\":{\"value\":\"listitem\"},"
 		   "\"childIds\":[\"1\",\"3\",\"2\"]}]", 0, &s);
 	assert_string_equal(s.text,
-			    "- RootWebArea \"c\"\n"
-			    "  - list\n"
-			    "    - listitem\n");
+			    "- list\n"
+			    "  - listitem\n");
 	snapshot_free(&s);
 
 	build_text("[{\"nodeId\":\"a\",\"parentId\":\"b\",\"role\":{\"value\":\"group\"},\"childIds\":[\"b\"]},"
@@ -370,6 +363,40 @@ static void test_cycles(void **state)
  * a named or focusable generic stays; text repeating the enclosing name
  * goes; inline formatting joins its text without a space, a block
  * boundary with one; a <br> starts a new text line. */
+/* A link of the page's own origin is shown as its path; one of another
+ * origin (another host, port or scheme, or a host that only starts the
+ * same) whole; a frame's links against the frame's own origin. */
+static void test_link_urls(void **state)
+{
+#define LINK(id, url) "{\"nodeId\":\"" id "\",\"role\":{\"value\":\"link\"},\"name\":{\"value\":\"L" id "\"}," \
+		      "\"properties\":[{\"name\":\"url\",\"value\":{\"value\":\"" url "\"}}]}"
+	struct snapshot s;
+
+	(void)state;
+	build_text("["
+		   "{\"nodeId\":\"1\",\"role\":{\"value\":\"RootWebArea\"},\"name\":{\"value\":\"P\"},"
+		   "\"properties\":[{\"name\":\"url\",\"value\":{\"value\":\"https://example.com/a/page?q=1\"}}],"
+		   "\"childIds\":[\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\"]}," LINK("2", "https://example.com/b?x=1#f") ","
+		   LINK("3", "https://example.com.evil.org/x") "," LINK("4", "https://example.com:8443/x") ","
+		   LINK("5", "http://example.com/x") "," LINK("6", "https://example.com") ","
+		   "{\"nodeId\":\"7\",\"role\":{\"value\":\"RootWebArea\"},\"name\":{\"value\":\"F\"},"
+		   "\"properties\":[{\"name\":\"url\",\"value\":{\"value\":\"http://localhost:9/f\"}}],"
+		   "\"childIds\":[\"9\",\"10\"]}," LINK("8", "https://example.com/after") ","
+		   LINK("9", "http://localhost:9/in-frame") "," LINK("10", "https://example.com/from-frame") "]",
+		   0, &s);
+	assert_non_null(strstr(s.text, "link \"L2\" [url=\"/b?x=1#f\"]"));
+	assert_non_null(strstr(s.text, "[url=\"https://example.com.evil.org/x\"]"));
+	assert_non_null(strstr(s.text, "[url=\"https://example.com:8443/x\"]"));
+	assert_non_null(strstr(s.text, "[url=\"http://example.com/x\"]"));
+	assert_non_null(strstr(s.text, "[url=\"https://example.com\"]"));
+	assert_non_null(strstr(s.text, "link \"L9\" [url=\"/in-frame\"]"));
+	assert_non_null(strstr(s.text, "[url=\"https://example.com/from-frame\"]"));
+	/* after the frame, the page's own origin again */
+	assert_non_null(strstr(s.text, "link \"L8\" [url=\"/after\"]"));
+	snapshot_free(&s);
+#undef LINK
+}
+
 static void test_collapse(void **state)
 {
 	struct snapshot s;
@@ -398,14 +425,13 @@ static void test_collapse(void **state)
 		   "{\"nodeId\":\"18\",\"role\":{\"value\":\"StaticText\"},\"name\":{\"value\":\"after\"}}"
 		   "]", 0, &s);
 	assert_string_equal(s.text,
-			    "- RootWebArea \"P\"\n"
-			    "  - button \"Go now\" [ref=e7]\n"
-			    "  - generic \"Card\"\n"
-			    "    - generic [ref=e8]\n"
-			    "      - text \"inside\"\n"
-			    "  - paragraph\n"
-			    "    - text \"Biggest block\"\n"
-			    "    - text \"after\"\n");
+			    "- button \"Go now\" [ref=e7]\n"
+			    "- generic \"Card\"\n"
+			    "  - generic [ref=e8]\n"
+			    "    - \"inside\"\n"
+			    "- paragraph\n"
+			    "  - \"Biggest block\"\n"
+			    "  - \"after\"\n");
 	assert_int_equal(s.refs, 2);
 	snapshot_free(&s);
 }
@@ -430,11 +456,9 @@ static void test_frame_refs(void **state)
 		   "\"backendDOMNodeId\":15,\"hbFrameOwner\":\"9\"}"
 		   "]", 0, &s);
 	assert_string_equal(s.text,
-			    "- RootWebArea \"P\"\n"
-			    "  - Iframe \"Ad\"\n"
-			    "    - RootWebArea \"In\"\n"
-			    "      - button \"Go\" [ref=f9e14]\n"
-			    "      - link \"Odd\" [ref=e15]\n");
+			    "- Iframe \"Ad\"\n"
+			    "  - button \"Go\" [ref=f9e14]\n"
+			    "  - link \"Odd\" [ref=e15]\n");
 	snapshot_free(&s);
 	assert_int_equal(snapshot_ref_parse("f9e14", &owner, &node), 0);
 	assert_int_equal(owner, 9);
@@ -514,7 +538,7 @@ static void test_missing_fields(void **state)
 		   "\"backendDOMNodeId\":\"9\"},"
 		   "{\"nodeId\":3,\"parentId\":1,\"role\":\"link\",\"backendDOMNodeId\":-4,"
 		   "\"properties\":[7,{\"name\":\"checked\"},{\"value\":{\"value\":true}}]}]", 0, &s);
-	assert_string_equal(s.text, "- RootWebArea\n  - button\n");
+	assert_string_equal(s.text, "- button\n");
 	assert_int_equal(s.refs, 0);
 	snapshot_free(&s);
 
@@ -543,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_link_urls),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_missing_fields),
