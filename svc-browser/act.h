@@ -58,7 +58,7 @@ void act_seconds(int ms, char *out, size_t outlen);
 /* The element of a ref ("e12", or "f9e14" in an out-of-process iframe,
  * from a snapshot) or a CSS selector (in the tab's page): 0 with its
  * backend node id, and a->node_owner and a->node_session set to where it
- * lives; or -1 after answering. */
+ * lives; or -1 after answering (act_element.c). */
 int act_element(struct act *a, const char *ref, const char *selector, long *node);
 /* A DevTools command on the session of the element act_element found
  * (the tab's, or its iframe's): as act_tab_call. */
@@ -130,7 +130,7 @@ struct act_scope {
 char *act_snapshot(struct act *a, size_t max_chars, const struct act_scope *scope);
 
 /* A JavaScript dialog the tab's page opened since a->dialog_mark and
- * still shows: 1 with its type and message in err, else 0 (act_dialog.c).
+ * still shows: 1 with its type and message in err, else 0 (act.c).
  * Every step on the tab asks first: a dialog that opened between two
  * steps blocks the page before the next step's own wait begins. */
 int act_dialog_open_since(struct act *a, char *err, size_t errlen);

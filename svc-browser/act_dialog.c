@@ -44,28 +44,6 @@ static void track(struct act *a)
 	}
 }
 
-int act_dialog_open_since(struct act *a, char *err, size_t errlen)
-{
-	unsigned long pos = a->dialog_mark, next;
-	json_t *ev = NULL, *closed = NULL;
-	int open = 0;
-
-	while (cdp_find_event(a->conn.cdp, a->tab.session, "Page.javascriptDialogOpening", pos, &ev, &next)) {
-		const char *type = json_string_value(json_object_get(ev, "type"));
-		const char *message = json_string_value(json_object_get(ev, "message"));
-
-		snprintf(err, errlen, "%s: \"%.300s\"", type && *type ? type : "dialog", message ? message : "");
-		json_decref(ev);
-		ev = NULL;
-		open = !cdp_find_event(a->conn.cdp, a->tab.session, "Page.javascriptDialogClosed", next, &closed, &pos);
-		json_decref(closed);
-		closed = NULL;
-		if (open)
-			break;
-	}
-	return open;
-}
-
 /* The sentence naming the open dialog, and how to answer it. */
 static int answer_dialog_open(struct act *a)
 {
