@@ -519,24 +519,31 @@ static int push(struct walk *w, size_t node, size_t depth, const char *pname, si
 	return 0;
 }
 
+/* The node a childIds entry (a string, or a number) names: its index's
+ * place in the map, or NULL. */
+static size_t *child_index(const struct walk *w, const json_t *k)
+{
+	const char *key = json_string_value(k);
+	char num[24];
+
+	if (json_is_integer(k)) {
+		snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
+		key = num;
+	}
+	return key ? hb_map_get(&w->ids, key) : NULL;
+}
+
 /* The children in reverse, so that they come off the stack in order. */
 static int push_children(struct walk *w, const struct item *it, size_t depth,
 			 const char *pname, size_t block)
 {
 	const json_t *kids = json_object_get(w->ax[it->node].j, "childIds");
 	size_t i = json_array_size(kids);
-	char num[24];
 
 	while (i-- > 0) {
-		const json_t *k = json_array_get(kids, i);
-		const char *key = json_string_value(k);
-		size_t *idx;
+		size_t *idx = child_index(w, json_array_get(kids, i));
 
-		if (json_is_integer(k)) {
-			snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
-			key = num;
-		}
-		if (!key || !(idx = hb_map_get(&w->ids, key)) || w->seen[*idx])
+		if (!idx || w->seen[*idx])
 			continue;
 		if (push(w, *idx, depth, pname, block, is_document(&w->ax[it->node]) ? it->node : it->doc) < 0)
 			return -1;
@@ -565,18 +572,12 @@ static int repeats(const char *text, const char *pname)
 static int single_child(const struct walk *w, const struct ax *a)
 {
 	const json_t *kids = json_object_get(a->j, "childIds"), *k;
-	char num[24];
 	size_t i, n = 0;
 
 	json_array_foreach(kids, i, k) {
-		const char *key = json_string_value(k);
-		size_t *idx;
+		size_t *idx = child_index(w, k);
 
-		if (json_is_integer(k)) {
-			snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
-			key = num;
-		}
-		if (!key || !(idx = hb_map_get(&w->ids, key)) || in_list(w->ax[*idx].role, dropped_roles))
+		if (!idx || in_list(w->ax[*idx].role, dropped_roles))
 			continue;
 		if (++n > 1)
 			return 0;
@@ -590,21 +591,15 @@ static int single_child(const struct walk *w, const struct ax *a)
 static int text_only(const struct walk *w, const struct ax *a)
 {
 	const json_t *kids = json_object_get(a->j, "childIds"), *k;
-	char num[24];
 	size_t i;
 
 	json_array_foreach(kids, i, k) {
-		const char *key = json_string_value(k);
-		size_t *idx;
+		size_t *idx = child_index(w, k);
+		const struct ax *c;
 
-		if (json_is_integer(k)) {
-			snprintf(num, sizeof num, "%lld", (long long)json_integer_value(k));
-			key = num;
-		}
-		if (!key || !(idx = hb_map_get(&w->ids, key)))
+		if (!idx)
 			continue;
-		const struct ax *c = &w->ax[*idx];
-
+		c = &w->ax[*idx];
 		if (strcmp(c->role, "StaticText") != 0 && strcmp(c->role, "LineBreak") != 0 &&
 		    strcmp(c->role, "InlineTextBox") != 0 && !(in_list(c->role, inline_roles) && !*c->name))
 			return 0;
