@@ -265,7 +265,7 @@ $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $
 $(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input \
 $(BUILD)/tests/itest_browser_devtools $(BUILD)/tests/itest_browser_emulate \
-  $(BUILD)/tests/itest_browser_frames: $(call obj,tests/integration/browser_rig.c)
+  $(BUILD)/tests/itest_browser_frames $(BUILD)/tests/itest_browser_hostile: $(call obj,tests/integration/browser_rig.c)
 # These read the page (or its frames) over a DevTools link of their own.
 $(BUILD)/tests/itest_browser_emulate $(BUILD)/tests/itest_browser_frames: TEST_LDLIBS += $(WS_LIBS) -lm
 $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
