@@ -22,22 +22,6 @@
 
 #define DRAG_STEPS 5
 
-/* One mouse event with the left button held (buttons = 1) or not. */
-static int drag_mouse(struct act *a, const char *type, double x, double y, int held)
-{
-	json_t *res = NULL;
-	int pressing = strcmp(type, "mouseMoved") != 0;
-
-	if (act_tab_call(a, "Input.dispatchMouseEvent",
-			 json_pack("{s:s, s:f, s:f, s:s, s:i, s:i}", "type", type, "x", x, "y", y, "button",
-				   pressing || held ? "left" : "none", "buttons", held ? 1 : 0, "clickCount",
-				   pressing ? 1 : 0),
-			 &res) < 0)
-		return -1;
-	json_decref(res);
-	return 0;
-}
-
 static int intercept_drags(struct act *a, int on)
 {
 	json_t *res = NULL;
@@ -94,21 +78,21 @@ int action_drag(struct act *a)
 	if (act_element_centre(a, from, &fx, &fy) < 0 || intercept_drags(a, 1) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
-	if (drag_mouse(a, "mouseMoved", fx, fy, 0) < 0 || drag_mouse(a, "mousePressed", fx, fy, 1) < 0 ||
-	    drag_mouse(a, "mouseMoved", fx + 4, fy + 4, 1) < 0)
+	if (act_mouse(a, "mouseMoved", fx, fy, 0) < 0 || act_mouse(a, "mousePressed", fx, fy, 1) < 0 ||
+	    act_mouse(a, "mouseMoved", fx + 4, fy + 4, 1) < 0)
 		goto out;
 	/* where the target is once the drag has begun (the page may have
 	 * moved things when it started) */
 	if (act_element_centre(a, to, &tx, &ty) < 0)
 		goto out;
 	for (int i = 1; i <= DRAG_STEPS; i++)
-		if (drag_mouse(a, "mouseMoved", fx + (tx - fx) * i / DRAG_STEPS, fy + (ty - fy) * i / DRAG_STEPS, 1) < 0)
+		if (act_mouse(a, "mouseMoved", fx + (tx - fx) * i / DRAG_STEPS, fy + (ty - fy) * i / DRAG_STEPS, 1) < 0)
 			goto out;
 	if (cdp_find_event(a->conn.cdp, a->tab.session, "Input.dragIntercepted", mark, &drag, &next)) {
 		if (drop_intercepted(a, json_object_get(drag, "data"), tx, ty) < 0)
 			goto out;
 	}
-	if (drag_mouse(a, "mouseReleased", tx, ty, 0) < 0)
+	if (act_mouse(a, "mouseReleased", tx, ty, 0) < 0)
 		goto out;
 	rc = 0;
 out:

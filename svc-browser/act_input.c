@@ -92,14 +92,15 @@ int act_element_centre(struct act *a, long node, double *x, double *y)
 	return act_node_on_tab(a, box, x, y);
 }
 
-static int mouse(struct act *a, const char *type, double x, double y)
+int act_mouse(struct act *a, const char *type, double x, double y, int held)
 {
 	json_t *res = NULL;
+	int pressing = strcmp(type, "mouseMoved") != 0;
 
 	if (act_tab_call(a, "Input.dispatchMouseEvent",
-			 json_pack("{s:s, s:f, s:f, s:s, s:i}", "type", type, "x", x, "y", y, "button",
-				   strcmp(type, "mouseMoved") == 0 ? "none" : "left", "clickCount",
-				   strcmp(type, "mouseMoved") == 0 ? 0 : 1),
+			 json_pack("{s:s, s:f, s:f, s:s, s:i, s:i}", "type", type, "x", x, "y", y, "button",
+				   pressing || held ? "left" : "none", "buttons", held ? 1 : 0, "clickCount",
+				   pressing ? 1 : 0),
 			 &res) < 0)
 		return -1;
 	json_decref(res);
@@ -121,8 +122,8 @@ int action_click(struct act *a)
 	if (act_element_centre(a, node, &x, &y) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
-	if (mouse(a, "mouseMoved", x, y) < 0 || mouse(a, "mousePressed", x, y) < 0 ||
-	    mouse(a, "mouseReleased", x, y) < 0 || act_settle(a, mark) < 0)
+	if (act_mouse(a, "mouseMoved", x, y, 0) < 0 || act_mouse(a, "mousePressed", x, y, 0) < 0 ||
+	    act_mouse(a, "mouseReleased", x, y, 0) < 0 || act_settle(a, mark) < 0)
 		return -1;
 	snprintf(head, sizeof head, "Clicked %s.", json_string_value(json_object_get(a->args, "ref"))
 							   ? json_string_value(json_object_get(a->args, "ref"))
@@ -140,7 +141,7 @@ int action_hover(struct act *a)
 	if (target_node(a, "hover", &node) < 0 || act_element_centre(a, node, &x, &y) < 0)
 		return -1;
 	mark = cdp_event_mark(a->conn.cdp);
-	if (mouse(a, "mouseMoved", x, y) < 0 || act_settle(a, mark) < 0)
+	if (act_mouse(a, "mouseMoved", x, y, 0) < 0 || act_settle(a, mark) < 0)
 		return -1;
 	snprintf(head, sizeof head, "The mouse is over %s.", json_string_value(json_object_get(a->args, "ref"))
 								    ? json_string_value(json_object_get(a->args, "ref"))

@@ -67,6 +67,10 @@ int action_evaluate(struct act *a);
 int action_viewport(struct act *a);
 int action_pdf(struct act *a);
 
+/* One mouse event on the tab at (x, y), type mouseMoved, mousePressed or
+ * mouseReleased, with the left button held down meanwhile (held: a drag)
+ * or not: 0, or -1 after answering (act_input.c). */
+int act_mouse(struct act *a, const char *type, double x, double y, int held);
 /* The middle of the element on the screen (the tab's viewport pixels),
  * scrolled into view first: 0, or -1 after answering (act_input.c). */
 int act_element_centre(struct act *a, long node, double *x, double *y);
