@@ -38,6 +38,9 @@ static const struct hb_param params[HB_PARAM_COUNT] = {
 				     "system's)" },
 	[HB_PARAM_BROWSER_URL] = { "browserUrl", NULL, HB_PARAM_TEXT, "", 0, 0,
 				   "Chrome's remote debugging address (\"\": its DevToolsActivePort is looked for)" },
+	[HB_PARAM_REPLY_STYLE] = { "replyStyle", "HB_REPLY_STYLE", HB_PARAM_TEXT, "simplified-technical-english", 0,
+				   0, "the reply style (simplified-technical-english or default); explainer workers "
+				   "narrate in it" },
 };
 
 const struct hb_param *hb_param(enum hb_param_id id)

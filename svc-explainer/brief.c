@@ -2,7 +2,8 @@
  * brief - the worker's first turn (see brief.h).  The rules are the
  * renderer's own (docs/explainer-folder.md, smil.h, fonts.c): a worker
  * that knows them writes scenes that pass the checks the first time,
- * which saves a model turn per scene.
+ * which saves a model turn per scene.  The narration rules are the
+ * Narration section of the user's reply style (common/reply_style.h).
  */
 #include "brief.h"
 
@@ -37,13 +38,6 @@ static const char format_rules[] =
 	"written for (duration). When the narration is spoken, the scene is stretched or shrunk to "
 	"last the narration plus half a second, and every animation time moves with it, so time "
 	"the animations to the words in proportion.\n\n";
-
-static const char narration_rules[] =
-	"## Narration\n"
-	"Write the narration as short spoken sentences, the way a person explains aloud. Never talk "
-	"about the page, the screen, the slide, the scene or the layout (no \"as you can see\", no "
-	"\"on the left\"): say what the viewer should understand. Do not read lists or numbers "
-	"that only make sense written down.\n\n";
 
 static const char work_rules[] =
 	"## How you work\n"
@@ -86,7 +80,7 @@ char *brief_write(const struct brief_input *in)
 		fprintf(f, "\nUse only these facts; do not add claims the sources do not support.\n\n");
 	}
 	fprintf(f, format_rules, fonts_family_list());
-	fputs(narration_rules, f);
+	fputs(in->narration, f);
 	fprintf(f, work_rules, BRIEF_FEWEST_SCENES, BRIEF_MOST_SCENES, FIT_TOTAL_MIN_S,
 		FIT_TOTAL_MAX_S, in->finish_attempts, in->minutes);
 	if (fclose(f) != 0) {

@@ -3,7 +3,7 @@
  * the call's question, facts and sources, then what it must make and how
  * (the scene format, the SMIL subset and the fonts the renderer accepts,
  * the rule that it reviews the rendered start and end frame of every
- * scene, the narration style) and how its work ends (the finish tool, the
+ * scene, the Narration section of the user's reply style) and how its work ends (the finish tool, the
  * 30-120 s gate).  A revision's worker is also told that its folder holds
  * the video's scenes as they are, to change rather than begin anew.
  */
@@ -20,6 +20,7 @@ struct brief_input {
 	int revision;               /* the folder holds an earlier revision's scenes */
 	double minutes;             /* the worker's time limit */
 	int finish_attempts;        /* how often it may call finish */
+	const char *narration;      /* the reply style's Narration section (reply_style_narration) */
 };
 
 /* The brief (caller frees), or NULL when out of memory. */

@@ -32,6 +32,7 @@
 #include "gemini.h"
 #include "json.h"
 #include "log.h"
+#include "reply_style.h"
 #include "secrets.h"
 #include "service.h"
 #include "settings.h"
@@ -294,15 +295,19 @@ static int answer(struct explain *x, enum worker_end end, const char *werr)
 /* The entry is open: the worker, the answer, and the entry settled. */
 static int with_entry(struct explain *x, const struct explain_args *a, int revising)
 {
-	char err[1024] = "", setting[64];
+	char err[1024] = "", setting[64], style_value[64];
 	struct brief_input bi = { 0 };
+	enum reply_style style;
 	enum worker_end end = WORKER_FAILED;
 	char *brief = NULL;
 	int rc;
 
 	if (make_workdir(x, err, sizeof err) < 0 ||
 	    hb_settings_param_number(&x->paths, HB_PARAM_EXPLAINER_WORKER_MINUTES, &x->minutes, err, sizeof err) < 0 ||
-	    hb_settings_param_string(&x->paths, HB_PARAM_EXPLAINER_VOICE, setting, sizeof setting, err, sizeof err) < 0) {
+	    hb_settings_param_string(&x->paths, HB_PARAM_EXPLAINER_VOICE, setting, sizeof setting, err, sizeof err) < 0 ||
+	    hb_settings_param_string(&x->paths, HB_PARAM_REPLY_STYLE, style_value, sizeof style_value, err,
+				     sizeof err) < 0 ||
+	    reply_style_parse(style_value, &style, err, sizeof err) < 0) {
 		explain_publish_end(x, err);
 		return hb_call_fail(x->call, err);
 	}
@@ -315,6 +320,7 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	bi.revision = revising;
 	bi.minutes = x->minutes;
 	bi.finish_attempts = EXPLAIN_FINISH_ATTEMPTS;
+	bi.narration = reply_style_narration(style);
 	if (!(brief = brief_write(&bi))) {
 		explain_publish_end(x, "out of memory");
 		return hb_call_fail(x->call, "out of memory");

@@ -103,15 +103,24 @@ check "the worker's thread is not linked to the session (only the main thread is
 	'[ "$(sqlite3 "$HB_HOME/data/appdata.db" "SELECT count(*) FROM codex_session_links WHERE session_id = '"'"'$session'"'"'" 2>/dev/null || echo x)" = 1 ]'
 check "nothing of the worker stays in its Codex home's history (no rollout, no thread)" \
 	'[ "$(codex_worker_traces)" = 0 ]'
+check "the worker narrated in the reply style's Narration section (Simplified Technical English, the initial choice)" \
+	'grep -q "## Narration (reply style: Simplified Technical English)" "$tmp/worker-full.jsonl"'
 check "the source is kept beside the video" '[ -f "$(dirname "$video")/source/script.json" ] && [ -f "$(dirname "$video")/source/01-intro.svg" ]'
 
 sum1=$(sha256sum "$video" | cut -d' ' -f1)
+# The person picks Default in Settings > Agents > Reply style: the next worker reads it.
+node -e 'const fs = require("fs"), f = process.argv[1];
+	const s = fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : {};
+	s.replyStyle = "default";
+	fs.writeFileSync(f, JSON.stringify(s), { mode: 0o600 });' "$HB_HOME/config/settings.json"
 worker_mock revise revise
 main second "{\"question\":\"How does marmalade set? Say it warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\"}"
 check "revision: the turn completed" '[ "$(cat $tmp/second/rc)" = 0 ]'
 check "revision: the worker found the saved scenes and saw its answers" 'player_ok revise'
 player_failures revise
 check "revision: the same path, revision 1" '[ "$(answer videoPath second)" = "$video" ] && [ "$(answer revision second)" = 1 ]'
+check "revision: the new worker got the style chosen since (Default)" \
+	'grep -q "## Narration (reply style: Default)" "$tmp/worker-revise.jsonl" && ! grep -q "reply style: Simplified" "$tmp/worker-revise.jsonl"'
 check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" != "$sum1" ]'
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "../../svc-explainer/brief.h"
+#include "params.h"
+#include "reply_style.h"
 #include "../../renderer/fonts.h"
 #include "../../svc-explainer/worker.h"
 #include "../../svc-explainer/worker_tools.h"
@@ -151,7 +153,8 @@ static void test_arguments_checked(void **state)
 static void test_brief(void **state)
 {
 	static const char *const sources[] = { "https://example.org/a", "The Book of Jam" };
-	struct brief_input in = { "How does marmalade set?", "Pectin sets it.", sources, 2, 0, 15, 6 };
+	struct brief_input in = { "How does marmalade set?", "Pectin sets it.", sources, 2, 0, 15, 6,
+				  reply_style_narration(REPLY_STYLE_STE) };
 	char *b = brief_write(&in);
 
 	(void)state;
@@ -164,6 +167,8 @@ static void test_brief(void **state)
 	assert_non_null(strstr(b, "start AND end frame of EVERY scene")); /* the review rule */
 	assert_non_null(strstr(b, "short spoken sentences"));       /* the narration style */
 	assert_non_null(strstr(b, "Never talk about the page, the screen"));
+	assert_non_null(strstr(b, "## Narration (reply style: Simplified Technical English)"));
+	assert_non_null(strstr(b, "at most 20 words in a sentence"));
 	assert_non_null(strstr(b, "30 to 120 seconds"));
 	assert_non_null(strstr(b, "6 finish attempts and 15 minutes"));
 	assert_null(strstr(b, "REVISION"));
@@ -174,6 +179,34 @@ static void test_brief(void **state)
 	assert_non_null(strstr(b, "REVISION"));
 	assert_null(strstr(b, "## The sources"));
 	free(b);
+	in.narration = reply_style_narration(REPLY_STYLE_DEFAULT); /* the style's own section, not STE's */
+	b = brief_write(&in);
+	assert_non_null(strstr(b, "## Narration (reply style: Default)\nWrite the narration as short spoken"));
+	assert_non_null(strstr(b, "Never talk about the page, the screen"));
+	assert_null(strstr(b, "Simplified Technical English"));
+	free(b);
+}
+
+/* The setting's values, as the desktop writes them or as a person types
+ * them; anything else is refused with the choices. */
+static void test_reply_style(void **state)
+{
+	enum reply_style s = REPLY_STYLE_DEFAULT;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(reply_style_parse("simplified-technical-english", &s, err, sizeof err), 0);
+	assert_int_equal(s, REPLY_STYLE_STE);
+	assert_int_equal(reply_style_parse("Default", &s, err, sizeof err), 0);
+	assert_int_equal(s, REPLY_STYLE_DEFAULT);
+	assert_int_equal(reply_style_parse("Simplified Technical English", &s, err, sizeof err), 0);
+	assert_int_equal(s, REPLY_STYLE_STE);
+	assert_string_equal(reply_style_name(s), "Simplified Technical English");
+	assert_int_equal(reply_style_parse("pirate", &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "\"pirate\" (setting replyStyle)"));
+	assert_non_null(strstr(err, "\"simplified-technical-english\" or \"default\""));
+	assert_int_equal(reply_style_parse("", &s, err, sizeof err), -1);
+	assert_string_equal(hb_param(HB_PARAM_REPLY_STYLE)->dflt, "simplified-technical-english");
 }
 
 int main(void)
@@ -183,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_claude_form),
 		cmocka_unit_test_setup_teardown(test_arguments_checked, make_dir, remove_dir),
 		cmocka_unit_test(test_brief),
+		cmocka_unit_test(test_reply_style),
 	};
 	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }
