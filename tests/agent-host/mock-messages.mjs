@@ -52,6 +52,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import { withRefs } from '../browser/step-refs.mjs';
+import { lookProblem } from '../explainer/png-look.mjs';
 
 const args = process.argv.slice(2);
 function opt(name) {
@@ -168,16 +169,25 @@ function resultText(r) {
   return typeof r.content === 'string' ? r.content : textOf(r.content);
 }
 
-function resultHasPng(r) {
-  return Array.isArray(r.content) && r.content.some((b) => b && b.type === 'image' && b.source &&
-    b.source.media_type === 'image/png' &&
-    Buffer.from(b.source.data ?? '', 'base64').subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')));
+// The first PNG image block of a tool result, as bytes, or null.
+function resultPng(r) {
+  for (const b of Array.isArray(r.content) ? r.content : []) {
+    if (!b || b.type !== 'image' || !b.source || b.source.media_type !== 'image/png') continue;
+    const bytes = Buffer.from(b.source.data ?? '', 'base64');
+    if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return bytes;
+  }
+  return null;
 }
 
 function stepProblem(expect, r) {
   if (!expect) return null;
   const text = resultText(r);
-  if (expect.image && !resultHasPng(r)) return 'no PNG image came back';
+  if (expect.image && !resultPng(r)) return 'no PNG image came back';
+  if (expect.look) {
+    const png = resultPng(r);
+    const why = png ? lookProblem(png, expect.look) : 'no PNG image came back';
+    if (why) return `the image is not what the scene draws: ${why}`;
+  }
   if (expect.contains && !text.includes(expect.contains))
     return `the result lacks ${JSON.stringify(expect.contains)}: ${JSON.stringify(text.slice(0, 300))}`;
   if (expect.notContains && text.includes(expect.notContains))

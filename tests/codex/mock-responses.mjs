@@ -19,6 +19,7 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { withRefs } from "../browser/step-refs.mjs";
+import { lookProblem } from "../explainer/png-look.mjs";
 
 const { values: opt } = parseArgs({
   options: {
@@ -356,18 +357,26 @@ function stepOutputs(input) {
   return outs;
 }
 
-function hasPngImage(raw) {
+// The first PNG image of a tool output (an input_image data URL), or null.
+function pngImage(raw) {
   const items = Array.isArray(raw) ? raw : Array.isArray(raw?.content) ? raw.content : [];
-  return items.some((c) => {
+  for (const c of items) {
     const m = /^data:image\/png;base64,(.*)$/.exec(c?.image_url || "");
-    return c?.type === "input_image" && m && Buffer.from(m[1], "base64").subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex"));
-  });
+    const bytes = c?.type === "input_image" && m ? Buffer.from(m[1], "base64") : null;
+    if (bytes && bytes.subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex"))) return bytes;
+  }
+  return null;
 }
 
 // Why output out does not meet expect, or null.
 function stepProblem(expect, out) {
   if (!expect) return null;
-  if (expect.image && !hasPngImage(out.raw)) return "no PNG image came back";
+  if (expect.image && !pngImage(out.raw)) return "no PNG image came back";
+  if (expect.look) {
+    const png = pngImage(out.raw);
+    const why = png ? lookProblem(png, expect.look) : "no PNG image came back";
+    if (why) return `the image is not what the scene draws: ${why}`;
+  }
   if (expect.contains && !(out.text ?? "").includes(expect.contains))
     return `the output lacks ${JSON.stringify(expect.contains)}: ${JSON.stringify((out.text ?? "").slice(0, 300))}`;
   if (expect.notContains && (out.text ?? "").includes(expect.notContains))

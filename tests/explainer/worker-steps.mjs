@@ -60,8 +60,13 @@ if (opt.variant === "full") {
   steps = [
     write("01-intro.svg", "Marmalade", "#203040", 700),
     write("02-set.svg", "Pectin sets it", "#304020", 700),
-    call("preview_scene", { name: "01-intro.svg", at: "start" }, { image: true }),
-    call("preview_scene", { name: "01-intro.svg", at: "end" }, { image: true }),
+    // What the model sees: at the start the dot is on the left, at the end on the right.
+    call("preview_scene", { name: "01-intro.svg", at: "start" }, { image: true, look: [
+      { x: 300 / 1920, y: 0.5, colour: "#f0c040", what: "the dot at its start" },
+      { x: 1620 / 1920, y: 0.5, colour: "#203040", what: "the background where the dot ends" }] }),
+    call("preview_scene", { name: "01-intro.svg", at: "end" }, { image: true, look: [
+      { x: 1620 / 1920, y: 0.5, colour: "#f0c040", what: "the dot at its end" },
+      { x: 300 / 1920, y: 0.5, colour: "#203040", what: "the background where the dot began" }] }),
     call("finish", {}, { contains: "02-set.svg", notContains: "Saved" }),
     call("contact_sheet", {}, { image: true }),
     call("finish", {}, { contains: "it must last 30 to 120 s" }),
