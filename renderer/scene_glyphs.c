@@ -83,7 +83,7 @@ static void remember(struct seen *s, unsigned c, int line)
 	s->line[s->n++] = line;
 }
 
-/* The UTF-8 text of one node (libxml2 has checked it), line by line. */
+/* The UTF-8 text of one node (libxml2 has checked it) beginning on LINE. */
 static void read_text(struct seen *s, const xmlChar *t, int line)
 {
 	while (*t) {
@@ -91,11 +91,32 @@ static void read_text(struct seen *s, const xmlChar *t, int line)
 		int len = FcUtf8ToUcs4(t, &c, 4);
 		if (len <= 0)
 			return;
-		if (c == '\n' && line > 0)
-			line++;
+		line += c == '\n' && line > 0;
 		remember(s, c, line);
 		t += len;
 	}
+}
+
+static int line_of(xmlNode *n)
+{
+	long line = xmlGetLineNo(n);
+
+	return line > 0 && line <= 0x7fffffff ? (int)line : 0;
+}
+
+/* The line a text node begins on.  libxml2 gives a text node the line the
+ * parser was on when it made the node, after the text's first piece (all
+ * of it, or up to the first character reference); so it is the node's
+ * line less its newlines, but no earlier than its element's. */
+static int text_start_line(xmlNode *text, int element_line)
+{
+	int line = line_of(text);
+
+	if (line == 0)
+		return element_line;
+	for (const xmlChar *c = text->content; *c; c++)
+		line -= *c == '\n';
+	return line < element_line ? element_line : line;
 }
 
 static void collect(struct seen *s, xmlNode *n, int in_text)
@@ -105,8 +126,7 @@ static void collect(struct seen *s, xmlNode *n, int in_text)
 			if (!is_undrawn(n))
 				collect(s, n->children, in_text || is_text_element(n));
 		} else if (in_text && (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content) {
-			long line = xmlGetLineNo(n);
-			read_text(s, n->content, line > 0 && line <= 0x7fffffff ? (int)line : 0);
+			read_text(s, n->content, text_start_line(n, n->parent ? line_of(n->parent) : 0));
 		}
 	}
 }

@@ -263,8 +263,9 @@ static void test_boxes_fail_the_comparison(void **state)
 	}
 }
 
-/* check: the private-use character, once per scene at the line it first
- * appears on; the undrawn <title> is not read. */
+/* check: each private-use character once per scene, at the line it first
+ * appears on (also inside a text that spans lines); the undrawn <title>
+ * is not read. */
 static void test_check_names_uncovered_characters(void **state)
 {
 	char cmd[1024], out[4096] = "";
@@ -278,6 +279,8 @@ static void test_check_names_uncovered_characters(void **state)
 	out[n] = '\0';
 	assert_int_not_equal(pclose(f), 0);
 	if (strcmp(out, "map.svg:4: U+E000 (\xee\x80\x80) is in no installed font; it would be drawn as an empty box: "
+			"write another character, or draw it with shapes\n"
+			"map.svg:8: U+E001 (\xee\x80\x81) is in no installed font; it would be drawn as an empty box: "
 			"write another character, or draw it with shapes\n") != 0)
 		fail_msg("check said: %s", out);
 }
@@ -303,13 +306,15 @@ static void test_load_apart(void **state)
 	(void)state;
 	assert_non_null(s);
 	assert_int_equal(p.n, 0);
-	assert_int_equal(missing.n, 1);
+	assert_int_equal(missing.n, 2);
 	assert_int_equal(missing.v[0].line, 4);
 	assert_non_null(strstr(missing.v[0].text, "U+E000"));
+	assert_int_equal(missing.v[1].line, 8);
+	assert_non_null(strstr(missing.v[1].text, "U+E001"));
 	scene_free(s);
 	problems_free(&missing);
 	assert_null(scene_load(UNCOVERED_DIR "/map.svg", "map.svg", &p));
-	assert_int_equal(p.n, 1);
+	assert_int_equal(p.n, 2);
 	problems_free(&p);
 }
 
