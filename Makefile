@@ -34,11 +34,16 @@ libs_of        = $(shell pkg-config --libs $(1) 2>/dev/null) -lpthread
 # chromium: the real browser svc-browser's tests drive (headless, over the
 # DevTools protocol; tests/harness/chromium.c).  Without recommends, so no
 # chromium-sandbox: the tests run it with --no-sandbox.
+# The fonts the explainer renderer refuses to start without (renderer/fonts.c):
+# DejaVu for Latin, Greek and Cyrillic, Noto for the other scripts and emoji.
+# `make install` installs them too, unless it is staged into a DESTDIR.
+EXPLAINER_FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk \
+                           fonts-noto-color-emoji
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
                 libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
-                libavutil-dev libswscale-dev ffmpeg fonts-dejavu-core fonts-dejavu-extra \
+                libavutil-dev libswscale-dev ffmpeg $(EXPLAINER_FONT_PACKAGES) \
                 libwslay-dev libssl-dev openssl chromium
 
 OPT      ?= -O2
@@ -389,6 +394,7 @@ bench:
 AGENT_HOST_DIR := $(DESTDIR)$(PREFIX)/libexec/hbcode/agent-host
 
 install: all
+	@[ -n "$(DESTDIR)" ] || sh deploy/deps.sh $(EXPLAINER_FONT_PACKAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/hbcode $(AGENT_HOST_DIR) \
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd

@@ -128,6 +128,11 @@ static int cmd_check(const struct cli_options *o)
 		return usage("check takes DIR only");
 	if (open_folder(o->args[0], &e) < 0)
 		return 1;
+	/* The scenes' characters are checked against the fonts. */
+	if (setup_fonts() < 0) {
+		explainer_free(&e);
+		return 1;
+	}
 	scenes = scenes_load(&e, &p);
 	problems_print(&p, stderr);
 	if (scenes)
@@ -141,6 +146,7 @@ static int cmd_check(const struct cli_options *o)
 
 static int cmd_preview(const struct cli_options *o)
 {
+	struct problems missing = { 0 };
 	struct explainer e;
 	char err[1024];
 	int rc;
@@ -149,9 +155,15 @@ static int cmd_preview(const struct cli_options *o)
 		return usage("preview takes DIR SCENE --at start|end|SECONDS -o FILE.png");
 	if (open_folder(o->args[0], &e) < 0)
 		return 1;
-	rc = setup_fonts() < 0 ? 1 : preview_write(&e, o->args[1], o->at, o->out, err, sizeof err) < 0 ? 1 : 0;
+	rc = setup_fonts() < 0 ? 1 : preview_write(&e, o->args[1], o->at, o->out, &missing, err, sizeof err) < 0;
 	if (rc)
 		fprintf(stderr, "%s\n", err);
+	/* The frame is written, boxes and all; check and render refuse it. */
+	else if (missing.n > 0)
+		fprintf(stderr, "hb-explainer: warning: the frame is written, but check and render refuse these "
+			"characters:\n");
+	problems_print(&missing, stderr);
+	problems_free(&missing);
 	explainer_free(&e);
 	return rc;
 }

@@ -1,15 +1,17 @@
 /*
- * fonts - the private fontconfig configuration and the family checks of
- * fonts.h.
+ * fonts - the private fontconfig configuration, the family checks and the
+ * coverage question of fonts.h.
  *
  * The configuration is built from memory rather than from /etc/fonts so
  * that a video looks the same on every machine: it sees only the DejaVu
- * directory, and whatever family a pattern asks for, sans-serif is appended
- * last, so a family fontconfig cannot find ends on DejaVu Sans instead of
- * on whichever face scores best.  That is also how text without a
- * font-family is drawn: librsvg's initial value is "Times New Roman",
- * which is not installed, so it falls through to sans-serif = DejaVu Sans.
- * Scenes may name only the families below (scene checks refuse others).
+ * and Noto directories, and whatever family a pattern asks for, sans-serif
+ * (DejaVu Sans) and then the Noto fallback chain are appended, so a family
+ * fontconfig cannot find ends on DejaVu Sans instead of on whichever face
+ * scores best, and a character DejaVu lacks ends on the Noto face of its
+ * script.  That is also how text without a font-family is drawn: librsvg's
+ * initial value is "Times New Roman", which is not installed, so it falls
+ * through to sans-serif = DejaVu Sans.  Scenes may name only the families
+ * below (scene checks refuse others).
  */
 #include "fonts.h"
 
@@ -19,7 +21,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define FONTS_DIR "/usr/share/fonts/truetype/dejavu"
+#define DEJAVU_DIR "/usr/share/fonts/truetype/dejavu"
+#define NOTO_DIR "/usr/share/fonts/truetype/noto"
+#define NOTO_CJK_DIR "/usr/share/fonts/opentype/noto"
+#define FONT_DIRS DEJAVU_DIR ", " NOTO_DIR " and " NOTO_CJK_DIR
 #define DEFAULT_FAMILY "DejaVu Sans"
 /* librsvg's initial font-family: what text with no font-family asks for. */
 #define RSVG_INITIAL_FAMILY "Times New Roman"
@@ -29,29 +34,93 @@ struct family {
 	const char *package; /* the Debian package that installs it */
 };
 
+/* The families a scene may name, each checked at start-up.  The Noto ones
+ * are also the fallback chain below. */
 static const struct family families[] = {
 	{ "DejaVu Sans", "fonts-dejavu-core" },
 	{ "DejaVu Sans Mono", "fonts-dejavu-core" },
 	{ "DejaVu Serif", "fonts-dejavu-core" },
 	{ "DejaVu Sans Condensed", "fonts-dejavu-extra" },
 	{ "DejaVu Serif Condensed", "fonts-dejavu-extra" },
+	{ "Noto Sans CJK SC", "fonts-noto-cjk" },
+	{ "Noto Sans CJK TC", "fonts-noto-cjk" },
+	{ "Noto Sans CJK HK", "fonts-noto-cjk" },
+	{ "Noto Sans CJK JP", "fonts-noto-cjk" },
+	{ "Noto Sans CJK KR", "fonts-noto-cjk" },
+	{ "Noto Serif CJK SC", "fonts-noto-cjk" },
+	{ "Noto Serif CJK JP", "fonts-noto-cjk" },
+	{ "Noto Serif CJK KR", "fonts-noto-cjk" },
+	{ "Noto Sans Arabic", "fonts-noto-core" },
+	{ "Noto Naskh Arabic", "fonts-noto-core" },
+	{ "Noto Sans Hebrew", "fonts-noto-core" },
+	{ "Noto Serif Hebrew", "fonts-noto-core" },
+	{ "Noto Sans Devanagari", "fonts-noto-core" },
+	{ "Noto Serif Devanagari", "fonts-noto-core" },
+	{ "Noto Sans Thai", "fonts-noto-core" },
+	{ "Noto Serif Thai", "fonts-noto-core" },
+	{ "Noto Sans", "fonts-noto-core" },
+	{ "Noto Serif", "fonts-noto-core" },
+	{ "Noto Color Emoji", "fonts-noto-color-emoji" },
 };
 
 static const char *const generics[] = { "sans-serif", "serif", "monospace" };
 
+/* Which CJK face draws Han characters (and kana, Hangul) for a language:
+ * the regions write some of the same characters differently. */
+#define LANG_FACE(lang, face)                                                                          \
+	"  <match target=\"pattern\"><test name=\"lang\" compare=\"contains\"><string>" lang "</string>"   \
+	"</test><edit name=\"family\" mode=\"append_last\" binding=\"strong\"><string>" face "</string>" \
+	"</edit></match>\n"
+
 /* The caches are the ones every fontconfig program on Debian uses: the
  * system's (written by fc-cache when the fonts are installed), then the
- * user's; without one, fontconfig rescans the folder and complains on
- * stderr that it cannot write a cache. */
+ * user's; without one, fontconfig rescans the folders (100 MB of fonts)
+ * and complains on stderr that it cannot write a cache.
+ *
+ * Every family a pattern asks for is followed by sans-serif = DejaVu Sans
+ * (strong, so a language never outranks it: Latin, Greek and Cyrillic stay
+ * in DejaVu whatever xml:lang says), then by the CJK face of the text's
+ * language, then by the fallback chain: colour emoji first (before the
+ * monochrome symbol faces that share code points with it), Simplified
+ * Chinese for Han without a language, the sans face of each major script,
+ * and Noto Sans for the Latin DejaVu lacks.  Pango draws each character in
+ * the first font of that order that has it; fonts outside the chain are
+ * reached by coverage alone. */
 static const char config_xml[] =
 	"<?xml version=\"1.0\"?>\n"
 	"<!DOCTYPE fontconfig SYSTEM \"urn:fontconfig:fonts.dtd\">\n"
 	"<fontconfig>\n"
-	"  <dir>" FONTS_DIR "</dir>\n"
+	"  <dir>" DEJAVU_DIR "</dir>\n"
+	"  <dir>" NOTO_DIR "</dir>\n"
+	"  <dir>" NOTO_CJK_DIR "</dir>\n"
 	"  <cachedir>/var/cache/fontconfig</cachedir>\n"
 	"  <cachedir prefix=\"xdg\">fontconfig</cachedir>\n"
 	"  <match target=\"pattern\">\n"
-	"    <edit name=\"family\" mode=\"append_last\"><string>sans-serif</string></edit>\n"
+	"    <edit name=\"family\" mode=\"append_last\" binding=\"strong\"><string>sans-serif</string></edit>\n"
+	"  </match>\n"
+	LANG_FACE("ja", "Noto Sans CJK JP")
+	LANG_FACE("ko", "Noto Sans CJK KR")
+	LANG_FACE("zh-tw", "Noto Sans CJK TC")
+	LANG_FACE("zh-hk", "Noto Sans CJK HK")
+	LANG_FACE("zh-mo", "Noto Sans CJK HK")
+	"  <match target=\"pattern\">\n"
+	"    <edit name=\"family\" mode=\"append_last\" binding=\"strong\">"
+	"<string>Noto Color Emoji</string><string>Noto Sans CJK SC</string>"
+	"<string>Noto Sans Arabic</string><string>Noto Sans Hebrew</string>"
+	"<string>Noto Sans Devanagari</string><string>Noto Sans Thai</string>"
+	"<string>Noto Sans</string></edit>\n"
+	"  </match>\n"
+	/* Noto Color Emoji is one bitmap strike (109 px); without this rule
+	 * (the system's 10-scale-bitmap-fonts.conf) its glyphs keep that size
+	 * whatever the font-size. */
+	"  <match target=\"font\"><test name=\"outline\"><bool>false</bool></test>\n"
+	"    <edit name=\"pixelsizefixupfactor\" mode=\"assign\"><divide><name target=\"pattern\">pixelsize"
+	"</name><name target=\"font\">pixelsize</name></divide></edit>\n"
+	"    <edit name=\"matrix\" mode=\"assign\"><times><name>matrix</name><matrix><name>"
+	"pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name>"
+	"</matrix></times></edit>\n"
+	"    <edit name=\"size\" mode=\"assign\"><divide><name>size</name><name>pixelsizefixupfactor</name>"
+	"</divide></edit>\n"
 	"  </match>\n"
 	"  <alias binding=\"same\"><family>sans-serif</family>"
 	"<prefer><family>DejaVu Sans</family></prefer></alias>\n"
@@ -64,7 +133,11 @@ static const char config_xml[] =
 const char *fonts_family_list(void)
 {
 	return "DejaVu Sans, DejaVu Sans Mono, DejaVu Serif, DejaVu Sans Condensed, "
-	       "DejaVu Serif Condensed, sans-serif, serif, monospace";
+	       "DejaVu Serif Condensed, Noto Sans CJK SC, Noto Sans CJK TC, Noto Sans CJK HK, "
+	       "Noto Sans CJK JP, Noto Sans CJK KR, Noto Serif CJK SC, Noto Serif CJK JP, Noto Serif CJK KR, "
+	       "Noto Sans Arabic, Noto Naskh Arabic, Noto Sans Hebrew, Noto Serif Hebrew, Noto Sans Devanagari, "
+	       "Noto Serif Devanagari, Noto Sans Thai, Noto Serif Thai, Noto Sans, Noto Serif, Noto Color Emoji, "
+	       "sans-serif, serif, monospace";
 }
 
 /* The font fontconfig picks for FAMILY under config c; NULL when none.
@@ -116,7 +189,7 @@ static int check_families(FcConfig *c, char *err, size_t errlen)
 			FcPatternDestroy(m);
 		if (!ok) {
 			snprintf(err, errlen, "the font family \"%s\" is not installed in %s; install the Debian "
-				 "package %s (`make deps` does)", families[i].name, FONTS_DIR,
+				 "package %s (`make deps` does)", families[i].name, FONT_DIRS,
 				 families[i].package);
 			return -1;
 		}
@@ -146,7 +219,7 @@ int fonts_setup(char *err, size_t errlen)
 		goto fail;
 	}
 	if (!FcConfigBuildFonts(c)) {
-		snprintf(err, errlen, "fontconfig could not read the fonts in %s", FONTS_DIR);
+		snprintf(err, errlen, "fontconfig could not read the fonts in %s", FONT_DIRS);
 		goto fail;
 	}
 	if (check_families(c, err, errlen) < 0)
@@ -160,6 +233,26 @@ int fonts_setup(char *err, size_t errlen)
 fail:
 	FcConfigDestroy(c);
 	return -1;
+}
+
+FcCharSet *fonts_missing(const FcCharSet *want)
+{
+	FcFontSet *fonts = FcConfigGetFonts(NULL, FcSetSystem);
+	FcCharSet *left = FcCharSetCopy((FcCharSet *)want);
+
+	/* The DejaVu folder comes first, so text in the scripts it covers
+	 * stops after a font or two; only a character no font has goes
+	 * through them all. */
+	for (int i = 0; left && fonts && i < fonts->nfont && FcCharSetCount(left) > 0; i++) {
+		FcCharSet *has, *rest;
+		if (FcPatternGetCharSet(fonts->fonts[i], FC_CHARSET, 0, &has) != FcResultMatch ||
+		    FcCharSetIntersectCount(left, has) == 0)
+			continue;
+		rest = FcCharSetSubtract(left, has);
+		FcCharSetDestroy(left);
+		left = rest;
+	}
+	return left;
 }
 
 static int family_known(const char *name)

@@ -85,11 +85,13 @@ static int emit_png(cairo_surface_t *surface, const struct png_sink *sink, char 
 	return rc;
 }
 
-/* Loads one scene, with its problems as one error. */
-static struct scene *load_one(const struct explainer_scene *es, char *err, size_t errlen)
+/* Loads one scene, with its problems as one error; the characters no font
+ * has go to missing when it is not NULL, and are problems when it is. */
+static struct scene *load_one(const struct explainer_scene *es, struct problems *missing, char *err,
+			      size_t errlen)
 {
 	struct problems p = { 0 };
-	struct scene *s = scene_load(es->svg_path, es->svg, &p);
+	struct scene *s = scene_load_apart(es->svg_path, es->svg, &p, missing ? missing : &p);
 
 	if (!s) {
 		problems_first(&p, err, errlen);
@@ -103,7 +105,7 @@ static struct scene *load_one(const struct explainer_scene *es, char *err, size_
 }
 
 static int preview_to(const struct explainer *e, const char *scene, const char *at, const struct png_sink *sink,
-		      char *err, size_t errlen)
+		      struct problems *missing, char *err, size_t errlen)
 {
 	const struct explainer_scene *es = explainer_find_scene(e, scene);
 	struct framer *f = NULL;
@@ -116,7 +118,7 @@ static int preview_to(const struct explainer *e, const char *scene, const char *
 			 e->n);
 		return -1;
 	}
-	if (preview_time(es, at, &t, err, errlen) < 0 || !(s = load_one(es, err, errlen)) ||
+	if (preview_time(es, at, &t, err, errlen) < 0 || !(s = load_one(es, missing, err, errlen)) ||
 	    !(f = framer_new(err, errlen)))
 		goto out;
 	if (draw_at(s, f, explainer_scene_time(es, t), err, errlen) == 0)
@@ -127,20 +129,20 @@ out:
 	return rc;
 }
 
-int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
-		  size_t errlen)
+int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target,
+		  struct problems *missing, char *err, size_t errlen)
 {
 	struct png_sink sink = { target, NULL, NULL };
 
-	return preview_to(e, scene, at, &sink, err, errlen);
+	return preview_to(e, scene, at, &sink, missing, err, errlen);
 }
 
 int preview_png(const struct explainer *e, const char *scene, const char *at, unsigned char **png, size_t *len,
-		char *err, size_t errlen)
+		struct problems *missing, char *err, size_t errlen)
 {
 	struct png_sink sink = { NULL, png, len };
 
-	return preview_to(e, scene, at, &sink, err, errlen);
+	return preview_to(e, scene, at, &sink, missing, err, errlen);
 }
 
 static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double x, double y)
@@ -162,7 +164,7 @@ static int sheet_cell(cairo_t *cr, struct framer *f, const struct explainer_scen
 {
 	double x = (double)(i % per_row) * SHEET_CELL_W;
 	double y = SHEET_GAP + (double)(i / per_row) * SHEET_CELL_H;
-	struct scene *s = load_one(es, err, errlen);
+	struct scene *s = load_one(es, NULL, err, errlen);
 
 	if (!s)
 		return -1;

@@ -176,6 +176,11 @@ static int scene_split_layers(struct scene *s);
 
 struct scene *scene_load(const char *path, const char *name, struct problems *p)
 {
+	return scene_load_apart(path, name, p, p);
+}
+
+struct scene *scene_load_apart(const char *path, const char *name, struct problems *p, struct problems *missing)
+{
 	size_t before = p->n, len = 0;
 	struct scene *s;
 	struct smil *smil;
@@ -195,6 +200,7 @@ struct scene *scene_load(const char *path, const char *name, struct problems *p)
 		return NULL;
 	scene_check_document(doc, name, p);
 	scene_check_limits(doc, name, p);
+	scene_check_glyphs(doc, name, missing);
 	/* A DOCTYPE without declarations is harmless but means nothing to
 	 * librsvg; it is dropped so the text it gets is plain SVG. */
 	if ((dtd = xmlGetIntSubset(doc))) {

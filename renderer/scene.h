@@ -17,6 +17,9 @@
  *   - every font-family (attribute, style attribute, <style> sheet) names
  *     only the families of fonts.h, and the font shorthand is refused;
  *     text without a font-family is drawn in DejaVu Sans (fonts.c);
+ *   - every character of the drawn text is in an installed font (fonts.h:
+ *     fontconfig would draw an empty box), reported once per character;
+ *     fonts_setup must have run;
  *   - no CSS animation (@keyframes, animation*, transition*);
  *   - the animation subset of smil.h (smil_build runs after these checks,
  *     also when they found problems, so all are listed at once).
@@ -44,6 +47,11 @@ struct scene;
 
 /* Loads PATH, named NAME in problems.  NULL with every problem appended. */
 struct scene *scene_load(const char *path, const char *name, struct problems *p);
+/* The same, with the characters no installed font has (scene_check.h)
+ * appended to missing instead: they do not stop the load when missing is
+ * not p, so a preview draws the frame, boxes and all, and says which.
+ * scene_load(path, name, p) is scene_load_apart(path, name, p, p). */
+struct scene *scene_load_apart(const char *path, const char *name, struct problems *p, struct problems *missing);
 /* The document at scene time t (seconds from the scene's start) as SVG
  * text.  *svg belongs to the scene and stays valid until the next call or
  * scene_free.  0, or -1 with err (t negative or not a number, out of

@@ -1,7 +1,8 @@
 /*
  * scene_check - the checks scene_load runs on a parsed scene (scene.h has
  * the list): the document walk (scene_check.c) and the CSS reader
- * (scene_css.c), which share scene_refs.h.  Every check appends its problems with the
+ * (scene_css.c), which share scene_refs.h, and the font coverage of the
+ * text (scene_glyphs.c).  Every check appends its problems with the
  * file's name and a line, and never stops the others.
  */
 #ifndef EXPLAINER_SCENE_CHECK_H
@@ -14,6 +15,11 @@
 
 /* Everything but the parser's own refusals and the animation subset. */
 void scene_check_document(xmlDocPtr doc, const char *file, struct problems *p);
+
+/* Every character of the drawn text that no installed font has, once per
+ * character with the line it first appears on (scene_glyphs.c; at most 16
+ * named).  fonts_setup must have run. */
+void scene_check_glyphs(xmlDocPtr doc, const char *file, struct problems *p);
 
 /* The declarations of a style="..." attribute, all reported at LINE. */
 void scene_css_declarations(const char *css, const char *file, int line, struct problems *p);

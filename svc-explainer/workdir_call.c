@@ -115,12 +115,18 @@ void workdir_end(struct workdir_call *c)
 
 size_t workdir_scene_problems(const struct workdir_call *c, size_t i, struct problems *p)
 {
+	return workdir_scene_problems_apart(c, i, p, p);
+}
+
+size_t workdir_scene_problems_apart(const struct workdir_call *c, size_t i, struct problems *p,
+				    struct problems *missing)
+{
 	const char *name = c->script.v[i].svg;
 	size_t before = p->n;
 	char path[HB_PATH_MAX];
 
 	if (script_check_scene(c->dir, &c->script, i, p) && hb_path_join(path, sizeof path, c->dir, name) == 0)
-		scene_free(scene_load(path, name, p));
+		scene_free(scene_load_apart(path, name, p, missing));
 	return p->n - before;
 }
 

@@ -30,6 +30,10 @@ void workdir_end(struct workdir_call *c);
 /* Scene i's problems appended to p: the script's rules for it and, when its
  * file is there, everything scene_load finds.  Their number. */
 size_t workdir_scene_problems(const struct workdir_call *c, size_t i, struct problems *p);
+/* The same with the characters no installed font has appended to missing
+ * instead (scene_load_apart); the number appended to p. */
+size_t workdir_scene_problems_apart(const struct workdir_call *c, size_t i, struct problems *p,
+				    struct problems *missing);
 /* "there is no scene NAME; the scenes are: a.svg, b.svg" (or none yet). */
 struct workdir_answer workdir_no_scene(const struct workdir_call *c, const char *name);
 

@@ -17,33 +17,63 @@
 #include "preview.h"
 #include "workdir_call.h"
 
+/* The answer's text: what the frame is and, when some characters are in
+ * no installed font, which ones (the frame shows their boxes). */
+static char *preview_text(long i, const char *name, const struct explainer *e, const char *at,
+			  const struct problems *missing)
+{
+	int end = strcmp(at, "end") == 0;
+	char when[32], length[32], *text = NULL;
+	size_t len;
+	FILE *f = workdir_text_open(&text, &len);
+
+	explainer_seconds_text(end ? scene_frame_time(e->scenes[0].frames - 1) : 0, when, sizeof when);
+	explainer_seconds_text(e->scenes[0].duration, length, sizeof length);
+	fprintf(f, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name, end ? "end" : "start", when,
+		length, end ? "last" : "first");
+	if (missing->n > 0) {
+		fprintf(f, "; it shows empty boxes where a character is in no installed font, and the video cannot "
+			"be made until these are replaced:\n");
+		problems_print(missing, f);
+	}
+	workdir_text_close(f, &text);
+	if (len > 0 && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	return text;
+}
+
+/* A character no font has does not stop the preview: the worker gets the
+ * frame with its boxes and the list of characters, which is what it needs
+ * to see where they are and how much they matter.  Every other problem
+ * does (the drawing would be wrong, or impossible). */
 static struct workdir_answer preview_locked(const struct workdir_call *c, const char *name, const char *at)
 {
 	struct workdir_answer a = { 1, NULL, NULL, 0 };
 	long i = script_find(&c->script, name);
-	struct problems p = { 0 };
+	struct problems p = { 0 }, missing = { 0 }, again = { 0 };
 	struct explainer e;
-	char err[1024], intro[300], when[32], length[32];
+	char err[1024], intro[300];
 
 	if (i < 0)
 		return workdir_no_scene(c, name);
-	if (workdir_scene_problems(c, (size_t)i, &p) > 0) {
+	if (workdir_scene_problems_apart(c, (size_t)i, &p, &missing) > 0) {
 		snprintf(intro, sizeof intro, "scene %ld %s cannot be drawn until it passes the checks:", i + 1, name);
+		problems_free(&missing);
 		a = workdir_answer_problems(intro, &p);
 		problems_free(&p);
 		return a;
 	}
-	if (script_explainer(c->dir, &c->script, (size_t)i, 1, &e, err, sizeof err) < 0)
+	if (script_explainer(c->dir, &c->script, (size_t)i, 1, &e, err, sizeof err) < 0) {
+		problems_free(&missing);
 		return workdir_answer_text(0, "%s", err);
-	if (preview_png(&e, name, at, &a.png, &a.png_len, err, sizeof err) < 0) {
-		a = workdir_answer_text(0, "scene %ld %s cannot be drawn: %s", i + 1, name, err);
-	} else {
-		int end = strcmp(at, "end") == 0;
-		explainer_seconds_text(end ? scene_frame_time(e.scenes[0].frames - 1) : 0, when, sizeof when);
-		explainer_seconds_text(e.scenes[0].duration, length, sizeof length);
-		a.text = workdir_answer_text(1, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name,
-					     end ? "end" : "start", when, length, end ? "last" : "first").text;
 	}
+	/* The scene is loaded again to draw; its missing characters are the same. */
+	if (preview_png(&e, name, at, &a.png, &a.png_len, &again, err, sizeof err) < 0)
+		a = workdir_answer_text(0, "scene %ld %s cannot be drawn: %s", i + 1, name, err);
+	else
+		a.text = preview_text(i, name, &e, at, &missing);
+	problems_free(&again);
+	problems_free(&missing);
 	explainer_free(&e);
 	return a;
 }

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 		struct problems p = { 0 };
 		struct explainer e;
 		double t0 = now_ms();
-		if (explainer_open(argv[1], &e, &p) < 0 || preview_write(&e, argv[2], argv[3], argv[4], err, sizeof err) < 0) {
+		if (explainer_open(argv[1], &e, &p) < 0 || preview_write(&e, argv[2], argv[3], argv[4], &p, err, sizeof err) < 0) {
 			problems_print(&p, stderr);
 			fprintf(stderr, "%s\n", err);
 			return 1;

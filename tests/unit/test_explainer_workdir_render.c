@@ -2,7 +2,9 @@
  * test_explainer_workdir_render - what the explainer worker's tools make
  * of a work folder (svc-explainer/workdir.h): previews (the start and the
  * end frame told apart by their pixels) and the contact sheet as PNG bytes
- * of the right size; calls at once from two threads losing nothing; and the
+ * of the right size; a character no font has refused by write_scene and
+ * the sheet but drawn by the preview with a warning; calls at once from
+ * two threads losing nothing; and the
  * renderer's manifest from the script and real WAVs, accepted by
  * explainer_open, or refused by the 30-120 s gate with its sentence.
  * Each test works in its own mkdtemp folder (workdir_rig.h).
@@ -69,6 +71,40 @@ static void test_preview_start_and_end(void **state)
 	assert_non_null(strstr(a.text, "scene 3 03-bad.svg cannot be drawn until it passes the checks:\n"));
 	assert_non_null(strstr(a.text, "\n03-bad.svg:2: "));
 	assert_non_null(strstr(a.text, "\n03-bad.svg:4: "));
+	workdir_answer_free(&a);
+}
+
+/* A character no font has: write_scene and the sheet refuse the scene,
+ * naming it; the preview draws the frame and names it after the frame's
+ * description. */
+static void test_uncovered_character(void **state)
+{
+	static const char pua_svg[] = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1920 1080'>\n"
+				      "<rect width='1920' height='1080' fill='#fff'/>\n"
+				      "<text x='100' y='300' font-size='80'>Pin &#xE000; and &#xE000;</text>\n"
+				      "</svg>\n";
+	static const char named[] = "pua.svg:3: U+E000 (\xee\x80\x80) is in no installed font; it would be "
+				    "drawn as an empty box";
+	struct fixture *f = *state;
+	struct workdir_answer a;
+
+	a = workdir_write_scene(f->dir, "pua.svg", pua_svg, SAY, 2, 0);
+	assert_int_equal(a.ok, 0);
+	assert_non_null(strstr(a.text, "scene 1 pua.svg written, but it does not pass the checks"));
+	assert_non_null(strstr(a.text, named));
+	assert_null(strstr(strstr(a.text, named) + sizeof named - 1, "U+E000")); /* once, not per occurrence */
+	workdir_answer_free(&a);
+	a = workdir_preview(f->dir, "pua.svg", "start");
+	assert_int_equal(a.ok, 1);
+	expect_png(&a, 1920, 1080);
+	assert_non_null(strstr(a.text, "scene 1 pua.svg at its start: 0 s of 2 s (its first frame); it shows empty "
+				       "boxes where a character is in no installed font"));
+	assert_non_null(strstr(a.text, named));
+	workdir_answer_free(&a);
+	a = workdir_sheet(f->dir);
+	assert_int_equal(a.ok, 0);
+	assert_null(a.png);
+	assert_non_null(strstr(a.text, named));
 	workdir_answer_free(&a);
 }
 
@@ -243,6 +279,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_preview_start_and_end, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_uncovered_character, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_sheet, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_calls_at_once_lose_nothing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_manifest, make_dir, remove_dir),
