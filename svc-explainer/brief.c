@@ -38,6 +38,13 @@ static const char format_rules[] =
 	"last the narration plus half a second, and every animation time moves with it, so time "
 	"the animations to the words in proportion.\n\n";
 
+static const char block_rules[] =
+	"## Building blocks\n"
+	"make_block makes a ready <g> of SVG for a syntax-highlighted code listing, a bar or line "
+	"chart from a small table, an arrow or a callout (a box of text pointing at something). "
+	"Use it rather than drawing these by hand: paste the <g> into the scene's SVG when you call "
+	"write_scene; you may move, edit or animate it like your own elements.\n\n";
+
 static const char narration_rules[] =
 	"## Narration\n"
 	"Write the narration as short spoken sentences, the way a person explains aloud. Never talk "
@@ -86,6 +93,7 @@ char *brief_write(const struct brief_input *in)
 		fprintf(f, "\nUse only these facts; do not add claims the sources do not support.\n\n");
 	}
 	fprintf(f, format_rules, fonts_family_list());
+	fputs(block_rules, f);
 	fputs(narration_rules, f);
 	fprintf(f, work_rules, BRIEF_FEWEST_SCENES, BRIEF_MOST_SCENES, FIT_TOTAL_MIN_S,
 		FIT_TOTAL_MAX_S, in->finish_attempts, in->minutes);
