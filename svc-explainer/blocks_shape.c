@@ -91,22 +91,25 @@ static void draw_text(FILE *f, const char *text, double x, double y, double size
 	}
 }
 
-/* The pointer: a triangle whose base is on the box side facing p. */
+/* The pointer: a triangle whose base is on the box side facing p (the
+ * side p is furthest beyond); -1 when p is inside the box. */
 static int draw_pointer(FILE *f, const struct block_box *b, double h, struct block_point p, const char *colour)
 {
 	double base = fmin(fmin(b->w, h) * 0.3, 60), r = fmin(fmin(b->w, h) * 0.15, 24);
 	double ax, ay, cx, cy;
+	/* how far outside the box the point is, across and down */
+	double out_x = fmax(fmax(b->x - p.x, p.x - b->x - b->w), 0), out_y = fmax(fmax(b->y - p.y, p.y - b->y - h), 0);
 
-	if (p.y > b->y + h || p.y < b->y) {
+	if (out_x == 0 && out_y == 0)
+		return -1;
+	if (out_y >= out_x) {
 		double x = fmin(fmax(p.x, b->x + r + base / 2), b->x + b->w - r - base / 2);
 		double edge = p.y > b->y + h ? b->y + h - 1 : b->y + 1;
 		ax = x - base / 2, ay = edge, cx = x + base / 2, cy = edge;
-	} else if (p.x > b->x + b->w || p.x < b->x) {
+	} else {
 		double y = fmin(fmax(p.y, b->y + r + base / 2), b->y + h - r - base / 2);
 		double edge = p.x > b->x + b->w ? b->x + b->w - 1 : b->x + 1;
 		ax = edge, ay = y - base / 2, cx = edge, cy = y + base / 2;
-	} else {
-		return -1;
 	}
 	fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n", ax, ay, p.x, p.y, cx, cy,
 		colour);

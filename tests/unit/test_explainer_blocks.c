@@ -369,6 +369,19 @@ static void test_arrow_and_callout(void **state)
 	free(both);
 	free(arrow);
 	free(callout);
+	/* a point far to the left and a little above: the pointer leaves the
+	 * left side (its base is upright), not a sliver from the top */
+	callout = block("{\"kind\":\"callout\",\"text\":\"Here\",\"x\":1000,\"y\":500,\"width\":400,"
+			"\"point\":[200,450]}");
+	{
+		double ax, ay, px, py, cx, cy;
+		const char *poly = strstr(callout, "<polygon points=\"");
+		assert_non_null(poly);
+		assert_int_equal(sscanf(poly, "<polygon points=\"%lf,%lf %lf,%lf %lf,%lf\"", &ax, &ay, &px, &py, &cx, &cy), 6);
+		assert_true(ax == cx && ax > 1000 && ax < 1002);
+		assert_true(px == 200 && py == 450);
+	}
+	free(callout);
 	refused("{\"kind\":\"arrow\",\"from\":[100,500],\"to\":[110,500]}", "the arrow is 10 long");
 	refused("{\"kind\":\"arrow\",\"from\":[100],\"to\":[110,500]}", "from must be a point [x, y]");
 	refused("{\"kind\":\"arrow\",\"from\":[100,500],\"to\":[900,500],\"x\":3}", "x is not an argument of a arrow");
