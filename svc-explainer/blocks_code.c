@@ -7,9 +7,8 @@
  * pygments only tokenizes: a small script (run by blocks_python.c, the
  * code on its stdin) answers each token's text and its style's colour,
  * bold and italic as JSON, and this file lays the tokens out.  pygments'
- * own SvgFormatter was not used: it names its own font family, sizes
- * nothing to a box and leaves XML escaping to its templates; tokens keep
- * every byte of the SVG ours.
+ * own SvgFormatter was not used: it names a font family of its own and
+ * sizes nothing to a box; with tokens, every byte of the SVG is ours.
  */
 #include <jansson.h>
 #include <math.h>
