@@ -71,6 +71,23 @@ static int point(const json_t *a, const char *key, struct block_point *p, char *
 	return 0;
 }
 
+/* A string's characters: control characters but tab, newline and
+ * carriage return (the code and callout blocks refuse more) and what XML
+ * cannot carry are refused here, U+0000 first of all. */
+static int checked(const char *key, const char *s, size_t len, const char **out, char *err, size_t errlen)
+{
+	size_t at;
+	long bad = blocks_bad_char(s, len, "\t\n\r", &at);
+
+	if (bad >= 0) {
+		snprintf(err, errlen, "%s has the character U+%04lX at byte %zu, which cannot be drawn", key,
+			 (unsigned long)bad, at);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
 static int string(const json_t *a, const char *key, int required, const char *dflt, size_t max, const char **out,
 		  char *err, size_t errlen)
 {
@@ -83,12 +100,7 @@ static int string(const json_t *a, const char *key, int required, const char *df
 		snprintf(err, errlen, v ? "%s must be a string of at most %zu bytes" : "%s is required", key, max);
 		return -1;
 	}
-	if (strlen(json_string_value(v)) != json_string_length(v)) {
-		snprintf(err, errlen, "%s holds the character U+0000, which cannot be drawn", key);
-		return -1;
-	}
-	*out = json_string_value(v);
-	return 0;
+	return checked(key, json_string_value(v), json_string_length(v), out, err, errlen);
 }
 
 static int colour(const json_t *a, const char *dflt, const char **out, char *err, size_t errlen)
@@ -145,16 +157,22 @@ static int rows_of(const json_t *a, size_t max, struct block_row **rows, size_t 
 	}
 	json_array_foreach(data, i, row) {
 		json_t *label = json_object_get(row, "label"), *value = json_object_get(row, "value");
+		char key[48];
 		if (!json_is_object(row) || json_object_size(row) != 2 || !json_is_string(label) ||
-		    json_string_length(label) > MAX_TITLE || strlen(json_string_value(label)) != json_string_length(label) ||
-		    !json_is_number(value)) {
+		    json_string_length(label) > MAX_TITLE || !json_is_number(value)) {
 			snprintf(err, errlen, "data row %zu must be {\"label\": a string of at most %d bytes, \"value\": "
 				 "a number} and nothing else", i + 1, MAX_TITLE);
 			free(*rows);
 			*rows = NULL;
 			return -1;
 		}
-		(*rows)[i] = (struct block_row){ json_string_value(label), json_number_value(value) };
+		snprintf(key, sizeof key, "data row %zu's label", i + 1);
+		(*rows)[i].value = json_number_value(value);
+		if (checked(key, json_string_value(label), json_string_length(label), &(*rows)[i].label, err, errlen) < 0) {
+			free(*rows);
+			*rows = NULL;
+			return -1;
+		}
 	}
 	*n = json_array_size(data);
 	return 0;

@@ -69,10 +69,12 @@ static const char *token_colour(const char *c, const struct theme *t, char out[8
 }
 
 /* A refusal for what pygments or the SVG could not carry: a NUL or
- * another control character (tab and newline are fine). */
+ * another control character (tab and newline are fine), and for more
+ * than a block holds. */
 static int check_code(const char *code, size_t len, char *err, size_t errlen)
 {
-	size_t lines = 1;
+	size_t lines = 1, at;
+	long bad;
 
 	if (len == 0) {
 		snprintf(err, errlen, "code is empty");
@@ -83,16 +85,13 @@ static int check_code(const char *code, size_t len, char *err, size_t errlen)
 			 len, BLOCKS_CODE_MAX_BYTES);
 		return -1;
 	}
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)code[i];
-		if (c == '\n')
-			lines++;
-		else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-			snprintf(err, errlen, "code has the control character U+%04X at byte %zu; a code block holds "
-				 "printable text, tabs and newlines", c, i);
-			return -1;
-		}
+	if ((bad = blocks_bad_char(code, len, "\t\n\r", &at)) >= 0) {
+		snprintf(err, errlen, "code has the character U+%04lX at byte %zu; a code block holds printable text, "
+			 "tabs and newlines", (unsigned long)bad, at);
+		return -1;
 	}
+	for (size_t i = 0; i < len; i++)
+		lines += code[i] == '\n';
 	if (lines > BLOCKS_CODE_MAX_LINES) {
 		snprintf(err, errlen, "code has %zu lines; a code block holds at most %d", lines, BLOCKS_CODE_MAX_LINES);
 		return -1;

@@ -56,6 +56,11 @@ int blocks_colour_ok(const char *s);
 /* "#1a1a1a" or "#ffffff": the text colour readable on the colour bg
  * (#rgb or #rrggbb). */
 const char *blocks_ink_on(const char *bg);
+/* The first character of s's len bytes (UTF-8) that a block cannot
+ * draw: a control character (U+0000-U+001F, U+007F) other than those in
+ * allowed (say "\n\t"), or U+FFFE / U+FFFF, which XML cannot carry.  Its
+ * code point with *at its byte offset, or -1 when there is none. */
+long blocks_bad_char(const char *s, size_t len, const char *allowed, size_t *at);
 /* Characters (code points) in s's first len bytes of UTF-8. */
 size_t blocks_chars(const char *s, size_t len);
 

@@ -119,19 +119,19 @@ static int draw_pointer(FILE *f, const struct block_box *b, double h, struct blo
 int block_callout(FILE *f, const struct block_box *b, const char *text, const struct block_point *point,
 		  double font_size, const char *colour, char *err, size_t errlen)
 {
-	size_t len = strlen(text), cols, lines;
+	size_t len = strlen(text), cols, lines, at;
 	double size = font_size, pad, h;
+	long bad;
 
 	if (len == 0 || len > BLOCKS_CALLOUT_MAX_BYTES) {
 		snprintf(err, errlen, "text must be 1 to %d bytes", BLOCKS_CALLOUT_MAX_BYTES);
 		return -1;
 	}
-	for (size_t i = 0; i < len; i++)
-		if (((unsigned char)text[i] < 0x20 && text[i] != '\n') || text[i] == 0x7f) {
-			snprintf(err, errlen, "text has the control character U+%04X; only newlines are allowed",
-				 (unsigned char)text[i]);
-			return -1;
-		}
+	if ((bad = blocks_bad_char(text, len, "\n", &at)) >= 0) {
+		snprintf(err, errlen, "text has the character U+%04lX at byte %zu; a callout holds printable text and "
+			 "newlines", (unsigned long)bad, at);
+		return -1;
+	}
 	/* Shrink until the wrapped text fits the height given (if any). */
 	for (;; size *= 0.9) {
 		pad = size * 0.7;

@@ -65,6 +65,20 @@ const char *blocks_ink_on(const char *bg)
 	return luma > 140 ? "#1a1a1a" : "#ffffff";
 }
 
+long blocks_bad_char(const char *s, size_t len, const char *allowed, size_t *at)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		*at = i;
+		if ((c < 0x20 || c == 0x7f) && (c == 0 || !strchr(allowed, c)))
+			return c;
+		/* U+FFFE and U+FFFF are EF BF BE and EF BF BF */
+		if (c == 0xef && i + 2 < len && (unsigned char)s[i + 1] == 0xbf && ((unsigned char)s[i + 2] & 0xfe) == 0xbe)
+			return 0xfffe + ((unsigned char)s[i + 2] & 1);
+	}
+	return -1;
+}
+
 size_t blocks_chars(const char *s, size_t len)
 {
 	size_t n = 0;

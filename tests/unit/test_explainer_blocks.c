@@ -217,7 +217,7 @@ static void test_code_refused(void **state)
 		"pygments does not know the language \"klingon\"");
 	refused("{\"kind\":\"code\",\"language\":\"python\",\"code\":\"\",\"x\":0,\"y\":0,\"width\":800}", "code is empty");
 	refused("{\"kind\":\"code\",\"language\":\"python\",\"code\":\"a\\u0001b\",\"x\":0,\"y\":0,\"width\":800}",
-		"control character U+0001");
+		"the character U+0001 at byte 1");
 	refused("{\"kind\":\"code\",\"language\":\"python\",\"code\":\"x = 1\",\"x\":0,\"y\":0,\"width\":800,"
 		"\"theme\":\"neon\"}", "theme must be dark or light");
 	refused("{\"kind\":\"code\",\"language\":\"python\",\"code\":\"x = 1\",\"y\":0,\"width\":800}", "x is required");
@@ -331,6 +331,11 @@ static void test_chart_refused(void **state)
 		"\"height\":600,\"colour\":\"red\"}", "colour must be written #rrggbb");
 	refused("{\"kind\":\"bar_chart\",\"data\":[{\"label\":\"a\",\"value\":1}],\"x\":0,\"y\":0,\"width\":80,"
 		"\"height\":60}", "too small");
+	/* what XML cannot carry never reaches the scene, wherever it is */
+	refused("{\"kind\":\"bar_chart\",\"data\":[{\"label\":\"a\\u0007\",\"value\":1}],\"x\":0,\"y\":0,"
+		"\"width\":800,\"height\":600}", "data row 1's label has the character U+0007 at byte 1");
+	refused("{\"kind\":\"line_chart\",\"data\":[{\"label\":\"a\",\"value\":1}],\"title\":\"x\\uffff\",\"x\":0,"
+		"\"y\":0,\"width\":800,\"height\":600}", "title has the character U+FFFF at byte 1");
 	refused("{\"kind\":\"pie_chart\"}", "kind must be one of code, bar_chart, line_chart, arrow, callout");
 	refused("{\"x\":1}", "kind must be one of");
 	for (int i = 0; i < 10000; i++)
@@ -388,7 +393,7 @@ static void test_arrow_and_callout(void **state)
 	refused("{\"kind\":\"callout\",\"text\":\"Hi\",\"x\":100,\"y\":100,\"width\":400,\"point\":[200,120]}",
 		"is inside the callout's box");
 	refused("{\"kind\":\"callout\",\"text\":\"\",\"x\":100,\"y\":100,\"width\":400}", "text must be 1 to 600 bytes");
-	refused("{\"kind\":\"callout\",\"text\":\"a\\tb\",\"x\":100,\"y\":100,\"width\":400}", "control character U+0009");
+	refused("{\"kind\":\"callout\",\"text\":\"a\\tb\",\"x\":100,\"y\":100,\"width\":400}", "text has the character U+0009");
 	refused("{\"kind\":\"callout\",\"text\":\"A sentence far too long for so small a box, it goes on and on.\","
 		"\"x\":100,\"y\":100,\"width\":200,\"height\":40}", "does not fit");
 }
