@@ -31,7 +31,8 @@ static struct axis axis_of(const struct block_row *rows, size_t n)
 		a.lo = fmin(a.lo, rows[i].value);
 		a.hi = fmax(a.hi, rows[i].value);
 	}
-	if (a.hi - a.lo <= 0)
+	/* all zero, or so close to it that the step would underflow */
+	if (a.hi - a.lo < 1e-9)
 		a.hi = a.lo + 1;
 	raw = (a.hi - a.lo) / 5;
 	mag = pow(10, floor(log10(raw)));
@@ -150,7 +151,8 @@ int block_chart(FILE *f, const struct block_box *b, int line, const struct block
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(rows[i].value) || fabs(rows[i].value) > 1e15) {
-			snprintf(err, errlen, "data row %zu (%s): value must be a finite number", i + 1, rows[i].label);
+			snprintf(err, errlen, "data row %zu (%s): value must be a finite number within "
+				 "+-1e15", i + 1, rows[i].label);
 			return -1;
 		}
 	if (b->h <= 0) {
@@ -169,7 +171,7 @@ int block_chart(FILE *f, const struct block_box *b, int line, const struct block
 	p.top = b->y + title_h + size;
 	p.width = b->x + b->w - p.left;
 	p.height = b->y + b->h - size * 2 - p.top;
-	if (size < BLOCKS_MIN_FONT || p.width < (double)n * 2 || p.height < size * 3) {
+	if (size * 0.8 < BLOCKS_MIN_FONT || p.width < (double)n * 2 || p.height < size * 3) {
 		snprintf(err, errlen, "a %.0fx%.0f block is too small for this chart; give it more room", b->w, b->h);
 		return -1;
 	}

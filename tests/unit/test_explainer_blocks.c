@@ -312,7 +312,7 @@ static void test_chart_refused(void **state)
 	struct block_row nan_row[] = { { "a", 1 }, { "b", NAN } };
 	struct block_box b = { 0, 0, 800, 600 };
 	json_t *a, *rows = json_array();
-	char err[256];
+	char err[256], *tiny;
 	FILE *f = fopen("/dev/null", "w");
 
 	(void)state;
@@ -336,6 +336,14 @@ static void test_chart_refused(void **state)
 		"\"width\":800,\"height\":600}", "data row 1's label has the character U+0007 at byte 1");
 	refused("{\"kind\":\"line_chart\",\"data\":[{\"label\":\"a\",\"value\":1}],\"title\":\"x\\uffff\",\"x\":0,"
 		"\"y\":0,\"width\":800,\"height\":600}", "title has the character U+FFFF at byte 1");
+	/* a value so small its step would underflow: an axis from 0 to 1,
+	 * every number in the SVG a number */
+	tiny = block("{\"kind\":\"bar_chart\",\"data\":[{\"label\":\"a\",\"value\":5e-324}],\"x\":0,\"y\":0,"
+		     "\"width\":800,\"height\":600}");
+	assert_null(strstr(tiny, "nan"));
+	assert_null(strstr(tiny, "inf"));
+	assert_non_null(strstr(tiny, ">1</text>"));
+	free(tiny);
 	refused("{\"kind\":\"pie_chart\"}", "kind must be one of code, bar_chart, line_chart, arrow, callout");
 	refused("{\"x\":1}", "kind must be one of");
 	for (int i = 0; i < 10000; i++)
