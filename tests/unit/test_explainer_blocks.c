@@ -5,9 +5,10 @@
  * and renders (preview_scene's PNG) with ink where the block says it is:
  * a Python listing in at least three token colours, bars as tall as their
  * values, a line through its values, an arrow and a callout with its
- * pointer.  Bad input of every kind is a sentence naming what is wrong,
- * and the highlighter's runner stops a program that runs too long or
- * writes too much.
+ * pointer.  Bad input of every kind is a sentence naming what is wrong
+ * (and 600 random argument sets never crash a block nor make a fragment
+ * that does not parse), and the highlighter's runner stops a program that
+ * runs too long or writes too much.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -406,6 +407,105 @@ static void test_arrow_and_callout(void **state)
 		"\"x\":100,\"y\":100,\"width\":200,\"height\":40}", "does not fit");
 }
 
+static const char *const pieces[] = { "a", " ", "<", "&", ">", "\"", "'", "\n", "\t", "\x01", "\xef\xbf\xbe",
+				      "\xc3\xa9", "\xe4\xb8\xad", "]]>", "#fff", "#12345g", "dark" };
+static const double numbers[] = { 0, -1, 1, 50, 400, 900, 1e5, -1e300, 1e-300, 5e-324, 0.5 };
+/* xorshift32: every bit of it random enough to pick with % */
+static unsigned next(unsigned *seed)
+{
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 17;
+	*seed ^= *seed << 5;
+	return *seed;
+}
+
+#define PICK(seed, a) (a)[next(seed) % (sizeof(a) / sizeof(a)[0])]
+
+/* A random string of XML's special and forbidden characters. */
+static json_t *random_string(unsigned *seed)
+{
+	char text[64] = "";
+
+	for (int i = next(seed) % 8; i > 0; i--)
+		strncat(text, PICK(seed, pieces), sizeof text - strlen(text) - 1);
+	return json_string(text);
+}
+
+/* A random value for key: mostly of the key's type (numbers of every
+ * size, strings of special characters, points, rows), else anything. */
+static json_t *random_value(const char *key, unsigned *seed)
+{
+	json_t *v;
+
+	if (next(seed) % 10 == 0) /* the wrong type, or an empty thing */
+		return next(seed) % 2 ? json_true() : json_object();
+	if (!strcmp(key, "x") || !strcmp(key, "y") || !strcmp(key, "width") || !strcmp(key, "height") ||
+	    !strcmp(key, "font_size"))
+		return json_real(next(seed) % 3 ? 100 + next(seed) % 900 : PICK(seed, numbers));
+	if (!strcmp(key, "from") || !strcmp(key, "to") || !strcmp(key, "point"))
+		return json_pack("[f,f]", next(seed) % 3 ? (double)(next(seed) % 1920) : PICK(seed, numbers),
+				 (double)(next(seed) % 1080));
+	if (!strcmp(key, "data")) {
+		v = json_array();
+		for (int i = next(seed) % 6; i > 0; i--)
+			json_array_append_new(v, json_pack("{s:o,s:f}", "label", random_string(seed), "value",
+							   PICK(seed, numbers)));
+		return v;
+	}
+	if (!strcmp(key, "colour"))
+		return json_string(next(seed) % 2 ? "#4e9af1" : PICK(seed, pieces));
+	if (!strcmp(key, "theme"))
+		return json_string(next(seed) % 2 ? "light" : PICK(seed, pieces));
+	if (!strcmp(key, "language"))
+		return json_string(next(seed) % 2 ? "python" : PICK(seed, pieces));
+	return random_string(seed);
+}
+
+/* Random arguments never crash a block: each is refused with a sentence
+ * or makes a fragment that parses (a fixed seed, so a failure repeats). */
+static void test_random_arguments(void **state)
+{
+	static const char *const kinds[][10] = {
+		{ "bar_chart", "x", "y", "width", "height", "data", "title", "colour", "theme", NULL },
+		{ "line_chart", "x", "y", "width", "height", "data", "title", "colour", "theme", NULL },
+		{ "arrow", "from", "to", "colour", NULL },
+		{ "callout", "x", "y", "width", "height", "text", "point", "font_size", "colour", NULL },
+		{ "code", "x", "y", "width", "height", "code", "language", "theme", "font_size", NULL },
+	};
+	unsigned seed = 36;
+	size_t made = 0, refusals = 0;
+
+	(void)state;
+	for (int i = 0; i < 600; i++) {
+		/* the code block starts Python: a few of them only */
+		const char *const *k = kinds[next(&seed) % (i % 50 == 0 ? 5 : 4)];
+		json_t *a = json_pack("{s:s}", "kind", k[0]);
+		char err[512] = "", *svg = NULL;
+		for (k++; *k; k++)
+			if (next(&seed) % 8) /* mostly there, required ones too */
+				json_object_set_new(a, *k, random_value(*k, &seed));
+		if (next(&seed) % 20 == 0)
+			json_object_set_new(a, "stray", json_true());
+		if (blocks_make(a, &svg, err, sizeof err) == 0) {
+			xmlDocPtr doc = xmlReadMemory(svg, (int)strlen(svg), "random.xml", NULL, XML_PARSE_NONET);
+			if (!doc)
+				fail_msg("a fragment that does not parse:\n%s", svg);
+			xmlFreeDoc(doc);
+			assert_null(strstr(svg, "nan"));
+			assert_null(strstr(svg, "inf"));
+			made++;
+		} else {
+			assert_null(svg);
+			assert_true(strlen(err) > 10);
+			refusals++;
+		}
+		free(svg);
+		json_decref(a);
+	}
+	if (made <= 50 || refusals <= 50)
+		fail_msg("%zu made, %zu refused: the arguments are not random enough", made, refusals);
+}
+
 /* The runner stops what runs too long or writes too much, with a sentence. */
 static void test_python_bounded(void **state)
 {
@@ -447,6 +547,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_chart, make_dir, remove_dir),
 		cmocka_unit_test(test_chart_refused),
 		cmocka_unit_test_setup_teardown(test_arrow_and_callout, make_dir, remove_dir),
+		cmocka_unit_test(test_random_arguments),
 		cmocka_unit_test(test_python_bounded),
 	};
 	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
