@@ -53,6 +53,10 @@ CFLAGS   := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g -Wall
 LDLIBS   := $(call libs_of,$(PKGS))
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
+# The explainer worker's code blocks are highlighted by pygments, run by
+# Debian's /usr/bin/python3 (svc-explainer/blocks_code.c).
+DEB_PACKAGES += python3-pygments
+
 # make fuzz: clang's libFuzzer (tests/fuzz/, docs/testing.md).  Not test deps.
 FUZZ_DEB_PACKAGES := clang libclang-rt-dev
 # make bench: valgrind's callgrind counts the broker's instructions per call
@@ -250,8 +254,8 @@ $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,test
 $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: LDLIBS := $(LIBSESSIONS) $(LIBAPPDATA) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: $(call obj,tests/unit/speech_answer_rig.c)
 $(BUILD)/tests/test_speech_answer $(BUILD)/tests/test_speech_answer_refs: LDLIBS := $(LIBSPEECH) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
-$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: $(call obj,tests/unit/workdir_rig.c)
-$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBRENDER) $(LIBSPEECH) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render $(BUILD)/tests/test_explainer_blocks: $(call obj,tests/unit/workdir_rig.c)
+$(BUILD)/tests/test_explainer_workdir $(BUILD)/tests/test_explainer_workdir_render $(BUILD)/tests/test_explainer_blocks: LDLIBS := $(LIBHARNESS) $(LIBEXPLAINER) $(LIBRENDER) $(LIBSPEECH) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: $(call obj,tests/unit/envelope_rig.c)
 $(BUILD)/tests/test_envelope $(BUILD)/tests/test_envelope_limits: LDLIBS := $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 $(BUILD)/tests/test_explainer_videos $(BUILD)/tests/test_explainer_revisions: $(call obj,tests/unit/videos_rig.c)

@@ -43,6 +43,23 @@ static const char format_rules[] =
 	"last the narration plus half a second, and every animation time moves with it, so time "
 	"the animations to the words in proportion.\n\n";
 
+<<<<<<< HEAD
+=======
+static const char block_rules[] =
+	"## Building blocks\n"
+	"make_block makes a ready <g> of SVG for a syntax-highlighted code listing, a bar or line "
+	"chart from a small table, an arrow or a callout (a box of text pointing at something). "
+	"Use it rather than drawing these by hand: paste the <g> into the scene's SVG when you call "
+	"write_scene; you may move, edit or animate it like your own elements.\n\n";
+
+static const char narration_rules[] =
+	"## Narration\n"
+	"Write the narration as short spoken sentences, the way a person explains aloud. Never talk "
+	"about the page, the screen, the slide, the scene or the layout (no \"as you can see\", no "
+	"\"on the left\"): say what the viewer should understand. Do not read lists or numbers "
+	"that only make sense written down.\n\n";
+
+>>>>>>> wt-blocks
 static const char work_rules[] =
 	"## How you work\n"
 	"Use only your own tools: write_scene writes or replaces a scene "
@@ -84,7 +101,12 @@ char *brief_write(const struct brief_input *in)
 		fprintf(f, "\nUse only these facts; do not add claims the sources do not support.\n\n");
 	}
 	fprintf(f, format_rules, fonts_family_list());
+<<<<<<< HEAD
 	fputs(in->narration, f);
+=======
+	fputs(block_rules, f);
+	fputs(narration_rules, f);
+>>>>>>> wt-blocks
 	fprintf(f, work_rules, BRIEF_FEWEST_SCENES, BRIEF_MOST_SCENES, FIT_TOTAL_MIN_S,
 		FIT_TOTAL_MAX_S, in->finish_attempts, in->minutes);
 	if (fclose(f) != 0) {

@@ -21,7 +21,7 @@ struct workdir_answer explain_tool(void *arg, const char *tool, const char *args
 		return workdir_answer_text(0, "%s Stop now.", x->fatal);
 	if (worker_tool_find(tool, &t) < 0)
 		return workdir_answer_text(0, "there is no tool \"%.64s\": use write_scene, remove_scene, read_folder, "
-					      "check_scenes, preview_scene, contact_sheet and finish", tool);
+					      "check_scenes, preview_scene, contact_sheet, make_block and finish", tool);
 	if (x->finished)
 		return workdir_answer_text(0, "the video is already finished and saved; end your turn");
 	explain_publish(x, worker_tool_phase(t));

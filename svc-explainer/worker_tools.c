@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "json.h"
 #include "scene.h"
 #include "tool_forms.h"
@@ -56,6 +57,7 @@ static const struct tool_def table[] = {
 	  "Narrate every scene, fit each scene to its narration, check the 30-120 s length and render "
 	  "the video. Fails with the measured lengths when the video is too short or too long.",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+	{ "make_block", WORKER_TOOL_MAKE_BLOCK, "writing scenes", BLOCKS_TOOL_DESCRIPTION, BLOCKS_TOOL_SCHEMA },
 };
 
 #define NTOOLS (sizeof table / sizeof table[0])
@@ -123,7 +125,7 @@ const char *worker_tool_phase(enum worker_tool t)
 static json_t *tool_args(const struct tool_def *d, const char *args_json, char *err, size_t errlen)
 {
 	json_t *schema = json_loads(d->schema, 0, NULL), *args;
-	const char *fields[8];
+	const char *fields[24];
 	size_t n = 0;
 	const char *key;
 	json_t *v;
@@ -159,6 +161,20 @@ static struct workdir_answer write_scene(const char *dir, const json_t *a, char 
 	if (!json_is_number(duration))
 		return workdir_answer_text(0, "duration must be a number of seconds");
 	return workdir_write_scene(dir, name, svg, say, json_number_value(duration), (long)position);
+}
+
+/* make_block: the fragment, for the worker to paste into a scene. */
+static struct workdir_answer make_block(const json_t *a)
+{
+	char err[512], *svg;
+	struct workdir_answer r;
+
+	if (blocks_make(a, &svg, err, sizeof err) < 0)
+		return workdir_answer_text(0, "make_block: %s", err);
+	r = workdir_answer_text(1, "Paste this <g> into a scene's SVG (write_scene); it is plain SVG, so you may "
+				   "move, edit or animate it:\n%s", svg);
+	free(svg);
+	return r;
 }
 
 struct workdir_answer worker_tools_run(const char *dir, enum worker_tool t, const char *args_json)
@@ -198,6 +214,9 @@ struct workdir_answer worker_tools_run(const char *dir, enum worker_tool t, cons
 	}
 	case WORKER_TOOL_SHEET:
 		r = workdir_sheet(dir);
+		break;
+	case WORKER_TOOL_MAKE_BLOCK:
+		r = make_block(a);
 		break;
 	case WORKER_TOOL_FINISH:
 	default:

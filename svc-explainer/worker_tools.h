@@ -19,6 +19,7 @@ enum worker_tool {
 	WORKER_TOOL_PREVIEW,
 	WORKER_TOOL_SHEET,
 	WORKER_TOOL_FINISH,
+	WORKER_TOOL_MAKE_BLOCK,
 };
 
 /* The table as Codex's dynamicTools: one namespace WORKER_NAMESPACE.

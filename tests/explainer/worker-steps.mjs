@@ -6,8 +6,8 @@
 //
 //   node worker-steps.mjs [--variant full|revise|attempts|stall] [--wait-file F --wait-at K]
 //
-// full   : write two scenes with narration too long for the gate, look at
-//          one scene, finish (refused: the other scene is unseen), look at
+// full   : write two scenes with narration too long for the gate, make a
+//          code block (make_block), look at one scene, finish (refused: the other scene is unseen), look at
 //          all (contact sheet), finish (the gate fails with the measured
 //          length), shorten both narrations, look again, finish (saved).
 // revise : a revision: read the folder (the saved scenes are there),
@@ -60,6 +60,10 @@ if (opt.variant === "full") {
   steps = [
     write("01-intro.svg", "Marmalade", "#203040", 700),
     write("02-set.svg", "Pectin sets it", "#304020", 700),
+    // a building block, highlighted by pygments in the confined service
+    call("make_block", { kind: "code", language: "python", code: "def jam(t):\n    return t < 105  # <&>\n",
+                         x: 100, y: 600, width: 1200 },
+         { contains: '<tspan fill="#66d9ef">def</tspan>' }),
     // What the model sees: at the start the dot is on the left, at the end on the right.
     call("preview_scene", { name: "01-intro.svg", at: "start" }, { image: true, look: [
       { x: 300 / 1920, y: 0.5, colour: "#f0c040", what: "the dot at its start" },

@@ -27,7 +27,7 @@
 #include "../harness/explainer_env.h"
 
 static const char *const names[] = { "write_scene", "remove_scene", "read_folder", "check_scenes",
-				     "preview_scene", "contact_sheet", "finish" };
+				     "preview_scene", "contact_sheet", "finish", "make_block" };
 #define NNAMES (sizeof names / sizeof names[0])
 
 #define SVG "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1920 1080'>" \
@@ -150,6 +150,31 @@ static void test_arguments_checked(void **state)
 	json_decref(w);
 }
 
+/* make_block answers the fragment in its text, or what is wrong with its
+ * arguments (the blocks themselves: test_explainer_blocks.c). */
+static void test_make_block_arguments(void **state)
+{
+	enum worker_tool t;
+
+	(void)state;
+	assert_int_equal(worker_tool_find("make_block", &t), 0);
+	assert_int_equal(t, WORKER_TOOL_MAKE_BLOCK);
+	expect(t, "{\"kind\":\"arrow\",\"from\":[100,100],\"to\":[600,100]}", 1,
+	       "into a scene's SVG (write_scene)");
+	expect(t, "{\"kind\":\"arrow\",\"from\":[100,100],\"to\":[600,100]}", 1, "<g class=\"block-arrow\">");
+	expect(t, "{\"kind\":\"callout\",\"text\":\"Hi\",\"x\":1,\"y\":1,\"width\":300}", 1, "<g class=\"block-callout\">");
+	expect(t, "{\"kind\":\"pie\"}", 0, "make_block: kind must be one of code, bar_chart");
+	expect(t, "{}", 0, "make_block: kind must be one of");
+	expect(t, "{\"kind\":\"arrow\",\"from\":[1,1],\"to\":[600,1],\"size\":3}", 0, "size");
+	expect(t, "{\"kind\":\"arrow\",\"from\":[1,1],\"to\":[600,1],\"text\":\"x\"}", 0,
+	       "text is not an argument of a arrow block");
+	expect(t, "{\"kind\":\"code\",\"language\":\"python\",\"code\":\"a\\u0000b\",\"x\":0,\"y\":0,\"width\":500}", 0,
+	       "make_block: arguments must not hold \\u0000");
+	expect(t, "{\"kind\":\"bar_chart\",\"data\":[{\"label\":\"a\",\"value\":1}],\"x\":0,\"y\":0,"
+		  "\"width\":800,\"height\":\"tall\"}", 0, "height must be a number");
+	expect(t, "not json", 0, "make_block:");
+}
+
 static void test_brief(void **state)
 {
 	static const char *const sources[] = { "https://example.org/a", "The Book of Jam" };
@@ -170,6 +195,7 @@ static void test_brief(void **state)
 	assert_non_null(strstr(b, "## Narration (reply style: Simplified Technical English)"));
 	assert_non_null(strstr(b, "at most 20 words in a sentence"));
 	assert_non_null(strstr(b, "30 to 120 seconds"));
+	assert_non_null(strstr(b, "## Building blocks\nmake_block")); /* the blocks, in a line */
 	assert_non_null(strstr(b, "6 finish attempts and 15 minutes"));
 	assert_null(strstr(b, "REVISION"));
 	free(b);
@@ -215,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_codex_form),
 		cmocka_unit_test(test_claude_form),
 		cmocka_unit_test_setup_teardown(test_arguments_checked, make_dir, remove_dir),
+		cmocka_unit_test(test_make_block_arguments),
 		cmocka_unit_test(test_brief),
 		cmocka_unit_test(test_reply_style),
 	};

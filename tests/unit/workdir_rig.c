@@ -181,13 +181,20 @@ static cairo_status_t read_png(void *closure, unsigned char *buf, unsigned int l
 }
 
 /* The colour at (x, y) of the answer's PNG as 0xRRGGBB. */
-uint32_t pixel(const struct workdir_answer *a, int x, int y)
+cairo_surface_t *png_image(const struct workdir_answer *a)
 {
 	struct png_reader r = { a->png, a->png_len, 0 };
 	cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &r);
-	uint32_t px;
 
 	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	return s;
+}
+
+uint32_t pixel(const struct workdir_answer *a, int x, int y)
+{
+	cairo_surface_t *s = png_image(a);
+	uint32_t px;
+
 	px = ((const uint32_t *)(const void *)(cairo_image_surface_get_data(s) +
 					       (size_t)y * (size_t)cairo_image_surface_get_stride(s)))[x];
 	cairo_surface_destroy(s);

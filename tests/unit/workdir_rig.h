@@ -8,6 +8,7 @@
 #ifndef TEST_WORKDIR_RIG_H
 #define TEST_WORKDIR_RIG_H
 
+#include <cairo.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,5 +73,7 @@ void script_summary(const char *dir, char *out, size_t outlen);
 void expect_png(const struct workdir_answer *a, uint32_t w, uint32_t h);
 /* The colour at (x, y) of the answer's PNG as 0xRRGGBB. */
 uint32_t pixel(const struct workdir_answer *a, int x, int y);
+/* The answer's PNG decoded (an RGB24 or ARGB32 image; caller destroys). */
+cairo_surface_t *png_image(const struct workdir_answer *a);
 
 #endif
