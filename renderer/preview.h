@@ -12,10 +12,12 @@
 
 #include "folder.h"
 
-/* The scene time "start" (0), "end" (the scene's last frame) or SECONDS
- * (0 .. the scene's duration) means.  0, or -1 with err. */
-int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen);
-/* One frame of SCENE (its number or svg name) at AT as a 1920x1080 PNG. */
+/* The scene time "start" (0), "end" (the scene's last frame at fps frames
+ * a second) or SECONDS (0 .. the scene's duration) means.  0, or -1 with
+ * err. */
+int preview_time(const struct explainer_scene *s, int fps, const char *at, double *t, char *err, size_t errlen);
+/* One frame of SCENE (its number or svg name) at AT as a PNG of the
+ * video's size (e->width x e->height). */
 int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target, char *err,
 		  size_t errlen);
 /* The start and end frames of every scene at a quarter size, one row per

@@ -174,7 +174,7 @@ static xmlDocPtr parse(const char *buf, size_t len, const char *name, struct pro
 
 static int scene_split_layers(struct scene *s);
 
-struct scene *scene_load(const char *path, const char *name, struct problems *p)
+struct scene *scene_load(const char *path, const char *name, int width, int height, struct problems *p)
 {
 	size_t before = p->n, len = 0;
 	struct scene *s;
@@ -193,7 +193,7 @@ struct scene *scene_load(const char *path, const char *name, struct problems *p)
 	free(buf);
 	if (!doc)
 		return NULL;
-	scene_check_document(doc, name, p);
+	scene_check_document(doc, name, width, height, p);
 	scene_check_limits(doc, name, p);
 	/* A DOCTYPE without declarations is harmless but means nothing to
 	 * librsvg; it is dropped so the text it gets is plain SVG. */

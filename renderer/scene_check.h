@@ -12,8 +12,9 @@
 
 #include "problems.h"
 
-/* Everything but the parser's own refusals and the animation subset. */
-void scene_check_document(xmlDocPtr doc, const char *file, struct problems *p);
+/* Everything but the parser's own refusals and the animation subset; the
+ * root's viewBox must be the canvas, "0 0 width height". */
+void scene_check_document(xmlDocPtr doc, const char *file, int width, int height, struct problems *p);
 
 /* The declarations of a style="..." attribute, all reported at LINE. */
 void scene_css_declarations(const char *css, const char *file, int line, struct problems *p);

@@ -120,7 +120,7 @@ size_t workdir_scene_problems(const struct workdir_call *c, size_t i, struct pro
 	char path[HB_PATH_MAX];
 
 	if (script_check_scene(c->dir, &c->script, i, p) && hb_path_join(path, sizeof path, c->dir, name) == 0)
-		scene_free(scene_load(path, name, p));
+		scene_free(scene_load(path, name, c->script.width, c->script.height, p));
 	return p->n - before;
 }
 

@@ -39,7 +39,7 @@ static struct workdir_answer preview_locked(const struct workdir_call *c, const 
 		a = workdir_answer_text(0, "scene %ld %s cannot be drawn: %s", i + 1, name, err);
 	} else {
 		int end = strcmp(at, "end") == 0;
-		explainer_seconds_text(end ? scene_frame_time(e.scenes[0].frames - 1) : 0, when, sizeof when);
+		explainer_seconds_text(end ? scene_frame_time(e.scenes[0].frames - 1, e.fps) : 0, when, sizeof when);
 		explainer_seconds_text(e.scenes[0].duration, length, sizeof length);
 		a.text = workdir_answer_text(1, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name,
 					     end ? "end" : "start", when, length, end ? "last" : "first").text;
