@@ -151,7 +151,7 @@ static void test_arguments_checked(void **state)
 static void test_brief(void **state)
 {
 	static const char *const sources[] = { "https://example.org/a", "The Book of Jam" };
-	struct brief_input in = { "How does marmalade set?", "Pectin sets it.", sources, 2, 0, 15, 6 };
+	struct brief_input in = { "How does marmalade set?", "Pectin sets it.", sources, 2, 0, 15, 6, 1920, 1080, 30, 0 };
 	char *b = brief_write(&in);
 
 	(void)state;
