@@ -79,6 +79,21 @@ int canvas_read(const json_t *obj, struct canvas *c, char *err, size_t errlen)
 	return 0;
 }
 
+int canvas_read_file(const json_t *obj, const char *file, int *width, int *height, int *fps, struct problems *p)
+{
+	struct canvas c = canvas_default();
+	char err[256];
+
+	if (canvas_read(obj, &c, err, sizeof err) < 0) {
+		problems_add(p, file, 0, "%s", err);
+		return -1;
+	}
+	*width = c.width;
+	*height = c.height;
+	*fps = c.fps;
+	return 0;
+}
+
 int canvas_write(json_t *obj, const struct canvas *c)
 {
 	const char *name = canvas_format_name(c->width, c->height);

@@ -18,6 +18,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "problems.h"
+
 #define CANVAS_DEFAULT_FORMAT "16:9"
 #define CANVAS_DEFAULT_WIDTH 1920
 #define CANVAS_DEFAULT_HEIGHT 1080
@@ -45,6 +47,10 @@ int canvas_take_fps(const json_t *v, struct canvas *c, char *err, size_t errlen)
 /* The optional "format" and "fps" of the object obj into c, which keeps
  * what obj does not give.  0, or -1 with the first sentence in err. */
 int canvas_read(const json_t *obj, struct canvas *c, char *err, size_t errlen);
+/* The same for a file of the folder (explainer.json, script.json): the
+ * canvas into *width, *height and *fps (the defaults where obj gives
+ * nothing); 0, or -1 with the sentence appended to p as FILE's problem. */
+int canvas_read_file(const json_t *obj, const char *file, int *width, int *height, int *fps, struct problems *p);
 /* Sets "format" and "fps" of obj from c; 0, or -1 when out of memory. */
 int canvas_write(json_t *obj, const struct canvas *c);
 

@@ -294,22 +294,6 @@ static const json_t *scene_list(const json_t *root, struct problems *p)
 	return scenes;
 }
 
-/* The optional "format" and "fps" (canvas.h) into e; -1 with a problem. */
-static int read_canvas(const json_t *root, struct explainer *e, struct problems *p)
-{
-	struct canvas c = canvas_default();
-	char err[256];
-
-	if (json_is_object(root) && canvas_read(root, &c, err, sizeof err) < 0) {
-		problems_add(p, EXPLAINER_MANIFEST, 0, "%s", err);
-		return -1;
-	}
-	e->width = c.width;
-	e->height = c.height;
-	e->fps = c.fps;
-	return 0;
-}
-
 static void read_scenes(const json_t *scenes, struct explainer *e, struct problems *p)
 {
 	size_t n = json_array_size(scenes);
@@ -365,7 +349,7 @@ int explainer_open(const char *dir, struct explainer *e, struct problems *p)
 		problems_add(p, EXPLAINER_MANIFEST, jerr.line, "is not valid JSON: %s", jerr.text);
 	} else {
 		const json_t *scenes = scene_list(root, p);
-		if (read_canvas(root, e, p) == 0 && scenes)
+		if (canvas_read_file(root, EXPLAINER_MANIFEST, &e->width, &e->height, &e->fps, p) == 0 && scenes)
 			read_scenes(scenes, e, p);
 		json_decref(root);
 	}

@@ -154,22 +154,6 @@ static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct 
 	return 0;
 }
 
-/* The optional "format" and "fps" of root into s; -1 with a problem. */
-static int read_canvas(const json_t *root, struct script *s, struct problems *p)
-{
-	struct canvas c = canvas_default();
-	char err[256];
-
-	if (canvas_read(root, &c, err, sizeof err) < 0) {
-		problems_add(p, SCRIPT_FILE, 0, "%s", err);
-		return -1;
-	}
-	s->width = c.width;
-	s->height = c.height;
-	s->fps = c.fps;
-	return 0;
-}
-
 /* The "scenes" of root into s; -1 with a problem. */
 static int read_scenes(const json_t *root, struct script *s, struct problems *p)
 {
@@ -180,7 +164,7 @@ static int read_scenes(const json_t *root, struct script *s, struct problems *p)
 		problems_add(p, SCRIPT_FILE, 0, "must be %s (%s) and nothing else", SHAPE, SHAPE_CANVAS);
 		return -1;
 	}
-	if (read_canvas(root, s, p) < 0)
+	if (canvas_read_file(root, SCRIPT_FILE, &s->width, &s->height, &s->fps, p) < 0)
 		return -1;
 	if (json_array_size(scenes) == 0)
 		return 0;
