@@ -2,7 +2,8 @@
  * soundtrack - the video's one audio track: every scene's 24 kHz narration
  * resampled to 48 kHz with libsamplerate (SRC_SINC_MEDIUM_QUALITY),
  * followed by silence to the scene's end, so the track is exactly as long
- * as the video (1600 samples per frame at 30 fps, 800 at 60) and both streams end together.
+ * as the video (1600 samples per frame at 30 fps, 800 at 60) and both
+ * streams end together.
  * The track is built whole and encoded once: AAC frames of 1024 samples
  * cannot be cut at scene boundaries.
  */

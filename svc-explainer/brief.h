@@ -1,9 +1,10 @@
 /*
  * brief - the text the explainer's private worker gets as its first turn:
  * the call's question, facts and sources, then what it must make and how
- * (the canvas: its size, orientation and safe margins; the scene format, the SMIL subset and the fonts the renderer accepts,
- * the rule that it reviews the rendered start and end frame of every
- * scene, the narration style) and how its work ends (the finish tool, the
+ * (the canvas: its size, orientation and safe margins; the scene format,
+ * the SMIL subset and the fonts the renderer accepts, the rule that it
+ * reviews the rendered start and end frame of every scene, the narration
+ * style) and how its work ends (the finish tool, the
  * 30-120 s gate).  A revision's worker is also told that its folder holds
  * the video's scenes as they are, to change rather than begin anew.
  */

@@ -152,7 +152,8 @@ static void test_manifest_keys(void **state)
 	char *tall = scene_svg(1080, 1920), *wide = scene_svg(1920, 1080);
 
 	write_in(f->path, "a.svg", tall);
-	write_in(f->path, "explainer.json", "{\"format\":\"9:16\",\"fps\":60,\"scenes\":[{\"svg\":\"a.svg\",\"duration\":2.5}]}");
+	write_in(f->path, "explainer.json",
+		 "{\"format\":\"9:16\",\"fps\":60,\"scenes\":[{\"svg\":\"a.svg\",\"duration\":2.5}]}");
 	assert_int_equal(explainer_open(f->path, &e, &p), 0);
 	assert_int_equal(e.width, 1080);
 	assert_int_equal(e.height, 1920);
