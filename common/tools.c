@@ -145,18 +145,25 @@ static const struct hb_tool_def tool_table[] = {
 	},
 	{
 		"create_explainer_video", "svc-explainer", HB_CLASS_AGENT, HB_LIST_GEMINI_KEY,
-		"Make a short narrated explainer video (1080p MP4 at 30 fps, 30-120 seconds) from a question, "
+		"Make a short narrated explainer video (an MP4 of 30-120 seconds: 16:9 1920x1080 by default, "
+		"or 9:16 vertical or 1:1 square, at 30 or 60 fps) from a question, "
 		"the facts and their sources: a private worker on this session's agent and model draws "
 		"animated SVG scenes and reviews their frames, then the narration is spoken with Gemini and the "
-		"video rendered. Answers {videoPath, durationSeconds, scenes, revision, checks, limitations}. "
-		"Pass a saved videoPath to revise that video.",
+		"video rendered. Answers {videoPath, durationSeconds, scenes, revision, format, width, height, fps, "
+		"checks, limitations}. Pass a saved videoPath to revise that video (it keeps its format and fps "
+		"unless you give new ones).",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"question\":{\"type\":\"string\",\"description\":\"What the video answers.\"},"
 		"\"facts\":{\"type\":\"string\",\"description\":\"The facts the video may use.\"},"
 		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
 		"\"description\":\"Where the facts come from (URLs or titles).\"},"
 		"\"videoPath\":{\"type\":\"string\",\"description\":\"The absolute path of a video this tool "
-		"saved, to revise it.\"}},"
+		"saved, to revise it.\"},"
+		"\"format\":{\"type\":\"string\",\"enum\":[\"16:9\",\"9:16\",\"1:1\"],\"description\":"
+		"\"The picture: 16:9 (1920x1080, landscape, the default), 9:16 (1080x1920, vertical, for phones) "
+		"or 1:1 (1080x1080, square).\"},"
+		"\"fps\":{\"type\":\"integer\",\"enum\":[30,60],\"description\":\"Frames a second: 30 (the "
+		"default) or 60.\"}},"
 		"\"required\":[\"question\",\"facts\"],\"additionalProperties\":false}",
 	},
 	{

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "canvas.h"
 #include "fonts.h"
 #include "folder.h"
 #include "pipeline.h"
@@ -136,8 +137,9 @@ static int cmd_check(const struct cli_options *o)
 	scenes = scenes_load(&e, &p);
 	problems_print(&p, stderr);
 	if (scenes)
-		printf("%s: %zu scenes, %ld frames, %.2f s: ok\n", o->args[0], e.n, e.total_frames,
-		       (double)e.total_frames / EXPLAINER_FPS);
+		printf("%s: %s %dx%d at %d fps, %zu scenes, %ld frames, %.2f s: ok\n", o->args[0],
+		       canvas_format_name(e.width, e.height), e.width, e.height, e.fps, e.n, e.total_frames,
+		       (double)e.total_frames / e.fps);
 	scenes_free(scenes, e.n);
 	problems_free(&p);
 	explainer_free(&e);
@@ -248,7 +250,7 @@ static int cmd_render(const struct cli_options *o)
 	start = now_s();
 	rc = setup_fonts() < 0 ? -1 : render_explainer(&e, o->out, &ro, &st, &p, err, sizeof err);
 	if (rc == 0) {
-		double took = now_s() - start, length = (double)st.frames / EXPLAINER_FPS;
+		double took = now_s() - start, length = (double)st.frames / e.fps;
 		printf("%s: %ld frames (%.2f s), %ld drawn, %ld reused, in %.2f s (%.2fx real time)\n", o->out,
 		       st.frames, length, st.drawn, st.frames - st.drawn, took, took > 0 ? length / took : 0);
 	} else if (p.n) {

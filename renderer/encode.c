@@ -24,10 +24,9 @@
 #include "frame.h"
 #include "log.h"
 
-#define VIDEO_WIDTH 1920
-#define VIDEO_HEIGHT 1080
-#define VIDEO_FPS 30
 #define AUDIO_BITRATE 128000
+/* The largest picture side: far above the formats (canvas.h), within H.264's. */
+#define VIDEO_SIDE_MAX 4096
 #define CRF_MAX 51
 
 struct stream {
@@ -41,6 +40,7 @@ struct encoder {
 	AVFormatContext *mux;
 	AVPacket *packet;
 	struct stream video, audio;
+	int fps;
 	const float *pcm; /* the caller's, see encoder_audio */
 	size_t pcm_len;
 	int audio_given;
@@ -100,6 +100,17 @@ static int check_settings(const struct encoder_settings *s, char *err, size_t er
 		snprintf(err, errlen, "the number of x264 threads is %d; give 0 (x264 decides) or more", s->threads);
 		return -1;
 	}
+	if (s->width < 2 || s->height < 2 || s->width > VIDEO_SIDE_MAX || s->height > VIDEO_SIDE_MAX ||
+	    s->width % 2 || s->height % 2) {
+		snprintf(err, errlen, "the picture is %dx%d; give even sizes from 2 to %d", s->width, s->height,
+			 VIDEO_SIDE_MAX);
+		return -1;
+	}
+	if (s->fps <= 0 || AUDIO_RATE % s->fps != 0) {
+		snprintf(err, errlen, "the frame rate is %d fps; give one with a whole number of audio samples a "
+			 "frame, such as 30 or 60", s->fps);
+		return -1;
+	}
 	return 0;
 }
 
@@ -147,13 +158,13 @@ static int open_video(struct encoder *enc, const struct encoder_settings *set, c
 		snprintf(err, errlen, "this FFmpeg has no libx264 encoder (Debian's libavcodec59 has it)");
 		return -1;
 	}
-	if (add_stream(enc, s, codec, (AVRational){ 1, VIDEO_FPS }, err, errlen) < 0)
+	if (add_stream(enc, s, codec, (AVRational){ 1, set->fps }, err, errlen) < 0)
 		return -1;
 	c = s->codec;
-	c->width = VIDEO_WIDTH;
-	c->height = VIDEO_HEIGHT;
+	c->width = set->width;
+	c->height = set->height;
 	c->pix_fmt = AV_PIX_FMT_YUV420P;
-	c->framerate = (AVRational){ VIDEO_FPS, 1 };
+	c->framerate = (AVRational){ set->fps, 1 };
 	c->color_primaries = AVCOL_PRI_BT709;
 	c->color_trc = AVCOL_TRC_BT709;
 	c->colorspace = AVCOL_SPC_BT709;
@@ -301,6 +312,7 @@ struct encoder *encoder_open(const char *path, const struct encoder_settings *s,
 		return NULL;
 	}
 	snprintf(url, len, "file:%s", path);
+	enc->fps = s->fps;
 	ok = open_muxer(enc, url, err, errlen) == 0 && open_video(enc, s, err, errlen) == 0 &&
 	     open_audio(enc, err, errlen) == 0 && start_file(enc, url, path, err, errlen) == 0;
 	free(url);
@@ -328,11 +340,11 @@ int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, si
 }
 
 /* yuv420p planes, tightly packed, into the frame's rows (libav may pad
- * its linesize for SIMD; at 1920 wide it happens not to). */
+ * its linesize for SIMD; at 1920 or 1080 wide it happens not to). */
 static void copy_picture(AVFrame *f, const uint8_t *yuv)
 {
-	const int widths[3] = { VIDEO_WIDTH, VIDEO_WIDTH / 2, VIDEO_WIDTH / 2 };
-	const int heights[3] = { VIDEO_HEIGHT, VIDEO_HEIGHT / 2, VIDEO_HEIGHT / 2 };
+	const int widths[3] = { f->width, f->width / 2, f->width / 2 };
+	const int heights[3] = { f->height, f->height / 2, f->height / 2 };
 
 	for (int p = 0; p < 3; p++) {
 		for (int y = 0; y < heights[p]; y++) {
@@ -375,7 +387,8 @@ broken:
  * faststart pass moves the index to the front), the file closed. */
 static int finish(struct encoder *enc, char *err, size_t errlen)
 {
-	size_t video_samples = (size_t)enc->video.next_pts * AUDIO_SAMPLES_PER_FRAME;
+	const size_t per_frame = AUDIO_SAMPLES_PER_FRAME(enc->fps);
+	size_t video_samples = (size_t)enc->video.next_pts * per_frame;
 	int rc;
 
 	if (enc->broken || !enc->audio_given || enc->video.next_pts == 0) {
@@ -384,10 +397,9 @@ static int finish(struct encoder *enc, char *err, size_t errlen)
 		return -1;
 	}
 	/* Both streams must end together; audio_track makes them equal. */
-	if (enc->pcm_len + AUDIO_SAMPLES_PER_FRAME <= video_samples ||
-	    enc->pcm_len >= video_samples + AUDIO_SAMPLES_PER_FRAME) {
+	if (enc->pcm_len + per_frame <= video_samples || enc->pcm_len >= video_samples + per_frame) {
 		snprintf(err, errlen, "the sound track lasts %.3f s but the video %.3f s; they must end together",
-			 (double)enc->pcm_len / AUDIO_RATE, (double)enc->video.next_pts / VIDEO_FPS);
+			 (double)enc->pcm_len / AUDIO_RATE, (double)enc->video.next_pts / enc->fps);
 		return -1;
 	}
 	while (audio_left(enc))

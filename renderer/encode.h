@@ -2,8 +2,11 @@
  * encode - the MP4 encoder and muxer on libavcodec/libavformat (FFmpeg 5.1),
  * after doc/examples/muxing.c.
  *
- * Video: libx264, 1920x1080, yuv420p, 30 fps (time base 1/30), BT.709
- * primaries, transfer and matrix, limited (MPEG) range, tune animation.
+ * Video: libx264 at the settings' size and rate (1920x1080 at 30 fps for
+ * the default canvas, canvas.h; time base 1/fps), yuv420p, BT.709
+ * primaries, transfer and matrix, limited (MPEG) range, tune animation;
+ * x264 keeps its own keyframe interval (at most 250 frames: 8.3 s at 30
+ * fps, 4.2 s at 60) and picks the level from the size and rate.
  * Audio: the native AAC encoder, 48 kHz mono, 128 kb/s.  The MP4 has its
  * index at the front (movflags +faststart).  Audio is handed over whole
  * before the first frame and encoded as the video catches up, so the
@@ -19,6 +22,8 @@ struct encoder_settings {
 	const char *preset;  /* x264 preset, e.g. "veryfast" */
 	int crf;             /* x264 constant rate factor, e.g. 20 */
 	int threads;         /* x264 threads; 0: libx264 decides */
+	int width, height;   /* the picture, even sizes, e.g. 1920x1080 */
+	int fps;             /* frames a second, 30 or 60 (the audio needs whole samples a frame) */
 };
 
 struct encoder;
@@ -31,7 +36,7 @@ struct encoder *encoder_open(const char *path, const struct encoder_settings *s,
 /* The whole audio track (48 kHz mono float), kept by pointer until
  * encoder_finish/encoder_abort.  Call once, before the first frame. */
 int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, size_t errlen);
-/* The next video frame (yuv420p, FRAME_YUV_SIZE bytes, copied).  After
+/* The next video frame (yuv420p, FRAME_YUV_SIZE(width, height) bytes, copied).  After
  * -1 only encoder_abort is left. */
 int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t errlen);
 /* Encodes the rest of the audio, drains both encoders, writes the trailer

@@ -9,17 +9,17 @@
 #include "folder.h"
 
 /* Up to whole frames: the length the video will really have. */
-static double whole_frames(double s)
+static double whole_frames(double s, int fps)
 {
-	return ceil(s * EXPLAINER_FPS - 1e-9) / EXPLAINER_FPS;
+	return ceil(s * fps - 1e-9) / fps;
 }
 
-double fit_scenes(struct fit_scene *v, size_t n)
+double fit_scenes(struct fit_scene *v, size_t n, int fps)
 {
 	double total = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		v[i].duration = whole_frames(v[i].narration > 0 ? v[i].narration + FIT_PAUSE_S : v[i].written);
+		v[i].duration = whole_frames(v[i].narration > 0 ? v[i].narration + FIT_PAUSE_S : v[i].written, fps);
 		total += v[i].duration;
 	}
 	return total;

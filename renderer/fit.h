@@ -25,8 +25,9 @@ struct fit_scene {
 	double duration;   /* out: the fitted length, whole frames */
 };
 
-/* Sets every duration; returns the total in seconds. */
-double fit_scenes(struct fit_scene *v, size_t n);
+/* Sets every duration, in whole frames at fps frames a second; returns the
+ * total in seconds. */
+double fit_scenes(struct fit_scene *v, size_t n, int fps);
 /* 0 when the total is within 30-120 s; otherwise -1 with why: the
  * measured length (to one decimal, per scene and in total) and what to do. */
 int fit_gate(const struct fit_scene *v, size_t n, char *why, size_t whylen);

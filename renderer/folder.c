@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "canvas.h"
 #include "scene_limits.h"
 #include "narration.h"
 #include "readfile.h"
@@ -25,8 +26,8 @@
 #define MANIFEST_MAX_BYTES (1u << 20)
 #define DURATION_MIN 0.5
 #define DURATION_MAX 600.0
-/* Samples of 24 kHz narration per 30 fps frame. */
-#define SAMPLES_PER_FRAME (EXPLAINER_NARRATION_RATE / EXPLAINER_FPS)
+/* Samples of 24 kHz narration per frame (30 or 60 fps: a whole number). */
+#define SAMPLES_PER_FRAME(fps) (EXPLAINER_NARRATION_RATE / (fps))
 
 static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", NULL };
 
@@ -181,7 +182,7 @@ void explainer_seconds_text(double s, char *buf, size_t len)
 }
 
 /* The narration's header, and that it fits in the scene's frames. */
-static void check_narration(const struct explainer_scene *s, size_t i, struct problems *p)
+static void check_narration(const struct explainer_scene *s, size_t i, int fps, struct problems *p)
 {
 	char err[512], lasts[32], need[32];
 	size_t samples;
@@ -190,7 +191,7 @@ static void check_narration(const struct explainer_scene *s, size_t i, struct pr
 		problems_add(p, s->wav, 0, "%s", err);
 		return;
 	}
-	if (samples > (size_t)s->frames * SAMPLES_PER_FRAME) {
+	if (samples > (size_t)s->frames * SAMPLES_PER_FRAME(fps)) {
 		double secs = (double)samples / EXPLAINER_NARRATION_RATE;
 		explainer_seconds_text(secs, lasts, sizeof lasts);
 		/* The shortest duration that fits, rounded up to 1/100 s. */
@@ -202,7 +203,7 @@ static void check_narration(const struct explainer_scene *s, size_t i, struct pr
 }
 
 /* Scene i (1-based) into s; problems appended.  0 when it is usable. */
-static int read_scene(const char *dir, const json_t *scene, size_t i, struct explainer_scene *s,
+static int read_scene(const char *dir, const json_t *scene, size_t i, int fps, struct explainer_scene *s,
 		      struct problems *p)
 {
 	int bad = 0;
@@ -233,9 +234,9 @@ static int read_scene(const char *dir, const json_t *scene, size_t i, struct exp
 		s->timeline = s->duration;
 		break;
 	}
-	s->frames = explainer_frames(s->duration);
+	s->frames = explainer_frames(s->duration, fps);
 	if (s->wav_path)
-		check_narration(s, i, p);
+		check_narration(s, i, fps, p);
 	return bad ? -1 : 0;
 }
 
@@ -272,9 +273,9 @@ static const json_t *scene_list(const json_t *root, struct problems *p)
 		return NULL;
 	}
 	json_object_foreach((json_t *)root, key, val)
-		if (strcmp(key, "scenes") != 0)
-			problems_add(p, EXPLAINER_MANIFEST, 0, "unknown key \"%s\"; the manifest has only "
-				     "\"scenes\"", key);
+		if (strcmp(key, "scenes") != 0 && strcmp(key, "format") != 0 && strcmp(key, "fps") != 0)
+			problems_add(p, EXPLAINER_MANIFEST, 0, "unknown key \"%s\"; the manifest has "
+				     "\"scenes\" and optionally \"format\" and \"fps\"", key);
 	scenes = json_object_get(root, "scenes");
 	if (!scenes) {
 		problems_add(p, EXPLAINER_MANIFEST, 0, "has no \"scenes\": list the scenes in order");
@@ -305,7 +306,7 @@ static void read_scenes(const json_t *scenes, struct explainer *e, struct proble
 	}
 	e->n = n;
 	for (size_t i = 0; i < n; i++)
-		if (read_scene(e->dir, json_array_get(scenes, i), i + 1, &e->scenes[i], p) < 0)
+		if (read_scene(e->dir, json_array_get(scenes, i), i + 1, e->fps, &e->scenes[i], p) < 0)
 			ok = 0;
 	if (!ok)
 		return;
@@ -348,7 +349,7 @@ int explainer_open(const char *dir, struct explainer *e, struct problems *p)
 		problems_add(p, EXPLAINER_MANIFEST, jerr.line, "is not valid JSON: %s", jerr.text);
 	} else {
 		const json_t *scenes = scene_list(root, p);
-		if (scenes)
+		if (canvas_read_file(root, EXPLAINER_MANIFEST, &e->width, &e->height, &e->fps, p) == 0 && scenes)
 			read_scenes(scenes, e, p);
 		json_decref(root);
 	}
@@ -390,10 +391,10 @@ const struct explainer_scene *explainer_find_scene(const struct explainer *e, co
 	return NULL;
 }
 
-long explainer_frames(double duration)
+long explainer_frames(double duration, int fps)
 {
 	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
-	return (long)ceil(duration * EXPLAINER_FPS - 1e-9);
+	return (long)ceil(duration * fps - 1e-9);
 }
 
 double explainer_scene_time(const struct explainer_scene *s, double t)

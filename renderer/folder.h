@@ -1,15 +1,20 @@
 /*
  * folder - the explainer folder and its manifest, explainer.json.
  *
- *	{ "scenes": [
+ *	{ "format": "16:9", "fps": 30,
+ *	  "scenes": [
  *	    { "svg": "01-intro.svg", "narration": "01-intro.wav", "duration": 8.5 },
  *	    { "svg": "02-how.svg", "duration": 12 } ] }
+ *
+ * "format" and "fps" (optional) are the video's canvas (canvas.h): "16:9"
+ * (1920x1080, the default), "9:16" (1080x1920) or "1:1" (1080x1080), at
+ * 30 (the default) or 60 frames a second.
  *
  * Scenes play in order.  "svg" is a file in the folder (a plain name: no
  * "/", no ".."), "narration" an optional 24 kHz mono 16-bit PCM WAV in the
  * folder (a scene without one is silent), "duration" the scene's length in
  * seconds (0.5 .. 600).  A scene lasts its duration rounded up to whole
- * frames at 30 fps; narration longer than the scene is an error (part 2
+ * frames at the video's rate; narration longer than the scene is an error (part 2
  * fits scenes to their narration before rendering).  "timeline"
  * (optional, seconds, 0.5 .. 600) is the length the scene's animations
  * were written for when it differs from "duration": the animations are
@@ -26,9 +31,6 @@
 #include "problems.h"
 
 #define EXPLAINER_MANIFEST "explainer.json"
-#define EXPLAINER_FPS 30
-#define EXPLAINER_WIDTH 1920
-#define EXPLAINER_HEIGHT 1080
 #define EXPLAINER_NARRATION_RATE 24000
 
 struct explainer_scene {
@@ -38,7 +40,7 @@ struct explainer_scene {
 	char *wav_path;   /* NULL: silent */
 	double duration;  /* seconds, as written */
 	double timeline;  /* seconds the animations were written for (= duration when not given) */
-	long frames;      /* ceil(duration * 30) */
+	long frames;      /* ceil(duration * fps) */
 	long first_frame; /* index of the scene's first frame in the video */
 };
 
@@ -47,6 +49,8 @@ struct explainer {
 	struct explainer_scene *scenes;
 	size_t n;
 	long total_frames;
+	int width, height; /* the canvas in pixels (canvas.h): 1920x1080 unless "format" says */
+	int fps;           /* frames a second: 30 unless "fps" says */
 };
 
 /* Reads DIR/explainer.json and checks what the manifest alone can check
@@ -56,8 +60,8 @@ struct explainer {
 int explainer_open(const char *dir, struct explainer *e, struct problems *p);
 void explainer_free(struct explainer *e);
 /* The frames a scene of DURATION seconds lasts: rounded up to whole
- * frames at 30 fps. */
-long explainer_frames(double duration);
+ * frames at FPS frames a second. */
+long explainer_frames(double duration, int fps);
 /* Seconds as people write them: at most two decimals, no trailing zeros
  * ("9.4", "8"). */
 void explainer_seconds_text(double s, char *buf, size_t len);

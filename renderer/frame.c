@@ -1,6 +1,6 @@
 /*
- * frame - one SVG frame drawn with librsvg into a 1920x1080 cairo surface,
- * and converted to the encoder's yuv420p picture (see frame.h).
+ * frame - one SVG frame drawn with librsvg into a cairo surface of the
+ * video's size, and converted to the encoder's yuv420p picture (see frame.h).
  *
  * A framer belongs to one thread: librsvg handles and cairo surfaces are
  * not shared, so the pipeline's render threads each have their own.  The
@@ -17,10 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FRAME_W 1920
-#define FRAME_H 1080
-
 struct framer {
+	int width, height;
 	cairo_surface_t *surface;
 	struct SwsContext *sws;
 	cairo_surface_t *still;  /* the still layer drawn last, or NULL */
@@ -28,7 +26,7 @@ struct framer {
 	size_t still_len;
 };
 
-struct framer *framer_new(char *err, size_t errlen)
+struct framer *framer_new(int width, int height, char *err, size_t errlen)
 {
 	struct framer *f = calloc(1, sizeof *f);
 	const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
@@ -37,15 +35,17 @@ struct framer *framer_new(char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for a frame");
 		return NULL;
 	}
-	f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
+	f->width = width;
+	f->height = height;
+	f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
 	if (cairo_surface_status(f->surface) != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cannot make a 1920x1080 drawing surface: %s",
+		snprintf(err, errlen, "cannot make a %dx%d drawing surface: %s", width, height,
 			 cairo_status_to_string(cairo_surface_status(f->surface)));
 		framer_free(f);
 		return NULL;
 	}
 	/* Cairo's ARGB32 is BGRA in memory on little-endian machines. */
-	f->sws = sws_getContext(FRAME_W, FRAME_H, AV_PIX_FMT_BGRA, FRAME_W, FRAME_H, AV_PIX_FMT_YUV420P,
+	f->sws = sws_getContext(width, height, AV_PIX_FMT_BGRA, width, height, AV_PIX_FMT_YUV420P,
 				SWS_FAST_BILINEAR, NULL, NULL, NULL);
 	if (!f->sws) {
 		snprintf(err, errlen, "cannot set up the colour conversion (swscale)");
@@ -65,7 +65,8 @@ struct framer *framer_new(char *err, size_t errlen)
 /* Draws svg onto surface, over what is there (white first with blank). */
 static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
 {
-	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
+	const RsvgRectangle viewport = { 0, 0, cairo_image_surface_get_width(surface),
+					 cairo_image_surface_get_height(surface) };
 	GError *gerr = NULL;
 	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len, &gerr);
 	cairo_t *cr;
@@ -110,7 +111,7 @@ static int keep_still(struct framer *f, const char *still, size_t len, char *err
 	free(f->still_svg);
 	f->still_svg = NULL;
 	if (!f->still)
-		f->still = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
+		f->still = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, f->width, f->height);
 	if (cairo_surface_status(f->still) != CAIRO_STATUS_SUCCESS || !(f->still_svg = malloc(len ? len : 1))) {
 		snprintf(err, errlen, "out of memory for a frame's still layer");
 		return -1;
@@ -134,7 +135,7 @@ int framer_draw_layers(struct framer *f, const char *still, size_t still_len, co
 		return -1;
 	cairo_surface_flush(f->surface);
 	memcpy(cairo_image_surface_get_data(f->surface), cairo_image_surface_get_data(f->still),
-	       (size_t)cairo_image_surface_get_stride(f->still) * FRAME_H);
+	       (size_t)cairo_image_surface_get_stride(f->still) * (size_t)f->height);
 	cairo_surface_mark_dirty(f->surface);
 	return draw_svg(f->surface, 0, moving, moving_len, err, errlen);
 }
@@ -143,10 +144,11 @@ void framer_yuv(struct framer *f, uint8_t *yuv)
 {
 	const uint8_t *src[1] = { cairo_image_surface_get_data(f->surface) };
 	const int src_stride[1] = { cairo_image_surface_get_stride(f->surface) };
-	uint8_t *dst[3] = { yuv, yuv + FRAME_W * FRAME_H, yuv + FRAME_W * FRAME_H + FRAME_W * FRAME_H / 4 };
-	const int dst_stride[3] = { FRAME_W, FRAME_W / 2, FRAME_W / 2 };
+	size_t luma = (size_t)f->width * (size_t)f->height;
+	uint8_t *dst[3] = { yuv, yuv + luma, yuv + luma + luma / 4 };
+	const int dst_stride[3] = { f->width, f->width / 2, f->width / 2 };
 
-	sws_scale(f->sws, src, src_stride, 0, FRAME_H, dst, dst_stride);
+	sws_scale(f->sws, src, src_stride, 0, f->height, dst, dst_stride);
 }
 
 const uint8_t *framer_pixels(struct framer *f, int *stride)

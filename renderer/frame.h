@@ -1,6 +1,7 @@
 /*
- * frame - drawing one SVG frame with librsvg into a 1920x1080 cairo
- * surface, and converting it to the encoder's picture.
+ * frame - drawing one SVG frame with librsvg into a cairo surface of the
+ * video's size (1920x1080, 1080x1920 or 1080x1080: canvas.h), and
+ * converting it to the encoder's picture.
  *
  * One framer per thread: its own cairo surface and swscale context (a
  * librsvg handle is made per frame from the SVG text, 0.2 ms).  The frame
@@ -15,11 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_YUV_SIZE ((size_t)1920 * 1080 * 3 / 2)
+/* The bytes of a yuv420p picture of width x height (both even). */
+#define FRAME_YUV_SIZE(width, height) ((size_t)(width) * (size_t)(height) * 3 / 2)
 
 struct framer;
 
-struct framer *framer_new(char *err, size_t errlen);
+/* A framer drawing width x height pixels (even sizes); NULL with err. */
+struct framer *framer_new(int width, int height, char *err, size_t errlen);
 /* 0, or -1 with err (librsvg's message). */
 int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen);
 /* The same for a scene in two layers (scene_layers_at): still (may be
@@ -27,7 +30,8 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
  * and kept; moving is drawn over a copy of it. */
 int framer_draw_layers(struct framer *f, const char *still, size_t still_len, const char *moving,
 		       size_t moving_len, char *err, size_t errlen);
-/* The frame last drawn, as yuv420p: Y (1920x1080), then U and V (960x540). */
+/* The frame last drawn, as yuv420p: Y (width x height), then U and V
+ * (each a quarter of that): FRAME_YUV_SIZE(width, height) bytes. */
 void framer_yuv(struct framer *f, uint8_t *yuv);
 /* The frame last drawn as BGRA rows (stride *stride bytes). */
 const uint8_t *framer_pixels(struct framer *f, int *stride);

@@ -110,9 +110,9 @@ static void wait_slice(struct ring *r)
 	pthread_cond_timedwait(&r->changed, &r->lock, &ts);
 }
 
-double scene_frame_time(long k)
+double scene_frame_time(long k, int fps)
 {
-	return (double)k / EXPLAINER_FPS;
+	return (double)k / fps;
 }
 
 /* ---- the producer ----------------------------------------------------- */
@@ -163,7 +163,7 @@ static void *produce(void *arg)
 		for (long k = 0; k < r->e->scenes[s].frames; k++) {
 			const char *still, *svg;
 			size_t still_len, len;
-			double t = explainer_scene_time(&r->e->scenes[s], scene_frame_time(k));
+			double t = explainer_scene_time(&r->e->scenes[s], scene_frame_time(k, r->e->fps));
 			if (scene_layers_at(r->scenes[s], t, &still, &still_len, &svg, &len, err, sizeof err) < 0) {
 				fail(r, err);
 				goto out;
@@ -206,7 +206,7 @@ static void *draw(void *arg)
 {
 	struct ring *r = arg;
 	char err[512];
-	struct framer *f = framer_new(err, sizeof err);
+	struct framer *f = framer_new(r->e->width, r->e->height, err, sizeof err);
 
 	if (!f) {
 		fail(r, err);
@@ -315,7 +315,7 @@ struct scene **scenes_load(const struct explainer *e, struct problems *p)
 		return NULL;
 	}
 	for (size_t i = 0; i < e->n; i++)
-		v[i] = scene_load(e->scenes[i].svg_path, e->scenes[i].svg, p);
+		v[i] = scene_load(e->scenes[i].svg_path, e->scenes[i].svg, e->width, e->height, p);
 	if (p->n != before) {
 		scenes_free(v, e->n);
 		return NULL;
@@ -351,7 +351,7 @@ static float *build_audio(const struct explainer *e, size_t *n, char *err, size_
 			goto out;
 		parts[i].pcm = pcm[i];
 	}
-	if (audio_track(parts, e->n, &track, n, err, errlen) < 0)
+	if (audio_track(parts, e->n, e->fps, &track, n, err, errlen) < 0)
 		track = NULL;
 out:
 	for (i = 0; pcm && i < e->n; i++)
@@ -375,7 +375,7 @@ static int ring_init(struct ring *r, const struct explainer *e, struct scene **s
 	if (!(r->runs = calloc((size_t)r->size, sizeof *r->runs)))
 		return -1;
 	for (long i = 0; i < r->size; i++)
-		if (!(r->runs[i].yuv = malloc(FRAME_YUV_SIZE)))
+		if (!(r->runs[i].yuv = malloc(FRAME_YUV_SIZE(e->width, e->height))))
 			return -1;
 	return 0;
 }
@@ -428,7 +428,8 @@ static int run_threads(struct ring *r, struct encoder *enc, const struct render_
 int render_explainer(const struct explainer *e, const char *target, const struct render_options *o,
 		     struct render_stats *stats, struct problems *p, char *err, size_t errlen)
 {
-	struct encoder_settings settings = { o->preset ? o->preset : "veryfast", o->crf > 0 ? o->crf : 20, 0 };
+	struct encoder_settings settings = { o->preset ? o->preset : "veryfast", o->crf > 0 ? o->crf : 20, 0,
+					     e->width, e->height, e->fps };
 	struct output out = { NULL, NULL };
 	struct encoder *enc = NULL;
 	struct scene **scenes;

@@ -52,8 +52,8 @@ int render_explainer(const struct explainer *e, const char *target, const struct
 struct scene **scenes_load(const struct explainer *e, struct problems *p);
 void scenes_free(struct scene **v, size_t n);
 
-/* Scene time of frame k of a scene (k/30 s); the last frame of a scene is
- * frames - 1. */
-double scene_frame_time(long k);
+/* Scene time of frame k of a scene at fps frames a second (k/fps s); the
+ * last frame of a scene is frames - 1. */
+double scene_frame_time(long k, int fps);
 
 #endif

@@ -19,18 +19,16 @@
 #include "problems.h"
 #include "scene.h"
 
+/* A thumbnail is a quarter of the frame: 480x270 for 16:9, 270x480 for
+ * 9:16, 270x270 for 1:1. */
 #define THUMB_SCALE 0.25
-#define THUMB_W 480
-#define THUMB_H 270
 #define SHEET_GAP 16
 #define SHEET_LABEL 30
-#define SHEET_CELL_W (2 * THUMB_W + 3 * SHEET_GAP)
-#define SHEET_CELL_H (SHEET_LABEL + THUMB_H + SHEET_GAP)
 /* Beyond this many scenes, two scenes side by side per row: a sheet of 30
  * in one column would be 9,500 px tall, more than a model takes in. */
 #define SHEET_ONE_COLUMN_MAX 8
 
-int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen)
+int preview_time(const struct explainer_scene *s, int fps, const char *at, double *t, char *err, size_t errlen)
 {
 	char *end;
 
@@ -39,7 +37,7 @@ int preview_time(const struct explainer_scene *s, const char *at, double *t, cha
 		return 0;
 	}
 	if (strcmp(at, "end") == 0) {
-		*t = scene_frame_time(s->frames - 1);
+		*t = scene_frame_time(s->frames - 1, fps);
 		return 0;
 	}
 	*t = strtod(at, &end);
@@ -87,11 +85,11 @@ static int emit_png(cairo_surface_t *surface, const struct png_sink *sink, char 
 
 /* Loads one scene, with its problems as one error; the characters no font
  * has go to missing when it is not NULL, and are problems when it is. */
-static struct scene *load_one(const struct explainer_scene *es, struct problems *missing, char *err,
-			      size_t errlen)
+static struct scene *load_one(const struct explainer *e, const struct explainer_scene *es, struct problems *missing,
+			      char *err, size_t errlen)
 {
 	struct problems p = { 0 };
-	struct scene *s = scene_load_apart(es->svg_path, es->svg, &p, missing ? missing : &p);
+	struct scene *s = scene_load_apart(es->svg_path, es->svg, e->width, e->height, &p, missing ? missing : &p);
 
 	if (!s) {
 		problems_first(&p, err, errlen);
@@ -118,8 +116,8 @@ static int preview_to(const struct explainer *e, const char *scene, const char *
 			 e->n);
 		return -1;
 	}
-	if (preview_time(es, at, &t, err, errlen) < 0 || !(s = load_one(es, missing, err, errlen)) ||
-	    !(f = framer_new(err, errlen)))
+	if (preview_time(es, e->fps, at, &t, err, errlen) < 0 || !(s = load_one(e, es, missing, err, errlen)) ||
+	    !(f = framer_new(e->width, e->height, err, errlen)))
 		goto out;
 	if (draw_at(s, f, explainer_scene_time(es, t), err, errlen) == 0)
 		rc = emit_png(framer_surface(f), sink, err, errlen);
@@ -145,12 +143,12 @@ int preview_png(const struct explainer *e, const char *scene, const char *at, un
 	return preview_to(e, scene, at, &sink, missing, err, errlen);
 }
 
-static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, double x, double y)
+static void label_row(cairo_t *cr, const struct explainer_scene *es, int fps, size_t i, double x, double y)
 {
 	char text[600];
 
 	snprintf(text, sizeof text, "%zu  %s   start 0 s  |  end %.2f s", i + 1, es->svg,
-		 scene_frame_time(es->frames - 1));
+		 scene_frame_time(es->frames - 1, fps));
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 18);
@@ -158,26 +156,48 @@ static void label_row(cairo_t *cr, const struct explainer_scene *es, size_t i, d
 	cairo_show_text(cr, text);
 }
 
+/* The thumbnail's size, and a sheet cell's (two thumbnails and a label). */
+static int thumb_w(const struct explainer *e)
+{
+	return (int)(e->width * THUMB_SCALE);
+}
+
+static int thumb_h(const struct explainer *e)
+{
+	return (int)(e->height * THUMB_SCALE);
+}
+
+static int cell_w(const struct explainer *e)
+{
+	return 2 * thumb_w(e) + 3 * SHEET_GAP;
+}
+
+static int cell_h(const struct explainer *e)
+{
+	return SHEET_LABEL + thumb_h(e) + SHEET_GAP;
+}
+
 /* Draws scene es's start and end frames into cell i of the sheet. */
-static int sheet_cell(cairo_t *cr, struct framer *f, const struct explainer_scene *es, size_t i, size_t per_row,
+static int sheet_cell(cairo_t *cr, struct framer *f, const struct explainer *e, size_t i, size_t per_row,
 		      char *err, size_t errlen)
 {
-	double x = (double)(i % per_row) * SHEET_CELL_W;
-	double y = SHEET_GAP + (double)(i / per_row) * SHEET_CELL_H;
-	struct scene *s = load_one(es, NULL, err, errlen);
+	const struct explainer_scene *es = &e->scenes[i];
+	double x = (double)(i % per_row) * cell_w(e);
+	double y = SHEET_GAP + (double)(i / per_row) * cell_h(e);
+	struct scene *s = load_one(e, es, NULL, err, errlen);
 
 	if (!s)
 		return -1;
-	label_row(cr, es, i, x, y);
+	label_row(cr, es, e->fps, i, x, y);
 	for (int col = 0; col < 2; col++) {
-		double t = explainer_scene_time(es, col ? scene_frame_time(es->frames - 1) : 0);
+		double t = explainer_scene_time(es, col ? scene_frame_time(es->frames - 1, e->fps) : 0);
 
 		if (draw_at(s, f, t, err, errlen) < 0) {
 			scene_free(s);
 			return -1;
 		}
 		cairo_save(cr);
-		cairo_translate(cr, x + SHEET_GAP + col * (THUMB_W + SHEET_GAP), y + SHEET_LABEL);
+		cairo_translate(cr, x + SHEET_GAP + col * (thumb_w(e) + SHEET_GAP), y + SHEET_LABEL);
 		cairo_scale(cr, THUMB_SCALE, THUMB_SCALE);
 		cairo_set_source_surface(cr, framer_surface(f), 0, 0);
 		cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
@@ -191,10 +211,10 @@ static int sheet_cell(cairo_t *cr, struct framer *f, const struct explainer_scen
 static int sheet_to(const struct explainer *e, const struct png_sink *sink, char *err, size_t errlen)
 {
 	size_t per_row = e->n > SHEET_ONE_COLUMN_MAX ? 2 : 1;
-	int w = (int)per_row * SHEET_CELL_W;
-	int h = SHEET_GAP + (int)((e->n + per_row - 1) / per_row) * SHEET_CELL_H;
+	int w = (int)per_row * cell_w(e);
+	int h = SHEET_GAP + (int)((e->n + per_row - 1) / per_row) * cell_h(e);
 	cairo_surface_t *sheet = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
-	struct framer *f = framer_new(err, errlen);
+	struct framer *f = framer_new(e->width, e->height, err, errlen);
 	cairo_t *cr = cairo_create(sheet);
 	int rc = -1;
 
@@ -206,7 +226,7 @@ static int sheet_to(const struct explainer *e, const struct png_sink *sink, char
 	cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
 	cairo_paint(cr);
 	for (size_t i = 0; i < e->n; i++)
-		if (sheet_cell(cr, f, &e->scenes[i], i, per_row, err, errlen) < 0)
+		if (sheet_cell(cr, f, e, i, per_row, err, errlen) < 0)
 			goto out;
 	cairo_surface_flush(sheet);
 	rc = emit_png(sheet, sink, err, errlen);

@@ -13,10 +13,12 @@
 #include "folder.h"
 #include "problems.h"
 
-/* The scene time "start" (0), "end" (the scene's last frame) or SECONDS
- * (0 .. the scene's duration) means.  0, or -1 with err. */
-int preview_time(const struct explainer_scene *s, const char *at, double *t, char *err, size_t errlen);
-/* One frame of SCENE (its number or svg name) at AT as a 1920x1080 PNG.
+/* The scene time "start" (0), "end" (the scene's last frame at fps frames
+ * a second) or SECONDS (0 .. the scene's duration) means.  0, or -1 with
+ * err. */
+int preview_time(const struct explainer_scene *s, int fps, const char *at, double *t, char *err, size_t errlen);
+/* One frame of SCENE (its number or svg name) at AT as a PNG of the
+ * video's size (e->width x e->height).
  * The characters no installed font has do not stop a preview: they are
  * appended to missing (FILE:LINE: U+XXXX ...) and drawn as the boxes the
  * video would show, so the author sees both the picture and the cause. */

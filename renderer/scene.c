@@ -174,12 +174,13 @@ static xmlDocPtr parse(const char *buf, size_t len, const char *name, struct pro
 
 static int scene_split_layers(struct scene *s);
 
-struct scene *scene_load(const char *path, const char *name, struct problems *p)
+struct scene *scene_load(const char *path, const char *name, int width, int height, struct problems *p)
 {
-	return scene_load_apart(path, name, p, p);
+	return scene_load_apart(path, name, width, height, p, p);
 }
 
-struct scene *scene_load_apart(const char *path, const char *name, struct problems *p, struct problems *missing)
+struct scene *scene_load_apart(const char *path, const char *name, int width, int height, struct problems *p,
+			       struct problems *missing)
 {
 	size_t before = p->n, len = 0;
 	struct scene *s;
@@ -198,7 +199,7 @@ struct scene *scene_load_apart(const char *path, const char *name, struct proble
 	free(buf);
 	if (!doc)
 		return NULL;
-	scene_check_document(doc, name, p);
+	scene_check_document(doc, name, width, height, p);
 	scene_check_limits(doc, name, p);
 	scene_check_glyphs(doc, name, missing);
 	/* A DOCTYPE without declarations is harmless but means nothing to

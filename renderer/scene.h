@@ -7,7 +7,8 @@
  * model (smil.h); scene_svg_at writes the values at t into the document
  * and serializes it, animation elements removed, for librsvg.  Checks, all
  * appended to the problem list with the file's name and line (scene_check.h):
- *   - root <svg> in the SVG namespace with viewBox "0 0 1920 1080";
+ *   - root <svg> in the SVG namespace with viewBox "0 0 W H", the video's
+ *     canvas (canvas.h: "0 0 1920 1080" for 16:9);
  *   - no <script>, no <foreignObject>, no XInclude, no on* event attributes;
  *   - every href / xlink:href and url(...) (in any attribute, style
  *     attribute or <style> sheet) is a local "#id" or a data: URI of a PNG,
@@ -45,13 +46,16 @@
 
 struct scene;
 
-/* Loads PATH, named NAME in problems.  NULL with every problem appended. */
-struct scene *scene_load(const char *path, const char *name, struct problems *p);
+/* Loads PATH, named NAME in problems, a scene of a video of width x height
+ * pixels (its viewBox must be "0 0 width height").  NULL with every
+ * problem appended. */
+struct scene *scene_load(const char *path, const char *name, int width, int height, struct problems *p);
 /* The same, with the characters no installed font has (scene_check.h)
  * appended to missing instead: they do not stop the load when missing is
  * not p, so a preview draws the frame, boxes and all, and says which.
- * scene_load(path, name, p) is scene_load_apart(path, name, p, p). */
-struct scene *scene_load_apart(const char *path, const char *name, struct problems *p, struct problems *missing);
+ * scene_load(path, name, w, h, p) is scene_load_apart(path, name, w, h, p, p). */
+struct scene *scene_load_apart(const char *path, const char *name, int width, int height, struct problems *p,
+			       struct problems *missing);
 /* The document at scene time t (seconds from the scene's start) as SVG
  * text.  *svg belongs to the scene and stays valid until the next call or
  * scene_free.  0, or -1 with err (t negative or not a number, out of

@@ -21,11 +21,10 @@
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 #define XINCLUDE_NS "http://www.w3.org/2001/XInclude"
-#define VIEWBOX "0 0 1920 1080"
-
 struct walk {
 	const char *file;
 	struct problems *p;
+	int width, height; /* the video's canvas */
 };
 
 static int line_of(xmlNodePtr n)
@@ -40,10 +39,10 @@ static int in_ns(xmlNodePtr n, const char *ns)
 	return n->ns && n->ns->href && strcmp((const char *)n->ns->href, ns) == 0;
 }
 
-/* viewBox is four numbers, separated by spaces and/or a comma. */
-static int viewbox_is_video(const char *v)
+/* viewBox is four numbers, separated by spaces and/or a comma: the canvas's. */
+static int viewbox_is_video(const struct walk *w, const char *v)
 {
-	static const double want[4] = { 0, 0, 1920, 1080 };
+	const double want[4] = { 0, 0, w->width, w->height };
 	const char *s = v;
 
 	for (int i = 0; i < 4; i++) {
@@ -62,16 +61,18 @@ static int viewbox_is_video(const char *v)
 
 static void check_root(const struct walk *w, xmlNodePtr root)
 {
+	char viewbox[64];
 	xmlChar *vb;
 
+	snprintf(viewbox, sizeof viewbox, "0 0 %d %d", w->width, w->height);
 	if (!root) {
 		problems_add(w->p, w->file, 0, "has no <svg> element; a scene is <svg xmlns=\"" SVG_NS "\" "
-			     "viewBox=\"" VIEWBOX "\">...</svg>");
+			     "viewBox=\"%s\">...</svg>", viewbox);
 		return;
 	}
 	if (strcmp((const char *)root->name, "svg") != 0) {
 		problems_add(w->p, w->file, line_of(root), "the root element is <%s>, not <svg>; a scene is "
-			     "<svg xmlns=\"" SVG_NS "\" viewBox=\"" VIEWBOX "\">...</svg>", root->name);
+			     "<svg xmlns=\"" SVG_NS "\" viewBox=\"%s\">...</svg>", root->name, viewbox);
 		return;
 	}
 	if (!in_ns(root, SVG_NS))
@@ -79,11 +80,11 @@ static void check_root(const struct walk *w, xmlNodePtr root)
 			     "would draw nothing; add xmlns=\"" SVG_NS "\"");
 	vb = xmlGetNoNsProp(root, (const xmlChar *)"viewBox");
 	if (!vb)
-		problems_add(w->p, w->file, line_of(root), "<svg> has no viewBox; give it viewBox=\"" VIEWBOX
-			     "\" and draw in those units (the video is 1920x1080)");
-	else if (!viewbox_is_video((const char *)vb))
-		problems_add(w->p, w->file, line_of(root), "viewBox is \"%s\"; a scene's viewBox must be \""
-			     VIEWBOX "\" (the video is 1920x1080: draw in those units)", (const char *)vb);
+		problems_add(w->p, w->file, line_of(root), "<svg> has no viewBox; give it viewBox=\"%s\" and draw "
+			     "in those units (the video is %dx%d)", viewbox, w->width, w->height);
+	else if (!viewbox_is_video(w, (const char *)vb))
+		problems_add(w->p, w->file, line_of(root), "viewBox is \"%s\"; a scene's viewBox must be \"%s\" "
+			     "(the video is %dx%d: draw in those units)", (const char *)vb, viewbox, w->width, w->height);
 	xmlFree(vb);
 }
 
@@ -163,9 +164,9 @@ static void walk(const struct walk *w, xmlNodePtr n)
 	}
 }
 
-void scene_check_document(xmlDocPtr doc, const char *file, struct problems *p)
+void scene_check_document(xmlDocPtr doc, const char *file, int width, int height, struct problems *p)
 {
-	struct walk w = { file, p };
+	struct walk w = { file, p, width, height };
 
 	check_root(&w, xmlDocGetRootElement(doc));
 	walk(&w, doc->children);

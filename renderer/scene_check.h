@@ -13,8 +13,9 @@
 
 #include "problems.h"
 
-/* Everything but the parser's own refusals and the animation subset. */
-void scene_check_document(xmlDocPtr doc, const char *file, struct problems *p);
+/* Everything but the parser's own refusals and the animation subset; the
+ * root's viewBox must be the canvas, "0 0 width height". */
+void scene_check_document(xmlDocPtr doc, const char *file, int width, int height, struct problems *p);
 
 /* Every character of the drawn text that no installed font has, once per
  * character with the line it first appears on (scene_glyphs.c; at most 16

@@ -42,7 +42,7 @@ static int line_of(xmlNodePtr n)
 
 void explainer_check_limits(const struct explainer *e, struct problems *p)
 {
-	double seconds = (double)e->total_frames / EXPLAINER_FPS;
+	double seconds = (double)e->total_frames / e->fps;
 
 	if (e->n > EXPLAINER_MAX_SCENES)
 		problems_add(p, EXPLAINER_MANIFEST, 0, "has %zu scenes; an explainer has at most %d: join "

@@ -18,12 +18,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "canvas.h"
 #include "output.h"
 #include "paths.h"
 #include "readfile.h"
 
 #define SCRIPT_MAX_BYTES (1u << 20)
 #define SHAPE "{ \"scenes\": [ { \"svg\": \"01-intro.svg\", \"say\": \"...\", \"duration\": 8 } ] }"
+#define SHAPE_CANVAS "with, optionally, \"format\" and \"fps\" beside \"scenes\""
 
 const char *script_name_problem(const char *name, char *buf, size_t buflen)
 {
@@ -102,6 +104,17 @@ const char *script_duration_problem(double d, char *buf, size_t buflen)
 
 /* ---- reading ---------------------------------------------------------- */
 
+/* No scenes, on the default canvas. */
+static void script_empty(struct script *s)
+{
+	struct canvas c = canvas_default();
+
+	memset(s, 0, sizeof *s);
+	s->width = c.width;
+	s->height = c.height;
+	s->fps = c.fps;
+}
+
 /* Scene i (1-based) of the file into s; -1 with a problem when its shape
  * is wrong. */
 static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct problems *p)
@@ -145,11 +158,14 @@ static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct 
 static int read_scenes(const json_t *root, struct script *s, struct problems *p)
 {
 	const json_t *scenes = json_object_get(root, "scenes");
+	size_t keys = 1 + (json_object_get(root, "format") != NULL) + (json_object_get(root, "fps") != NULL);
 
-	if (!json_is_object(root) || json_object_size(root) != 1 || !json_is_array(scenes)) {
-		problems_add(p, SCRIPT_FILE, 0, "must be %s and nothing else", SHAPE);
+	if (!json_is_object(root) || json_object_size(root) != keys || !json_is_array(scenes)) {
+		problems_add(p, SCRIPT_FILE, 0, "must be %s (%s) and nothing else", SHAPE, SHAPE_CANVAS);
 		return -1;
 	}
+	if (canvas_read_file(root, SCRIPT_FILE, &s->width, &s->height, &s->fps, p) < 0)
+		return -1;
 	if (json_array_size(scenes) == 0)
 		return 0;
 	if (!(s->v = calloc(json_array_size(scenes), sizeof *s->v))) {
@@ -173,7 +189,7 @@ int script_load(const char *dir, struct script *s, struct problems *p)
 	char *text;
 	int rc;
 
-	memset(s, 0, sizeof *s);
+	script_empty(s);
 	if (hb_path_join(path, sizeof path, dir, SCRIPT_FILE) < 0) {
 		problems_add(p, SCRIPT_FILE, 0, "the work folder's path is too long");
 		return -1;
@@ -257,10 +273,18 @@ int script_check_scene(const char *dir, const struct script *s, size_t i, struct
 
 static json_t *script_json(const struct script *s)
 {
-	json_t *scenes = json_array(), *root = json_pack("{s:o}", "scenes", scenes);
+	json_t *root = json_object(), *scenes = json_array();
 
-	if (!root)
+	if (!root || !scenes || canvas_write(root, &(struct canvas){ s->width, s->height, s->fps }) < 0) {
+		json_decref(root);
+		json_decref(scenes);
 		return NULL;
+	}
+	/* set_new takes scenes whether it succeeds or not */
+	if (json_object_set_new(root, "scenes", scenes) < 0) {
+		json_decref(root);
+		return NULL;
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		json_t *sc = json_pack("{s:s, s:s, s:f}", "svg", s->v[i].svg, "say", s->v[i].say, "duration",
 				       s->v[i].duration);
@@ -299,7 +323,7 @@ void script_free(struct script *s)
 		free(s->v[i].say);
 	}
 	free(s->v);
-	memset(s, 0, sizeof *s);
+	script_empty(s);
 }
 
 long script_find(const struct script *s, const char *name)
@@ -357,6 +381,9 @@ int script_explainer(const char *dir, const struct script *s, size_t first, size
 		     char *err, size_t errlen)
 {
 	memset(e, 0, sizeof *e);
+	e->width = s->width;
+	e->height = s->height;
+	e->fps = s->fps;
 	if (!(e->dir = realpath(dir, NULL))) {
 		snprintf(err, errlen, "cannot open the work folder %s: %s", dir, strerror(errno));
 		return -1;
@@ -377,7 +404,7 @@ int script_explainer(const char *dir, const struct script *s, size_t first, size
 		if (!(es->svg = strdup(sc->svg)) || !(es->svg_path = strdup(path)))
 			goto oom;
 		es->duration = es->timeline = sc->duration;
-		es->frames = explainer_frames(sc->duration);
+		es->frames = explainer_frames(sc->duration, e->fps);
 		es->first_frame = e->total_frames;
 		e->total_frames += es->frames;
 	}

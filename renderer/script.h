@@ -3,10 +3,15 @@
  * their order, each with its narration text and the length its
  * animations are written for:
  *
- *	{ "scenes": [ { "svg": "01-intro.svg",
+ *	{ "format": "9:16", "fps": 30,
+ *	  "scenes": [ { "svg": "01-intro.svg",
  *	                "say": "The narration text, short spoken sentences.",
  *	                "duration": 8 } ] }
  *
+ * "format" and "fps" (optional: 16:9 and 30 when absent) are the video's
+ * canvas (canvas.h), set by svc-explainer from the tool's arguments when
+ * it makes the folder; the worker's tools keep them, previews and checks
+ * use them, and workdir_manifest writes them into explainer.json.
  * The worker's tools (workdir.h) keep it; it is plain JSON so the worker
  * can read it too.  A script that cannot be read as this shape (not JSON,
  * a key missing, of the wrong type or unknown) cannot be loaded; values
@@ -40,6 +45,7 @@ struct script_scene {
 struct script {
 	struct script_scene *v;
 	size_t n;
+	int width, height, fps; /* the canvas (canvas.h) */
 };
 
 /* Why NAME cannot be a scene's file name (a sentence that names it), or
@@ -50,8 +56,8 @@ const char *script_say_problem(const char *say, char *buf, size_t buflen);
 /* Why D cannot be a scene's duration, or NULL. */
 const char *script_duration_problem(double d, char *buf, size_t buflen);
 
-/* DIR/script.json into s (no file: no scenes).  0, or -1 with the reason
- * appended to p (s is then empty). */
+/* DIR/script.json into s (no file: no scenes, the default canvas).  0, or
+ * -1 with the reason appended to p (s is then empty). */
 int script_load(const char *dir, struct script *s, struct problems *p);
 /* The rules the loaded script breaks, appended to p as problems of
  * script.json: as a whole (its number of scenes), and scene i's (its name,
@@ -63,6 +69,7 @@ void script_check_count(const struct script *s, struct problems *p);
 int script_check_scene(const char *dir, const struct script *s, size_t i, struct problems *p);
 /* s as DIR/script.json, replacing it whole (output.h).  0, or -1 with err. */
 int script_save(const char *dir, const struct script *s, char *err, size_t errlen);
+/* Empties s; its canvas becomes the default (1920x1080 at 30 fps). */
 void script_free(struct script *s);
 
 /* The index of the scene whose svg is NAME, or -1. */
@@ -78,7 +85,8 @@ void script_remove(struct script *s, size_t at);
 double script_seconds(const struct script *s);
 
 /* The renderer's explainer (folder.h) for scenes [first, first + count)
- * of s as written: each scene lasts its written duration and is silent.
+ * of s as written, on s's canvas: each scene lasts its written duration
+ * and is silent.
  * It is built in memory, so the worker's folder never holds a manifest
  * that is not the finished one.  0, or -1 with err. */
 int script_explainer(const char *dir, const struct script *s, size_t first, size_t count, struct explainer *e,

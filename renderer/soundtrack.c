@@ -46,15 +46,17 @@ static int resample_part(const int16_t *pcm, size_t n, float *out, size_t scene,
 }
 
 /* Checks every part before any work, so a bad one costs no resampling. */
-static int check_parts(const struct audio_part *parts, size_t nparts, size_t *total, char *err, size_t errlen)
+static int check_parts(const struct audio_part *parts, size_t nparts, int fps, size_t *total, char *err,
+		       size_t errlen)
 {
+	const size_t per_frame = AUDIO_SAMPLES_PER_FRAME(fps);
 	size_t frames = 0;
 
 	for (size_t i = 0; i < nparts; i++) {
 		const struct audio_part *p = &parts[i];
 		size_t room;
 
-		if (p->frames < 0 || (size_t)p->frames > SIZE_MAX / AUDIO_SAMPLES_PER_FRAME - frames) {
+		if (p->frames < 0 || (size_t)p->frames > SIZE_MAX / per_frame - frames) {
 			snprintf(err, errlen, "scene %zu has an impossible length of %ld frames", i + 1, p->frames);
 			return -1;
 		}
@@ -62,11 +64,11 @@ static int check_parts(const struct audio_part *parts, size_t nparts, size_t *to
 			snprintf(err, errlen, "scene %zu has %zu narration samples but no data", i + 1, p->n);
 			return -1;
 		}
-		room = (size_t)p->frames * AUDIO_SAMPLES_PER_FRAME / 2;
+		room = (size_t)p->frames * per_frame / 2;
 		if (p->n > room || p->n > INT_MAX) {
 			snprintf(err, errlen, "the narration of scene %zu lasts %.4f s (%zu samples at 24 kHz), "
 				 "longer than the scene's %ld frames (%.4f s)", i + 1, (double)p->n / NARRATION_RATE,
-				 p->n, p->frames, (double)p->frames / 30);
+				 p->n, p->frames, (double)p->frames / fps);
 			return -1;
 		}
 		frames += (size_t)p->frames;
@@ -75,11 +77,11 @@ static int check_parts(const struct audio_part *parts, size_t nparts, size_t *to
 		snprintf(err, errlen, "the video has no frames, so it has no sound track");
 		return -1;
 	}
-	*total = frames * AUDIO_SAMPLES_PER_FRAME;
+	*total = frames * per_frame;
 	return 0;
 }
 
-int audio_track(const struct audio_part *parts, size_t nparts, float **out, size_t *n, char *err,
+int audio_track(const struct audio_part *parts, size_t nparts, int fps, float **out, size_t *n, char *err,
 		size_t errlen)
 {
 	size_t total, at = 0;
@@ -87,7 +89,12 @@ int audio_track(const struct audio_part *parts, size_t nparts, float **out, size
 
 	*out = NULL;
 	*n = 0;
-	if (check_parts(parts, nparts, &total, err, errlen) < 0)
+	if (fps <= 0 || (AUDIO_RATE / 2) % fps != 0) {
+		snprintf(err, errlen, "the video's rate is %d fps; the sound track needs a whole number of 24 kHz "
+			 "samples per frame (30 and 60 fps have one)", fps);
+		return -1;
+	}
+	if (check_parts(parts, nparts, fps, &total, err, errlen) < 0)
 		return -1;
 	if (!(track = calloc(total, sizeof *track))) {
 		snprintf(err, errlen, "out of memory for a sound track of %zu samples", total);
@@ -98,7 +105,7 @@ int audio_track(const struct audio_part *parts, size_t nparts, float **out, size
 			free(track);
 			return -1;
 		}
-		at += (size_t)parts[i].frames * AUDIO_SAMPLES_PER_FRAME;
+		at += (size_t)parts[i].frames * AUDIO_SAMPLES_PER_FRAME(fps);
 	}
 	*out = track;
 	*n = total;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "canvas.h"
 #include "fit.h"
 #include "fonts.h"
 #include "script.h"
@@ -20,8 +21,8 @@
 
 static const char format_rules[] =
 	"## How a scene is written\n"
-	"- Every scene is one SVG file whose root is <svg xmlns=\"http://www.w3.org/2000/svg\" "
-	"viewBox=\"0 0 1920 1080\">: a 1920x1080 frame of a 30 fps video. Draw a background "
+	"- Every scene is one SVG file whose root is the <svg> element of the canvas above, with its "
+	"viewBox. Draw a background "
 	"(the frame is black otherwise) and keep text large (at least 40 units) and inside the frame.\n"
 	"- Animate only with SMIL: <animate> (from/to/by/values, keyTimes, calcMode discrete, linear "
 	"or spline), <set> and <animateTransform> (translate, scale, rotate, skewX, skewY). begin as "
@@ -43,8 +44,6 @@ static const char format_rules[] =
 	"last the narration plus half a second, and every animation time moves with it, so time "
 	"the animations to the words in proportion.\n\n";
 
-<<<<<<< HEAD
-=======
 static const char block_rules[] =
 	"## Building blocks\n"
 	"make_block makes a ready <g> of SVG for a syntax-highlighted code listing, a bar or line "
@@ -52,14 +51,6 @@ static const char block_rules[] =
 	"Use it rather than drawing these by hand: paste the <g> into the scene's SVG when you call "
 	"write_scene; you may move, edit or animate it like your own elements.\n\n";
 
-static const char narration_rules[] =
-	"## Narration\n"
-	"Write the narration as short spoken sentences, the way a person explains aloud. Never talk "
-	"about the page, the screen, the slide, the scene or the layout (no \"as you can see\", no "
-	"\"on the left\"): say what the viewer should understand. Do not read lists or numbers "
-	"that only make sense written down.\n\n";
-
->>>>>>> wt-blocks
 static const char work_rules[] =
 	"## How you work\n"
 	"Use only your own tools: write_scene writes or replaces a scene "
@@ -77,6 +68,35 @@ static const char work_rules[] =
 	"fails with the measured length per scene and in total: revise the narration (shorter or "
 	"longer sentences, fewer or more scenes) and call finish again. You have %d finish "
 	"attempts and %g minutes in all. When finish succeeds, answer with one short sentence.\n";
+
+/* The canvas: its size, orientation, rate, root element and safe area (5%
+ * of each side), and how a tall or square frame is laid out. */
+static void write_canvas(FILE *f, const struct brief_input *in)
+{
+	const char *format = canvas_format_name(in->width, in->height);
+	const char *orientation = canvas_orientation(in->width, in->height);
+	int mx = in->width / 20, my = in->height / 20;
+
+	fprintf(f, "## The canvas\nThe canvas is %dx%d (%s, %s%s) at %d fps. Every scene's root is "
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\">: draw in those units; any "
+		   "other viewBox is refused. Keep text and everything that matters inside the safe area, at "
+		   "least %d units from the left and right edges and %d from the top and bottom (x %d to %d, "
+		   "y %d to %d).",
+		in->width, in->height, format ? format : "custom", orientation,
+		in->width < in->height ? ", for phones" : "", in->fps, in->width, in->height, mx, my, mx,
+		in->width - mx, my, in->height - my);
+	if (in->width < in->height)
+		fprintf(f, " The frame is tall and narrow: stack things vertically, one idea per screen, keep "
+			   "lines short (a line of 60-unit text holds about 25 characters) and keep the bottom "
+			   "sixth free of essential text, where phone apps lay their buttons and captions.");
+	else if (in->width == in->height)
+		fprintf(f, " The frame is square: centre the content and keep lines short (a line of 60-unit "
+			   "text holds about 25 characters).");
+	if (in->canvas_changed)
+		fprintf(f, " The saved video had another size: redraw every scene for this canvas (its "
+			   "viewBox and layout), since scenes of the old size are refused.");
+	fprintf(f, "\n\n");
+}
 
 char *brief_write(const struct brief_input *in)
 {
@@ -100,13 +120,10 @@ char *brief_write(const struct brief_input *in)
 			fprintf(f, "- %s\n", in->sources[i]);
 		fprintf(f, "\nUse only these facts; do not add claims the sources do not support.\n\n");
 	}
+	write_canvas(f, in);
 	fprintf(f, format_rules, fonts_family_list());
-<<<<<<< HEAD
-	fputs(in->narration, f);
-=======
 	fputs(block_rules, f);
-	fputs(narration_rules, f);
->>>>>>> wt-blocks
+	fputs(in->narration, f);
 	fprintf(f, work_rules, BRIEF_FEWEST_SCENES, BRIEF_MOST_SCENES, FIT_TOTAL_MIN_S,
 		FIT_TOTAL_MAX_S, in->finish_attempts, in->minutes);
 	if (fclose(f) != 0) {

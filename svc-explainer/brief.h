@@ -1,9 +1,10 @@
 /*
  * brief - the text the explainer's private worker gets as its first turn:
  * the call's question, facts and sources, then what it must make and how
- * (the scene format, the SMIL subset and the fonts the renderer accepts,
- * the rule that it reviews the rendered start and end frame of every
- * scene, the Narration section of the user's reply style) and how its work ends (the finish tool, the
+ * (the canvas: its size, orientation and safe margins; the scene format,
+ * the SMIL subset and the fonts the renderer accepts, the rule that it
+ * reviews the rendered start and end frame of every scene, the Narration
+ * section of the user's reply style) and how its work ends (the finish tool, the
  * 30-120 s gate).  A revision's worker is also told that its folder holds
  * the video's scenes as they are, to change rather than begin anew.
  */
@@ -21,6 +22,8 @@ struct brief_input {
 	double minutes;             /* the worker's time limit */
 	int finish_attempts;        /* how often it may call finish */
 	const char *narration;      /* the reply style's Narration section (reply_style_narration) */
+	int width, height, fps;     /* the video's canvas (canvas.h) */
+	int canvas_changed;         /* a revision's call chose another size than the saved video's */
 };
 
 /* The brief (caller frees), or NULL when out of memory. */

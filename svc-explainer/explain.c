@@ -23,6 +23,7 @@
 
 #include "agent_cmd.h"
 #include "brief.h"
+#include "canvas.h"
 #include "claude_account.h"
 #include "claude_usage.h"
 #include "clock.h"
@@ -51,12 +52,14 @@ struct explain_args {
 	const char *question, *facts, *video_path;
 	const char *sources[SOURCES_MAX];
 	size_t nsources;
+	const json_t *args;      /* for "format" and "fps" (canvas.h), checked */
 };
 
 static int read_args(const json_t *args, struct explain_args *a, char *err, size_t errlen)
 {
-	static const char *const fields[] = { "question", "facts", "sources", "videoPath", NULL };
+	static const char *const fields[] = { "question", "facts", "sources", "videoPath", "format", "fps", NULL };
 	const json_t *sources = json_object_get(args, "sources"), *v;
+	struct canvas canvas;
 	size_t i;
 
 	memset(a, 0, sizeof *a);
@@ -87,7 +90,10 @@ static int read_args(const json_t *args, struct explain_args *a, char *err, size
 		}
 		a->sources[a->nsources++] = s;
 	}
-	return 0;
+	/* A model may pass "9x16", "vertical" or 59.94: a sentence lists the choices. */
+	a->args = args;
+	canvas = canvas_default();
+	return canvas_read(args, &canvas, err, errlen);
 }
 
 int explain_check_args(const json_t *args, char *err, size_t errlen)
@@ -97,12 +103,37 @@ int explain_check_args(const json_t *args, char *err, size_t errlen)
 	return read_args(args, &a, err, errlen);
 }
 
+/* The video's canvas into the entry's record: the call's format and fps
+ * over the record's (the default for a new video, the saved video's for a
+ * revision, which so keeps what the call does not give).  Whether the
+ * size changed. */
+static int choose_canvas(struct explain *x, const struct explain_args *a)
+{
+	struct video_record *r = &x->entry.record;
+	struct canvas c = { r->width, r->height, r->fps };
+	char ignored[256];
+
+	/* read_args has checked the values, so this cannot fail */
+	(void)canvas_read(a->args, &c, ignored, sizeof ignored);
+	r->fps = c.fps;
+	if (c.width == r->width && c.height == r->height)
+		return 0;
+	r->width = c.width;
+	r->height = c.height;
+	return 1;
+}
+
 /* The worker's folder: the entry's source copied into its source.next
  * (which opening the entry emptied of a killed call's leftovers), so
- * that a successful finish's commit moves it into place. */
+ * that a successful finish's commit moves it into place; its script
+ * names the video's canvas (script.h). */
 static int make_workdir(struct explain *x, char *err, size_t errlen)
 {
-	return videos_copy_source(&x->entry, x->entry.next_source, err, errlen);
+	const struct video_record *r = &x->entry.record;
+
+	if (videos_copy_source(&x->entry, x->entry.next_source, err, errlen) < 0)
+		return -1;
+	return workdir_set_canvas(x->entry.next_source, r->width, r->height, r->fps, err, errlen);
 }
 
 /* Nonzero once the worker must stop: a cancel, or a failure that ends the
@@ -300,7 +331,7 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	enum reply_style style;
 	enum worker_end end = WORKER_FAILED;
 	char *brief = NULL;
-	int rc;
+	int rc, resized = choose_canvas(x, a);
 
 	if (make_workdir(x, err, sizeof err) < 0 ||
 	    hb_settings_param_number(&x->paths, HB_PARAM_EXPLAINER_WORKER_MINUTES, &x->minutes, err, sizeof err) < 0 ||
@@ -321,6 +352,10 @@ static int with_entry(struct explain *x, const struct explain_args *a, int revis
 	bi.minutes = x->minutes;
 	bi.finish_attempts = EXPLAIN_FINISH_ATTEMPTS;
 	bi.narration = reply_style_narration(style);
+	bi.width = x->entry.record.width;
+	bi.height = x->entry.record.height;
+	bi.fps = x->entry.record.fps;
+	bi.canvas_changed = revising && resized;
 	if (!(brief = brief_write(&bi))) {
 		explain_publish_end(x, "out of memory");
 		return hb_call_fail(x->call, "out of memory");

@@ -129,7 +129,7 @@ int explainer_finish(const struct finish_request *r, struct finish_outcome *out,
 {
 	struct workdir_answer checked = workdir_check(r->workdir), made;
 	struct problems p = { 0 };
-	struct script s = { NULL, 0 };
+	struct script s = { 0 };
 	double *seconds = NULL;
 	char **names = NULL;
 	int rc = -1;

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "canvas.h"
 #include "flatdir.h"
 #include "log.h"
 
@@ -151,6 +152,10 @@ static int make_entry(struct video_entry *e, const char *session_dir, const char
 		}
 	}
 	snprintf(e->record.session, sizeof e->record.session, "%s", session);
+	/* the call sets its own canvas before the first commit */
+	e->record.width = CANVAS_DEFAULT_WIDTH;
+	e->record.height = CANVAS_DEFAULT_HEIGHT;
+	e->record.fps = CANVAS_DEFAULT_FPS;
 	video_record_now(e->record.created);
 	memcpy(e->record.updated, e->record.created, sizeof e->record.updated);
 	if (!(e->record.question = strdup(question)))
@@ -388,9 +393,11 @@ void videos_close(struct video_entry *e)
 
 char *videos_answer_text(const struct video_entry *e, json_t *extra)
 {
-	json_t *o = json_pack("{s:s, s:f, s:I, s:I}", "videoPath", e->video, "durationSeconds",
+	json_t *o = json_pack("{s:s, s:f, s:I, s:I, s:s?, s:i, s:i, s:i}", "videoPath", e->video, "durationSeconds",
 			      round(e->record.duration * 10) / 10, "scenes", (json_int_t)e->record.scenes, "revision",
-			      (json_int_t)e->record.revision);
+			      (json_int_t)e->record.revision, "format",
+			      canvas_format_name(e->record.width, e->record.height), "width", e->record.width, "height",
+			      e->record.height, "fps", e->record.fps);
 	char *text = NULL;
 
 	/* Six significant digits print a duration under 100000 s with its
@@ -403,6 +410,8 @@ char *videos_answer_text(const struct video_entry *e, json_t *extra)
 
 void videos_summary(const struct video_entry *e, char *out, size_t outlen)
 {
-	snprintf(out, outlen, "Saved the explainer video at %s (%.1f s, %ld scene%s, revision %ld).", e->video,
-		 e->record.duration, e->record.scenes, e->record.scenes == 1 ? "" : "s", e->record.revision);
+	snprintf(out, outlen, "Saved the explainer video at %s (%.1f s, %ld scene%s, revision %ld, %s %dx%d at %d "
+		 "fps).", e->video, e->record.duration, e->record.scenes, e->record.scenes == 1 ? "" : "s",
+		 e->record.revision, canvas_format_name(e->record.width, e->record.height), e->record.width,
+		 e->record.height, e->record.fps);
 }

@@ -103,12 +103,13 @@ int videos_tidy(const struct hb_paths *p, char *err, size_t errlen);
 void videos_close(struct video_entry *e);
 
 /* What the tool's answer says about the saved video, as compact JSON:
- * {"videoPath", "durationSeconds" (one decimal), "scenes", "revision"},
- * then the keys of extra (the review; NULL: none; not changed).  Caller
+ * {"videoPath", "durationSeconds" (one decimal), "scenes", "revision",
+ * "format" ("16:9"), "width", "height", "fps"}, then the keys of extra (the review; NULL: none; not changed).  Caller
  * frees; NULL when out of memory. */
 char *videos_answer_text(const struct video_entry *e, json_t *extra);
 /* The same as one sentence, for the timeline and logs: "Saved the
- * explainer video at PATH (74.5 s, 6 scenes, revision 1)." */
+ * explainer video at PATH (74.5 s, 6 scenes, revision 1, 16:9 1920x1080
+ * at 30 fps)." */
 void videos_summary(const struct video_entry *e, char *out, size_t outlen);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "canvas.h"
 #include "flatdir.h"
 #include "random.h"
 #include "readfile.h"
@@ -38,8 +39,10 @@ static int take_fields(json_t *root, struct video_record *r, char *err, size_t e
 {
 	const char *id, *session, *created, *updated, *question;
 	json_int_t revision, scenes;
+	struct canvas canvas = canvas_default();
 	json_error_t je;
 	double duration;
+	char why[256];
 
 	if (json_unpack_ex(root, &je, 0, "{s:s, s:s, s:I, s:s, s:s, s:F, s:I, s:s}", "id", &id, "session", &session,
 			   "revision", &revision, "created", &created, "updated", &updated, "durationSeconds",
@@ -56,12 +59,17 @@ static int take_fields(json_t *root, struct video_record *r, char *err, size_t e
 	else if (copy_string(r->created, sizeof r->created, created) < 0 ||
 		 copy_string(r->updated, sizeof r->updated, updated) < 0)
 		snprintf(err, errlen, "its times are too long");
+	else if (canvas_read(root, &canvas, why, sizeof why) < 0)
+		snprintf(err, errlen, "%s", why);
 	else if (!(r->question = strdup(question)))
 		snprintf(err, errlen, "out of memory");
 	else {
 		r->revision = (long)revision;
 		r->scenes = (long)scenes;
 		r->duration = duration;
+		r->width = canvas.width;
+		r->height = canvas.height;
+		r->fps = canvas.fps;
 		return 0;
 	}
 	return -1;
@@ -99,7 +107,8 @@ int video_record_write(const char *path, const struct video_record *r, char *err
 				 "revision", (json_int_t)r->revision, "created", r->created, "updated", r->updated,
 				 "durationSeconds", r->duration, "scenes", (json_int_t)r->scenes, "question",
 				 r->question ? r->question : "");
-	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
+	char *text = root && canvas_write(root, &(struct canvas){ r->width, r->height, r->fps }) == 0
+			     ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
 	int rc;
 
 	json_decref(root);

@@ -5,8 +5,12 @@
  *	{ "id": "20261201-153012-a1b2c3", "session": "s-0123456789abcdef",
  *	  "revision": 1, "created": "2026-12-01T15:30:12Z",
  *	  "updated": "2026-12-01T15:41:07Z", "durationSeconds": 74.5,
- *	  "scenes": 6, "question": "How does TCP's slow start work?" }
+ *	  "scenes": 6, "question": "How does TCP's slow start work?",
+ *	  "format": "16:9", "fps": 30 }
  *
+ * "format" and "fps" are the video's canvas (canvas.h), kept so that a
+ * revision keeps them unless its call gives new ones; a record without
+ * them (written before videos had formats) is 16:9 at 30 fps.
  * "revision" is the number of the video at video.mp4 (0: the first one);
  * before the first video is saved it is 0 with no duration and no scenes.
  * Times are UTC.  Keys a later version adds are ignored when reading (and
@@ -35,6 +39,8 @@ struct video_record {
 	double duration;   /* seconds */
 	long scenes;
 	char *question;    /* owned */
+	int width, height; /* the canvas: 1920x1080 unless the call chose another format */
+	int fps;
 };
 
 /* Reads and checks the record at path (a regular file, not a link).

@@ -90,7 +90,7 @@ static struct workdir_answer write_locked(struct workdir_call *c, const char *na
 		return workdir_answer_text(0, "%s is written, but out of memory recording it in " SCRIPT_FILE, name);
 	if (script_save(c->dir, &c->script, err, sizeof err) < 0)
 		return workdir_answer_text(0, "%s is written, but " SCRIPT_FILE " is not updated: %s", name, err);
-	scene_free(scene_load(path, name, &p));
+	scene_free(scene_load(path, name, c->script.width, c->script.height, &p));
 	if (p.n == 0)
 		return workdir_answer_text(1, "scene %ld %s written; it passes the checks", index + 1, name);
 	snprintf(intro, sizeof intro, "scene %ld %s written, but it does not pass the checks; fix these and write "
@@ -247,4 +247,23 @@ struct workdir_answer workdir_check(const char *dir)
 	problems_free(&p);
 	workdir_end(&c);
 	return a;
+}
+
+int workdir_set_canvas(const char *dir, int width, int height, int fps, char *err, size_t errlen)
+{
+	struct workdir_answer a;
+	struct workdir_call c;
+	int rc;
+
+	if (workdir_begin(dir, WORKDIR_CHANGE, &c, &a) < 0) {
+		snprintf(err, errlen, "%s", a.text);
+		workdir_answer_free(&a);
+		return -1;
+	}
+	c.script.width = width;
+	c.script.height = height;
+	c.script.fps = fps;
+	rc = script_save(dir, &c.script, err, errlen);
+	workdir_end(&c);
+	return rc;
 }

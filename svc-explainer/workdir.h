@@ -69,11 +69,17 @@ struct workdir_answer workdir_read(const char *dir, const char *name);
 /* Every problem of the script and of every scene, or "N scenes, X s as
  * written: ok". */
 struct workdir_answer workdir_check(const char *dir);
-/* Scene NAME's first ("start") or last ("end") frame as a 1920x1080 PNG,
+/* Scene NAME's first ("start") or last ("end") frame as a PNG of the
+ * script's canvas (1920x1080 for 16:9),
  * with a text naming the scene and the time. */
 struct workdir_answer workdir_preview(const char *dir, const char *name, const char *at);
 /* The contact sheet (preview.h): every scene's start and end frame. */
 struct workdir_answer workdir_sheet(const char *dir);
+
+/* Sets the canvas (canvas.h) of the folder's script.json: what svc-explainer
+ * does when it makes the folder, from the tool's arguments (the worker's
+ * tools keep it).  0, or -1 with err. */
+int workdir_set_canvas(const char *dir, int width, int height, int fps, char *err, size_t errlen);
 
 /* The scenes as fitted to their narration (fit.h), in script order. */
 struct workdir_fit {

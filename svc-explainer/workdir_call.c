@@ -126,7 +126,7 @@ size_t workdir_scene_problems_apart(const struct workdir_call *c, size_t i, stru
 	char path[HB_PATH_MAX];
 
 	if (script_check_scene(c->dir, &c->script, i, p) && hb_path_join(path, sizeof path, c->dir, name) == 0)
-		scene_free(scene_load_apart(path, name, p, missing));
+		scene_free(scene_load_apart(path, name, c->script.width, c->script.height, p, missing));
 	return p->n - before;
 }
 

@@ -27,7 +27,7 @@ static char *preview_text(long i, const char *name, const struct explainer *e, c
 	size_t len;
 	FILE *f = workdir_text_open(&text, &len);
 
-	explainer_seconds_text(end ? scene_frame_time(e->scenes[0].frames - 1) : 0, when, sizeof when);
+	explainer_seconds_text(end ? scene_frame_time(e->scenes[0].frames - 1, e->fps) : 0, when, sizeof when);
 	explainer_seconds_text(e->scenes[0].duration, length, sizeof length);
 	fprintf(f, "scene %ld %s at its %s: %s s of %s s (its %s frame)", i + 1, name, end ? "end" : "start", when,
 		length, end ? "last" : "first");

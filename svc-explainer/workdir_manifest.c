@@ -1,6 +1,7 @@
 /*
  * workdir_manifest - the renderer's explainer.json for a finished work
- * folder (workdir.h): the script's scenes fitted to their measured
+ * folder (workdir.h): the script's canvas ("format" and "fps", canvas.h)
+ * and its scenes fitted to their measured
  * narration (fit.h), each with its WAV, its fitted duration and, as its
  * "timeline", the duration its animations were written for (folder.h).
  *
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "canvas.h"
 #include "folder.h"
 #include "output.h"
 #include "paths.h"
@@ -66,18 +68,26 @@ static int fit_fill(const struct script *s, const double *seconds, struct workdi
 		fit->v[i].written = s->v[i].duration;
 		fit->v[i].narration = seconds[i];
 	}
-	fit->total = fit_scenes(fit->v, fit->n);
+	fit->total = fit_scenes(fit->v, fit->n, s->fps);
 	return 0;
 }
 
-/* The manifest's text (caller frees), or NULL when out of memory. */
-static char *manifest_text(const struct workdir_fit *fit, const char *const *wavs)
+/* The manifest's text (caller frees), or NULL when out of memory: the
+ * script's canvas, then the scenes. */
+static char *manifest_text(const struct script *s, const struct workdir_fit *fit, const char *const *wavs)
 {
-	json_t *scenes = json_array(), *root = json_pack("{s:o}", "scenes", scenes);
+	json_t *scenes = json_array(), *root = json_object();
 	char *text;
 
-	if (!root)
+	if (!root || !scenes || canvas_write(root, &(struct canvas){ s->width, s->height, s->fps }) < 0) {
+		json_decref(root);
+		json_decref(scenes);
 		return NULL;
+	}
+	if (json_object_set_new(root, "scenes", scenes) < 0) {
+		json_decref(root);
+		return NULL;
+	}
 	for (size_t i = 0; i < fit->n; i++) {
 		json_t *sc = json_pack("{s:s, s:f, s:f}", "svg", fit->names[i], "duration", fit->v[i].duration,
 				       "timeline", fit->v[i].written);
@@ -102,7 +112,7 @@ static struct workdir_answer write_manifest(const struct workdir_call *c, const 
 	struct problems p = { 0 };
 	struct workdir_answer a;
 	struct explainer e;
-	char *text = manifest_text(fit, wavs);
+	char *text = manifest_text(&c->script, fit, wavs);
 	int written = -1;
 
 	if (!text)

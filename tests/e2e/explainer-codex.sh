@@ -13,7 +13,8 @@
 # fps and AAC; the timeline showed the phases and a finished row with the
 # path; no worker process is left, the worker's thread is not linked to
 # the session and nothing of it stays in the worker's Codex home (its
-# thread is ephemeral).  Then a revision by videoPath: same file, revision 1, the
+# thread is ephemeral).  Then a revision by videoPath asking for 60 fps:
+# same file, revision 1, still 16:9 (1920x1080) now at 60 fps, the
 # worker started from the saved scenes.
 # Usage: explainer-codex.sh BUILD (needs make npm-deps and ffprobe).
 set -u
@@ -77,6 +78,8 @@ check "the answer names an absolute videoPath under the data folder" \
 	'case $video in "$HB_HOME"/data/explainers/"$session"/*/video.mp4) true ;; *) false ;; esac'
 check "the answer: 2 scenes, revision 0, 30-120 s" \
 	'[ "$(answer scenes first)" = 2 ] && [ "$(answer revision first)" = 0 ] && node -e "const d=+process.argv[1]; process.exit(d>=30&&d<=120?0:1)" "$(answer durationSeconds first)"'
+check "the answer names the default canvas: 16:9, 1920x1080, 30 fps" \
+	'[ "$(answer format first)" = 16:9 ] && [ "$(answer width first)" = 1920 ] && [ "$(answer height first)" = 1080 ] && [ "$(answer fps first)" = 30 ]'
 check "the answer carries the review: checks and limitations" \
 	'answer checks first | grep -q "start and end frame" && answer limitations first | grep -q "not verified"'
 p=$(probe "$video")
@@ -114,13 +117,21 @@ node -e 'const fs = require("fs"), f = process.argv[1];
 	s.replyStyle = "default";
 	fs.writeFileSync(f, JSON.stringify(s), { mode: 0o600 });' "$HB_HOME/config/settings.json"
 worker_mock revise revise
-main second "{\"question\":\"How does marmalade set? Say it warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\"}"
+# The revision asks for 60 fps and gives no format: the video stays 16:9.
+main second "{\"question\":\"How does marmalade set? Say it warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\",\"fps\":60}"
 check "revision: the turn completed" '[ "$(cat $tmp/second/rc)" = 0 ]'
 check "revision: the worker found the saved scenes and saw its answers" 'player_ok revise'
 player_failures revise
 check "revision: the same path, revision 1" '[ "$(answer videoPath second)" = "$video" ] && [ "$(answer revision second)" = 1 ]'
 check "revision: the new worker got the style chosen since (Default)" \
 	'grep -q "## Narration (reply style: Default)" "$tmp/worker-revise.jsonl" && ! grep -q "reply style: Simplified" "$tmp/worker-revise.jsonl"'
+check "revision: the video keeps its format and takes the new rate (16:9 at 60 fps)" \
+	'[ "$(answer format second)" = 16:9 ] && [ "$(answer width second)" = 1920 ] && [ "$(answer fps second)" = 60 ]'
+p2=$(ffprobe -v error -show_entries stream=codec_name,codec_type,width,height,r_frame_rate -of compact=p=0:nk=1 "$video" 2>&1 | tr '\n' ' ')
+check "revision: ffprobe sees 1920x1080 at 60 fps ($p2)" 'echo "$p2" | grep -q "h264|video|1920|1080|60/1"'
+check "revision: video.json and the source's script.json record 16:9 at 60 fps" \
+	'[ "$(json_field format <"$(dirname "$video")/video.json")" = 16:9 ] && [ "$(json_field fps <"$(dirname "$video")/video.json")" = 60 ] &&
+	 [ "$(json_field format <"$(dirname "$video")/source/script.json")" = 16:9 ] && [ "$(json_field fps <"$(dirname "$video")/source/script.json")" = 60 ]'
 check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" != "$sum1" ]'
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	s = scene_load(path, "scene1.svg", &p);
+	s = scene_load(path, "scene1.svg", 1920, 1080, &p);
 	if (s) {
 		if (p.n)
 			abort(); /* a scene that loads has no problem */

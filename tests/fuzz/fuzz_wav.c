@@ -31,8 +31,8 @@ static void track(const int16_t *pcm, size_t n, unsigned extra)
 	float *out = NULL;
 	size_t len = 0;
 
-	if (audio_track(parts, 2, &out, &len, err, sizeof err) == 0 &&
-	    len != (size_t)(parts[0].frames + 1) * AUDIO_SAMPLES_PER_FRAME)
+	if (audio_track(parts, 2, 30, &out, &len, err, sizeof err) == 0 &&
+	    len != (size_t)(parts[0].frames + 1) * AUDIO_SAMPLES_PER_FRAME(30))
 		abort(); /* the track must last exactly as long as the video */
 	free(out);
 }

@@ -40,7 +40,7 @@ static void test_track_layout(void **state)
 	double energy = 0;
 
 	(void)state;
-	assert_int_equal(audio_track(parts, 3, &t, &n, err, sizeof err), 0);
+	assert_int_equal(audio_track(parts, 3, 30, &t, &n, err, sizeof err), 0);
 	assert_int_equal(n, (size_t)55 * 1600);
 	/* The resampled narration lines up with its source: sample 2i is
 	 * source sample i (away from the edges, where the filter starts). */
@@ -71,7 +71,7 @@ static void test_track_clamped(void **state)
 	/* A full-scale square wave: the sinc filter rings past full scale. */
 	for (size_t i = 0; i < 4800; i++)
 		square[i] = (i / 60) % 2 ? INT16_MAX : INT16_MIN;
-	assert_int_equal(audio_track(&part, 1, &t, &n, err, sizeof err), 0);
+	assert_int_equal(audio_track(&part, 1, 30, &t, &n, err, sizeof err), 0);
 	for (size_t i = 0; i < n; i++)
 		max = fabsf(t[i]) > max ? fabsf(t[i]) : max;
 	assert_true(max == 1.0f);
@@ -88,22 +88,47 @@ static void test_track_errors(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(audio_track(too_long, 2, &t, &n, err, sizeof err), -1);
+	assert_int_equal(audio_track(too_long, 2, 30, &t, &n, err, sizeof err), -1);
 	assert_null(t);
 	assert_int_equal(n, 0);
 	assert_string_equal(err, "the narration of scene 2 lasts 0.3334 s (8001 samples at 24 kHz), longer than "
 				 "the scene's 10 frames (0.3333 s)");
 	too_long[1].n = 8000; /* exactly the scene's length fits */
-	assert_int_equal(audio_track(too_long, 2, &t, &n, err, sizeof err), 0);
+	assert_int_equal(audio_track(too_long, 2, 30, &t, &n, err, sizeof err), 0);
 	assert_int_equal(n, (size_t)15 * 1600);
 	free(t);
-	assert_int_equal(audio_track(&negative, 1, &t, &n, err, sizeof err), -1);
+	assert_int_equal(audio_track(&negative, 1, 30, &t, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "impossible length of -1 frames"));
-	assert_int_equal(audio_track(&no_data, 1, &t, &n, err, sizeof err), -1);
+	assert_int_equal(audio_track(&no_data, 1, 30, &t, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no data"));
-	assert_int_equal(audio_track(&empty, 1, &t, &n, err, sizeof err), -1);
+	assert_int_equal(audio_track(&empty, 1, 30, &t, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no frames"));
-	assert_int_equal(audio_track(NULL, 0, &t, &n, err, sizeof err), -1);
+	assert_int_equal(audio_track(NULL, 0, 30, &t, &n, err, sizeof err), -1);
+	free(speech);
+}
+
+/* At 60 fps a frame is 800 samples: the same narration needs twice the
+ * frames, and a rate without whole samples a frame is refused. */
+static void test_track_60fps(void **state)
+{
+	int16_t *speech = sine(8000);
+	struct audio_part parts[2] = { { NULL, 0, 10 }, { speech, 8000, 20 } };
+	float *t = NULL;
+	size_t n = 0;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(audio_track(parts, 2, 60, &t, &n, err, sizeof err), 0);
+	assert_int_equal(n, (size_t)30 * 800);
+	for (size_t i = 0; i < 10 * 800; i++)
+		assert_true(t[i] == 0.0f); /* the silent scene */
+	assert_true(fabsf(t[10 * 800 + 200]) > 0.01f); /* speech starts on scene 2's first frame */
+	free(t);
+	parts[1].frames = 19; /* 0.3167 s: too short for 0.3333 s of speech */
+	assert_int_equal(audio_track(parts, 2, 60, &t, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "longer than the scene's 19 frames (0.3167 s)"));
+	assert_int_equal(audio_track(parts, 2, 59, &t, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "59 fps"));
 	free(speech);
 }
 
@@ -113,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_track_layout),
 		cmocka_unit_test(test_track_clamped),
 		cmocka_unit_test(test_track_errors),
+		cmocka_unit_test(test_track_60fps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

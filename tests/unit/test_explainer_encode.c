@@ -35,7 +35,7 @@
 #define FPS 30
 #define NARRATION_RATE 24000
 
-static const struct encoder_settings SETTINGS = { "veryfast", 23, 0 };
+static const struct encoder_settings SETTINGS = { "veryfast", 23, 0, 1920, 1080, 30 };
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -112,7 +112,7 @@ static float *two_scene_track(long frames0, double narration0_s, long frames1, s
 	float *track;
 	char err[256];
 
-	if (audio_track(parts, 2, &track, n, err, sizeof err) < 0)
+	if (audio_track(parts, 2, 30, &track, n, err, sizeof err) < 0)
 		fail_msg("audio_track: %s", err);
 	free(pcm);
 	return track;
@@ -240,7 +240,7 @@ static void top_boxes(const char *path, char types[][5], int max, int *count)
 /* frames of the gradient and the track into target, through output. */
 static void encode_to(const char *target, long frames, const float *track, size_t n, int noise)
 {
-	uint8_t *yuv = malloc(FRAME_YUV_SIZE);
+	uint8_t *yuv = malloc(FRAME_YUV_SIZE(1920, 1080));
 	struct output o;
 	struct encoder *enc;
 	char err[512];
@@ -297,16 +297,16 @@ static void check_picture(const char *path)
 			 "-pix_fmt", "yuv420p", "-", NULL };
 	char *decode[] = { "ffmpeg", "-v", "error", "-i", (char *)path, "-f", "null", "-", NULL };
 	size_t len;
-	uint8_t *got = (uint8_t *)run_capture(argv, 1, &len), *want = malloc(FRAME_YUV_SIZE);
+	uint8_t *got = (uint8_t *)run_capture(argv, 1, &len), *want = malloc(FRAME_YUV_SIZE(1920, 1080));
 	char *complaints;
 	double diff = 0;
 
 	assert_non_null(want);
-	assert_int_equal(len, FRAME_YUV_SIZE);
+	assert_int_equal(len, FRAME_YUV_SIZE(1920, 1080));
 	gradient(want, 0, 0);
-	for (size_t i = 0; i < FRAME_YUV_SIZE; i++)
+	for (size_t i = 0; i < FRAME_YUV_SIZE(1920, 1080); i++)
 		diff += abs(got[i] - want[i]);
-	assert_true(diff / (double)FRAME_YUV_SIZE < 2.0);
+	assert_true(diff / (double)FRAME_YUV_SIZE(1920, 1080) < 2.0);
 	free(want);
 	free(got);
 	complaints = run_capture(decode, 2, &len);
@@ -400,7 +400,7 @@ static void test_encoder_errors(void **state)
 	struct fx_folder *f = *state;
 	char *missing = fx_path_in(f->path, "nowhere/video.mp4"), *path = fx_path_in(f->path, "e.mp4"), err[512], want[128];
 	struct encoder_settings bad = SETTINGS;
-	uint8_t *yuv = calloc(1, FRAME_YUV_SIZE);
+	uint8_t *yuv = calloc(1, FRAME_YUV_SIZE(1920, 1080));
 	float pcm[3200] = { 0 };
 	struct encoder *enc;
 
@@ -417,6 +417,14 @@ static void test_encoder_errors(void **state)
 	bad = SETTINGS;
 	bad.threads = -1;
 	assert_null(encoder_open(path, &bad, err, sizeof err));
+	bad = SETTINGS;
+	bad.width = 1081; /* yuv420p needs even sizes */
+	assert_null(encoder_open(path, &bad, err, sizeof err));
+	assert_non_null(strstr(err, "the picture is 1081x1080"));
+	bad = SETTINGS;
+	bad.fps = 7; /* 48000 / 7 samples a frame is not whole */
+	assert_null(encoder_open(path, &bad, err, sizeof err));
+	assert_non_null(strstr(err, "the frame rate is 7 fps"));
 
 	/* Stopped at every step: abort frees whatever there is (ASan). */
 	encoder_abort(NULL);
@@ -481,7 +489,7 @@ static void assert_target_untouched(const char *target, int had_old)
 static void child_write_failure(const char *target, int fd)
 {
 	struct rlimit lim = { 64 * 1024, 64 * 1024 };
-	uint8_t *yuv = malloc(FRAME_YUV_SIZE);
+	uint8_t *yuv = malloc(FRAME_YUV_SIZE(1920, 1080));
 	size_t n;
 	float *track = NULL;
 	struct output o;
@@ -550,7 +558,7 @@ static void test_write_failure(void **state)
  * fd, and goes on encoding until it is killed. */
 static _Noreturn void child_encode_forever(const char *target, int fd)
 {
-	uint8_t *yuv = malloc(FRAME_YUV_SIZE);
+	uint8_t *yuv = malloc(FRAME_YUV_SIZE(1920, 1080));
 	float *track = calloc((size_t)900 * 1600, sizeof *track);
 	struct output o;
 	struct encoder *enc;

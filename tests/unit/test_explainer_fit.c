@@ -19,7 +19,7 @@ static void test_narrated_scene_lasts_its_narration_and_a_pause(void **state)
 	struct fit_scene v[] = { { "a.svg", 8, 9.37, 0 }, { "b.svg", 6, 0, 0 }, { "c.svg", 12, 4.0, 0 } };
 
 	(void)state;
-	double total = fit_scenes(v, 3);
+	double total = fit_scenes(v, 3, 30);
 	/* 9.87 s up to whole frames: 297 frames. */
 	assert_true(fabs(v[0].duration - 297.0 / 30) < 1e-9);
 	assert_true(fabs(v[1].duration - 6) < 1e-9);  /* silent: as written */
@@ -33,10 +33,10 @@ static void test_gate_passes_30_to_120_seconds(void **state)
 	char why[512] = "";
 
 	(void)state;
-	fit_scenes(v, 2); /* exactly 30 s */
+	fit_scenes(v, 2, 30); /* exactly 30 s */
 	assert_int_equal(fit_gate(v, 2, why, sizeof why), 0);
 	v[0].narration = 104.5;
-	fit_scenes(v, 2); /* exactly 120 s */
+	fit_scenes(v, 2, 30); /* exactly 120 s */
 	assert_int_equal(fit_gate(v, 2, why, sizeof why), 0);
 }
 
@@ -47,14 +47,14 @@ static void test_gate_names_each_length_to_one_decimal(void **state)
 	char why[1024];
 
 	(void)state;
-	fit_scenes(v, 3);
+	fit_scenes(v, 3, 30);
 	assert_int_equal(fit_gate(v, 3, why, sizeof why), -1);
 	assert_string_equal(why, "The narrated video lasts 131.2 s; it must last 30 to 120 s. By scene: "
 				 "1 01-intro.svg 61.7 s (narration 61.2 s); 2 02-how.svg 20.0 s (silent); "
 				 "3 03-end.svg 49.5 s (narration 49.0 s); Shorten the narration and finish again.");
 	v[0].narration = 3;
 	v[2].narration = 3;
-	fit_scenes(v, 3);
+	fit_scenes(v, 3, 30);
 	assert_int_equal(fit_gate(v, 3, why, sizeof why), -1);
 	assert_non_null(strstr(why, "lasts 27.0 s"));
 	assert_non_null(strstr(why, "Lengthen the narration"));
@@ -66,7 +66,7 @@ static void test_gate_sentence_is_cut_not_overrun(void **state)
 	char why[40];
 
 	(void)state;
-	fit_scenes(v, 1);
+	fit_scenes(v, 1, 30);
 	memset(why, 'x', sizeof why);
 	assert_int_equal(fit_gate(v, 1, why, sizeof why), -1);
 	assert_int_equal(strlen(why), sizeof why - 1);

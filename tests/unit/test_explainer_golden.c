@@ -77,7 +77,7 @@ static void draw_golden(const struct golden *gd, struct framer *f)
 	size_t len;
 
 	snprintf(path, sizeof path, GOLDEN_DIR "%s", gd->scene);
-	struct scene *s = scene_load(path, gd->scene, &p);
+	struct scene *s = scene_load(path, gd->scene, 1920, 1080, &p);
 	if (!s) {
 		problems_first(&p, err, sizeof err);
 		fail_msg("%s", err);
@@ -92,7 +92,7 @@ static void draw_golden(const struct golden *gd, struct framer *f)
 static void test_golden_frames(void **state)
 {
 	char err[512], path[256];
-	struct framer *f = framer_new(err, sizeof err);
+	struct framer *f = framer_new(1920, 1080, err, sizeof err);
 
 	(void)state;
 	assert_non_null(f);
@@ -118,7 +118,7 @@ static void test_golden_frames(void **state)
 static void test_golden_frames_tell_times_apart(void **state)
 {
 	char err[512];
-	struct framer *f = framer_new(err, sizeof err);
+	struct framer *f = framer_new(1920, 1080, err, sizeof err);
 
 	(void)state;
 	assert_non_null(f);
@@ -135,7 +135,8 @@ static void test_golden_frames_tell_times_apart(void **state)
 static void test_layers_draw_the_same_pixels(void **state)
 {
 	char err[512];
-	struct framer *whole = framer_new(err, sizeof err), *layered = framer_new(err, sizeof err);
+	struct framer *whole = framer_new(1920, 1080, err, sizeof err);
+	struct framer *layered = framer_new(1920, 1080, err, sizeof err);
 
 	(void)state;
 	assert_non_null(whole);
@@ -149,7 +150,7 @@ static void test_layers_draw_the_same_pixels(void **state)
 
 		draw_golden(&goldens[i], whole);
 		snprintf(path, sizeof path, GOLDEN_DIR "%s", goldens[i].scene);
-		struct scene *s = scene_load(path, goldens[i].scene, &p);
+		struct scene *s = scene_load(path, goldens[i].scene, 1920, 1080, &p);
 		assert_non_null(s);
 		assert_int_equal(scene_layers_at(s, goldens[i].t, &still, &still_len, &moving, &moving_len, err,
 						 sizeof err), 0);

@@ -68,7 +68,7 @@ static struct scene *load(struct fixture *f, const char *name, const char *text)
 	assert_non_null(fp = fopen(path, "wb"));
 	assert_int_equal(fwrite(text, 1, strlen(text), fp), strlen(text));
 	assert_int_equal(fclose(fp), 0);
-	return scene_load(path, name, &f->p);
+	return scene_load(path, name, 1920, 1080, &f->p);
 }
 
 /* Whether a problem of s.svg at LINE contains TEXT; the list on no. */
@@ -403,17 +403,17 @@ static void test_file_problems(void **state)
 	char path[128];
 	int fd;
 
-	assert_null(scene_load("/nonexistent/s.svg", "s.svg", &f->p));
+	assert_null(scene_load("/nonexistent/s.svg", "s.svg", 1920, 1080, &f->p));
 	assert_true(has(&f->p, 0, "does not exist"));
 	problems_free(&f->p);
 	snprintf(path, sizeof path, "%s/s.svg", f->dir);
 	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)SCENE_MAX_BYTES + 1), 0);
 	assert_int_equal(close(fd), 0);
-	assert_null(scene_load(path, "s.svg", &f->p));
+	assert_null(scene_load(path, "s.svg", 1920, 1080, &f->p));
 	assert_true(has(&f->p, 0, "has 16777217 bytes, more than the 16777216 it may have"));
 	problems_free(&f->p);
-	assert_null(scene_load(f->dir, "s.svg", &f->p));
+	assert_null(scene_load(f->dir, "s.svg", 1920, 1080, &f->p));
 	assert_true(has(&f->p, 0, "is not a regular file"));
 	problems_free(&f->p);
 	refused_once(f, "", 1, "not well-formed XML: Document is empty");

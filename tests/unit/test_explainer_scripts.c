@@ -121,8 +121,8 @@ static struct framer *draw_scene(size_t *missing)
 	char err[512];
 	const char *svg;
 	size_t len;
-	struct framer *f = framer_new(err, sizeof err);
-	struct scene *s = scene_load_apart(SCENE, "scripts.svg", &p, &boxes);
+	struct framer *f = framer_new(1920, 1080, err, sizeof err);
+	struct scene *s = scene_load_apart(SCENE, "scripts.svg", 1920, 1080, &p, &boxes);
 
 	assert_non_null(f);
 	if (!s) {
@@ -288,7 +288,7 @@ static void test_check_names_uncovered_characters(void **state)
 static void test_check_passes_covered_text(void **state)
 {
 	struct problems p = { 0 };
-	struct scene *s = scene_load(SCENE, "scripts.svg", &p);
+	struct scene *s = scene_load(SCENE, "scripts.svg", 1920, 1080, &p);
 
 	(void)state;
 	assert_non_null(s);
@@ -301,7 +301,7 @@ static void test_check_passes_covered_text(void **state)
 static void test_load_apart(void **state)
 {
 	struct problems p = { 0 }, missing = { 0 };
-	struct scene *s = scene_load_apart(UNCOVERED_DIR "/map.svg", "map.svg", &p, &missing);
+	struct scene *s = scene_load_apart(UNCOVERED_DIR "/map.svg", "map.svg", 1920, 1080, &p, &missing);
 
 	(void)state;
 	assert_non_null(s);
@@ -313,7 +313,7 @@ static void test_load_apart(void **state)
 	assert_non_null(strstr(missing.v[1].text, "U+E001"));
 	scene_free(s);
 	problems_free(&missing);
-	assert_null(scene_load(UNCOVERED_DIR "/map.svg", "map.svg", &p));
+	assert_null(scene_load(UNCOVERED_DIR "/map.svg", "map.svg", 1920, 1080, &p));
 	assert_int_equal(p.n, 2);
 	problems_free(&p);
 }

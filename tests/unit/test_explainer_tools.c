@@ -179,7 +179,7 @@ static void test_brief(void **state)
 {
 	static const char *const sources[] = { "https://example.org/a", "The Book of Jam" };
 	struct brief_input in = { "How does marmalade set?", "Pectin sets it.", sources, 2, 0, 15, 6,
-				  reply_style_narration(REPLY_STYLE_STE) };
+				  reply_style_narration(REPLY_STYLE_STE), 1920, 1080, 30, 0 };
 	char *b = brief_write(&in);
 
 	(void)state;

@@ -115,17 +115,20 @@ static void test_first_video_and_answer(void **state)
 		assert_non_null(strstr(err, "is being made or revised by another call right now"));
 	}
 	text = videos_answer_text(&e, NULL);
-	pathf(want, sizeof want, "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0}", video);
+	pathf(want, sizeof want, "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,"
+		 "\"format\":\"16:9\",\"width\":1920,\"height\":1080,\"fps\":30}", video);
 	assert_string_equal(text, want);
 	free(text);
 	text = videos_answer_text(&e, review);
 	pathf(want, sizeof want,
-		 "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,\"checks\":[\"structure\"]}",
+		 "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,\"format\":\"16:9\","
+		 "\"width\":1920,\"height\":1080,\"fps\":30,\"checks\":[\"structure\"]}",
 		 video);
 	assert_string_equal(text, want);
 	free(text);
 	videos_summary(&e, summary, sizeof summary);
-	pathf(want, sizeof want, "Saved the explainer video at %s (42.3 s, 2 scenes, revision 0).", video);
+	pathf(want, sizeof want, "Saved the explainer video at %s (42.3 s, 2 scenes, revision 0, 16:9 1920x1080 at 30 "
+		 "fps).", video);
 	assert_string_equal(summary, want);
 	json_decref(review);
 	videos_close(&e);
