@@ -15,8 +15,14 @@
  * were written for when it differs from "duration": the animations are
  * stretched or squeezed uniformly onto the duration, so a step written at
  * 40% of the timeline happens at 40% of the scene (how fitting a scene to
- * its narration keeps its steps in place).  Unknown keys are errors too,
- * so a typo never silently changes a video.
+ * its narration keeps its steps in place).  "caption" (optional) is the
+ * scene's spoken text, for the video's captions (captions.h).  Unknown
+ * keys are errors too, so a typo never silently changes a video.
+ *
+ * Beside "scenes" the manifest may name the video's poster frame:
+ * "poster": { "scene": "02-how.svg", "at": "end" } ("scene" as
+ * explainer_find_scene takes it, "at" "start", "end" or seconds as a
+ * number or text); without it the poster is the first scene's end frame.
  */
 #ifndef EXPLAINER_FOLDER_H
 #define EXPLAINER_FOLDER_H
@@ -40,6 +46,7 @@ struct explainer_scene {
 	double timeline;  /* seconds the animations were written for (= duration when not given) */
 	long frames;      /* ceil(duration * 30) */
 	long first_frame; /* index of the scene's first frame in the video */
+	char *caption;    /* the spoken text for the captions; NULL: none */
 };
 
 struct explainer {
@@ -47,6 +54,8 @@ struct explainer {
 	struct explainer_scene *scenes;
 	size_t n;
 	long total_frames;
+	char *poster_scene; /* "poster": the scene (NULL: the first) */
+	char *poster_at;    /* and the moment, as preview_time takes it (NULL: "end") */
 };
 
 /* Reads DIR/explainer.json and checks what the manifest alone can check

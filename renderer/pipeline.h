@@ -6,7 +6,9 @@
  *
  * Explainer scenes are mostly still, so a frame whose evaluated SVG is
  * byte-for-byte the previous frame's is not drawn again: the encoder gets
- * the previous picture once more.
+ * the previous picture once more.  Burned-in captions are a layer of their
+ * own drawn over the frame (captions.h), so a frame is the same picture
+ * when its SVG text and its cue are the same.
  */
 #ifndef EXPLAINER_PIPELINE_H
 #define EXPLAINER_PIPELINE_H
@@ -30,6 +32,7 @@ struct render_options {
 	void *progress_arg;
 	const atomic_int *cancel;    /* nonzero: stop within a frame; NULL: never */
 	long long deadline_ms;       /* hb_monotonic_ms() past it: stop within a frame; 0: none */
+	int burn_captions;           /* draw the scenes' captions into the picture (captions.h) */
 };
 
 /* The start of the sentence of a render stopped at its deadline. */

@@ -143,7 +143,7 @@ static void write_scene(struct fixture *f, const char *name, size_t chars)
 
 static int finish(struct fixture *f, const atomic_int *cancel, struct finish_outcome *out, char *err, size_t len)
 {
-	struct render_options ro = { 0, NULL, 0, NULL, NULL, cancel, 0 };
+	struct render_options ro = { .cancel = cancel };
 	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
 
 	return explainer_finish(&r, out, err, len);
@@ -280,7 +280,7 @@ static void test_time_limit_stops_the_render(void **state)
 {
 	struct fixture *f = *state;
 	struct finish_outcome out;
-	struct render_options ro = { 0, NULL, 0, slow_frame, NULL, NULL, 0 };
+	struct render_options ro = { .progress = slow_frame };
 	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
 	char err[2048];
 
