@@ -148,15 +148,18 @@ static const struct hb_tool_def tool_table[] = {
 		"Make a short narrated explainer video (1080p MP4 at 30 fps, 30-120 seconds) from a question, "
 		"the facts and their sources: a private worker on this session's agent and model draws "
 		"animated SVG scenes and reviews their frames, then the narration is spoken with Gemini and the "
-		"video rendered. Answers {videoPath, durationSeconds, scenes, revision, checks, limitations}. "
-		"Pass a saved videoPath to revise that video.",
+		"video rendered with captions (WebVTT and SRT files beside it) and a poster frame. Answers "
+		"{videoPath, durationSeconds, scenes, revision, captionsPath, captionsSrtPath, posterPath, checks, "
+		"limitations}. Pass a saved videoPath to revise that video.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"question\":{\"type\":\"string\",\"description\":\"What the video answers.\"},"
 		"\"facts\":{\"type\":\"string\",\"description\":\"The facts the video may use.\"},"
 		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
 		"\"description\":\"Where the facts come from (URLs or titles).\"},"
 		"\"videoPath\":{\"type\":\"string\",\"description\":\"The absolute path of a video this tool "
-		"saved, to revise it.\"}},"
+		"saved, to revise it.\"},"
+		"\"captions\":{\"type\":\"string\",\"enum\":[\"file\",\"burn\"],\"description\":\"file (the "
+		"default): captions as files beside the video; burn: also drawn into the picture.\"}},"
 		"\"required\":[\"question\",\"facts\"],\"additionalProperties\":false}",
 	},
 	{

@@ -164,7 +164,9 @@ static const struct arg_case field_cases[] = {
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"videoPath\":7}", EXACT,
 	  "create_explainer_video: \"videoPath\" must be a string" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"workdir\":\"/\"}", EXACT,
-	  "create_explainer_video: unknown field \"workdir\"; accepted fields: question facts sources videoPath" },
+	  "create_explainer_video: unknown field \"workdir\"; accepted fields: question facts sources videoPath captions" },
+	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"captions\":\"subtitles\"}", EXACT,
+	  "create_explainer_video: \"captions\" must be one of: file, burn" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"videoPath\":\"../../etc/passwd\"}", EXACT,
 	  "create_explainer_video runs its worker on the agent and model of the calling session: call it from a "
 	  "Codex or Claude session's run." },

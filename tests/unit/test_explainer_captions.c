@@ -5,7 +5,8 @@
  * render read back by a small parser of each format and checked against
  * every scene's narration start and end; captions burned into the picture
  * seen in a frame decoded by ffmpeg; the poster decodable at the canvas's
- * size; and the manifest keys "caption" and "poster".
+ * size; the manifest keys "caption" and "poster"; and the worker's
+ * poster choice, finish's "poster" argument.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "../../renderer/folder.h"
 #include "../../renderer/pipeline.h"
 #include "../../renderer/preview.h"
+#include "../../svc-explainer/worker_tools.h"
 #include "../harness/explainer_env.h"
 #include "../harness/fx_folder.h"
 #include "../harness/group.h"
@@ -390,6 +392,35 @@ static void test_manifest_keys_refused(void **state)
 	assert_refused(f->path, ", \"poster\": \"a.svg\"", "", "\"poster\" must be like");
 }
 
+static void test_finish_poster_argument(void **state)
+{
+	struct worker_finish_args a;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(worker_tools_finish_args("{}", &a, err, sizeof err), 0);
+	assert_false(a.has_poster);
+	assert_int_equal(worker_tools_finish_args("", &a, err, sizeof err), 0);
+	assert_false(a.has_poster);
+	assert_int_equal(worker_tools_finish_args("{\"poster\":{\"scene\":\"02-how.svg\"}}", &a, err, sizeof err), 0);
+	assert_true(a.has_poster);
+	assert_string_equal(a.poster.scene, "02-how.svg");
+	assert_string_equal(a.poster.at, "end");
+	assert_int_equal(worker_tools_finish_args("{\"poster\":{\"scene\":\"2\",\"at\":2.5}}", &a, err, sizeof err), 0);
+	assert_string_equal(a.poster.at, "2.5");
+	assert_int_equal(worker_tools_finish_args("{\"poster\":{\"scene\":\"a.svg\",\"at\":\"start\"}}", &a, err,
+						  sizeof err), 0);
+	assert_string_equal(a.poster.at, "start");
+	assert_int_equal(worker_tools_finish_args("{\"poster\":{\"at\":\"end\"}}", &a, err, sizeof err), -1);
+	assert_non_null(strstr(err, "scene"));
+	assert_int_equal(worker_tools_finish_args("{\"poster\":{\"scene\":\"a.svg\",\"frame\":1}}", &a, err,
+						  sizeof err), -1);
+	assert_non_null(strstr(err, "frame"));
+	assert_int_equal(worker_tools_finish_args("{\"poster\":\"a.svg\"}", &a, err, sizeof err), -1);
+	assert_int_equal(worker_tools_finish_args("{\"cover\":1}", &a, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cover"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +430,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_burned_captions_are_in_the_picture, fx_folder_make, fx_folder_remove),
 		cmocka_unit_test_setup_teardown(test_poster, fx_folder_make, fx_folder_remove),
 		cmocka_unit_test_setup_teardown(test_manifest_keys_refused, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test(test_finish_poster_argument),
 	};
 	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }
