@@ -82,6 +82,10 @@ check "the answer carries the review: checks and limitations" \
 p=$(probe "$video")
 check "ffprobe: H.264 1920x1080 at 30 fps and AAC ($p)" \
 	'echo "$p" | grep -q "h264|video|1920|1080|30/1" && echo "$p" | grep -q "aac|audio"'
+check "the answer names the captions (WebVTT, SRT) and the poster, kept beside the video" \
+	'companions_ok "$video" "$(answer captionsPath first)" "$(answer captionsSrtPath first)" "$(answer posterPath first)"'
+check "the poster is the frame the worker chose: the second scene's (#304020)" \
+	'[ "$(pixel_of "$(answer posterPath first)")" = 304020 ]'
 check "the MP4 lasts what the answer says" \
 	'node -e "process.exit(Math.abs(+process.argv[1] - +process.argv[2]) < 0.2 ? 0 : 1)" "$(duration_of "$video")" "$(answer durationSeconds first)"'
 check "the narration went to the fake Gemini: 2 long, then 2 shortened (4 requests)" \
@@ -106,6 +110,7 @@ check "nothing of the worker stays in its Codex home's history (no rollout, no t
 check "the source is kept beside the video" '[ -f "$(dirname "$video")/source/script.json" ] && [ -f "$(dirname "$video")/source/01-intro.svg" ]'
 
 sum1=$(sha256sum "$video" | cut -d' ' -f1)
+vtt1=$(sha256sum "$(dirname "$video")/video.vtt" | cut -d' ' -f1)
 worker_mock revise revise
 main second "{\"question\":\"How does marmalade set? Say it warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\"}"
 check "revision: the turn completed" '[ "$(cat $tmp/second/rc)" = 0 ]'
@@ -113,6 +118,10 @@ check "revision: the worker found the saved scenes and saw its answers" 'player_
 player_failures revise
 check "revision: the same path, revision 1" '[ "$(answer videoPath second)" = "$video" ] && [ "$(answer revision second)" = 1 ]'
 check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" != "$sum1" ]'
+check "revision: its captions and poster are named and kept beside it, the captions the new words'" \
+	'companions_ok "$video" "$(answer captionsPath second)" "$(answer captionsSrtPath second)" "$(answer posterPath second)" && [ "$(sha256sum "$(dirname "$video")/video.vtt" | cut -d" " -f1)" != "$vtt1" ]'
+check "revision: the poster is the default again, the first scene's end frame (#402030)" \
+	'[ "$(pixel_of "$(answer posterPath second)")" = 402030 ]'
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'
 check "revision: nothing of the worker stays in its Codex home's history" '[ "$(codex_worker_traces)" = 0 ]'
