@@ -371,111 +371,65 @@ void captions_free(struct captions *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* ---- the files ---------------------------------------------------------- */
-
-struct buf {
-	char *s;
-	size_t n, cap;
-	int failed;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = (b->n + n + 1) * 2;
-		char *p = realloc(b->s, cap);
-		if (!p) {
-			b->failed = 1;
-			return;
-		}
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void put_str(struct buf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
+/* ---- the files ----------------------------------------------------------- */
 
 /* HH:MM:SS.mmm (sep '.') or HH:MM:SS,mmm (sep ','). */
-static void put_time(struct buf *b, double t, char sep)
+static void put_time(FILE *f, double t, char sep)
 {
 	long long ms = llround(t * 1000);
-	char s[32];
 
-	snprintf(s, sizeof s, "%02lld:%02lld:%02lld%c%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, sep,
-		 ms % 1000);
-	put_str(b, s);
+	fprintf(f, "%02lld:%02lld:%02lld%c%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, sep, ms % 1000);
 }
 
 /* The text, with WebVTT's three reserved characters escaped. */
-static void put_vtt_text(struct buf *b, const char *s)
+static void put_vtt_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '&')
-			put_str(b, "&amp;");
-		else if (*s == '<')
-			put_str(b, "&lt;");
-		else if (*s == '>')
-			put_str(b, "&gt;");
-		else
-			put(b, s, 1);
-	}
+	for (; *s; s++)
+		fputs(*s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : (char[]){ *s, 0 }, f);
 }
 
-static int write_buf(struct buf *b, const char *target, char *err, size_t errlen)
+/* The cues in WebVTT (vtt set) or SRT, written to target. */
+static int write_cues(const struct captions *c, int vtt, const char *target, char *err, size_t errlen)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	int rc = -1;
 
-	if (b->failed)
+	if (!f) {
+		snprintf(err, errlen, "out of memory writing %s", target);
+		return -1;
+	}
+	if (vtt)
+		fputs("WEBVTT\n\n", f);
+	for (size_t i = 0; i < c->n; i++) {
+		fprintf(f, "%s%zu\n", i ? "\n" : "", i + 1);
+		put_time(f, c->v[i].start, vtt ? '.' : ',');
+		fputs(" --> ", f);
+		put_time(f, c->v[i].end, vtt ? '.' : ',');
+		fputc('\n', f);
+		if (vtt)
+			put_vtt_text(f, c->v[i].text);
+		else
+			fputs(c->v[i].text, f);
+		fputc('\n', f);
+	}
+	if (ferror(f) | fclose(f))
 		snprintf(err, errlen, "out of memory writing %s", target);
 	else
-		rc = output_write_file(target, b->s ? b->s : "", b->n, err, errlen);
-	free(b->s);
+		rc = output_write_file(target, text, len, err, errlen);
+	free(text);
 	return rc;
 }
 
 int captions_write_vtt(const struct captions *c, const char *target, char *err, size_t errlen)
 {
-	struct buf b = { 0 };
-
-	put_str(&b, "WEBVTT\n");
-	for (size_t i = 0; i < c->n; i++) {
-		char id[32];
-		snprintf(id, sizeof id, "\n%zu\n", i + 1);
-		put_str(&b, id);
-		put_time(&b, c->v[i].start, '.');
-		put_str(&b, " --> ");
-		put_time(&b, c->v[i].end, '.');
-		put_str(&b, "\n");
-		put_vtt_text(&b, c->v[i].text);
-		put_str(&b, "\n");
-	}
-	return write_buf(&b, target, err, errlen);
+	return write_cues(c, 1, target, err, errlen);
 }
 
 int captions_write_srt(const struct captions *c, const char *target, char *err, size_t errlen)
 {
-	struct buf b = { 0 };
-
-	for (size_t i = 0; i < c->n; i++) {
-		char id[32];
-		snprintf(id, sizeof id, "%s%zu\n", i ? "\n" : "", i + 1);
-		put_str(&b, id);
-		put_time(&b, c->v[i].start, ',');
-		put_str(&b, " --> ");
-		put_time(&b, c->v[i].end, ',');
-		put_str(&b, "\n");
-		put_str(&b, c->v[i].text);
-		put_str(&b, "\n");
-	}
-	return write_buf(&b, target, err, errlen);
+	return write_cues(c, 0, target, err, errlen);
 }
 
 /* path with its extension (after the last "/") replaced by ext. */

@@ -20,7 +20,6 @@
 #include "captions.h"
 
 #include <cairo.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,49 +116,18 @@ static size_t wrap(struct measure *m, const char *text, double max_w, size_t sta
 	return n;
 }
 
-struct svg {
-	char *s;
-	size_t n;
-	int failed;
-};
-
-static void add(struct svg *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add(struct svg *b, const char *fmt, ...)
-{
-	va_list ap;
-	char piece[512];
-	int k;
-
-	if (b->failed)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(piece, sizeof piece, fmt, ap);
-	va_end(ap);
-	char *p = k >= 0 && (size_t)k < sizeof piece ? realloc(b->s, b->n + (size_t)k + 1) : NULL;
-	if (!p) {
-		b->failed = 1;
-		return;
-	}
-	memcpy(p + b->n, piece, (size_t)k + 1);
-	b->s = p;
-	b->n += (size_t)k;
-}
-
-/* n bytes of text, escaped for XML character data. */
-static void add_text(struct svg *b, const char *s, size_t n)
+/* n bytes of text, escaped for XML character data, a line break a space. */
+static void put_text(FILE *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '&')
-			add(b, "&amp;");
+			fputs("&amp;", f);
 		else if (s[i] == '<')
-			add(b, "&lt;");
+			fputs("&lt;", f);
 		else if (s[i] == '>')
-			add(b, "&gt;");
-		else if (s[i] == '\n')
-			add(b, " ");
+			fputs("&gt;", f);
 		else
-			add(b, "%c", s[i]);
+			fputc(s[i] == '\n' ? ' ' : s[i], f);
 	}
 }
 
@@ -170,7 +138,8 @@ char *captions_overlay_svg(const struct caption_cue *cue, int width, int height,
 	double max_w = width * (1 - 2 * SAFE_MARGIN), widest = 0;
 	size_t start[MAX_LINES], end[MAX_LINES], n;
 	struct measure m;
-	struct svg b = { 0 };
+	char *svg = NULL;
+	FILE *f;
 
 	if (measure_open(&m, size, err, errlen) < 0) {
 		measure_close(&m);
@@ -186,24 +155,27 @@ char *captions_overlay_svg(const struct caption_cue *cue, int width, int height,
 	double box_h = (double)n * LINE_HEIGHT * size + 2 * PAD_Y * size;
 	double box_x = (width - box_w) / 2, box_y = height * (1 - SAFE_MARGIN) - box_h;
 
-	add(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">",
-	    width, height, width, height);
-	add(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"%.1f\" fill=\"#000\" "
-		"fill-opacity=\"" BOX_OPACITY "\"/>", box_x, box_y, box_w, box_h, size * 0.25);
-	add(&b, "<g font-family=\"DejaVu Sans\" font-size=\"%.1f\" fill=\"#fff\" text-anchor=\"middle\">", size);
-	for (size_t i = 0; i < n; i++) {
-		/* The baseline sits about 0.8 em below the top of its line. */
-		add(&b, "<text x=\"%.1f\" y=\"%.1f\">", width / 2.0,
-		    box_y + PAD_Y * size + ((double)i * LINE_HEIGHT + 0.95) * size);
-		add_text(&b, cue->text + start[i], end[i] - start[i]);
-		add(&b, "</text>");
-	}
-	add(&b, "</g></svg>");
-	if (b.failed) {
-		free(b.s);
+	if (!(f = open_memstream(&svg, len))) {
 		snprintf(err, errlen, "out of memory for a caption's picture");
 		return NULL;
 	}
-	*len = b.n;
-	return b.s;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">",
+		width, height, width, height);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"%.1f\" fill=\"#000\" "
+		   "fill-opacity=\"" BOX_OPACITY "\"/>", box_x, box_y, box_w, box_h, size * 0.25);
+	fprintf(f, "<g font-family=\"DejaVu Sans\" font-size=\"%.1f\" fill=\"#fff\" text-anchor=\"middle\">", size);
+	for (size_t i = 0; i < n; i++) {
+		/* The baseline sits about 0.95 em below the top of its line. */
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", width / 2.0,
+			box_y + PAD_Y * size + ((double)i * LINE_HEIGHT + 0.95) * size);
+		put_text(f, cue->text + start[i], end[i] - start[i]);
+		fputs("</text>", f);
+	}
+	fputs("</g></svg>", f);
+	if (ferror(f) | fclose(f)) {
+		free(svg);
+		snprintf(err, errlen, "out of memory for a caption's picture");
+		return NULL;
+	}
+	return svg;
 }
