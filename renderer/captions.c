@@ -16,7 +16,6 @@
 
 #include "narration.h"
 #include "output.h"
-#include "pipeline.h"
 
 struct word {
 	const char *s;

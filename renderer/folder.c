@@ -466,6 +466,11 @@ long explainer_frames(double duration)
 	return (long)ceil(duration * EXPLAINER_FPS - 1e-9);
 }
 
+double scene_frame_time(long k)
+{
+	return (double)k / EXPLAINER_FPS;
+}
+
 double explainer_scene_time(const struct explainer_scene *s, double t)
 {
 	return t * (s->timeline / s->duration);

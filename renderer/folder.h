@@ -67,6 +67,10 @@ void explainer_free(struct explainer *e);
 /* The frames a scene of DURATION seconds lasts: rounded up to whole
  * frames at 30 fps. */
 long explainer_frames(double duration);
+/* Scene time of frame k of a scene (k/30 s); the last frame of a scene is
+ * frames - 1.  (Here beside explainer_frames, its inverse, so that the
+ * captions and the pipeline both take it from the folder.) */
+double scene_frame_time(long k);
 /* Seconds as people write them: at most two decimals, no trailing zeros
  * ("9.4", "8"). */
 void explainer_seconds_text(double s, char *buf, size_t len);

@@ -116,11 +116,6 @@ static void wait_slice(struct ring *r)
 	pthread_cond_timedwait(&r->changed, &r->lock, &ts);
 }
 
-double scene_frame_time(long k)
-{
-	return (double)k / EXPLAINER_FPS;
-}
-
 /* ---- the producer ----------------------------------------------------- */
 
 /* The caption layer shown on frame number frame of the video, or NULL. */

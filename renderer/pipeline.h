@@ -55,8 +55,4 @@ int render_explainer(const struct explainer *e, const char *target, const struct
 struct scene **scenes_load(const struct explainer *e, struct problems *p);
 void scenes_free(struct scene **v, size_t n);
 
-/* Scene time of frame k of a scene (k/30 s); the last frame of a scene is
- * frames - 1. */
-double scene_frame_time(long k);
-
 #endif
