@@ -332,6 +332,41 @@ static void test_burned_captions_are_in_the_picture(void **state)
 	free(b);
 }
 
+/* A cue's layer on a canvas of w x h: the box inside the canvas, its
+ * bottom on the title-safe margin, its text wrapped to fit. */
+static void assert_overlay_fits(int w, int h, int min_lines)
+{
+	struct caption_cue cue = { 0, 1, "Each router reads the address, looks\nup the next hop and forwards the packet" };
+	double x, y, bw, bh;
+	char err[256], view[64];
+	size_t len;
+	int lines = 0;
+	char *svg = captions_overlay_svg(&cue, w, h, &len, err, sizeof err);
+
+	if (!svg)
+		fail_msg("%s", err);
+	assert_int_equal(strlen(svg), len);
+	snprintf(view, sizeof view, "viewBox=\"0 0 %d %d\"", w, h);
+	assert_non_null(strstr(svg, view));
+	const char *rect = strstr(svg, "<rect x=\"");
+	assert_non_null(rect);
+	assert_int_equal(sscanf(rect, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &bw, &bh), 4);
+	assert_true(x >= 0 && x + bw <= w);
+	assert_true(fabs(y + bh - h * 0.9) < 0.5);
+	for (const char *p = svg; (p = strstr(p, "<text ")); p++)
+		lines++;
+	assert_true(lines >= min_lines);
+	free(svg);
+}
+
+static void test_overlay_follows_the_canvas(void **state)
+{
+	(void)state;
+	assert_overlay_fits(1920, 1080, 2);
+	assert_overlay_fits(1080, 1920, 3); /* 9:16: narrower, so wrapped again */
+	assert_overlay_fits(1080, 1080, 3);
+}
+
 static void test_poster(void **state)
 {
 	struct fx_folder *f = *state;
@@ -428,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_cues_without_spaces_and_short_narration),
 		cmocka_unit_test_setup_teardown(test_caption_files_follow_the_narration, fx_folder_make, fx_folder_remove),
 		cmocka_unit_test_setup_teardown(test_burned_captions_are_in_the_picture, fx_folder_make, fx_folder_remove),
+		cmocka_unit_test(test_overlay_follows_the_canvas),
 		cmocka_unit_test_setup_teardown(test_poster, fx_folder_make, fx_folder_remove),
 		cmocka_unit_test_setup_teardown(test_manifest_keys_refused, fx_folder_make, fx_folder_remove),
 		cmocka_unit_test(test_finish_poster_argument),
