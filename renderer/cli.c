@@ -274,15 +274,11 @@ static int cmd_render(const struct cli_options *o)
 	sigaction(SIGTERM, &sa, NULL);
 	start = now_s();
 	rc = setup_fonts() < 0 ? -1 : render_explainer(&e, o->out, &ro, &st, &p, err, sizeof err);
-	if (rc == 0 && (rc = write_extras(o, &e)) < 0) {
-		problems_free(&p);
-		explainer_free(&e);
-		return 1;
-	}
 	if (rc == 0) {
 		double took = now_s() - start, length = (double)st.frames / EXPLAINER_FPS;
 		printf("%s: %ld frames (%.2f s), %ld drawn, %ld reused, in %.2f s (%.2fx real time)\n", o->out,
 		       st.frames, length, st.drawn, st.frames - st.drawn, took, took > 0 ? length / took : 0);
+		rc = write_extras(o, &e);
 	} else if (p.n) {
 		problems_print(&p, stderr);
 	} else {
