@@ -97,6 +97,8 @@ check "timeline: each written scene shows at once (a row with 1 scene while writ
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"writing scenes\" && e.scenes===1")" -ge 1 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
+check "timeline: the finished row names the poster and captions, the desktop's thumbnail" \
+	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.posterPath===\"$(dirname "$video")/poster.png\" && e.captionsPath===\"$(dirname "$video")/video.vtt\"")" = 1 ]'
 fitted=$(answer durationSeconds first)
 check "timeline: every row of the render shows the narrated length, $fitted s, not the written one" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\"")" -ge 1 ] && [ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\" && e.durationSeconds!==$fitted")" = 0 ]'
