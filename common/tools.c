@@ -149,9 +149,10 @@ static const struct hb_tool_def tool_table[] = {
 		"or 9:16 vertical or 1:1 square, at 30 or 60 fps) from a question, "
 		"the facts and their sources: a private worker on this session's agent and model draws "
 		"animated SVG scenes and reviews their frames, then the narration is spoken with Gemini and the "
-		"video rendered. Answers {videoPath, durationSeconds, scenes, revision, format, width, height, fps, "
-		"checks, limitations}. Pass a saved videoPath to revise that video (it keeps its format and fps "
-		"unless you give new ones).",
+		"video rendered with captions (WebVTT and SRT files beside it) and a poster frame. Answers "
+		"{videoPath, durationSeconds, scenes, revision, format, width, height, fps, captionsPath, "
+		"captionsSrtPath, posterPath, checks, limitations}. Pass a saved videoPath to revise that video (it "
+		"keeps its format and fps unless you give new ones).",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"question\":{\"type\":\"string\",\"description\":\"What the video answers.\"},"
 		"\"facts\":{\"type\":\"string\",\"description\":\"The facts the video may use.\"},"
@@ -163,7 +164,9 @@ static const struct hb_tool_def tool_table[] = {
 		"\"The picture: 16:9 (1920x1080, landscape, the default), 9:16 (1080x1920, vertical, for phones) "
 		"or 1:1 (1080x1080, square).\"},"
 		"\"fps\":{\"type\":\"integer\",\"enum\":[30,60],\"description\":\"Frames a second: 30 (the "
-		"default) or 60.\"}},"
+		"default) or 60.\"},"
+		"\"captions\":{\"type\":\"string\",\"enum\":[\"file\",\"burn\"],\"description\":\"file (the "
+		"default): captions as files beside the video; burn: also drawn into the picture.\"}},"
 		"\"required\":[\"question\",\"facts\"],\"additionalProperties\":false}",
 	},
 	{

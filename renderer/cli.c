@@ -6,7 +6,12 @@
  *	hb-explainer preview DIR SCENE --at start|end|SECONDS -o FILE.png
  *	hb-explainer sheet DIR -o FILE.png
  *	hb-explainer render DIR -o FILE.mp4 [--threads N] [--preset P] [--crf N]
+ *	                    [--captions file|burn] [--poster FILE.png]
  *
+ * A render writes the captions (captions.h) beside the video, FILE.vtt
+ * and FILE.srt, when the manifest's scenes have captions; "--captions
+ * burn" also draws them into the picture.  --poster writes the poster
+ * frame (preview.h).
  * Exit status: 0 done, 1 the folder has problems or the work failed
  * (every problem on stderr as FILE:LINE: sentence), 2 a usage error.
  * Every file is written beside its target and renamed only when complete.
@@ -21,6 +26,7 @@
 #include <unistd.h>
 
 #include "canvas.h"
+#include "captions.h"
 #include "fonts.h"
 #include "folder.h"
 #include "pipeline.h"
@@ -31,11 +37,13 @@
 	"usage: hb-explainer check DIR\n"                                                          \
 	"       hb-explainer preview DIR SCENE --at start|end|SECONDS -o FILE.png\n"              \
 	"       hb-explainer sheet DIR -o FILE.png\n"                                              \
-	"       hb-explainer render DIR -o FILE.mp4 [--threads N] [--preset P] [--crf N]\n"
+	"       hb-explainer render DIR -o FILE.mp4 [--threads N] [--preset P] [--crf N]\n"             \
+	"                           [--captions file|burn] [--poster FILE.png]\n"
 
 struct cli_options {
-	const char *out, *at, *preset;
+	const char *out, *at, *preset, *poster;
 	int threads, crf;
+	int burn_captions;
 	const char *args[2];
 	int nargs;
 };
@@ -65,8 +73,19 @@ static int parse_options(int argc, char **argv, struct cli_options *o)
 	memset(o, 0, sizeof *o);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--at") == 0 || strcmp(a, "--preset") == 0 ||
-		    strcmp(a, "--threads") == 0 || strcmp(a, "--crf") == 0) {
+		if (strcmp(a, "--captions") == 0 || strcmp(a, "--poster") == 0) {
+			if (!v || (strcmp(a, "--captions") == 0 && strcmp(v, "file") != 0 && strcmp(v, "burn") != 0)) {
+				fprintf(stderr, "hb-explainer: %s needs %s\n", a,
+					strcmp(a, "--poster") == 0 ? "a file name" : "file or burn");
+				return -1;
+			}
+			i++;
+			if (strcmp(a, "--poster") == 0)
+				o->poster = v;
+			else
+				o->burn_captions = strcmp(v, "burn") == 0;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--at") == 0 || strcmp(a, "--preset") == 0 ||
+			   strcmp(a, "--threads") == 0 || strcmp(a, "--crf") == 0) {
 			if (!v) {
 				fprintf(stderr, "hb-explainer: %s needs a value\n", a);
 				return -1;
@@ -125,7 +144,7 @@ static int cmd_check(const struct cli_options *o)
 	struct problems p = { 0 };
 	struct scene **scenes;
 
-	if (o->nargs != 1 || o->out || o->at)
+	if (o->nargs != 1 || o->out || o->at || o->poster || o->burn_captions)
 		return usage("check takes DIR only");
 	if (open_folder(o->args[0], &e) < 0)
 		return 1;
@@ -153,7 +172,7 @@ static int cmd_preview(const struct cli_options *o)
 	char err[1024];
 	int rc;
 
-	if (o->nargs != 2 || !o->out || !o->at)
+	if (o->nargs != 2 || !o->out || !o->at || o->poster || o->burn_captions)
 		return usage("preview takes DIR SCENE --at start|end|SECONDS -o FILE.png");
 	if (open_folder(o->args[0], &e) < 0)
 		return 1;
@@ -176,7 +195,7 @@ static int cmd_sheet(const struct cli_options *o)
 	char err[1024];
 	int rc;
 
-	if (o->nargs != 1 || !o->out || o->at)
+	if (o->nargs != 1 || !o->out || o->at || o->poster || o->burn_captions)
 		return usage("sheet takes DIR -o FILE.png");
 	if (open_folder(o->args[0], &e) < 0)
 		return 1;
@@ -226,10 +245,30 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The captions beside the rendered video and the poster, when asked. */
+static int write_extras(const struct cli_options *o, const struct explainer *e)
+{
+	char vtt[4096], srt[4096], err[1024];
+	int written;
+
+	if (captions_write_beside(e, o->out, vtt, srt, sizeof vtt, &written, err, sizeof err) < 0 ||
+	    (o->poster && poster_write(e, o->poster, err, sizeof err) < 0)) {
+		fprintf(stderr, "hb-explainer: %s (the video %s is written)\n", err, o->out);
+		return -1;
+	}
+	if (written)
+		printf("%s, %s: captions\n", vtt, srt);
+	if (o->poster)
+		printf("%s: poster\n", o->poster);
+	return 0;
+}
+
 static int cmd_render(const struct cli_options *o)
 {
 	struct progress_state ps = { isatty(2), 0 };
-	struct render_options ro = { o->threads, o->preset, o->crf, show_progress, &ps, &cancel_render, 0 };
+	struct render_options ro = { .threads = o->threads, .preset = o->preset, .crf = o->crf,
+				     .progress = show_progress, .progress_arg = &ps, .cancel = &cancel_render,
+				     .burn_captions = o->burn_captions };
 	struct sigaction sa;
 	struct render_stats st;
 	struct problems p = { 0 };
@@ -253,6 +292,7 @@ static int cmd_render(const struct cli_options *o)
 		double took = now_s() - start, length = (double)st.frames / e.fps;
 		printf("%s: %ld frames (%.2f s), %ld drawn, %ld reused, in %.2f s (%.2fx real time)\n", o->out,
 		       st.frames, length, st.drawn, st.frames - st.drawn, took, took > 0 ? length / took : 0);
+		rc = write_extras(o, &e);
 	} else if (p.n) {
 		problems_print(&p, stderr);
 	} else {

@@ -29,7 +29,9 @@
 /* Samples of 24 kHz narration per frame (30 or 60 fps: a whole number). */
 #define SAMPLES_PER_FRAME(fps) (EXPLAINER_NARRATION_RATE / (fps))
 
-static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", NULL };
+#define CAPTION_MAX_BYTES 20000
+
+static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", "caption", NULL };
 
 static char *join(const char *dir, const char *name)
 {
@@ -139,8 +141,29 @@ static void check_keys(const json_t *scene, size_t i, struct problems *p)
 			k++;
 		if (!*k)
 			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: unknown key \"%s\"; a scene has "
-				     "\"svg\", \"duration\" and optionally \"narration\" and \"timeline\"", i, key);
+				     "\"svg\", \"duration\" and optionally \"narration\", \"timeline\" and \"caption\"", i,
+				     key);
 	}
+}
+
+/* "caption" (optional): the scene's spoken text, copied into s. */
+static int read_caption(const json_t *scene, size_t i, struct explainer_scene *s, struct problems *p)
+{
+	const json_t *v = json_object_get(scene, "caption");
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) != strlen(json_string_value(v)) ||
+	    json_string_length(v) > CAPTION_MAX_BYTES) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: \"caption\" must be the scene's spoken text "
+			     "(a string of at most %d bytes, no NUL)", i, CAPTION_MAX_BYTES);
+		return -1;
+	}
+	if (!(s->caption = strdup(json_string_value(v)))) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: out of memory", i);
+		return -1;
+	}
+	return 0;
 }
 
 /* "duration" (required) or "timeline" (optional: 1 when absent). */
@@ -222,6 +245,8 @@ static int read_scene(const char *dir, const json_t *scene, size_t i, int fps, s
 	}
 	if (s->svg && !(s->svg_path = file_in_folder(dir, s->svg, i, "svg", p)))
 		bad = 1;
+	if (read_caption(scene, i, s, p) < 0)
+		bad = 1;
 	s->wav = name_field(scene, "narration", i, &bad, p);
 	if (s->wav && !(s->wav_path = file_in_folder(dir, s->wav, i, "narration", p)))
 		bad = 1;
@@ -273,9 +298,10 @@ static const json_t *scene_list(const json_t *root, struct problems *p)
 		return NULL;
 	}
 	json_object_foreach((json_t *)root, key, val)
-		if (strcmp(key, "scenes") != 0 && strcmp(key, "format") != 0 && strcmp(key, "fps") != 0)
+		if (strcmp(key, "scenes") != 0 && strcmp(key, "format") != 0 && strcmp(key, "fps") != 0 &&
+		    strcmp(key, "poster") != 0)
 			problems_add(p, EXPLAINER_MANIFEST, 0, "unknown key \"%s\"; the manifest has "
-				     "\"scenes\" and optionally \"format\" and \"fps\"", key);
+				     "\"scenes\" and optionally \"format\", \"fps\" and \"poster\"", key);
 	scenes = json_object_get(root, "scenes");
 	if (!scenes) {
 		problems_add(p, EXPLAINER_MANIFEST, 0, "has no \"scenes\": list the scenes in order");
@@ -317,6 +343,46 @@ static void read_scenes(const json_t *scenes, struct explainer *e, struct proble
 	explainer_check_limits(e, p);
 }
 
+/* "poster" (optional): { "scene": NAME, "at": "start" | "end" | seconds },
+ * read after the scenes, so the scene and the time are checked. */
+static void read_poster(const json_t *root, struct explainer *e, struct problems *p)
+{
+	const json_t *v = json_object_get(root, "poster"), *scene, *at;
+	const struct explainer_scene *s;
+	char text[64];
+
+	if (!v)
+		return;
+	scene = json_object_get(v, "scene");
+	at = json_object_get(v, "at");
+	if (!json_is_object(v) || json_object_size(v) != (size_t)(!!scene + !!at) || !json_is_string(scene) ||
+	    (at && !json_is_string(at) && !json_is_number(at))) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "\"poster\" must be like { \"scene\": \"02-how.svg\", "
+			     "\"at\": \"end\" } (\"at\": \"start\", \"end\" or seconds)");
+		return;
+	}
+	if (!(s = explainer_find_scene(e, json_string_value(scene)))) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "\"poster\": there is no scene %s; give its svg name or "
+			     "its number (1 to %zu)", json_string_value(scene), e->n);
+		return;
+	}
+	if (json_is_number(at))
+		snprintf(text, sizeof text, "%.17g", json_number_value(at));
+	else
+		snprintf(text, sizeof text, "%.60s", at ? json_string_value(at) : "end");
+	if (strcmp(text, "start") != 0 && strcmp(text, "end") != 0) {
+		char *end;
+		double t = strtod(text, &end);
+		if (end == text || *end || !(t >= 0 && t <= s->duration)) {
+			problems_add(p, EXPLAINER_MANIFEST, 0, "\"poster\": \"at\" is %s; give \"start\", "
+				     "\"end\" or seconds from 0 to %g (the length of %s)", text, s->duration, s->svg);
+			return;
+		}
+	}
+	if (!(e->poster_scene = strdup(s->svg)) || !(e->poster_at = strdup(text)))
+		problems_add(p, EXPLAINER_MANIFEST, 0, "out of memory");
+}
+
 int explainer_open(const char *dir, struct explainer *e, struct problems *p)
 {
 	size_t before = p->n, len = 0;
@@ -351,6 +417,8 @@ int explainer_open(const char *dir, struct explainer *e, struct problems *p)
 		const json_t *scenes = scene_list(root, p);
 		if (canvas_read_file(root, EXPLAINER_MANIFEST, &e->width, &e->height, &e->fps, p) == 0 && scenes)
 			read_scenes(scenes, e, p);
+		if (scenes && p->n == before)
+			read_poster(root, e, p);
 		json_decref(root);
 	}
 	if (p->n > before) {
@@ -367,7 +435,10 @@ void explainer_free(struct explainer *e)
 		free(e->scenes[i].svg_path);
 		free(e->scenes[i].wav);
 		free(e->scenes[i].wav_path);
+		free(e->scenes[i].caption);
 	}
+	free(e->poster_scene);
+	free(e->poster_at);
 	free(e->scenes);
 	free(e->dir);
 	memset(e, 0, sizeof *e);
@@ -395,6 +466,11 @@ long explainer_frames(double duration, int fps)
 {
 	/* The epsilon keeps 8.1 s at 243 frames although 8.1 * 30 is 243.00000000000003. */
 	return (long)ceil(duration * fps - 1e-9);
+}
+
+double scene_frame_time(long k, int fps)
+{
+	return (double)k / fps;
 }
 
 double explainer_scene_time(const struct explainer_scene *s, double t)

@@ -20,8 +20,14 @@
  * were written for when it differs from "duration": the animations are
  * stretched or squeezed uniformly onto the duration, so a step written at
  * 40% of the timeline happens at 40% of the scene (how fitting a scene to
- * its narration keeps its steps in place).  Unknown keys are errors too,
- * so a typo never silently changes a video.
+ * its narration keeps its steps in place).  "caption" (optional) is the
+ * scene's spoken text, for the video's captions (captions.h).  Unknown
+ * keys are errors too, so a typo never silently changes a video.
+ *
+ * Beside "scenes" the manifest may name the video's poster frame:
+ * "poster": { "scene": "02-how.svg", "at": "end" } ("scene" as
+ * explainer_find_scene takes it, "at" "start", "end" or seconds as a
+ * number or text); without it the poster is the first scene's end frame.
  */
 #ifndef EXPLAINER_FOLDER_H
 #define EXPLAINER_FOLDER_H
@@ -42,6 +48,7 @@ struct explainer_scene {
 	double timeline;  /* seconds the animations were written for (= duration when not given) */
 	long frames;      /* ceil(duration * fps) */
 	long first_frame; /* index of the scene's first frame in the video */
+	char *caption;    /* the spoken text for the captions; NULL: none */
 };
 
 struct explainer {
@@ -51,6 +58,8 @@ struct explainer {
 	long total_frames;
 	int width, height; /* the canvas in pixels (canvas.h): 1920x1080 unless "format" says */
 	int fps;           /* frames a second: 30 unless "fps" says */
+	char *poster_scene; /* "poster": the scene (NULL: the first) */
+	char *poster_at;    /* and the moment, as preview_time takes it (NULL: "end") */
 };
 
 /* Reads DIR/explainer.json and checks what the manifest alone can check
@@ -62,6 +71,11 @@ void explainer_free(struct explainer *e);
 /* The frames a scene of DURATION seconds lasts: rounded up to whole
  * frames at FPS frames a second. */
 long explainer_frames(double duration, int fps);
+/* Scene time of frame k of a scene at fps frames a second (k/fps s); the
+ * last frame of a scene is frames - 1.  (Here beside explainer_frames,
+ * its inverse, so that the captions and the pipeline both take it from
+ * the folder.) */
+double scene_frame_time(long k, int fps);
 /* Seconds as people write them: at most two decimals, no trailing zeros
  * ("9.4", "8"). */
 void explainer_seconds_text(double s, char *buf, size_t len);

@@ -140,6 +140,11 @@ int framer_draw_layers(struct framer *f, const char *still, size_t still_len, co
 	return draw_svg(f->surface, 0, moving, moving_len, err, errlen);
 }
 
+int framer_draw_over(struct framer *f, const char *svg, size_t len, char *err, size_t errlen)
+{
+	return draw_svg(f->surface, 0, svg, len, err, errlen);
+}
+
 void framer_yuv(struct framer *f, uint8_t *yuv)
 {
 	const uint8_t *src[1] = { cairo_image_surface_get_data(f->surface) };

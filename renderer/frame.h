@@ -30,6 +30,9 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
  * and kept; moving is drawn over a copy of it. */
 int framer_draw_layers(struct framer *f, const char *still, size_t still_len, const char *moving,
 		       size_t moving_len, char *err, size_t errlen);
+/* Draws svg over the frame last drawn (a caption, captions.h).  0, or -1
+ * with err. */
+int framer_draw_over(struct framer *f, const char *svg, size_t len, char *err, size_t errlen);
 /* The frame last drawn, as yuv420p: Y (width x height), then U and V
  * (each a quarter of that): FRAME_YUV_SIZE(width, height) bytes. */
 void framer_yuv(struct framer *f, uint8_t *yuv);

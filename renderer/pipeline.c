@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "soundtrack.h"
+#include "captions.h"
 #include "clock.h"
 #include "encode.h"
 #include "frame.h"
@@ -45,6 +46,8 @@ struct run {
 	size_t still_len;
 	char *svg;        /* the moving layer to draw; freed once drawn */
 	size_t len;
+	const char *overlay; /* the caption drawn over it (the ring owns it), or NULL */
+	size_t overlay_len;
 	uint8_t *yuv;
 };
 
@@ -64,6 +67,9 @@ struct ring {
 	const struct explainer *e;
 	struct scene **scenes;
 	long drawn;
+	struct captions captions;   /* burned in: the cues, and each one's layer */
+	char **overlays;
+	size_t *overlay_lens;
 };
 
 /* The deadline counts as a cancel: a slow scene must not outlive the
@@ -110,15 +116,20 @@ static void wait_slice(struct ring *r)
 	pthread_cond_timedwait(&r->changed, &r->lock, &ts);
 }
 
-double scene_frame_time(long k, int fps)
-{
-	return (double)k / fps;
-}
-
 /* ---- the producer ----------------------------------------------------- */
 
+/* The caption layer shown on frame number frame of the video, or NULL. */
+static const char *overlay_at(const struct ring *r, long frame, size_t *len)
+{
+	long i = r->overlays ? captions_index_at(&r->captions, scene_frame_time(frame, r->e->fps)) : -1;
+
+	*len = i < 0 ? 0 : r->overlay_lens[i];
+	return i < 0 ? NULL : r->overlays[i];
+}
+
 /* Starts run number r->head with a copy of svg; waits for a free slot. */
-static int start_run(struct ring *r, const char *still, size_t still_len, const char *svg, size_t len)
+static int start_run(struct ring *r, const char *still, size_t still_len, const char *svg, size_t len,
+		     const char *overlay, size_t overlay_len)
 {
 	char *copy = malloc(len ? len : 1);
 	struct run *run;
@@ -146,6 +157,8 @@ static int start_run(struct ring *r, const char *still, size_t still_len, const 
 	run->still_len = still_len;
 	run->svg = copy;
 	run->len = len;
+	run->overlay = overlay;
+	run->overlay_len = overlay_len;
 	r->head++;
 	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->lock);
@@ -156,30 +169,34 @@ static void *produce(void *arg)
 {
 	struct ring *r = arg;
 	char *prev = NULL, err[512];
-	const char *prev_still = NULL;
+	const char *prev_still = NULL, *prev_overlay = NULL;
 	size_t prev_len = 0;
 
 	for (size_t s = 0; s < r->e->n; s++) {
 		for (long k = 0; k < r->e->scenes[s].frames; k++) {
-			const char *still, *svg;
-			size_t still_len, len;
+			const char *still, *svg, *overlay;
+			size_t still_len, len, overlay_len;
 			double t = explainer_scene_time(&r->e->scenes[s], scene_frame_time(k, r->e->fps));
+
+			overlay = overlay_at(r, r->e->scenes[s].first_frame + k, &overlay_len);
 			if (scene_layers_at(r->scenes[s], t, &still, &still_len, &svg, &len, err, sizeof err) < 0) {
 				fail(r, err);
 				goto out;
 			}
-			/* The same scene's still layer and the same moving text:
-			 * the same picture. */
-			if (prev && still == prev_still && len == prev_len && memcmp(svg, prev, len) == 0) {
+			/* The same scene's still layer, the same moving text and
+			 * the same caption: the same picture. */
+			if (prev && still == prev_still && overlay == prev_overlay && len == prev_len &&
+			    memcmp(svg, prev, len) == 0) {
 				pthread_mutex_lock(&r->lock);
 				r->runs[(r->head - 1) % r->size].count++;
 				pthread_cond_broadcast(&r->changed);
 				pthread_mutex_unlock(&r->lock);
 				continue;
 			}
-			if (start_run(r, still, still_len, svg, len) < 0)
+			if (start_run(r, still, still_len, svg, len, overlay, overlay_len) < 0)
 				goto out;
 			prev_still = still;
+			prev_overlay = overlay;
 			free(prev);
 			if (!(prev = malloc(len ? len : 1))) {
 				fail(r, "out of memory for a frame's SVG");
@@ -222,6 +239,8 @@ static void *draw(void *arg)
 		run->state = SLOT_DRAWING;
 		pthread_mutex_unlock(&r->lock);
 		int rc = framer_draw_layers(f, run->still, run->still_len, run->svg, run->len, err, sizeof err);
+		if (rc == 0 && run->overlay)
+			rc = framer_draw_over(f, run->overlay, run->overlay_len, err, sizeof err);
 		if (rc == 0)
 			framer_yuv(f, run->yuv);
 		pthread_mutex_lock(&r->lock);
@@ -380,8 +399,35 @@ static int ring_init(struct ring *r, const struct explainer *e, struct scene **s
 	return 0;
 }
 
+/* The captions' cues and each one's layer, for burning them in. */
+static int ring_captions(struct ring *r, char *err, size_t errlen)
+{
+	const int width = r->e->width, height = r->e->height;
+
+	if (captions_build(r->e, &r->captions, err, errlen) < 0)
+		return -1;
+	if (r->captions.n == 0)
+		return 0;
+	r->overlays = calloc(r->captions.n, sizeof *r->overlays);
+	r->overlay_lens = calloc(r->captions.n, sizeof *r->overlay_lens);
+	if (!r->overlays || !r->overlay_lens) {
+		snprintf(err, errlen, "out of memory for the captions");
+		return -1;
+	}
+	for (size_t i = 0; i < r->captions.n; i++)
+		if (!(r->overlays[i] = captions_overlay_svg(&r->captions.v[i], width, height, &r->overlay_lens[i], err,
+							    errlen)))
+			return -1;
+	return 0;
+}
+
 static void ring_free(struct ring *r)
 {
+	for (size_t i = 0; r->overlays && i < r->captions.n; i++)
+		free(r->overlays[i]);
+	free(r->overlays);
+	free(r->overlay_lens);
+	captions_free(&r->captions);
 	for (long i = 0; r->runs && i < r->size; i++) {
 		free(r->runs[i].svg);
 		free(r->runs[i].yuv);
@@ -453,6 +499,8 @@ int render_explainer(const struct explainer *e, const char *target, const struct
 		ring_free(&r);
 		goto out_scenes;
 	}
+	if (o->burn_captions && ring_captions(&r, err, errlen) < 0)
+		goto out_ring;
 	if (output_begin(&out, target, err, errlen) < 0)
 		goto out_ring;
 	if (!(enc = encoder_open(out.tmp, &settings, err, errlen)) ||

@@ -6,7 +6,9 @@
  *
  * Explainer scenes are mostly still, so a frame whose evaluated SVG is
  * byte-for-byte the previous frame's is not drawn again: the encoder gets
- * the previous picture once more.
+ * the previous picture once more.  Burned-in captions are a layer of their
+ * own drawn over the frame (captions.h), so a frame is the same picture
+ * when its SVG text and its cue are the same.
  */
 #ifndef EXPLAINER_PIPELINE_H
 #define EXPLAINER_PIPELINE_H
@@ -30,6 +32,7 @@ struct render_options {
 	void *progress_arg;
 	const atomic_int *cancel;    /* nonzero: stop within a frame; NULL: never */
 	long long deadline_ms;       /* hb_monotonic_ms() past it: stop within a frame; 0: none */
+	int burn_captions;           /* draw the scenes' captions into the picture (captions.h) */
 };
 
 /* The start of the sentence of a render stopped at its deadline. */
@@ -51,9 +54,5 @@ int render_explainer(const struct explainer *e, const char *target, const struct
  * appended.  Frees with scenes_free(v, e->n). */
 struct scene **scenes_load(const struct explainer *e, struct problems *p);
 void scenes_free(struct scene **v, size_t n);
-
-/* Scene time of frame k of a scene at fps frames a second (k/fps s); the
- * last frame of a scene is frames - 1. */
-double scene_frame_time(long k, int fps);
 
 #endif

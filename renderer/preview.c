@@ -143,6 +143,12 @@ int preview_png(const struct explainer *e, const char *scene, const char *at, un
 	return preview_to(e, scene, at, &sink, missing, err, errlen);
 }
 
+int poster_write(const struct explainer *e, const char *target, char *err, size_t errlen)
+{
+	return preview_write(e, e->poster_scene ? e->poster_scene : "1", e->poster_at ? e->poster_at : "end", target,
+			     NULL, err, errlen);
+}
+
 static void label_row(cairo_t *cr, const struct explainer_scene *es, int fps, size_t i, double x, double y)
 {
 	char text[600];

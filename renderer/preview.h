@@ -24,6 +24,10 @@ int preview_time(const struct explainer_scene *s, int fps, const char *at, doubl
  * video would show, so the author sees both the picture and the cause. */
 int preview_write(const struct explainer *e, const char *scene, const char *at, const char *target,
 		  struct problems *missing, char *err, size_t errlen);
+/* The video's poster: the frame the manifest's "poster" names, or the
+ * first scene's end frame (its settled picture), as a PNG of the full
+ * canvas (e->width x e->height). */
+int poster_write(const struct explainer *e, const char *target, char *err, size_t errlen);
 /* The start and end frames of every scene at a quarter size, one row per
  * scene with its number, file and times (two scenes a row beyond eight,
  * so a long explainer stays a picture a model can take in). */

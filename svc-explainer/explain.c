@@ -50,6 +50,7 @@ extern char **environ;
 
 struct explain_args {
 	const char *question, *facts, *video_path;
+	int burn_captions;                   /* captions: "burn" (default "file") */
 	const char *sources[SOURCES_MAX];
 	size_t nsources;
 	const json_t *args;      /* for "format" and "fps" (canvas.h), checked */
@@ -57,8 +58,11 @@ struct explain_args {
 
 static int read_args(const json_t *args, struct explain_args *a, char *err, size_t errlen)
 {
-	static const char *const fields[] = { "question", "facts", "sources", "videoPath", "format", "fps", NULL };
+	static const char *const fields[] = { "question", "facts", "sources", "videoPath", "format", "fps", "captions",
+					      NULL };
+	static const char *const caption_modes[] = { "file", "burn", NULL };
 	const json_t *sources = json_object_get(args, "sources"), *v;
+	const char *captions = NULL;
 	struct canvas canvas;
 	size_t i;
 
@@ -66,8 +70,11 @@ static int read_args(const json_t *args, struct explain_args *a, char *err, size
 	if (hb_json_only_fields(args, fields, err, errlen) < 0 ||
 	    hb_json_req_string(args, "question", QUESTION_MAX, &a->question, err, errlen) < 0 ||
 	    hb_json_req_string(args, "facts", FACTS_MAX, &a->facts, err, errlen) < 0 ||
-	    hb_json_opt_string(args, "videoPath", HB_PATH_MAX - 1, 1, &a->video_path, err, errlen) < 0)
+	    hb_json_opt_string(args, "videoPath", HB_PATH_MAX - 1, 1, &a->video_path, err, errlen) < 0 ||
+	    hb_json_opt_string(args, "captions", 64, 1, &captions, err, errlen) < 0 ||
+	    (captions && hb_json_check_choice("captions", captions, caption_modes, err, errlen) < 0))
 		return -1;
+	a->burn_captions = captions && strcmp(captions, "burn") == 0;
 	if (!*a->question || !*a->facts) {
 		snprintf(err, errlen, "%s must not be empty", !*a->question ? "question" : "facts");
 		return -1;
@@ -399,6 +406,7 @@ int explain_create(struct hb_call *call, const json_t *args)
 	if (a.video_path ? videos_find(&x.paths, ctx->session, a.video_path, &x.entry, err, sizeof err)
 			 : videos_create(&x.paths, ctx->session, a.question, &x.entry, err, sizeof err))
 		return hb_call_fail(call, err);
+	x.burn_captions = a.burn_captions;
 	rc = with_entry(&x, &a, a.video_path != NULL);
 	open_row_end(&x.open_row); /* every way out has sent its last row */
 	if (!x.finished && !x.entry.has_video && videos_discard(&x.entry, err, sizeof err) < 0)

@@ -130,15 +130,18 @@ static struct workdir_answer *unreviewed(struct explain *x, struct workdir_answe
 	return a;
 }
 
-struct workdir_answer explain_finish(struct explain *x)
+struct workdir_answer explain_finish(struct explain *x, const char *args_json)
 {
 	struct render_options ro = { 0 };
 	struct finish_request r = { 0 };
 	struct finish_outcome out;
 	struct workdir_answer a;
+	struct worker_finish_args fa;
 	char err[2048], summary[HB_PATH_MAX + 128];
 	int rc;
 
+	if (worker_tools_finish_args(args_json, &fa, err, sizeof err) < 0)
+		return workdir_answer_text(0, "finish: %s", err);
 	if (unreviewed(x, &a))
 		return a;
 	if (x->finish_attempts >= EXPLAIN_FINISH_ATTEMPTS)
@@ -150,11 +153,13 @@ struct workdir_answer explain_finish(struct explain *x)
 	ro.progress_arg = x;
 	ro.cancel = hb_call_cancel_flag(x->call);
 	ro.deadline_ms = x->deadline_ms; /* the worker's time limit covers its finish */
+	ro.burn_captions = x->burn_captions;
 	r.workdir = x->workdir;
 	r.entry = &x->entry;
 	r.speak = speak;
 	r.speak_arg = x;
 	r.render = &ro;
+	r.poster = fa.has_poster ? &fa.poster : NULL;
 	x->fit = &out.fit; /* filled before the render reports (finish.h) */
 	rc = explainer_finish(&r, &out, err, sizeof err);
 	x->fit = NULL;

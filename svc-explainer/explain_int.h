@@ -31,6 +31,7 @@ struct explain {
 	const char *workdir;            /* entry.next_source: the worker's folder */
 	char voice[64];
 	double minutes;                 /* the worker's time limit (setting explainerWorkerMinutes) */
+	int burn_captions;              /* the tool's captions: "burn": drawn into the picture too */
 	long long deadline_ms;          /* hb_monotonic_ms() at which it is up: renders stop there too */
 	int time_up;                    /* a finish was stopped by the time limit */
 	int finish_attempts;
@@ -64,8 +65,8 @@ void explain_mark_seen(struct explain *x, enum worker_tool t, const json_t *args
 void explain_remember_script(struct explain *x);
 void explain_seen_free(struct explain *x);
 
-/* finish: narrate, fit, gate, render, commit. */
-struct workdir_answer explain_finish(struct explain *x);
+/* finish (its arguments' JSON text): narrate, fit, gate, render, commit. */
+struct workdir_answer explain_finish(struct explain *x, const char *args_json);
 
 /* Publishes the call's timeline row "timeline.explainer" (best effort):
  * phase (NULL: the current one) and the numbers of the entry and the

@@ -54,6 +54,9 @@ static void publish(struct explain *x, const char *phase, const char *error)
 	if (x->finished && strcmp(phase, "finished") == 0) {
 		json_object_set_new(row, "videoPath", json_string(x->entry.video));
 		json_object_set_new(row, "revision", json_integer(x->entry.record.revision));
+		/* The desktop's thumbnail and captions for the video. */
+		json_object_set_new(row, "posterPath", json_string(x->entry.poster));
+		json_object_set_new(row, "captionsPath", json_string(x->entry.vtt));
 	}
 	if (error)
 		json_object_set_new(row, "error", json_string(error));

@@ -26,7 +26,7 @@ struct workdir_answer explain_tool(void *arg, const char *tool, const char *args
 		return workdir_answer_text(0, "the video is already finished and saved; end your turn");
 	explain_publish(x, worker_tool_phase(t));
 	if (t == WORKER_TOOL_FINISH)
-		return explain_finish(x);
+		return explain_finish(x, args_json);
 	a = worker_tools_run(x->workdir, t, args_json);
 	{
 		json_t *args = json_loads(args_json, 0, NULL);

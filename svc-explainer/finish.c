@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "captions.h"
 #include "clock.h"
 #include "folder.h"
 #include "log.h"
 #include "narration.h"
+#include "preview.h"
 #include "problems.h"
 #include "script.h"
 #include "sha256.h"
@@ -108,7 +110,25 @@ static void remove_unspoken(const char *dir, char *const *names, size_t n)
 	closedir(d);
 }
 
-/* Renders the folder's finished manifest to the entry's next video. */
+/* The next video's companions: both caption files (always, so every
+ * revision has them) and the poster. */
+static int render_companions(const struct explainer *e, const struct video_entry *entry, char *err, size_t errlen)
+{
+	struct captions c;
+	int rc = -1;
+
+	if (captions_build(e, &c, err, errlen) < 0)
+		return -1;
+	if (captions_write_vtt(&c, entry->next_vtt, err, errlen) == 0 &&
+	    captions_write_srt(&c, entry->next_srt, err, errlen) == 0 &&
+	    poster_write(e, entry->next_poster, err, errlen) == 0)
+		rc = 0;
+	captions_free(&c);
+	return rc;
+}
+
+/* Renders the folder's finished manifest to the entry's next video, with
+ * its captions and poster. */
 static int render(const struct finish_request *r, struct finish_outcome *out, char *err, size_t errlen)
 {
 	struct problems p = { 0 };
@@ -117,6 +137,8 @@ static int render(const struct finish_request *r, struct finish_outcome *out, ch
 
 	if (explainer_open(r->workdir, &e, &p) == 0) {
 		rc = render_explainer(&e, r->entry->next_video, r->render, &out->stats, &p, err, errlen);
+		if (rc == 0)
+			rc = render_companions(&e, r->entry, err, errlen);
 		explainer_free(&e);
 	} else {
 		problems_first(&p, err, errlen);
@@ -154,7 +176,7 @@ int explainer_finish(const struct finish_request *r, struct finish_outcome *out,
 	if (narrate_all(r, &s, seconds, names, out, err, errlen) < 0)
 		goto out;
 	remove_unspoken(r->workdir, names, s.n);
-	made = workdir_manifest(r->workdir, seconds, (const char *const *)names, s.n, &out->fit);
+	made = workdir_manifest(r->workdir, seconds, (const char *const *)names, s.n, r->poster, &out->fit);
 	if (!made.ok) {
 		out->gate_failed = out->fit.n == s.n && s.n > 0 &&
 				   (out->fit.total < FIT_TOTAL_MIN_S || out->fit.total > FIT_TOTAL_MAX_S);

@@ -2,7 +2,9 @@
  * finish - what happens when the explainer worker finishes (page 000,
  * "Narrated explainer videos"): every scene's narration synthesized and
  * measured, each scene fitted to its spoken text, the 30-120 s gate, the
- * 1080p30 MP4 rendered, and the result committed as the video's next
+ * 1080p30 MP4 rendered with its captions (WebVTT and SRT, from each
+ * scene's narration text and measured length) and its poster, and the
+ * result committed as the video's next
  * revision (videos.h).
  *
  * The synthesizer is the caller's (the service asks svc-speech through
@@ -30,7 +32,8 @@ struct finish_request {
 	struct video_entry *entry;           /* open (videos_create / videos_find) */
 	finish_speak_fn speak;
 	void *speak_arg;
-	const struct render_options *render; /* threads, progress, cancel, deadline (narration too) */
+	const struct render_options *render; /* threads, progress, cancel, deadline (narration too), burn-in */
+	const struct workdir_poster *poster; /* the worker's poster frame; NULL: the first scene's end */
 };
 
 struct finish_outcome {

@@ -44,7 +44,13 @@ static int set_paths(struct video_entry *e, const char *dir)
 	if (hb_path_join(e->video, sizeof e->video, dir, VIDEO_FILE) < 0 ||
 	    hb_path_join(e->source, sizeof e->source, dir, VIDEO_SOURCE_DIR) < 0 ||
 	    hb_path_join(e->next_source, sizeof e->next_source, dir, VIDEO_NEXT_SOURCE_DIR) < 0 ||
-	    hb_path_join(e->next_video, sizeof e->next_video, dir, VIDEO_NEXT_FILE) < 0)
+	    hb_path_join(e->next_video, sizeof e->next_video, dir, VIDEO_NEXT_FILE) < 0 ||
+	    hb_path_join(e->vtt, sizeof e->vtt, dir, VIDEO_VTT_FILE) < 0 ||
+	    hb_path_join(e->srt, sizeof e->srt, dir, VIDEO_SRT_FILE) < 0 ||
+	    hb_path_join(e->poster, sizeof e->poster, dir, VIDEO_POSTER_FILE) < 0 ||
+	    hb_path_join(e->next_vtt, sizeof e->next_vtt, dir, VIDEO_NEXT_VTT_FILE) < 0 ||
+	    hb_path_join(e->next_srt, sizeof e->next_srt, dir, VIDEO_NEXT_SRT_FILE) < 0 ||
+	    hb_path_join(e->next_poster, sizeof e->next_poster, dir, VIDEO_NEXT_POSTER_FILE) < 0)
 		return -1;
 	return 0;
 }
@@ -398,8 +404,18 @@ char *videos_answer_text(const struct video_entry *e, json_t *extra)
 			      (json_int_t)e->record.revision, "format",
 			      canvas_format_name(e->record.width, e->record.height), "width", e->record.width, "height",
 			      e->record.height, "fps", e->record.fps);
+	const char *const files[][2] = { { "captionsPath", e->vtt }, { "captionsSrtPath", e->srt },
+					 { "posterPath", e->poster } };
 	char *text = NULL;
+	struct stat st;
 
+	/* A video saved before captions and posters were made has none. */
+	for (size_t i = 0; o && i < sizeof files / sizeof files[0]; i++)
+		if (lstat(files[i][1], &st) == 0 && S_ISREG(st.st_mode) &&
+		    json_object_set_new(o, files[i][0], json_string(files[i][1])) < 0) {
+			json_decref(o);
+			o = NULL;
+		}
 	/* Six significant digits print a duration under 100000 s with its
 	 * decimal and without binary noise (74.3, not 74.299999999999997). */
 	if (o && (!extra || json_object_update(o, extra) == 0))

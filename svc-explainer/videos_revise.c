@@ -2,18 +2,23 @@
  * videos_revise - a revision of an explainer video swapped in whole or not
  * at all (videos.h).
  *
- * Three things change together: video.mp4, source/ and video.json.  A
- * rename replaces one name atomically, so the commit is a sequence of
+ * These change together: video.mp4 with its captions and poster (its
+ * companions: video.vtt, video.srt, poster.png), source/ and video.json.
+ * A rename replaces one name atomically, so the commit is a sequence of
  * renames around one decisive step, and a crash after any step leaves a
  * state that says which way to go:
  *
- *	1. source.next/, video.next.mp4 and video.json.next are written and
- *	   flushed to disk                     crash: undone (all three removed)
+ *	1. source.next/, video.next.mp4, its companions (*.next.*) and
+ *	   video.json.next are written and flushed to disk
+ *	                                       crash: undone (all removed)
  *	2. source/ -> source.old/              crash: undone (source.old/ -> source/)
  *	3. source.next/ -> source/  DECIDED    crash: finished (steps 4-6)
- *	4. video.next.mp4 -> video.mp4
+ *	4. each companion's .next -> its name, then video.next.mp4 -> video.mp4
  *	5. video.json.next -> video.json
  *	6. source.old/ removed
+ *
+ * A revision must have all its companions (step 1 refuses one without),
+ * so after the decision a companion's .next that is gone was moved.
  *
  * videos_settle reads the state from two names: source/ missing means
  * before the decision, source/ beside source.old/ means after it, and
@@ -38,8 +43,22 @@
 #include "failpoint.h"
 #include "flatdir.h"
 
-/* output.h's temporary files for next_video: ".video.next.mp4.hb-PID-XXXXXX.part". */
-#define RENDER_PART_PREFIX "." VIDEO_NEXT_FILE ".hb-"
+/* output.h's temporary files for next_video and its companions:
+ * ".video.next.mp4.hb-PID-XXXXXX.part" and the like. */
+static const char *const render_part_prefixes[] = {
+	"." VIDEO_NEXT_FILE ".hb-", "." VIDEO_NEXT_VTT_FILE ".hb-", "." VIDEO_NEXT_SRT_FILE ".hb-",
+	"." VIDEO_NEXT_POSTER_FILE ".hb-",
+};
+
+#define NCOMPANIONS 3
+
+/* The companions of the video: where a revision writes each, and its name. */
+static void companions(const struct video_entry *e, const char *next[NCOMPANIONS], const char *final[NCOMPANIONS])
+{
+	next[0] = e->next_vtt, final[0] = e->vtt;
+	next[1] = e->next_srt, final[1] = e->srt;
+	next[2] = e->next_poster, final[2] = e->poster;
+}
 #define RECORD_NEXT VIDEO_RECORD_FILE ".next"
 #define SOURCE_OLD VIDEO_SOURCE_DIR ".old"
 
@@ -105,11 +124,24 @@ static int remove_render_parts(const struct video_entry *e, char *err, size_t er
 		return -1;
 	}
 	while ((de = readdir(d)))
-		if (strncmp(de->d_name, RENDER_PART_PREFIX, strlen(RENDER_PART_PREFIX)) == 0 &&
-		    unlinkat(dirfd(d), de->d_name, 0) < 0 && errno != ENOENT && rc++ == 0)
-			snprintf(err, errlen, "cannot remove %s/%s: %s", e->dir, de->d_name, strerror(errno));
+		for (size_t i = 0; i < sizeof render_part_prefixes / sizeof render_part_prefixes[0]; i++)
+			if (strncmp(de->d_name, render_part_prefixes[i], strlen(render_part_prefixes[i])) == 0 &&
+			    unlinkat(dirfd(d), de->d_name, 0) < 0 && errno != ENOENT && rc++ == 0)
+				snprintf(err, errlen, "cannot remove %s/%s: %s", e->dir, de->d_name, strerror(errno));
 	closedir(d);
 	return rc ? -1 : 0;
+}
+
+/* A revision's render and its companions removed. */
+static int remove_render(const struct video_entry *e, char *err, size_t errlen)
+{
+	const char *next[NCOMPANIONS], *final[NCOMPANIONS];
+
+	companions(e, next, final);
+	for (size_t i = 0; i < NCOMPANIONS; i++)
+		if (remove_file(next[i], err, errlen) < 0)
+			return -1;
+	return remove_file(e->next_video, err, errlen) < 0 ? -1 : remove_render_parts(e, err, errlen);
 }
 
 /* Before the decision: the old revision back in place, the new one's files gone. */
@@ -123,8 +155,8 @@ static int undo(const struct video_entry *e, int has_source, char *err, size_t e
 	}
 	if (!has_source && (move(old, e->source, err, errlen) < 0 || sync_entry(e, err, errlen) < 0))
 		return -1;
-	if (flatdir_remove(e->next_source, err, errlen) < 0 || remove_file(e->next_video, err, errlen) < 0 ||
-	    remove_file(record_next, err, errlen) < 0 || remove_render_parts(e, err, errlen) < 0)
+	if (flatdir_remove(e->next_source, err, errlen) < 0 || remove_render(e, err, errlen) < 0 ||
+	    remove_file(record_next, err, errlen) < 0)
 		return -1;
 	return sync_entry(e, err, errlen);
 }
@@ -133,12 +165,20 @@ static int undo(const struct video_entry *e, int has_source, char *err, size_t e
 static int finish(const struct video_entry *e, char *err, size_t errlen)
 {
 	char old[HB_PATH_MAX], record[HB_PATH_MAX], record_next[HB_PATH_MAX];
+	const char *next[NCOMPANIONS], *final[NCOMPANIONS];
 	int there;
 
 	if (entry_file(e, SOURCE_OLD, old) < 0 || entry_file(e, VIDEO_RECORD_FILE, record) < 0 ||
 	    entry_file(e, RECORD_NEXT, record_next) < 0) {
 		snprintf(err, errlen, "the folder path %s is too long", e->dir);
 		return -1;
+	}
+	companions(e, next, final);
+	for (size_t i = 0; i < NCOMPANIONS; i++) {
+		if ((there = exists(next[i], err, errlen)) < 0 || (there && move(next[i], final[i], err, errlen) < 0))
+			return -1;
+		if (i == 0)
+			hb_failpoint("explainer.commit-captions-moved");
 	}
 	if ((there = exists(e->next_video, err, errlen)) < 0 || (there && move(e->next_video, e->video, err, errlen) < 0))
 		return -1;
@@ -226,22 +266,47 @@ static int render_name(const struct video_entry *e, const char *rendered, char n
 	return 0;
 }
 
-/* The render as next_video, flushed to disk. */
-static int place_render(const struct video_entry *e, const char *name, char *err, size_t errlen)
+/* path (a regular file, not a link) flushed to disk; what names it. */
+static int flush_file(const char *path, const char *what, char *err, size_t errlen)
 {
-	char path[HB_PATH_MAX];
-	int fd;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (strcmp(name, VIDEO_NEXT_FILE) != 0 &&
-	    (entry_file(e, name, path) < 0 || move(path, e->next_video, err, errlen) < 0))
+	if (fd < 0 && errno == ENOENT) {
+		snprintf(err, errlen, "the revision has no %s: %s is missing", what, path);
 		return -1;
-	if ((fd = open(e->next_video, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0 || fsync(fd) < 0) {
-		snprintf(err, errlen, "cannot flush the rendered video %s to disk: %s", e->next_video, strerror(errno));
+	}
+	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "the %s %s is not a regular file", what, path);
+		close(fd);
+		return -1;
+	}
+	if (fd < 0 || fsync(fd) < 0) {
+		snprintf(err, errlen, "cannot flush the %s %s to disk: %s", what, path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
+	return 0;
+}
+
+/* The render as next_video, and its companions, flushed to disk. */
+static int place_render(const struct video_entry *e, const char *name, char *err, size_t errlen)
+{
+	static const char *const what[NCOMPANIONS] = { "captions (WebVTT)", "captions (SRT)", "poster" };
+	const char *next[NCOMPANIONS], *final[NCOMPANIONS];
+	char path[HB_PATH_MAX];
+
+	if (strcmp(name, VIDEO_NEXT_FILE) != 0 &&
+	    (entry_file(e, name, path) < 0 || move(path, e->next_video, err, errlen) < 0))
+		return -1;
+	if (flush_file(e->next_video, "rendered video", err, errlen) < 0)
+		return -1;
+	companions(e, next, final);
+	for (size_t i = 0; i < NCOMPANIONS; i++)
+		if (flush_file(next[i], what[i], err, errlen) < 0)
+			return -1;
 	return 0;
 }
 
@@ -331,7 +396,7 @@ int videos_abort_revision(struct video_entry *e, char *err, size_t errlen)
 
 int videos_abort_render(struct video_entry *e, char *err, size_t errlen)
 {
-	if (remove_file(e->next_video, err, errlen) < 0 || remove_render_parts(e, err, errlen) < 0)
+	if (remove_render(e, err, errlen) < 0)
 		return -1;
 	return sync_entry(e, err, errlen);
 }

@@ -101,8 +101,16 @@ void workdir_fit_free(struct workdir_fit *f);
  * either way).  Not ok with the gate's sentence (fit_gate) when the total
  * is outside 30-120 s: no manifest is written then.  Ok once
  * explainer_open accepts the written manifest; a manifest it refuses is
- * removed and its problems answered. */
+ * removed and its problems answered.  Each scene's narration text is
+ * its "caption"; poster (NULL: none) becomes the manifest's "poster",
+ * checked there like the rest. */
+struct workdir_poster {
+	const char *scene; /* a scene's name or number */
+	const char *at;    /* "start", "end" or seconds; NULL: "end" */
+};
+
 struct workdir_answer workdir_manifest(const char *dir, const double *narration_seconds,
-				       const char *const *wav_names, size_t n, struct workdir_fit *fit);
+				       const char *const *wav_names, size_t n, const struct workdir_poster *poster,
+				       struct workdir_fit *fit);
 
 #endif

@@ -3,7 +3,9 @@
  * folder (workdir.h): the script's canvas ("format" and "fps", canvas.h)
  * and its scenes fitted to their measured
  * narration (fit.h), each with its WAV, its fitted duration and, as its
- * "timeline", the duration its animations were written for (folder.h).
+ * "timeline", the duration its animations were written for (folder.h),
+ * and as its "caption" the narration text, so the captions follow the
+ * narration (captions.h); and the worker's poster choice, if any.
  *
  * The manifest is written only for a video that passes the 30-120 s gate,
  * and is then read back with explainer_open, the renderer's own reader,
@@ -72,14 +74,28 @@ static int fit_fill(const struct script *s, const double *seconds, struct workdi
 	return 0;
 }
 
+/* The poster as the manifest's "poster" (seconds as a number). */
+static json_t *poster_json(const struct workdir_poster *poster)
+{
+	const char *at = poster->at ? poster->at : "end";
+	char *end;
+	double t = strtod(at, &end);
+
+	if (end != at && !*end)
+		return json_pack("{s:s, s:f}", "scene", poster->scene, "at", t);
+	return json_pack("{s:s, s:s}", "scene", poster->scene, "at", at);
+}
+
 /* The manifest's text (caller frees), or NULL when out of memory: the
- * script's canvas, then the scenes. */
-static char *manifest_text(const struct script *s, const struct workdir_fit *fit, const char *const *wavs)
+ * script's canvas, the poster, then the scenes. */
+static char *manifest_text(const struct workdir_fit *fit, const struct script *s, const char *const *wavs,
+			   const struct workdir_poster *poster)
 {
 	json_t *scenes = json_array(), *root = json_object();
 	char *text;
 
-	if (!root || !scenes || canvas_write(root, &(struct canvas){ s->width, s->height, s->fps }) < 0) {
+	if (!root || !scenes || canvas_write(root, &(struct canvas){ s->width, s->height, s->fps }) < 0 ||
+	    (poster && json_object_set_new(root, "poster", poster_json(poster)) < 0)) {
 		json_decref(root);
 		json_decref(scenes);
 		return NULL;
@@ -89,8 +105,8 @@ static char *manifest_text(const struct script *s, const struct workdir_fit *fit
 		return NULL;
 	}
 	for (size_t i = 0; i < fit->n; i++) {
-		json_t *sc = json_pack("{s:s, s:f, s:f}", "svg", fit->names[i], "duration", fit->v[i].duration,
-				       "timeline", fit->v[i].written);
+		json_t *sc = json_pack("{s:s, s:f, s:f, s:s}", "svg", fit->names[i], "duration", fit->v[i].duration,
+				       "timeline", fit->v[i].written, "caption", s->v[i].say);
 		if (!sc || (wavs[i] && json_object_set_new(sc, "narration", json_string(wavs[i])) < 0) ||
 		    json_array_append_new(scenes, sc) < 0) {
 			json_decref(sc);
@@ -106,13 +122,13 @@ static char *manifest_text(const struct script *s, const struct workdir_fit *fit
 /* Writes the manifest and reads it back as the renderer does; on a
  * refusal the manifest is removed and the answer lists why. */
 static struct workdir_answer write_manifest(const struct workdir_call *c, const struct workdir_fit *fit,
-					    const char *const *wavs)
+					    const char *const *wavs, const struct workdir_poster *poster)
 {
 	char path[HB_PATH_MAX], err[512], secs[32];
 	struct problems p = { 0 };
 	struct workdir_answer a;
 	struct explainer e;
-	char *text = manifest_text(&c->script, fit, wavs);
+	char *text = manifest_text(fit, &c->script, wavs, poster);
 	int written = -1;
 
 	if (!text)
@@ -138,7 +154,8 @@ static struct workdir_answer write_manifest(const struct workdir_call *c, const 
 }
 
 static struct workdir_answer manifest_locked(const struct workdir_call *c, const double *seconds,
-					     const char *const *wavs, size_t n, struct workdir_fit *fit)
+					     const char *const *wavs, size_t n, const struct workdir_poster *poster,
+					     struct workdir_fit *fit)
 {
 	struct problems p = { 0 };
 	struct workdir_answer a;
@@ -162,11 +179,12 @@ static struct workdir_answer manifest_locked(const struct workdir_call *c, const
 	}
 	if (fit_gate(fit->v, fit->n, why, sizeof why) < 0)
 		return workdir_answer_text(0, "%s", why);
-	return write_manifest(c, fit, wavs);
+	return write_manifest(c, fit, wavs, poster);
 }
 
 struct workdir_answer workdir_manifest(const char *dir, const double *narration_seconds,
-				       const char *const *wav_names, size_t n, struct workdir_fit *fit)
+				       const char *const *wav_names, size_t n, const struct workdir_poster *poster,
+				       struct workdir_fit *fit)
 {
 	struct workdir_answer a;
 	struct workdir_call c;
@@ -174,7 +192,7 @@ struct workdir_answer workdir_manifest(const char *dir, const double *narration_
 	memset(fit, 0, sizeof *fit);
 	if (workdir_begin(dir, WORKDIR_CHANGE, &c, &a) < 0)
 		return a;
-	a = manifest_locked(&c, narration_seconds, wav_names, n, fit);
+	a = manifest_locked(&c, narration_seconds, wav_names, n, poster, fit);
 	workdir_end(&c);
 	return a;
 }

@@ -55,8 +55,13 @@ static const struct tool_def table[] = {
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
 	{ "finish", WORKER_TOOL_FINISH, "narrating",
 	  "Narrate every scene, fit each scene to its narration, check the 30-120 s length and render "
-	  "the video. Fails with the measured lengths when the video is too short or too long.",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+	  "the video with its captions and poster. Fails with the measured lengths when the video is too "
+	  "short or too long.",
+	  "{\"type\":\"object\",\"properties\":{\"poster\":{\"type\":\"object\",\"description\":\"The "
+	  "frame that stands for the video (its thumbnail); left out: the first scene's end frame.\","
+	  "\"properties\":{\"scene\":" NAME_SCHEMA ",\"at\":{\"type\":\"string\",\"description\":"
+	  "\"start, end (the default) or seconds from the scene's start, e.g. 2.5.\"}},"
+	  "\"required\":[\"scene\"],\"additionalProperties\":false}},\"additionalProperties\":false}" },
 	{ "make_block", WORKER_TOOL_MAKE_BLOCK, "writing scenes", BLOCKS_TOOL_DESCRIPTION, BLOCKS_TOOL_SCHEMA },
 };
 
@@ -175,6 +180,42 @@ static struct workdir_answer make_block(const json_t *a)
 				   "move, edit or animate it:\n%s", svg);
 	free(svg);
 	return r;
+}
+
+int worker_tools_finish_args(const char *args_json, struct worker_finish_args *out, char *err, size_t errlen)
+{
+	static const char *const poster_fields[] = { "scene", "at", NULL };
+	json_t *a = tool_args(def_of(WORKER_TOOL_FINISH), args_json && *args_json ? args_json : "{}", err, errlen);
+	const json_t *poster = json_object_get(a, "poster"), *seconds = json_object_get(poster, "at");
+	const char *scene, *at = NULL;
+	char number[32];
+	int rc = -1;
+
+	/* Seconds given as a number are taken too: models do that. */
+	if (json_is_number(seconds)) {
+		snprintf(number, sizeof number, "%g", json_number_value(seconds));
+		at = number;
+	}
+
+	memset(out, 0, sizeof *out);
+	if (!a)
+		return -1;
+	if (!poster) {
+		rc = 0;
+	} else if (!json_is_object(poster)) {
+		snprintf(err, errlen, "poster must be an object like {\"scene\": \"02-how.svg\", \"at\": \"end\"}");
+	} else if (hb_json_only_fields(poster, poster_fields, err, errlen) == 0 &&
+		   hb_json_req_string(poster, "scene", sizeof out->scene - 1, &scene, err, errlen) == 0 &&
+		   (at || hb_json_opt_string(poster, "at", sizeof out->at - 1, 1, &at, err, errlen) == 0)) {
+		snprintf(out->scene, sizeof out->scene, "%s", scene);
+		snprintf(out->at, sizeof out->at, "%s", at ? at : "end");
+		out->poster.scene = out->scene;
+		out->poster.at = out->at;
+		out->has_poster = 1;
+		rc = 0;
+	}
+	json_decref(a);
+	return rc;
 }
 
 struct workdir_answer worker_tools_run(const char *dir, enum worker_tool t, const char *args_json)

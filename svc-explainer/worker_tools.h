@@ -39,4 +39,15 @@ const char *worker_tool_phase(enum worker_tool t);
  * answer naming it, and nothing changes. */
 struct workdir_answer worker_tools_run(const char *dir, enum worker_tool t, const char *args_json);
 
+/* finish's arguments: the optional poster frame.  Its strings live in
+ * the struct. */
+struct worker_finish_args {
+	int has_poster;
+	struct workdir_poster poster; /* points into the buffers below */
+	char scene[256], at[32];
+};
+
+/* finish's arguments checked against its schema.  0, or -1 with err. */
+int worker_tools_finish_args(const char *args_json, struct worker_finish_args *out, char *err, size_t errlen);
+
 #endif

@@ -93,6 +93,10 @@ check "the answer names the saved video: 2 scenes, revision 0" \
 p=$(probe "$video")
 check "ffprobe: H.264 1920x1080 at 30 fps and AAC ($p)" \
 	'echo "$p" | grep -q "h264|video|1920|1080|30/1" && echo "$p" | grep -q "aac|audio"'
+check "the answer names the captions (WebVTT, SRT) and the poster, kept beside the video" \
+	'companions_ok "$video" "$(answer captionsPath)" "$(answer captionsSrtPath)" "$(answer posterPath)"'
+check "the poster is the frame the worker chose: the second scene's (#304020)" \
+	'[ "$(pixel_of "$(answer posterPath)")" = 304020 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\"")" = 1 ]'
 left=0

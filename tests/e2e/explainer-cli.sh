@@ -62,6 +62,25 @@ top_boxes() {
 boxes=$(top_boxes "$tmp/small.mp4")
 check "moov before mdat ($boxes)" 'case "$boxes" in *moov*mdat*) true ;; *) false ;; esac'
 
+# ---- captions and poster -----------------------------------------------
+folder captioned small
+sed -i 's/"duration": 2.5 }/"duration": 2.5, "caption": "A small explainer. It speaks two sentences." }/; s/^  \]$/  ], "poster": { "scene": "two.svg", "at": "end" }/' "$tmp/captioned/explainer.json"
+"$hbx" render "$tmp/captioned" -o "$tmp/captioned.mp4" --captions burn --poster "$tmp/poster.png" \
+	>"$tmp/captioned.out" 2>"$tmp/captioned.err"
+rc=$?
+check "render --captions burn --poster: exit 0, the captions and the poster named" \
+	'[ $rc = 0 ] && grep -q "captioned.vtt, .*captioned.srt: captions" "$tmp/captioned.out" && grep -q "poster.png: poster" "$tmp/captioned.out"'
+check "captions: WebVTT and SRT cues from 0 to the narration's end" \
+	'[ "$(head -1 "$tmp/captioned.vtt")" = WEBVTT ] && grep -q "^00:00:00.000 --> " "$tmp/captioned.vtt" && grep -q "^00:00:00,000 --> " "$tmp/captioned.srt" && [ "$(grep -c -- " --> " "$tmp/captioned.vtt")" = "$(grep -c -- " --> " "$tmp/captioned.srt")" ]'
+check "poster: a 1920x1080 PNG" \
+	'[ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$tmp/poster.png")" = "1920,1080" ]'
+"$hbx" render "$tmp/small" -o "$tmp/plain.mp4" >"$tmp/plain.out" 2>&1
+check "render without captions in the manifest: no caption files" \
+	'[ ! -e "$tmp/plain.vtt" ] && [ ! -e "$tmp/plain.srt" ]'
+"$hbx" render "$tmp/small" -o "$tmp/x.mp4" --captions subtitles >/dev/null 2>"$tmp/badcap.err"
+rc=$?
+check "render --captions takes file or burn" '[ $rc = 2 ] && grep -q "needs file or burn" "$tmp/badcap.err"'
+
 # ---- preview and sheet --------------------------------------------------
 "$hbx" preview "$tmp/small" 1 --at end -o "$tmp/end.png" 2>"$tmp/preview.err"
 rc=$?

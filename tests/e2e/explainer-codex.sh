@@ -85,6 +85,10 @@ check "the answer carries the review: checks and limitations" \
 p=$(probe "$video")
 check "ffprobe: H.264 1920x1080 at 30 fps and AAC ($p)" \
 	'echo "$p" | grep -q "h264|video|1920|1080|30/1" && echo "$p" | grep -q "aac|audio"'
+check "the answer names the captions (WebVTT, SRT) and the poster, kept beside the video" \
+	'companions_ok "$video" "$(answer captionsPath first)" "$(answer captionsSrtPath first)" "$(answer posterPath first)"'
+check "the poster is the frame the worker chose: the second scene's (#304020)" \
+	'[ "$(pixel_of "$(answer posterPath first)")" = 304020 ]'
 check "the MP4 lasts what the answer says" \
 	'node -e "process.exit(Math.abs(+process.argv[1] - +process.argv[2]) < 0.2 ? 0 : 1)" "$(duration_of "$video")" "$(answer durationSeconds first)"'
 check "the narration went to the fake Gemini: 2 long, then 2 shortened (4 requests)" \
@@ -96,6 +100,8 @@ check "timeline: each written scene shows at once (a row with 1 scene while writ
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"writing scenes\" && e.scenes===1")" -ge 1 ]'
 check "timeline: a finished row opens the video" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.videoPath===\"$video\" && e.scenes===2 && e.framesRendered>0")" = 1 ]'
+check "timeline: the finished row names the poster and captions, the desktop's thumbnail" \
+	'[ "$(events "e.kind===\"explainer\" && e.phase===\"finished\" && e.posterPath===\"$(dirname "$video")/poster.png\" && e.captionsPath===\"$(dirname "$video")/video.vtt\"")" = 1 ]'
 fitted=$(answer durationSeconds first)
 check "timeline: every row of the render shows the narrated length, $fitted s, not the written one" \
 	'[ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\"")" -ge 1 ] && [ "$(events "e.kind===\"explainer\" && e.phase===\"rendering\" && e.durationSeconds!==$fitted")" = 0 ]'
@@ -116,6 +122,7 @@ node -e 'const fs = require("fs"), f = process.argv[1];
 	const s = fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : {};
 	s.replyStyle = "default";
 	fs.writeFileSync(f, JSON.stringify(s), { mode: 0o600 });' "$HB_HOME/config/settings.json"
+vtt1=$(sha256sum "$(dirname "$video")/video.vtt" | cut -d' ' -f1)
 worker_mock revise revise
 # The revision asks for 60 fps and gives no format: the video stays 16:9.
 main second "{\"question\":\"How does marmalade set? Say it warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\",\"fps\":60}"
@@ -133,6 +140,10 @@ check "revision: video.json and the source's script.json record 16:9 at 60 fps" 
 	'[ "$(json_field format <"$(dirname "$video")/video.json")" = 16:9 ] && [ "$(json_field fps <"$(dirname "$video")/video.json")" = 60 ] &&
 	 [ "$(json_field format <"$(dirname "$video")/source/script.json")" = 16:9 ] && [ "$(json_field fps <"$(dirname "$video")/source/script.json")" = 60 ]'
 check "revision: the file changed" '[ "$(sha256sum "$video" | cut -d" " -f1)" != "$sum1" ]'
+check "revision: its captions and poster are named and kept beside it, the captions the new words'" \
+	'companions_ok "$video" "$(answer captionsPath second)" "$(answer captionsSrtPath second)" "$(answer posterPath second)" && [ "$(sha256sum "$(dirname "$video")/video.vtt" | cut -d" " -f1)" != "$vtt1" ]'
+check "revision: the poster is the default again, the first scene's end frame (#402030)" \
+	'[ "$(pixel_of "$(answer posterPath second)")" = 402030 ]'
 check "revision: only the changed scene was narrated again (5 requests in all)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 5 ]'
 check "revision: nothing of the worker stays in its Codex home's history" '[ "$(codex_worker_traces)" = 0 ]'

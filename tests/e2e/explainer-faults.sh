@@ -69,13 +69,16 @@ wait "$call_pid"
 video=$(json_field videoPath <"$tmp/base.out")
 check "a first video is saved" '[ "$(cat $tmp/base.rc)" = 0 ] && [ -f "$video" ]'
 [ -f "$video" ] || { cat "$tmp/base.out"; exit 1; }
-sum=$(sha256sum "$video" | cut -d' ' -f1)
 entry=$(dirname "$video")
+# The video with its captions and poster, by SHA-256.
+saved() { (cd "$entry" && sha256sum video.mp4 video.vtt video.srt poster.png 2>&1); }
+sum=$(saved)
+entry_files="poster.png source video.json video.mp4 video.srt video.vtt "
 revise="{\"question\":\"Again, warmer.\",\"facts\":\"Pectin sets it.\",\"videoPath\":\"$video\"}"
-# untouched: the saved video as it was, and nothing else in its folder.
+# untouched: the saved video, its captions and poster as they were, and
+# nothing else in its folder.
 untouched() {
-	[ "$(sha256sum "$video" | cut -d' ' -f1)" = "$sum" ] &&
-		[ "$(ls -A "$entry" | tr '\n' ' ')" = "source video.json video.mp4 " ]
+	[ "$(saved)" = "$sum" ] && [ "$(LC_ALL=C ls -A "$entry" | tr '\n' ' ')" = "$entry_files" ]
 }
 
 # 0. a videoPath this tool did not make, and one of another session.
@@ -227,5 +230,5 @@ worker_mock after revise
 explain after "$revise"
 wait "$call_pid"
 check "svc-explainer killed: the video was untouched, and the next revision works" \
-	'[ "$(cat $tmp/after.rc)" = 0 ] && [ "$(json_field revision <"$tmp/after.out")" = 1 ] && [ "$(ls -A "$entry" | tr "\n" " ")" = "source video.json video.mp4 " ]'
+	'[ "$(cat $tmp/after.rc)" = 0 ] && [ "$(json_field revision <"$tmp/after.out")" = 1 ] && [ "$(LC_ALL=C ls -A "$entry" | tr "\n" " ")" = "$entry_files" ]'
 exit $fail

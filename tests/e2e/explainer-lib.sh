@@ -63,6 +63,21 @@ probe() {
 	ffprobe -v error -show_entries stream=codec_type,codec_name,width,height,r_frame_rate \
 		-of compact=p=0:nk=1 "$1" 2>/dev/null | tr '\n' ' '
 }
+# companions_ok VIDEO VTT SRT POSTER: the captions and poster an answer
+# names are beside the video: a WebVTT and an SRT with cues, and a PNG of
+# the video's size.
+companions_ok() {
+	local dir size
+	dir=$(dirname "$1")
+	size=$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 "$1")
+	[ "$2" = "$dir/video.vtt" ] && [ "$3" = "$dir/video.srt" ] && [ "$4" = "$dir/poster.png" ] &&
+		[ "$(head -1 "$2")" = WEBVTT ] && grep -q -- " --> " "$2" && grep -q -- " --> " "$3" &&
+		[ "$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$4")" = "png,$size" ]
+}
+# pixel_of PNG: the colour of its pixel at (10, 10) as 6 hex digits.
+pixel_of() {
+	ffmpeg -v error -i "$1" -vf crop=1:1:10:10 -f rawvideo -pix_fmt rgb24 - 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
 duration_of() { ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 "$1" 2>/dev/null; }
 
 # worker_left: live `codex app-server` processes (and their node

@@ -77,7 +77,8 @@ if (opt.variant === "full") {
     write("01-intro.svg", "Marmalade", "#203040", 180),
     write("02-set.svg", "Pectin sets it", "#304020", 180),
     call("contact_sheet", {}, { image: true }),
-    call("finish", {}, { contains: "Saved the explainer video" }),
+    // The poster: the second scene's last frame (the revision keeps the default).
+    call("finish", { poster: { scene: "02-set.svg", at: "end" } }, { contains: "Saved the explainer video" }),
   ];
 } else if (opt.variant === "revise") {
   steps = [

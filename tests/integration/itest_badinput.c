@@ -164,13 +164,16 @@ static const struct arg_case field_cases[] = {
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"videoPath\":7}", EXACT,
 	  "create_explainer_video: \"videoPath\" must be a string" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"workdir\":\"/\"}", EXACT,
-	  "create_explainer_video: unknown field \"workdir\"; accepted fields: question facts sources videoPath format fps" },
+	  "create_explainer_video: unknown field \"workdir\"; accepted fields: question facts sources videoPath format fps "
+	  "captions" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"format\":\"9x16\"}", EXACT,
 	  "create_explainer_video: \"format\" is \"9x16\", which is not a format; give \"16:9\" (1920x1080, landscape, "
 	  "the default), \"9:16\" (1080x1920, vertical) or \"1:1\" (1080x1080, square)" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"fps\":59.94}", EXACT,
 	  "create_explainer_video: \"fps\" is 59.94, which is not a frame rate a video may have; give 30 (the default) "
 	  "or 60" },
+	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"captions\":\"subtitles\"}", EXACT,
+	  "create_explainer_video: \"captions\" must be one of: file, burn" },
 	{ "create_explainer_video", "{\"question\":\"q\",\"facts\":\"f\",\"videoPath\":\"../../etc/passwd\"}", EXACT,
 	  "create_explainer_video runs its worker on the agent and model of the calling session: call it from a "
 	  "Codex or Claude session's run." },

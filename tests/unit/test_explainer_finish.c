@@ -5,8 +5,10 @@
  * 30-120 s gate refusing a short video with the measured lengths and
  * nothing saved, a video that passes rendered and saved as revision 0
  * (ffprobe: its length is the fitted total), a revision that changes one
- * scene's words synthesizing only that scene, and a failed synthesis and
- * a cancel leaving the saved video byte for byte as it was.
+ * scene's words synthesizing only that scene, each save with its captions
+ * (cues ending where each scene's narration does) and poster, and a
+ * failed synthesis, a cancel and a poster naming no scene leaving the
+ * saved video, captions and poster byte for byte as they were.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,12 +143,58 @@ static void write_scene(struct fixture *f, const char *name, size_t chars)
 	free(say);
 }
 
-static int finish(struct fixture *f, const atomic_int *cancel, struct finish_outcome *out, char *err, size_t len)
+static int finish_with_poster(struct fixture *f, const atomic_int *cancel, const struct workdir_poster *poster,
+			      struct finish_outcome *out, char *err, size_t len)
 {
-	struct render_options ro = { 0, NULL, 0, NULL, NULL, cancel, 0 };
-	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
+	struct render_options ro = { .cancel = cancel };
+	struct finish_request r = { .workdir = f->work, .entry = &f->entry, .speak = speak, .speak_arg = f,
+				    .render = &ro, .poster = poster };
 
 	return explainer_finish(&r, out, err, len);
+}
+
+static int finish(struct fixture *f, const atomic_int *cancel, struct finish_outcome *out, char *err, size_t len)
+{
+	return finish_with_poster(f, cancel, NULL, out, err, len);
+}
+
+/* The first cue's start and the last cue's end of a WebVTT file. */
+static void vtt_span(const char *path, double *first, double *last)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+	int h, m, sec, ms, h2, m2, s2, ms2, cues = 0;
+
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof line, fp));
+	assert_string_equal(line, "WEBVTT\n");
+	while (fgets(line, sizeof line, fp))
+		if (sscanf(line, "%d:%d:%d.%d --> %d:%d:%d.%d", &h, &m, &sec, &ms, &h2, &m2, &s2, &ms2) == 8) {
+			if (cues++ == 0)
+				*first = h * 3600 + m * 60 + sec + ms / 1000.0;
+			*last = h2 * 3600 + m2 * 60 + s2 + ms2 / 1000.0;
+		}
+	fclose(fp);
+	assert_true(cues >= 2);
+}
+
+/* The saved video's captions: scene 2's narration (16 s from its start
+ * at 16.5 s) ends the last cue; and its poster is a PNG. */
+static void assert_companions(const struct video_entry *e, double last_end)
+{
+	static const unsigned char png_magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	unsigned char magic[8];
+	double first = -1, last = -1;
+	FILE *fp;
+
+	vtt_span(e->vtt, &first, &last);
+	assert_true(fabs(first) < 1.0 / 30);
+	assert_true(fabs(last - last_end) < 1.0 / 30);
+	assert_int_equal(access(e->srt, F_OK), 0);
+	assert_non_null(fp = fopen(e->poster, "rb"));
+	assert_int_equal(fread(magic, 1, sizeof magic, fp), sizeof magic);
+	fclose(fp);
+	assert_memory_equal(magic, png_magic, sizeof magic);
 }
 
 static double probe_seconds(const char *path)
@@ -212,6 +260,7 @@ static void test_gate_then_save_then_revise(void **state)
 	assert_true(fabs(probe_seconds(f->entry.video) - 33.0) < 0.05);
 	assert_int_equal(out.stats.frames, 990);
 	finish_outcome_free(&out);
+	assert_companions(&f->entry, 16.5 + 16.0);
 	file_sha(f->entry.video, before);
 
 	/* A revision that changes one scene's words narrates only that one. */
@@ -224,6 +273,8 @@ static void test_gate_then_save_then_revise(void **state)
 	assert_int_equal(f->entry.record.revision, 1);
 	assert_true(fabs(probe_seconds(f->entry.video) - 34.0) < 0.05);
 	finish_outcome_free(&out);
+	/* 238 characters are 17 s of narration, from 16.5 s. */
+	assert_companions(&f->entry, 16.5 + 17.0);
 	file_sha(f->entry.video, after);
 	assert_string_not_equal(before, after);
 }
@@ -234,6 +285,9 @@ static void test_failures_keep_the_saved_video(void **state)
 	struct finish_outcome out;
 	atomic_int cancel = 1;
 	char err[2048], before[HB_SHA256_HEX_LEN + 1], after[HB_SHA256_HEX_LEN + 1];
+	char vtt_before[HB_SHA256_HEX_LEN + 1], vtt_after[HB_SHA256_HEX_LEN + 1];
+	char poster_before[HB_SHA256_HEX_LEN + 1], poster_after[HB_SHA256_HEX_LEN + 1];
+	const struct workdir_poster nowhere = { "zz.svg", "end" };
 
 	write_scene(f, "01-intro.svg", 224);
 	write_scene(f, "02-more.svg", 224);
@@ -241,6 +295,8 @@ static void test_failures_keep_the_saved_video(void **state)
 		fail_msg("%s", err);
 	finish_outcome_free(&out);
 	file_sha(f->entry.video, before);
+	file_sha(f->entry.vtt, vtt_before);
+	file_sha(f->entry.poster, poster_before);
 
 	write_scene(f, "02-more.svg", 250);
 	f->fail_speech = 1;
@@ -251,9 +307,18 @@ static void test_failures_keep_the_saved_video(void **state)
 	assert_int_equal(finish(f, &cancel, &out, err, sizeof err), -1);
 	assert_string_equal(err, "cancelled");
 	finish_outcome_free(&out);
+	assert_int_equal(finish_with_poster(f, NULL, &nowhere, &out, err, sizeof err), -1);
+	assert_non_null(strstr(err, "there is no scene zz.svg"));
+	finish_outcome_free(&out);
 
 	file_sha(f->entry.video, after);
 	assert_string_equal(before, after);
+	file_sha(f->entry.vtt, vtt_after);
+	assert_string_equal(vtt_before, vtt_after);
+	file_sha(f->entry.poster, poster_after);
+	assert_string_equal(poster_before, poster_after);
+	assert_int_equal(access(f->entry.next_vtt, F_OK), -1);
+	assert_int_equal(access(f->entry.next_poster, F_OK), -1);
 	assert_int_equal(f->entry.record.revision, 0);
 	assert_int_equal(access(f->entry.next_video, F_OK), -1);
 }
@@ -280,8 +345,9 @@ static void test_time_limit_stops_the_render(void **state)
 {
 	struct fixture *f = *state;
 	struct finish_outcome out;
-	struct render_options ro = { 0, NULL, 0, slow_frame, NULL, NULL, 0 };
-	struct finish_request r = { f->work, &f->entry, speak, f, &ro };
+	struct render_options ro = { .progress = slow_frame };
+	struct finish_request r = { .workdir = f->work, .entry = &f->entry, .speak = speak, .speak_arg = f,
+				    .render = &ro };
 	char err[2048];
 
 	write_scene(f, "01-intro.svg", 224);

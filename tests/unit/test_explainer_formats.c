@@ -308,7 +308,7 @@ static void test_workdir_canvas(void **state)
 	assert_int_equal(h, 16 + 2 * (30 + 480 + 16));
 	workdir_answer_free(&a);
 	/* The finish's manifest. */
-	a = workdir_manifest(f->path, seconds, wavs, 2, &fit);
+	a = workdir_manifest(f->path, seconds, wavs, 2, NULL, &fit);
 	assert_int_equal(a.ok, 1);
 	workdir_answer_free(&a);
 	workdir_fit_free(&fit);

@@ -63,6 +63,15 @@ static void test_revision_committed(void **state)
 	assert_non_null(fgets(buf, sizeof buf, fp));
 	fclose(fp);
 	assert_string_equal(buf, "the revised video");
+	/* Its captions and poster came with it. */
+	assert_string_not_equal(after.vtt, before.vtt);
+	assert_string_not_equal(after.srt, before.srt);
+	assert_string_not_equal(after.poster, before.poster);
+	fp = fopen(e.vtt, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof buf, fp));
+	fclose(fp);
+	assert_string_equal(buf, "the revised video (vtt)");
 	assert_true(exists_in(e.source, "c.svg"));
 	/* The worker's folder is still the caller's. */
 	assert_true(exists_in(work, "c.svg"));
@@ -153,6 +162,19 @@ static void test_revision_failed(void **state)
 	render(&e, "again");
 	assert_int_equal(videos_commit_revision(&e, work, e.video, 60, 3, err, sizeof err), -1);
 	assert_non_null(strstr(err, "must be a new file in the video's folder"));
+	/* A render without its captions or its poster is no revision. */
+	{
+		const char *missing[] = { e.next_vtt, e.next_srt, e.next_poster };
+		for (size_t i = 0; i < 3; i++) {
+			render_without(&e, "a render missing a companion", missing[i]);
+			assert_int_equal(videos_commit_revision(&e, work, e.next_video, 60, 3, err, sizeof err), -1);
+			if (!strstr(err, "the revision has no"))
+				fail_msg("missing %s: %s", missing[i], err);
+			take_snapshot(&e, &after);
+			assert_same_snapshot(&before, &after);
+			assert_no_leftovers(&e);
+		}
+	}
 	/* A length that is no length. */
 	render(&e, "again");
 	assert_int_equal(videos_commit_revision(&e, work, e.next_video, 0, 3, err, sizeof err), -1);
@@ -213,6 +235,9 @@ static void crash_at(const struct fixture *f, const struct crash_case *c)
 	take_snapshot(&e, &after);
 	if (c->decided) {
 		assert_string_not_equal(after.video, before.video);
+		assert_string_not_equal(after.vtt, before.vtt);
+		assert_string_not_equal(after.srt, before.srt);
+		assert_string_not_equal(after.poster, before.poster);
 		assert_string_not_equal(after.source, before.source);
 		assert_int_equal(e.record.revision, 1);
 		assert_int_equal(e.record.scenes, 3);
@@ -242,6 +267,12 @@ static void test_crash_after_decision(void **state)
 	crash_at(*state, &c);
 }
 
+static void test_crash_after_captions_moved(void **state)
+{
+	static const struct crash_case c = { "explainer.commit-captions-moved", 1, "video.next.srt" };
+	crash_at(*state, &c);
+}
+
 static void test_crash_after_video_moved(void **state)
 {
 	static const struct crash_case c = { "explainer.commit-video-moved", 1, "video.json.next" };
@@ -257,6 +288,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_crash_before_set_aside, set_up, tear_down),
 		cmocka_unit_test_setup_teardown(test_crash_with_source_set_aside, set_up, tear_down),
 		cmocka_unit_test_setup_teardown(test_crash_after_decision, set_up, tear_down),
+		cmocka_unit_test_setup_teardown(test_crash_after_captions_moved, set_up, tear_down),
 		cmocka_unit_test_setup_teardown(test_crash_after_video_moved, set_up, tear_down),
 	};
 

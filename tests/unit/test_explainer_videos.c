@@ -116,14 +116,26 @@ static void test_first_video_and_answer(void **state)
 	}
 	text = videos_answer_text(&e, NULL);
 	pathf(want, sizeof want, "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,"
-		 "\"format\":\"16:9\",\"width\":1920,\"height\":1080,\"fps\":30}", video);
+		 "\"format\":\"16:9\",\"width\":1920,\"height\":1080,\"fps\":30,"
+		 "\"captionsPath\":\"%s\",\"captionsSrtPath\":\"%s\",\"posterPath\":\"%s\"}", video, e.vtt, e.srt,
+		 e.poster);
 	assert_string_equal(text, want);
 	free(text);
 	text = videos_answer_text(&e, review);
 	pathf(want, sizeof want,
 		 "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,\"format\":\"16:9\","
-		 "\"width\":1920,\"height\":1080,\"fps\":30,\"checks\":[\"structure\"]}",
-		 video);
+		 "\"width\":1920,\"height\":1080,\"fps\":30,\"captionsPath\":\"%s\","
+		 "\"captionsSrtPath\":\"%s\",\"posterPath\":\"%s\",\"checks\":[\"structure\"]}",
+		 video, e.vtt, e.srt, e.poster);
+	assert_string_equal(text, want);
+	free(text);
+	/* A video saved before captions and posters has none to name. */
+	assert_int_equal(unlink(e.vtt), 0);
+	assert_int_equal(unlink(e.srt), 0);
+	assert_int_equal(unlink(e.poster), 0);
+	text = videos_answer_text(&e, NULL);
+	pathf(want, sizeof want, "{\"videoPath\":\"%s\",\"durationSeconds\":42.3,\"scenes\":2,\"revision\":0,"
+		 "\"format\":\"16:9\",\"width\":1920,\"height\":1080,\"fps\":30}", video);
 	assert_string_equal(text, want);
 	free(text);
 	videos_summary(&e, summary, sizeof summary);

@@ -197,11 +197,11 @@ static void test_manifest(void **state)
 	write_ok(f, "03.svg", ONE_SVG, "Three.", 10, 0, "scene 3");
 	fx_speech_wav(f->dir, "01.wav", 24000 * 12);
 	fx_speech_wav(f->dir, "03.wav", 24000 * 172 / 10);
-	expect(workdir_manifest(f->dir, seconds, wavs, 2, &fit), 0, "narration is given for 2 scenes, but the script "
+	expect(workdir_manifest(f->dir, seconds, wavs, 2, NULL, &fit), 0, "narration is given for 2 scenes, but the script "
 								    "has 3");
 	assert_int_equal(fit.n, 0);
 	workdir_fit_free(&fit);
-	expect(workdir_manifest(f->dir, seconds, wavs, 3, &fit), 1, "explainer.json written: 3 scenes, 36.2 s "
+	expect(workdir_manifest(f->dir, seconds, wavs, 3, NULL, &fit), 1, "explainer.json written: 3 scenes, 36.2 s "
 								    "narrated");
 	assert_int_equal(fit.n, 3);
 	assert_string_equal(fit.v[0].name, "01.svg");
@@ -242,7 +242,7 @@ static void test_manifest_gate_and_refusals(void **state)
 	write_ok(f, "b.svg", TWO_SVG, "B.", 9, 0, "scene 2");
 	fx_speech_wav(f->dir, "a.wav", 24000 * 2);
 	fx_speech_wav(f->dir, "b.wav", 24000 * 304 / 100);
-	expect(workdir_manifest(f->dir, short_seconds, wavs, 2, &fit), 0,
+	expect(workdir_manifest(f->dir, short_seconds, wavs, 2, NULL, &fit), 0,
 	       "The narrated video lasts 6.1 s; it must last 30 to 120 s. By scene: 1 a.svg 2.5 s (narration "
 	       "2.0 s); 2 b.svg 3.6 s (narration 3.0 s); Lengthen the narration and finish again.");
 	assert_int_equal(fit.n, 2); /* the caller learns the lengths all the same */
@@ -253,24 +253,24 @@ static void test_manifest_gate_and_refusals(void **state)
 	/* A WAV that is not there: the renderer refuses, nothing stays. */
 	static const double seconds[] = { 20, 15 };
 	static const char *const missing[] = { "a.wav", "gone.wav" };
-	expect(workdir_manifest(f->dir, seconds, missing, 2, &fit), 0,
+	expect(workdir_manifest(f->dir, seconds, missing, 2, NULL, &fit), 0,
 	       "the renderer refuses the manifest made from the script and the narration:\nexplainer.json: "
 	       "scene 2: \"narration\" names gone.wav, which is not in the folder");
 	workdir_fit_free(&fit);
 	assert_false(exists(f->dir, "explainer.json"));
 
 	static const double bad_seconds[] = { 20, NAN };
-	expect(workdir_manifest(f->dir, bad_seconds, wavs, 2, &fit), 0, "scene 2 (b.svg): nan s is not a "
+	expect(workdir_manifest(f->dir, bad_seconds, wavs, 2, NULL, &fit), 0, "scene 2 (b.svg): nan s is not a "
 									"narration's length");
 	workdir_fit_free(&fit);
 	static const char *const no_wav[] = { "a.wav", NULL };
-	expect(workdir_manifest(f->dir, seconds, no_wav, 2, &fit), 0, "scene 2 (b.svg) has 15 s of narration but "
+	expect(workdir_manifest(f->dir, seconds, no_wav, 2, NULL, &fit), 0, "scene 2 (b.svg) has 15 s of narration but "
 								      "no WAV");
 	workdir_fit_free(&fit);
 
 	/* A scene that does not pass the checks stops the manifest. */
 	expect(workdir_write_scene(f->dir, "b.svg", BAD_SVG, "B.", 9, 0), 0, "does not pass the checks");
-	expect(workdir_manifest(f->dir, seconds, wavs, 2, &fit), 0, "the scenes do not pass the checks:\nb.svg:2: ");
+	expect(workdir_manifest(f->dir, seconds, wavs, 2, NULL, &fit), 0, "the scenes do not pass the checks:\nb.svg:2: ");
 	workdir_fit_free(&fit);
 	assert_false(exists(f->dir, "explainer.json"));
 }

@@ -153,6 +153,9 @@ void take_snapshot(const struct video_entry *e, struct snapshot *s)
 
 	pathf(record, sizeof record, "%s/%s", e->dir, VIDEO_RECORD_FILE);
 	hash_one(e->video, s->video);
+	hash_one(e->vtt, s->vtt);
+	hash_one(e->srt, s->srt);
+	hash_one(e->poster, s->poster);
 	hash_one(record, s->record);
 	hash_folder(e->source, s->source);
 }
@@ -160,6 +163,9 @@ void take_snapshot(const struct video_entry *e, struct snapshot *s)
 void assert_same_snapshot(const struct snapshot *a, const struct snapshot *b)
 {
 	assert_string_equal(a->video, b->video);
+	assert_string_equal(a->vtt, b->vtt);
+	assert_string_equal(a->srt, b->srt);
+	assert_string_equal(a->poster, b->poster);
 	assert_string_equal(a->record, b->record);
 	assert_string_equal(a->source, b->source);
 }
@@ -175,27 +181,45 @@ void assert_no_leftovers(const struct video_entry *e)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (strcmp(de->d_name, "video.mp4") != 0 && strcmp(de->d_name, "video.json") != 0 &&
-		    strcmp(de->d_name, "source") != 0)
+		    strcmp(de->d_name, "source") != 0 && strcmp(de->d_name, "video.vtt") != 0 &&
+		    strcmp(de->d_name, "video.srt") != 0 && strcmp(de->d_name, "poster.png") != 0)
 			fail_msg("leftover %s in %s", de->d_name, e->dir);
 	}
 	closedir(d);
 }
 
-/* A render through output.h to the entry's next_video, as the tool does. */
-void render(const struct video_entry *e, const char *bytes)
+/* bytes (and suffix) to target through output.h. */
+static void output_to(const char *target, const char *bytes, const char *suffix)
 {
 	struct output o;
 	char err[ERR_LEN];
 	FILE *fp;
 
-	if (output_begin(&o, e->next_video, err, sizeof err) < 0)
+	if (output_begin(&o, target, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	fp = fopen(o.tmp, "w");
 	assert_non_null(fp);
 	assert_true(fputs(bytes, fp) >= 0);
+	assert_true(fputs(suffix, fp) >= 0);
 	assert_int_equal(fclose(fp), 0);
 	if (output_commit(&o, err, sizeof err) < 0)
 		fail_msg("%s", err);
+}
+
+void render_without(const struct video_entry *e, const char *bytes, const char *missing)
+{
+	output_to(e->next_video, bytes, "");
+	if (!missing || strcmp(missing, e->next_vtt) != 0)
+		output_to(e->next_vtt, bytes, " (vtt)");
+	if (!missing || strcmp(missing, e->next_srt) != 0)
+		output_to(e->next_srt, bytes, " (srt)");
+	if (!missing || strcmp(missing, e->next_poster) != 0)
+		output_to(e->next_poster, bytes, " (poster)");
+}
+
+void render(const struct video_entry *e, const char *bytes)
+{
+	render_without(e, bytes, NULL);
 }
 
 void must_find(const struct fixture *f, const char *session, const char *path, struct video_entry *e)

@@ -36,9 +36,12 @@ int exists_in(const char *dir, const char *name);
 /* One hash of a folder's names and contents, in name order. */
 void hash_folder(const char *dir, char out[HB_SHA256_HEX_LEN + 1]);
 void hash_one(const char *path, char out[HB_SHA256_HEX_LEN + 1]);
-/* The three things a revision changes, by SHA-256. */
+/* The things a revision changes, by SHA-256. */
 struct snapshot {
 	char video[HB_SHA256_HEX_LEN + 1];
+	char vtt[HB_SHA256_HEX_LEN + 1];
+	char srt[HB_SHA256_HEX_LEN + 1];
+	char poster[HB_SHA256_HEX_LEN + 1];
 	char record[HB_SHA256_HEX_LEN + 1];
 	char source[HB_SHA256_HEX_LEN + 1];
 };
@@ -47,8 +50,11 @@ void take_snapshot(const struct video_entry *e, struct snapshot *s);
 void assert_same_snapshot(const struct snapshot *a, const struct snapshot *b);
 /* Nothing but the entry's own files in its folder. */
 void assert_no_leftovers(const struct video_entry *e);
-/* A render through output.h to the entry's next_video, as the tool does. */
+/* A render through output.h to the entry's next_video, with its captions
+ * and poster (bytes and a suffix each), as the tool does. */
 void render(const struct video_entry *e, const char *bytes);
+/* The same render without one companion (next_vtt, next_srt or next_poster). */
+void render_without(const struct video_entry *e, const char *bytes, const char *missing);
 void must_find(const struct fixture *f, const char *session, const char *path, struct video_entry *e);
 /* videos_find refuses path with a sentence holding want. */
 void assert_refused(const struct fixture *f, const char *session, const char *path, const char *want);
