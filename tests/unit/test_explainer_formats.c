@@ -200,8 +200,8 @@ static void test_manifest_keys(void **state)
 	problems_free(&p);
 	write_in(f->path, "explainer.json", "{\"size\":\"big\",\"scenes\":[{\"svg\":\"b.svg\",\"duration\":2}]}");
 	assert_int_equal(explainer_open(f->path, &e, &p), -1);
-	assert_string_equal(p.v[0].text, "unknown key \"size\"; the manifest has \"scenes\" and optionally \"format\" "
-					 "and \"fps\"");
+	assert_string_equal(p.v[0].text, "unknown key \"size\"; the manifest has \"scenes\" and optionally \"format\", "
+					 "\"fps\" and \"poster\"");
 	problems_free(&p);
 	free(tall);
 	free(wide);
