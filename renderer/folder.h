@@ -16,7 +16,9 @@
  * stretched or squeezed uniformly onto the duration, so a step written at
  * 40% of the timeline happens at 40% of the scene (how fitting a scene to
  * its narration keeps its steps in place).  Unknown keys are errors too,
- * so a typo never silently changes a video.
+ * so a typo never silently changes a video.  "transition" (optional) is
+ * how the scene enters from the one before it (transition.h); a cut when
+ * absent.
  */
 #ifndef EXPLAINER_FOLDER_H
 #define EXPLAINER_FOLDER_H
@@ -24,6 +26,7 @@
 #include <stddef.h>
 
 #include "problems.h"
+#include "transition.h"
 
 #define EXPLAINER_MANIFEST "explainer.json"
 #define EXPLAINER_FPS 30
@@ -40,6 +43,8 @@ struct explainer_scene {
 	double timeline;  /* seconds the animations were written for (= duration when not given) */
 	long frames;      /* ceil(duration * 30) */
 	long first_frame; /* index of the scene's first frame in the video */
+	struct transition transition; /* how it enters from the scene before (transition.h) */
+	long transition_frames;       /* its first frames that play the transition; 0 for a cut */
 };
 
 struct explainer {
