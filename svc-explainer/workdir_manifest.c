@@ -2,7 +2,8 @@
  * workdir_manifest - the renderer's explainer.json for a finished work
  * folder (workdir.h): the script's scenes fitted to their measured
  * narration (fit.h), each with its WAV, its fitted duration and, as its
- * "timeline", the duration its animations were written for (folder.h).
+ * "timeline", the duration its animations were written for (folder.h),
+ * and its "transition" from the script (transition.h).
  *
  * The manifest is written only for a video that passes the 30-120 s gate,
  * and is then read back with explainer_open, the renderer's own reader,
@@ -70,8 +71,26 @@ static int fit_fill(const struct script *s, const double *seconds, struct workdi
 	return 0;
 }
 
+/* Scene i's transition as the manifest has it, or NULL for a cut; *oom
+ * set when out of memory.  The scripts' checks keep a transition within
+ * half of the scenes as written; fitting to the narration can shorten a
+ * scene, so it is kept within half of the fitted scenes too. */
+static json_t *transition_value(const struct script *s, const struct workdir_fit *fit, size_t i, int *oom)
+{
+	struct transition t = s->v[i].transition;
+	json_t *v;
+
+	if (i == 0 || t.type == TRANSITION_CUT)
+		return NULL;
+	t.duration = fmin(t.duration, fmin(fit->v[i - 1].duration, fit->v[i].duration) / 2);
+	t.duration = fmax(t.duration, TRANSITION_MIN_S);
+	if (!(v = transition_json(&t)))
+		*oom = 1;
+	return v;
+}
+
 /* The manifest's text (caller frees), or NULL when out of memory. */
-static char *manifest_text(const struct workdir_fit *fit, const char *const *wavs)
+static char *manifest_text(const struct script *s, const struct workdir_fit *fit, const char *const *wavs)
 {
 	json_t *scenes = json_array(), *root = json_pack("{s:o}", "scenes", scenes);
 	char *text;
@@ -81,12 +100,17 @@ static char *manifest_text(const struct workdir_fit *fit, const char *const *wav
 	for (size_t i = 0; i < fit->n; i++) {
 		json_t *sc = json_pack("{s:s, s:f, s:f}", "svg", fit->names[i], "duration", fit->v[i].duration,
 				       "timeline", fit->v[i].written);
-		if (!sc || (wavs[i] && json_object_set_new(sc, "narration", json_string(wavs[i])) < 0) ||
+		int oom = 0;
+		json_t *transition = transition_value(s, fit, i, &oom);
+		if (!sc || oom || (wavs[i] && json_object_set_new(sc, "narration", json_string(wavs[i])) < 0) ||
+		    (transition && json_object_set_new(sc, TRANSITION_KEY, json_incref(transition)) < 0) ||
 		    json_array_append_new(scenes, sc) < 0) {
+			json_decref(transition);
 			json_decref(sc);
 			json_decref(root);
 			return NULL;
 		}
+		json_decref(transition);
 	}
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -102,7 +126,7 @@ static struct workdir_answer write_manifest(const struct workdir_call *c, const 
 	struct problems p = { 0 };
 	struct workdir_answer a;
 	struct explainer e;
-	char *text = manifest_text(fit, wavs);
+	char *text = manifest_text(&c->script, fit, wavs);
 	int written = -1;
 
 	if (!text)
