@@ -1,6 +1,7 @@
 /*
  * frame - one SVG frame drawn with librsvg into a 1920x1080 cairo surface,
- * and converted to the encoder's yuv420p picture (see frame.h).
+ * and converted to the encoder's yuv420p picture (see frame.h,
+ * yuv_convert.h).
  *
  * A framer belongs to one thread: librsvg handles and cairo surfaces are
  * not shared, so the pipeline's render threads each have their own.  The
@@ -12,17 +13,17 @@
 
 #include <cairo.h>
 #include <librsvg/rsvg.h>
-#include <libswscale/swscale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "yuv_convert.h"
 
 #define FRAME_W 1920
 #define FRAME_H 1080
 
 struct framer {
 	cairo_surface_t *surface;
-	struct SwsContext *sws;
 	cairo_surface_t *still;  /* the still layer drawn last, or NULL */
 	char *still_svg;         /* its text */
 	size_t still_len;
@@ -31,7 +32,6 @@ struct framer {
 struct framer *framer_new(char *err, size_t errlen)
 {
 	struct framer *f = calloc(1, sizeof *f);
-	const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory for a frame");
@@ -41,21 +41,6 @@ struct framer *framer_new(char *err, size_t errlen)
 	if (cairo_surface_status(f->surface) != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "cannot make a 1920x1080 drawing surface: %s",
 			 cairo_status_to_string(cairo_surface_status(f->surface)));
-		framer_free(f);
-		return NULL;
-	}
-	/* Cairo's ARGB32 is BGRA in memory on little-endian machines. */
-	f->sws = sws_getContext(FRAME_W, FRAME_H, AV_PIX_FMT_BGRA, FRAME_W, FRAME_H, AV_PIX_FMT_YUV420P,
-				SWS_FAST_BILINEAR, NULL, NULL, NULL);
-	if (!f->sws) {
-		snprintf(err, errlen, "cannot set up the colour conversion (swscale)");
-		framer_free(f);
-		return NULL;
-	}
-	/* Full-range RGB in, BT.709 limited-range YUV out, as the MP4's tags
-	 * say; without this swscale would use BT.601. */
-	if (sws_setColorspaceDetails(f->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0) {
-		snprintf(err, errlen, "cannot set BT.709 colours on the conversion (swscale)");
 		framer_free(f);
 		return NULL;
 	}
@@ -141,12 +126,10 @@ int framer_draw_layers(struct framer *f, const char *still, size_t still_len, co
 
 void framer_yuv(struct framer *f, uint8_t *yuv)
 {
-	const uint8_t *src[1] = { cairo_image_surface_get_data(f->surface) };
-	const int src_stride[1] = { cairo_image_surface_get_stride(f->surface) };
-	uint8_t *dst[3] = { yuv, yuv + FRAME_W * FRAME_H, yuv + FRAME_W * FRAME_H + FRAME_W * FRAME_H / 4 };
-	const int dst_stride[3] = { FRAME_W, FRAME_W / 2, FRAME_W / 2 };
+	struct yuv_view dst = yuv_packed_view(yuv, FRAME_W, FRAME_H);
 
-	sws_scale(f->sws, src, src_stride, 0, FRAME_H, dst, dst_stride);
+	yuv_convert_rect(cairo_image_surface_get_data(f->surface), cairo_image_surface_get_stride(f->surface), &dst,
+			 0, 0, FRAME_W, FRAME_H);
 }
 
 const uint8_t *framer_pixels(struct framer *f, int *stride)
@@ -164,8 +147,6 @@ void framer_free(struct framer *f)
 {
 	if (!f)
 		return;
-	if (f->sws)
-		sws_freeContext(f->sws);
 	if (f->surface)
 		cairo_surface_destroy(f->surface);
 	if (f->still)

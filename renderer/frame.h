@@ -2,12 +2,12 @@
  * frame - drawing one SVG frame with librsvg into a 1920x1080 cairo
  * surface, and converting it to the encoder's picture.
  *
- * One framer per thread: its own cairo surface and swscale context (a
- * librsvg handle is made per frame from the SVG text, 0.2 ms).  The frame
- * is painted opaque white first (cairo stores premultiplied colour and
- * swscale drops alpha, so a transparent area would come out dark).  The
- * conversion is BGRA to yuv420p with BT.709 coefficients and limited
- * range, as the encoder's tags say.
+ * One framer per thread: its own cairo surface (a librsvg handle is made
+ * per frame from the SVG text, 0.2 ms).  The frame is painted opaque
+ * white first (cairo stores premultiplied colour and the conversion drops
+ * alpha, so a transparent area would come out dark).  The conversion is
+ * BGRA to yuv420p with BT.709 coefficients and limited range, as the
+ * encoder's tags say (yuv_convert.h).
  */
 #ifndef EXPLAINER_FRAME_H
 #define EXPLAINER_FRAME_H
