@@ -13,6 +13,7 @@
 
 #include <cairo.h>
 #include <librsvg/rsvg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,16 @@
 
 #define FRAME_W 1920
 #define FRAME_H 1080
+/* Pixels around a moving layer's ink rectangle that are drawn too. */
+#define PAINT_MARGIN 4
 
 struct framer {
 	cairo_surface_t *surface;
 	cairo_surface_t *still;  /* the still layer drawn last, or NULL */
 	char *still_svg;         /* its text */
 	size_t still_len;
+	uint8_t *still_yuv;      /* the still layer as yuv420p, when still_yuv_ok */
+	int still_yuv_ok;
 };
 
 struct framer *framer_new(char *err, size_t errlen)
@@ -47,23 +52,34 @@ struct framer *framer_new(char *err, size_t errlen)
 	return f;
 }
 
-/* Draws svg onto surface, over what is there (white first with blank). */
-static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
+/* A handle on svg; NULL with err. */
+static RsvgHandle *open_svg(const char *svg, size_t len, char *err, size_t errlen)
 {
-	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
 	GError *gerr = NULL;
 	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len, &gerr);
-	cairo_t *cr;
-	int rc = 0;
 
 	if (!h) {
 		snprintf(err, errlen, "librsvg cannot read the frame: %s", gerr ? gerr->message : "unknown error");
 		g_clear_error(&gerr);
-		return -1;
 	}
-	cr = cairo_create(surface);
+	return h;
+}
+
+/* Draws h onto surface, over what is there (white first with blank),
+ * only inside clip (x, y, w, h) when it is given; frees h. */
+static int render(cairo_surface_t *surface, int blank, RsvgHandle *h, const int *clip, char *err, size_t errlen)
+{
+	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
+	GError *gerr = NULL;
+	cairo_t *cr = cairo_create(surface);
+	int rc = 0;
+
+	if (clip) {
+		cairo_rectangle(cr, clip[0], clip[1], clip[2], clip[3]);
+		cairo_clip(cr);
+	}
 	/* Opaque white first: premultiplied transparency would turn dark once
-	 * swscale drops the alpha. */
+	 * the conversion drops the alpha. */
 	if (blank) {
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		cairo_paint(cr);
@@ -82,6 +98,14 @@ static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t
 	return rc;
 }
 
+/* Draws svg onto surface, over what is there (white first with blank). */
+static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
+{
+	RsvgHandle *h = open_svg(svg, len, err, errlen);
+
+	return h ? render(surface, blank, h, NULL, err, errlen) : -1;
+}
+
 int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen)
 {
 	return draw_svg(f->surface, 1, svg, len, err, errlen);
@@ -94,6 +118,7 @@ static int keep_still(struct framer *f, const char *still, size_t len, char *err
 		return 0;
 	free(f->still_svg);
 	f->still_svg = NULL;
+	f->still_yuv_ok = 0;
 	if (!f->still)
 		f->still = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
 	if (cairo_surface_status(f->still) != CAIRO_STATUS_SUCCESS || !(f->still_svg = malloc(len ? len : 1))) {
@@ -132,6 +157,104 @@ void framer_yuv(struct framer *f, uint8_t *yuv)
 			 0, 0, FRAME_W, FRAME_H);
 }
 
+/* Whether the text svg of len bytes contains word. */
+static int mentions(const char *svg, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (svg[i] == word[0] && memcmp(svg + i, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The part of the frame the moving layer h may paint, as (x, y, w, h) on
+ * even coordinates: its ink rectangle (librsvg's bounds are not minimal,
+ * only never too small) with a margin for antialiasing; the whole frame
+ * when librsvg cannot say or a filter may paint past it. */
+static void paint_rect(RsvgHandle *h, const char *svg, size_t len, int *r)
+{
+	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
+	RsvgRectangle ink;
+	GError *gerr = NULL;
+	double x0, y0, x1, y1;
+
+	r[0] = r[1] = 0;
+	r[2] = FRAME_W;
+	r[3] = FRAME_H;
+	if (mentions(svg, len, "filter") || !rsvg_handle_get_geometry_for_layer(h, NULL, &viewport, &ink, NULL, &gerr)) {
+		g_clear_error(&gerr);
+		return;
+	}
+	if (ink.width <= 0 || ink.height <= 0) {
+		r[2] = r[3] = 0;
+		return;
+	}
+	x0 = fmax(0, floor(ink.x) - PAINT_MARGIN);
+	y0 = fmax(0, floor(ink.y) - PAINT_MARGIN);
+	x1 = fmin(FRAME_W, ceil(ink.x + ink.width) + PAINT_MARGIN);
+	y1 = fmin(FRAME_H, ceil(ink.y + ink.height) + PAINT_MARGIN);
+	if (!(x1 > x0 && y1 > y0)) {
+		r[2] = r[3] = 0;
+		return;
+	}
+	r[0] = (int)x0 & ~1;
+	r[1] = (int)y0 & ~1;
+	r[2] = (((int)x1 + 1) & ~1) - r[0];
+	r[3] = (((int)y1 + 1) & ~1) - r[1];
+}
+
+/* The still layer's picture as yuv420p, converted once per still layer. */
+static int still_yuv(struct framer *f, char *err, size_t errlen)
+{
+	if (f->still_yuv_ok)
+		return 0;
+	if (!f->still_yuv && !(f->still_yuv = malloc(yuv_packed_size(FRAME_W, FRAME_H)))) {
+		snprintf(err, errlen, "out of memory for a frame's still layer");
+		return -1;
+	}
+	struct yuv_view dst = yuv_packed_view(f->still_yuv, FRAME_W, FRAME_H);
+	yuv_convert_rect(cairo_image_surface_get_data(f->still), cairo_image_surface_get_stride(f->still), &dst, 0,
+			 0, FRAME_W, FRAME_H);
+	f->still_yuv_ok = 1;
+	return 0;
+}
+
+int framer_draw_yuv(struct framer *f, const char *still, size_t still_len, const char *moving, size_t moving_len,
+		    uint8_t *yuv, char *err, size_t errlen)
+{
+	struct yuv_view dst = yuv_packed_view(yuv, FRAME_W, FRAME_H);
+	int stride = cairo_image_surface_get_stride(f->surface), r[4];
+	RsvgHandle *h;
+
+	if (!still) {
+		if (framer_draw(f, moving, moving_len, err, errlen) < 0)
+			return -1;
+		framer_yuv(f, yuv);
+		return 0;
+	}
+	if (keep_still(f, still, still_len, err, errlen) < 0 || still_yuv(f, err, errlen) < 0 ||
+	    !(h = open_svg(moving, moving_len, err, errlen)))
+		return -1;
+	paint_rect(h, moving, moving_len, r);
+	memcpy(yuv, f->still_yuv, yuv_packed_size(FRAME_W, FRAME_H));
+	if (r[2] == 0 || r[3] == 0) {
+		g_object_unref(h);
+		return 0;
+	}
+	/* The still layer under the rectangle, then the moving layer in it. */
+	cairo_surface_flush(f->surface);
+	for (int y = r[1]; y < r[1] + r[3]; y++)
+		memcpy(cairo_image_surface_get_data(f->surface) + (size_t)y * (size_t)stride + 4 * (size_t)r[0],
+		       cairo_image_surface_get_data(f->still) + (size_t)y * (size_t)stride + 4 * (size_t)r[0],
+		       4 * (size_t)r[2]);
+	cairo_surface_mark_dirty(f->surface);
+	if (render(f->surface, 0, h, r, err, errlen) < 0)
+		return -1;
+	yuv_convert_rect(cairo_image_surface_get_data(f->surface), stride, &dst, r[0], r[1], r[2], r[3]);
+	return 0;
+}
+
 const uint8_t *framer_pixels(struct framer *f, int *stride)
 {
 	*stride = cairo_image_surface_get_stride(f->surface);
@@ -152,5 +275,6 @@ void framer_free(struct framer *f)
 	if (f->still)
 		cairo_surface_destroy(f->still);
 	free(f->still_svg);
+	free(f->still_yuv);
 	free(f);
 }

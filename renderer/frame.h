@@ -27,6 +27,15 @@ int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t
  * and kept; moving is drawn over a copy of it. */
 int framer_draw_layers(struct framer *f, const char *still, size_t still_len, const char *moving,
 		       size_t moving_len, char *err, size_t errlen);
+/* framer_draw_layers and framer_yuv at once, for the video: only the part
+ * of the frame the moving layer paints (librsvg's ink rectangle of it) is
+ * drawn and converted, the rest is the still layer's picture, converted
+ * once per still layer.  The same samples as drawing and converting the
+ * whole frame; the framer's surface then holds the frame only in that
+ * part (framer_pixels and framer_surface are for the other two).  0, or
+ * -1 with err. */
+int framer_draw_yuv(struct framer *f, const char *still, size_t still_len, const char *moving, size_t moving_len,
+		    uint8_t *yuv, char *err, size_t errlen);
 /* The frame last drawn, as yuv420p: Y (1920x1080), then U and V (960x540). */
 void framer_yuv(struct framer *f, uint8_t *yuv);
 /* The frame last drawn as BGRA rows (stride *stride bytes). */

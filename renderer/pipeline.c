@@ -226,9 +226,7 @@ static void *draw(void *arg)
 		struct run *run = &r->runs[r->next_draw++ % r->size];
 		run->state = SLOT_DRAWING;
 		pthread_mutex_unlock(&r->lock);
-		int rc = framer_draw_layers(f, run->still, run->still_len, run->svg, run->len, err, sizeof err);
-		if (rc == 0)
-			framer_yuv(f, run->yuv);
+		int rc = framer_draw_yuv(f, run->still, run->still_len, run->svg, run->len, run->yuv, err, sizeof err);
 		pthread_mutex_lock(&r->lock);
 		free(run->svg);
 		run->svg = NULL;
