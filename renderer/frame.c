@@ -171,7 +171,7 @@ static int mentions(const char *svg, size_t len, const char *word)
 /* The part of the frame the moving layer h may paint, as (x, y, w, h) on
  * even coordinates: its ink rectangle (librsvg's bounds are not minimal,
  * only never too small) with a margin for antialiasing; the whole frame
- * when librsvg cannot say or a filter may paint past it. */
+ * when librsvg cannot say or a filter or marker may paint past it. */
 static void paint_rect(RsvgHandle *h, const char *svg, size_t len, int *r)
 {
 	const RsvgRectangle viewport = { 0, 0, FRAME_W, FRAME_H };
@@ -182,7 +182,8 @@ static void paint_rect(RsvgHandle *h, const char *svg, size_t len, int *r)
 	r[0] = r[1] = 0;
 	r[2] = FRAME_W;
 	r[3] = FRAME_H;
-	if (mentions(svg, len, "filter") || !rsvg_handle_get_geometry_for_layer(h, NULL, &viewport, &ink, NULL, &gerr)) {
+	if (mentions(svg, len, "filter") || mentions(svg, len, "marker") ||
+	    !rsvg_handle_get_geometry_for_layer(h, NULL, &viewport, &ink, NULL, &gerr)) {
 		g_clear_error(&gerr);
 		return;
 	}
