@@ -193,6 +193,10 @@ static struct workdir_answer script_text(const struct workdir_call *c)
 
 		explainer_seconds_text(sc->duration, secs, sizeof secs);
 		fprintf(f, "\n%zu. %s, %s s, ", i + 1, sc->svg, secs);
+		if (sc->transition.type != TRANSITION_CUT) {
+			explainer_seconds_text(sc->transition.duration, secs, sizeof secs);
+			fprintf(f, "enters by a %s of %s s, ", transition_name(sc->transition.type), secs);
+		}
 		if (n)
 			fprintf(f, "does not pass the checks (%zu problem%s: check lists them)\n", n,
 				n == 1 ? "" : "s");

@@ -184,6 +184,7 @@ static void test_transition_arguments(void **state)
 	assert_true(json_number_value(json_object_get(t, "duration")) == 0.8);
 	assert_null(json_object_get(json_array_get(json_object_get(script, "scenes"), 0), "transition"));
 	json_decref(script);
+	expect(WORKER_TOOL_READ_FOLDER, "{}", 1, "2. 02-b.svg, 4 s, enters by a slide-left of 0.8 s, passes the checks");
 	/* Longer than half of the scene before it: written, and reported. */
 	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "4", ",\"transition\":\"crossfade\",\"transition_seconds\":2");
 	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "the crossfade lasts 2 s, more than half of the scene before it (3 s)");
