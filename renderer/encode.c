@@ -176,11 +176,6 @@ static int open_video(struct encoder *enc, const struct encoder_settings *set, c
 		return fail_av(err, errlen, "cannot set up the H.264 encoder", rc);
 	if (open_stream(s, "H.264", err, errlen) < 0)
 		return -1;
-	s->frame->format = c->pix_fmt;
-	s->frame->width = c->width;
-	s->frame->height = c->height;
-	if ((rc = av_frame_get_buffer(s->frame, 0)) < 0)
-		return fail_av(err, errlen, "cannot allocate a video frame", rc);
 	return 0;
 }
 
@@ -339,25 +334,40 @@ int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, si
 	return 0;
 }
 
-/* yuv420p planes, tightly packed, into the frame's rows (libav may pad
- * its linesize for SIMD; at 1920 or 1080 wide it happens not to). */
-static void copy_picture(AVFrame *f, const uint8_t *yuv)
+static void keep_buffer(void *opaque, uint8_t *data)
 {
-	const int widths[3] = { f->width, f->width / 2, f->width / 2 };
-	const int heights[3] = { f->height, f->height / 2, f->height / 2 };
+	(void)opaque;
+	(void)data; /* the caller's picture: not ours to free */
+}
 
-	for (int p = 0; p < 3; p++) {
-		for (int y = 0; y < heights[p]; y++) {
-			memcpy(f->data[p] + (size_t)y * (size_t)f->linesize[p], yuv, (size_t)widths[p]);
-			yuv += widths[p];
-		}
-	}
+/* The frame lends the caller's picture (yuv420p, tightly packed) to the
+ * encoder instead of copying it: libx264 copies it into its own frame
+ * before avcodec_send_frame returns.  NULL when out of memory. */
+static AVBufferRef *lend_picture(AVFrame *f, const AVCodecContext *c, const uint8_t *yuv)
+{
+	size_t luma = (size_t)c->width * (size_t)c->height, chroma = luma / 4;
+	AVBufferRef *buf = av_buffer_create((uint8_t *)yuv, luma + 2 * chroma, keep_buffer, NULL,
+					    AV_BUFFER_FLAG_READONLY);
+
+	if (!buf)
+		return NULL;
+	f->buf[0] = buf;
+	f->format = c->pix_fmt;
+	f->width = c->width;
+	f->height = c->height;
+	f->data[0] = (uint8_t *)yuv;
+	f->data[1] = (uint8_t *)yuv + luma;
+	f->data[2] = (uint8_t *)yuv + luma + chroma;
+	f->linesize[0] = c->width;
+	f->linesize[1] = f->linesize[2] = c->width / 2;
+	return buf;
 }
 
 int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t errlen)
 {
 	struct stream *v = &enc->video;
-	int rc;
+	AVBufferRef *buf;
+	int rc, kept;
 
 	if (enc->broken || !enc->audio_given) {
 		snprintf(err, errlen, enc->broken ? "the encoder failed before; the video cannot go on"
@@ -369,14 +379,22 @@ int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t err
 		if (send_audio_frame(enc, err, errlen) < 0)
 			goto broken;
 	}
-	if ((rc = av_frame_make_writable(v->frame)) < 0) {
-		fail_av(err, errlen, "cannot allocate a video frame", rc);
+	if (!(buf = lend_picture(v->frame, v->codec, yuv))) {
+		snprintf(err, errlen, "out of memory for a video frame");
 		goto broken;
 	}
-	copy_picture(v->frame, yuv);
 	v->frame->pts = v->next_pts++;
-	if (encode_frame(enc, v, v->frame, err, errlen) < 0)
+	rc = encode_frame(enc, v, v->frame, err, errlen);
+	/* The picture is the caller's again once the encoder let go of it. */
+	kept = av_buffer_get_ref_count(buf) > 1;
+	av_frame_unref(v->frame);
+	if (rc < 0)
 		goto broken;
+	if (kept) {
+		snprintf(err, errlen, "the H.264 encoder kept a picture it was lent (this libavcodec buffers "
+			 "frames); the video cannot go on");
+		goto broken;
+	}
 	return 0;
 broken:
 	enc->broken = 1;

@@ -36,7 +36,8 @@ struct encoder *encoder_open(const char *path, const struct encoder_settings *s,
 /* The whole audio track (48 kHz mono float), kept by pointer until
  * encoder_finish/encoder_abort.  Call once, before the first frame. */
 int encoder_audio(struct encoder *enc, const float *pcm, size_t n, char *err, size_t errlen);
-/* The next video frame (yuv420p, FRAME_YUV_SIZE(width, height) bytes, copied).  After
+/* The next video frame (yuv420p, FRAME_YUV_SIZE(width, height) bytes,
+ * only read during the call: libx264 copies it before the call returns).  After
  * -1 only encoder_abort is left. */
 int encoder_video(struct encoder *enc, const uint8_t *yuv, char *err, size_t errlen);
 /* Encodes the rest of the audio, drains both encoders, writes the trailer

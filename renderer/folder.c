@@ -31,7 +31,8 @@
 
 #define CAPTION_MAX_BYTES 20000
 
-static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", "caption", NULL };
+static const char *const scene_keys[] = { "svg", "narration", "duration", "timeline", "caption", TRANSITION_KEY,
+					  NULL };
 
 static char *join(const char *dir, const char *name)
 {
@@ -141,8 +142,8 @@ static void check_keys(const json_t *scene, size_t i, struct problems *p)
 			k++;
 		if (!*k)
 			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: unknown key \"%s\"; a scene has "
-				     "\"svg\", \"duration\" and optionally \"narration\", \"timeline\" and \"caption\"", i,
-				     key);
+				     "\"svg\", \"duration\" and optionally \"narration\", \"timeline\", \"caption\" and "
+				     "\"transition\"", i, key);
 	}
 }
 
@@ -225,6 +226,36 @@ static void check_narration(const struct explainer_scene *s, size_t i, int fps, 
 	}
 }
 
+/* Scene i's "transition" (a cut when absent); -1 with a problem. */
+static int read_transition(const json_t *scene, size_t i, struct explainer_scene *s, struct problems *p)
+{
+	const json_t *v = json_object_get(scene, TRANSITION_KEY);
+	char why[256];
+
+	s->transition.type = TRANSITION_CUT;
+	s->transition.duration = 0;
+	if (v && transition_read(v, &s->transition, why, sizeof why)) {
+		problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: %s", i, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each transition within half of the scenes it joins, and its frames. */
+static void fit_transitions(struct explainer *e, struct problems *p)
+{
+	char why[256];
+
+	for (size_t i = 0; i < e->n; i++) {
+		struct explainer_scene *s = &e->scenes[i];
+		if (transition_fit_problem(&s->transition, i == 0, i ? e->scenes[i - 1].duration : 0, s->duration,
+					   why, sizeof why))
+			problems_add(p, EXPLAINER_MANIFEST, 0, "scene %zu: %s", i + 1, why);
+		else if (s->transition.type != TRANSITION_CUT)
+			s->transition_frames = explainer_frames(s->transition.duration, e->fps);
+	}
+}
+
 /* Scene i (1-based) into s; problems appended.  0 when it is usable. */
 static int read_scene(const char *dir, const json_t *scene, size_t i, int fps, struct explainer_scene *s,
 		      struct problems *p)
@@ -259,6 +290,8 @@ static int read_scene(const char *dir, const json_t *scene, size_t i, int fps, s
 		s->timeline = s->duration;
 		break;
 	}
+	if (read_transition(scene, i, s, p) < 0)
+		bad = 1;
 	s->frames = explainer_frames(s->duration, fps);
 	if (s->wav_path)
 		check_narration(s, i, fps, p);
@@ -340,6 +373,7 @@ static void read_scenes(const json_t *scenes, struct explainer *e, struct proble
 		e->scenes[i].first_frame = e->total_frames;
 		e->total_frames += e->scenes[i].frames;
 	}
+	fit_transitions(e, p);
 	explainer_check_limits(e, p);
 }
 

@@ -21,8 +21,10 @@
  * stretched or squeezed uniformly onto the duration, so a step written at
  * 40% of the timeline happens at 40% of the scene (how fitting a scene to
  * its narration keeps its steps in place).  "caption" (optional) is the
- * scene's spoken text, for the video's captions (captions.h).  Unknown
- * keys are errors too, so a typo never silently changes a video.
+ * scene's spoken text, for the video's captions (captions.h).
+ * "transition" (optional) is how the scene enters from the one before it
+ * (transition.h); a cut when absent.  Unknown keys are errors too, so a
+ * typo never silently changes a video.
  *
  * Beside "scenes" the manifest may name the video's poster frame:
  * "poster": { "scene": "02-how.svg", "at": "end" } ("scene" as
@@ -35,6 +37,7 @@
 #include <stddef.h>
 
 #include "problems.h"
+#include "transition.h"
 
 #define EXPLAINER_MANIFEST "explainer.json"
 #define EXPLAINER_NARRATION_RATE 24000
@@ -49,6 +52,8 @@ struct explainer_scene {
 	long frames;      /* ceil(duration * fps) */
 	long first_frame; /* index of the scene's first frame in the video */
 	char *caption;    /* the spoken text for the captions; NULL: none */
+	struct transition transition; /* how it enters from the scene before (transition.h) */
+	long transition_frames;       /* its first frames that play the transition; 0 for a cut */
 };
 
 struct explainer {

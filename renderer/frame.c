@@ -1,6 +1,7 @@
 /*
  * frame - one SVG frame drawn with librsvg into a cairo surface of the
- * video's size, and converted to the encoder's yuv420p picture (see frame.h).
+ * video's size, and converted to the encoder's yuv420p picture (see
+ * frame.h, yuv_convert.h).
  *
  * A framer belongs to one thread: librsvg handles and cairo surfaces are
  * not shared, so the pipeline's render threads each have their own.  The
@@ -12,24 +13,29 @@
 
 #include <cairo.h>
 #include <librsvg/rsvg.h>
-#include <libswscale/swscale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "yuv_convert.h"
+
+/* Pixels around a moving layer's ink rectangle that are drawn too. */
+#define PAINT_MARGIN 4
+
 struct framer {
 	int width, height;
 	cairo_surface_t *surface;
-	struct SwsContext *sws;
 	cairo_surface_t *still;  /* the still layer drawn last, or NULL */
 	char *still_svg;         /* its text */
 	size_t still_len;
+	uint8_t *still_yuv;      /* the still layer as yuv420p, when still_yuv_ok */
+	int still_yuv_ok;
 };
 
 struct framer *framer_new(int width, int height, char *err, size_t errlen)
 {
 	struct framer *f = calloc(1, sizeof *f);
-	const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory for a frame");
@@ -44,42 +50,38 @@ struct framer *framer_new(int width, int height, char *err, size_t errlen)
 		framer_free(f);
 		return NULL;
 	}
-	/* Cairo's ARGB32 is BGRA in memory on little-endian machines. */
-	f->sws = sws_getContext(width, height, AV_PIX_FMT_BGRA, width, height, AV_PIX_FMT_YUV420P,
-				SWS_FAST_BILINEAR, NULL, NULL, NULL);
-	if (!f->sws) {
-		snprintf(err, errlen, "cannot set up the colour conversion (swscale)");
-		framer_free(f);
-		return NULL;
-	}
-	/* Full-range RGB in, BT.709 limited-range YUV out, as the MP4's tags
-	 * say; without this swscale would use BT.601. */
-	if (sws_setColorspaceDetails(f->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0) {
-		snprintf(err, errlen, "cannot set BT.709 colours on the conversion (swscale)");
-		framer_free(f);
-		return NULL;
-	}
 	return f;
 }
 
-/* Draws svg onto surface, over what is there (white first with blank). */
-static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
+/* A handle on svg; NULL with err. */
+static RsvgHandle *open_svg(const char *svg, size_t len, char *err, size_t errlen)
 {
-	const RsvgRectangle viewport = { 0, 0, cairo_image_surface_get_width(surface),
-					 cairo_image_surface_get_height(surface) };
 	GError *gerr = NULL;
 	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len, &gerr);
-	cairo_t *cr;
-	int rc = 0;
 
 	if (!h) {
 		snprintf(err, errlen, "librsvg cannot read the frame: %s", gerr ? gerr->message : "unknown error");
 		g_clear_error(&gerr);
-		return -1;
 	}
-	cr = cairo_create(surface);
+	return h;
+}
+
+/* Draws h onto surface, over what is there (white first with blank),
+ * only inside clip (x, y, w, h) when it is given; frees h. */
+static int render(cairo_surface_t *surface, int blank, RsvgHandle *h, const int *clip, char *err, size_t errlen)
+{
+	const RsvgRectangle viewport = { 0, 0, cairo_image_surface_get_width(surface),
+					 cairo_image_surface_get_height(surface) };
+	GError *gerr = NULL;
+	cairo_t *cr = cairo_create(surface);
+	int rc = 0;
+
+	if (clip) {
+		cairo_rectangle(cr, clip[0], clip[1], clip[2], clip[3]);
+		cairo_clip(cr);
+	}
 	/* Opaque white first: premultiplied transparency would turn dark once
-	 * swscale drops the alpha. */
+	 * the conversion drops the alpha. */
 	if (blank) {
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		cairo_paint(cr);
@@ -98,6 +100,14 @@ static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t
 	return rc;
 }
 
+/* Draws svg onto surface, over what is there (white first with blank). */
+static int draw_svg(cairo_surface_t *surface, int blank, const char *svg, size_t len, char *err, size_t errlen)
+{
+	RsvgHandle *h = open_svg(svg, len, err, errlen);
+
+	return h ? render(surface, blank, h, NULL, err, errlen) : -1;
+}
+
 int framer_draw(struct framer *f, const char *svg, size_t len, char *err, size_t errlen)
 {
 	return draw_svg(f->surface, 1, svg, len, err, errlen);
@@ -110,6 +120,7 @@ static int keep_still(struct framer *f, const char *still, size_t len, char *err
 		return 0;
 	free(f->still_svg);
 	f->still_svg = NULL;
+	f->still_yuv_ok = 0;
 	if (!f->still)
 		f->still = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, f->width, f->height);
 	if (cairo_surface_status(f->still) != CAIRO_STATUS_SUCCESS || !(f->still_svg = malloc(len ? len : 1))) {
@@ -147,13 +158,110 @@ int framer_draw_over(struct framer *f, const char *svg, size_t len, char *err, s
 
 void framer_yuv(struct framer *f, uint8_t *yuv)
 {
-	const uint8_t *src[1] = { cairo_image_surface_get_data(f->surface) };
-	const int src_stride[1] = { cairo_image_surface_get_stride(f->surface) };
-	size_t luma = (size_t)f->width * (size_t)f->height;
-	uint8_t *dst[3] = { yuv, yuv + luma, yuv + luma + luma / 4 };
-	const int dst_stride[3] = { f->width, f->width / 2, f->width / 2 };
+	struct yuv_view dst = yuv_packed_view(yuv, f->width, f->height);
 
-	sws_scale(f->sws, src, src_stride, 0, f->height, dst, dst_stride);
+	yuv_convert_rect(cairo_image_surface_get_data(f->surface), cairo_image_surface_get_stride(f->surface), &dst,
+			 0, 0, f->width, f->height);
+}
+
+/* Whether the text svg of len bytes contains word. */
+static int mentions(const char *svg, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (svg[i] == word[0] && memcmp(svg + i, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The part of a width x height frame the moving layer h may paint, as
+ * (x, y, w, h) on even coordinates: its ink rectangle (librsvg's bounds
+ * are not minimal, only never too small) with a margin for antialiasing;
+ * the whole frame when librsvg cannot say or a filter or marker may paint
+ * past it. */
+static void paint_rect(RsvgHandle *h, const char *svg, size_t len, int width, int height, int *r)
+{
+	const RsvgRectangle viewport = { 0, 0, width, height };
+	RsvgRectangle ink;
+	GError *gerr = NULL;
+	double x0, y0, x1, y1;
+
+	r[0] = r[1] = 0;
+	r[2] = width;
+	r[3] = height;
+	if (mentions(svg, len, "filter") || mentions(svg, len, "marker") ||
+	    !rsvg_handle_get_geometry_for_layer(h, NULL, &viewport, &ink, NULL, &gerr)) {
+		g_clear_error(&gerr);
+		return;
+	}
+	if (ink.width <= 0 || ink.height <= 0) {
+		r[2] = r[3] = 0;
+		return;
+	}
+	x0 = fmax(0, floor(ink.x) - PAINT_MARGIN);
+	y0 = fmax(0, floor(ink.y) - PAINT_MARGIN);
+	x1 = fmin(width, ceil(ink.x + ink.width) + PAINT_MARGIN);
+	y1 = fmin(height, ceil(ink.y + ink.height) + PAINT_MARGIN);
+	if (!(x1 > x0 && y1 > y0)) {
+		r[2] = r[3] = 0;
+		return;
+	}
+	r[0] = (int)x0 & ~1;
+	r[1] = (int)y0 & ~1;
+	r[2] = (((int)x1 + 1) & ~1) - r[0];
+	r[3] = (((int)y1 + 1) & ~1) - r[1];
+}
+
+/* The still layer's picture as yuv420p, converted once per still layer. */
+static int still_yuv(struct framer *f, char *err, size_t errlen)
+{
+	if (f->still_yuv_ok)
+		return 0;
+	if (!f->still_yuv && !(f->still_yuv = malloc(yuv_packed_size(f->width, f->height)))) {
+		snprintf(err, errlen, "out of memory for a frame's still layer");
+		return -1;
+	}
+	struct yuv_view dst = yuv_packed_view(f->still_yuv, f->width, f->height);
+	yuv_convert_rect(cairo_image_surface_get_data(f->still), cairo_image_surface_get_stride(f->still), &dst, 0,
+			 0, f->width, f->height);
+	f->still_yuv_ok = 1;
+	return 0;
+}
+
+int framer_draw_yuv(struct framer *f, const char *still, size_t still_len, const char *moving, size_t moving_len,
+		    uint8_t *yuv, char *err, size_t errlen)
+{
+	struct yuv_view dst = yuv_packed_view(yuv, f->width, f->height);
+	int stride = cairo_image_surface_get_stride(f->surface), r[4];
+	RsvgHandle *h;
+
+	if (!still) {
+		if (framer_draw(f, moving, moving_len, err, errlen) < 0)
+			return -1;
+		framer_yuv(f, yuv);
+		return 0;
+	}
+	if (keep_still(f, still, still_len, err, errlen) < 0 || still_yuv(f, err, errlen) < 0 ||
+	    !(h = open_svg(moving, moving_len, err, errlen)))
+		return -1;
+	paint_rect(h, moving, moving_len, f->width, f->height, r);
+	memcpy(yuv, f->still_yuv, yuv_packed_size(f->width, f->height));
+	if (r[2] == 0 || r[3] == 0) {
+		g_object_unref(h);
+		return 0;
+	}
+	/* The still layer under the rectangle, then the moving layer in it. */
+	cairo_surface_flush(f->surface);
+	for (int y = r[1]; y < r[1] + r[3]; y++)
+		memcpy(cairo_image_surface_get_data(f->surface) + (size_t)y * (size_t)stride + 4 * (size_t)r[0],
+		       cairo_image_surface_get_data(f->still) + (size_t)y * (size_t)stride + 4 * (size_t)r[0],
+		       4 * (size_t)r[2]);
+	cairo_surface_mark_dirty(f->surface);
+	if (render(f->surface, 0, h, r, err, errlen) < 0)
+		return -1;
+	yuv_convert_rect(cairo_image_surface_get_data(f->surface), stride, &dst, r[0], r[1], r[2], r[3]);
+	return 0;
 }
 
 const uint8_t *framer_pixels(struct framer *f, int *stride)
@@ -171,12 +279,11 @@ void framer_free(struct framer *f)
 {
 	if (!f)
 		return;
-	if (f->sws)
-		sws_freeContext(f->sws);
 	if (f->surface)
 		cairo_surface_destroy(f->surface);
 	if (f->still)
 		cairo_surface_destroy(f->still);
 	free(f->still_svg);
+	free(f->still_yuv);
 	free(f);
 }

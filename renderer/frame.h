@@ -3,12 +3,12 @@
  * video's size (1920x1080, 1080x1920 or 1080x1080: canvas.h), and
  * converting it to the encoder's picture.
  *
- * One framer per thread: its own cairo surface and swscale context (a
- * librsvg handle is made per frame from the SVG text, 0.2 ms).  The frame
- * is painted opaque white first (cairo stores premultiplied colour and
- * swscale drops alpha, so a transparent area would come out dark).  The
- * conversion is BGRA to yuv420p with BT.709 coefficients and limited
- * range, as the encoder's tags say.
+ * One framer per thread: its own cairo surface (a librsvg handle is made
+ * per frame from the SVG text, 0.2 ms).  The frame is painted opaque
+ * white first (cairo stores premultiplied colour and the conversion drops
+ * alpha, so a transparent area would come out dark).  The conversion is
+ * BGRA to yuv420p with BT.709 coefficients and limited range, as the
+ * encoder's tags say (yuv_convert.h).
  */
 #ifndef EXPLAINER_FRAME_H
 #define EXPLAINER_FRAME_H
@@ -33,6 +33,15 @@ int framer_draw_layers(struct framer *f, const char *still, size_t still_len, co
 /* Draws svg over the frame last drawn (a caption, captions.h).  0, or -1
  * with err. */
 int framer_draw_over(struct framer *f, const char *svg, size_t len, char *err, size_t errlen);
+/* framer_draw_layers and framer_yuv at once, for the video: only the part
+ * of the frame the moving layer paints (librsvg's ink rectangle of it) is
+ * drawn and converted, the rest is the still layer's picture, converted
+ * once per still layer.  The same samples as drawing and converting the
+ * whole frame; the framer's surface then holds the frame only in that
+ * part (framer_pixels and framer_surface are for the other two).  0, or
+ * -1 with err. */
+int framer_draw_yuv(struct framer *f, const char *still, size_t still_len, const char *moving, size_t moving_len,
+		    uint8_t *yuv, char *err, size_t errlen);
 /* The frame last drawn, as yuv420p: Y (width x height), then U and V
  * (each a quarter of that): FRAME_YUV_SIZE(width, height) bytes. */
 void framer_yuv(struct framer *f, uint8_t *yuv);

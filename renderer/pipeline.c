@@ -10,6 +10,9 @@
  *     pictures, in any order;
  *   - the caller's thread encodes runs strictly in order, each picture as
  *     many times as its run counts, and reports progress.
+ * Transitions between scenes are played on the encoder's thread, frame by
+ * frame, from pictures already drawn (transition_play.h), so runs and
+ * their reuse do not change.
  * The ring bounds memory (a few 3 MB pictures) and keeps drawers at most a
  * ring ahead of the encoder.  Waits are bounded so a cancel, a failure or
  * the end is seen within a frame.
@@ -32,6 +35,7 @@
 #include "narration.h"
 #include "output.h"
 #include "scene.h"
+#include "transition_play.h"
 
 #define MAX_DRAWERS 32
 #define WAIT_SLICE_MS 20
@@ -66,6 +70,7 @@ struct ring {
 	long long deadline_ms;    /* 0: none */
 	const struct explainer *e;
 	struct scene **scenes;
+	struct transition_play *play; /* the transitions, played as frames reach the encoder */
 	long drawn;
 	struct captions captions;   /* burned in: the cues, and each one's layer */
 	char **overlays;
@@ -238,11 +243,20 @@ static void *draw(void *arg)
 		struct run *run = &r->runs[r->next_draw++ % r->size];
 		run->state = SLOT_DRAWING;
 		pthread_mutex_unlock(&r->lock);
-		int rc = framer_draw_layers(f, run->still, run->still_len, run->svg, run->len, err, sizeof err);
-		if (rc == 0 && run->overlay)
-			rc = framer_draw_over(f, run->overlay, run->overlay_len, err, sizeof err);
-		if (rc == 0)
-			framer_yuv(f, run->yuv);
+		int rc;
+		/* A burned-in caption is drawn over the whole frame, so such a
+		 * frame is drawn and converted whole; any other only where its
+		 * moving layer paints. */
+		if (run->overlay) {
+			rc = framer_draw_layers(f, run->still, run->still_len, run->svg, run->len, err, sizeof err);
+			if (rc == 0)
+				rc = framer_draw_over(f, run->overlay, run->overlay_len, err, sizeof err);
+			if (rc == 0)
+				framer_yuv(f, run->yuv);
+		} else {
+			rc = framer_draw_yuv(f, run->still, run->still_len, run->svg, run->len, run->yuv, err,
+					     sizeof err);
+		}
 		pthread_mutex_lock(&r->lock);
 		free(run->svg);
 		run->svg = NULL;
@@ -294,7 +308,8 @@ static int consume(struct ring *r, struct encoder *enc, const struct render_opti
 			long todo = run->count - done;
 			pthread_mutex_unlock(&r->lock);
 			for (; todo > 0; todo--, done++) {
-				if (encoder_video(enc, run->yuv, err, sizeof err) < 0) {
+				const uint8_t *picture = transition_play_frame(r->play, *encoded, run->yuv);
+				if (encoder_video(enc, picture, err, sizeof err) < 0) {
 					fail(r, err);
 					break;
 				}
@@ -391,7 +406,9 @@ static int ring_init(struct ring *r, const struct explainer *e, struct scene **s
 	r->size = 2L * drawers + 2;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
-	if (!(r->runs = calloc((size_t)r->size, sizeof *r->runs)))
+	/* The canvas's size is the encoder's (encode.h). */
+	if (!(r->runs = calloc((size_t)r->size, sizeof *r->runs)) ||
+	    !(r->play = transition_play_new(e, e->width, e->height)))
 		return -1;
 	for (long i = 0; i < r->size; i++)
 		if (!(r->runs[i].yuv = malloc(FRAME_YUV_SIZE(e->width, e->height))))
@@ -433,6 +450,7 @@ static void ring_free(struct ring *r)
 		free(r->runs[i].yuv);
 	}
 	free(r->runs);
+	transition_play_free(r->play);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
 }

@@ -120,7 +120,8 @@ static void script_empty(struct script *s)
 static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct problems *p)
 {
 	const json_t *svg = json_object_get(j, "svg"), *say = json_object_get(j, "say");
-	const json_t *duration = json_object_get(j, "duration");
+	const json_t *duration = json_object_get(j, "duration"), *transition = json_object_get(j, TRANSITION_KEY);
+	char why[256];
 	const char *key;
 	json_t *val;
 
@@ -129,9 +130,10 @@ static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct 
 		return -1;
 	}
 	json_object_foreach((json_t *)j, key, val)
-		if (strcmp(key, "svg") != 0 && strcmp(key, "say") != 0 && strcmp(key, "duration") != 0) {
+		if (strcmp(key, "svg") != 0 && strcmp(key, "say") != 0 && strcmp(key, "duration") != 0 &&
+		    strcmp(key, TRANSITION_KEY) != 0) {
 			problems_add(p, SCRIPT_FILE, 0, "scene %zu: unknown key \"%s\"; a scene has \"svg\", "
-				     "\"say\" and \"duration\"", i, key);
+				     "\"say\", \"duration\" and optionally \"transition\"", i, key);
 			return -1;
 		}
 	if (!json_is_string(svg) || !json_is_string(say) || !json_is_number(duration)) {
@@ -142,6 +144,10 @@ static int read_scene(const json_t *j, size_t i, struct script_scene *s, struct 
 	if (strlen(json_string_value(svg)) != json_string_length(svg) ||
 	    strlen(json_string_value(say)) != json_string_length(say)) {
 		problems_add(p, SCRIPT_FILE, 0, "scene %zu contains a NUL character", i);
+		return -1;
+	}
+	if (transition && transition_read(transition, &s->transition, why, sizeof why)) {
+		problems_add(p, SCRIPT_FILE, 0, "scene %zu: %s", i, why);
 		return -1;
 	}
 	s->svg = strdup(json_string_value(svg));
@@ -266,10 +272,34 @@ int script_check_scene(const char *dir, const struct script *s, size_t i, struct
 		problems_add(p, SCRIPT_FILE, 0, "scene %zu (%s): %s", i + 1, sc->svg, why);
 	if (script_duration_problem(sc->duration, why, sizeof why))
 		problems_add(p, SCRIPT_FILE, 0, "scene %zu (%s): %s", i + 1, sc->svg, why);
+	else if (script_transition_problem(s, i, why, sizeof why))
+		problems_add(p, SCRIPT_FILE, 0, "scene %zu (%s): %s", i + 1, sc->svg, why);
 	return loadable;
 }
 
+const char *script_transition_problem(const struct script *s, size_t i, char *buf, size_t buflen)
+{
+	return transition_fit_problem(&s->v[i].transition, i == 0, i ? s->v[i - 1].duration : 0, s->v[i].duration,
+				      buf, buflen);
+}
+
 /* ---- writing ---------------------------------------------------------- */
+
+/* One scene as the file has it; NULL when out of memory. */
+static json_t *scene_json(const struct script_scene *sc)
+{
+	json_t *j = json_pack("{s:s, s:s, s:f}", "svg", sc->svg, "say", sc->say, "duration", sc->duration);
+	json_t *transition = transition_json(&sc->transition);
+
+	if (j && sc->transition.type != TRANSITION_CUT &&
+	    (!transition || json_object_set_new(j, TRANSITION_KEY, transition) < 0)) {
+		json_decref(j);
+		return NULL;
+	}
+	if (!j)
+		json_decref(transition);
+	return j;
+}
 
 static json_t *script_json(const struct script *s)
 {
@@ -286,8 +316,7 @@ static json_t *script_json(const struct script *s)
 		return NULL;
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		json_t *sc = json_pack("{s:s, s:s, s:f}", "svg", s->v[i].svg, "say", s->v[i].say, "duration",
-				       s->v[i].duration);
+		json_t *sc = scene_json(&s->v[i]);
 		if (!sc || json_array_append_new(scenes, sc) < 0) {
 			json_decref(root);
 			return NULL;

@@ -12,6 +12,9 @@
  * canvas (canvas.h), set by svc-explainer from the tool's arguments when
  * it makes the folder; the worker's tools keep them, previews and checks
  * use them, and workdir_manifest writes them into explainer.json.
+ * A scene may also have "transition", how it enters from the scene
+ * before it (transition.h); without it, a cut.
+ *
  * The worker's tools (workdir.h) keep it; it is plain JSON so the worker
  * can read it too.  A script that cannot be read as this shape (not JSON,
  * a key missing, of the wrong type or unknown) cannot be loaded; values
@@ -40,6 +43,7 @@ struct script_scene {
 	char *svg;
 	char *say;
 	double duration; /* seconds the animations are written for */
+	struct transition transition; /* how it enters from the scene before ("transition", transition.h) */
 };
 
 struct script {
@@ -67,6 +71,9 @@ int script_load(const char *dir, struct script *s, struct problems *p);
  * (scene_load), 0 when it is not. */
 void script_check_count(const struct script *s, struct problems *p);
 int script_check_scene(const char *dir, const struct script *s, size_t i, struct problems *p);
+/* Why scene i's transition does not fit the scenes it joins as written
+ * (transition_fit_problem), or NULL; script_check_scene reports it too. */
+const char *script_transition_problem(const struct script *s, size_t i, char *buf, size_t buflen);
 /* s as DIR/script.json, replacing it whole (output.h).  0, or -1 with err. */
 int script_save(const char *dir, const struct script *s, char *err, size_t errlen);
 /* Empties s; its canvas becomes the default (1920x1080 at 30 fps). */

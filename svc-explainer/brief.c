@@ -42,7 +42,10 @@ static const char format_rules[] =
 	"- Each scene has its narration text (say) and the length in seconds its animations are "
 	"written for (duration). When the narration is spoken, the scene is stretched or shrunk to "
 	"last the narration plus half a second, and every animation time moves with it, so time "
-	"the animations to the words in proportion.\n\n";
+	"the animations to the words in proportion.\n"
+	"- Scenes follow each other with a cut. write_scene's transition (crossfade, slide-left, "
+	"slide-up; transition_seconds 0.2 to 2, default 0.5) makes a scene enter over the last frame of "
+	"the one before it instead, during its own first moments: start its animations after that.\n\n";
 
 static const char block_rules[] =
 	"## Building blocks\n"

@@ -42,7 +42,7 @@ static const char *write_problem(const char *name, const char *svg_text, const c
  * there (-1: new), moved or inserted to the 1-based position (0: stays,
  * or goes last).  Its index, or -1 when out of memory. */
 static long record_scene(struct script *s, long at, const char *name, const char *say, double duration,
-			 long position)
+			 long position, const struct transition *transition)
 {
 	size_t to = position ? (size_t)position - 1 : at >= 0 ? (size_t)at : s->n;
 	char *say_copy = strdup(say), *name_copy;
@@ -64,11 +64,28 @@ static long record_scene(struct script *s, long at, const char *name, const char
 	}
 	sc->say = say_copy;
 	sc->duration = duration;
+	if (transition)
+		sc->transition = *transition;
 	return (long)to;
 }
 
+/* The scene's own problems, and its transition's against the scene
+ * before it as placed (and the next scene's against it). */
+static void scene_problems(const struct script *s, long index, const char *path, const char *name,
+			   struct problems *p)
+{
+	char why[256];
+
+	scene_free(scene_load(path, name, s->width, s->height, p));
+	if (script_transition_problem(s, (size_t)index, why, sizeof why))
+		problems_add(p, SCRIPT_FILE, 0, "%s", why);
+	if ((size_t)index + 1 < s->n && script_transition_problem(s, (size_t)index + 1, why, sizeof why))
+		problems_add(p, SCRIPT_FILE, 0, "the next scene, %s: %s", s->v[index + 1].svg, why);
+}
+
 static struct workdir_answer write_locked(struct workdir_call *c, const char *name, const char *svg_text,
-					  const char *say, double duration, long position)
+					  const char *say, double duration, long position,
+					  const struct transition *transition)
 {
 	long at = script_find(&c->script, name), index;
 	size_t last = at >= 0 ? c->script.n : c->script.n + 1;
@@ -86,11 +103,11 @@ static struct workdir_answer write_locked(struct workdir_call *c, const char *na
 		return workdir_answer_text(0, "the path of %s in the work folder is too long", name);
 	if (output_write_file(path, svg_text, strlen(svg_text), err, sizeof err) < 0)
 		return workdir_answer_text(0, "%s is not written: %s", name, err);
-	if ((index = record_scene(&c->script, at, name, say, duration, position)) < 0)
+	if ((index = record_scene(&c->script, at, name, say, duration, position, transition)) < 0)
 		return workdir_answer_text(0, "%s is written, but out of memory recording it in " SCRIPT_FILE, name);
 	if (script_save(c->dir, &c->script, err, sizeof err) < 0)
 		return workdir_answer_text(0, "%s is written, but " SCRIPT_FILE " is not updated: %s", name, err);
-	scene_free(scene_load(path, name, c->script.width, c->script.height, &p));
+	scene_problems(&c->script, index, path, name, &p);
 	if (p.n == 0)
 		return workdir_answer_text(1, "scene %ld %s written; it passes the checks", index + 1, name);
 	snprintf(intro, sizeof intro, "scene %ld %s written, but it does not pass the checks; fix these and write "
@@ -103,6 +120,13 @@ static struct workdir_answer write_locked(struct workdir_call *c, const char *na
 struct workdir_answer workdir_write_scene(const char *dir, const char *name, const char *svg_text, const char *say,
 					  double duration, long position)
 {
+	return workdir_write_scene_entering(dir, name, svg_text, say, duration, position, NULL);
+}
+
+struct workdir_answer workdir_write_scene_entering(const char *dir, const char *name, const char *svg_text,
+						   const char *say, double duration, long position,
+						   const struct transition *transition)
+{
 	struct workdir_answer a;
 	struct workdir_call c;
 	char why[512];
@@ -111,7 +135,7 @@ struct workdir_answer workdir_write_scene(const char *dir, const char *name, con
 		return workdir_answer_text(0, "%s", why);
 	if (workdir_begin(dir, WORKDIR_CHANGE, &c, &a) < 0)
 		return a;
-	a = write_locked(&c, name, svg_text, say, duration, position);
+	a = write_locked(&c, name, svg_text, say, duration, position, transition);
 	workdir_end(&c);
 	return a;
 }
@@ -169,6 +193,10 @@ static struct workdir_answer script_text(const struct workdir_call *c)
 
 		explainer_seconds_text(sc->duration, secs, sizeof secs);
 		fprintf(f, "\n%zu. %s, %s s, ", i + 1, sc->svg, secs);
+		if (sc->transition.type != TRANSITION_CUT) {
+			explainer_seconds_text(sc->transition.duration, secs, sizeof secs);
+			fprintf(f, "enters by a %s of %s s, ", transition_name(sc->transition.type), secs);
+		}
 		if (n)
 			fprintf(f, "does not pass the checks (%zu problem%s: check lists them)\n", n,
 				n == 1 ? "" : "s");

@@ -60,6 +60,14 @@ struct workdir_answer workdir_answer_text(int ok, const char *fmt, ...) __attrib
  * worker can fix it.  Bad arguments change nothing. */
 struct workdir_answer workdir_write_scene(const char *dir, const char *name, const char *svg_text, const char *say,
 					  double duration, long position);
+/* The same, with how the scene enters from the scene before it
+ * (transition.h): NULL keeps a replaced scene's transition (a new scene
+ * enters with a cut).  A transition that does not fit the scenes it joins
+ * as written (the first scene, longer than half a scene) is recorded and
+ * reported as a problem of the scene, like the scene's own. */
+struct workdir_answer workdir_write_scene_entering(const char *dir, const char *name, const char *svg_text,
+						   const char *say, double duration, long position,
+						   const struct transition *transition);
 /* Removes the scene NAME from script.json and its file. */
 struct workdir_answer workdir_remove_scene(const char *dir, const char *name);
 /* NAME NULL: the script as text (each scene's number, name, duration,

@@ -5,7 +5,8 @@
  * narration (fit.h), each with its WAV, its fitted duration and, as its
  * "timeline", the duration its animations were written for (folder.h),
  * and as its "caption" the narration text, so the captions follow the
- * narration (captions.h); and the worker's poster choice, if any.
+ * narration (captions.h); its "transition" from the script
+ * (transition.h); and the worker's poster choice, if any.
  *
  * The manifest is written only for a video that passes the 30-120 s gate,
  * and is then read back with explainer_open, the renderer's own reader,
@@ -74,6 +75,24 @@ static int fit_fill(const struct script *s, const double *seconds, struct workdi
 	return 0;
 }
 
+/* Scene i's transition as the manifest has it, or NULL for a cut; *oom
+ * set when out of memory.  The scripts' checks keep a transition within
+ * half of the scenes as written; fitting to the narration can shorten a
+ * scene, so it is kept within half of the fitted scenes too. */
+static json_t *transition_value(const struct script *s, const struct workdir_fit *fit, size_t i, int *oom)
+{
+	struct transition t = s->v[i].transition;
+	json_t *v;
+
+	if (i == 0 || t.type == TRANSITION_CUT)
+		return NULL;
+	t.duration = fmin(t.duration, fmin(fit->v[i - 1].duration, fit->v[i].duration) / 2);
+	t.duration = fmax(t.duration, TRANSITION_MIN_S);
+	if (!(v = transition_json(&t)))
+		*oom = 1;
+	return v;
+}
+
 /* The poster as the manifest's "poster" (seconds as a number). */
 static json_t *poster_json(const struct workdir_poster *poster)
 {
@@ -107,9 +126,18 @@ static char *manifest_text(const struct workdir_fit *fit, const struct script *s
 	for (size_t i = 0; i < fit->n; i++) {
 		json_t *sc = json_pack("{s:s, s:f, s:f, s:s}", "svg", fit->names[i], "duration", fit->v[i].duration,
 				       "timeline", fit->v[i].written, "caption", s->v[i].say);
-		if (!sc || (wavs[i] && json_object_set_new(sc, "narration", json_string(wavs[i])) < 0) ||
-		    json_array_append_new(scenes, sc) < 0) {
+		int oom = 0;
+		json_t *transition = transition_value(s, fit, i, &oom);
+		if (!sc || oom || (wavs[i] && json_object_set_new(sc, "narration", json_string(wavs[i])) < 0) ||
+		    (transition && json_object_set_new(sc, TRANSITION_KEY, json_incref(transition)) < 0)) {
+			json_decref(transition);
 			json_decref(sc);
+			json_decref(root);
+			return NULL;
+		}
+		json_decref(transition);
+		/* The array takes sc even when it fails. */
+		if (json_array_append_new(scenes, sc) < 0) {
 			json_decref(root);
 			return NULL;
 		}

@@ -34,7 +34,12 @@ static const struct tool_def table[] = {
 	  "\"say\":{\"type\":\"string\",\"description\":\"The narration: short spoken sentences.\"},"
 	  "\"duration\":{\"type\":\"number\",\"description\":\"Seconds the animations are written for.\"},"
 	  "\"position\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"1-based place in the "
-	  "video; left out: last for a new scene, unchanged for a replaced one.\"}},"
+	  "video; left out: last for a new scene, unchanged for a replaced one.\"},"
+	  "\"transition\":{\"type\":\"string\",\"enum\":[\"cut\",\"crossfade\",\"slide-left\",\"slide-up\"],"
+	  "\"description\":\"How this scene enters from the one before it; left out: a cut for a new scene, "
+	  "unchanged for a replaced one.\"},"
+	  "\"transition_seconds\":{\"type\":\"number\",\"description\":\"The transition's length, 0.2 to 2 "
+	  "s (default 0.5), at most half of either scene.\"}},"
 	  "\"required\":[\"name\",\"svg\",\"say\",\"duration\"],\"additionalProperties\":false}" },
 	{ "remove_scene", WORKER_TOOL_REMOVE_SCENE, "writing scenes", "Remove a scene and its narration.",
 	  "{\"type\":\"object\",\"properties\":{\"name\":" NAME_SCHEMA "},"
@@ -152,11 +157,36 @@ static json_t *tool_args(const struct tool_def *d, const char *args_json, char *
 	return args;
 }
 
+/* The arguments' transition, read as the manifest reads one
+ * (transition.h): 0 with *given set when there is one, -1 with why. */
+static int read_transition(const json_t *a, struct transition *t, int *given, char *why, size_t whylen)
+{
+	json_t *type = json_object_get(a, "transition"), *seconds = json_object_get(a, "transition_seconds");
+	json_t *v;
+	int rc = 0;
+
+	*given = type != NULL;
+	if (!type) {
+		if (!seconds)
+			return 0;
+		snprintf(why, whylen, "transition_seconds is given without a transition; give the transition too");
+		return -1;
+	}
+	if (!(v = json_pack("{s:O}", "type", type)) || (seconds && json_object_set(v, "duration", seconds) < 0))
+		snprintf(why, whylen, "out of memory");
+	else if (!transition_read(v, t, why, whylen))
+		rc = 1;
+	json_decref(v);
+	return rc == 1 ? 0 : -1;
+}
+
 static struct workdir_answer write_scene(const char *dir, const json_t *a, char *err, size_t errlen)
 {
 	const char *name, *svg, *say;
 	json_t *duration = json_object_get(a, "duration");
+	struct transition transition;
 	long long position;
+	int given;
 
 	if (hb_json_req_string(a, "name", 4096, &name, err, errlen) < 0 ||
 	    hb_json_req_string(a, "svg", SCENE_MAX_BYTES, &svg, err, errlen) < 0 ||
@@ -165,7 +195,10 @@ static struct workdir_answer write_scene(const char *dir, const json_t *a, char 
 		return workdir_answer_text(0, "%s", err);
 	if (!json_is_number(duration))
 		return workdir_answer_text(0, "duration must be a number of seconds");
-	return workdir_write_scene(dir, name, svg, say, json_number_value(duration), (long)position);
+	if (read_transition(a, &transition, &given, err, errlen) < 0)
+		return workdir_answer_text(0, "%s", err);
+	return workdir_write_scene_entering(dir, name, svg, say, json_number_value(duration), (long)position,
+					    given ? &transition : NULL);
 }
 
 /* make_block: the fragment, for the worker to paste into a scene. */

@@ -4,6 +4,9 @@
  * PNGs checked in under tests/explainer/golden/.  A small tolerance
  * absorbs rounding in a library update; a wrong value at t does not pass.
  *
+ * Frames drawn for the video only where they change give the samples of
+ * the whole frame.
+ *
  * HB_GOLDEN_WRITE=1 writes the PNGs instead (after a deliberate change:
  * look at them before committing).
  */
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "../../renderer/fonts.h"
+#include "../../renderer/blend.h"
 #include "../../renderer/frame.h"
 #include "../../renderer/problems.h"
 #include "../../renderer/scene.h"
@@ -27,6 +31,7 @@
 #include "../harness/explainer_env.h"
 
 #define GOLDEN_DIR "tests/explainer/golden/"
+#define REFERENCE_DIR "tests/explainer/reference/"
 /* Per channel, out of 255: what a rounding change may move a pixel by. */
 #define PIXEL_TOLERANCE 24
 /* At most this share of pixels may move that much. */
@@ -165,12 +170,72 @@ static void test_layers_draw_the_same_pixels(void **state)
 	framer_free(layered);
 }
 
+/* What the video gets from a frame drawn only where its moving layer
+ * paints (framer_draw_yuv, one framer through every frame in turn, as a
+ * drawer does) is, sample for sample, the whole frame drawn and
+ * converted: the goldens' scenes and the bench's reference scenes, every
+ * 0.4 s of their 11 s. */
+static void test_partial_draw_same_samples(void **state)
+{
+	static const char *const scenes[] = { GOLDEN_DIR "shapes.svg",      GOLDEN_DIR "morph.svg",
+					      REFERENCE_DIR "01-intro.svg",   REFERENCE_DIR "02-hops.svg",
+					      REFERENCE_DIR "03-chart.svg",   REFERENCE_DIR "04-restart.svg",
+					      REFERENCE_DIR "05-morph.svg",   REFERENCE_DIR "06-summary.svg" };
+	char err[512];
+	struct framer *whole = framer_new(1920, 1080, err, sizeof err), *partial = framer_new(1920, 1080, err, sizeof err);
+	long differ = 0, frames = 0;
+
+	(void)state;
+	assert_non_null(whole);
+	assert_non_null(partial);
+	/* The picture's size is the canvas's, as the framer has it. */
+	size_t size = yuv_packed_size(cairo_image_surface_get_width(framer_surface(whole)),
+				      cairo_image_surface_get_height(framer_surface(whole)));
+	uint8_t *want = malloc(size), *got = malloc(size);
+	assert_non_null(want);
+	assert_non_null(got);
+	for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+		struct problems p = { 0 };
+		struct scene *s = scene_load(scenes[i], scenes[i], 1920, 1080, &p);
+		const char *svg, *still, *moving;
+		size_t len, still_len, moving_len;
+
+		if (!s) {
+			problems_first(&p, err, sizeof err);
+			fail_msg("%s", err);
+		}
+		for (double t = 0; t <= 11; t += 0.4, frames++) {
+			assert_int_equal(scene_svg_at(s, t, &svg, &len, err, sizeof err), 0);
+			assert_int_equal(framer_draw(whole, svg, len, err, sizeof err), 0);
+			framer_yuv(whole, want);
+			assert_int_equal(scene_layers_at(s, t, &still, &still_len, &moving, &moving_len, err, sizeof err),
+					 0);
+			assert_int_equal(framer_draw_yuv(partial, still, still_len, moving, moving_len, got, err,
+							 sizeof err),
+					 0);
+			if (memcmp(want, got, size) != 0) {
+				fprintf(stderr, "%s at %.1f s: the partial draw differs\n", scenes[i], t);
+				differ++;
+			}
+		}
+		scene_free(s);
+		problems_free(&p);
+	}
+	assert_int_equal(differ, 0);
+	assert_true(frames > 200);
+	free(want);
+	free(got);
+	framer_free(whole);
+	framer_free(partial);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_frames),
 		cmocka_unit_test(test_golden_frames_tell_times_apart),
 		cmocka_unit_test(test_layers_draw_the_same_pixels),
+		cmocka_unit_test(test_partial_draw_same_samples),
 	};
 	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
 }

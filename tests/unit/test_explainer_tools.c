@@ -175,6 +175,58 @@ static void test_make_block_arguments(void **state)
 	expect(t, "not json", 0, "make_block:");
 }
 
+/* write_scene's transition: recorded in script.json, refused with the
+ * manifest's sentences, kept when a scene is written again without it,
+ * and reported when it does not fit the scenes it joins. */
+static void test_transition_arguments(void **state)
+{
+	static const char fmt[] = "{\"name\":\"%s\",\"svg\":%s,\"say\":\"Hello.\",\"duration\":%s%s}";
+	char svg[1024], args[2048], path[128];
+	json_t *quoted = json_string(SVG), *script, *t;
+	char *q = json_dumps(quoted, JSON_ENCODE_ANY);
+
+	(void)state;
+	assert_non_null(q);
+	snprintf(svg, sizeof svg, "%s", q);
+	free(q);
+	json_decref(quoted);
+	snprintf(args, sizeof args, fmt, "01-a.svg", svg, "3", "");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 1, "passes the checks");
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "3", ",\"transition\":\"wipe\"");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "\"wipe\" is not a transition");
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "3", ",\"transition\":\"crossfade\",\"transition_seconds\":5");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "the transition's duration is 5 s; it must be from 0.2 to 2 s");
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "3", ",\"transition_seconds\":1");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "transition_seconds is given without a transition");
+	expect(WORKER_TOOL_READ_FOLDER, "{}", 1, "01-a.svg"); /* nothing of 02-b.svg written */
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "3", ",\"transition\":\"slide-left\",\"transition_seconds\":0.8");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 1, "scene 2 02-b.svg written; it passes the checks");
+	/* Written again without a transition: kept. */
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "4", "");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 1, "passes the checks");
+	snprintf(path, sizeof path, "%s/script.json", dir);
+	assert_non_null(script = json_load_file(path, 0, NULL));
+	t = json_object_get(json_array_get(json_object_get(script, "scenes"), 1), "transition");
+	assert_string_equal(json_string_value(json_object_get(t, "type")), "slide-left");
+	assert_true(json_number_value(json_object_get(t, "duration")) == 0.8);
+	assert_null(json_object_get(json_array_get(json_object_get(script, "scenes"), 0), "transition"));
+	json_decref(script);
+	expect(WORKER_TOOL_READ_FOLDER, "{}", 1, "2. 02-b.svg, 4 s, enters by a slide-left of 0.8 s, passes the checks");
+	/* Longer than half of the scene before it: written, and reported. */
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "4", ",\"transition\":\"crossfade\",\"transition_seconds\":2");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "the crossfade lasts 2 s, more than half of the scene before it (3 s)");
+	expect(WORKER_TOOL_CHECK, "{}", 0, "02-b.svg): the crossfade lasts 2 s");
+	/* The first scene comes from nothing. */
+	snprintf(args, sizeof args, fmt, "01-a.svg", svg, "3", ",\"transition\":\"crossfade\"");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "the first scene has no scene before it");
+	/* Back to cuts: both pass. */
+	snprintf(args, sizeof args, fmt, "01-a.svg", svg, "3", ",\"transition\":\"cut\"");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 0, "the next scene, 02-b.svg: the crossfade lasts 2 s");
+	snprintf(args, sizeof args, fmt, "02-b.svg", svg, "4", ",\"transition\":\"cut\"");
+	expect(WORKER_TOOL_WRITE_SCENE, args, 1, "passes the checks");
+	expect(WORKER_TOOL_CHECK, "{}", 1, "ok");
+}
+
 static void test_brief(void **state)
 {
 	static const char *const sources[] = { "https://example.org/a", "The Book of Jam" };
@@ -196,6 +248,7 @@ static void test_brief(void **state)
 	assert_non_null(strstr(b, "at most 20 words in a sentence"));
 	assert_non_null(strstr(b, "30 to 120 seconds"));
 	assert_non_null(strstr(b, "## Building blocks\nmake_block")); /* the blocks, in a line */
+	assert_non_null(strstr(b, "write_scene's transition (crossfade, slide-left, slide-up"));
 	assert_non_null(strstr(b, "6 finish attempts and 15 minutes"));
 	assert_null(strstr(b, "REVISION"));
 	free(b);
@@ -242,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_claude_form),
 		cmocka_unit_test_setup_teardown(test_arguments_checked, make_dir, remove_dir),
 		cmocka_unit_test(test_make_block_arguments),
+		cmocka_unit_test_setup_teardown(test_transition_arguments, make_dir, remove_dir),
 		cmocka_unit_test(test_brief),
 		cmocka_unit_test(test_reply_style),
 	};

@@ -227,7 +227,7 @@ static void test_broken_script(void **state)
 	write_text(f->dir, "script.json", "{\"scenes\": [{\"svg\": \"a.svg\", \"say\": \"A.\", \"duration\": 5, "
 					  "\"narration\": \"a.wav\"}]}");
 	expect(workdir_read(f->dir, NULL), 0, "script.json: scene 1: unknown key \"narration\"; a scene has "
-					      "\"svg\", \"say\" and \"duration\"");
+					      "\"svg\", \"say\", \"duration\" and optionally \"transition\"");
 	/* A value out of its range loads; check names it; writing the scene fixes it. */
 	write_text(f->dir, "script.json", "{\"scenes\": [{\"svg\": \"a.svg\", \"say\": \"A.\", \"duration\": 1000}, "
 					  "{\"svg\": \"a.svg\", \"say\": \"\\t\", \"duration\": 5}]}");

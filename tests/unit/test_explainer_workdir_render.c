@@ -6,7 +6,8 @@
  * the sheet but drawn by the preview with a warning; calls at once from
  * two threads losing nothing; and the
  * renderer's manifest from the script and real WAVs, accepted by
- * explainer_open, or refused by the 30-120 s gate with its sentence.
+ * explainer_open, or refused by the 30-120 s gate with its sentence; the
+ * script's transitions carried into it, within half of the fitted scenes.
  * Each test works in its own mkdtemp folder (workdir_rig.h).
  */
 #include <stdarg.h>
@@ -231,6 +232,41 @@ static void test_manifest(void **state)
 	problems_free(&p);
 }
 
+/* The script's transitions reach the manifest, each within half of the
+ * scenes as fitted: scene 3 is written for 10 s but narrated in 3, so its
+ * 2 s slide becomes 1.75 s (half of its 3.5 s). */
+static void test_manifest_transitions(void **state)
+{
+	struct fixture *f = *state;
+	static const double seconds[] = { 25, 0, 3 };
+	static const char *const wavs[] = { "01.wav", NULL, "03.wav" };
+	const struct transition fade = { TRANSITION_CROSSFADE, 0.8 }, slide = { TRANSITION_SLIDE_UP, 2 };
+	struct workdir_fit fit;
+	struct problems p = { 0 };
+	struct explainer e;
+
+	write_ok(f, "01.svg", ONE_SVG, "One.", 8, 0, "scene 1");
+	expect(workdir_write_scene_entering(f->dir, "02.svg", TWO_SVG, "Two.", 6, 0, &fade), 1, "passes the checks");
+	expect(workdir_write_scene_entering(f->dir, "03.svg", ONE_SVG, "Three.", 10, 0, &slide), 1,
+	       "passes the checks");
+	fx_speech_wav(f->dir, "01.wav", 24000 * 25);
+	fx_speech_wav(f->dir, "03.wav", 24000 * 3);
+	expect(workdir_manifest(f->dir, seconds, wavs, 3, NULL, &fit), 1, "explainer.json written: 3 scenes");
+	workdir_fit_free(&fit);
+	if (explainer_open(f->dir, &e, &p) < 0) {
+		problems_print(&p, stderr);
+		fail();
+	}
+	assert_int_equal(e.scenes[0].transition.type, TRANSITION_CUT);
+	assert_int_equal(e.scenes[1].transition.type, TRANSITION_CROSSFADE);
+	assert_int_equal(e.scenes[1].transition_frames, 24);
+	assert_int_equal(e.scenes[2].transition.type, TRANSITION_SLIDE_UP);
+	assert_true(fabs(e.scenes[2].transition.duration - 1.75) < 1e-9);
+	assert_int_equal(e.scenes[2].transition_frames, 53);
+	explainer_free(&e);
+	problems_free(&p);
+}
+
 static void test_manifest_gate_and_refusals(void **state)
 {
 	struct fixture *f = *state;
@@ -283,6 +319,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sheet, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_calls_at_once_lose_nothing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_manifest, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_manifest_transitions, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_manifest_gate_and_refusals, make_dir, remove_dir),
 	};
 	return ck_run_group_tests(tests, fx_explainer_setup, fx_explainer_teardown);
