@@ -2,7 +2,8 @@
 # explainer.sh BUILD - the renderer's benchmark (part of `make bench`):
 # hb-explainer render of the reference explainer (tests/explainer/reference:
 # 66 s, six scenes with text, shapes, a gradient background, line drawing
-# and moving elements, narrated, joined by crossfades and slides), its
+# and moving elements, narrated and captioned (the WebVTT and SRT files
+# are written by every render), joined by crossfades and slides), its
 # speed as a multiple of real time and
 # the share of frames reused; beside it, measured in the same run, the
 # encode-only floor: ffmpeg encoding the same raw frames with the same
