@@ -1,7 +1,7 @@
 /*
  * blocks - make_block's arguments read and checked, and the block of their
  * kind made (see blocks.h; each kind is drawn in blocks_code.c,
- * blocks_chart.c or blocks_shape.c).  Each kind names the arguments it
+ * blocks_chart.c, blocks_shape.c or blocks_emoji.c).  Each kind names the arguments it
  * takes, so a stray one (code given to a chart) is a sentence, not a
  * silently ignored wish.
  */
@@ -20,7 +20,12 @@
 #define DEFAULT_CALLOUT "#fff3b0"
 #define DEFAULT_ARROW "#ff7a45"
 
-enum kind { CODE, BAR, LINE, ARROW, CALLOUT };
+/* An emoji block's height: readable at the least, a canvas at the most. */
+#define EMOJI_MIN_SIZE 16.0
+#define EMOJI_MAX_SIZE 1080.0
+#define EMOJI_MAX_BYTES 256
+
+enum kind { CODE, BAR, LINE, ARROW, CALLOUT, EMOJI };
 
 struct kind_def {
 	const char *name;
@@ -34,6 +39,7 @@ static const struct kind_def kinds[] = {
 	{ "line_chart", LINE, { "kind", "x", "y", "width", "height", "data", "title", "colour", "theme", NULL } },
 	{ "arrow", ARROW, { "kind", "from", "to", "colour", NULL } },
 	{ "callout", CALLOUT, { "kind", "x", "y", "width", "height", "text", "point", "font_size", "colour", NULL } },
+	{ "emoji", EMOJI, { "kind", "x", "y", "size", "text", NULL } },
 };
 
 /* A number argument: absent leaves *out (and is an error when required). */
@@ -217,6 +223,13 @@ static int make(FILE *f, enum kind k, const json_t *a, char *err, size_t errlen)
 		    colour(a, DEFAULT_ARROW, &fill, err, errlen) < 0)
 			return -1;
 		return block_arrow(f, from, to, fill, err, errlen);
+	case EMOJI:
+		if (number(a, "x", 1, -MAX_COORD, MAX_COORD, &b.x, err, errlen) < 0 ||
+		    number(a, "y", 1, -MAX_COORD, MAX_COORD, &b.y, err, errlen) < 0 ||
+		    number(a, "size", 1, EMOJI_MIN_SIZE, EMOJI_MAX_SIZE, &size, err, errlen) < 0 ||
+		    string(a, "text", 1, NULL, EMOJI_MAX_BYTES, &s, err, errlen) < 0)
+			return -1;
+		return block_emoji(f, b.x, b.y, size, s, err, errlen);
 	case CALLOUT:
 	default:
 		if (box(a, &b, err, errlen) < 0 ||
@@ -240,7 +253,7 @@ static const struct kind_def *kind_of(const json_t *args, char *err, size_t errl
 		if (strcmp(kinds[i].name, name) == 0)
 			d = &kinds[i];
 	if (!d) {
-		snprintf(err, errlen, "kind must be one of code, bar_chart, line_chart, arrow, callout");
+		snprintf(err, errlen, "kind must be one of code, bar_chart, line_chart, arrow, callout, emoji");
 		return NULL;
 	}
 	json_object_foreach((json_t *)args, key, v) {

@@ -1,7 +1,7 @@
 /*
  * blocks_int - what the building blocks' files share (blocks.h is the
  * module's face): the box a block fills, the drawing functions of each
- * kind (blocks_code.c, blocks_chart.c, blocks_shape.c) and the few SVG
+ * kind (blocks_code.c, blocks_chart.c, blocks_shape.c, blocks_emoji.c) and the few SVG
  * writing helpers they all use (blocks_svg.c).  Every drawing function
  * appends one <g> to f, or sets err and leaves f to be thrown away.
  */
@@ -48,6 +48,12 @@ int block_arrow(FILE *f, struct block_point from, struct block_point to, const c
 /* point NULL: a box without a pointer. */
 int block_callout(FILE *f, const struct block_box *b, const char *text, const struct block_point *point,
 		  double font_size, const char *colour, char *err, size_t errlen);
+
+#define BLOCKS_EMOJI_MAX 8
+/* text: one to BLOCKS_EMOJI_MAX emoji (grapheme clusters), else refused
+ * with a sentence naming the first that is not; drawn in colour as a PNG
+ * image size tall with its top left corner at (x, y) (blocks_emoji.c). */
+int block_emoji(FILE *f, double x, double y, double size, const char *text, char *err, size_t errlen);
 
 /* s's first len bytes as XML character data (& < > " escaped). */
 void blocks_text(FILE *f, const char *s, size_t len);

@@ -37,7 +37,8 @@ static const char format_rules[] =
 	"font shorthand. Text in any major script draws without naming a family (Chinese, Japanese, "
 	"Korean, Arabic, Hebrew, Devanagari, Thai fall back to Noto faces); put xml:lang=\"ja\", \"ko\" or "
 	"\"zh-TW\" on Japanese, Korean or Traditional Chinese text so its Han characters take that "
-	"region's forms. Emoji draw in the text's fill colour, not in colour. A character no font has "
+	"region's forms. Emoji in text draw in the text's fill colour, not in colour; for colour emoji "
+	"use make_block kind emoji (a picture of them to place). A character no font has "
 	"is refused by the checks, which name it (U+XXXX).\n"
 	"- Each scene has its narration text (say) and the length in seconds its animations are "
 	"written for (duration). When the narration is spoken, the scene is stretched or shrunk to "
@@ -50,7 +51,8 @@ static const char format_rules[] =
 static const char block_rules[] =
 	"## Building blocks\n"
 	"make_block makes a ready <g> of SVG for a syntax-highlighted code listing, a bar or line "
-	"chart from a small table, an arrow or a callout (a box of text pointing at something). "
+	"chart from a small table, an arrow, a callout (a box of text pointing at something) or emoji "
+	"in colour. "
 	"Use it rather than drawing these by hand: paste the <g> into the scene's SVG when you call "
 	"write_scene; you may move, edit or animate it like your own elements.\n\n";
 

@@ -5,7 +5,8 @@
  * and renders (preview_scene's PNG) with ink where the block says it is:
  * a Python listing in at least three token colours, bars as tall as their
  * values, a line through its values, an arrow and a callout with its
- * pointer.  Bad input of every kind is a sentence naming what is wrong
+ * pointer, emoji in colour where the same emoji as <text> have none.
+ * Bad input of every kind is a sentence naming what is wrong
  * (and 600 random argument sets never crash a block nor make a fragment
  * that does not parse), and the highlighter's runner stops a program that
  * runs too long or writes too much.
@@ -407,6 +408,108 @@ static void test_arrow_and_callout(void **state)
 		"\"x\":100,\"y\":100,\"width\":200,\"height\":40}", "does not fit");
 }
 
+/* Pixels in the rectangle of a saturated, not dark colour (HSV saturation
+ * above 0.6, value above 0.3); hues[6] counts them by sixth of the hue
+ * circle. */
+static size_t colourful(cairo_surface_t *img, int x0, int y0, int x1, int y1, size_t hues[6])
+{
+	size_t n = 0;
+
+	memset(hues, 0, 6 * sizeof hues[0]);
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++) {
+			uint32_t p = at(img, x, y);
+			double r = (p >> 16) / 255.0, g = (p >> 8 & 0xff) / 255.0, b = (p & 0xff) / 255.0;
+			double hi = fmax(r, fmax(g, b)), lo = fmin(r, fmin(g, b)), d = hi - lo, h;
+			if (hi < 0.3 || d / hi <= 0.6)
+				continue;
+			h = hi == r ? fmod((g - b) / d + 6, 6) : hi == g ? (b - r) / d + 2 : (r - g) / d + 4;
+			hues[(int)h % 6]++;
+			n++;
+		}
+	return n;
+}
+
+#define ROCKET_CODER "\xf0\x9f\x9a\x80\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb" /* 🚀👩‍💻 */
+
+/* The emoji block is in colour (several hues, saturated) where the same
+ * emoji as <text> in the scene are one colour; it sits where asked. */
+static void test_emoji(void **state)
+{
+	char *frag = block("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":200,\"y\":300,\"size\":200}");
+	/* with U+FE0F, which the font lacks: drawn in colour all the same */
+	char *heart_key = block("{\"kind\":\"emoji\",\"text\":\"\xe2\x9d\xa4\xef\xb8\x8f" "1\xef\xb8\x8f\xe2\x83\xa3\","
+				"\"x\":200,\"y\":650,\"size\":200}");
+	char *both, *all, widths[1][64], heights[1][64], hrefs[1][64];
+	xmlDocPtr doc = parse(frag);
+	size_t hues[6], in_block, in_text, spread = 0;
+	double w;
+	cairo_surface_t *img;
+
+	assert_int_equal(attrs(xmlDocGetRootElement(doc), "image", "href", hrefs, 1), 1);
+	assert_int_equal(strncmp(hrefs[0], "data:image/png;base64,iVBORw0KGgo", 33), 0);
+	assert_int_equal(attrs(xmlDocGetRootElement(doc), "image", "height", heights, 1), 1);
+	assert_int_equal(attrs(xmlDocGetRootElement(doc), "image", "width", widths, 1), 1);
+	assert_string_equal(heights[0], "200.0");
+	w = strtod(widths[0], NULL);
+	assert_true(w > 300 && w < 600); /* two emoji, each about as wide as tall */
+	xmlFreeDoc(doc);
+	both = join(frag, "<text x=\"1000\" y=\"460\" font-size=\"160\" fill=\"#ffffff\">" ROCKET_CODER "</text>\n");
+	all = join(both, heart_key);
+	img = render(*state, all);
+	in_block = colourful(img, 200, 650, 600, 850, hues);
+	if (in_block < 5000 || hues[0] < 2000) /* the heart is red */
+		fail_msg("%zu colourful pixels, %zu red, in the heart and keycap", in_block, hues[0]);
+	in_block = colourful(img, 200, 300, 200 + (int)w, 500, hues);
+	for (int i = 0; i < 6; i++)
+		spread += hues[i] >= 200;
+	in_text = colourful(img, 1000, 280, 1600, 520, hues);
+	if (in_block < 5000 || spread < 2 || in_text != 0)
+		fail_msg("%zu colourful pixels in %zu hues in the block, %zu in the text", in_block, spread, in_text);
+	assert_true(count(img, 0xffffff, 1000, 280, 1600, 520) > 1000); /* the text is drawn, white */
+	assert_true(colourful(img, 0, 0, 190, 1080, hues) == 0); /* nothing left of the blocks */
+	cairo_surface_destroy(img);
+	free(all);
+	free(heart_key);
+	free(both);
+	free(frag);
+	/* a keycap, a flag and a skin tone are emoji; eight of the largest
+	 * stay well inside a scene's limits */
+	frag = block("{\"kind\":\"emoji\",\"text\":\"1\xef\xb8\x8f\xe2\x83\xa3\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"
+		     "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd\",\"x\":0,\"y\":0,\"size\":16}");
+	free(frag);
+	frag = block("{\"kind\":\"emoji\",\"text\":\"\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80"
+		     "\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\",\"x\":0,\"y\":0,\"size\":1080}");
+	assert_true(strlen(frag) < 4u << 20);
+	free(frag);
+}
+
+static void test_emoji_refused(void **state)
+{
+	(void)state;
+	refused("{\"kind\":\"emoji\",\"text\":\"\",\"x\":0,\"y\":0,\"size\":100}", "text must hold one to 8 emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"a\",\"x\":0,\"y\":0,\"size\":100}", "\"a\", is not an emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"1\",\"x\":0,\"y\":0,\"size\":100}", "\"1\", is not an emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"\xf0\x9f\x9a\x80 \",\"x\":0,\"y\":0,\"size\":100}",
+		"character 2, \" \", is not an emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"\xe4\xb8\xad\",\"x\":0,\"y\":0,\"size\":100}", "is not an emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"\xe2\x80\x8d\xf0\x9f\x9a\x80\",\"x\":0,\"y\":0,\"size\":100}",
+		"character 1");
+	refused("{\"kind\":\"emoji\",\"text\":\"\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80"
+		"\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\xf0\x9f\x9a\x80\",\"x\":0,\"y\":0,"
+		"\"size\":100}", "more than 8 emoji");
+	refused("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":0,\"y\":0,\"size\":0}",
+		"size must be a number from 16 to 1080");
+	refused("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":0,\"y\":0,\"size\":5000}",
+		"size must be a number from 16 to 1080");
+	/* JSON has no NaN (jansson makes none): the nearest the model can send */
+	refused("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":0,\"y\":0,\"size\":\"NaN\"}",
+		"size must be a number from 16 to 1080");
+	refused("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":0,\"y\":0}", "size is required");
+	refused("{\"kind\":\"emoji\",\"text\":\"" ROCKET_CODER "\",\"x\":0,\"y\":0,\"size\":50,\"width\":9}",
+		"width is not an argument of a emoji block");
+}
+
 static const char *const pieces[] = { "a", " ", "<", "&", ">", "\"", "'", "\n", "\t", "\x01", "\xef\xbf\xbe",
 				      "\xc3\xa9", "\xe4\xb8\xad", "]]>", "#fff", "#12345g", "dark" };
 static const double numbers[] = { 0, -1, 1, 50, 400, 900, 1e5, -1e300, 1e-300, 5e-324, 0.5 };
@@ -440,7 +543,7 @@ static json_t *random_value(const char *key, unsigned *seed)
 	if (next(seed) % 10 == 0) /* the wrong type, or an empty thing */
 		return next(seed) % 2 ? json_true() : json_object();
 	if (!strcmp(key, "x") || !strcmp(key, "y") || !strcmp(key, "width") || !strcmp(key, "height") ||
-	    !strcmp(key, "font_size"))
+	    !strcmp(key, "font_size") || !strcmp(key, "size"))
 		return json_real(next(seed) % 3 ? 100 + next(seed) % 900 : PICK(seed, numbers));
 	if (!strcmp(key, "from") || !strcmp(key, "to") || !strcmp(key, "point"))
 		return json_pack("[f,f]", next(seed) % 3 ? (double)(next(seed) % 1920) : PICK(seed, numbers),
@@ -461,6 +564,45 @@ static json_t *random_value(const char *key, unsigned *seed)
 	return random_string(seed);
 }
 
+/* a (taken over) is refused with a sentence, counted in *refusals, or
+ * makes a fragment that parses, counted in *made. */
+static void try_random(json_t *a, size_t *made, size_t *refusals)
+{
+	char err[512] = "", *svg = NULL;
+
+	if (blocks_make(a, &svg, err, sizeof err) == 0) {
+		xmlDocPtr doc = xmlReadMemory(svg, (int)strlen(svg), "random.xml", NULL, XML_PARSE_NONET);
+		if (!doc)
+			fail_msg("a fragment that does not parse:\n%s", svg);
+		xmlFreeDoc(doc);
+		/* no number went wrong (an embedded picture's base64 may spell anything) */
+		for (char *b64 = strstr(svg, ";base64,"); b64 && *b64 != '"'; b64++)
+			*b64 = '.';
+		assert_null(strstr(svg, "nan"));
+		assert_null(strstr(svg, "inf"));
+		(*made)++;
+	} else {
+		assert_null(svg);
+		assert_true(strlen(err) > 10);
+		(*refusals)++;
+	}
+	free(svg);
+	json_decref(a);
+}
+
+/* Random emoji text: emoji, joiners, selectors, skin tones, half a flag
+ * and a letter, in any order. */
+static json_t *random_emoji(unsigned *seed)
+{
+	static const char *const emoji[] = { "\xf0\x9f\x9a\x80", "\xf0\x9f\x91\xa9", "\xe2\x80\x8d",
+					     "\xef\xb8\x8f", "\xf0\x9f\x8f\xbd", "\xf0\x9f\x87\xab", "a" };
+	char text[64] = "";
+
+	for (int i = next(seed) % 10; i > 0; i--)
+		strncat(text, PICK(seed, emoji), sizeof text - strlen(text) - 1);
+	return json_string(text);
+}
+
 /* Random arguments never crash a block: each is refused with a sentence
  * or makes a fragment that parses (a fixed seed, so a failure repeats). */
 static void test_random_arguments(void **state)
@@ -472,6 +614,7 @@ static void test_random_arguments(void **state)
 		{ "callout", "x", "y", "width", "height", "text", "point", "font_size", "colour", NULL },
 		{ "code", "x", "y", "width", "height", "code", "language", "theme", "font_size", NULL },
 	};
+	static const char *const emoji_args[] = { "x", "y", "size", "text", NULL };
 	unsigned seed = 36;
 	size_t made = 0, refusals = 0;
 
@@ -480,30 +623,25 @@ static void test_random_arguments(void **state)
 		/* the code block starts Python: a few of them only */
 		const char *const *k = kinds[next(&seed) % (i % 50 == 0 ? 5 : 4)];
 		json_t *a = json_pack("{s:s}", "kind", k[0]);
-		char err[512] = "", *svg = NULL;
 		for (k++; *k; k++)
 			if (next(&seed) % 8) /* mostly there, required ones too */
 				json_object_set_new(a, *k, random_value(*k, &seed));
 		if (next(&seed) % 20 == 0)
 			json_object_set_new(a, "stray", json_true());
-		if (blocks_make(a, &svg, err, sizeof err) == 0) {
-			xmlDocPtr doc = xmlReadMemory(svg, (int)strlen(svg), "random.xml", NULL, XML_PARSE_NONET);
-			if (!doc)
-				fail_msg("a fragment that does not parse:\n%s", svg);
-			xmlFreeDoc(doc);
-			assert_null(strstr(svg, "nan"));
-			assert_null(strstr(svg, "inf"));
-			made++;
-		} else {
-			assert_null(svg);
-			assert_true(strlen(err) > 10);
-			refusals++;
-		}
-		free(svg);
-		json_decref(a);
+		try_random(a, &made, &refusals);
 	}
 	if (made <= 50 || refusals <= 50)
 		fail_msg("%zu made, %zu refused: the arguments are not random enough", made, refusals);
+	made = refusals = 0;
+	for (int i = 0; i < 200; i++) {
+		json_t *a = json_pack("{s:s}", "kind", "emoji");
+		for (const char *const *k = emoji_args; *k; k++)
+			if (next(&seed) % 8)
+				json_object_set_new(a, *k, strcmp(*k, "text") ? random_value(*k, &seed) : random_emoji(&seed));
+		try_random(a, &made, &refusals);
+	}
+	if (made <= 10 || refusals <= 10)
+		fail_msg("emoji: %zu made, %zu refused: the arguments are not random enough", made, refusals);
 }
 
 /* The runner stops what runs too long or writes too much, with a sentence. */
@@ -547,6 +685,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_chart, make_dir, remove_dir),
 		cmocka_unit_test(test_chart_refused),
 		cmocka_unit_test_setup_teardown(test_arrow_and_callout, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_emoji, make_dir, remove_dir),
+		cmocka_unit_test(test_emoji_refused),
 		cmocka_unit_test(test_random_arguments),
 		cmocka_unit_test(test_python_bounded),
 	};
