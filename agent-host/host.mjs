@@ -39,7 +39,7 @@ async function handle({ id, method, params }) {
       : method === 'open' ? 'open_failed' : 'internal';
     const message = String(e?.message ?? e);
     replyError(id, code, message);
-    if (method === 'open') openFailed(message);
+    if (method === 'open') openFailed(code, message);
   }
 }
 

@@ -211,7 +211,6 @@ function canUseTool(toolName, input, opts) {
 // ---------------------------------------------------------------- requests
 
 async function doOpen(p) {
-  if (opened) throw new RequestError('already_open', 'this host already owns a session');
   opened = true;
   const tools = p.appCapabilities.map(makeTool);
   const allowedTools = p.allowedTools ??
@@ -297,7 +296,11 @@ function finish(reason) {
 // Each method takes checked params and returns the reply's result, or
 // throws a RequestError.
 export const runMethods = {
+  // A second open is refused before it touches anything: the session
+  // already open, and the open in flight that send and the reads wait on,
+  // stay as they are.
   open(params) {
+    if (opened) throw new RequestError('already_open', 'this host already owns a session');
     opening = doOpen(params);
     return opening;
   },
@@ -341,8 +344,10 @@ export const runMethods = {
   },
 };
 
-// After the error reply to a failed open: the run is over.
-export function openFailed(message) {
+// After the error reply to a failed open: the run is over.  A refused second
+// open (already_open) is no failed open: the first one's run goes on.
+export function openFailed(code, message) {
+  if (code === 'already_open') return;
   if (finished) return;
   emit('failed', { error: message });
   finish('failed');

@@ -1,6 +1,7 @@
-// selftest-pipe - the agent host self-test's scenarios A to H: the pipe itself
-// (tools run, asked, denied and interrupted, the strict request schema, a resumed
-// session, Claude Code that cannot start, the markers reported by open).
+// selftest-pipe - the agent host self-test's scenarios A to H and O: the pipe
+// itself (tools run, asked, denied and interrupted, the strict request schema, a
+// resumed session, Claude Code that cannot start, the markers reported by open,
+// a second open refused without harm to the first).
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -202,5 +203,29 @@ scenarios.H = async (port) => {
     assert(JSON.stringify(r.inheritedMarkers) === '["CLAUDE_CODE_CHILD_SESSION","CLAUDE_PID"]',
       `inheritedMarkers ${JSON.stringify(r.inheritedMarkers)}`);
     await h.close();
+  } finally { h.kill(); }
+};
+
+// O: a second open is refused with already_open and leaves the open session
+// alone: no failed, no closed, and a send after it still completes its turn.
+scenarios.O = async (port) => {
+  const h = new Host('O', port);
+  try {
+    await h.open();
+    const first = h.sessionId;
+    const again = await h.request('open', {
+      sessionId: randomUUID(), cwd: h.cwd, permissionMode: 'default', appCapabilities: CAPABILITIES,
+    });
+    assert(again.error?.code === 'already_open', `second open: ${JSON.stringify(again)}`);
+    const from = h.events.length;
+    await h.call('send', { text: 'O-after-the-refused-open' });
+    await h.waitIdle('turn end after the refused open', 15_000, from);
+    assert(!h.events.some((e) => e.event === 'failed' || e.event === 'closed'),
+      `no failed or closed: ${JSON.stringify(h.events.filter((e) => e.event !== 'message'))}`);
+    const result = h.events.slice(from).find((e) => e.event === 'message' && e.message?.type === 'result');
+    assert(result?.message.subtype === 'success' && result.message.session_id === first,
+      `the first session's turn completed: ${JSON.stringify(result?.message)}`);
+    const ex = await h.close();
+    assert(ex.code === 0, `host exit code ${ex.code}`);
   } finally { h.kill(); }
 };
