@@ -132,7 +132,28 @@ static void assistant(struct tl_claude *st, const json_t *msg, const char *paren
 		assistant_block(st, b, mid, (*blocks)++, parent, depth, rows);
 }
 
-/* Whether the result of call tid was refused before it ran. */
+/* Whether a tool_result_meta's non_execution_kind is a refusal before the
+ * call ran: the permission callback or a rule ("permission-rule", what a
+ * deny of the agent host's permission gives) or auto mode said no.  These
+ * are the kinds the live stream gives with a "reject" decision.  Not the
+ * calls a stopped turn ended ("interrupted", "cancelled", and
+ * "user-rejected", which the SDK gives a tool stopped while it ran): those
+ * stay errors, as they are live. */
+static int refusal_kind(const char *k)
+{
+	static const char *const refusals[] = { "permission-rule", "automode-blocked", "automode-unavailable",
+						"automode-parsing-error" };
+
+	for (size_t i = 0; k && i < sizeof refusals / sizeof refusals[0]; i++)
+		if (strcmp(k, refusals[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the result of call tid was refused before it ran.  Live, the
+ * SDK gives the permission decision; a saved message (the SDK's
+ * getSessionMessages) keeps only the transcript's toolDenialKind, as
+ * non_execution_kind, so either one says declined. */
 static int declined(const json_t *msg, const char *tid)
 {
 	const json_t *meta;
@@ -141,7 +162,8 @@ static int declined(const json_t *msg, const char *tid)
 	json_array_foreach(json_object_get(msg, "tool_result_meta"), i, meta) {
 		const char *d = str(json_object_get(meta, "permission_decision"), "decision");
 
-		if (str(meta, "id") && strcmp(str(meta, "id"), tid) == 0 && d && strcmp(d, "reject") == 0)
+		if (str(meta, "id") && strcmp(str(meta, "id"), tid) == 0 &&
+		    ((d && strcmp(d, "reject") == 0) || refusal_kind(str(meta, "non_execution_kind"))))
 			return 1;
 	}
 	return 0;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # End to end: a Claude session's saved timeline replaces its live one.
-# Two runs of one session through hb-claude-bridge and the real Claude
+# Three runs of one session through hb-claude-bridge and the real Claude
 # Agent SDK (the mock Messages API behind it): an hbcode tool call, then
-# an Agent call whose subagent calls an hbcode tool itself.  The live rows
+# an Agent call whose subagent calls an hbcode tool itself, then an hbcode
+# tool call the person declines.  The live rows
 # come out as timeline.row events; then `hbctl timeline` reads the saved
 # conversation and its subagent through a one-shot agent host and
 # projects it.  Checks:
 #   same ids   every row the live runs published has a saved row with the
 #              same id and kind (the saved row replaces it in place), and
 #              the saved tool rows are completed as the live ones ended
+#              (the declined call stays declined)
 #   saved only the prompts, which Claude's live stream never echoes (a
 #              subagent's prompt it forwards)
 #   subagent   live, the spawn row follows Claude's task events (its agent
@@ -32,13 +34,15 @@ watch_events
 session=$(full_auto_session "Timeline" claude)
 check "a session for the runs" '[ -n "$session" ]'
 
-# run NAME PROMPT [BRIDGE OPTIONS]: one run of one turn of the session.
+# run NAME PROMPT [BRIDGE OPTIONS]: one run of one turn of the session;
+# with decline=MESSAGE set, its approval card is declined with MESSAGE.
 run() {
 	local name=$1 prompt=$2
 	shift 2
 	(
 		export_claude_env
 		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" \
+			${decline:+--decline "$decline"} \
 			--transcript "$tmp/$name.transcript" \
 			-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
 			--access full-auto "$@" -- node "$hosts/host.mjs"
@@ -60,6 +64,9 @@ check "the session has its Claude conversation" '[ -n "$cid" ] && [ "$cid" != nu
 # The second run continues the conversation, as the desktop opens it.
 run agent "$prompt_agent" --claude-session "$cid"
 check "the Agent run ended, in the same conversation" '[ "$(cat $tmp/agent.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
+prompt_decline='@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}'
+decline="Not now, please." run decline "$prompt_decline" --claude-session "$cid"
+check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 
 # The live rows: the last of each id, as a viewer holds them.
 wait_for 10 '[ "$(timeline_rows "$session" "r.depth === 1")" -ge 1 ]'
@@ -93,6 +100,8 @@ check "same ids: every live row has its saved row, of the same kind" \
 check "same ids: no id twice among the saved rows" '[ "$(compare "saved.length - byId.size")" = 0 ]'
 check "same ids: each live tool row ended as its saved row (status, output)" \
 	'[ "$(compare "live.filter((r) => r.kind === \"tool\" && (byId.get(r.id).status !== r.status || byId.get(r.id).output !== r.output)).length")" = 0 ]'
+check "same ids: the declined call, declined live and still declined saved" \
+	'[ "$(compare "[live, saved].map((rows) => rows.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: manage_sessions\" && r.status === \"declined\" && r.output.includes(\"Not now, please.\")).length).join(\" \")")" = "1 1" ]'
 check "same ids: the hbcode tool row, completed with its output" \
 	'[ "$(compare "saved.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\" && r.depth === 0 && r.output.includes(\"read-only view of the HB Code sessions\")).length")" = 1 ]'
 check "saved only: both prompts as user rows, which the live stream never echoes" \

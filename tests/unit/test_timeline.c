@@ -339,6 +339,89 @@ static void test_housekeeping_hidden(void **state)
 	tl_claude_free(&st);
 }
 
+/* Project frames in order with one state; the last row of the last frame
+ * (a new reference), or NULL when it made none. */
+static json_t *last_row(const char *const *frames, size_t n)
+{
+	struct tl_claude st;
+	json_t *last = NULL;
+	char err[256];
+
+	tl_claude_init(&st);
+	for (size_t f = 0; f < n; f++) {
+		json_t *m = tl_parse_frame(frames[f], strlen(frames[f]), err, sizeof err), *rows = json_array();
+
+		assert_non_null(m);
+		assert_int_equal(tl_claude_project(&st, m, rows, err, sizeof err), 0);
+		if (f == n - 1 && json_array_size(rows))
+			last = json_incref(json_array_get(rows, json_array_size(rows) - 1));
+		json_decref(rows), json_decref(m);
+	}
+	tl_claude_free(&st);
+	return last;
+}
+
+#define DECLINED_CALL                                                                                          \
+	"{\"type\":\"assistant\",\"uuid\":\"7d48b114-fe73-4432-9660-58f370ca0319\",\"message\":{\"id\":\"msg_mock_1\"," \
+	"\"role\":\"assistant\",\"model\":\"claude-opus-5-5\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_mock_1\"," \
+	"\"name\":\"mcp__hbcode__manage_sessions\",\"input\":{\"action\":\"archive\",\"sessionId\":\"s-2\"}}]}," \
+	"\"parent_tool_use_id\":null}"
+
+/* A declined call is declined live (the SDK's permission decision) and
+ * still declined once its saved row replaces the live one: the saved
+ * message (recorded from getSessionMessages of the SDK 0.3.332 after a
+ * deny) keeps only non_execution_kind.  A result whose turn ended first
+ * ("interrupted", or "user-rejected" for a tool stopped while it ran) is no
+ * refusal and stays an error. */
+static void test_declined_stays_declined_when_saved(void **state)
+{
+	const char *live[] = {
+		DECLINED_CALL,
+		"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":"
+		"\"Declined in HB Code\",\"is_error\":true,\"tool_use_id\":\"toolu_mock_1\"}]},\"parent_tool_use_id\":null,"
+		"\"uuid\":\"7a075904-afb0-450b-a3dc-bdf8c2e7a6ec\",\"tool_result_meta\":[{\"id\":\"toolu_mock_1\","
+		"\"non_execution_kind\":\"permission-rule\",\"permission_decision\":{\"decision\":\"reject\","
+		"\"source\":\"user_reject\"}}]}",
+	};
+	const char *saved[] = {
+		DECLINED_CALL,
+		"{\"type\":\"user\",\"uuid\":\"7a075904-afb0-450b-a3dc-bdf8c2e7a6ec\",\"session_id\":"
+		"\"c95dcb86-d152-48a6-9242-616ac7fca8b7\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":"
+		"\"tool_result\",\"content\":\"Declined in HB Code (C-55cc488c-5349-4a4b-b23d-ca31f7a98ef0)\",\"is_error\":true,"
+		"\"tool_use_id\":\"toolu_mock_1\"}]},\"parent_tool_use_id\":null,\"parent_agent_id\":null,\"tool_result_meta\":"
+		"[{\"id\":\"toolu_mock_1\",\"non_execution_kind\":\"permission-rule\"}],\"timestamp\":\"2026-12-05T05:55:52.638Z\"}",
+	};
+	const char *interrupted[] = {
+		DECLINED_CALL,
+		"{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-0000000000a1\",\"message\":{\"role\":\"user\","
+		"\"content\":[{\"type\":\"tool_result\",\"content\":\"Interrupted by user\",\"is_error\":true,"
+		"\"tool_use_id\":\"toolu_mock_1\"}]},\"parent_tool_use_id\":null,\"tool_result_meta\":[{\"id\":"
+		"\"toolu_mock_1\",\"non_execution_kind\":\"interrupted\"}]}",
+	};
+	/* recorded live (frames-sdk-0.3.332, the "interrupt" scenario): a tool
+	 * stopped while it ran is "user-rejected" with no decision */
+	const char *stopped[] = {
+		DECLINED_CALL,
+		"{\"type\":\"user\",\"uuid\":\"4729e37f-f3ef-448c-be77-33e627fbe776\",\"message\":{\"role\":\"user\","
+		"\"content\":[{\"type\":\"tool_result\",\"content\":\"The user doesn't want to proceed with this tool use.\","
+		"\"is_error\":true,\"tool_use_id\":\"toolu_mock_1\"}]},\"parent_tool_use_id\":null,\"tool_use_result\":"
+		"\"User rejected tool use\",\"tool_result_meta\":[{\"id\":\"toolu_mock_1\",\"non_execution_kind\":"
+		"\"user-rejected\"}]}",
+	};
+	const char *const *cases[] = { live, saved, interrupted, stopped };
+	const char *want[] = { "declined", "declined", "error", "error" };
+
+	(void)state;
+	for (size_t c = 0; c < 4; c++) {
+		json_t *row = last_row(cases[c], 2);
+
+		assert_non_null(row);
+		assert_string_equal(json_string_value(json_object_get(row, "id")), "claude:toolu_mock_1");
+		assert_string_equal(json_string_value(json_object_get(row, "status")), want[c]);
+		json_decref(row);
+	}
+}
+
 /* Two subagents' pieces interleaved with the parent's: each API message
  * keeps counting its own blocks. */
 static void test_interleaved_messages_keep_their_index(void **state)
@@ -468,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_input),
 		cmocka_unit_test(test_codex_deltas_bounded),
 		cmocka_unit_test(test_housekeeping_hidden),
+		cmocka_unit_test(test_declined_stays_declined_when_saved),
 		cmocka_unit_test(test_interleaved_messages_keep_their_index),
 		cmocka_unit_test(test_codex_thread_depths),
 		cmocka_unit_test(test_codex_threads_bounded),
