@@ -329,6 +329,28 @@ static json_t *user_text(struct tl_claude *st, const char *text, const char *uui
 	return row;
 }
 
+/* Why a user message is no one's words and is hidden, or NULL: synthetic
+ * and meta messages (live: isSynthetic, isMeta; saved: the SDK's is_meta),
+ * and the notice Claude Code writes as a user turn when a background
+ * subagent ends (saved with origin.kind "task-notification" and its text in
+ * a <task-notification> wrapper; its spawn row already shows the end). */
+static const char *hidden_reason(const json_t *msg)
+{
+	const json_t *content = json_object_get(json_object_get(msg, "message"), "content");
+	const char *text = json_is_string(content) ? json_string_value(content)
+						    : str(json_array_get(content, 0), "text");
+	const char *origin = str(json_object_get(msg, "origin"), "kind");
+
+	if (json_is_true(json_object_get(msg, "isSynthetic")))
+		return "synthetic";
+	if (json_is_true(json_object_get(msg, "isMeta")) || json_is_true(json_object_get(msg, "is_meta")))
+		return "meta";
+	if ((origin && strcmp(origin, "task-notification") == 0) ||
+	    (text && strncmp(text, "<task-notification>", 19) == 0))
+		return "task notification";
+	return NULL;
+}
+
 static void user(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
 {
 	const json_t *content = json_object_get(json_object_get(msg, "message"), "content"), *b;
@@ -345,12 +367,11 @@ static void user(struct tl_claude *st, const json_t *msg, const char *parent, in
 		tl_rows_add(rows, row);
 		return;
 	}
-	if (json_is_true(json_object_get(msg, "isSynthetic")) || json_is_true(json_object_get(msg, "isMeta"))) {
+	if (hidden_reason(msg)) {
 		json_t *row = row_of(TL_HIDDEN, uuid, NULL, 0, parent, depth);
 
 		if (row)
-			json_object_set_new(row, "reason", json_string(json_is_true(json_object_get(msg, "isSynthetic"))
-									     ? "synthetic" : "meta"));
+			json_object_set_new(row, "reason", json_string(hidden_reason(msg)));
 		tl_rows_add(rows, row);
 		return;
 	}

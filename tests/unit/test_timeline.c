@@ -422,6 +422,50 @@ static void test_declined_stays_declined_when_saved(void **state)
 	}
 }
 
+/* The notice Claude Code saves as a user turn when a background subagent
+ * ends (recorded from getSessionMessages of the SDK 0.3.332: origin kind
+ * task-notification, the text in its wrapper) is hidden, not "You: …";
+ * so is the wrapper without origin, and a saved meta message (is_meta).
+ * A person's message that only mentions the tag is theirs. */
+static void test_task_notification_hidden(void **state)
+{
+	const char *notice =
+		"{\"uuid\":\"90fc7422-da5a-4f98-ac07-de03fe0c3d20\",\"uuids\":[\"90fc7422-da5a-4f98-ac07-de03fe0c3d20\"],"
+		"\"type\":\"user\",\"session_id\":\"60132618-a9ab-447a-9006-822acb4c9500\",\"message\":{\"role\":\"user\","
+		"\"content\":\"<task-notification>\\n<task-id>adf2e1f37b4918431</task-id>\\n<tool-use-id>toolu_mock_1"
+		"</tool-use-id>\\n<output-file>/tmp/claude-0/-tmp-p/60132618-a9ab-447a-9006-822acb4c9500/tasks/"
+		"adf2e1f37b4918431.output</output-file>\\n<status>completed</status>\\n<summary>Agent \\\"List sessions\\\" "
+		"finished</summary>\\n<result>Done.</result>\\n</task-notification>\"},\"parent_tool_use_id\":null,"
+		"\"parent_agent_id\":null,\"timestamp\":\"2026-12-05T05:57:32.877Z\",\"origin\":{\"kind\":"
+		"\"task-notification\",\"producer\":\"session-task\",\"runId\":\"0mxa03ibv-aa61718a\"}}";
+	const char *wrapper_only =
+		"{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-0000000000b1\",\"message\":{\"role\":\"user\","
+		"\"content\":[{\"type\":\"text\",\"text\":\"<task-notification>\\n<task-id>a1</task-id>\\n"
+		"</task-notification>\"}]}}";
+	const char *saved_meta =
+		"{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-0000000000b2\",\"is_meta\":true,\"message\":"
+		"{\"role\":\"user\",\"content\":\"<system-reminder>\\nx\\n</system-reminder>\"}}";
+	const char *person =
+		"{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-0000000000b3\",\"message\":{\"role\":\"user\","
+		"\"content\":\"What is a <task-notification>?\"}}";
+	const char *frames[] = { notice, wrapper_only, saved_meta, person };
+	const char *want_kind[] = { "hidden", "hidden", "hidden", "user" };
+	const char *want_reason[] = { "task notification", "task notification", "meta", NULL };
+
+	(void)state;
+	for (size_t f = 0; f < 4; f++) {
+		json_t *row = last_row(&frames[f], 1);
+
+		assert_non_null(row);
+		assert_string_equal(json_string_value(json_object_get(row, "kind")), want_kind[f]);
+		if (want_reason[f])
+			assert_string_equal(json_string_value(json_object_get(row, "reason")), want_reason[f]);
+		else
+			assert_null(json_object_get(row, "reason"));
+		json_decref(row);
+	}
+}
+
 /* Two subagents' pieces interleaved with the parent's: each API message
  * keeps counting its own blocks. */
 static void test_interleaved_messages_keep_their_index(void **state)
@@ -552,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_codex_deltas_bounded),
 		cmocka_unit_test(test_housekeeping_hidden),
 		cmocka_unit_test(test_declined_stays_declined_when_saved),
+		cmocka_unit_test(test_task_notification_hidden),
 		cmocka_unit_test(test_interleaved_messages_keep_their_index),
 		cmocka_unit_test(test_codex_thread_depths),
 		cmocka_unit_test(test_codex_threads_bounded),
