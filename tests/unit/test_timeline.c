@@ -1,8 +1,9 @@
 /*
  * test_timeline - the timeline module's own rules (timeline/): the diff
  * of Claude's old and new text, the identity rule (a live row replaced in
- * place by its saved row, a call by its result), and the bounds a hostile
- * frame of any size meets.  The projection of real frames is
+ * place by its saved row, a call by its result), what a saved message must
+ * still say (a declined call declined, a task notification hidden), and
+ * the bounds a hostile frame of any size meets.  The projection of real frames is
  * test_timeline_golden's.
  */
 #include <setjmp.h>
