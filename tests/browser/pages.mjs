@@ -399,7 +399,12 @@ field.addEventListener('input', () => {
 });
 </script>`);
 	},
-	'/inner-scroll': () => page('Inner scroll', `<h1>Inner scroll</h1>
+	// Compact, so the page itself fits the 800 px window whatever the
+	// fonts' line heights (Noto's are taller than DejaVu's): only the list
+	// scrolls, and scrolling it at its end moves nothing.
+	'/inner-scroll': () => page('Inner scroll', `<style>body { margin: 0 } h1 { margin: 0; font-size: 24px }
+p { margin: 4px 0 }</style>
+<h1>Inner scroll</h1>
 <div id="list" role="list" aria-label="Rows" style="height: 500px; overflow: auto">
 <div id="space" style="position: relative; height: 3000px"></div>
 </div>
