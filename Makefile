@@ -24,7 +24,7 @@ VIDEO_PKGS    := $(BASE_PKGS) libcurl
 # pangocairo (already librsvg's) draws the worker's colour emoji blocks
 # (svc-explainer/blocks_emoji.c), which librsvg's text draws in one colour.
 EXPLAINER_PKGS := jansson libxml-2.0 librsvg-2.0 cairo fontconfig libavcodec libavformat \
-                  libavutil libswscale samplerate libpng pangocairo
+                  libavutil samplerate libpng pangocairo
 PKGS          := $(sort $(BASE_PKGS) $(SESSIONS_PKGS) $(SPEECH_PKGS) $(VIDEO_PKGS) $(EXPLAINER_PKGS))
 # The WebSocket client (common/ws*.c): wslay framing over our own socket,
 # OpenSSL for wss.  Only programs that call ws_* link them (for now the
@@ -45,7 +45,7 @@ DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
                 libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
-                libavutil-dev libswscale-dev libpango1.0-dev ffmpeg $(EXPLAINER_FONT_PACKAGES) \
+                libavutil-dev libpango1.0-dev ffmpeg $(EXPLAINER_FONT_PACKAGES) \
                 libwslay-dev libssl-dev openssl chromium
 
 OPT      ?= -O2

@@ -17,7 +17,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 		pkg-config --exists libzmq jansson sqlite3 libcurl samplerate || ok=0
 		pkg-config --exists msgpack-c || pkg-config --exists msgpack || ok=0
 		pkg-config --exists cmocka || ok=0
-		pkg-config --exists librsvg-2.0 libxml-2.0 fontconfig libpng libavcodec libavformat libswscale || ok=0
+		pkg-config --exists librsvg-2.0 libxml-2.0 fontconfig libpng libavcodec libavformat || ok=0
 		pkg-config --exists openssl || ok=0
 	fi
 	[ "$ok" = 1 ] && exit 0
