@@ -12,7 +12,6 @@
 
 #include "agent_cmd.h"
 #include "program_path.h"
-#include "settings.h"
 
 const char *hb_agent_display_name(const char *agent)
 {

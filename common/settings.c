@@ -9,25 +9,20 @@
  * sees half a file.  None is read from or written to a config folder that
  * is not private to this user (paths.h): another user's settings.json
  * could send the key to their base URL, or the credential to their relay.
+ * This file holds settings.json's keys and the parameters; the two
+ * secrets are settings_secret.c's, the file handling settings_file.c's.
  */
 #include "settings.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "regular_file.h"
+#include "settings_file.h"
 #include "url.h"
-
-#define KEY_FILE "gemini-api-key"
-#define CREDENTIAL_FILE "device-credential"
-#define SETTINGS_FILE "settings.json"
 
 const char *hb_notify_policy_name(enum hb_notify_policy policy)
 {
@@ -45,19 +40,6 @@ int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out)
 	return 0;
 }
 
-/* Strip surrounding blanks and newlines in place. */
-static char *trim(char *s)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
-		*--end = '\0';
-	return s;
-}
-
 int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 {
 	if (hb_dir_check_private(p, HB_DIR_CONFIG, err, errlen) == 0 || errno == ENOENT)
@@ -65,115 +47,11 @@ int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
 	return -1;
 }
 
-/* Blanks a secret file may have around its value (a newline an editor
- * added, say) on top of the value's own bound. */
-#define SECRET_SLACK 64
-
-/* volatile: the wipe of a secret must not be optimized away before free. */
-static void wipe_free(char *buf, size_t len)
-{
-	volatile char *v = buf;
-
-	for (size_t i = 0; i < len; i++)
-		v[i] = 0;
-	free(buf);
-}
-
-/* A secret file of the config folder (at most max bytes once trimmed)
- * into out: 0 when there is one, 1 when none is set (no file, or only
- * blanks), -1 with err ("The <what> file cannot be used: ...") when one is
- * there that cannot be used: a FIFO, a device or a huge file (which
- * hb_read_regular_file refuses without waiting on it), one that cannot
- * be read, or a config folder that is not private.  Saying so beats
- * "not set": the user put something there.  No copy is left behind. */
-static int read_secret_file(const struct hb_paths *p, const char *name, const char *what, size_t max, char *out,
-			    size_t outlen, char *err, size_t errlen)
-{
-	char path[HB_PATH_MAX], *buf, *k, why[HB_PATH_MAX + 256];
-	size_t n;
-	int rc = 0;
-
-	if (hb_settings_check_dir(p, why, sizeof why) < 0) {
-		snprintf(err, errlen, "The %s file cannot be used: %s", what, why);
-		return -1;
-	}
-	if (hb_path_join(path, sizeof path, p->config, name) < 0) {
-		snprintf(err, errlen, "The %s file cannot be used: the config folder's path %s is too long", what,
-			 p->config);
-		return -1;
-	}
-	if (hb_read_regular_file(path, max + SECRET_SLACK, &buf, &n, why, sizeof why) < 0) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "The %s file cannot be used: %s", what, why);
-		return -1;
-	}
-	k = trim(buf);
-	if (!*k) {
-		rc = 1;
-	} else if (strlen(k) > max || strlen(k) >= outlen) {
-		snprintf(err, errlen, "The %s file cannot be used: %s holds %zu bytes, more than the %zu it may have; "
-			 "fix or delete it", what, path, strlen(k), max < outlen ? max : outlen - 1);
-		rc = -1;
-	} else {
-		memcpy(out, k, strlen(k) + 1);
-	}
-	wipe_free(buf, n);
-	return rc;
-}
-
-/* The saved key alone, as read_secret_file. */
-static int read_key_file(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen)
-{
-	return read_secret_file(p, KEY_FILE, "Gemini key", HB_GEMINI_KEY_MAX, key, keylen, err, errlen);
-}
-
-int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen)
-{
-	const char *env = getenv("GEMINI_API_KEY");
-
-	if (env && *env && strlen(env) < keylen) {
-		memcpy(key, env, strlen(env) + 1);
-		return 0;
-	}
-	return read_key_file(p, key, keylen, err, errlen);
-}
-
-/* settings.json as an object: an empty one when there is no file yet,
- * NULL with err when it is broken (fix or delete it: never a default). */
-static json_t *load_root(const struct hb_paths *p, char *err, size_t errlen)
-{
-	char path[HB_PATH_MAX], *text;
-	json_error_t jerr;
-	json_t *root;
-	size_t len;
-
-	if (hb_path_join(path, sizeof path, p->config, SETTINGS_FILE) < 0) {
-		snprintf(err, errlen, "the config directory path is too long");
-		return NULL;
-	}
-	if (hb_settings_check_dir(p, err, errlen) < 0)
-		return NULL;
-	/* Never a blocking open or an unbounded read: every call of most
-	 * services and the broker's catalog come through here. */
-	if (hb_read_regular_file(path, HB_SETTINGS_MAX_BYTES, &text, &len, err, errlen) < 0)
-		return errno == ENOENT ? json_object() : NULL; /* none yet: the defaults */
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root || !json_is_object(root)) {
-		snprintf(err, errlen, "%s is not a JSON object (%s); fix or delete it", path,
-			 root ? "wrong type" : jerr.text);
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
 static int load_settings_file(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
 {
 	json_t *root, *v;
 
-	if (!(root = load_root(p, err, errlen)))
+	if (!(root = hb_settings_file_root(p, err, errlen)))
 		return -1;
 	if ((v = json_object_get(root, "notifications")) && json_is_boolean(v))
 		out->notifications = json_is_true(v);
@@ -211,7 +89,7 @@ static int locate(const struct hb_paths *p, const struct hb_param *prm, const ch
 	if (*env_value && **env_value)
 		return 0;
 	*env_value = NULL;
-	if (!(*root = load_root(p, err, errlen)))
+	if (!(*root = hb_settings_file_root(p, err, errlen)))
 		return -1;
 	*v = json_object_get(*root, prm->key);
 	if (*v && !(prm->kind == HB_PARAM_TEXT ? json_is_string(*v) : json_is_number(*v))) {
@@ -311,82 +189,17 @@ int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *er
 	 * says what is wrong with it instead of "not set". */
 	out->gemini_key = hb_settings_gemini_key(p, key, sizeof key, why, sizeof why) != 1;
 	out->gemini_key_from_env = env && *env;
-	out->gemini_key_saved = read_key_file(p, key, sizeof key, why, sizeof why) != 1;
+	out->gemini_key_saved = hb_settings_saved_gemini_key(p, key, sizeof key, why, sizeof why) != 1;
 	memset(key, 0, sizeof key);
 	out->signed_in = hb_settings_device_credential(p, cred, sizeof cred, why, sizeof why) != 1;
 	memset(cred, 0, sizeof cred);
 	return load_settings_file(p, out, err, errlen);
 }
 
-/* Write data to name in the config folder atomically with the given mode. */
-static int replace_file(const struct hb_paths *p, const char *name, const char *data, mode_t mode,
-			char *err, size_t errlen)
-{
-	char path[HB_PATH_MAX], tmp[HB_PATH_MAX + 16];
-	size_t len = strlen(data);
-	int fd;
-
-	if (hb_dir_make_private(p, HB_DIR_CONFIG, err, errlen) < 0)
-		return -1;
-	if (hb_path_join(path, sizeof path, p->config, name) < 0) {
-		snprintf(err, errlen, "the config directory path %s is too long", p->config);
-		return -1;
-	}
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	if (fchmod(fd, mode) < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen)
-{
-	size_t len = strlen(key);
-
-	if (len == 0 || len > HB_GEMINI_KEY_MAX || strpbrk(key, " \t\r\n")) {
-		snprintf(err, errlen, "a Gemini API key is 1 to %d characters without blanks", HB_GEMINI_KEY_MAX);
-		return -1;
-	}
-	return replace_file(p, KEY_FILE, key, 0600, err, errlen);
-}
-
-/* Remove a secret file of the config folder; what names it in err. */
-static int delete_secret_file(const struct hb_paths *p, const char *name, const char *what, char *err,
-			      size_t errlen)
-{
-	char path[HB_PATH_MAX];
-
-	if (hb_settings_check_dir(p, err, errlen) < 0)
-		return -1;
-	if (hb_path_join(path, sizeof path, p->config, name) < 0 || (unlink(path) < 0 && errno != ENOENT)) {
-		snprintf(err, errlen, "cannot delete the saved %s: %s", what, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen)
-{
-	return delete_secret_file(p, KEY_FILE, "Gemini key", err, errlen);
-}
-
 /* Only the two keys change: the others (geminiBaseUrl, the models) stay. */
 static int save_settings(const struct hb_paths *p, const struct hb_settings *s, char *err, size_t errlen)
 {
-	json_t *root = load_root(p, err, errlen);
+	json_t *root = hb_settings_file_root(p, err, errlen);
 	char *text;
 	int rc = -1;
 
@@ -397,7 +210,7 @@ static int save_settings(const struct hb_paths *p, const struct hb_settings *s, 
 	    !(text = json_dumps(root, JSON_COMPACT))) {
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 	} else {
-		rc = replace_file(p, SETTINGS_FILE, text, 0600, err, errlen);
+		rc = hb_settings_file_replace(p, SETTINGS_FILE, text, 0600, err, errlen);
 		free(text);
 	}
 	json_decref(root);
@@ -422,28 +235,6 @@ int hb_settings_set_policy(const struct hb_paths *p, enum hb_notify_policy polic
 		return -1;
 	s.policy = policy;
 	return save_settings(p, &s, err, errlen);
-}
-
-/* settings.json with one key set to value (taken), or removed when value
- * is NULL; every other key stays as it was. */
-static int set_one(const struct hb_paths *p, const char *key, json_t *value, char *err, size_t errlen)
-{
-	json_t *root = load_root(p, err, errlen);
-	char *text = NULL;
-	int rc = -1;
-
-	if (!root) {
-		json_decref(value);
-		return -1;
-	}
-	if ((value ? json_object_set_new(root, key, value) : (json_object_del(root, key), 0)) < 0 ||
-	    !(text = json_dumps(root, JSON_COMPACT)))
-		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
-	else
-		rc = replace_file(p, SETTINGS_FILE, text, 0600, err, errlen);
-	free(text);
-	json_decref(root);
-	return rc;
 }
 
 int hb_settings_check_relay_url(const char *url, char *err, size_t errlen)
@@ -497,12 +288,12 @@ int hb_settings_set_relay_url(const struct hb_paths *p, const char *url, char *e
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 		return -1;
 	}
-	return set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, v, err, errlen);
+	return hb_settings_file_set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, v, err, errlen);
 }
 
 int hb_settings_delete_relay_url(const struct hb_paths *p, char *err, size_t errlen)
 {
-	return set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, NULL, err, errlen);
+	return hb_settings_file_set_one(p, hb_param(HB_PARAM_RELAY_URL)->key, NULL, err, errlen);
 }
 
 int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, size_t errlen)
@@ -512,7 +303,7 @@ int hb_settings_set_remote_access(const struct hb_paths *p, int on, char *err, s
 	/* A broken settings.json stays an error here too, not overwritten. */
 	if (hb_settings_load(p, &s, err, errlen) < 0)
 		return -1;
-	return set_one(p, "allowRemoteAccess", json_boolean(on != 0), err, errlen);
+	return hb_settings_file_set_one(p, "allowRemoteAccess", json_boolean(on != 0), err, errlen);
 }
 
 int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t errlen)
@@ -521,7 +312,7 @@ int hb_settings_set_browser(const struct hb_paths *p, int on, char *err, size_t 
 
 	if (hb_settings_load(p, &s, err, errlen) < 0)
 		return -1;
-	return set_one(p, "browserControl", json_boolean(on != 0), err, errlen);
+	return hb_settings_file_set_one(p, "browserControl", json_boolean(on != 0), err, errlen);
 }
 
 int hb_settings_check_browser_url(const char *url, char *err, size_t errlen)
@@ -569,7 +360,7 @@ int hb_settings_param_set(const struct hb_paths *p, enum hb_param_id id, const c
 		snprintf(err, errlen, "%s: %s is not UTF-8 text", SETTINGS_FILE, key);
 		return -1;
 	}
-	return set_one(p, key, v, err, errlen);
+	return hb_settings_file_set_one(p, key, v, err, errlen);
 }
 
 int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char *err, size_t errlen)
@@ -582,36 +373,10 @@ int hb_settings_set_browser_url(const struct hb_paths *p, const char *url, char 
 		snprintf(err, errlen, "out of memory while writing %s", SETTINGS_FILE);
 		return -1;
 	}
-	return set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, v, err, errlen);
+	return hb_settings_file_set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, v, err, errlen);
 }
 
 int hb_settings_delete_browser_url(const struct hb_paths *p, char *err, size_t errlen)
 {
-	return set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, NULL, err, errlen);
-}
-
-int hb_settings_device_credential(const struct hb_paths *p, char *cred, size_t credlen, char *err, size_t errlen)
-{
-	return read_secret_file(p, CREDENTIAL_FILE, "device credential", HB_DEVICE_CREDENTIAL_MAX, cred, credlen, err,
-				errlen);
-}
-
-int hb_settings_save_device_credential(const struct hb_paths *p, const char *cred, char *err, size_t errlen)
-{
-	size_t len = strlen(cred);
-
-	for (const unsigned char *c = (const unsigned char *)cred; *c; c++)
-		if (*c <= 0x20 || *c >= 0x7f)
-			len = 0;
-	if (len == 0 || len > HB_DEVICE_CREDENTIAL_MAX) {
-		snprintf(err, errlen, "a device credential is 1 to %d printable ASCII characters without blanks",
-			 HB_DEVICE_CREDENTIAL_MAX);
-		return -1;
-	}
-	return replace_file(p, CREDENTIAL_FILE, cred, 0600, err, errlen);
-}
-
-int hb_settings_delete_device_credential(const struct hb_paths *p, char *err, size_t errlen)
-{
-	return delete_secret_file(p, CREDENTIAL_FILE, "device credential", err, errlen);
+	return hb_settings_file_set_one(p, hb_param(HB_PARAM_BROWSER_URL)->key, NULL, err, errlen);
 }

@@ -55,6 +55,8 @@ int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen);
  * when none is set, -1 with err naming the file and what is wrong with
  * it (a FIFO, too large, unreadable: the sentences of regular_file.h). */
 int hb_settings_gemini_key(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen);
+/* The saved file's key alone (GEMINI_API_KEY not looked at), as above. */
+int hb_settings_saved_gemini_key(const struct hb_paths *p, char *key, size_t keylen, char *err, size_t errlen);
 /* Save (0600, written to a temporary name and renamed) or delete. */
 int hb_settings_save_gemini_key(const struct hb_paths *p, const char *key, char *err, size_t errlen);
 int hb_settings_delete_gemini_key(const struct hb_paths *p, char *err, size_t errlen);
