@@ -6,7 +6,8 @@
  * out as a one-colour silhouette; pango_cairo_show_layout draws Noto
  * Color Emoji's bitmaps in colour (docs/explainer-folder.md, "Fonts").
  * The drawing goes through the renderer's private fontconfig
- * configuration (fonts_setup must have run: pango reads the current one),
+ * configuration (fonts_setup must have run before a thread's first emoji:
+ * pango's default map reads the configuration current then),
  * at twice the block's height for sharpness, but never taller than
  * EMOJI_MAX_PX: the font has one 109-pixel bitmap strike, so more pixels
  * add bytes to the scene, not detail.  The variation selectors are left
@@ -164,8 +165,9 @@ static void lay_out(PangoLayout *layout, double px, int *w, int *h)
 static int draw_png(const char *text, double px_h, char **png, size_t *len, int *w, int *h, char *err,
 		    size_t errlen)
 {
-	PangoFontMap *map = pango_cairo_font_map_new();
-	PangoContext *ctx = pango_font_map_create_context(map);
+	/* The thread's default map, made once: a new map per block would read
+	 * the fonts' configuration again each time. */
+	PangoContext *ctx = pango_font_map_create_context(pango_cairo_font_map_get_default());
 	PangoLayout *layout = pango_layout_new(ctx);
 	char *drawn = without_selectors(text);
 	cairo_surface_t *s = NULL;
@@ -215,7 +217,6 @@ out:
 		cairo_surface_destroy(s);
 	g_object_unref(layout);
 	g_object_unref(ctx);
-	g_object_unref(map);
 	g_free(drawn);
 	return r;
 }

@@ -8,10 +8,7 @@ set -u
 build=${1:-build}
 hbx=$build/hb-explainer
 here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d /tmp/hbexpl.XXXXXX)
-fail=0
-trap 'rm -rf "$tmp"' EXIT
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # A folder to work on: a copy of tests/explainer/NAME with its narration.
 folder() {

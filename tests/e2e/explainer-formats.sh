@@ -11,10 +11,7 @@ set -u
 build=${1:-build}
 hbx=$build/hb-explainer
 here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d /tmp/hbexplfmt.XXXXXX)
-fail=0
-trap 'rm -rf "$tmp"' EXIT
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # A copy of the fixture NAME at FPS frames a second, with its narration.
 folder() { # NAME FPS

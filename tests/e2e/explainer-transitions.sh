@@ -10,10 +10,8 @@
 set -u
 build=${1:-build}
 hbx=$build/hb-explainer
-tmp=$(mktemp -d /tmp/hbtrans.XXXXXX)
-fail=0
-trap 'rm -rf "$tmp"' EXIT
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 
 mkdir "$tmp/f"
 for c in red:ff0000 blue:0000ff green:00ff00 yellow:ffff00; do

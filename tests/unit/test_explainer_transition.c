@@ -264,7 +264,7 @@ static void test_fit(void **state)
 /* ---- the manifest ---------------------------------------------------- */
 
 struct fixture {
-	char dir[64];
+	struct fx_folder *folder;
 	struct problems p;
 	struct explainer e;
 };
@@ -275,33 +275,27 @@ static int make_dir(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof f->dir, "/tmp/hbtransition.XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
 	*state = f;
-	return 0;
+	return fx_folder_make((void **)&f->folder);
 }
 
 static int remove_dir(void **state)
 {
 	struct fixture *f = *state;
-	int r = fx_remove_tree(f->dir);
+	int r = f->folder ? fx_folder_remove((void **)&f->folder) : 0;
 
 	explainer_free(&f->e);
 	problems_free(&f->p);
 	free(f);
-	return r == 0 ? 0 : -1;
+	return r;
 }
 
 static void write_text(const char *dir, const char *name, const char *text)
 {
-	char path[256];
-	FILE *fp;
+	char *path = fx_path_in(dir, name);
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	assert_non_null(fp = fopen(path, "w"));
-	assert_int_equal(fputs(text, fp) >= 0, 1);
-	assert_int_equal(fclose(fp), 0);
+	fx_write_file(path, text);
+	free(path);
 }
 
 static int has(const struct problems *p, const char *text)
@@ -318,15 +312,15 @@ static void test_manifest_key(void **state)
 {
 	struct fixture *f = *state;
 
-	write_text(f->dir, "a.svg", "<svg/>");
-	write_text(f->dir, EXPLAINER_MANIFEST,
+	write_text(f->folder->path, "a.svg", "<svg/>");
+	write_text(f->folder->path, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [ { \"svg\": \"a.svg\", \"duration\": 2 },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 2, \"transition\": \"crossfade\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 3, \"transition\": { \"type\": \"slide-up\", "
 		   "\"duration\": 0.8 } },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 2, \"transition\": \"cut\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 2 } ] }\n");
-	assert_int_equal(explainer_open(f->dir, &f->e, &f->p), 0);
+	assert_int_equal(explainer_open(f->folder->path, &f->e, &f->p), 0);
 	assert_int_equal(f->e.n, 5);
 	assert_int_equal(f->e.scenes[0].transition.type, TRANSITION_CUT);
 	assert_int_equal(f->e.scenes[0].transition_frames, 0);
@@ -345,26 +339,26 @@ static void test_manifest_refusals(void **state)
 {
 	struct fixture *f = *state;
 
-	write_text(f->dir, "a.svg", "<svg/>");
-	write_text(f->dir, EXPLAINER_MANIFEST,
+	write_text(f->folder->path, "a.svg", "<svg/>");
+	write_text(f->folder->path, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [ { \"svg\": \"a.svg\", \"duration\": 2, \"transition\": \"crossfade\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 2, \"transition\": \"dissolve\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 1, \"transition\": { \"type\": \"crossfade\", "
 		   "\"duration\": 0.6 } },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 4, \"transition\": { \"type\": \"slide-left\", "
 		   "\"duration\": 3 } } ] }\n");
-	assert_int_equal(explainer_open(f->dir, &f->e, &f->p), -1);
+	assert_int_equal(explainer_open(f->folder->path, &f->e, &f->p), -1);
 	assert_true(has(&f->p, "scene 2: \"dissolve\" is not a transition"));
 	assert_true(has(&f->p, "scene 4: the transition's duration is 3 s; it must be from 0.2 to 2 s"));
 	assert_int_equal(f->p.n, 2);
 	problems_free(&f->p);
 	memset(&f->p, 0, sizeof f->p);
 	/* With the shapes right, the fit of each to its scenes. */
-	write_text(f->dir, EXPLAINER_MANIFEST,
+	write_text(f->folder->path, EXPLAINER_MANIFEST,
 		   "{ \"scenes\": [ { \"svg\": \"a.svg\", \"duration\": 2, \"transition\": \"crossfade\" },\n"
 		   "  { \"svg\": \"a.svg\", \"duration\": 1, \"transition\": { \"type\": \"crossfade\", "
 		   "\"duration\": 0.6 } } ] }\n");
-	assert_int_equal(explainer_open(f->dir, &f->e, &f->p), -1);
+	assert_int_equal(explainer_open(f->folder->path, &f->e, &f->p), -1);
 	assert_true(has(&f->p, "scene 1: the first scene has no scene before it to come from"));
 	assert_true(has(&f->p, "scene 2: the crossfade lasts 0.6 s, more than half of the scene before it (2 s) "
 			"or of this one (1 s); make it at most 0.5 s"));
