@@ -350,11 +350,13 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON
 # The checks: unit tests, the real broker and services end to end, the
 # deploy files; then the same again under ASan and UBSan.
 check: $(PROGRAMS) $(TEST_PROGS)
-	@SAN='$(SAN)' OPT='$(OPT)' sh tests/run.sh $(BUILD)
+	@SAN='$(SAN)' OPT='$(OPT)' bash tests/run.sh $(BUILD)
 
+# The build and the tests take a job per CPU (tests/run.sh: HB_TEST_JOBS).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps npm-deps
-	$(MAKE) check
-	$(MAKE) test-asan
+	$(MAKE) -j$(JOBS) check
+	$(MAKE) -j$(JOBS) test-asan
 
 test-asan: deps npm-deps
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 check

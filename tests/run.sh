@@ -1,8 +1,16 @@
-#!/bin/sh
+#!/bin/bash
 # Run every test against the binaries in BUILD (default: build): the unit
 # tests, the integration tests with the real broker and services, and the
 # deploy-file checks.  Prints one line per test program; exits non-zero if
 # any failed.  HB_TEST_VERBOSE=1 prints broker logs of integration tests.
+#
+# HB_TEST_JOBS programs run at once (default: one per CPU).  Each writes
+# to a log of its own, and its line (with the log when it failed) is
+# printed whole when it ends, so the output of two never interleaves.  The
+# programs share nothing but the machine: every test makes its own
+# folders (mkdtemp) and ports (0: the kernel picks), and the end-to-end
+# scripts run in network namespaces of their own.  The slow ones (the
+# end-to-end scripts) start first, so the last to end is a short one.
 build=${1:-build}
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 HB_BUILD=$build
@@ -28,42 +36,64 @@ can_isolate() {
 		command -v ip >/dev/null 2>&1 && unshare -n true 2>/dev/null
 }
 
+jobs=${HB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+case $jobs in '' | *[!0-9]* | 0) echo "HB_TEST_JOBS must be a number of programs, 1 or more" >&2; exit 2 ;; esac
+results=$(mktemp -d /tmp/hbtests.XXXXXX)
 failed=0
 total=0
-# run_one NAME COMMAND...: one line ok/FAIL, and the output on failure.
-run_one() {
-	name=$1
-	shift
-	total=$((total + 1))
-	log=$(mktemp)
-	start=$(date +%s)
-	# A program that hangs fails after HB_TEST_LIMIT_S (10 min) instead of
-	# holding the whole run until CI's own limit.
-	if timeout -k 10 "${HB_TEST_LIMIT_S:-600}" "$@" >"$log" 2>&1; then
-		echo "ok   $name ($(( $(date +%s) - start )) s)"
-	elif [ $? -eq 124 ]; then
-		echo "FAIL $name (still running after ${HB_TEST_LIMIT_S:-600} s: stopped)"
-		cat "$log"
-		failed=$((failed + 1))
-		rm -f "$log"
-		return
-	else
-		echo "FAIL $name"
-		cat "$log"
-		failed=$((failed + 1))
-	fi
-	rm -f "$log"
+declare -A running  # pid of a program's job -> its number
+# Stop what still runs when the runner itself is stopped.
+stop_all() {
+	# timeout, the job's child, passes the TERM on to its program
+	for pid in "${!running[@]}"; do pkill -TERM -P "$pid" 2>/dev/null; done
+	rm -rf "$results"
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+# One program, in the background; its line goes to N.line, its output to N.log.
+start_one() {
+	local n=$1 name=$2
+	shift 2
+	(
+		start=$(date +%s)
+		# A background job's SIGINT and SIGQUIT are ignored, and a test
+		# that signals its programs must see them as a person's shell
+		# leaves them.  A program that hangs fails after HB_TEST_LIMIT_S
+		# (10 min) instead of holding the whole run until CI's own limit.
+		if env --default-signal=INT,QUIT timeout -k 10 "${HB_TEST_LIMIT_S:-600}" "$@" >"$results/$n.log" 2>&1; then
+			echo "ok   $name ($(($(date +%s) - start)) s)" >"$results/$n.line"
+		elif [ $? -eq 124 ]; then
+			echo "FAIL $name (still running after ${HB_TEST_LIMIT_S:-600} s: stopped)" >"$results/$n.line"
+		else
+			echo "FAIL $name ($(($(date +%s) - start)) s)" >"$results/$n.line"
+		fi
+	) &
+	running[$!]=$n
 }
 
-for t in "$build"/tests/test_* "$build"/tests/itest_*; do
-	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
-done
-# The fuzz targets' corpora, replayed as regression inputs (tests/fuzz/).
-for t in "$build"/tests/replay_*; do
-	[ -x "$t" ] || continue
-	name=${t##*/replay_}
-	run_one "fuzz/$name" "$t" "tests/fuzz/corpus/$name"
-done
+# Wait for one program to end and print its line (and its log if it failed).
+finish_one() {
+	local pid n line
+	wait -n -p pid
+	n=${running[$pid]}
+	unset "running[$pid]"
+	line=$(cat "$results/$n.line" 2>/dev/null || echo "FAIL #$n (the runner lost its result)")
+	echo "$line"
+	case $line in
+	ok*) ;;
+	*) cat "$results/$n.log"; failed=$((failed + 1)) ;;
+	esac
+	rm -f "$results/$n.line" "$results/$n.log"
+}
+
+# run_one NAME COMMAND...: queue it; it starts once fewer than HB_TEST_JOBS run.
+run_one() {
+	while [ "${#running[@]}" -ge "$jobs" ]; do finish_one; done
+	total=$((total + 1))
+	start_one "$total" "$@"
+}
+
 for t in tests/e2e/*.sh; do
 	case $(basename "$t") in lib.sh | *-lib.sh) continue ;; esac # sourced by the scripts
 	if can_isolate; then
@@ -72,16 +102,26 @@ for t in tests/e2e/*.sh; do
 		run_one "e2e/$(basename "$t")" bash "$t" "$build"
 	fi
 done
-# The fake relay's behaviour on its own (Node's standard library only).
-run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
 # The Claude agent host's pipe against the real SDK and the mock Messages
 # API (it makes its own loopback-only network namespace where it can).
 run_one agent-host/selftest sh tests/agent-host/run-selftest.sh
+for t in "$build"/tests/itest_* "$build"/tests/test_*; do
+	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
+done
+# The fuzz targets' corpora, replayed as regression inputs (tests/fuzz/).
+for t in "$build"/tests/replay_*; do
+	[ -x "$t" ] || continue
+	name=${t##*/replay_}
+	run_one "fuzz/$name" "$t" "tests/fuzz/corpus/$name"
+done
+# The fake relay's behaviour on its own (Node's standard library only).
+run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"
 run_one deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
 run_one deploy/optable.sh sh tests/deploy/optable.sh
 run_one deploy/sizes.sh sh tests/deploy/sizes.sh
-echo "$((total - failed)) of $total test programs passed ($build)"
+while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+echo "$((total - failed)) of $total test programs passed ($build, $jobs at a time)"
 [ "$failed" -eq 0 ]
