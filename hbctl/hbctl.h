@@ -47,8 +47,10 @@ int cmd_usage(int argc, char **argv);
 int cmd_approvals(int argc, char **argv);
 /* messages.c */
 int cmd_messages(int argc, char **argv);
-/* watch.c */
+/* watch.c (and watch_timeline.c: --timeline) */
 int cmd_watch(int argc, char **argv);
+/* sessions.c: the sessions to resume, through maintain_sessions. */
+int cmd_sessions(int argc, char **argv);
 /* settings.c: works on the files directly, with or without a broker. */
 int cmd_settings(int argc, char **argv);
 

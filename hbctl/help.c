@@ -11,7 +11,9 @@ int usage(void)
 {
 	fprintf(stderr, "usage: hbctl status [--json]\n"
 			"       hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]\n"
-			"       hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]\n"
+			"       hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD]\n"
+			"                   [--agent codex|claude] | TOPIC-PREFIX]\n"
+			"       hbctl sessions [--json] [--agent codex|claude] [--all] [--since DURATION|TIME]\n"
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"

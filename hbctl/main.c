@@ -3,7 +3,9 @@
  *
  *	hbctl status [--json]
  *	hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]
- *	hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]   (watch.c)
+ *	hbctl watch [--text|--json] [--timeline [--session ID] [--agent A] [--thread THREAD] | TOPIC-PREFIX]
+ *	                             (watch.c; the live view: watch_timeline.c)
+ *	hbctl sessions [--json] [--agent A] [--all] [--since WHEN]   (sessions.c)
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
@@ -274,6 +276,8 @@ int main(int argc, char **argv)
 		return cmd_call(argc, argv);
 	if (strcmp(argv[1], "watch") == 0)
 		return cmd_watch(argc, argv);
+	if (strcmp(argv[1], "sessions") == 0)
+		return cmd_sessions(argc, argv);
 	if (strcmp(argv[1], "catalog") == 0)
 		return cmd_catalog(argc, argv);
 	if (strcmp(argv[1], "run") == 0)

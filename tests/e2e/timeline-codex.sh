@@ -11,7 +11,7 @@
 # depth 1 (its prompt, its command completed in place, its reply); the
 # parent's own rows at depth 0; the child thread linked in appdata.db
 # under the conversation's thread (so it belongs to the session); and
-# `hbctl watch --timeline` (plain, into a file) showing the child's rows
+# `hbctl watch --timeline --text` (into a file) showing the child's rows
 # indented.  Then the saved timeline (`hbctl timeline --codex`): every live
 # row again under its id, the child's rows after the spawn row, one
 # sub-agent's view (--thread), and the errors.
@@ -28,7 +28,7 @@ session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E sub-agents","agent":"codex","projectPath":"/tmp"}' | json_field id)
 check "a session to link the thread to" '[ -n "$session" ]'
 watch_events
-"$build/hbctl" watch --timeline >"$tmp/timeline.txt" 2>"$tmp/timeline.err" &
+"$build/hbctl" watch --timeline --text >"$tmp/timeline.txt" 2>"$tmp/timeline.err" &
 plain_watcher=$!
 
 # The rig's config with codex's sub-agent tools on ([features] is its last table).
@@ -116,8 +116,11 @@ linked_parent() {
 check "the child thread is linked under the conversation's thread, which holds the session" \
 	'wait_for 10 "[ \"\$(linked_parent)\" = \"$parent $session\" ]"'
 
-# What a person reads: the child's rows indented under the conversation's.
-indented() { grep -q '^  .*child-was-here' "$tmp/timeline.txt" && grep -q '^[^ ].*spawn a helper' "$tmp/timeline.txt"; }
+# What a person reads: the child's rows indented under the conversation's
+# (after the agent's column: "TIME  TITLE  codex   ROW", a depth-1 row two
+# spaces further in).
+indented() { grep -q ' codex     [^ ].*child-was-here' "$tmp/timeline.txt" &&
+	     grep -q ' codex   [^ ].*spawn a helper' "$tmp/timeline.txt"; }
 check "hbctl watch --timeline: the sub-agent's rows indented, the conversation's not" 'wait_for 10 indented'
 kill "$plain_watcher" 2>/dev/null
 
