@@ -12,6 +12,8 @@
  * message sent to one show; the card shows the command that answers it,
  * and once declined with that command its line says so.  With
  * HB_SHOW_SCREEN set it prints the last screen (docs/timeline.md shows one).
+ * Also `hbctl sessions`: the session whose run linked its Claude
+ * conversation, as a table and as JSON, the others with --all.
  */
 #include "../harness/checks.h"
 #include "../harness/pty_screen.h"
@@ -59,6 +61,19 @@ static void publish_rows(struct hb_client *c, const char *rows)
 	if (!hb_env_bool(&reply, "ok", 0))
 		fail_msg("timeline.publish refused: %s", hb_env_str_or(&reply, "err.msg", "?"));
 	hb_env_free(&reply);
+}
+
+/* run.close of run on c, answered. */
+static void close_run(struct hb_client *c, const char *run)
+{
+	int64_t id = fx_send_op(c, "run.close", "run", run, (char *)NULL), got = -1;
+	struct hb_env reply;
+
+	ck_recv(c, &reply, 15000, &got);
+	assert_int_equal(got, id);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+	hb_client_close(c);
 }
 
 /* How many lines of screen hold want. */
@@ -203,13 +218,62 @@ static void test_live_view_on_a_terminal(void **state)
 		fputs(screen, stdout);
 	free(screen);
 	assert_int_equal(pty_stop(&p), 0);
-	hb_client_close(&c);
+	close_run(&c, "run-live");
+}
+
+static void test_sessions_table(void **state)
+{
+	const char *const table[] = { "sessions", NULL };
+	const char *const all[] = { "sessions", "--all", NULL };
+	const char *const json[] = { "sessions", "--json", NULL };
+	const char *const codex[] = { "sessions", "--agent", "codex", NULL };
+	const char *const bad[] = { "sessions", "--since", "soon", NULL };
+	static const char conversation[] = "5d0c2f9e-1111-4222-8333-444455556666";
+	struct hb_client c;
+	struct hb_env reply;
+	int64_t id, got = -1;
+	json_t *list;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &c, 15000), 0);
+	assert_int_equal(fx_open_run(&c, "run-sessions", claude_session, "/tmp", "claude", "full-auto"), 0);
+	id = fx_send_op(&c, "claude.link", "claudeSessionId", conversation, (char *)NULL);
+	ck_recv(&c, &reply, 15000, &got);
+	assert_int_equal(got, id);
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	hb_env_free(&reply);
+
+	assert_int_equal(fx_hbctl(&F, &out, table), 0);
+	if (!strstr(out, "TITLE                         AGENT   FOLDER") || !strstr(out, "Live Claude") ||
+	    !strstr(out, claude_session) || !strstr(out, conversation) || !strstr(out, " s ago") ||
+	    strstr(out, "Live Codex"))
+		fail_msg("hbctl sessions: not the linked Claude session alone:\n%s", out);
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, all), 0);
+	assert_non_null(strstr(out, "Live Codex"));
+	assert_non_null(strstr(out, "Live Claude"));
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, json), 0);
+	list = json_loads(out, JSON_DISABLE_EOF_CHECK, NULL);
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(fx_jstr(json_array_get(list, 0), "claudeSessionId"), conversation);
+	assert_string_equal(fx_jstr(json_array_get(list, 0), "id"), claude_session);
+	json_decref(list);
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, codex), 0);
+	assert_non_null(strstr(out, "no sessions to resume"));
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, bad), 100);
+	free(out);
+	close_run(&c, "run-sessions");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_view_on_a_terminal),
+		cmocka_unit_test(test_sessions_table),
 	};
 
 	return ck_run_group_tests(tests, setup, teardown);
