@@ -32,8 +32,13 @@ struct claude_host *claude_host_start(const char *argv0);
 int claude_host_read(struct claude_host *h, const char *method, struct json_t *params, struct json_t **reply);
 void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
-/* timeline.c: a saved Claude conversation as timeline rows. */
+/* timeline.c: a saved Claude conversation as timeline rows; the usage
+ * text of hbctl timeline (EXIT_USAGE). */
 int cmd_timeline(int argc, char **argv);
+int timeline_usage(void);
+/* timeline_session.c: hbctl timeline --session ID, the session's own
+ * conversation through cmd_timeline or cmd_timeline_codex. */
+int timeline_of_session(int argc, char **argv);
 /* timeline_codex.c: hbctl timeline --codex THREAD */
 int cmd_timeline_codex(int argc, char **argv);
 /* accounts.c: the Claude accounts.  accounts_use_active: the active

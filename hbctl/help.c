@@ -31,8 +31,9 @@ int usage(void)
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
 			"                    catalog|usage|title ['JSON params']\n"
 			"       hbctl usage [--json]\n"
-			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
-			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
+			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--since WHEN] [--json|--plain]\n"
+			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--since WHEN] [--json|--plain]\n"
+			"       hbctl timeline --session HB-SESSION-ID [--thread ID] [--since WHEN] [--json|--plain]\n"
 			"       hbctl accounts [--json] | accounts add|use|remove NAME |\n"
 			"                      accounts login|logout NAME|default [CLAUDE AUTH OPTIONS]\n");
 	return EXIT_USAGE;

@@ -15,8 +15,9 @@
  *	hbctl run open|stop|close ...
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
- *	hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]   (timeline.c: saved rows)
- *	hbctl timeline --codex THREAD [--json|--plain]   (timeline_codex.c: saved rows)
+ *	hbctl timeline CLAUDE-SESSION --cwd DIR [--since WHEN] [--json|--plain]   (timeline.c: saved rows)
+ *	hbctl timeline --codex THREAD [--since WHEN] [--json|--plain]   (timeline_codex.c: saved rows)
+ *	hbctl timeline --session HB-SESSION [...]   (timeline_session.c: either, by the session)
  *	hbctl accounts [add|use|remove|login|logout ...]          (accounts.c: Claude accounts)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
