@@ -281,8 +281,10 @@ static void message_body(struct parts *p, const json_t *m)
 	p->ink = strcmp(signal, "Sent") == 0 ? GREEN : strcmp(signal, "Not sent") == 0 ? RED : YELLOW;
 }
 
-/* head + body cut to what width leaves + tail. */
-static char *compose(const struct parts *p, const char *body, const struct live_head *h, const char *agent, int width)
+/* head + body cut to what width leaves + tail, the tail coloured when
+ * colour. */
+static char *compose(const struct parts *p, const char *body, const struct live_head *h, const char *agent, int width,
+		     int colour)
 {
 	char when[16] = "--:--:--", title[LIVE_TITLE_COLS * 4 + 8], head[LIVE_TITLE_COLS * 4 + 96];
 	char *line = NULL, *cut;
@@ -305,7 +307,7 @@ static char *compose(const struct parts *p, const char *body, const struct live_
 		fputs(head, f);
 		fputs(cut, f);
 		if (*p->tail)
-			fprintf(f, "  %s%s%s", h->colour && p->ink ? p->ink : "", p->tail, h->colour && p->ink ? RESET : "");
+			fprintf(f, "  %s%s%s", colour && p->ink ? p->ink : "", p->tail, colour && p->ink ? RESET : "");
 		if (fclose(f) != 0) {
 			free(line);
 			line = NULL;
@@ -342,7 +344,20 @@ char *live_line(const char *topic, const json_t *event, const struct live_head *
 		free(body);
 		return NULL;
 	}
-	line = *body ? compose(&p, body, h, agent, width) : strdup("");
+	line = *body ? compose(&p, body, h, agent, width, 0) : strdup("");
+	/* a head and an outcome wider than the terminal (a narrow one): the
+	 * whole line cut, uncoloured, so it stays one screen line */
+	if (line && width > 0 && live_cols(line) > (size_t)width) {
+		char *cut = malloc(strlen(line) + 8);
+
+		if (cut)
+			live_fit(cut, strlen(line) + 8, line, (size_t)width);
+		free(line);
+		line = cut;
+	} else if (line && *line && h->colour && p.ink) {
+		free(line);
+		line = compose(&p, body, h, agent, width, 1);
+	}
 	free(body);
 	return line;
 }

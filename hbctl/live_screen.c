@@ -28,6 +28,14 @@ void live_screen_free(struct live_screen *s)
 	memset(s->slot, 0, sizeof s->slot);
 }
 
+void live_screen_resize(struct live_screen *s, int rows, int width)
+{
+	if (width != s->width)
+		s->barrier = s->printed;
+	s->rows = rows;
+	s->width = width;
+}
+
 /* The line of slot, its tool's time at now_ms; NULL when out of memory. */
 static char *line_of(struct live_screen *s, struct live_slot *sl, long long now_ms)
 {
@@ -43,7 +51,7 @@ static struct live_slot *on_screen(struct live_screen *s, size_t n)
 {
 	size_t up = s->printed - n;
 
-	if (s->rows <= 1 || n >= s->printed || up >= (size_t)s->rows || up >= LIVE_SCREEN_SLOTS)
+	if (s->rows <= 1 || n < s->barrier || n >= s->printed || up >= (size_t)s->rows || up >= LIVE_SCREEN_SLOTS)
 		return NULL;
 	return &s->slot[n % LIVE_SCREEN_SLOTS];
 }

@@ -32,6 +32,7 @@ struct live_screen {
 	int rows, width;	/* the terminal's; rows 0: not a terminal, no redraw */
 	int colour;
 	size_t printed;		/* lines printed so far */
+	size_t barrier;		/* lines before it were printed at another width: never redrawn */
 	struct live_slot slot[LIVE_SCREEN_SLOTS];	/* line n at slot[n % LIVE_SCREEN_SLOTS] */
 };
 
@@ -43,6 +44,9 @@ void live_screen_free(struct live_screen *s);
  * new line.  0, or -1 when out of memory. */
 int live_screen_show(struct live_screen *s, const char *topic, json_t *event, const char *title, const char *agent,
 		     long long now_ms);
+/* The terminal's size now: after a change of width the lines printed
+ * before may wrap differently, so they are no longer redrawn. */
+void live_screen_resize(struct live_screen *s, int rows, int width);
 /* Redraw the lines of running tools still on the screen with their time. */
 void live_screen_tick(struct live_screen *s, long long now_ms);
 

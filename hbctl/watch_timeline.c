@@ -91,10 +91,8 @@ static void terminal_size(struct timeline_watch *w)
 {
 	struct winsize ws;
 
-	if (w->tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-		w->screen.rows = ws.ws_row;
-		w->screen.width = ws.ws_col;
-	}
+	if (w->tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		live_screen_resize(&w->screen, ws.ws_row, ws.ws_col);
 }
 
 static long long now_ms(void)

@@ -5,7 +5,9 @@
  * on a narrow terminal; running, ok, error, declined, exit codes; an
  * approval card with the commands that answer it; a sent session message;
  * cuts at whole UTF-8 characters with wide characters counted twice; a
- * changed row redrawn in place on a terminal and printed again without.
+ * changed row redrawn in place on a terminal and printed again without
+ * one or after the terminal's width changed; a line never wider than
+ * the terminal.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -136,6 +138,12 @@ static void tool_rows_show_args_and_outcome(void **state)
 	assert_int_equal(live_cols(line), 60);
 	assert_non_null(strstr(line, "…  ok"));
 	free(line);
+	/* a terminal narrower than the head and the outcome: the whole
+	 * line cut, still one screen line */
+	line = line_of("timeline.row", MCP_ROW("error", ",\"output\":\"No session s-2 to send to.\""), 50, 0, 1, &running);
+	assert_int_equal(live_cols(line), 50);
+	assert_null(strchr(line, '\033'));
+	free(line);
 	/* colour marks the outcome only */
 	line = line_of("timeline.row", MCP_ROW("declined", ""), 0, 0, 1, &running);
 	assert_non_null(strstr(line, "}  \033[31mdeclined\033[0m"));
@@ -216,8 +224,9 @@ static void keys_name_what_changes(void **state)
 	json_decref(m);
 }
 
-/* Three events on a screen of rows lines: the output. */
-static char *screen_of(int rows)
+/* Three events on a screen of rows lines (resized to 100 columns after
+ * the second when resize): the output. */
+static char *screen_of(int rows, int resize)
 {
 	json_t *call = json_loads(MCP_ROW("call", ""), 0, NULL), *done = json_loads(MCP_ROW("output", ""), 0, NULL);
 	json_t *other = json_loads("{\"row\":{\"id\":\"claude:b#0\",\"agent\":\"claude\",\"kind\":\"assistant\","
@@ -231,9 +240,11 @@ static char *screen_of(int rows)
 	live_screen_init(&s, f, rows, 120, 0);
 	assert_int_equal(live_screen_show(&s, "timeline.row", call, "T", NULL, 1000), 0);
 	assert_int_equal(live_screen_show(&s, "timeline.row", other, "T", NULL, 1500), 0);
+	if (resize)
+		live_screen_resize(&s, rows, 100);
 	live_screen_tick(&s, 4000);
 	assert_int_equal(live_screen_show(&s, "timeline.row", done, "T", NULL, 5000), 0);
-	assert_int_equal(s.printed, rows ? 2 : 3);
+	assert_int_equal(s.printed, rows && !resize ? 2 : 3);
 	live_screen_free(&s);
 	fclose(f);
 	json_decref(call);
@@ -244,7 +255,7 @@ static char *screen_of(int rows)
 
 static void screen_redraws_in_place(void **state)
 {
-	char *out = screen_of(24);
+	char *out = screen_of(24, 0);
 
 	(void)state;
 	/* the tool's line, two up: its time, then its outcome */
@@ -254,10 +265,16 @@ static void screen_redraws_in_place(void **state)
 	assert_non_null(strstr(out, "}  ok\033[2B\r"));
 	free(out);
 	/* without a terminal: printed again, no cursor moves */
-	out = screen_of(0);
+	out = screen_of(0, 0);
 	assert_null(strchr(out, '\033'));
 	assert_non_null(strstr(out, "Sending.\n00:00:05  T"));
 	assert_non_null(strstr(out, "}  ok\n"));
+	free(out);
+	/* after a change of width the earlier lines may wrap otherwise: the
+	 * change is a new line, and nothing counts on the old one */
+	out = screen_of(24, 1);
+	assert_null(strchr(out, '\033'));
+	assert_non_null(strstr(out, "Sending.\n00:00:05  T"));
 	free(out);
 }
 
