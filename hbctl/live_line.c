@@ -287,16 +287,23 @@ static char *compose(const struct parts *p, const char *body, const struct live_
 		     int colour)
 {
 	char when[16] = "--:--:--", title[LIVE_TITLE_COLS * 4 + 8], head[LIVE_TITLE_COLS * 4 + 96];
+	char who[32], tail[sizeof p->tail];
 	char *line = NULL, *cut;
-	size_t len = 0, head_cols, tail_cols = *p->tail ? live_cols(p->tail) + 2 : 0, room = 0;
+	size_t len = 0, head_cols, tail_cols, room = 0;
+	int indent = p->depth < 0 ? 0 : p->depth > 8 ? 8 : p->depth;	/* two spaces a subagent level */
 	struct tm tm;
 	FILE *f;
 
+	/* every text of an event passes live_fit, which turns a control
+	 * character (an escape sequence's ESC) into a space */
+	live_fit(tail, sizeof tail, p->tail, 0);
+	tail_cols = *tail ? live_cols(tail) + 2 : 0;
+	live_fit(who, sizeof who, agent, 6);
 	if (localtime_r(&h->when, &tm))
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
 	live_fit(title, sizeof title, h->title ? h->title : h->session ? h->session : "", LIVE_TITLE_COLS);
 	snprintf(head, sizeof head, "%s  %s%*s  %-6s  %*s", when, title,
-		 (int)(LIVE_TITLE_COLS - live_cols(title)), "", agent, 2 * (p->depth < 8 ? p->depth : 8), "");
+		 (int)(LIVE_TITLE_COLS - live_cols(title)), "", who, 2 * indent, "");
 	head_cols = live_cols(head);
 	if (width > 0)
 		room = (size_t)width > head_cols + tail_cols + 8 ? (size_t)width - head_cols - tail_cols : 8;
@@ -306,8 +313,8 @@ static char *compose(const struct parts *p, const char *body, const struct live_
 	if ((f = open_memstream(&line, &len))) {
 		fputs(head, f);
 		fputs(cut, f);
-		if (*p->tail)
-			fprintf(f, "  %s%s%s", colour && p->ink ? p->ink : "", p->tail, colour && p->ink ? RESET : "");
+		if (*tail)
+			fprintf(f, "  %s%s%s", colour && p->ink ? p->ink : "", tail, colour && p->ink ? RESET : "");
 		if (fclose(f) != 0) {
 			free(line);
 			line = NULL;

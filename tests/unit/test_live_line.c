@@ -163,6 +163,12 @@ static void other_rows(void **state)
 		    "{\"row\":{\"id\":\"claude:u#0\",\"agent\":\"claude\",\"kind\":\"system\",\"depth\":0,"
 		    "\"text\":\"Claude AI usage limit reached\",\"resetsAt\":7200}}",
 		    0, "00:00:03  Live Claude         claude  System: Claude AI usage limit reached  waits until 02:00");
+	/* a row cannot move the cursor or colour the terminal: every control
+	 * character is a space, the status of a row too */
+	expect_line("timeline.row",
+		    "{\"row\":{\"id\":\"claude:t\",\"agent\":\"claude\",\"kind\":\"command\",\"depth\":0,"
+		    "\"command\":\"echo \\u001b[2J\",\"status\":\"odd\\u001b[1A\"}}",
+		    0, "00:00:03  Live Claude         claude  $ echo  [2J  odd [1A");
 	/* a long title is cut to its column */
 	{
 		json_t *e = json_loads("{\"row\":{\"id\":\"claude:a#0\",\"agent\":\"claude\",\"kind\":\"assistant\","
