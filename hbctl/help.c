@@ -38,3 +38,19 @@ int usage(void)
 			"                      accounts login|logout NAME|default [CLAUDE AUTH OPTIONS]\n");
 	return EXIT_USAGE;
 }
+
+/* hbctl timeline's own, longer usage (timeline.c, timeline_codex.c,
+ * timeline_session.c). */
+int timeline_usage(void)
+{
+	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--since WHEN] [--json|--plain]\n"
+			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows;\n"
+			"  --thread: only the view of the subagent that call started (a spawn row's link.thread);\n"
+			"  --since: only rows of messages since 10m, 2h, 3d, 14:05 or 2026-12-05\n"
+			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--since WHEN] [--json|--plain]\n"
+			"  the saved Codex thread with that id (its codexThreadId), as timeline rows\n"
+			"       hbctl timeline --session HB-SESSION-ID [--thread ID] [--since WHEN] [--json|--plain]\n"
+			"  the conversation of an HB Code session (hbctl sessions), Claude's or Codex's\n"
+			"  (--agent claude|codex: which agent's id the ID is, as --codex says)\n");
+	return EXIT_USAGE;
+}

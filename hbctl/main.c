@@ -266,6 +266,21 @@ static int cmd_catalog(int argc, char **argv)
 	return 0;
 }
 
+/* hbctl timeline: an HB Code session's conversation (--session), a saved
+ * Codex thread (--codex THREAD, --agent codex THREAD), else a saved Claude
+ * conversation. */
+static int cmd_timeline(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--session") == 0)
+			return timeline_of_session(argc, argv);
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--codex") == 0 ||
+		    (strcmp(argv[i], "--agent") == 0 && i + 1 < argc && strcmp(argv[i + 1], "codex") == 0))
+			return cmd_timeline_codex(argc, argv);
+	return cmd_timeline_claude(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	hb_log_init("hbctl");

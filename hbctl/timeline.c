@@ -215,21 +215,7 @@ static int project_subagents(struct claude_host *h, const char *sid, const char 
 	return 0;
 }
 
-int timeline_usage(void)
-{
-	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--since WHEN] [--json|--plain]\n"
-			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows;\n"
-			"  --thread: only the view of the subagent that call started (a spawn row's link.thread);\n"
-			"  --since: only rows of messages since 10m, 2h, 3d, 14:05 or 2026-12-05\n"
-			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--since WHEN] [--json|--plain]\n"
-			"  the saved Codex thread with that id (its codexThreadId), as timeline rows\n"
-			"       hbctl timeline --session HB-SESSION-ID [--thread ID] [--since WHEN] [--json|--plain]\n"
-			"  the conversation of an HB Code session (hbctl sessions), Claude's or Codex's\n"
-			"  (--agent claude|codex: which agent's id the ID is, as --codex says)\n");
-	return EXIT_USAGE;
-}
-
-int cmd_timeline(int argc, char **argv)
+int cmd_timeline_claude(int argc, char **argv)
 {
 	const char *sid = NULL, *cwd = NULL, *thread = NULL;
 	char account[HB_CLAUDE_ACCOUNT_NAME_MAX];
@@ -241,13 +227,6 @@ int cmd_timeline(int argc, char **argv)
 	size_t nviews = 1;
 	json_t *msgs;
 
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], "--session") == 0)
-			return timeline_of_session(argc, argv);
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], "--codex") == 0 ||
-		    (strcmp(argv[i], "--agent") == 0 && i + 1 < argc && strcmp(argv[i + 1], "codex") == 0))
-			return cmd_timeline_codex(argc, argv);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--cwd") == 0 && i + 1 < argc)
 			cwd = argv[++i];

@@ -85,7 +85,7 @@ int timeline_of_session(int argc, char **argv)
 		args[n++] = dir;
 	}
 	args[n] = NULL;
-	rc = strcmp(agent, "codex") == 0 ? cmd_timeline_codex(n, (char **)args) : cmd_timeline(n, (char **)args);
+	rc = strcmp(agent, "codex") == 0 ? cmd_timeline_codex(n, (char **)args) : cmd_timeline_claude(n, (char **)args);
 	json_decref(s);
 	return rc;
 }

@@ -32,7 +32,8 @@
 #include "hbctl.h"
 #include "live_screen.h"
 #include "session_list.h"
-#include "watch.h"
+#include "watch_events.h"
+#include "watch_timeline.h"
 
 #define FOLLOW_MAX 64	/* subagent views one --thread follows, nested ones included */
 
