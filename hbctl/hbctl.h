@@ -32,8 +32,14 @@ struct claude_host *claude_host_start(const char *argv0);
 int claude_host_read(struct claude_host *h, const char *method, struct json_t *params, struct json_t **reply);
 void claude_host_end(struct claude_host *h);
 int claude_read(const char *argv0, const char *method, struct json_t *params, struct json_t **reply);
-/* timeline.c: a saved Claude conversation as timeline rows. */
-int cmd_timeline(int argc, char **argv);
+/* hbctl timeline (main.c picks one of the three):
+ * timeline.c: a saved Claude conversation as timeline rows. */
+int cmd_timeline_claude(int argc, char **argv);
+/* timeline_session.c: hbctl timeline --session ID, the session's own
+ * conversation through cmd_timeline_claude or cmd_timeline_codex. */
+int timeline_of_session(int argc, char **argv);
+/* help.c: hbctl timeline's usage text; EXIT_USAGE. */
+int timeline_usage(void);
 /* timeline_codex.c: hbctl timeline --codex THREAD */
 int cmd_timeline_codex(int argc, char **argv);
 /* accounts.c: the Claude accounts.  accounts_use_active: the active
@@ -47,8 +53,10 @@ int cmd_usage(int argc, char **argv);
 int cmd_approvals(int argc, char **argv);
 /* messages.c */
 int cmd_messages(int argc, char **argv);
-/* watch.c */
+/* watch.c (and watch_timeline.c: --timeline) */
 int cmd_watch(int argc, char **argv);
+/* sessions.c: the sessions to resume, through maintain_sessions. */
+int cmd_sessions(int argc, char **argv);
 /* settings.c: works on the files directly, with or without a broker. */
 int cmd_settings(int argc, char **argv);
 

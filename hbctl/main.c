@@ -3,7 +3,9 @@
  *
  *	hbctl status [--json]
  *	hbctl call TOOL 'JSON' [--session ID] [--run ID] [--call-id ID] [--timeout MS]
- *	hbctl watch [--text|--json] [--timeline [--session ID] [--thread THREAD] | TOPIC-PREFIX]   (watch.c)
+ *	hbctl watch [--text|--json] [--timeline [--session ID] [--agent A] [--thread THREAD] | TOPIC-PREFIX]
+ *	                             (watch.c; the live view: watch_timeline.c)
+ *	hbctl sessions [--json] [--agent A] [--all] [--since WHEN]   (sessions.c)
  *	hbctl restart|stop|start SVC
  *	hbctl replace SVC PATH
  *	hbctl catalog --for codex|claude
@@ -13,8 +15,9 @@
  *	hbctl run open|stop|close ...
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
  *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
- *	hbctl timeline CLAUDE-SESSION --cwd DIR [--json|--plain]   (timeline.c: saved rows)
- *	hbctl timeline --codex THREAD [--json|--plain]   (timeline_codex.c: saved rows)
+ *	hbctl timeline CLAUDE-SESSION --cwd DIR [--since WHEN] [--json|--plain]   (timeline.c: saved rows)
+ *	hbctl timeline --codex THREAD [--since WHEN] [--json|--plain]   (timeline_codex.c: saved rows)
+ *	hbctl timeline --session HB-SESSION [...]   (timeline_session.c: either, by the session)
  *	hbctl accounts [add|use|remove|login|logout ...]          (accounts.c: Claude accounts)
  *
  * Exit status: 0 done; 1 the broker answered with an error or the tool
@@ -263,6 +266,21 @@ static int cmd_catalog(int argc, char **argv)
 	return 0;
 }
 
+/* hbctl timeline: an HB Code session's conversation (--session), a saved
+ * Codex thread (--codex THREAD, --agent codex THREAD), else a saved Claude
+ * conversation. */
+static int cmd_timeline(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--session") == 0)
+			return timeline_of_session(argc, argv);
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--codex") == 0 ||
+		    (strcmp(argv[i], "--agent") == 0 && i + 1 < argc && strcmp(argv[i + 1], "codex") == 0))
+			return cmd_timeline_codex(argc, argv);
+	return cmd_timeline_claude(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	hb_log_init("hbctl");
@@ -274,6 +292,8 @@ int main(int argc, char **argv)
 		return cmd_call(argc, argv);
 	if (strcmp(argv[1], "watch") == 0)
 		return cmd_watch(argc, argv);
+	if (strcmp(argv[1], "sessions") == 0)
+		return cmd_sessions(argc, argv);
 	if (strcmp(argv[1], "catalog") == 0)
 		return cmd_catalog(argc, argv);
 	if (strcmp(argv[1], "run") == 0)

@@ -21,18 +21,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../timeline/project.h"
 #include "claude_account.h"
 #include "hbctl.h"
+#include "since.h"
 #include "timeline_view.h"
 
 #define PAGE_LIMIT 100		/* the host's largest page */
 #define PAGES_MAX 2000		/* 200,000 messages: past that, a loop */
 #define SUBAGENTS_MAX 1000
 
-/* The rows of each message of msgs, in order, into v. */
+/* The rows of each message of msgs, in order, into v, each as of its
+ * message's time (for --since). */
 static void view_project(struct view *v, struct tl_claude *st, const json_t *msgs)
 {
 	const json_t *msg, *row;
@@ -47,7 +50,8 @@ static void view_project(struct view *v, struct tl_claude *st, const json_t *msg
 		if (tl_claude_project(st, msg, rows, err, sizeof err) < 0)
 			fprintf(stderr, "hbctl: timeline: a saved message was left out: %s\n", err);
 		json_array_foreach(rows, j, row)
-			view_put(v, json_incref((json_t *)row));
+			view_put_at(v, json_incref((json_t *)row),
+				    since_iso_utc(json_string_value(json_object_get(msg, "timestamp"))));
 		json_decref(rows);
 	}
 }
@@ -211,35 +215,25 @@ static int project_subagents(struct claude_host *h, const char *sid, const char 
 	return 0;
 }
 
-static int timeline_usage(void)
-{
-	fprintf(stderr, "usage: hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
-			"  the saved Claude conversation with that id in the project folder DIR, as timeline rows;\n"
-			"  --thread: only the view of the subagent that call started (a spawn row's link.thread)\n"
-			"  (hbctl call maintain_sessions '{\"action\":\"resolveSession\",\"targetSessionId\":\"ID\"}'\n"
-			"  gives an HB Code session's claudeSessionId)\n"
-			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
-			"  the saved Codex thread with that id (its codexThreadId), as timeline rows\n");
-	return EXIT_USAGE;
-}
-
-int cmd_timeline(int argc, char **argv)
+int cmd_timeline_claude(int argc, char **argv)
 {
 	const char *sid = NULL, *cwd = NULL, *thread = NULL;
 	char account[HB_CLAUDE_ACCOUNT_NAME_MAX];
 	int json = 0, colour = isatty(STDOUT_FILENO), rc;
+	long long since = 0;
 	struct view *views;
 	struct claude_host *h;
 	struct tl_claude st;
 	size_t nviews = 1;
 	json_t *msgs;
 
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], "--codex") == 0)
-			return cmd_timeline_codex(argc, argv);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--cwd") == 0 && i + 1 < argc)
 			cwd = argv[++i];
+		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc && strcmp(argv[i + 1], "claude") == 0)
+			i++;
+		else if (strcmp(argv[i], "--since") == 0 && i + 1 < argc && (since = since_parse(argv[i + 1], time(NULL))) >= 0)
+			i++;
 		else if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "--plain") == 0)
@@ -277,13 +271,13 @@ int cmd_timeline(int argc, char **argv)
 		rc = project_subagents(h, sid, cwd, &st, views, &nviews);
 	}
 	claude_host_end(h);
-	if (rc == 0 && thread && views_print_thread(views, nviews, thread, json, colour) < 0) {
+	if (rc == 0 && thread && views_print_thread(views, nviews, thread, json, colour, since) < 0) {
 		/* one subagent's own view: its rows and those of the subagents
 		 * it started, after their spawn rows */
 		fprintf(stderr, "hbctl: timeline: no subagent of this conversation was started by call %s\n", thread);
 		rc = EXIT_FAIL;
 	} else if (rc == 0 && !thread) {
-		views_print(views, nviews, json, colour);
+		views_print(views, nviews, json, colour, since);
 	}
 	for (size_t k = 0; k < nviews; k++)
 		view_free(&views[k]);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../timeline/codex_threads.h"
@@ -31,6 +32,7 @@
 #include "rpc_frame.h"
 #include "secrets.h"
 #include "settings.h"
+#include "since.h"
 #include "timeline_view.h"
 
 #define TURNS_PAGE 50
@@ -94,8 +96,9 @@ static int introduce(struct line_rpc *rpc)
 	return rc;
 }
 
-/* One saved notification through the threads into view v; steals note. */
-static void project_note(struct codex_read *cr, struct view *v, json_t *note)
+/* One saved notification through the threads into view v, its rows as
+ * of when (seconds, -1: not known); steals note. */
+static void project_note(struct codex_read *cr, struct view *v, json_t *note, long long when)
 {
 	json_t *rows = json_array(), *row;
 	char err[300];
@@ -104,7 +107,7 @@ static void project_note(struct codex_read *cr, struct view *v, json_t *note)
 	if (note && rows && tl_codex_threads_project(&cr->threads, note, rows, err, sizeof err) < 0)
 		fprintf(stderr, "hbctl: timeline: a saved item was left out: %s\n", err);
 	json_array_foreach(rows, i, row)
-		view_put(v, json_incref(row));
+		view_put_at(v, json_incref(row), when);
 	json_decref(rows);
 	json_decref(note);
 }
@@ -125,24 +128,45 @@ static void note_spawned(struct codex_read *cr, const json_t *item)
 			json_array_append_new(cr->spawned, json_pack("[O, s]", child, spawn));
 }
 
+/* The time of a saved item or turn, seconds: codex's completedAtMs or
+ * startedAtMs of an item, completedAt or startedAt of a turn; else dflt. */
+static long long saved_time(const json_t *o, long long dflt)
+{
+	static const char *const ms[] = { "completedAtMs", "startedAtMs" }, *const s[] = { "completedAt", "startedAt" };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (json_is_integer(json_object_get(o, ms[i])))
+			return json_integer_value(json_object_get(o, ms[i])) / 1000;
+		if (json_is_integer(json_object_get(o, s[i])))
+			return json_integer_value(json_object_get(o, s[i]));
+	}
+	return dflt;
+}
+
 /* A saved turn as the notifications the live bridge saw. */
 static void project_turn(struct codex_read *cr, struct view *v, const char *thread, json_t *turn)
 {
 	const char *tid = json_string_value(json_object_get(turn, "id"));
+	long long started = json_is_integer(json_object_get(turn, "startedAt"))
+				    ? json_integer_value(json_object_get(turn, "startedAt"))
+				    : -1;
 	json_t *item;
 	size_t i;
 
 	if (!tid)
 		return;
 	project_note(cr, v, json_pack("{s:s, s:{s:s, s:{s:s, s:O?}}}", "method", "turn/started", "params", "threadId",
-				      thread, "turn", "id", tid, "rootTurnId", json_object_get(turn, "rootTurnId")));
+				      thread, "turn", "id", tid, "rootTurnId", json_object_get(turn, "rootTurnId")),
+		     started);
 	json_array_foreach(json_object_get(turn, "items"), i, item) {
 		note_spawned(cr, item);
 		project_note(cr, v, json_pack("{s:s, s:{s:s, s:s, s:O}}", "method", "item/completed", "params",
-					      "threadId", thread, "turnId", tid, "item", item));
+					      "threadId", thread, "turnId", tid, "item", item),
+			     saved_time(item, started));
 	}
 	project_note(cr, v, json_pack("{s:s, s:{s:s, s:O}}", "method", "turn/completed", "params", "threadId", thread,
-				      "turn", turn));
+				      "turn", turn),
+		     saved_time(turn, started));
 }
 
 /* One thread's saved turns into v.  0 or EXIT_FAIL. */
@@ -244,24 +268,24 @@ static int read_all(struct codex_read *cr, const char *thread)
 	return rc;
 }
 
-static int usage_codex(void)
-{
-	fprintf(stderr, "usage: hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
-			"  the saved Codex thread with that id (codex app-server: the setting codexPath), as timeline\n"
-			"  rows, its sub-agents' threads after their spawn rows; --thread: one sub-agent's own view\n"
-			"  (a spawn row's link.thread)\n");
-	return EXIT_USAGE;
-}
 
 int cmd_timeline_codex(int argc, char **argv)
 {
 	const char *thread = NULL, *child = NULL;
 	int json = 0, colour = isatty(STDOUT_FILENO), rc;
 	struct codex_read *cr;
+	long long since = 0;
 
+	/* --codex THREAD, or --agent codex and THREAD */
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--codex") == 0 && i + 1 < argc && !thread)
 			thread = argv[++i];
+		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc && strcmp(argv[i + 1], "codex") == 0)
+			i++;
+		else if (argv[i][0] != '-' && !thread)
+			thread = argv[i];
+		else if (strcmp(argv[i], "--since") == 0 && i + 1 < argc && (since = since_parse(argv[i + 1], time(NULL))) >= 0)
+			i++;
 		else if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "--plain") == 0)
@@ -269,10 +293,10 @@ int cmd_timeline_codex(int argc, char **argv)
 		else if (strcmp(argv[i], "--thread") == 0 && i + 1 < argc)
 			child = argv[++i];
 		else
-			return usage_codex();
+			return timeline_usage();
 	}
 	if (!thread)
-		return usage_codex();
+		return timeline_usage();
 	if (!(cr = calloc(1, sizeof *cr)) || !(cr->spawned = json_array())) {
 		free(cr);
 		fprintf(stderr, "hbctl: out of memory\n");
@@ -284,11 +308,11 @@ int cmd_timeline_codex(int argc, char **argv)
 	else if ((rc = introduce(cr->rpc)) == 0)
 		rc = read_all(cr, thread);
 	line_rpc_end(cr->rpc, NULL);
-	if (rc == 0 && child && views_print_thread(cr->views, cr->nviews, child, json, colour) < 0) {
+	if (rc == 0 && child && views_print_thread(cr->views, cr->nviews, child, json, colour, since) < 0) {
 		fprintf(stderr, "hbctl: timeline: no sub-agent of this thread has thread %s\n", child);
 		rc = EXIT_FAIL;
 	} else if (rc == 0 && !child) {
-		views_print(cr->views, cr->nviews, json, colour);
+		views_print(cr->views, cr->nviews, json, colour, since);
 	}
 	for (size_t k = 0; k < cr->nviews; k++)
 		view_free(&cr->views[k]);

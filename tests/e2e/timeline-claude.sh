@@ -19,6 +19,8 @@
 #              come right after the parent's spawn row
 #   text       --plain prints the rows for a person, the subagent's indented;
 #              --thread the subagent's own view
+#   by session --session reads the same conversation by its HB Code
+#              session; --since leaves out what is older
 #   errors     an unknown conversation, a bad id, no --cwd: a sentence and
 #              a failing exit status, nothing on stdout
 # Usage: timeline-claude.sh BUILD (needs npm ci in agent-host).
@@ -125,6 +127,17 @@ spawn=$(compare "saved.find((r) => r.kind === \"spawn\").link.thread")
 rc=$?
 check "subagent: --thread prints its own view, exactly its saved rows" \
 	'[ $rc = 0 ] && [ "$(ids_of "$tmp/view.jsonl")" = "$(compare "saved.filter((r) => r.depth === 1).map((r) => r.id).join(\" \")")" ]'
+# The same conversation named by its HB Code session; --since: every row
+# since an hour ago, none since tomorrow.
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline --session "$session" --json) \
+	>"$tmp/by-session.jsonl" 2>"$tmp/by-session.err"
+check "--session: the session's own conversation, the same rows" 'cmp -s "$tmp/saved.jsonl" "$tmp/by-session.jsonl"'
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --json --since 1h) \
+	>"$tmp/hour.jsonl" 2>"$tmp/hour.err"
+(export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --json \
+	--since "$(date -d tomorrow +%Y-%m-%d)") >"$tmp/tomorrow.jsonl" 2>"$tmp/tomorrow.err"
+check "--since: every row since an hour ago, none since tomorrow" \
+	'cmp -s "$tmp/saved.jsonl" "$tmp/hour.jsonl" && [ -f "$tmp/tomorrow.jsonl" ] && [ ! -s "$tmp/tomorrow.jsonl" ]'
 (export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --thread toolu_none) \
 	>"$tmp/noview.out" 2>"$tmp/noview.err"
 rc=$?

@@ -11,10 +11,11 @@
 # depth 1 (its prompt, its command completed in place, its reply); the
 # parent's own rows at depth 0; the child thread linked in appdata.db
 # under the conversation's thread (so it belongs to the session); and
-# `hbctl watch --timeline` (plain, into a file) showing the child's rows
+# `hbctl watch --timeline --text` (into a file) showing the child's rows
 # indented.  Then the saved timeline (`hbctl timeline --codex`): every live
 # row again under its id, the child's rows after the spawn row, one
-# sub-agent's view (--thread), and the errors.
+# sub-agent's view (--thread), the same thread by its session (--session)
+# and by --agent codex, --since, and the errors.
 # Usage: timeline-codex.sh BUILD (needs `npm ci` in tests/codex).
 set -u
 build=$1
@@ -28,7 +29,7 @@ session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E sub-agents","agent":"codex","projectPath":"/tmp"}' | json_field id)
 check "a session to link the thread to" '[ -n "$session" ]'
 watch_events
-"$build/hbctl" watch --timeline >"$tmp/timeline.txt" 2>"$tmp/timeline.err" &
+"$build/hbctl" watch --timeline --text >"$tmp/timeline.txt" 2>"$tmp/timeline.err" &
 plain_watcher=$!
 
 # The rig's config with codex's sub-agent tools on ([features] is its last table).
@@ -116,8 +117,11 @@ linked_parent() {
 check "the child thread is linked under the conversation's thread, which holds the session" \
 	'wait_for 10 "[ \"\$(linked_parent)\" = \"$parent $session\" ]"'
 
-# What a person reads: the child's rows indented under the conversation's.
-indented() { grep -q '^  .*child-was-here' "$tmp/timeline.txt" && grep -q '^[^ ].*spawn a helper' "$tmp/timeline.txt"; }
+# What a person reads: the child's rows indented under the conversation's
+# (after the agent's column: "TIME  TITLE  codex   ROW", a depth-1 row two
+# spaces further in).
+indented() { grep -q ' codex     [^ ].*child-was-here' "$tmp/timeline.txt" &&
+	     grep -q ' codex   [^ ].*spawn a helper' "$tmp/timeline.txt"; }
 check "hbctl watch --timeline: the sub-agent's rows indented, the conversation's not" 'wait_for 10 indented'
 kill "$plain_watcher" 2>/dev/null
 
@@ -169,6 +173,16 @@ check "saved: the sub-agent's rows right after the spawn row, at depth 1, then t
 saved --codex "$parent" --thread "$child" --json >"$tmp/saved-child.jsonl"
 check "saved --thread CHILD: the sub-agent's own view only" \
 	'[ "$(saved_order $tmp/saved-child.jsonl)" = "user/1 command/1 assistant/1 " ] && grep -q "child-was-here" "$tmp/saved-child.jsonl"'
+# The same thread named by its HB Code session, or by --agent codex; and
+# --since: the rows of the last hour are all of them, of tomorrow none.
+saved --session "$session" --json >"$tmp/saved-session.jsonl"
+check "saved --session: the session's own thread, the same rows as --codex" 'cmp -s "$tmp/saved.jsonl" "$tmp/saved-session.jsonl"'
+saved --agent codex "$parent" --json >"$tmp/saved-agent.jsonl"
+check "saved --agent codex THREAD: the same rows as --codex THREAD" 'cmp -s "$tmp/saved.jsonl" "$tmp/saved-agent.jsonl"'
+saved --codex "$parent" --json --since 1h >"$tmp/saved-hour.jsonl"
+saved --codex "$parent" --json --since "$(date -d tomorrow +%Y-%m-%d)" >"$tmp/saved-tomorrow.jsonl"
+check "saved --since: every row since an hour ago, none since tomorrow" \
+	'cmp -s "$tmp/saved.jsonl" "$tmp/saved-hour.jsonl" && [ -f "$tmp/saved-tomorrow.jsonl" ] && [ ! -s "$tmp/saved-tomorrow.jsonl" ]'
 saved --codex "$parent" --plain >"$tmp/saved.txt"
 check "saved --plain: the sub-agent's rows indented under the spawn row" \
 	'grep -A1 "^Subagent completed" "$tmp/saved.txt" | grep -q "^  You: CHILD-TASK"'

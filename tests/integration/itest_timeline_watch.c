@@ -1,12 +1,14 @@
 /*
- * itest_timeline_watch - `hbctl watch --timeline` with the real hb-broker:
- * a timeline.row event published through the broker (by svc-echo's
- * echo_event, as a bridge will publish rows) comes out rendered for a
- * person, plain since the output is a file, and again marked "(update)"
- * when the same row comes once more; with --json as the event's JSON; and
- * only timeline.row events, not the other timeline topics.  --thread
- * keeps one subagent's view (its rows, and a nested subagent's, followed
- * by its spawn row's link), --session one session's rows.
+ * itest_timeline_watch - `hbctl watch --timeline` with the real hb-broker,
+ * its output a file: a timeline.row event published through the broker
+ * (by svc-echo's echo_event, as a bridge will publish rows) comes out as
+ * the event's JSON (a file or pipe gets JSON lines, as with --json), and
+ * only timeline.row events, not the other timeline topics; with --text as
+ * the live view's line (no colour in a file), printed again when the same
+ * row comes once more, since a file cannot be redrawn (the terminal's
+ * in-place redraw: itest_timeline_live).  --thread keeps one subagent's
+ * view (its rows, and a nested subagent's, followed by its spawn row's
+ * link), --session one session's rows, --agent one agent's.
  */
 #include "../harness/checks.h"
 
@@ -90,23 +92,29 @@ static char *watch_until(struct fixture *f, const char *const *args, const char 
 
 static void test_watch_timeline_renders_rows(void **state)
 {
-	const char *const plain[] = { "watch", "--timeline", NULL };
+	const char *const piped[] = { "watch", "--timeline", NULL };
+	const char *const text[] = { "watch", "--timeline", "--text", NULL };
 	const char *const json[] = { "watch", "--timeline", "--json", NULL };
 	struct fixture *f = *state;
 	char *out;
 
 	ck_start(f, watch_conf, NULL);
-	out = watch_until(f, plain, "plain.out", "Command output: $ make\n  │ built\n  (full output: toolu_1)\n");
-	assert_null(strchr(out, '\033'));	/* a file gets no colour */
-	assert_null(strstr(out, "explainer"));
-	free(out);
-	/* the same row again: printed as its update, the first print not */
-	out = watch_until(f, plain, "update.out", "(update) Command output: $ make\n");
-	assert_true(strncmp(out, "Command output: $ make\n", strlen("Command output: $ make\n")) == 0);
+	/* a file gets the events' JSON lines, with or without --json */
+	out = watch_until(f, piped, "piped.out", "\"kind\":\"command\"");
+	assert_non_null(strstr(out, "\"session\":\"s-1\""));
+	assert_null(strstr(out, "callKey"));
 	free(out);
 	out = watch_until(f, json, "json.out", "\"kind\":\"command\"");
 	assert_non_null(strstr(out, "\"session\":\"s-1\""));
 	assert_null(strstr(out, "callKey"));
+	free(out);
+	/* --text: the line a person reads (the session's id where no
+	 * svc-sessions gives its title), again when the row comes again */
+	out = watch_events_until(f, text, "text.out", (const char *const[]){ row_event, row_event }, 2,
+				 "  s-1                 claude  $ make  ok\n");
+	assert_null(strchr(out, '\033'));	/* a file gets no colour */
+	assert_null(strstr(out, "explainer"));
+	assert_null(strstr(out, "(update)"));
 	free(out);
 	ck_finish(f);
 }
@@ -127,12 +135,19 @@ static const char *const family[] = {
 	ROW("s-2", "\"id\":\"claude:m4\",\"kind\":\"assistant\",\"depth\":0,\"text\":\"other session says\""),
 };
 
+#define CODEX_ROW \
+	"{\"session\":\"s-3\",\"row\":{\"agent\":\"codex\",\"id\":\"codex:i1\",\"kind\":\"assistant\"," \
+	"\"depth\":0,\"text\":\"codex says\"}}"
+
 static void test_watch_timeline_filters(void **state)
 {
-	const char *const thread[] = { "watch", "--timeline", "--thread", "toolu_A", NULL };
+	const char *const thread[] = { "watch", "--timeline", "--text", "--thread", "toolu_A", NULL };
 	const char *const thread_json[] = { "watch", "--timeline", "--json", "--thread", "toolu_A", NULL };
-	const char *const session[] = { "watch", "--timeline", "--session", "s-2", NULL };
+	const char *const session[] = { "watch", "--timeline", "--text", "--session", "s-2", NULL };
+	const char *const codex[] = { "watch", "--timeline", "--text", "--agent", "codex", NULL };
+	const char *const claude_json[] = { "watch", "--timeline", "--agent", "claude", "--session", "s-2", NULL };
 	const char *const bad[] = { "watch", "--session", "s-2", NULL };
+	const char *const bad_agent[] = { "watch", "--timeline", "--agent", "gemini", NULL };
 	const size_t n = sizeof family / sizeof family[0];
 	struct fixture *f = *state;
 	char *out;
@@ -155,9 +170,20 @@ static void test_watch_timeline_filters(void **state)
 	assert_null(strstr(out, "conversation says"));
 	assert_null(strstr(out, "A says"));
 	free(out);
+	/* --agent: one agent's rows (all of these are Claude's) */
+	out = watch_events_until(f, claude_json, "agent.json", family, n, "other session says");
+	assert_null(strstr(out, "conversation says"));
+	free(out);
+	out = watch_events_until(f, codex, "codex.out", (const char *const[]){ family[0], CODEX_ROW }, 2,
+				 "codex says");
+	assert_null(strstr(out, "conversation says"));
+	free(out);
+	assert_int_equal(fx_hbctl(f, &out, bad_agent), 100);
+	free(out);
 	/* the filters are the timeline's: without --timeline, the usage */
 	assert_int_equal(fx_hbctl(f, &out, bad), 100);
-	assert_non_null(strstr(out, "--timeline [--session ID] [--thread THREAD]"));
+	assert_non_null(strstr(out, "--timeline [--session ID] [--thread THREAD]\n"
+				    "                   [--agent codex|claude]"));
 	free(out);
 	ck_finish(f);
 }
