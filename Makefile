@@ -166,43 +166,44 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# Each archive is made anew: `ar rcs` would keep the member of a source file that moved away.
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBUTIL): $(call obj,$(UTIL_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBWS): $(call obj,$(WS_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBGEMINI): $(call obj,$(GEMINI_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBRENDER): $(call obj,$(filter-out renderer/cli.c,$(RENDER_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 # The colour conversion of every drawn frame: its loops vectorised (-O3)
 # run in 2.3 ms a frame instead of 3.1 (renderer/yuv_convert.c).
 $(call obj,renderer/yuv_convert.c): CFLAGS += -O3
 $(LIBAGENTS): $(call obj,$(AGENTS_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBAPPDATA): $(call obj,$(APPDATA_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBSESSIONS): $(call obj,$(filter-out svc-sessions/main.c,$(SESSIONS_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBSPEECH): $(call obj,$(filter-out svc-speech/main.c,$(SPEECH_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBVIDEO): $(call obj,$(filter-out svc-video/main.c,$(VIDEO_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBMESSAGES): $(call obj,$(filter-out svc-messages/main.c,$(MESSAGES_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBALERTS): $(call obj,$(filter-out svc-alerts/main.c,$(ALERTS_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBBROWSER): $(call obj,$(filter-out svc-browser/main.c,$(BROWSER_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBEXPLAINER): $(call obj,$(filter-out svc-explainer/main.c,$(EXPLAINER_SRC)))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBHARNESS): $(call obj,$(HARNESS_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 # The shared timeline's rows (timeline/, docs/timeline.md): the projectors
 # for the bridges, the renderer for hbctl.
 $(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
