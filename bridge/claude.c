@@ -13,7 +13,9 @@
  * request 35 seconds, and handles itself: toolCall (through the broker,
  * answered with toolResult), toolCancel (the call is aborted in its
  * service) and permission (an approval card in the broker; the answer goes
- * back as `permission`).  The Claude session id the host reports in the
+ * back as `permission`).  A desktop `send` without a messageId gets one,
+ * so the live rows of the prompt (claude_timeline.h) carry the uuid Claude
+ * saves it under.  The Claude session id the host reports in the
  * open's answer is linked to the run's session (claude.link) before the
  * desktop hears `opened`; a conversation that belongs to another session
  * ends the run instead.  At the end (the desktop's close or end of input,
@@ -51,6 +53,7 @@
 #include "dialect.h"
 #include "lines.h"
 #include "pump.h"
+#include "random.h"
 #include "rpc_frame.h"
 #include "log.h"
 #include "secrets.h"
@@ -83,6 +86,8 @@ struct pending {
 	long long deadline_ms;          /* P_DESKTOP, P_LINK */
 	char *desktop_id;               /* P_DESKTOP: the id as JSON */
 	int send;                       /* P_DESKTOP: a `send` (messages wait for it) */
+	char *send_text;                /* ... its text and messageId, for its live row */
+	char send_uuid[37];
 };
 
 struct bridge {
@@ -126,6 +131,7 @@ static void forget(struct bridge *br, struct pending *p)
 	hb_map_del(&br->pending, p->key);
 	free(p->host_request_id);
 	free(p->desktop_id);
+	free(p->send_text);
 	free(p);
 }
 
@@ -323,8 +329,13 @@ static void from_host(struct bridge *br, char *line, size_t len)
 			 json_is_string(id) ? json_string_value(id) : (idtext ? idtext : ""));
 		free(idtext);
 		p = hb_map_get(&br->pending, key);
-		if (p && p->kind == P_DESKTOP && p->send)
+		if (p && p->kind == P_DESKTOP && p->send) {
 			claude_deliver_desktop_answered(&br->cd, !json_object_get(msg, "error"));
+			/* Accepted: its turn and the person's row, live (the stream
+			 * never echoes the prompt). */
+			if (!json_object_get(msg, "error") && p->send_text)
+				claude_timeline_sent(p->send_uuid, p->send_text);
+		}
 		if (p && p->kind == P_OURS) {
 			if (json_object_get(msg, "error"))
 				log_warn(NULL, "host refused our request: %s", line);
@@ -377,12 +388,38 @@ static void begin_close(struct bridge *br)
 		close_host(br);
 }
 
+/* A `send` of the desktop with a text: its messageId into uuid, one of
+ * ours added when it has none, so the bridge knows the uuid Claude saves
+ * the person's message under (its live row's id).  1 when msg is such a
+ * send (written then from msg), 0 to pass the line as it came. */
+static int name_the_prompt(json_t *msg, char uuid[37])
+{
+	json_t *params = json_object_get(msg, "params"), *given = json_object_get(params, "messageId");
+	char why[256] = "out of memory";
+
+	if (!json_is_string(json_object_get(params, "text")))
+		return 0;
+	if (json_is_string(given) && json_string_length(given) == 36) {
+		memcpy(uuid, json_string_value(given), 37);
+		return 1;
+	}
+	if (given)
+		return 0;	/* the host judges a bad messageId itself */
+	if (hb_random_uuid(uuid, why, sizeof why) < 0 ||
+	    json_object_set_new(params, "messageId", json_string(uuid)) < 0) {
+		log_warn(NULL, "the prompt goes without a messageId of ours, so without its live row: %s", why);
+		return 0;
+	}
+	return 1;
+}
+
 static void from_desktop(struct bridge *br, char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *id = json_object_get(msg, "id");
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	char key[80], *idtext;
 	struct pending *p;
+	int named = 0;
 
 	if (br->closing || (msg && claude_deliver_refuse(&br->cd, msg)))
 		goto out;
@@ -399,13 +436,19 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 		if ((p = track(br, key, P_DESKTOP))) {
 			p->deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
 			p->desktop_id = idtext;
-			if ((p->send = method && strcmp(method, "send") == 0))
+			if ((p->send = method && strcmp(method, "send") == 0)) {
 				claude_deliver_desktop_send(&br->cd);
+				if ((named = name_the_prompt(msg, p->send_uuid)))
+					p->send_text = strdup(
+						json_string_value(json_object_get(json_object_get(msg, "params"), "text")));
+			}
 		} else {
 			free(idtext);
 		}
 	}
-	if (write_line(br->host.in, line, len) < 0)
+	if (named)
+		send_json(br->host.in, msg); /* with the messageId it may have got */
+	else if (write_line(br->host.in, line, len) < 0)
 		log_warn(NULL, "cannot write to the host: %s", strerror(errno));
 out:
 	json_decref(msg);
@@ -678,16 +721,11 @@ int main(int argc, char **argv)
 	if (pump_catch_signals() < 0)
 		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	if (!br.opt.claude_session) {
-		/* A new conversation: a random UUID (version 4) of our own. */
-		unsigned char r[16];
-		FILE *u = fopen("/dev/urandom", "r");
-		if (!u || fread(r, 1, 16, u) != 16)
+		/* A new conversation: a random UUID of our own. */
+		if (hb_random_uuid(uuid, err, sizeof err) < 0) {
+			log_error(NULL, "%s", err);
 			return 111;
-		fclose(u);
-		r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
-		r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
-		snprintf(uuid, sizeof uuid, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-			 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+		}
 		br.opt.claude_session = uuid;
 	}
 	if (hb_client_open(&br.broker, NULL, 5000, err, sizeof err) < 0) {

@@ -18,6 +18,7 @@
 #include "claude_history.h"
 #include "claude_host_client.h"
 #include "claude_lastread.h"
+#include "claude_timeline.h"
 #include "clock.h"
 #include "lines.h"
 #include "rpc_frame.h"
@@ -224,6 +225,10 @@ static void on_read(struct claude_deliver *cd, const char *op_id, json_t *msg)
 	switch (claude_history_judge(msg, uuid, before, sizeof before, &why)) {
 	case CLAUDE_HISTORY_FOUND:
 		cd->reading = NULL;
+		/* Page 003: the saved row appears first (in place of the live
+		 * one, the same id), then the delivery is reported. */
+		if (x == cd->proving)
+			claude_timeline_saved(claude_history_message(msg, uuid));
 		proven(cd, x, uuid);
 		break;
 	case CLAUDE_HISTORY_MORE:
@@ -274,6 +279,8 @@ static void on_send_answer(struct claude_deliver *cd, json_t *msg)
 		cd->saw_frame = cd->named = cd->ended = 0;
 		cd->why_not[0] = '\0';
 		cd->after_host = 0;
+		/* Its turn and its agent communication row, live. */
+		claude_timeline_sent(cd->uuid, x->text);
 		if (cd->closing)
 			want_read(cd, 1, "the bridge closes");
 	} else if (code && strcmp(code, "busy") == 0) {

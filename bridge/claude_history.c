@@ -30,12 +30,22 @@ static int names(const json_t *m, const char *uuid)
 	return 0;
 }
 
+const json_t *claude_history_message(const json_t *answer, const char *uuid)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(answer, "result"), "messages"), i, m)
+		if (names(m, uuid))
+			return m;
+	return NULL;
+}
+
 enum claude_history_verdict claude_history_judge(const json_t *answer, const char *uuid, char *before,
 						 size_t before_len, const char **why)
 {
-	const json_t *result = json_object_get(answer, "result"), *msgs = json_object_get(result, "messages"), *m;
+	const json_t *result = json_object_get(answer, "result"), *msgs = json_object_get(result, "messages");
 	const char *oldest;
-	size_t i;
 
 	*why = NULL;
 	if (!json_is_object(result)) {
@@ -50,9 +60,8 @@ enum claude_history_verdict claude_history_judge(const json_t *answer, const cha
 		*why = "the agent host's transcript read has no messages list";
 		return CLAUDE_HISTORY_ERROR;
 	}
-	json_array_foreach(msgs, i, m)
-		if (names(m, uuid))
-			return CLAUDE_HISTORY_FOUND;
+	if (claude_history_message(answer, uuid))
+		return CLAUDE_HISTORY_FOUND;
 	oldest = json_string_value(json_object_get(json_array_get(msgs, 0), "uuid"));
 	if (!json_is_true(json_object_get(result, "hasMore")) || !oldest || strlen(oldest) >= before_len)
 		return CLAUDE_HISTORY_ABSENT;

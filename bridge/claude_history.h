@@ -35,4 +35,8 @@ json_t *claude_history_request(const char *id, const char *session, const char *
 enum claude_history_verdict claude_history_judge(const json_t *answer, const char *uuid, char *before,
 						 size_t before_len, const char **why);
 
+/* The message of the answer's page that is message uuid (its uuid, or one
+ * of the envelopes it joins), or NULL; it belongs to answer. */
+const json_t *claude_history_message(const json_t *answer, const char *uuid);
+
 #endif

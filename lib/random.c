@@ -36,3 +36,16 @@ int hb_random_bytes(void *buf, size_t len, char *err, size_t errlen)
 	close(fd);
 	return 0;
 }
+
+int hb_random_uuid(char out[37], char *err, size_t errlen)
+{
+	unsigned char r[16];
+
+	if (hb_random_bytes(r, sizeof r, err, errlen) < 0)
+		return -1;
+	r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
+	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2],
+		 r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+	return 0;
+}

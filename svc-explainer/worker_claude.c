@@ -174,20 +174,6 @@ static int interrupt(void *state)
 	return 0;
 }
 
-/* A new conversation's id: a random UUID, version 4. */
-static int new_session_id(char out[37], char *err, size_t errlen)
-{
-	unsigned char r[16];
-
-	if (hb_random_bytes(r, sizeof r, err, errlen) < 0)
-		return -1;
-	r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
-	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2],
-		 r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
-	return 0;
-}
-
 /* open's params; NULL with err. */
 static json_t *open_params(const struct worker_opts *o, const json_t *tools, char *err, size_t errlen)
 {
@@ -206,7 +192,7 @@ static json_t *open_params(const struct worker_opts *o, const json_t *tools, cha
 		if (json_array_append_new(allowed, tool_form_claude_allowed(name)) < 0)
 			goto oom;
 	}
-	if (new_session_id(session, err, errlen) < 0)
+	if (hb_random_uuid(session, err, errlen) < 0)
 		goto out;
 	/* persistSession false: the worker is private, so Claude Code keeps
 	 * no transcript of it in the user's projects folder. */

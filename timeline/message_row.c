@@ -60,9 +60,9 @@ void tl_session_message_fields(json_t *row, const char *text)
 
 	if (!env || !(end = strchr(env, '>')))
 		return;
-	attr(row, env - 1, end, "from_session_id", "fromSession");
-	attr(row, env - 1, end, "from_title", "fromTitle");
-	attr(row, env - 1, end, "from_agent", "fromAgent");
+	attr(row, env, end, "from_session_id", "fromSession");
+	attr(row, env, end, "from_title", "fromTitle");
+	attr(row, env, end, "from_agent", "fromAgent");
 	body = end + 1;
 	if (!(stop = strstr(body, CLOSE_TAG)))
 		stop = body + strlen(body);

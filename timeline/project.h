@@ -48,6 +48,7 @@ struct tl_claude {
 	struct tl_spawn spawn[TL_SPAWN_MAX];
 	size_t nspawn, spawn_next;
 	json_t *slash;		/* the last slash command row, for its output */
+	char turn[TL_ID_MAX];	/* the running turn: its prompt's uuid ("" when none) */
 };
 
 struct tl_codex {
@@ -55,14 +56,24 @@ struct tl_codex {
 	char thread[TL_ID_MAX];	/* a child thread's id, its rows' "thread" ("" for the conversation's) */
 	struct tl_open open[TL_OPEN_MAX];	/* items with deltas in flight */
 	size_t nopen, open_next;
+	char turn[TL_ID_MAX];	/* the running turn's id ("" when none) */
+	long long tokens_in, cached_in, tokens_out;	/* its usage so far, -1 before any */
 };
 
 void tl_claude_init(struct tl_claude *st);
 void tl_claude_free(struct tl_claude *st);
 /* The rows of one SDK message (the `message` of the agent host's message
  * event, or a saved message of a history page), appended to the array
- * rows.  0, or -1 with err set for a message that is not an object. */
+ * rows.  0, or -1 with err set for a message that is not an object.
+ * A person's prompt or another session's message (a top-level user
+ * message with text) starts a turn: a turn_started row, then its own row;
+ * the live stream never echoes it, so the bridge projects the message it
+ * wrote (with the uuid it gave it).  A result ends the turn. */
 int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, char *err, size_t errlen);
+/* The rows of a `send` the agent host accepted (text, messageId uuid):
+ * the user message the host writes for it (agent-host/run.mjs) projected
+ * as above, so they carry the ids its saved message will give. */
+void tl_claude_sent(struct tl_claude *st, const char *uuid, const char *text, json_t *rows);
 
 void tl_codex_init(struct tl_codex *st, int depth);
 void tl_codex_free(struct tl_codex *st);

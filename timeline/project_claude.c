@@ -9,6 +9,12 @@
  * them; counting blocks per API message id (several at once, since
  * subagents' pieces interleave) gives both the same index, so the saved
  * row replaces the live one in place.
+ *
+ * Turns: a top-level user message with text (the person's prompt, another
+ * session's message) starts one, "claude:<its uuid>#started", the same
+ * live (the bridge projects the message it wrote) and saved; the result
+ * message ends it, "claude:<the prompt's uuid>#completed", live only (the
+ * transcript keeps no result).
  */
 #include "project.h"
 
@@ -19,6 +25,7 @@
 #include "message_row.h"
 #include "subagents.h"
 #include "tool_kind.h"
+#include "turn_row.h"
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -351,6 +358,45 @@ static const char *hidden_reason(const json_t *msg)
 	return NULL;
 }
 
+/* Whether a user text is someone's words to the model rather than a note
+ * Claude Code writes itself (an interrupt, a local slash command). */
+static int prompt_text(const char *text)
+{
+	return text && strncmp(text, "[Request interrupted by user", 28) != 0 && !strstr(text, "<command-name>") &&
+	       !strstr(text, "<local-command-std");
+}
+
+/* Whether a top-level user message starts a turn: text, and no tool
+ * result (those come inside a turn). */
+static int starts_turn(const json_t *content)
+{
+	const json_t *b;
+	size_t i;
+	int text = 0;
+
+	if (json_is_string(content))
+		return prompt_text(json_string_value(content));
+	json_array_foreach(content, i, b) {
+		const char *type = str(b, "type");
+
+		if (type && strcmp(type, "tool_result") == 0)
+			return 0;
+		if (type && strcmp(type, "text") == 0 && prompt_text(str(b, "text")))
+			text = 1;
+	}
+	return text;
+}
+
+static void turn_started(struct tl_claude *st, const char *uuid, json_t *rows)
+{
+	json_t *row = row_of(TL_TURN_STARTED, uuid, "#started", -1, NULL, 0);
+
+	if (row)
+		tl_row_str(row, "turn", uuid, TL_ID_MAX);
+	tl_rows_add(rows, row);
+	snprintf(st->turn, sizeof st->turn, "%s", uuid);
+}
+
 static void user(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
 {
 	const json_t *content = json_object_get(json_object_get(msg, "message"), "content"), *b;
@@ -375,6 +421,8 @@ static void user(struct tl_claude *st, const json_t *msg, const char *parent, in
 		tl_rows_add(rows, row);
 		return;
 	}
+	if (!parent && starts_turn(content))
+		turn_started(st, uuid, rows);
 	if (json_is_string(content)) {
 		tl_rows_add(rows, user_text(st, json_string_value(content), uuid, 0, parent, depth));
 		return;
@@ -414,6 +462,70 @@ static void system_msg(struct tl_claude *st, const json_t *msg, const char *pare
 	tl_rows_add(rows, row);
 }
 
+/* The per-model usage of a result (model_usage_since_last_result: this
+ * turn's own; the SDK's modelUsage and total_cost_usd run on across the
+ * turns of a query) summed into end; 0 when the result has none. */
+static int model_usage(const json_t *models, struct tl_turn_end *end)
+{
+	const char *model;
+	const json_t *u;
+	double cost = 0;
+	long long in = 0, cached = 0, out = 0;
+
+	if (!json_is_object(models) || !json_object_size(models))
+		return 0;
+	json_object_foreach((json_t *)models, model, u) {
+		cached += json_integer_value(json_object_get(u, "cacheReadInputTokens"));
+		in += json_integer_value(json_object_get(u, "inputTokens")) +
+		      json_integer_value(json_object_get(u, "cacheReadInputTokens")) +
+		      json_integer_value(json_object_get(u, "cacheCreationInputTokens"));
+		out += json_integer_value(json_object_get(u, "outputTokens"));
+		cost += json_number_value(json_object_get(u, "costUSD"));
+	}
+	end->tokens_in = in, end->cached_tokens_in = cached, end->tokens_out = out, end->cost_usd = cost;
+	return 1;
+}
+
+/* The result message: the end of the running turn. */
+static void result(struct tl_claude *st, const json_t *msg, json_t *rows)
+{
+	const char *sub = str(msg, "subtype"), *why = str(msg, "terminal_reason");
+	const char *turn = st->turn[0] ? st->turn : str(msg, "uuid");
+	const json_t *u = json_object_get(msg, "usage");
+	struct tl_turn_end end;
+	json_t *row;
+
+	if (!turn)
+		return;
+	tl_turn_end_init(&end, sub && strcmp(sub, "success") == 0 && !json_is_true(json_object_get(msg, "is_error"))
+				       ? "completed"
+			       : why && strncmp(why, "aborted", 7) == 0 ? "interrupted" : "failed");
+	if (json_is_integer(json_object_get(msg, "duration_ms")))
+		end.duration_ms = json_integer_value(json_object_get(msg, "duration_ms"));
+	/* without the per-turn figures (an older Claude Code), the main
+	 * loop's usage of this turn, and no cost */
+	if (!model_usage(json_object_get(msg, "model_usage_since_last_result"), &end) && json_is_object(u)) {
+		end.cached_tokens_in = json_integer_value(json_object_get(u, "cache_read_input_tokens"));
+		end.tokens_in = json_integer_value(json_object_get(u, "input_tokens")) + end.cached_tokens_in +
+				json_integer_value(json_object_get(u, "cache_creation_input_tokens"));
+		end.tokens_out = json_integer_value(json_object_get(u, "output_tokens"));
+	}
+	if ((row = row_of(TL_TURN_COMPLETED, turn, "#completed", -1, NULL, 0)))
+		tl_turn_end_fields(row, turn, &end);
+	tl_rows_add(rows, row);
+	st->turn[0] = '\0';
+}
+
+void tl_claude_sent(struct tl_claude *st, const char *uuid, const char *text, json_t *rows)
+{
+	json_t *msg = json_pack("{s:s, s:s, s:n, s:{s:s, s:[{s:s, s:s}]}}", "type", "user", "uuid", uuid,
+				"parent_tool_use_id", "message", "role", "user", "content", "type", "text", "text", text);
+
+	if (msg)
+		user(st, msg, NULL, 0, rows);
+	json_decref(msg);
+}
+
 void tl_claude_init(struct tl_claude *st)
 {
 	memset(st, 0, sizeof *st);
@@ -441,5 +553,7 @@ int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, cha
 		user(st, msg, parent, depth, rows);
 	else if (strcmp(type, "system") == 0)
 		system_msg(st, msg, parent, depth, rows);
+	else if (strcmp(type, "result") == 0 && !parent)
+		result(st, msg, rows);
 	return 0;
 }

@@ -4,13 +4,18 @@
  *
  * Identity: an item's rows are "codex:<item id>": item/started, its
  * deltas and item/completed are the same row, each replacing the last.
- * Turn markers are "codex:<turn id>#aborted" and the like.  The state
+ * Turn markers are "codex:<turn id>#aborted" and the like.  The
+ * conversation's own turns (depth 0; a sub-agent's turns are its spawn
+ * row's, as a Claude subagent's) begin with "codex:<turn id>#started" and
+ * end with "#completed", which carries the turn's duration and the tokens
+ * of the token-usage notifications codex sent during it.  The state
  * keeps each started item's row so a delta (which carries only text)
  * updates the whole row.
  */
 #include "project.h"
 
 #include "message_row.h"
+#include "turn_row.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,11 +308,42 @@ static void plan_update(const struct tl_codex *st, const json_t *params, json_t 
 	tl_rows_add(rows, row);
 }
 
-static void turn_done(const struct tl_codex *st, const json_t *params, json_t *rows)
+static void turn_started(struct tl_codex *st, const json_t *params, json_t *rows)
+{
+	const char *tid = str(json_object_get(params, "turn"), "id");
+	json_t *row;
+
+	if (!tid || st->depth)
+		return;
+	snprintf(st->turn, sizeof st->turn, "%s", tid);
+	st->tokens_in = st->cached_in = st->tokens_out = -1;
+	if ((row = row_of(st, TL_TURN_STARTED, tid, "#started")))
+		tl_row_str(row, "turn", tid, TL_ID_MAX);
+	tl_rows_add(rows, row);
+}
+
+/* thread/tokenUsage/updated: "last" is the usage of the model call that
+ * just ended; the calls of the running turn add up to the turn's. */
+static void token_usage(struct tl_codex *st, const json_t *params)
+{
+	const json_t *last = json_object_get(json_object_get(params, "tokenUsage"), "last");
+	const char *tid = str(params, "turnId");
+
+	if (!tid || strcmp(tid, st->turn) != 0 || !json_is_object(last))
+		return;
+	if (st->tokens_in < 0)
+		st->tokens_in = st->cached_in = st->tokens_out = 0;
+	st->tokens_in += json_integer_value(json_object_get(last, "inputTokens"));
+	st->cached_in += json_integer_value(json_object_get(last, "cachedInputTokens"));
+	st->tokens_out += json_integer_value(json_object_get(last, "outputTokens"));
+}
+
+static void turn_done(struct tl_codex *st, const json_t *params, json_t *rows)
 {
 	const json_t *turn = json_object_get(params, "turn");
 	const char *status = str(turn, "status"), *tid = str(turn, "id");
 	json_t *row = NULL;
+	struct tl_turn_end end;
 
 	if (!status || !tid)
 		return;
@@ -317,12 +353,24 @@ static void turn_done(const struct tl_codex *st, const json_t *params, json_t *r
 		tl_row_str(row, "text", str(json_object_get(turn, "error"), "message") ? str(json_object_get(turn, "error"), "message")
 										  : "The turn failed.", TL_TEXT_MAX);
 	tl_rows_add(rows, row);
+	if (st->depth)
+		return;
+	tl_turn_end_init(&end, strcmp(status, "completed") == 0 || strcmp(status, "interrupted") == 0 ? status : "failed");
+	if (json_is_integer(json_object_get(turn, "durationMs")))
+		end.duration_ms = json_integer_value(json_object_get(turn, "durationMs"));
+	if (strcmp(tid, st->turn) == 0)
+		end.tokens_in = st->tokens_in, end.cached_tokens_in = st->cached_in, end.tokens_out = st->tokens_out;
+	if ((row = row_of(st, TL_TURN_COMPLETED, tid, "#completed")))
+		tl_turn_end_fields(row, tid, &end);
+	tl_rows_add(rows, row);
+	st->turn[0] = '\0';
 }
 
 void tl_codex_init(struct tl_codex *st, int depth)
 {
 	memset(st, 0, sizeof *st);
 	st->depth = depth;
+	st->tokens_in = st->cached_in = st->tokens_out = -1;
 }
 
 void tl_codex_free(struct tl_codex *st)
@@ -349,6 +397,10 @@ int tl_codex_project(struct tl_codex *st, const json_t *note, json_t *rows, char
 		delta(st, params, "output", TL_OUTPUT_MAX, rows);
 	else if (strcmp(m, "turn/plan/updated") == 0)
 		plan_update(st, params, rows);
+	else if (strcmp(m, "turn/started") == 0)
+		turn_started(st, params, rows);
+	else if (strcmp(m, "thread/tokenUsage/updated") == 0)
+		token_usage(st, params);
 	else if (strcmp(m, "turn/completed") == 0)
 		turn_done(st, params, rows);
 	else if (strcmp(m, "thread/compacted") == 0 && str(params, "turnId")) {

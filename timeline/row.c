@@ -27,6 +27,8 @@ static const char *const kind_names[TL_KIND_COUNT] = {
 	[TL_SYSTEM] = "system",
 	[TL_HIDDEN] = "hidden",
 	[TL_SPAWN] = "spawn",
+	[TL_TURN_STARTED] = "turn_started",
+	[TL_TURN_COMPLETED] = "turn_completed",
 };
 
 const char *tl_kind_name(enum tl_kind kind)

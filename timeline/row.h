@@ -30,6 +30,8 @@ enum tl_kind {
 	TL_SYSTEM,	   /* a reply the agent wrote itself (usage limit, API error) */
 	TL_HIDDEN,	   /* synthetic and meta messages: kept for identity, never shown */
 	TL_SPAWN,	   /* a subagent spawn call, with status and link */
+	TL_TURN_STARTED,   /* a turn began: the person's or another session's message went in */
+	TL_TURN_COMPLETED, /* a turn ended: its status, duration, tokens and cost */
 	TL_KIND_COUNT
 };
 

@@ -176,6 +176,27 @@ static void tool_like(struct out *o, const json_t *row, const char *kind)
 	}
 }
 
+/* "— Turn completed · 1.4 s · 220 tokens in (0 cached), 30 out · $0.0015 —":
+ * what each agent reported of the turn. */
+static void turn_end(struct out *o, const json_t *row)
+{
+	const char *st = str(row, "status");
+	const json_t *ms = json_object_get(row, "durationMs"), *in = json_object_get(row, "tokensIn");
+	const json_t *cost = json_object_get(row, "costUsd");
+
+	head(o, strcmp(st, "completed") == 0 ? YELLOW : RED, "— Turn ");
+	fputs(*st ? st : "ended", o->f);
+	if (json_is_integer(ms))
+		fprintf(o->f, " · %.1f s", (double)json_integer_value(ms) / 1000.0);
+	if (json_is_integer(in))
+		fprintf(o->f, " · %lld tokens in (%lld cached), %lld out", (long long)json_integer_value(in),
+			(long long)json_integer_value(json_object_get(row, "cachedTokensIn")),
+			(long long)json_integer_value(json_object_get(row, "tokensOut")));
+	if (json_is_number(cost))
+		fprintf(o->f, " · $%.4f", json_number_value(cost));
+	fputs(" —\n", o->f);
+}
+
 static void render(struct out *o, const json_t *row)
 {
 	const char *kind = str(row, "kind"), *agent = str(row, "agent");
@@ -197,7 +218,11 @@ static void render(struct out *o, const json_t *row)
 			fprintf(o->f, "%s\n", str(row, "path"));
 		else
 			fprintf(o->f, "%s, %lld bytes\n", str(row, "mediaType"), (long long)json_integer_value(json_object_get(row, "bytes")));
-	} else if (strcmp(kind, "turn_aborted") == 0)
+	} else if (strcmp(kind, "turn_started") == 0)
+		head(o, YELLOW, "— Turn started —"), fputc('\n', o->f);
+	else if (strcmp(kind, "turn_completed") == 0)
+		turn_end(o, row);
+	else if (strcmp(kind, "turn_aborted") == 0)
 		head(o, YELLOW, "— Turn aborted —"), fputc('\n', o->f);
 	else if (strcmp(kind, "compacted") == 0)
 		head(o, YELLOW, "— Conversation compacted —"), fputc('\n', o->f);

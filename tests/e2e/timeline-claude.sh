@@ -3,12 +3,22 @@
 # Three runs of one session through hb-claude-bridge and the real Claude
 # Agent SDK (the mock Messages API behind it): an hbcode tool call, then
 # an Agent call whose subagent calls an hbcode tool itself, then an hbcode
-# tool call the person declines.  The live rows
+# tool call the person declines, then a run opened only to receive, into
+# which svc-messages delivers another session's message.  The live rows
 # come out as timeline.row events; then `hbctl timeline` reads the saved
 # conversation and its subagent through a one-shot agent host and
 # projects it.  Checks:
+#   person     live, each prompt is a user row and the delivered message an
+#              agent communication row, under the ids of their saved
+#              messages; the message's row is published again once the
+#              bridge's transcript read found it (the saved row in place),
+#              and a viewer never holds two rows of one message
+#   turns      live, each turn is turn_started, the prompt's or message's
+#              row, ..., turn_completed with its duration, tokens and cost:
+#              the kinds timeline-codex.sh checks for Codex
 #   same ids   every row the live runs published has a saved row with the
-#              same id and kind (the saved row replaces it in place), and
+#              same id and kind (but a turn's end: the transcript keeps no
+#              result) (the saved row replaces it in place), and
 #              the saved tool rows are completed as the live ones ended
 #              (the declined call stays declined)
 #   saved only the prompts, which Claude's live stream never echoes (a
@@ -31,7 +41,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/claude-lib.sh"
 
 start_claude_mock
-sessions_conf | start_broker
+{ sessions_conf; messages_conf; } | start_broker
 watch_events
 session=$(full_auto_session "Timeline" claude)
 check "a session for the runs" '[ -n "$session" ]'
@@ -70,6 +80,34 @@ prompt_decline='@tool manage_sessions {"action":"archive","targetSessionId":"'"$
 decline="Not now, please." run decline "$prompt_decline" --claude-session "$cid"
 check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 
+# Another session's message goes into a run whose desktop sends nothing
+# (after HB_CLAUDE_FIRST_SEND_MS).  It is sent once the run carries the
+# session: queued before, the broker would launch a run of its own for it.
+require sqlite3
+sender=$(full_auto_session "Docs & site" codex)
+"$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+(
+	export_claude_env
+	export HB_CLAUDE_FIRST_SEND_MS=1000
+	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 100 \
+		--transcript "$tmp/message.transcript" --stay-until "$tmp/message.stop" \
+		-- "$build/hb-claude-bridge" --session "$session" --run run-message --project "$tmp/project" \
+		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
+) >"$tmp/message.json" 2>"$tmp/message.err" &
+desktop=$!
+attached() { [ "$(events "e.event === \"session.attached\" && e.session === \"$session\" && e.agent === \"claude\"")" -ge 1 ]; }
+check "message: the run carries the session" 'wait_for 60 attached'
+body='Please say OK when the docs are rebuilt.'
+"$build/hbctl" call send_session_message \
+	"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$session" "$body")" \
+	--run run-sender --call-id call-tl --timeout 20000 >"$tmp/receipt.txt"
+check "message: delivered (a transcript read found it)" 'wait_for 90 "state_is call-tl sent"'
+touch "$tmp/message.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "message: the run ended cleanly, in the same conversation" '[ $rc = 0 ] && [ "$(claude_session)" = "$cid" ]'
+
 # The live rows: the last of each id, as a viewer holds them.
 wait_for 10 '[ "$(timeline_rows "$session" "r.depth === 1")" -ge 1 ]'
 node -e '
@@ -97,8 +135,8 @@ compare() {
 		const byId = new Map(saved.map((r) => [r.id, r]));
 		console.log(eval(process.argv[3]));' "$tmp/live.jsonl" "$tmp/saved.jsonl" "$1"
 }
-check "same ids: every live row has its saved row, of the same kind" \
-	'[ "$(compare "live.filter((r) => !byId.has(r.id) || byId.get(r.id).kind !== r.kind).map((r) => r.id).join(\" \")")" = "" ]'
+check "same ids: every live row has its saved row, of the same kind (a turn's end is live only)" \
+	'[ "$(compare "live.filter((r) => r.kind !== \"turn_completed\" && (!byId.has(r.id) || byId.get(r.id).kind !== r.kind)).map((r) => r.id).join(\" \")")" = "" ]'
 check "same ids: no id twice among the saved rows" '[ "$(compare "saved.length - byId.size")" = 0 ]'
 check "same ids: each live tool row ended as its saved row (status, output)" \
 	'[ "$(compare "live.filter((r) => r.kind === \"tool\" && (byId.get(r.id).status !== r.status || byId.get(r.id).output !== r.output)).length")" = 0 ]'
@@ -106,8 +144,9 @@ check "same ids: the declined call, declined live and still declined saved" \
 	'[ "$(compare "[live, saved].map((rows) => rows.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: manage_sessions\" && r.status === \"declined\" && r.output.includes(\"Not now, please.\")).length).join(\" \")")" = "1 1" ]'
 check "same ids: the hbcode tool row, completed with its output" \
 	'[ "$(compare "saved.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\" && r.depth === 0 && r.output.includes(\"read-only view of the HB Code sessions\")).length")" = 1 ]'
-check "saved only: both prompts as user rows, which the live stream never echoes" \
-	'[ "$(compare "saved.filter((r) => r.kind === \"user\" && (r.text === process.env.P1 || r.text === process.env.P2)).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "2 0" ]'
+export P3=$prompt_decline BODY=$body SENDER=$sender
+check "person: the three prompts as user rows live (the bridge's, the stream never echoes them), each with its saved row" \
+	'[ "$(compare "live.filter((r) => r.kind === \"user\" && r.depth === 0 && [process.env.P1, process.env.P2, process.env.P3].includes(r.text) && byId.get(r.id).text === r.text).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "3 3" ]'
 check "subagent: the live spawn row updated by Claude's task events (agent id, tool uses), then completed" \
 	'[ "$(timeline_rows "$session" "r.kind === \"spawn\" && /^a[0-9a-f]+$/.test(r.agentId) && r.toolUses >= 1 && r.lastTool === \"hbcode: maintain_sessions\"")" -ge 1 ] &&
 	 [ "$(compare "live.filter((r) => r.kind === \"spawn\" && r.status === \"completed\" && r.summary.length > 0).length")" = 1 ]'
@@ -118,6 +157,43 @@ check "subagent: its saved tool row (listSessions), depth 1, completed" \
 check "subagent: the spawn row, completed, and the subagent's rows right after it" \
 	'[ "$(compare "(() => { const i = saved.findIndex((r) => r.kind === \"spawn\"); const sub = saved.filter((r) => r.depth === 1).length;
 		return i >= 0 && saved[i].status !== \"running\" && sub > 0 && saved.slice(i + 1, i + 1 + sub).every((r) => r.depth === 1 && r.thread === saved[i].id.slice(7)); })()")" = true ]'
+
+check "person: the delivered message, live and saved, as an agent communication row from its sender" \
+	'[ "$(compare "[live, saved].map((rows) => rows.filter((r) => r.kind === \"agent_message\" && r.depth === 0 && r.text === process.env.BODY && r.fromSession === process.env.SENDER && r.fromTitle === \"Docs & site\" && r.fromAgent === \"codex\").length).join(\" \")")" = "1 1" ]'
+# flicker: every timeline.row event of the session in order, as a viewer
+# places them by id; prints "MESSAGE-EVENTS WORST": how often the message's
+# row was published (live, then saved once the read found it), and the most
+# rows a viewer ever held for one text of a user or agent_message row.
+flicker() {
+	node -e '
+		const fs = require("fs"), held = new Map();
+		let worst = 0, msg = 0;
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (e.event !== "timeline.row" || e.session !== process.argv[2]) continue;
+			const r = e.row;
+			if (r.kind === "agent_message") msg++;
+			held.set(r.id, r);
+			const byText = new Map();
+			for (const h of held.values())
+				if (h.kind === "user" || h.kind === "agent_message") byText.set(h.text, (byText.get(h.text) || 0) + 1);
+			worst = Math.max(worst, ...byText.values(), 0);
+		}
+		console.log(msg, worst);' "$tmp/events.jsonl" "$session"
+}
+check "person: the message row published live, then again saved in its place; never two rows of one message" \
+	'[ "$(flicker)" = "2 1" ]'
+# turns: the kinds of the live depth-0 rows, each turn on a line of its own.
+turns() {
+	compare "(() => { const t = []; for (const r of live.filter((r) => r.depth === 0)) { if (r.kind === \"turn_started\") t.push([]); if (t.length) t[t.length - 1].push(r); }
+		return t.map((rows) => { const end = rows[rows.length - 1];
+			return rows[0].kind + \" \" + rows[1].kind + \" \" + end.kind + \" \" + end.status + \" \" + (end.turn === rows[0].turn && rows[1].id === \"claude:\" + end.turn + \"#0\") + \" \" +
+				[end.durationMs, end.tokensIn, end.tokensOut].every((n) => Number.isInteger(n) && n > 0) + \" \" + (end.costUsd > 0); }).join(\"\\n\"); })()"
+}
+check "turns: four live turns, each turn_started, its prompt or message, ..., turn_completed with duration, tokens and cost" \
+	'[ "$(turns)" = "$(printf "turn_started user turn_completed completed true true true\nturn_started user turn_completed completed true true true\nturn_started user turn_completed completed true true true\nturn_started agent_message turn_completed completed true true true")" ]'
+check "turns: the saved conversation starts each turn as live (turn_started under the same id)" \
+	'[ "$(compare "saved.filter((r) => r.kind === \"turn_started\").length + \" \" + live.filter((r) => r.kind === \"turn_started\" && byId.has(r.id)).length")" = "4 4" ]'
 
 # ids_of FILE: the ids of a file of rows, in order, on one line.
 ids_of() { node -e 'console.log(require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).id).join(" "))' "$1"; }

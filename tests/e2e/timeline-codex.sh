@@ -108,6 +108,24 @@ check "the sub-agent's rows name its thread (what hbctl watch --timeline --threa
 	'[ "$(timeline_rows "$session" "r.depth === 1 && r.thread !== \"$child\"")" = 0 ] &&
 	 [ "$(timeline_rows "$session" "(r.depth || 0) === 0 && r.thread !== undefined")" = 0 ]'
 
+# The turn's boundaries, live (timeline-claude.sh checks Claude's the same
+# way): the conversation's rows open with the turn's start and the person's
+# prompt and close with its end, which says how long it ran and its tokens.
+live_kinds() {
+	node -e '
+		const fs = require("fs"), rows = new Map();
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			let e; try { e = JSON.parse(l); } catch { continue; }
+			if (e.event === "timeline.row" && e.session === process.argv[2] && !(e.row.depth > 0)) rows.set(e.row.id, e.row);
+		}
+		const k = [...rows.values()].map((r) => r.kind);
+		const end = [...rows.values()].find((r) => r.kind === "turn_completed") || {};
+		console.log(k.slice(0, 2).join(" "), k[k.length - 1], end.status,
+			[end.durationMs, end.tokensIn, end.tokensOut].every((n) => Number.isInteger(n) && n > 0));' "$tmp/events.jsonl" "$session"
+}
+check "live turn: turn_started, the prompt ... turn_completed with its duration and tokens" \
+	'wait_for 10 "[ \"\$(live_kinds)\" = \"turn_started user turn_completed completed true\" ]"'
+
 # The link codex's threads get: the child under its parent, which holds the session.
 linked_parent() {
 	sqlite3 -cmd ".timeout 5000" "$HB_HOME/data/appdata.db" \
@@ -169,7 +187,7 @@ check "saved: every live row has its saved row, same id, kind, depth and end; no
 # saved_order: the kinds and depths of the saved rows in order, "kind/depth" a word each.
 saved_order() { node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) if (l) { const r = JSON.parse(l); process.stdout.write(r.kind + "/" + (r.depth || 0) + " "); }' "$1"; }
 check "saved: the sub-agent's rows right after the spawn row, at depth 1, then the parent's" \
-	'[ "$(saved_order $tmp/saved.jsonl)" = "user/0 spawn/0 user/1 command/1 assistant/1 tool/0 tool/0 assistant/0 " ]'
+	'[ "$(saved_order $tmp/saved.jsonl)" = "turn_started/0 user/0 spawn/0 user/1 command/1 assistant/1 tool/0 tool/0 assistant/0 turn_completed/0 " ]'
 saved --codex "$parent" --thread "$child" --json >"$tmp/saved-child.jsonl"
 check "saved --thread CHILD: the sub-agent's own view only" \
 	'[ "$(saved_order $tmp/saved-child.jsonl)" = "user/1 command/1 assistant/1 " ] && grep -q "child-was-here" "$tmp/saved-child.jsonl"'

@@ -542,9 +542,10 @@ static void test_codex_thread_depths(void **state)
 	assert_int_equal(threads_note(&ts, USER_ITEM("early")), 1);
 	assert_int_equal(threads_note(&ts, SPAWN_DONE("kid", "early")), 1);
 	assert_int_equal(tl_codex_threads_depth(&ts, "early"), 2);
-	/* a thread's own turn, and a thread reported again without a parent */
+	/* a thread's own turn (its turn_started row at depth 0), and a thread
+	 * reported again without a parent */
 	assert_int_equal(threads_note(&ts, "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"other\","
-					  "\"turn\":{\"id\":\"t9\",\"rootTurnId\":\"t9\"}}}"), -1);
+					  "\"turn\":{\"id\":\"t9\",\"rootTurnId\":\"t9\"}}}"), 0);
 	assert_int_equal(tl_codex_threads_depth(&ts, "other"), 0);
 	tl_codex_threads_link(&ts, "kid", NULL);
 	assert_int_equal(tl_codex_threads_depth(&ts, "kid"), 1);

@@ -61,6 +61,13 @@ static void test_plain(void **state)
 	       "\"status\":\"completed\"},{\"step\":\"Test\",\"status\":\"in_progress\"},{\"step\":\"Ship\",\"status\":\"pending\"}]}",
 	       0, "Plan\n  [x] Fix\n  [>] Test\n  [ ] Ship\n");
 	expect("{\"id\":\"claude:a\",\"agent\":\"claude\",\"kind\":\"turn_aborted\",\"depth\":0}", 0, "— Turn aborted —\n");
+	expect("{\"id\":\"claude:u#started\",\"agent\":\"claude\",\"kind\":\"turn_started\",\"depth\":0,\"turn\":\"u\"}", 0,
+	       "— Turn started —\n");
+	expect("{\"id\":\"claude:u#completed\",\"agent\":\"claude\",\"kind\":\"turn_completed\",\"depth\":0,\"turn\":\"u\","
+	       "\"status\":\"completed\",\"durationMs\":1450,\"tokensIn\":220,\"cachedTokensIn\":15,\"tokensOut\":30,"
+	       "\"costUsd\":0.00148}", 0, "— Turn completed · 1.4 s · 220 tokens in (15 cached), 30 out · $0.0015 —\n");
+	expect("{\"id\":\"codex:t#completed\",\"agent\":\"codex\",\"kind\":\"turn_completed\",\"depth\":0,\"turn\":\"t\","
+	       "\"status\":\"interrupted\",\"durationMs\":394}", 0, "— Turn interrupted · 0.4 s —\n");
 	expect("{\"id\":\"claude:c\",\"agent\":\"claude\",\"kind\":\"compacted\",\"depth\":0}", 0,
 	       "— Conversation compacted —\n");
 	expect("{\"id\":\"claude:s\",\"agent\":\"claude\",\"kind\":\"slash_command\",\"depth\":0,\"command\":\"/model\","
