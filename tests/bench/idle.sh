@@ -1,0 +1,75 @@
+#!/bin/sh
+# idle.sh BUILD - what hb-broker costs while nothing calls it (issue 38):
+# the broker on the shipped deploy/services.conf in a temporary HB_HOME,
+# measured for HB_BENCH_IDLE_S seconds (60) once it has answered `hbctl
+# status`: the wakeups of the whole process tree a second (the context
+# switches of every thread of every process below the broker, from
+# /proc/PID/task/TID/status, at the start and the end of the window;
+# target <= 1), its processes and threads, and its PSS
+# (/proc/PID/smaps_rollup; target <= 4 MiB).  A process that started or
+# ended inside the window is counted by what it did while it was seen.
+#
+#   sh tests/bench/idle.sh [BUILD]
+set -u
+build=${1:-build}
+case $build in /*) ;; *) build=$(pwd)/$build ;; esac
+secs=${HB_BENCH_IDLE_S:-60}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d /tmp/hbidle.XXXXXX)
+broker=
+cleanup() {
+	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
+export HB_HOME=$tmp/hb
+mkdir -p "$HB_HOME"
+
+# Every pid below $1 (itself included).
+tree() {
+	echo "$1"
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree "$c"; done
+}
+# "pid:tid switches" for every thread of the tree.
+switches() {
+	for p in $(tree "$broker"); do
+		for t in /proc/"$p"/task/*; do
+			awk -v id="$p:${t##*/}" '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { if (NR) print id, n }' \
+				"$t/status" 2>/dev/null
+		done
+	done
+}
+pss_kib() {
+	for p in $(tree "$broker"); do
+		awk '/^Pss:/ { print $2 }' /proc/"$p"/smaps_rollup 2>/dev/null
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+"$build/hb-broker" --config "$here/deploy/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
+broker=$!
+started=0
+for _ in $(seq 200); do
+	if "$build/hbctl" status >/dev/null 2>&1; then started=1; break; fi
+	sleep 0.05
+done
+if [ "$started" = 0 ]; then
+	echo "idle: the broker did not answer hbctl status"; cat "$tmp/broker.log"
+	exit 1
+fi
+# Let the services that start at boot come up before the window opens.
+sleep 3
+switches >"$tmp/before"
+sleep "$secs"
+switches >"$tmp/after"
+procs=$(tree "$broker" | wc -l)
+threads=$(wc -l <"$tmp/after")
+pss=$(pss_kib)
+wakeups=$(awk 'NR == FNR { was[$1] = $2; next } { d = $2 - ($1 in was ? was[$1] : 0); if (d > 0) s += d }
+	END { printf "%.2f", s / '"$secs"' }' "$tmp/before" "$tmp/after")
+echo "command: sh tests/bench/idle.sh $build  (HB_BENCH_IDLE_S=$secs)"
+printf '%-44s %10s   %s\n' "idle, the whole tree" "measured" "target"
+printf '%-44s %10s   %s\n' "wakeups a second (context switches)" "$wakeups" "<= 1"
+printf '%-44s %10s   %s\n' "PSS (MiB)" "$(awk -v k="$pss" 'BEGIN { printf "%.1f", k / 1024 }')" "<= 4"
+printf '%-44s %10s\n' "processes" "$procs"
+printf '%-44s %10s\n' "threads" "$threads"
