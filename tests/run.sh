@@ -79,6 +79,7 @@ run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
 run_one agent-host/selftest sh tests/agent-host/run-selftest.sh
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
+run_one deploy/activation.sh sh tests/deploy/activation.sh "$build"
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"
 run_one deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
 run_one deploy/optable.sh sh tests/deploy/optable.sh
