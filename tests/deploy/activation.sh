@@ -10,8 +10,9 @@
 # the LISTEN_* variables, and the socket file stays when the broker stops
 # (it is the manager's).  Then every socket that is not the broker's own is
 # refused with a sentence, and no broker keeps running: one bound to another
-# path, one that does not listen, a datagram socket, one others may connect
-# to, and fd 3 that is no socket at all.  One ok/FAIL/skip line per check.
+# path, two sockets, one that does not listen, a datagram socket, one others
+# may connect to, and fd 3 that is no socket at all.  One ok/FAIL/skip line
+# per check.
 set -u
 build=${1:-build}
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
@@ -140,6 +141,22 @@ else
 	sed 's/^/     /' "$tmp/other.log"
 fi
 runner=
+
+# Two sockets: the broker takes one, front.sock, and no guess among more.
+systemd-socket-activate -l "$front" -l "$other" -E HB_HOME -E HB_RUNTIME_DIR \
+	"$build/hb-broker" --config "$conf" --libexec "$build" >"$tmp/two.log" 2>&1 &
+runner=$!
+if wait_for 100 test -S "$front" &&
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$front" &&
+	wait_for 200 gone "$runner" && ! wait "$runner" &&
+	grep -q "socket activation refused: the service manager passed 2 sockets" "$tmp/two.log"; then
+	ok "refused: two sockets"
+else
+	fail "two sockets were not refused:"
+	sed 's/^/     /' "$tmp/two.log"
+fi
+runner=
+rm -f "$front" "$other"
 
 # The rest: python3 makes the socket, puts it at fd 3 and execs the broker
 # with LISTEN_PID (its own pid, which exec keeps) and LISTEN_FDS=1.
