@@ -110,6 +110,8 @@ static int check_one(int fd, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "fd %d (%s) is not a stream socket (ListenStream=, not ListenDatagram=)", fd, name);
 		return -1;
 	}
+	/* Checked here, not left to ZeroMQ: libzmq 4.3 aborts the process
+	 * (ipc_listener.cpp's assert) on a passed socket that does not listen. */
 	if (sock_option(fd, SO_ACCEPTCONN, &listening) < 0 || !listening) {
 		snprintf(err, errlen, "fd %d (%s) is not listening", fd, name);
 		return -1;

@@ -123,40 +123,39 @@ refused() {
 		fail "not refused (exit $rc): $name:"
 		sed 's/^/     /' "$tmp/refused.log"
 	fi
-	rm -f "$run/front.sock" "$run/hb-broker.lock"
+	rm -f "$run/front.sock" "$run/back.sock" "$run/events.sock" "$run/hb-broker.lock"
 }
-# Another path: systemd-socket-activate, woken by a connection of our own.
+# refused_activated NAME PATTERN WAKE LISTEN...: systemd-socket-activate
+# listening on each LISTEN, woken by a connection of our own to WAKE; the
+# broker it starts must exit non-zero with a sentence matching PATTERN.
+refused_activated() {
+	name=$1
+	pattern=$2
+	wake=$3
+	shift 3
+	listen=
+	for l in "$@"; do listen="$listen -l $l"; done
+	# shellcheck disable=SC2086 # one word per -l and path
+	systemd-socket-activate $listen -E HB_HOME -E HB_RUNTIME_DIR \
+		"$build/hb-broker" --config "$conf" --libexec "$build" >"$tmp/activated.log" 2>&1 &
+	runner=$!
+	if wait_for 100 test -S "$wake" &&
+		python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$wake" &&
+		wait_for 200 gone "$runner" && ! wait "$runner" &&
+		grep -q "socket activation refused: $pattern" "$tmp/activated.log"; then
+		ok "refused: $name"
+	else
+		fail "not refused: $name:"
+		sed 's/^/     /' "$tmp/activated.log"
+	fi
+	runner=
+	rm -f "$@"
+}
 mkdir -m 0700 "$tmp/elsewhere"
 other=$tmp/elsewhere/front.sock
-systemd-socket-activate -l "$other" -E HB_HOME -E HB_RUNTIME_DIR \
-	"$build/hb-broker" --config "$conf" --libexec "$build" >"$tmp/other.log" 2>&1 &
-runner=$!
-if wait_for 100 test -S "$other" &&
-	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$other" &&
-	wait_for 200 gone "$runner" && ! wait "$runner" &&
-	grep -q "socket activation refused: fd 3 is bound to $other, not to $front" "$tmp/other.log"; then
-	ok "refused: a socket bound to another path"
-else
-	fail "a socket at another path was not refused:"
-	sed 's/^/     /' "$tmp/other.log"
-fi
-runner=
-
-# Two sockets: the broker takes one, front.sock, and no guess among more.
-systemd-socket-activate -l "$front" -l "$other" -E HB_HOME -E HB_RUNTIME_DIR \
-	"$build/hb-broker" --config "$conf" --libexec "$build" >"$tmp/two.log" 2>&1 &
-runner=$!
-if wait_for 100 test -S "$front" &&
-	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$front" &&
-	wait_for 200 gone "$runner" && ! wait "$runner" &&
-	grep -q "socket activation refused: the service manager passed 2 sockets" "$tmp/two.log"; then
-	ok "refused: two sockets"
-else
-	fail "two sockets were not refused:"
-	sed 's/^/     /' "$tmp/two.log"
-fi
-runner=
-rm -f "$front" "$other"
+refused_activated "a socket bound to another path" "fd 3 is bound to $other, not to $front" "$other" "$other"
+# The broker takes one, front.sock, and does not guess among more.
+refused_activated "two sockets" "the service manager passed 2 sockets" "$front" "$front" "$other"
 
 # The rest: python3 makes the socket, puts it at fd 3 and execs the broker
 # with LISTEN_PID (its own pid, which exec keeps) and LISTEN_FDS=1.
