@@ -9,6 +9,10 @@
  * its socket by the path, activation.c).  Variables meant for another pid
  * (a parent that did not unset them) are not ours: no sockets.
  */
+#ifdef __APPLE__
+/* launch.h pulls in Mach headers whose types strict POSIX mode hides. */
+#define _DARWIN_C_SOURCE 1
+#endif
 #include "listen_fds.h"
 
 #include <errno.h>
