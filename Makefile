@@ -419,6 +419,7 @@ install: all
 	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(BUILD)/svc-browser $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.service
+	sed 's|@PREFIX@|$(PREFIX)|g' deploy/hb-broker.socket.in > $(DESTDIR)$(PREFIX)/lib/systemd/user/hb-broker.socket
 	sed 's|@PREFIX@|$(PREFIX)|g' deploy/ai.hbcode.broker.plist.in > $(DESTDIR)$(PREFIX)/share/hbcode/launchd/ai.hbcode.broker.plist
 	install -m 0644 $(filter-out agent-host/host.mjs,$(wildcard agent-host/*.mjs)) agent-host/package.json \
 	        agent-host/package-lock.json $(AGENT_HOST_DIR)/

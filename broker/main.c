@@ -4,6 +4,8 @@
  * Binds front (clients), back (services) and events (PUB) in the runtime
  * directory, starts the services of the config and runs one poll loop:
  * sockets, the signal self-pipe, and timers.  It owns no external I/O.
+ * Under socket activation (hb-broker.socket, launchd's Sockets key) front
+ * is the socket the service manager passed, once activation.c accepts it.
  *
  * SIGTERM/SIGINT: stop taking calls, give those in flight the shutdown
  * grace, answer the rest, stop the services (TERM, then KILL), remove the
@@ -21,6 +23,7 @@
 #include <zmq.h>
 
 #include "exe_path.h"
+#include "activation.h"
 #include "approvals.h"
 #include "back.h"
 #include "clock.h"
@@ -81,7 +84,10 @@ static int usage(int help)
 	return 0;
 }
 
-static int bind_socket(void *sock, struct broker *b, int idx, const char *name)
+/* fd >= 0: the listening socket the service manager passed for name
+ * (ZMQ_USE_FD: ZeroMQ accepts on it instead of binding); its file is the
+ * manager's, so it is not noted in sock_paths for removal at exit. */
+static int bind_socket(void *sock, struct broker *b, int idx, const char *name, int fd)
 {
 	char ep[HB_PATH_MAX + 8];
 
@@ -89,16 +95,22 @@ static int bind_socket(void *sock, struct broker *b, int idx, const char *name)
 		log_error(NULL, "the runtime directory %s is too long for a socket path", b->paths.runtime);
 		return -1;
 	}
+	if (fd >= 0 && zmq_setsockopt(sock, ZMQ_USE_FD, &fd, sizeof fd) < 0) {
+		log_error(NULL, "cannot listen on the socket passed for %s: %s", ep, zmq_strerror(errno));
+		return -1;
+	}
 	if (zmq_bind(sock, ep) < 0) {
 		log_error(NULL, "cannot bind %s: %s", ep, zmq_strerror(errno));
 		return -1;
 	}
 	/* hb_ipc_endpoint bounds the path well below HB_PATH_MAX. */
-	memcpy(b->sock_paths[idx], ep + 6, strlen(ep + 6) + 1);
+	if (fd < 0)
+		memcpy(b->sock_paths[idx], ep + 6, strlen(ep + 6) + 1);
 	return 0;
 }
 
-static int open_sockets(struct broker *b)
+/* front_fd: the front socket passed by the service manager, or -1. */
+static int open_sockets(struct broker *b, int front_fd)
 {
 	mode_t old = umask(0077); /* ipc sockets take their mode from the umask */
 	int rc = -1;
@@ -110,12 +122,29 @@ static int open_sockets(struct broker *b)
 	b->pub = hb_sock_pub(b->zctx);
 	if (!b->front || !b->back || !b->pub)
 		goto out;
-	if (bind_socket(b->front, b, 0, "front.sock") < 0 || bind_socket(b->back, b, 1, "back.sock") < 0 ||
-	    bind_socket(b->pub, b, 2, "events.sock") < 0 || wait_init(&b->wait, b->pub, b->back, b->front) < 0)
+	if (bind_socket(b->front, b, 0, "front.sock", front_fd) < 0 || bind_socket(b->back, b, 1, "back.sock", -1) < 0 ||
+	    bind_socket(b->pub, b, 2, "events.sock", -1) < 0 || wait_init(&b->wait, b->pub, b->back, b->front) < 0)
 		goto out;
 	rc = 0;
 out:
 	umask(old);
+	return rc;
+}
+
+/* The front socket the service manager passed (1, *fd), none (0), or a
+ * refusal: the broker does not start on a socket that is not its own. */
+static int take_front_fd(struct broker *b, int *fd, char *err, size_t errlen)
+{
+	char path[HB_PATH_MAX];
+	int rc;
+
+	if (hb_path_join(path, sizeof path, b->paths.runtime, "front.sock") < 0) {
+		snprintf(err, errlen, "the runtime directory %.200s is too long for a socket path", b->paths.runtime);
+		return -1;
+	}
+	rc = activation_front_fd(path, fd, err, errlen);
+	if (rc > 0)
+		log_info(NULL, "socket activation: listening on %s, passed by the service manager", path);
 	return rc;
 }
 
@@ -244,7 +273,8 @@ int main(int argc, char **argv)
 {
 	const char *config = NULL, *libexec = NULL;
 	struct broker b;
-	char err[512], exe_dir[HB_PATH_MAX];
+	char err[768], exe_dir[HB_PATH_MAX];
+	int front_fd = -1;
 
 	hb_log_init("hb-broker");
 	for (int i = 1; i < argc; i++) {
@@ -288,7 +318,9 @@ int main(int argc, char **argv)
 	}
 	if (setup_signals() < 0)
 		hb_fatal("cannot set up signals: %s", strerror(errno));
-	if (open_sockets(&b) < 0)
+	if (take_front_fd(&b, &front_fd, err, sizeof err) < 0)
+		hb_fatal("%s", err);
+	if (open_sockets(&b, front_fd) < 0)
 		hb_fatal("cannot open the broker sockets");
 	route_init(&b);
 	hb_map_init(&b.thread_sessions);
@@ -299,7 +331,8 @@ int main(int argc, char **argv)
 	run(&b);
 
 	for (int i = 0; i < 3; i++)
-		unlink(b.sock_paths[i]);
+		if (b.sock_paths[i][0])
+			unlink(b.sock_paths[i]);
 	zmq_close(b.front);
 	zmq_close(b.back);
 	zmq_close(b.pub);

@@ -118,6 +118,7 @@ done
 run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
 run_one deploy/install.sh sh tests/deploy/install.sh "$build"
 run_one deploy/check.sh sh tests/deploy/check.sh
+run_one deploy/activation.sh sh tests/deploy/activation.sh "$build"
 run_one deploy/links.sh sh tests/deploy/links.sh "$build"
 run_one deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
 run_one deploy/optable.sh sh tests/deploy/optable.sh

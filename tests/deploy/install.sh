@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make install` into a DESTDIR: the binaries, the services' config, the
-# systemd unit and the launchd plist, with @PREFIX@ filled in everywhere.
+# systemd units (service and socket) and the launchd plist, with @PREFIX@
+# filled in everywhere (the plist's @HOME@ is the user's to fill in).
 # Usage: install.sh BUILD (SAN and OPT as the build was made).
 set -u
 build=$1
@@ -19,6 +20,8 @@ check "svc-sessions in libexec/hbcode" '[ -x "$p/libexec/hbcode/svc-sessions" ]'
 check "every service of services.conf in libexec/hbcode" '(for s in $(sed -n "s/^exec = //p" deploy/services.conf); do [ -x "$p/libexec/hbcode/$s" ] || exit 1; done)'
 check "services.conf installed" 'cmp -s deploy/services.conf "$p/share/hbcode/services.conf"'
 check "unit installed with the prefix" 'grep -q "^ExecStart=/opt/hb/bin/hb-broker --config /opt/hb/share/hbcode/services.conf --libexec /opt/hb/libexec/hbcode$" "$p/lib/systemd/user/hb-broker.service"'
+check "socket unit installed beside the unit, with the prefix" \
+	'grep -qx "ListenStream=%t/hbcode/front.sock" "$p/lib/systemd/user/hb-broker.socket" && grep -qx "Documentation=file:///opt/hb/share/hbcode/services.conf" "$p/lib/systemd/user/hb-broker.socket"'
 check "no @PREFIX@ left" '! grep -rq "@PREFIX@" "$p"'
 check "plist installed" '[ -s "$p/share/hbcode/launchd/ai.hbcode.broker.plist" ]'
 check "test programs not installed" '! find "$dest" -name "svc-echo*" | grep -q .'
