@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "approval_card.h"
 #include "events.h"
 #include "invariant.h"
 #include "log.h"
@@ -21,9 +22,9 @@
 struct approval {
 	char id[24];
 	char run[128], session[128], tool[128];
-	char *input;                    /* JSON text of the tool input */
-	char *tool_use_id;
+	json_t *card;                   /* what approval.list and the events show */
 	char *native_id;                /* JSON text of the permission requestId */
+	char request_id[128];           /* its bare text (perm-1, 7): the agent's name for it */
 	struct hb_peer peer;            /* the bridge waiting for the answer */
 	struct reqid reqid;
 	long long created_ms;
@@ -32,18 +33,31 @@ struct approval {
 
 static void approval_free(struct approval *a)
 {
-	free(a->input);
-	free(a->tool_use_id);
+	json_decref(a->card);
 	free(a->native_id);
 	free(a);
 }
 
 static json_t *card_json(const struct approval *a)
 {
-	json_t *input = json_loads(a->input, JSON_DECODE_ANY, NULL);
+	return json_deep_copy(a->card);
+}
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s}", "id", a->id, "run", a->run, "session", a->session,
-			 "tool", a->tool, "input", input ? input : json_null(), "toolUseId", a->tool_use_id);
+/* The card of a's permission event ev: who (run, session), what (tool,
+ * input, toolUseId, and approval_card.c's fields).  NULL when out of
+ * memory. */
+static json_t *new_card(const struct approval *a, const json_t *ev)
+{
+	const json_t *input = json_object_get(ev, "input"), *tuid = json_object_get(ev, "toolUseId");
+	json_t *card = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "id", a->id, "run", a->run, "session", a->session,
+				 "tool", a->tool, "input", input ? input : json_null(), "toolUseId",
+				 tuid ? json_string_value(tuid) : "");
+
+	if (card && approval_card_claude(card, ev) < 0) {
+		json_decref(card);
+		return NULL;
+	}
+	return card;
 }
 
 static void publish(struct broker *b, const char *topic, const struct approval *a, const char *extra_key,
@@ -78,7 +92,7 @@ void approvals_request(struct broker *b, const struct hb_peer *peer, const struc
 {
 	const char *text = hb_req_str(e, "json");
 	struct run *r = runs_of_peer(b, peer);
-	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *rid, *tool, *input, *tuid;
+	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *rid, *tool, *tuid;
 	struct approval *a = NULL;
 	struct reqid id;
 
@@ -89,26 +103,33 @@ void approvals_request(struct broker *b, const struct hb_peer *peer, const struc
 	}
 	rid = json_object_get(ev, "requestId");
 	tool = json_object_get(ev, "tool");
-	input = json_object_get(ev, "input");
 	tuid = json_object_get(ev, "toolUseId");
 	if (!ev || !(json_is_string(rid) || json_is_integer(rid)) || !json_is_string(tool) ||
+	    (json_is_string(rid) && json_string_length(rid) >= sizeof a->request_id) ||
 	    (tuid && !json_is_string(tuid)) || json_string_length(tool) >= sizeof a->tool) {
 		front_reply_err(b, peer, &id, "bad-request",
 				"a permission event needs requestId, tool (string), input and toolUseId (string)");
 		goto out;
 	}
-	if (!(a = calloc(1, sizeof *a)) || !(a->input = json_dumps(input ? input : json_null(), JSON_ENCODE_ANY)) ||
-	    !(a->native_id = json_dumps(rid, JSON_ENCODE_ANY)) ||
-	    !(a->tool_use_id = strdup(tuid ? json_string_value(tuid) : ""))) {
+	if (!(a = calloc(1, sizeof *a)) || !(a->native_id = json_dumps(rid, JSON_ENCODE_ANY))) {
 		front_reply_err(b, peer, &id, "internal", "out of memory");
 		if (a)
 			approval_free(a);
 		goto out;
 	}
 	snprintf(a->id, sizeof a->id, "a%llu", (unsigned long long)++b->next_approval);
+	if (json_is_string(rid))
+		memcpy(a->request_id, json_string_value(rid), json_string_length(rid) + 1);
+	else
+		snprintf(a->request_id, sizeof a->request_id, "%" JSON_INTEGER_FORMAT, json_integer_value(rid));
 	memcpy(a->run, r->id, sizeof a->run);
 	memcpy(a->session, r->session, sizeof a->session);
 	memcpy(a->tool, json_string_value(tool), json_string_length(tool) + 1);
+	if (!(a->card = new_card(a, ev))) {
+		front_reply_err(b, peer, &id, "internal", "out of memory");
+		approval_free(a);
+		goto out;
+	}
 	a->peer = *peer;
 	a->reqid = id;
 	a->created_ms = broker_now_ms();
@@ -120,15 +141,22 @@ out:
 	json_decref(ev);
 }
 
-void approvals_list(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+json_t *approvals_json(const struct broker *b)
 {
 	json_t *list = json_array();
+
+	for (const struct approval *a = b->approvals; list && a; a = a->next)
+		json_array_append_new(list, card_json(a));
+	return list;
+}
+
+void approvals_list(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *list = approvals_json(b);
 	struct reqid id;
 	char *text;
 
 	reqid_from_env(&id, e);
-	for (struct approval *a = b->approvals; list && a; a = a->next)
-		json_array_append_new(list, card_json(a));
 	text = list ? json_dumps(list, JSON_COMPACT) : NULL;
 	if (text)
 		front_reply_ok(b, peer, &id, text);
@@ -150,6 +178,16 @@ static struct approval *take_card(struct broker *b, const char *id)
 	return NULL;
 }
 
+/* Answer card a (out of the table now): its bridge gets the decision, the
+ * watchers the event; a is freed. */
+static void settle(struct broker *b, struct approval *a, int allow, const char *message)
+{
+	answer_bridge(b, a, allow, allow ? NULL : (message && *message ? message : "The user declined this tool call."));
+	log_info(a->id, "%s", allow ? "approved" : "declined");
+	publish(b, "approval.resolved", a, "decision", allow ? "allow" : "deny");
+	approval_free(a);
+}
+
 void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *decision = hb_req_str(e, "decision"), *message = hb_env_str_or(e, "message", "");
@@ -166,11 +204,70 @@ void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "unknown-approval", "no open approval has this id");
 		return;
 	}
-	answer_bridge(b, a, allow, allow ? NULL : (*message ? message : "The user declined this tool call."));
-	log_info(a->id, "%s", allow ? "approved" : "declined");
-	publish(b, "approval.resolved", a, "decision", allow ? "allow" : "deny");
+	settle(b, a, allow, message);
 	front_reply_ok(b, peer, &id, allow ? "{\"decision\":\"allow\"}" : "{\"decision\":\"deny\"}");
-	approval_free(a);
+}
+
+/* The open card of run that request names, taken out of the table: the
+ * agent adapter's own request id first (page 003: the Claude adapter
+ * answers first when it holds that id), then a card id. */
+static struct approval *take_run_card(struct broker *b, const char *run, const char *request)
+{
+	for (int by_card = 0; by_card < 2; by_card++)
+		for (struct approval **pp = &b->approvals; *pp; pp = &(*pp)->next) {
+			struct approval *a = *pp;
+			if (strcmp(a->run, run) == 0 && strcmp(by_card ? a->id : a->request_id, request) == 0) {
+				*pp = a->next;
+				return a;
+			}
+		}
+	return NULL;
+}
+
+int approvals_answer(struct broker *b, const char *run, const char *request, const char *decision,
+		     const char *message, const char **code, char *why, size_t whylen)
+{
+	int allow = strcmp(decision, "allow") == 0;
+	const struct run *r = runs_find(b, run);
+	struct approval *a;
+
+	*code = "bad-request";
+	if (!allow && strcmp(decision, "deny") != 0) {
+		snprintf(why, whylen, "decision must be allow or deny");
+		return -1;
+	}
+	if (!r) {
+		*code = "unknown-run";
+		snprintf(why, whylen, "There is no open run %.128s, so its approval %.128s cannot be answered.", run,
+			 request);
+		return -1;
+	}
+	if (!(a = take_run_card(b, run, request))) {
+		*code = "unknown-approval";
+		snprintf(why, whylen,
+			 "Run %.128s has no open approval %.128s: it was answered already, or never asked. Nothing "
+			 "was changed.",
+			 run, request);
+		return -1;
+	}
+	settle(b, a, allow, message);
+	return 0;
+}
+
+void approvals_chat_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *decision = hb_req_str(e, "decision"), *code;
+	char why[512];
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), decision,
+			     hb_env_str_or(e, "message", ""), &code, why, sizeof why) < 0) {
+		front_reply_err(b, peer, &id, code, why);
+		return;
+	}
+	front_reply_ok(b, peer, &id,
+		       strcmp(decision, "allow") == 0 ? "{\"decision\":\"allow\"}" : "{\"decision\":\"deny\"}");
 }
 
 void approvals_end_run(struct broker *b, const char *run, int stop)

@@ -27,6 +27,7 @@
 #define HB_OP_THREAD_LINK "thread.link"
 #define HB_OP_APPROVAL_LIST "approval.list"
 #define HB_OP_APPROVAL_RESOLVE "approval.resolve"
+#define HB_OP_RUN_CHAT_RESOLVE_APPROVAL "run.chatResolveApproval"
 #define HB_OP_RUN_OPEN "run.open"
 #define HB_OP_RUN_CLOSE "run.close"
 #define HB_OP_RUN_STOP "run.stop"
