@@ -276,7 +276,7 @@ $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDL
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
-$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
+$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay $(BUILD)/tests/itest_alerts_approvals: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input \
 $(BUILD)/tests/itest_browser_devtools $(BUILD)/tests/itest_browser_emulate \
   $(BUILD)/tests/itest_browser_frames $(BUILD)/tests/itest_browser_hostile: $(call obj,tests/integration/browser_rig.c)

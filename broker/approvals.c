@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "approval_card.h"
+#include "approval_task.h"
 #include "events.h"
 #include "invariant.h"
 #include "log.h"
@@ -67,6 +68,7 @@ static void publish(struct broker *b, const char *topic, const struct approval *
 
 	if (body && extra_key)
 		json_object_set_new(body, extra_key, json_string(extra));
+	approval_task_tell(b, topic, body);
 	events_publish(b, topic, body);
 }
 

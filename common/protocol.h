@@ -49,8 +49,9 @@
 #define HB_OP_DELIVER "deliver"
 #define HB_OP_EVENT "event"
 
-/* Service -> broker, on back.sock (broker/back.c's table); event and
- * deliver are spelled above. */
+/* Service -> broker, on back.sock (broker/back.c's table); event,
+ * deliver and run.chatResolveApproval (the approvalTask's) are spelled
+ * above. */
 #define HB_OP_READY "ready"
 #define HB_OP_WORKER "worker"
 #define HB_OP_HEARTBEAT "heartbeat"
@@ -65,6 +66,8 @@
 #define HB_OP_SUBCALL_RESULT "subcall.result"
 #define HB_OP_DELIVER_RESULT "deliver.result"
 #define HB_OP_SESSION_ATTACHED "session.attached"
+#define HB_OP_APPROVAL_CARD "approval.card"
+#define HB_OP_APPROVAL_ANSWERED "approval.answered"
 
 /* The broker's own requests to a service: tools whose names start with
  * "_", which no client may call from the front (route.c).  svc-sessions
