@@ -208,7 +208,7 @@ $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBC
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_approval.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))

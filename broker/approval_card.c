@@ -75,3 +75,43 @@ int approval_card_claude(json_t *card, const json_t *ev)
 		return -1;
 	return 0;
 }
+
+/* An argv (execCommandApproval's command) as one line. */
+static int put_argv(json_t *card, const json_t *argv)
+{
+	char line[CARD_TEXT_MAX + 1];
+	size_t n = 0, i;
+	const json_t *arg;
+
+	line[0] = '\0';
+	json_array_foreach(argv, i, arg) {
+		const char *a = json_string_value(arg);
+		if (a && n < sizeof line - 1)
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? " " : "", a);
+	}
+	return put(card, "command", line);
+}
+
+int approval_card_codex(json_t *card, const json_t *msg, const char *path, const char **tool, const char **use_id)
+{
+	const char *method = str(msg, "method");
+	const json_t *params = json_object_get(msg, "params"), *cmd = json_object_get(params, "command");
+	int file = method && (strcmp(method, "item/fileChange/requestApproval") == 0 ||
+			      strcmp(method, "applyPatchApproval") == 0);
+	int rc;
+
+	*tool = file ? "fileChange" : "commandExecution";
+	*use_id = str(params, "itemId") ? str(params, "itemId") : str(params, "callId") ? str(params, "callId") : "";
+	if (file) {
+		const char *first = json_object_iter_key(json_object_iter((json_t *)json_object_get(params, "fileChanges")));
+		rc = put(card, "path", first ? first : path);
+	} else {
+		rc = json_is_array(cmd) ? put_argv(card, cmd) : put(card, "command", json_string_value(cmd) ? json_string_value(cmd) : "");
+		if (rc == 0)
+			rc = put(card, "cwd", str(params, "cwd"));
+	}
+	if (rc < 0 || put(card, "kind", file ? "file" : "command") < 0 ||
+	    put(card, "decisionReason", str(params, "reason")) < 0)
+		return -1;
+	return 0;
+}

@@ -21,4 +21,16 @@
  * 0, or -1 when out of memory. */
 int approval_card_claude(json_t *card, const json_t *ev);
 
+/* The card fields of a Codex server request msg (an approval method,
+ * agents/codex_client.h's codex_is_approval) added to card: kind
+ * "command" (item/commandExecution/requestApproval, execCommandApproval:
+ * "command", "cwd") or "file" (item/fileChange/requestApproval,
+ * applyPatchApproval: "path", the first file changed; the v2 request
+ * names none, so path is the bridge's word from the item's start, or
+ * absent), decisionReason the request's reason.  *tool gets the card's
+ * tool name ("commandExecution", "fileChange") and *use_id the item or
+ * call id (borrowed from msg, "" when absent).  0, or -1 when out of
+ * memory. */
+int approval_card_codex(json_t *card, const json_t *msg, const char *path, const char **tool, const char **use_id);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "approval_card.h"
 #include "approval_task.h"
+#include "codex_client.h"
 #include "events.h"
 #include "invariant.h"
 #include "log.h"
@@ -44,23 +45,6 @@ static json_t *card_json(const struct approval *a)
 	return json_deep_copy(a->card);
 }
 
-/* The card of a's permission event ev: who (run, session), what (tool,
- * input, toolUseId, and approval_card.c's fields).  NULL when out of
- * memory. */
-static json_t *new_card(const struct approval *a, const json_t *ev)
-{
-	const json_t *input = json_object_get(ev, "input"), *tuid = json_object_get(ev, "toolUseId");
-	json_t *card = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "id", a->id, "run", a->run, "session", a->session,
-				 "tool", a->tool, "input", input ? input : json_null(), "toolUseId",
-				 tuid ? json_string_value(tuid) : "");
-
-	if (card && approval_card_claude(card, ev) < 0) {
-		json_decref(card);
-		return NULL;
-	}
-	return card;
-}
-
 static void publish(struct broker *b, const char *topic, const struct approval *a, const char *extra_key,
 		    const char *extra)
 {
@@ -90,11 +74,54 @@ static void answer_bridge(struct broker *b, const struct approval *a, int allow,
 	json_decref(o);
 }
 
+/* The agent's id of its request (JSON text and bare text) into a; 0, or -1
+ * when it is not a string or integer of a fitting size, or out of memory. */
+static int set_request_id(struct approval *a, const json_t *rid)
+{
+	if (!(json_is_string(rid) || json_is_integer(rid)) ||
+	    (json_is_string(rid) && json_string_length(rid) >= sizeof a->request_id))
+		return -1;
+	if (json_is_string(rid))
+		memcpy(a->request_id, json_string_value(rid), json_string_length(rid) + 1);
+	else
+		snprintf(a->request_id, sizeof a->request_id, "%" JSON_INTEGER_FORMAT, json_integer_value(rid));
+	return (a->native_id = json_dumps(rid, JSON_ENCODE_ANY)) ? 0 : -1;
+}
+
+/* Hold a (its request id and fields set) as the card of run r that the
+ * bridge at peer waits on: the card is {id, run, session, tool, input,
+ * toolUseId} and fields (taken); published.  a is the table's, or freed
+ * after an answer on failure. */
+static void hold(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const struct run *r,
+		 struct approval *a, const char *tool, const json_t *input, const char *use_id, json_t *fields)
+{
+	snprintf(a->id, sizeof a->id, "a%llu", (unsigned long long)++b->next_approval);
+	memcpy(a->run, r->id, sizeof a->run);
+	memcpy(a->session, r->session, sizeof a->session);
+	snprintf(a->tool, sizeof a->tool, "%s", tool);
+	a->card = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "id", a->id, "run", a->run, "session", a->session,
+			    "tool", a->tool, "input", input ? input : json_null(), "toolUseId", use_id);
+	if (!fields || !a->card || json_object_update(a->card, fields) < 0) {
+		front_reply_err(b, peer, id, "internal", "out of memory");
+		json_decref(fields);
+		approval_free(a);
+		return;
+	}
+	json_decref(fields);
+	a->peer = *peer;
+	a->reqid = *id;
+	a->created_ms = broker_now_ms();
+	a->next = b->approvals;
+	b->approvals = a;
+	log_info(a->id, "approval requested for %s in run %s", a->tool, a->run);
+	publish(b, "approval.requested", a, NULL, NULL);
+}
+
 void approvals_request(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *text = hb_req_str(e, "json");
 	struct run *r = runs_of_peer(b, peer);
-	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *rid, *tool, *tuid;
+	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *tool, *tuid, *fields = NULL;
 	struct approval *a = NULL;
 	struct reqid id;
 
@@ -103,44 +130,61 @@ void approvals_request(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "no-run", r ? "Run stopped." : "this connection has no open run");
 		goto out;
 	}
-	rid = json_object_get(ev, "requestId");
 	tool = json_object_get(ev, "tool");
 	tuid = json_object_get(ev, "toolUseId");
-	if (!ev || !(json_is_string(rid) || json_is_integer(rid)) || !json_is_string(tool) ||
-	    (json_is_string(rid) && json_string_length(rid) >= sizeof a->request_id) ||
-	    (tuid && !json_is_string(tuid)) || json_string_length(tool) >= sizeof a->tool) {
+	if (!ev || !json_is_string(tool) || (tuid && !json_is_string(tuid)) ||
+	    json_string_length(tool) >= sizeof a->tool || !(a = calloc(1, sizeof *a)) ||
+	    set_request_id(a, json_object_get(ev, "requestId")) < 0) {
 		front_reply_err(b, peer, &id, "bad-request",
 				"a permission event needs requestId, tool (string), input and toolUseId (string)");
-		goto out;
-	}
-	if (!(a = calloc(1, sizeof *a)) || !(a->native_id = json_dumps(rid, JSON_ENCODE_ANY))) {
-		front_reply_err(b, peer, &id, "internal", "out of memory");
 		if (a)
 			approval_free(a);
 		goto out;
 	}
-	snprintf(a->id, sizeof a->id, "a%llu", (unsigned long long)++b->next_approval);
-	if (json_is_string(rid))
-		memcpy(a->request_id, json_string_value(rid), json_string_length(rid) + 1);
-	else
-		snprintf(a->request_id, sizeof a->request_id, "%" JSON_INTEGER_FORMAT, json_integer_value(rid));
-	memcpy(a->run, r->id, sizeof a->run);
-	memcpy(a->session, r->session, sizeof a->session);
-	memcpy(a->tool, json_string_value(tool), json_string_length(tool) + 1);
-	if (!(a->card = new_card(a, ev))) {
-		front_reply_err(b, peer, &id, "internal", "out of memory");
-		approval_free(a);
-		goto out;
+	if ((fields = json_object()) && approval_card_claude(fields, ev) < 0) {
+		json_decref(fields);
+		fields = NULL;
 	}
-	a->peer = *peer;
-	a->reqid = id;
-	a->created_ms = broker_now_ms();
-	a->next = b->approvals;
-	b->approvals = a;
-	log_info(a->id, "approval requested for %s in run %s", a->tool, a->run);
-	publish(b, "approval.requested", a, NULL, NULL);
+	hold(b, peer, &id, r, a, json_string_value(tool), json_object_get(ev, "input"),
+	     tuid ? json_string_value(tuid) : "", fields);
 out:
 	json_decref(ev);
+}
+
+void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *text = hb_req_str(e, "json"), *method, *tool, *use_id;
+	const struct run *mine = runs_of_peer(b, peer);
+	/* A Codex request belongs to its session's active run, as its calls. */
+	const struct run *r = mine ? runs_active(b, mine->session) : NULL;
+	json_t *msg = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *fields = NULL;
+	struct approval *a = NULL;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	method = json_string_value(json_object_get(msg, "method"));
+	if (!r) {
+		front_reply_err(b, peer, &id, "no-run", mine ? "Run stopped." : "this connection has no open run");
+		goto out;
+	}
+	if (!method || !codex_is_approval(method) || !json_is_object(json_object_get(msg, "params")) ||
+	    !(a = calloc(1, sizeof *a)) || set_request_id(a, json_object_get(msg, "id")) < 0) {
+		front_reply_err(b, peer, &id, "bad-request",
+				"codex.approval carries one of the server's approval requests (JSON-RPC, with an id)");
+		if (a)
+			approval_free(a);
+		goto out;
+	}
+	if ((fields = json_object()) &&
+	    approval_card_codex(fields, msg, hb_env_str_or(e, "path", NULL), &tool, &use_id) < 0) {
+		json_decref(fields);
+		fields = NULL;
+	}
+	if (!fields)
+		tool = use_id = "";
+	hold(b, peer, &id, r, a, tool, json_object_get(msg, "params"), use_id, fields);
+out:
+	json_decref(msg);
 }
 
 json_t *approvals_json(const struct broker *b)

@@ -1,7 +1,9 @@
 /*
- * approvals - Claude's permission requests held as approval cards until a
- * person answers them (hbctl approve/decline, or a desktop through the
- * front operations).  Codex never asks before an hbcode tool call.
+ * approvals - Claude's permission requests, and the approval requests of a
+ * Codex server no desktop drives (hb-codex-bridge --once), held as
+ * approval cards until a person answers them (hbctl approve/decline, a
+ * desktop through the front operations, a phone through svc-alerts).
+ * Codex never asks before an hbcode tool call.
  */
 #ifndef HB_APPROVALS_H
 #define HB_APPROVALS_H
@@ -13,6 +15,12 @@
 /* claude.permission {json: the host's permission event}: held; the reply
  * goes out when the card is resolved. */
 void approvals_request(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* codex.approval {json: the server's approval request, path?: the file a
+ * fileChange item changes, as the bridge saw it start}: a card of the
+ * active run of the session of a run the bridge opened (hb-codex-bridge
+ * --once, which has no desktop to ask); the reply, when it is resolved,
+ * is {requestId, decision, message?} as for Claude. */
+void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 /* The open cards as a JSON array (NULL when out of memory): approval.list's
  * answer and the status' "approvals". */
 json_t *approvals_json(const struct broker *b);

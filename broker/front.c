@@ -176,6 +176,7 @@ static const struct front_op front_ops[] = {
 	  { HB_REQ_STR("threadId"), HB_OPT_STR("sessionId"), HB_OPT_STR("parentThreadId") } },
 	{ HB_OP_CLAUDE_LINK, link_claude, { HB_REQ_STR("claudeSessionId") } },
 	{ HB_OP_CLAUDE_PERMISSION, approvals_request, { HB_REQ_STR("json") } },
+	{ HB_OP_CODEX_APPROVAL, approvals_request_codex, { HB_REQ_STR("json"), HB_OPT_STR("path") } },
 	{ HB_OP_APPROVAL_LIST, approvals_list, HB_NO_FIELDS },
 	{ HB_OP_APPROVAL_RESOLVE, approvals_resolve,
 	  { HB_REQ_STR("approval"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },

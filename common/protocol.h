@@ -24,6 +24,7 @@
 #define HB_OP_CLAUDE_CANCEL "claude.cancel"
 #define HB_OP_CLAUDE_LINK "claude.link"
 #define HB_OP_CLAUDE_PERMISSION "claude.permission"
+#define HB_OP_CODEX_APPROVAL "codex.approval"
 #define HB_OP_THREAD_LINK "thread.link"
 #define HB_OP_APPROVAL_LIST "approval.list"
 #define HB_OP_APPROVAL_RESOLVE "approval.resolve"

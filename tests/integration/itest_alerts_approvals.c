@@ -3,7 +3,9 @@
  * real hb-broker, svc-sessions and svc-alerts, and the tests' fake relay
  * playing the phone (alerts_rig.h).  The test plays a Claude run whose
  * host asks before a Bash call and an Edit (claude.permission), as
- * agent-host/run.mjs sends it.  What each shows:
+ * agent-host/run.mjs sends it, and a Codex run whose server asks before a
+ * command (codex.approval), as hb-codex-bridge --once sends it.  What
+ * each shows:
  *  - a card is shown to the phone (approval-requested: kind, command
  *    line, folder, the subagent that asks, the reason); the phone's
  *    approval-resolve reaches the run as the decision its host gets, and
@@ -11,6 +13,8 @@
  *  - an answer for a card nobody has is refused with the broker's
  *    sentence (approval-result ok false), and the open card it came
  *    before stays open until its own answer;
+ *  - a Codex run's command approval is shown and answered the same way,
+ *    and its bridge gets the decision for the server's request id;
  *  - a card opened while the phone does not answer waits (hbctl
  *    approvals), is shown again on the next link, and that phone's
  *    answer settles it.
@@ -37,6 +41,20 @@
 #define EDIT_CARD                                                                                              \
 	"{\"requestId\":\"perm-2\",\"tool\":\"Edit\",\"input\":{\"file_path\":\"/work/proj/a.c\",\"old_string\":" \
 	"\"a\",\"new_string\":\"b\"},\"toolUseId\":\"tu-2\"}"
+
+/* Close run on c, and c. */
+static void reply_close(struct hb_client *c, const char *run)
+{
+	struct hb_env reply;
+	char why[256];
+	int64_t id = fx_send_op(c, "run.close", "run", run, (char *)NULL), got = -1;
+
+	while (id >= 0 && got != id && hb_client_recv(c, &reply, PATIENCE_MS, why, sizeof why) == 0) {
+		hb_env_int(&reply, "id", &got);
+		hb_env_free(&reply);
+	}
+	hb_client_close(c);
+}
 
 /* The only record of kind from index from on with field key = value. */
 static json_t *record_where(size_t from, const char *kind, const char *key, const char *value)
@@ -115,6 +133,68 @@ static void test_phone_answers(void **state)
 	assert_int_equal(open_cards(), 0);
 }
 
+static void test_codex_run(void **state)
+{
+	const char *list[] = { "approvals", NULL };
+	char codex_session[64], *out;
+	struct hb_client bridge;
+	json_t *card, *res;
+	struct hb_env reply;
+	int64_t p;
+	size_t m;
+	char id[80];
+
+	(void)state;
+	link_ready();
+	relay_phone(NULL, 0);
+	assert_int_equal(fx_create_session(&F, "Codex side", "codex", "/tmp", "full-auto", codex_session,
+					   sizeof codex_session), 0);
+	assert_int_equal(fx_client(&F, &bridge, 20000), 0);
+	assert_int_equal(fx_open_run(&bridge, "run-codex-1", codex_session, "/tmp", "codex", "full-auto"), 0);
+	m = mark();
+	p = fx_send_op(&bridge, "codex.approval", "json",
+		       "{\"id\":7,\"method\":\"item/commandExecution/requestApproval\",\"params\":{\"threadId\":"
+		       "\"th-1\",\"turnId\":\"tu-1\",\"itemId\":\"it-1\",\"startedAtMs\":1,\"command\":\"make "
+		       "install\",\"cwd\":\"/work/proj\",\"reason\":\"writes outside the workspace\"}}",
+		       (char *)NULL);
+	assert_true(p >= 0);
+	wait_kind("approval", m, 1);
+	card = record_where(m, "approval", "tool", "commandExecution");
+	assert_string_equal(fx_jstr(card, "cardKind"), "command");
+	assert_string_equal(fx_jstr(card, "text"), "make install");
+	assert_string_equal(fx_jstr(card, "cwd"), "/work/proj");
+	assert_string_equal(fx_jstr(card, "reason"), "writes outside the workspace");
+	assert_string_equal(fx_jstr(card, "runId"), "run-codex-1");
+	assert_string_equal(fx_jstr(card, "sessionId"), codex_session);
+	assert_int_equal(fx_hbctl(&F, &out, list), 0);
+	assert_non_null(strstr(out, "  command  make install  (in /work/proj)  run run-codex-1  session "));
+	free(out);
+
+	m = mark();
+	relay_phone("allow", 0);
+	for (;;) {
+		char why[256];
+		int64_t got = -1;
+		if (hb_client_recv(&bridge, &reply, PATIENCE_MS, why, sizeof why) < 0)
+			fail_msg("no answer to codex.approval: %s", why);
+		hb_env_int(&reply, "id", &got);
+		if (got == p)
+			break;
+		hb_env_free(&reply);
+	}
+	assert_true(hb_env_bool(&reply, "ok", 0));
+	assert_string_equal(hb_env_str_or(&reply, "json", ""), "{\"requestId\":7,\"decision\":\"allow\"}");
+	hb_env_free(&reply);
+	snprintf(id, sizeof id, "answer-%s", fx_jstr(card, "approvalId"));
+	wait_kind("result", m, 1);
+	res = record_where(m, "result", "id", id);
+	assert_true(json_is_true(json_object_get(res, "ok")));
+	json_decref(res);
+	json_decref(card);
+	assert_int_equal(open_cards(), 0);
+	reply_close(&bridge, "run-codex-1");
+}
+
 static void test_card_waits_for_the_next_phone(void **state)
 {
 	const char *list[] = { "approvals", NULL };
@@ -158,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phone_answers),
+		cmocka_unit_test(test_codex_run),
 		cmocka_unit_test(test_card_waits_for_the_next_phone),
 	};
 
