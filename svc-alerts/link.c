@@ -476,10 +476,11 @@ void link_run(struct hb_task *task, void *arg)
 		steer(&l, now);
 		if (l.ws)
 			check_timers(&l, now);
-		if (l.ws && l.phase == LINK_READY)
-			send_spooled(&l, now);
+		/* the cards first: a person waits on them, an alert waits on nobody */
 		if (l.ws && l.phase == LINK_READY && l.cards)
 			send_cards(&l, now);
+		if (l.ws && l.phase == LINK_READY)
+			send_spooled(&l, now);
 		if (l.ws) {
 			fds[1].fd = ws_fd(l.ws);
 			fds[1].events = POLLIN | (ws_want_write(l.ws) ? POLLOUT : 0);
