@@ -51,6 +51,41 @@ void approval_task_tell(struct broker *b, const char *event, const json_t *card)
 	free(text);
 }
 
+/* Whether peer is inst's declared approvalTask, that of the service that
+ * holds the role now; a log line when not. */
+static int from_task(struct broker *b, struct instance *inst, const struct hb_peer *peer, const char *op)
+{
+	if (inst == broker_approval_instance(b) && peer->len == strlen(inst->approval_task) &&
+	    memcmp(peer->id, inst->approval_task, peer->len) == 0)
+		return 1;
+	log_warn(inst->id, "%s dropped: not from the task that hears of approval cards", op);
+	return 0;
+}
+
+void approval_task_sync(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *cards;
+	char *text;
+	struct hb_env m;
+
+	(void)e;
+	if (!from_task(b, inst, peer, HB_OP_APPROVAL_SYNC))
+		return;
+	cards = approvals_json(b);
+	if (!(text = cards ? json_dumps(cards, JSON_COMPACT) : NULL)) {
+		log_warn(inst->id, "approval cards not told: out of memory");
+		json_decref(cards);
+		return;
+	}
+	hb_env_init(&m);
+	hb_env_set_str(&m, "op", HB_OP_APPROVAL_CARDS);
+	hb_env_set_str(&m, "json", text);
+	if (broker_send(b, b->back, peer, &m) < 0)
+		log_warn(inst->id, "approval cards not told: %s", zmq_strerror(errno));
+	free(text);
+	json_decref(cards);
+}
+
 void approval_task_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
 			  const struct hb_env *e)
 {
@@ -59,11 +94,8 @@ void approval_task_answer(struct broker *b, struct instance *inst, const struct 
 	struct hb_env m;
 	int ok;
 
-	if (inst != broker_approval_instance(b) || peer->len != strlen(inst->approval_task) ||
-	    memcmp(peer->id, inst->approval_task, peer->len) != 0) {
-		log_warn(inst->id, "run.chatResolveApproval dropped: not from the task that hears of approval cards");
+	if (!from_task(b, inst, peer, HB_OP_RUN_CHAT_RESOLVE_APPROVAL))
 		return;
-	}
 	ok = approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), hb_req_str(e, "decision"),
 			      hb_env_str_or(e, "message", ""), &code, why, sizeof why) == 0;
 	if (!ok)

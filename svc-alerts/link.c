@@ -286,7 +286,7 @@ static void on_message(struct link *l, const char *text, size_t len, long long n
 		l->sent_upto = 0;
 		l->next_ping_ms = now + l->ping_ms;
 		if (l->cards)
-			phone_cards_relink(l->cards);
+			phone_cards_relink(l->cards, l->broker);
 		break;
 	case HB_RELAY_ERROR:
 		relay_error(l, &m, now);

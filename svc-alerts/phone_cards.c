@@ -46,15 +46,21 @@ struct phone_cards *phone_cards_new(void)
 	return pc;
 }
 
-void phone_cards_free(struct phone_cards *pc)
+static void forget_all(struct phone_cards *pc)
 {
-	if (!pc)
-		return;
 	while (pc->cards) {
 		struct card *c = pc->cards;
 		pc->cards = c->next;
 		free(c);
 	}
+	pc->ncards = 0;
+}
+
+void phone_cards_free(struct phone_cards *pc)
+{
+	if (!pc)
+		return;
+	forget_all(pc);
 	while (pc->outcomes) {
 		struct outcome *o = pc->outcomes;
 		pc->outcomes = o->next;
@@ -135,6 +141,16 @@ static int card_of(const char *json, struct hb_relay_approval *a)
 static void card_opened(struct phone_cards *pc, const char *json)
 {
 	struct card *c, **tail = &pc->cards;
+	json_t *card = json_loads(json, 0, NULL);
+	const char *id = str(card, "id");
+
+	/* one the broker told twice (approval.cards after approval.card) */
+	for (c = pc->cards; id && c; c = c->next)
+		if (strcmp(c->a.approval_id, id) == 0)
+			break;
+	json_decref(card);
+	if (c)
+		return;
 
 	if (pc->ncards >= CARDS_MAX) {
 		log_warn(NULL, "%d approval cards are open; a newer one is not shown on the phone", CARDS_MAX);
@@ -152,6 +168,50 @@ static void card_opened(struct phone_cards *pc, const char *json)
 		tail = &(*tail)->next;
 	*tail = c;
 	pc->ncards++;
+}
+
+/* approval.cards: every open card, the list anew; a card already shown
+ * on this link stays shown. */
+static void cards_now(struct phone_cards *pc, const char *json)
+{
+	json_t *cards = json_loads(json, 0, NULL), *c;
+	struct card *old;
+	size_t i;
+
+	if (!json_is_array(cards)) {
+		log_warn(NULL, "the approval cards the broker sent cannot be read");
+		json_decref(cards);
+		return;
+	}
+	old = pc->cards;
+	pc->cards = NULL;
+	pc->ncards = 0;
+	json_array_foreach(cards, i, c) {
+		const char *id = str(c, "id");
+		struct card **pp = &old;
+		char *text;
+
+		while (id && *pp && strcmp((*pp)->a.approval_id, id) != 0)
+			pp = &(*pp)->next;
+		if (id && *pp) { /* known: moved over as it was */
+			struct card *known = *pp, **tail = &pc->cards;
+			*pp = known->next;
+			known->next = NULL;
+			while (*tail)
+				tail = &(*tail)->next;
+			*tail = known;
+			pc->ncards++;
+		} else if ((text = json_dumps(c, JSON_COMPACT))) {
+			card_opened(pc, text);
+			free(text);
+		}
+	}
+	while (old) { /* settled meanwhile */
+		struct card *gone = old;
+		old = gone->next;
+		free(gone);
+	}
+	json_decref(cards);
 }
 
 static void card_settled(struct phone_cards *pc, const char *json)
@@ -214,6 +274,8 @@ void phone_cards_from_broker(struct phone_cards *pc, void *sock)
 			card_opened(pc, hb_req_str(&e, "json"));
 		else if (strcmp(op, HB_OP_APPROVAL_CARD) == 0)
 			card_settled(pc, hb_req_str(&e, "json"));
+		else if (strcmp(op, HB_OP_APPROVAL_CARDS) == 0)
+			cards_now(pc, hb_req_str(&e, "json"));
 		else if (strcmp(op, HB_OP_APPROVAL_ANSWERED) == 0)
 			add_outcome(pc, hb_req_str(&e, "relayId"), hb_req_bool(&e, "ok"),
 				    hb_env_str_or(&e, "text", "The answer was refused."));
@@ -221,10 +283,16 @@ void phone_cards_from_broker(struct phone_cards *pc, void *sock)
 	}
 }
 
-void phone_cards_relink(struct phone_cards *pc)
+void phone_cards_relink(struct phone_cards *pc, void *sock)
 {
+	struct hb_env e;
+
 	for (struct card *c = pc->cards; c; c = c->next)
 		c->shown = 0;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", HB_OP_APPROVAL_SYNC);
+	if (hb_send_env(sock, NULL, &e) < 0)
+		log_warn(NULL, "the open approval cards cannot be asked for: the broker's socket refused");
 }
 
 int phone_cards_pending(const struct phone_cards *pc)

@@ -20,8 +20,10 @@ struct phone_cards *phone_cards_new(void);
 void phone_cards_free(struct phone_cards *pc);
 /* Read everything the broker sent on sock (the task's socket). */
 void phone_cards_from_broker(struct phone_cards *pc, void *sock);
-/* A new link is ready: every open card goes to it again. */
-void phone_cards_relink(struct phone_cards *pc);
+/* A new link is ready: every open card goes to it again, and the broker
+ * is asked for them all (approval.sync on sock), since the task may have
+ * missed some. */
+void phone_cards_relink(struct phone_cards *pc, void *sock);
 /* The next message for the relay (malloc'd JSON text; the caller frees
  * it), or NULL when nothing waits: cards not yet shown, outcomes. */
 char *phone_cards_next(struct phone_cards *pc);

@@ -17,7 +17,9 @@
  *    and its bridge gets the decision for the server's request id;
  *  - a card opened while the phone does not answer waits (hbctl
  *    approvals), is shown again on the next link, and that phone's
- *    answer settles it.
+ *    answer settles it;
+ *  - svc-alerts started again while a card is open: the broker tells the
+ *    new one of the card, which the phone then answers.
  * Waits are bounded patience (PATIENCE_MS), never a measure of speed.
  */
 #include <setjmp.h>
@@ -75,6 +77,19 @@ static json_t *record_where(size_t from, const char *kind, const char *key, cons
 	return found;
 }
 
+/* A command card as the phone saw it: the command line, in /work/proj,
+ * with the agent's reason, of run in session sess. */
+static void expect_command_card(const json_t *card, const char *command, const char *reason, const char *run,
+				const char *sess)
+{
+	assert_string_equal(fx_jstr(card, "cardKind"), "command");
+	assert_string_equal(fx_jstr(card, "text"), command);
+	assert_string_equal(fx_jstr(card, "cwd"), "/work/proj");
+	assert_string_equal(fx_jstr(card, "reason"), reason);
+	assert_string_equal(fx_jstr(card, "runId"), run);
+	assert_string_equal(fx_jstr(card, "sessionId"), sess);
+}
+
 static int open_cards(void)
 {
 	json_t *st = fx_status(&F);
@@ -104,13 +119,8 @@ static void test_phone_answers(void **state)
 
 	/* What the phone was shown. */
 	card = record_where(m, "approval", "tool", "Bash");
-	assert_string_equal(fx_jstr(card, "cardKind"), "command");
-	assert_string_equal(fx_jstr(card, "text"), "rm -rf build");
-	assert_string_equal(fx_jstr(card, "cwd"), "/work/proj");
+	expect_command_card(card, "rm -rf build", "rm is not allowed", RUN, session);
 	assert_string_equal(fx_jstr(card, "subagent"), "Clean the tree");
-	assert_string_equal(fx_jstr(card, "reason"), "rm is not allowed");
-	assert_string_equal(fx_jstr(card, "runId"), RUN);
-	assert_string_equal(fx_jstr(card, "sessionId"), session);
 	/* The unknown card's answer was refused with the broker's sentence;
 	 * the real one came after it and took. */
 	wait_kind("result", m, 2);
@@ -160,12 +170,7 @@ static void test_codex_run(void **state)
 	assert_true(p >= 0);
 	wait_kind("approval", m, 1);
 	card = record_where(m, "approval", "tool", "commandExecution");
-	assert_string_equal(fx_jstr(card, "cardKind"), "command");
-	assert_string_equal(fx_jstr(card, "text"), "make install");
-	assert_string_equal(fx_jstr(card, "cwd"), "/work/proj");
-	assert_string_equal(fx_jstr(card, "reason"), "writes outside the workspace");
-	assert_string_equal(fx_jstr(card, "runId"), "run-codex-1");
-	assert_string_equal(fx_jstr(card, "sessionId"), codex_session);
+	expect_command_card(card, "make install", "writes outside the workspace", "run-codex-1", codex_session);
 	assert_int_equal(fx_hbctl(&F, &out, list), 0);
 	assert_non_null(strstr(out, "  command  make install  (in /work/proj)  run run-codex-1  session "));
 	free(out);
@@ -234,12 +239,40 @@ static void test_card_waits_for_the_next_phone(void **state)
 	assert_int_equal(open_cards(), 0);
 }
 
+static void test_card_outlives_a_restart(void **state)
+{
+	const char *restart[] = { "restart", "svc-alerts", NULL };
+	json_t *d;
+	int64_t p;
+	size_t m;
+	char *out;
+
+	(void)state;
+	link_ready();
+	relay_phone(NULL, 0);
+	m = mark();
+	p = claude_permission("{\"requestId\":\"perm-4\",\"tool\":\"Write\",\"input\":{\"file_path\":\"/work/proj/"
+			      "new.c\",\"content\":\"x\"},\"toolUseId\":\"tu-4\"}");
+	wait_kind("approval", m, 1);
+	assert_int_equal(fx_hbctl(&F, &out, restart), 0);
+	free(out);
+	m = mark();
+	relay_phone("deny", 0);
+	d = claude_answer(p);
+	assert_string_equal(fx_jstr(d, "requestId"), "perm-4");
+	assert_string_equal(fx_jstr(d, "decision"), "deny");
+	json_decref(d);
+	assert_int_equal(count_kind("approval", m), 1);
+	assert_int_equal(open_cards(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phone_answers),
 		cmocka_unit_test(test_codex_run),
 		cmocka_unit_test(test_card_waits_for_the_next_phone),
+		cmocka_unit_test(test_card_outlives_a_restart),
 	};
 
 	return ck_run_group_tests(tests, alerts_setup, alerts_teardown);
