@@ -1,8 +1,8 @@
 /*
- * approval_task - cards to the approvalTask, and its answers to them
- * (approval_task.h).  The task is told of every card that opens and
- * settles, so that it knows which are open without asking; the answer is
- * judged by approvals_answer like a desktop's run.chatResolveApproval.
+ * approval_task - the messages between the broker and the approvalTask
+ * (approval_task.h): who it is, and what it is told.  What its ops mean is
+ * the table of cards' (approvals.c): an answer is judged by
+ * approvals_answer like a desktop's run.chatResolveApproval.
  */
 #include "approval_task.h"
 
@@ -11,9 +11,7 @@
 #include <string.h>
 #include <zmq.h>
 
-#include "approvals.h"
 #include "log.h"
-#include "opfields.h"
 #include "protocol.h"
 #include "services.h"
 #include "wait.h"
@@ -51,9 +49,7 @@ void approval_task_tell(struct broker *b, const char *event, const json_t *card)
 	free(text);
 }
 
-/* Whether peer is inst's declared approvalTask, that of the service that
- * holds the role now; a log line when not. */
-static int from_task(struct broker *b, struct instance *inst, const struct hb_peer *peer, const char *op)
+int approval_task_from(struct broker *b, struct instance *inst, const struct hb_peer *peer, const char *op)
 {
 	if (inst == broker_approval_instance(b) && peer->len == strlen(inst->approval_task) &&
 	    memcmp(peer->id, inst->approval_task, peer->len) == 0)
@@ -62,19 +58,13 @@ static int from_task(struct broker *b, struct instance *inst, const struct hb_pe
 	return 0;
 }
 
-void approval_task_sync(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+void approval_task_cards(struct broker *b, struct instance *inst, const struct hb_peer *peer, const json_t *cards)
 {
-	json_t *cards;
-	char *text;
+	char *text = cards ? json_dumps(cards, JSON_COMPACT) : NULL;
 	struct hb_env m;
 
-	(void)e;
-	if (!from_task(b, inst, peer, HB_OP_APPROVAL_SYNC))
-		return;
-	cards = approvals_json(b);
-	if (!(text = cards ? json_dumps(cards, JSON_COMPACT) : NULL)) {
+	if (!text) {
 		log_warn(inst->id, "approval cards not told: out of memory");
-		json_decref(cards);
 		return;
 	}
 	hb_env_init(&m);
@@ -83,28 +73,20 @@ void approval_task_sync(struct broker *b, struct instance *inst, const struct hb
 	if (broker_send(b, b->back, peer, &m) < 0)
 		log_warn(inst->id, "approval cards not told: %s", zmq_strerror(errno));
 	free(text);
-	json_decref(cards);
 }
 
-void approval_task_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
-			  const struct hb_env *e)
+void approval_task_answered(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			    const char *relay_id, const char *code, const char *why)
 {
-	const char *code;
-	char why[512];
 	struct hb_env m;
-	int ok;
 
-	if (!from_task(b, inst, peer, HB_OP_RUN_CHAT_RESOLVE_APPROVAL))
-		return;
-	ok = approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), hb_req_str(e, "decision"),
-			      hb_env_str_or(e, "message", ""), &code, why, sizeof why) == 0;
-	if (!ok)
+	if (code)
 		log_info(inst->id, "an answer from the approval task was refused (%s): %s", code, why);
 	hb_env_init(&m);
 	hb_env_set_str(&m, "op", HB_OP_APPROVAL_ANSWERED);
-	hb_env_set_str(&m, "relayId", hb_req_str(e, "relayId"));
-	hb_env_set_bool(&m, "ok", ok);
-	if (!ok)
+	hb_env_set_str(&m, "relayId", relay_id);
+	hb_env_set_bool(&m, "ok", !code);
+	if (code)
 		hb_env_set_str(&m, "text", why);
 	if (broker_send(b, b->back, peer, &m) < 0)
 		log_warn(inst->id, "cannot answer the approval task: %s", zmq_strerror(errno));

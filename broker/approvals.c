@@ -20,6 +20,7 @@
 #include "reply.h"
 #include "runs.h"
 #include "opfields.h"
+#include "protocol.h"
 
 struct approval {
 	char id[24];
@@ -298,6 +299,32 @@ int approvals_answer(struct broker *b, const char *run, const char *request, con
 	}
 	settle(b, a, allow, message);
 	return 0;
+}
+
+void approvals_task_sync(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *cards;
+
+	(void)e;
+	if (!approval_task_from(b, inst, peer, HB_OP_APPROVAL_SYNC))
+		return;
+	cards = approvals_json(b);
+	approval_task_cards(b, inst, peer, cards);
+	json_decref(cards);
+}
+
+void approvals_task_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			   const struct hb_env *e)
+{
+	const char *code;
+	char why[512];
+
+	if (!approval_task_from(b, inst, peer, HB_OP_RUN_CHAT_RESOLVE_APPROVAL))
+		return;
+	if (approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), hb_req_str(e, "decision"),
+			     hb_env_str_or(e, "message", ""), &code, why, sizeof why) == 0)
+		code = NULL;
+	approval_task_answered(b, inst, peer, hb_req_str(e, "relayId"), code, why);
 }
 
 void approvals_chat_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)

@@ -33,6 +33,14 @@ void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struc
  * is the agent's own id of the request (the Claude host's perm-N), looked
  * up first, or the card's id; only an open card of that run is answered. */
 void approvals_chat_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* back.sock approval.sync from inst (only from its declared approvalTask,
+ * approval_task.h): answered with approval.cards, every open card. */
+void approvals_task_sync(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e);
+/* back.sock run.chatResolveApproval {run, requestId, decision, relayId,
+ * message?} from the approvalTask: judged as the front op; answered with
+ * approval.answered {relayId, ok, text?}. */
+void approvals_task_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			   const struct hb_env *e);
 /* The common part: 0 when the card was answered, or -1 with the refusal's
  * code (unknown-run, unknown-approval, bad-request) and sentence; nothing
  * changes then. */

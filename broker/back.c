@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "approval_task.h"
+#include "approvals.h"
 #include "deliver.h"
 #include "held.h"
 #include "log.h"
@@ -131,12 +131,12 @@ static const struct back_op back_ops[] = {
 	{ HB_OP_REPORT, STARTED, on_report, { HB_REQ_STR("json") } },
 	/* The declared approvalTask's answer to an open card (a phone's,
 	 * through the relay); relayId comes back in approval.answered. */
-	{ HB_OP_RUN_CHAT_RESOLVE_APPROVAL, READY, approval_task_answer,
+	{ HB_OP_RUN_CHAT_RESOLVE_APPROVAL, READY, approvals_task_answer,
 	  { HB_REQ_STR("run"), HB_REQ_STR("requestId"), HB_REQ_STR("decision"), HB_REQ_STR("relayId"),
 	    HB_OPT_STR("message") } },
 	/* The approvalTask asks for every open card (its link is new: it may
 	 * have missed some, or be a new incarnation): approval.cards. */
-	{ HB_OP_APPROVAL_SYNC, READY, approval_task_sync, HB_NO_FIELDS },
+	{ HB_OP_APPROVAL_SYNC, READY, approvals_task_sync, HB_NO_FIELDS },
 	/* Start me anew (supervisor_renew): what it must read came after its
 	 * confinement was fixed (svc-browser: a new DevToolsActivePort). */
 	{ HB_OP_RENEW, READY, on_renew, { HB_OPT_STR("why") } },
