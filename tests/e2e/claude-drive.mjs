@@ -69,7 +69,8 @@ const poll = setInterval(() => {
     return;
   }
   if (!card) return;
-  summary.approvals.push({ id: card.id, tool: card.tool, kind: card.kind });
+  summary.approvals.push({ id: card.id, tool: card.tool, kind: card.kind, command: card.command, cwd: card.cwd,
+                           subagent: card.subagent });
   const args = opts.approve ? ["approve", card.id] : ["decline", card.id, "--message", opts.decline];
   spawnSync(opts.hbctl, args, { encoding: "utf8" });
   // Then, for the slow-call scenarios: interrupt the turn, or stop the run.
