@@ -209,7 +209,7 @@ $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBC
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
-$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
+$(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_approval.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
@@ -280,7 +280,7 @@ $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDL
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
-$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay: $(call obj,tests/integration/alerts_rig.c)
+$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay $(BUILD)/tests/itest_alerts_approvals: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input \
 $(BUILD)/tests/itest_browser_devtools $(BUILD)/tests/itest_browser_emulate \
   $(BUILD)/tests/itest_browser_frames $(BUILD)/tests/itest_browser_hostile: $(call obj,tests/integration/browser_rig.c)

@@ -111,6 +111,7 @@ let seqTool = 0;
 const pendingPermissions = new Map(); // requestId -> {resolve, input}
 const pendingTools = new Map();       // requestId -> {resolve, toolUseId}
 const finishedTools = new Set();      // requestIds cancelled or answered
+const subagents = new Map();          // task_id (a subagent's agentID) -> {type, description}
 
 // The streaming prompt: an async queue of SDKUserMessages.
 const inputQueue = [];
@@ -195,7 +196,12 @@ function canUseTool(toolName, input, opts) {
     pendingPermissions.set(requestId, { input, settle });
     const ev = { requestId, tool: toolName, input };
     if (opts?.toolUseID) ev.toolUseId = opts.toolUseID;
-    if (opts?.agentID) ev.agentId = opts.agentID;
+    if (opts?.agentID) {
+      ev.agentId = opts.agentID;
+      const sub = subagents.get(opts.agentID);
+      if (sub) ev.subagent = sub;
+    }
+    if (sessionCwd) ev.cwd = sessionCwd;
     if (opts?.displayName) ev.displayName = opts.displayName;
     if (opts?.title) ev.title = opts.title;
     if (opts?.decisionReason) ev.decisionReason = opts.decisionReason;
@@ -264,6 +270,12 @@ async function pump() {
         if (m.state === 'idle') busy = false;
       } else if (m?.type === 'result' && !sawStateEvents) {
         busy = false;
+      } else if (m?.type === 'system' && m.subtype === 'task_started' && typeof m.task_id === 'string') {
+        // What names a subagent on its permission events (its agentID is its task_id).
+        subagents.set(m.task_id, {
+          ...(typeof m.subagent_type === 'string' ? { type: m.subagent_type } : {}),
+          ...(typeof m.description === 'string' ? { description: m.description } : {}),
+        });
       }
       emit('message', { message: m });
     }

@@ -76,16 +76,29 @@ const char *codex_answered_id(const json_t *answer, const char *what)
 	return json_string_value(json_object_get(json_object_get(json_object_get(answer, "result"), what), "id"));
 }
 
-json_t *codex_decline_approval(const json_t *id, const char *method)
+int codex_is_approval(const char *method)
 {
-	const char *decision = NULL;
-
 	if (strcmp(method, "item/commandExecution/requestApproval") == 0 ||
 	    strcmp(method, "item/fileChange/requestApproval") == 0)
-		decision = "decline";
-	else if (strcmp(method, "execCommandApproval") == 0 || strcmp(method, "applyPatchApproval") == 0)
-		decision = "denied";
-	return decision ? json_pack("{s:O, s:{s:s}}", "id", id, "result", "decision", decision) : NULL;
+		return 2;
+	if (strcmp(method, "execCommandApproval") == 0 || strcmp(method, "applyPatchApproval") == 0)
+		return 1;
+	return 0;
+}
+
+json_t *codex_answer_approval(const json_t *id, const char *method, int allow)
+{
+	static const char *const decisions[][2] = { { "denied", "approved" }, { "decline", "accept" } };
+	int version = codex_is_approval(method);
+
+	if (!version)
+		return NULL;
+	return json_pack("{s:O, s:{s:s}}", "id", id, "result", "decision", decisions[version - 1][allow ? 1 : 0]);
+}
+
+json_t *codex_decline_approval(const json_t *id, const char *method)
+{
+	return codex_answer_approval(id, method, 0);
 }
 
 const char *codex_approval_policy(const char *access)

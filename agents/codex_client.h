@@ -42,9 +42,15 @@ json_t *codex_turn_interrupt(json_t *id, const char *thread, const char *turn);
 /* The id of what an answer started: result.<what>.id ("thread" for
  * thread/start and resume, "turn" for turn/start); NULL when absent. */
 const char *codex_answered_id(const json_t *answer, const char *what);
-/* The answer that declines an approval request of the server (method:
- * the request's); NULL when method is not an approval request or out of
- * memory.  id is borrowed. */
+/* Whether method is one of the server's approval requests: 2 for the v2
+ * item/commandExecution/requestApproval and item/fileChange/
+ * requestApproval (decisions accept | decline), 1 for the older
+ * execCommandApproval and applyPatchApproval (approved | denied), 0 not. */
+int codex_is_approval(const char *method);
+/* The answer that allows or declines an approval request of the server
+ * (method: the request's); NULL when method is not an approval request or
+ * out of memory.  id is borrowed.  codex_decline_approval: allow 0. */
+json_t *codex_answer_approval(const json_t *id, const char *method, int allow);
 json_t *codex_decline_approval(const json_t *id, const char *method);
 
 /* The access level's policies: approvalPolicy ("never" only unrestricted,

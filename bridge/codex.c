@@ -385,8 +385,10 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	const char *method = json_string_value(json_object_get(msg, "method"));
 	json_t *ns = json_object_get(params, "namespace");
 
-	if (msg)
+	if (msg) {
 		codex_timeline_note(br, msg);
+		codex_approval_note(br, msg);
+	}
 	if (msg && br->once && codex_once_from_server(br, msg)) {
 		json_decref(msg);
 		return; /* --once's own requests, and those nobody can answer */
@@ -447,14 +449,16 @@ static void on_delivery(void *ctx, const struct hb_env *msg)
 	codex_deliver(ctx, msg);
 }
 
-/* The broker's answer to request id: a thread link, a cancel or a tool
- * call of ours. */
+/* The broker's answer to request id: an approval card, a thread link, a
+ * cancel or a tool call of ours. */
 static void on_answer(void *ctx, int64_t id, const struct hb_env *reply)
 {
 	struct bridge *br = ctx;
 	struct pending *p;
 	char key[32];
 
+	if (codex_approval_answer(br, id, reply))
+		return;
 	snprintf(key, sizeof key, "%lld", (long long)id);
 	if ((p = hb_map_get(&br->pending, key)) && !p->rpcid) {
 		if (hb_env_str(reply, "err.msg"))
@@ -602,6 +606,8 @@ int main(int argc, char **argv)
 		log_warn(NULL, "cannot catch SIGTERM and SIGINT: %s", strerror(errno));
 	hb_map_init(&br.pending);
 	hb_map_init(&br.models);
+	hb_map_init(&br.approvals);
+	hb_map_init(&br.file_items);
 	br.held_tail = &br.held;
 	br.broker_ok = hb_client_open(&br.broker, NULL, 5000, err, sizeof err) == 0;
 	if (!br.broker_ok)
@@ -628,6 +634,7 @@ int main(int argc, char **argv)
 		free(p);
 	}
 	hb_map_clear(&br.pending);
+	codex_approval_free(&br);
 	while (br.models.count)
 		free(hb_map_del(&br.models, ((struct thread_model *)hb_map_any(&br.models))->thread));
 	hb_map_clear(&br.models);

@@ -1,7 +1,8 @@
 /*
  * codex_bridge - the state of hb-codex-bridge, shared by its files: codex.c
- * (the pipe, tool calls, thread links) and codex_deliver.c (messages from
- * other sessions into this session's thread).
+ * (the pipe, tool calls, thread links), codex_deliver.c (messages from
+ * other sessions into this session's thread), codex_once.c (--once) and
+ * codex_approval.c (--once's approval cards).
  */
 #ifndef HB_CODEX_BRIDGE_H
 #define HB_CODEX_BRIDGE_H
@@ -43,6 +44,8 @@ struct bridge {
 	long long once_since_ms;        /* when it attached */
 	int once_ending;                /* the server's input is closed */
 	int once_failed;                /* initialize or the resume failed */
+	struct hb_map approvals;        /* broker request id -> its card (codex_approval.c) */
+	struct hb_map file_items;       /* fileChange item id -> its first file (codex_approval.c) */
 	/* the shared timeline (codex_timeline.c) */
 	struct tl_codex_threads tl_threads;
 	struct tl_pub tl_pub;
@@ -76,6 +79,17 @@ void codex_timeline_note(struct bridge *br, const json_t *msg);
 /* Publish what waits (once per wake-up). */
 void codex_timeline_flush(struct bridge *br);
 void codex_timeline_free(struct bridge *br);
+
+/* codex_approval.c: --once's approval cards */
+/* A line of the server: the files of fileChange items (--once only). */
+void codex_approval_note(struct bridge *br, const json_t *msg);
+/* An approval request of the server: held as a card in the broker (or
+ * declined when the broker cannot hold it); 1 when msg was one. */
+int codex_approval_ask(struct bridge *br, const json_t *msg);
+/* The broker's answer to request id: 1 when it was a card's, and the
+ * server got its decision. */
+int codex_approval_answer(struct bridge *br, int64_t id, const struct hb_env *reply);
+void codex_approval_free(struct bridge *br);
 
 /* codex_once.c: --once, without a caller */
 /* Send initialize; initialized and thread/resume follow its answer. */

@@ -8,9 +8,10 @@
  * desktop's resume would.  It ends (closes the server's input, as the end
  * of a caller's input does) when the turns its messages started have
  * ended and nothing waits, or when nothing was handed to it within
- * HB_ONCE_IDLE_MS of attaching.  A request of the server that only a
- * person could answer (an approval, a question) gets an error: nobody is
- * at the desktop.
+ * HB_ONCE_IDLE_MS of attaching.  An approval request of the server waits
+ * as an approval card in the broker (codex_approval.c), as a launched
+ * Claude run's does; any other request only a person could answer (a
+ * question) gets an error: nobody is at the desktop.
  */
 #include "codex_bridge.h"
 
@@ -85,6 +86,9 @@ int codex_once_from_server(struct bridge *br, json_t *msg)
 	}
 	/* The answer to the resume goes on to codex.c, which links the
 	 * thread and so attaches the session. */
+	/* An approval waits as a card in the broker for a person to answer. */
+	if (method && codex_approval_ask(br, msg))
+		return 1;
 	if (method && json_object_get(msg, "id") && strcmp(method, "item/tool/call") != 0) {
 		json_t *err = rpc_error_answer(json_object_get(msg, "id"), -32000,
 					       "HB Code runs this session without its window: nobody is there to "

@@ -11,19 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "approval_card.h"
+#include "approval_task.h"
+#include "codex_client.h"
 #include "events.h"
 #include "invariant.h"
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
 #include "opfields.h"
+#include "protocol.h"
 
 struct approval {
 	char id[24];
 	char run[128], session[128], tool[128];
-	char *input;                    /* JSON text of the tool input */
-	char *tool_use_id;
+	json_t *card;                   /* what approval.list and the events show */
 	char *native_id;                /* JSON text of the permission requestId */
+	char request_id[128];           /* its bare text (perm-1, 7): the agent's name for it */
 	struct hb_peer peer;            /* the bridge waiting for the answer */
 	struct reqid reqid;
 	long long created_ms;
@@ -32,18 +36,14 @@ struct approval {
 
 static void approval_free(struct approval *a)
 {
-	free(a->input);
-	free(a->tool_use_id);
+	json_decref(a->card);
 	free(a->native_id);
 	free(a);
 }
 
 static json_t *card_json(const struct approval *a)
 {
-	json_t *input = json_loads(a->input, JSON_DECODE_ANY, NULL);
-
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s}", "id", a->id, "run", a->run, "session", a->session,
-			 "tool", a->tool, "input", input ? input : json_null(), "toolUseId", a->tool_use_id);
+	return json_deep_copy(a->card);
 }
 
 static void publish(struct broker *b, const char *topic, const struct approval *a, const char *extra_key,
@@ -53,6 +53,7 @@ static void publish(struct broker *b, const char *topic, const struct approval *
 
 	if (body && extra_key)
 		json_object_set_new(body, extra_key, json_string(extra));
+	approval_task_tell(b, topic, body);
 	events_publish(b, topic, body);
 }
 
@@ -74,11 +75,54 @@ static void answer_bridge(struct broker *b, const struct approval *a, int allow,
 	json_decref(o);
 }
 
+/* The agent's id of its request (JSON text and bare text) into a; 0, or -1
+ * when it is not a string or integer of a fitting size, or out of memory. */
+static int set_request_id(struct approval *a, const json_t *rid)
+{
+	if (!(json_is_string(rid) || json_is_integer(rid)) ||
+	    (json_is_string(rid) && json_string_length(rid) >= sizeof a->request_id))
+		return -1;
+	if (json_is_string(rid))
+		memcpy(a->request_id, json_string_value(rid), json_string_length(rid) + 1);
+	else
+		snprintf(a->request_id, sizeof a->request_id, "%" JSON_INTEGER_FORMAT, json_integer_value(rid));
+	return (a->native_id = json_dumps(rid, JSON_ENCODE_ANY)) ? 0 : -1;
+}
+
+/* Hold a (its request id and fields set) as the card of run r that the
+ * bridge at peer waits on: the card is {id, run, session, tool, input,
+ * toolUseId} and fields (taken); published.  a is the table's, or freed
+ * after an answer on failure. */
+static void hold(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const struct run *r,
+		 struct approval *a, const char *tool, const json_t *input, const char *use_id, json_t *fields)
+{
+	snprintf(a->id, sizeof a->id, "a%llu", (unsigned long long)++b->next_approval);
+	memcpy(a->run, r->id, sizeof a->run);
+	memcpy(a->session, r->session, sizeof a->session);
+	snprintf(a->tool, sizeof a->tool, "%s", tool);
+	a->card = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "id", a->id, "run", a->run, "session", a->session,
+			    "tool", a->tool, "input", input ? input : json_null(), "toolUseId", use_id);
+	if (!fields || !a->card || json_object_update(a->card, fields) < 0) {
+		front_reply_err(b, peer, id, "internal", "out of memory");
+		json_decref(fields);
+		approval_free(a);
+		return;
+	}
+	json_decref(fields);
+	a->peer = *peer;
+	a->reqid = *id;
+	a->created_ms = broker_now_ms();
+	a->next = b->approvals;
+	b->approvals = a;
+	log_info(a->id, "approval requested for %s in run %s", a->tool, a->run);
+	publish(b, "approval.requested", a, NULL, NULL);
+}
+
 void approvals_request(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *text = hb_req_str(e, "json");
 	struct run *r = runs_of_peer(b, peer);
-	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *rid, *tool, *input, *tuid;
+	json_t *ev = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *tool, *tuid, *fields = NULL;
 	struct approval *a = NULL;
 	struct reqid id;
 
@@ -87,48 +131,79 @@ void approvals_request(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "no-run", r ? "Run stopped." : "this connection has no open run");
 		goto out;
 	}
-	rid = json_object_get(ev, "requestId");
 	tool = json_object_get(ev, "tool");
-	input = json_object_get(ev, "input");
 	tuid = json_object_get(ev, "toolUseId");
-	if (!ev || !(json_is_string(rid) || json_is_integer(rid)) || !json_is_string(tool) ||
-	    (tuid && !json_is_string(tuid)) || json_string_length(tool) >= sizeof a->tool) {
+	if (!ev || !json_is_string(tool) || (tuid && !json_is_string(tuid)) ||
+	    json_string_length(tool) >= sizeof a->tool || !(a = calloc(1, sizeof *a)) ||
+	    set_request_id(a, json_object_get(ev, "requestId")) < 0) {
 		front_reply_err(b, peer, &id, "bad-request",
 				"a permission event needs requestId, tool (string), input and toolUseId (string)");
-		goto out;
-	}
-	if (!(a = calloc(1, sizeof *a)) || !(a->input = json_dumps(input ? input : json_null(), JSON_ENCODE_ANY)) ||
-	    !(a->native_id = json_dumps(rid, JSON_ENCODE_ANY)) ||
-	    !(a->tool_use_id = strdup(tuid ? json_string_value(tuid) : ""))) {
-		front_reply_err(b, peer, &id, "internal", "out of memory");
 		if (a)
 			approval_free(a);
 		goto out;
 	}
-	snprintf(a->id, sizeof a->id, "a%llu", (unsigned long long)++b->next_approval);
-	memcpy(a->run, r->id, sizeof a->run);
-	memcpy(a->session, r->session, sizeof a->session);
-	memcpy(a->tool, json_string_value(tool), json_string_length(tool) + 1);
-	a->peer = *peer;
-	a->reqid = id;
-	a->created_ms = broker_now_ms();
-	a->next = b->approvals;
-	b->approvals = a;
-	log_info(a->id, "approval requested for %s in run %s", a->tool, a->run);
-	publish(b, "approval.requested", a, NULL, NULL);
+	if ((fields = json_object()) && approval_card_claude(fields, ev) < 0) {
+		json_decref(fields);
+		fields = NULL;
+	}
+	hold(b, peer, &id, r, a, json_string_value(tool), json_object_get(ev, "input"),
+	     tuid ? json_string_value(tuid) : "", fields);
 out:
 	json_decref(ev);
 }
 
-void approvals_list(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *text = hb_req_str(e, "json"), *method, *tool, *use_id;
+	const struct run *mine = runs_of_peer(b, peer);
+	/* A Codex request belongs to its session's active run, as its calls. */
+	const struct run *r = mine ? runs_active(b, mine->session) : NULL;
+	json_t *msg = json_loads(text, JSON_REJECT_DUPLICATES, NULL), *fields = NULL;
+	struct approval *a = NULL;
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	method = json_string_value(json_object_get(msg, "method"));
+	if (!r) {
+		front_reply_err(b, peer, &id, "no-run", mine ? "Run stopped." : "this connection has no open run");
+		goto out;
+	}
+	if (!method || !codex_is_approval(method) || !json_is_object(json_object_get(msg, "params")) ||
+	    !(a = calloc(1, sizeof *a)) || set_request_id(a, json_object_get(msg, "id")) < 0) {
+		front_reply_err(b, peer, &id, "bad-request",
+				"codex.approval carries one of the server's approval requests (JSON-RPC, with an id)");
+		if (a)
+			approval_free(a);
+		goto out;
+	}
+	if ((fields = json_object()) &&
+	    approval_card_codex(fields, msg, hb_env_str_or(e, "path", NULL), &tool, &use_id) < 0) {
+		json_decref(fields);
+		fields = NULL;
+	}
+	if (!fields)
+		tool = use_id = "";
+	hold(b, peer, &id, r, a, tool, json_object_get(msg, "params"), use_id, fields);
+out:
+	json_decref(msg);
+}
+
+json_t *approvals_json(const struct broker *b)
 {
 	json_t *list = json_array();
+
+	for (const struct approval *a = b->approvals; list && a; a = a->next)
+		json_array_append_new(list, card_json(a));
+	return list;
+}
+
+void approvals_list(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *list = approvals_json(b);
 	struct reqid id;
 	char *text;
 
 	reqid_from_env(&id, e);
-	for (struct approval *a = b->approvals; list && a; a = a->next)
-		json_array_append_new(list, card_json(a));
 	text = list ? json_dumps(list, JSON_COMPACT) : NULL;
 	if (text)
 		front_reply_ok(b, peer, &id, text);
@@ -150,6 +225,16 @@ static struct approval *take_card(struct broker *b, const char *id)
 	return NULL;
 }
 
+/* Answer card a (out of the table now): its bridge gets the decision, the
+ * watchers the event; a is freed. */
+static void settle(struct broker *b, struct approval *a, int allow, const char *message)
+{
+	answer_bridge(b, a, allow, allow ? NULL : (message && *message ? message : "The user declined this tool call."));
+	log_info(a->id, "%s", allow ? "approved" : "declined");
+	publish(b, "approval.resolved", a, "decision", allow ? "allow" : "deny");
+	approval_free(a);
+}
+
 void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *decision = hb_req_str(e, "decision"), *message = hb_env_str_or(e, "message", "");
@@ -166,11 +251,96 @@ void approvals_resolve(struct broker *b, const struct hb_peer *peer, const struc
 		front_reply_err(b, peer, &id, "unknown-approval", "no open approval has this id");
 		return;
 	}
-	answer_bridge(b, a, allow, allow ? NULL : (*message ? message : "The user declined this tool call."));
-	log_info(a->id, "%s", allow ? "approved" : "declined");
-	publish(b, "approval.resolved", a, "decision", allow ? "allow" : "deny");
+	settle(b, a, allow, message);
 	front_reply_ok(b, peer, &id, allow ? "{\"decision\":\"allow\"}" : "{\"decision\":\"deny\"}");
-	approval_free(a);
+}
+
+/* The open card of run that request names, taken out of the table: the
+ * agent adapter's own request id first (page 003: the Claude adapter
+ * answers first when it holds that id), then a card id. */
+static struct approval *take_run_card(struct broker *b, const char *run, const char *request)
+{
+	for (int by_card = 0; by_card < 2; by_card++)
+		for (struct approval **pp = &b->approvals; *pp; pp = &(*pp)->next) {
+			struct approval *a = *pp;
+			if (strcmp(a->run, run) == 0 && strcmp(by_card ? a->id : a->request_id, request) == 0) {
+				*pp = a->next;
+				return a;
+			}
+		}
+	return NULL;
+}
+
+int approvals_answer(struct broker *b, const char *run, const char *request, const char *decision,
+		     const char *message, const char **code, char *why, size_t whylen)
+{
+	int allow = strcmp(decision, "allow") == 0;
+	const struct run *r = runs_find(b, run);
+	struct approval *a;
+
+	*code = "bad-request";
+	if (!allow && strcmp(decision, "deny") != 0) {
+		snprintf(why, whylen, "decision must be allow or deny");
+		return -1;
+	}
+	if (!r) {
+		*code = "unknown-run";
+		snprintf(why, whylen, "There is no open run %.128s, so its approval %.128s cannot be answered.", run,
+			 request);
+		return -1;
+	}
+	if (!(a = take_run_card(b, run, request))) {
+		*code = "unknown-approval";
+		snprintf(why, whylen,
+			 "Run %.128s has no open approval %.128s: it was answered already, or never asked. Nothing "
+			 "was changed.",
+			 run, request);
+		return -1;
+	}
+	settle(b, a, allow, message);
+	return 0;
+}
+
+void approvals_task_sync(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e)
+{
+	json_t *cards;
+
+	(void)e;
+	if (!approval_task_from(b, inst, peer, HB_OP_APPROVAL_SYNC))
+		return;
+	cards = approvals_json(b);
+	approval_task_cards(b, inst, peer, cards);
+	json_decref(cards);
+}
+
+void approvals_task_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			   const struct hb_env *e)
+{
+	const char *code;
+	char why[512];
+
+	if (!approval_task_from(b, inst, peer, HB_OP_RUN_CHAT_RESOLVE_APPROVAL))
+		return;
+	if (approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), hb_req_str(e, "decision"),
+			     hb_env_str_or(e, "message", ""), &code, why, sizeof why) == 0)
+		code = NULL;
+	approval_task_answered(b, inst, peer, hb_req_str(e, "relayId"), code, why);
+}
+
+void approvals_chat_resolve(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
+{
+	const char *decision = hb_req_str(e, "decision"), *code;
+	char why[512];
+	struct reqid id;
+
+	reqid_from_env(&id, e);
+	if (approvals_answer(b, hb_req_str(e, "run"), hb_req_str(e, "requestId"), decision,
+			     hb_env_str_or(e, "message", ""), &code, why, sizeof why) < 0) {
+		front_reply_err(b, peer, &id, code, why);
+		return;
+	}
+	front_reply_ok(b, peer, &id,
+		       strcmp(decision, "allow") == 0 ? "{\"decision\":\"allow\"}" : "{\"decision\":\"deny\"}");
 }
 
 void approvals_end_run(struct broker *b, const char *run, int stop)

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "approvals.h"
 #include "deliver.h"
 #include "held.h"
 #include "log.h"
@@ -95,7 +96,8 @@ static const struct back_op back_ops[] = {
 	 * session messages, if it has one. */
 	{ HB_OP_READY, ANYONE, on_ready,
 	  { HB_OPT_STR("service"), HB_OPT_INT("pid"), HB_OPT_STR("version"), HB_OPT_STR("tools"),
-	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask") } },
+	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask"),
+	    HB_OPT_STR("approvalTask") } },
 	/* Each worker thread's socket, which may come before the loop's ready. */
 	{ HB_OP_WORKER, STARTED, on_worker, { HB_OPT_INT("slots") } },
 	/* heldMs, heldKey: how long the call that has held a worker longest
@@ -127,6 +129,14 @@ static const struct back_op back_ops[] = {
 	 * its first report (a link connecting) must not be lost to the race
 	 * between the two sockets. */
 	{ HB_OP_REPORT, STARTED, on_report, { HB_REQ_STR("json") } },
+	/* The declared approvalTask's answer to an open card (a phone's,
+	 * through the relay); relayId comes back in approval.answered. */
+	{ HB_OP_RUN_CHAT_RESOLVE_APPROVAL, READY, approvals_task_answer,
+	  { HB_REQ_STR("run"), HB_REQ_STR("requestId"), HB_REQ_STR("decision"), HB_REQ_STR("relayId"),
+	    HB_OPT_STR("message") } },
+	/* The approvalTask asks for every open card (its link is new: it may
+	 * have missed some, or be a new incarnation): approval.cards. */
+	{ HB_OP_APPROVAL_SYNC, READY, approvals_task_sync, HB_NO_FIELDS },
 	/* Start me anew (supervisor_renew): what it must read came after its
 	 * confinement was fixed (svc-browser: a new DevToolsActivePort). */
 	{ HB_OP_RENEW, READY, on_renew, { HB_OPT_STR("why") } },

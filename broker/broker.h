@@ -73,6 +73,8 @@ struct instance {
 	int slots, busy;           /* over all workers */
 	int overflow, queued;      /* calls the loop may hold for busy workers */
 	char delivery_task[192];   /* routing id of its task that carries session messages, or "" */
+	char approval_task[192];   /* routing id of its task that hears of approval cards and may
+				      answer an open one (svc-alerts, for a phone), or "" */
 	char *report;              /* its latest report (report.c), JSON object text, or NULL */
 	struct instance *older;    /* next in the service's draining list */
 	struct broker_child child; /* its entry in the broker's child table */

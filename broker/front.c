@@ -176,9 +176,14 @@ static const struct front_op front_ops[] = {
 	  { HB_REQ_STR("threadId"), HB_OPT_STR("sessionId"), HB_OPT_STR("parentThreadId") } },
 	{ HB_OP_CLAUDE_LINK, link_claude, { HB_REQ_STR("claudeSessionId") } },
 	{ HB_OP_CLAUDE_PERMISSION, approvals_request, { HB_REQ_STR("json") } },
+	{ HB_OP_CODEX_APPROVAL, approvals_request_codex, { HB_REQ_STR("json"), HB_OPT_STR("path") } },
 	{ HB_OP_APPROVAL_LIST, approvals_list, HB_NO_FIELDS },
 	{ HB_OP_APPROVAL_RESOLVE, approvals_resolve,
 	  { HB_REQ_STR("approval"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },
+	/* requestId: the agent's own id of the request (the Claude host's
+	 * perm-N), or the card's id; only an open card of run is answered. */
+	{ HB_OP_RUN_CHAT_RESOLVE_APPROVAL, approvals_chat_resolve,
+	  { HB_REQ_STR("run"), HB_REQ_STR("requestId"), HB_REQ_STR("decision"), HB_OPT_STR("message") } },
 	/* model: the run's model id, when its opener knows it. */
 	{ HB_OP_RUN_OPEN, run_op_open,
 	  { HB_REQ_STR("run"), HB_REQ_STR("session"), HB_REQ_STR("project"), HB_REQ_STR("agent"),

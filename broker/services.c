@@ -29,6 +29,16 @@ struct service *broker_service_for_caller(struct broker *b, const char *tool)
 	return tool[0] == '_' ? NULL : broker_service_by_tool(b, tool);
 }
 
+struct instance *broker_approval_instance(struct broker *b)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct instance *cur = b->services[i].cur;
+		if (cur && cur->ready && cur->approval_task[0])
+			return cur;
+	}
+	return NULL;
+}
+
 struct instance *broker_delivery_instance(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++) {

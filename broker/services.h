@@ -17,5 +17,8 @@ struct service *broker_service_for_caller(struct broker *b, const char *tool);
 /* The ready current incarnation whose task carries session messages, or
  * NULL (none declared one, or it is restarting). */
 struct instance *broker_delivery_instance(struct broker *b);
+/* The ready service whose task hears of approval cards (approvalTask in
+ * its ready: svc-alerts), or NULL. */
+struct instance *broker_approval_instance(struct broker *b);
 
 #endif

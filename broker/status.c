@@ -3,7 +3,8 @@
  * GEMINI_API_KEY is in its environment, the supervisor's own check of its
  * invariants) and per service its state, pid, generation, restarts, last
  * exit, calls in flight and calls served, the draining generations, and
- * what the serving incarnation last reported of itself (report.h).
+ * what the serving incarnation last reported of itself (report.h); the
+ * launched bridges and the open approval cards.
  */
 #include "status.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "approvals.h"
 #include "invariants.h"
 #include "launch.h"
 #include "report.h"
@@ -88,6 +90,8 @@ char *status_json(const struct broker *b)
 	json_object_set_new(root, "services", services);
 	/* The bridges the broker started for sessions no bridge carried. */
 	json_object_set_new(root, "launches", launch_status_json(b));
+	/* The open approval cards, as approval.list shows them. */
+	json_object_set_new(root, "approvals", approvals_json(b));
 	/* The supervisor checks itself on every status: tests and operators
 	 * see a broken invariant instead of its consequences much later. */
 	supervisor_selfcheck(b, check, sizeof check);

@@ -332,19 +332,19 @@ static void retire(struct broker *b, struct service *s)
 }
 
 /* A service may name only one of its own sockets (its routing id + ".x")
- * as the task that carries session messages. */
-static void note_delivery_task(struct instance *inst, const char *task)
+ * as its task that carries session messages (deliveryTask) or hears of
+ * approval cards (approvalTask): out, of outlen bytes. */
+static void note_task(struct instance *inst, const char *field, const char *task, char *out, size_t outlen)
 {
 	size_t len = strlen(inst->rid);
 
 	if (!*task)
 		return;
-	if (strncmp(task, inst->rid, len) != 0 || task[len] != '.' || !task[len + 1] ||
-	    strlen(task) >= sizeof inst->delivery_task) {
-		log_warn(inst->id, "ignored deliveryTask \"%.64s\": not one of this service's own sockets", task);
+	if (strncmp(task, inst->rid, len) != 0 || task[len] != '.' || !task[len + 1] || strlen(task) >= outlen) {
+		log_warn(inst->id, "ignored %s \"%.64s\": not one of this service's own sockets", field, task);
 		return;
 	}
-	snprintf(inst->delivery_task, sizeof inst->delivery_task, "%s", task);
+	snprintf(out, outlen, "%s", task);
 }
 
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
@@ -367,7 +367,10 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 	inst->ready = 1;
 	if (hb_env_int(e, "overflow", &overflow) == 0 && overflow > 0)
 		inst->overflow = overflow > 65536 ? 65536 : (int)overflow;
-	note_delivery_task(inst, hb_env_str_or(e, "deliveryTask", ""));
+	note_task(inst, "deliveryTask", hb_env_str_or(e, "deliveryTask", ""), inst->delivery_task,
+		  sizeof inst->delivery_task);
+	note_task(inst, "approvalTask", hb_env_str_or(e, "approvalTask", ""), inst->approval_task,
+		  sizeof inst->approval_task);
 	inst->last_beat_ms = broker_now_ms();
 	log_info(inst->id, "ready (pid %ld, version %s, tools %s)", (long)inst->pid,
 		 hb_env_str_or(e, "version", "?"), hb_env_str_or(e, "tools", ""));

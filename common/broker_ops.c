@@ -37,6 +37,16 @@ static const struct op_row broker_ops[] = {
 	 * socket, not as an event: a service reaches no socket but its own
 	 * to the broker (confine.h). */
 	{ HB_OP_SESSION_ATTACHED, { HB_REQ_STR("session"), HB_OPT_STR("agent") } },
+	/* To the approvalTask: a card opened (event "approval.requested";
+	 * json: the card as approval.list shows it) or settled
+	 * ("approval.resolved", "approval.cancelled"). */
+	{ HB_OP_APPROVAL_CARD, { HB_REQ_STR("event"), HB_REQ_STR("json") } },
+	/* To the approvalTask, the answer to its approval.sync: json is every
+	 * open card, as approval.list shows them. */
+	{ HB_OP_APPROVAL_CARDS, { HB_REQ_STR("json") } },
+	/* To the approvalTask: the outcome of its run.chatResolveApproval,
+	 * relayId echoed; text: the refusal's sentence when not ok. */
+	{ HB_OP_APPROVAL_ANSWERED, { HB_REQ_STR("relayId"), HB_REQ_BOOL("ok"), HB_OPT_STR("text") } },
 };
 
 /* To a client (the broker's own builders: broker/reply.c, call.c,

@@ -24,9 +24,11 @@
 #define HB_OP_CLAUDE_CANCEL "claude.cancel"
 #define HB_OP_CLAUDE_LINK "claude.link"
 #define HB_OP_CLAUDE_PERMISSION "claude.permission"
+#define HB_OP_CODEX_APPROVAL "codex.approval"
 #define HB_OP_THREAD_LINK "thread.link"
 #define HB_OP_APPROVAL_LIST "approval.list"
 #define HB_OP_APPROVAL_RESOLVE "approval.resolve"
+#define HB_OP_RUN_CHAT_RESOLVE_APPROVAL "run.chatResolveApproval"
 #define HB_OP_RUN_OPEN "run.open"
 #define HB_OP_RUN_CLOSE "run.close"
 #define HB_OP_RUN_STOP "run.stop"
@@ -48,8 +50,9 @@
 #define HB_OP_DELIVER "deliver"
 #define HB_OP_EVENT "event"
 
-/* Service -> broker, on back.sock (broker/back.c's table); event and
- * deliver are spelled above. */
+/* Service -> broker, on back.sock (broker/back.c's table); event,
+ * deliver and run.chatResolveApproval (the approvalTask's) are spelled
+ * above. */
 #define HB_OP_READY "ready"
 #define HB_OP_WORKER "worker"
 #define HB_OP_HEARTBEAT "heartbeat"
@@ -58,12 +61,16 @@
 #define HB_OP_SUBCALL "subcall"
 #define HB_OP_REPORT "report"
 #define HB_OP_RENEW "renew"
+#define HB_OP_APPROVAL_SYNC "approval.sync"
 
 /* Broker -> service, on back.sock (common/broker_ops.c's service table);
  * call and cancel are spelled above. */
 #define HB_OP_SUBCALL_RESULT "subcall.result"
 #define HB_OP_DELIVER_RESULT "deliver.result"
 #define HB_OP_SESSION_ATTACHED "session.attached"
+#define HB_OP_APPROVAL_CARD "approval.card"
+#define HB_OP_APPROVAL_ANSWERED "approval.answered"
+#define HB_OP_APPROVAL_CARDS "approval.cards"
 
 /* The broker's own requests to a service: tools whose names start with
  * "_", which no client may call from the front (route.c).  svc-sessions

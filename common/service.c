@@ -55,6 +55,7 @@ struct service_loop {
 	hb_task_fn task_fn;
 	void *task_arg;
 	int task_delivers;
+	int task_approvals;
 	int sigpipe[2];
 	int stopping;
 	struct hb_service_tool *with_probe; /* the tools and the test-only probe (HB_CONFINE_PROBE) */
@@ -130,6 +131,8 @@ static void send_simple(struct service_loop *s, const char *op)
 		hb_env_set_int(&e, "overflow", (int64_t)s->concurrency * HB_OVERFLOW_PER_WORKER);
 		if (s->task_delivers && s->pool.task)
 			hb_env_set_str(&e, "deliveryTask", hb_task_id(s->pool.task));
+		if (s->task_approvals && s->pool.task)
+			hb_env_set_str(&e, "approvalTask", hb_task_id(s->pool.task));
 	} else {
 		long long held = hb_pool_longest_held(&s->pool, key, sizeof key);
 
@@ -270,6 +273,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 	s.task_fn = spec->task;
 	s.task_arg = spec->task_arg;
 	s.task_delivers = spec->task_delivers;
+	s.task_approvals = spec->task_approvals;
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;
 	if (add_probe(&s) < 0)

@@ -66,7 +66,11 @@ struct hb_call_context {
  * With task_delivers set, `ready` names the task as the service's
  * deliveryTask: the broker takes `deliver` from it and sends it each
  * `deliver.result`, and knows no other way to find who carries session
- * messages. */
+ * messages.  With task_approvals set, `ready` names the task as the
+ * service's approvalTask: the broker sends it `approval.card` for every
+ * card opened or settled, and takes `run.chatResolveApproval` from it,
+ * which may only answer an open card (svc-alerts: a phone's answer,
+ * docs/relay-protocol.md). */
 struct hb_task;
 typedef void (*hb_task_fn)(struct hb_task *task, void *arg);
 
@@ -78,6 +82,7 @@ struct hb_service_spec {
 	hb_task_fn task;                          /* the background task, with task_arg */
 	void *task_arg;                           /* the service's shared state (below) */
 	int task_delivers;                        /* the task carries session messages (below) */
+	int task_approvals;                       /* the task hears of approval cards (below) */
 	void (*at_exit)(void);                    /* after every thread has ended */
 };
 

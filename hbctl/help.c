@@ -17,7 +17,7 @@ int usage(void)
 			"       hbctl restart|stop|start SERVICE\n"
 			"       hbctl replace SERVICE /absolute/path/to/new/binary\n"
 			"       hbctl catalog --for codex|claude\n"
-			"       hbctl approvals | approve ID | decline ID [--message TEXT]\n"
+			"       hbctl approvals [--json] | approve ID | decline ID [--message TEXT]\n"
 			"       hbctl messages [--session ID] [--json] | messages send|discard ID\n"
 			"       hbctl run open RUN --session ID --project DIR --agent codex|claude --access LEVEL\n"
 			"                          [--model MODEL]\n"

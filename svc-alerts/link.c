@@ -3,8 +3,10 @@
  *
  * One loop, poll()-driven, with every timer in one place: the link's
  * socket (ws/ws.h), the task's wake pipe (a call spooled an alert or
- * asked for a restart), and the deadlines (settings re-read, reconnect
- * backoff, the relay's ready, pings and their pongs).  Only this thread
+ * asked for a restart), the task's socket to the broker (approval cards
+ * and the outcomes of the phone's answers: phone_cards.c), and the
+ * deadlines (settings re-read, reconnect backoff, the relay's ready,
+ * pings and their pongs).  Only this thread
  * touches the WebSocket and writes the link's phase; the spool has its
  * own handle here, so calls add to it while the link sends from it.
  *
@@ -22,14 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zmq.h>
 
 #include "clock.h"
 #include "link_config.h"
 #include "link_state.h"
 #include "log.h"
+#include "phone_cards.h"
 #include "random.h"
 #include "relay_proto.h"
 #include "settings.h"
+#include "sock.h"
 #include "spool.h"
 #include "tunables.h"
 #include "ws.h"
@@ -44,6 +49,8 @@ struct link {
 	struct hb_paths paths;
 	struct link_config cfg;
 	struct spool *spool;
+	struct phone_cards *cards;       /* approval cards for the phone */
+	void *broker;                    /* the task's socket to the broker */
 	struct ws *ws;
 	enum link_phase phase;           /* this thread's copy of what it last set */
 	char error[LINK_REASON_MAX];
@@ -215,6 +222,22 @@ static void send_spooled(struct link *l, long long now)
 	l->more = 1; /* more wait: the loop comes back at once */
 }
 
+/* Show the phone the open cards it has not seen on this link, and the
+ * outcomes of its answers. */
+static void send_cards(struct link *l, long long now)
+{
+	char *text;
+
+	while (l->ws && (text = phone_cards_next(l->cards))) {
+		int rc = ws_send_text(l->ws, text, strlen(text));
+		free(text);
+		if (rc < 0) {
+			drop_link(l, "The link to the relay closed while approval cards were sent.", now);
+			return;
+		}
+	}
+}
+
 /* The sentence and the backoff an error message of the relay gives. */
 static void relay_error(struct link *l, const struct hb_relay_msg *m, long long now)
 {
@@ -262,6 +285,8 @@ static void on_message(struct link *l, const char *text, size_t len, long long n
 		l->backoff_ms = l->backoff_base_ms;
 		l->sent_upto = 0;
 		l->next_ping_ms = now + l->ping_ms;
+		if (l->cards)
+			phone_cards_relink(l->cards, l->broker);
 		break;
 	case HB_RELAY_ERROR:
 		relay_error(l, &m, now);
@@ -273,6 +298,14 @@ static void on_message(struct link *l, const char *text, size_t len, long long n
 	case HB_RELAY_DROPPED:
 		/* past the relay is a silent drop: one line, never the text */
 		log_info(NULL, "relay dropped alert %s: %s", m.id, m.text);
+		break;
+	case HB_RELAY_RESOLVE:
+		if (l->phase != LINK_READY) {
+			drop_link(l, "The relay sent an approval answer before ready.", now);
+			break;
+		}
+		if (l->cards)
+			phone_cards_answer(l->cards, l->broker, &m);
 		break;
 	default:
 		drop_link(l, "The relay sent a message only a device sends.", now);
@@ -382,7 +415,7 @@ static int next_timeout(const struct link *l, long long now)
 {
 	long long at = l->next_settings_ms;
 
-	if (l->more || l->restarts_pending ||
+	if (l->more || l->restarts_pending || (l->ws && l->phase == LINK_READY && l->cards && phone_cards_pending(l->cards)) ||
 	    (l->ws && (ws_state(l->ws) == WS_CLOSED || ws_state(l->ws) == WS_FAILED)))
 		return 0;
 
@@ -412,7 +445,9 @@ static int open_spool(struct link *l)
 
 void link_run(struct hb_task *task, void *arg)
 {
-	struct link l = { .task = task, .shared = arg };
+	struct link l = { .task = task, .shared = arg, .broker = hb_task_socket(task) };
+	int broker_fd = -1;
+	size_t fdlen = sizeof broker_fd;
 
 	l.ping_ms = hb_tunable(HB_T_ALERTS_PING_MS);
 	l.pong_ms = hb_tunable(HB_T_ALERTS_PONG_MS);
@@ -422,22 +457,35 @@ void link_run(struct hb_task *task, void *arg)
 	l.restarts_seen = link_state_restarts(l.shared);
 	(void)open_spool(&l);
 	set_phase(&l, LINK_NEVER_STARTED, l.error);
+	if (!(l.cards = phone_cards_new()))
+		log_error(NULL, "relay link: out of memory: approval cards are not shown on the phone");
+	/* ZMQ_FD says only that the socket's state changed: each turn reads
+	 * the socket to its end before it sleeps. */
+	if (l.cards && zmq_getsockopt(l.broker, ZMQ_FD, &broker_fd, &fdlen) < 0) {
+		log_error(NULL, "relay link: the task's socket has no descriptor: %s", zmq_strerror(errno));
+		broker_fd = -1;
+	}
 
 	while (!hb_task_stopping(task)) {
-		struct pollfd fds[2] = { { hb_task_wake_fd(task), POLLIN, 0 }, { -1, 0, 0 } };
+		struct pollfd fds[3] = { { hb_task_wake_fd(task), POLLIN, 0 }, { -1, 0, 0 }, { broker_fd, POLLIN, 0 } };
 		long long now = hb_monotonic_ms();
 		int n;
 
+		if (l.cards)
+			phone_cards_from_broker(l.cards, l.broker);
 		steer(&l, now);
 		if (l.ws)
 			check_timers(&l, now);
+		/* the cards first: a person waits on them, an alert waits on nobody */
+		if (l.ws && l.phase == LINK_READY && l.cards)
+			send_cards(&l, now);
 		if (l.ws && l.phase == LINK_READY)
 			send_spooled(&l, now);
 		if (l.ws) {
 			fds[1].fd = ws_fd(l.ws);
 			fds[1].events = POLLIN | (ws_want_write(l.ws) ? POLLOUT : 0);
 		}
-		n = poll(fds, 2, next_timeout(&l, hb_monotonic_ms()));
+		n = poll(fds, 3, next_timeout(&l, hb_monotonic_ms()));
 		if (n < 0 && errno != EINTR) {
 			log_error(NULL, "relay link: poll: %s", strerror(errno));
 			break;
@@ -458,4 +506,5 @@ void link_run(struct hb_task *task, void *arg)
 	}
 	close_link(&l);
 	spool_close(l.spool);
+	phone_cards_free(l.cards);
 }

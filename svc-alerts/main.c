@@ -1,7 +1,8 @@
 /*
  * svc-alerts - push alerts to the user's phone through the regional relay:
  * the tool send_mobile_notification, and the background task that keeps
- * the device link to the relay (link.c).  The link's state is the one
+ * the device link to the relay (link.c), which also shows the phone the
+ * open approval cards and carries its answers back (phone_cards.c).  The link's state is the one
  * piece of state the task and the calls share; it lives here.
  */
 #include <stdio.h>
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 		.tools = tools,
 		.task = link_run,
 		.task_arg = &link,
+		.task_approvals = 1,
 	};
 	int rc;
 

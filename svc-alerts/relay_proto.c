@@ -23,6 +23,9 @@ static const char *const type_names[] = {
 	[HB_RELAY_EVENT] = "agent-notification-requested",
 	[HB_RELAY_ACK] = "ack",
 	[HB_RELAY_DROPPED] = "dropped",
+	[HB_RELAY_APPROVAL] = "approval-requested",
+	[HB_RELAY_RESOLVE] = "approval-resolve",
+	[HB_RELAY_RESULT] = "approval-result",
 };
 #define NTYPES (sizeof type_names / sizeof *type_names)
 
@@ -36,7 +39,10 @@ const char *hb_relay_type_name(enum hb_relay_type type)
 
 static enum hb_relay_side side_of(enum hb_relay_type type)
 {
-	return type == HB_RELAY_HELLO || type == HB_RELAY_EVENT ? HB_RELAY_FROM_DEVICE : HB_RELAY_FROM_RELAY;
+	return type == HB_RELAY_HELLO || type == HB_RELAY_EVENT || type == HB_RELAY_APPROVAL ||
+			       type == HB_RELAY_RESULT
+		       ? HB_RELAY_FROM_DEVICE
+		       : HB_RELAY_FROM_RELAY;
 }
 
 long hb_relay_chars(const char *s)
@@ -99,11 +105,10 @@ static int check_code(const char *code, char *err, size_t errlen)
 	return check_token("error", "code", code, HB_RELAY_CODE_MAX, CODE_CHARS, "a-z and -", err, errlen);
 }
 
-/* sessionId and runId: the broker's, opaque; no control bytes. */
-static int check_ref(const char *key, const char *s, char *err, size_t errlen)
+/* sessionId and runId (and a tool's name): the broker's, opaque; no
+ * control bytes. */
+static int check_ref_of(const char *type, const char *key, const char *s, char *err, size_t errlen)
 {
-	const char *type = type_names[HB_RELAY_EVENT];
-
 	if (!*s || strlen(s) > HB_RELAY_REF_MAX || hb_relay_chars(s) < 0) {
 		snprintf(err, errlen, "%s: %s must be 1 to %d bytes of UTF-8", type, key, HB_RELAY_REF_MAX);
 		return -1;
@@ -113,6 +118,37 @@ static int check_ref(const char *key, const char *s, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s holds a control character", type, key);
 			return -1;
 		}
+	return 0;
+}
+
+static int check_ref(const char *key, const char *s, char *err, size_t errlen)
+{
+	return check_ref_of(type_names[HB_RELAY_EVENT], key, s, err, errlen);
+}
+
+static int check_approval_id(const char *type, const char *id, char *err, size_t errlen)
+{
+	return check_token(type, "approvalId", id, HB_RELAY_ID_MAX, ID_CHARS, "letters, digits and . _ : -", err,
+			   errlen);
+}
+
+static int check_approval(const struct hb_relay_approval *a, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_APPROVAL];
+
+	if (check_approval_id(type, a->approval_id, err, errlen) < 0 ||
+	    check_ref_of(type, "sessionId", a->session_id, err, errlen) < 0 ||
+	    check_ref_of(type, "runId", a->run_id, err, errlen) < 0 ||
+	    check_ref_of(type, "tool", a->tool, err, errlen) < 0 ||
+	    check_text(type, "text", a->text, 0, HB_RELAY_ASK_MAX, err, errlen) < 0 ||
+	    check_text(type, "cwd", a->cwd, 0, HB_RELAY_ASK_MAX, err, errlen) < 0 ||
+	    check_text(type, "subagent", a->subagent, 0, HB_RELAY_SESSION_TITLE_MAX, err, errlen) < 0 ||
+	    check_text(type, "reason", a->reason, 0, HB_RELAY_TEXT_MAX, err, errlen) < 0)
+		return -1;
+	if (strcmp(a->kind, "command") != 0 && strcmp(a->kind, "file") != 0 && strcmp(a->kind, "tool") != 0) {
+		snprintf(err, errlen, "%s: kind must be command, file or tool", type);
+		return -1;
+	}
 	return 0;
 }
 
@@ -235,6 +271,41 @@ char *hb_relay_dropped(const char *id, const char *reason, char *err, size_t err
 		    errlen);
 }
 
+char *hb_relay_approval(const struct hb_relay_approval *a, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_APPROVAL];
+
+	if (check_approval(a, err, errlen) < 0)
+		return NULL;
+	return dump(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "type", type, "approvalId",
+			      a->approval_id, "sessionId", a->session_id, "runId", a->run_id, "kind", a->kind, "tool",
+			      a->tool, "text", a->text, "cwd", a->cwd, "subagent", a->subagent, "reason", a->reason),
+		    type, err, errlen);
+}
+
+char *hb_relay_resolve(const char *id, const char *approval_id, const char *run_id, int allow, char *err,
+		       size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_RESOLVE];
+
+	if (check_id(type, id, err, errlen) < 0 || check_approval_id(type, approval_id, err, errlen) < 0 ||
+	    check_ref_of(type, "runId", run_id, err, errlen) < 0)
+		return NULL;
+	return dump(json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", type, "id", id, "approvalId", approval_id, "runId",
+			      run_id, "decision", allow ? "allow" : "deny"),
+		    type, err, errlen);
+}
+
+char *hb_relay_result(const char *id, int ok, const char *text, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_RESULT];
+
+	if (check_id(type, id, err, errlen) < 0 || check_text(type, "message", text, 0, HB_RELAY_TEXT_MAX, err, errlen) < 0)
+		return NULL;
+	return dump(json_pack("{s:s, s:s, s:b, s:s}", "type", type, "id", id, "ok", ok, "message", text), type, err,
+		    errlen);
+}
+
 /* The string field key of o copied into out (outlen bytes), or "" when
  * optional and absent.  0, or -1 with err. */
 static int get_string(json_t *o, const char *type, const char *key, int optional, char *out, size_t outlen,
@@ -294,6 +365,62 @@ static int parse_event(json_t *o, struct hb_relay_event *ev, char *err, size_t e
 	return hb_relay_check_event(ev, err, errlen);
 }
 
+static int parse_approval(json_t *o, struct hb_relay_approval *a, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_APPROVAL];
+
+	if (get_string(o, type, "approvalId", 0, a->approval_id, sizeof a->approval_id, err, errlen) < 0 ||
+	    get_string(o, type, "sessionId", 0, a->session_id, sizeof a->session_id, err, errlen) < 0 ||
+	    get_string(o, type, "runId", 0, a->run_id, sizeof a->run_id, err, errlen) < 0 ||
+	    get_string(o, type, "kind", 0, a->kind, sizeof a->kind, err, errlen) < 0 ||
+	    get_string(o, type, "tool", 0, a->tool, sizeof a->tool, err, errlen) < 0 ||
+	    get_string(o, type, "text", 0, a->text, sizeof a->text, err, errlen) < 0 ||
+	    get_string(o, type, "cwd", 1, a->cwd, sizeof a->cwd, err, errlen) < 0 ||
+	    get_string(o, type, "subagent", 1, a->subagent, sizeof a->subagent, err, errlen) < 0 ||
+	    get_string(o, type, "reason", 1, a->reason, sizeof a->reason, err, errlen) < 0)
+		return -1;
+	return check_approval(a, err, errlen);
+}
+
+/* approval-resolve: id, approvalId, runId and decision allow or deny. */
+static int parse_resolve(json_t *o, struct hb_relay_msg *m, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_RESOLVE];
+	char decision[8];
+
+	if (get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 || check_id(type, m->id, err, errlen) < 0 ||
+	    get_string(o, type, "approvalId", 0, m->approval.approval_id, sizeof m->approval.approval_id, err,
+		       errlen) < 0 ||
+	    check_approval_id(type, m->approval.approval_id, err, errlen) < 0 ||
+	    get_string(o, type, "runId", 0, m->approval.run_id, sizeof m->approval.run_id, err, errlen) < 0 ||
+	    check_ref_of(type, "runId", m->approval.run_id, err, errlen) < 0)
+		return -1;
+	if (get_string(o, type, "decision", 0, decision, sizeof decision, err, errlen) < 0 ||
+	    (strcmp(decision, "allow") != 0 && strcmp(decision, "deny") != 0)) {
+		snprintf(err, errlen, "%s: decision must be allow or deny", type);
+		return -1;
+	}
+	m->allow = strcmp(decision, "allow") == 0;
+	return 0;
+}
+
+static int parse_result(json_t *o, struct hb_relay_msg *m, char *err, size_t errlen)
+{
+	const char *type = type_names[HB_RELAY_RESULT];
+	json_t *ok = json_object_get(o, "ok");
+
+	if (get_string(o, type, "id", 0, m->id, sizeof m->id, err, errlen) < 0 || check_id(type, m->id, err, errlen) < 0 ||
+	    get_string(o, type, "message", 1, m->text, sizeof m->text, err, errlen) < 0 ||
+	    check_text(type, "message", m->text, 0, HB_RELAY_TEXT_MAX, err, errlen) < 0)
+		return -1;
+	if (!json_is_boolean(ok)) {
+		snprintf(err, errlen, "%s: ok %s", type, ok ? "is not a boolean" : "is missing");
+		return -1;
+	}
+	m->ok = json_is_true(ok);
+	return 0;
+}
+
 /* The fields of m's type from o: 0, or -1 with err. */
 static int parse_fields(json_t *o, struct hb_relay_msg *m, char *err, size_t errlen)
 {
@@ -327,6 +454,15 @@ static int parse_fields(json_t *o, struct hb_relay_msg *m, char *err, size_t err
 		      check_id(type, m->id, err, errlen) < 0 ||
 		      get_string(o, type, "reason", 0, m->text, sizeof m->text, err, errlen) < 0 ||
 		      check_text(type, "reason", m->text, 1, HB_RELAY_TEXT_MAX, err, errlen) < 0;
+		break;
+	case HB_RELAY_APPROVAL:
+		bad = parse_approval(o, &m->approval, err, errlen) < 0;
+		break;
+	case HB_RELAY_RESOLVE:
+		bad = parse_resolve(o, m, err, errlen) < 0;
+		break;
+	case HB_RELAY_RESULT:
+		bad = parse_result(o, m, err, errlen) < 0;
 		break;
 	}
 	return bad ? -1 : 0;

@@ -6,7 +6,11 @@
  *
  * The device sends hello (with the device credential) and
  * agent-notification-requested events; the relay answers ready or error,
- * acknowledges each event by id, and may report a silent drop.  Reading
+ * acknowledges each event by id, and may report a silent drop.  The
+ * device also shows the phone each open approval card
+ * (approval-requested); the phone's answer comes back as
+ * approval-resolve, and the device says what became of it
+ * (approval-result).  Reading
  * is strict about what it uses (types, lengths, the id's alphabet, the
  * limits in characters) and refuses an unknown type or a message of the
  * other side with a sentence; fields it does not know are ignored, so a
@@ -27,6 +31,8 @@
 #define HB_RELAY_CODE_MAX 32            /* error codes, [a-z-] */
 #define HB_RELAY_TEXT_MAX 200           /* an error's message, a drop's reason: characters */
 #define HB_RELAY_CREDENTIAL_MAX 4096    /* bytes, as settings.h keeps it */
+#define HB_RELAY_ASK_MAX 500            /* an approval's text (command line, path, input): characters */
+#define HB_RELAY_KIND_MAX 16            /* an approval's kind: command, file or tool */
 
 enum hb_relay_type {
 	HB_RELAY_HELLO,         /* device → relay, first message */
@@ -35,6 +41,9 @@ enum hb_relay_type {
 	HB_RELAY_EVENT,         /* device → relay: agent-notification-requested */
 	HB_RELAY_ACK,           /* relay → device: the event with this id is received */
 	HB_RELAY_DROPPED,       /* relay → device: the event went nowhere (a log line) */
+	HB_RELAY_APPROVAL,      /* device → relay: approval-requested, an open card */
+	HB_RELAY_RESOLVE,       /* relay → device: approval-resolve, the phone's answer */
+	HB_RELAY_RESULT,        /* device → relay: approval-result, what became of it */
 };
 
 enum hb_relay_side { HB_RELAY_FROM_DEVICE, HB_RELAY_FROM_RELAY };
@@ -50,6 +59,19 @@ struct hb_relay_event {
 	int64_t created_at_ms;  /* Unix time in milliseconds, UTC */
 };
 
+/* An open approval card as the phone sees it. */
+struct hb_relay_approval {
+	char approval_id[HB_RELAY_ID_MAX + 1];                 /* the broker's card id */
+	char session_id[HB_RELAY_REF_MAX + 1];
+	char run_id[HB_RELAY_REF_MAX + 1];
+	char kind[HB_RELAY_KIND_MAX + 1];                      /* command | file | tool */
+	char tool[HB_RELAY_REF_MAX + 1];
+	char text[HB_RELAY_ASK_MAX * 4 + 1];                   /* the command line, the path, the input */
+	char cwd[HB_RELAY_ASK_MAX * 4 + 1];                    /* a command's folder, or "" */
+	char subagent[HB_RELAY_SESSION_TITLE_MAX * 4 + 1];     /* the subagent that asks, or "" */
+	char reason[HB_RELAY_TEXT_MAX * 4 + 1];                /* the agent's reason, or "" */
+};
+
 /* One message read.  Only the fields of its type are filled.  It may hold
  * the credential (a hello): hb_relay_msg_wipe when done. */
 struct hb_relay_msg {
@@ -60,6 +82,11 @@ struct hb_relay_msg {
 	char code[HB_RELAY_CODE_MAX + 1];               /* error */
 	char text[HB_RELAY_TEXT_MAX * 4 + 1];           /* error's message, dropped's reason */
 	struct hb_relay_event event;                    /* agent-notification-requested */
+	struct hb_relay_approval approval;              /* approval-requested; approval-resolve's
+							   approval_id and run_id */
+	int allow;                                      /* approval-resolve's decision */
+	int ok;                                         /* approval-result; its id and text (the
+							   refusal, or "") above */
 };
 
 /* The message's name on the wire ("hello", "agent-notification-requested"). */
@@ -74,6 +101,14 @@ char *hb_relay_error(const char *code, const char *message, char *err, size_t er
 char *hb_relay_event(const struct hb_relay_event *ev, char *err, size_t errlen);
 char *hb_relay_ack(const char *id, char *err, size_t errlen);
 char *hb_relay_dropped(const char *id, const char *reason, char *err, size_t errlen);
+
+/* The approval messages: a card (approval-requested), the phone's answer
+ * to approval_id of run_id (approval-resolve, id its own), and what came
+ * of answer id (approval-result: ok, or refused with text). */
+char *hb_relay_approval(const struct hb_relay_approval *a, char *err, size_t errlen);
+char *hb_relay_resolve(const char *id, const char *approval_id, const char *run_id, int allow, char *err,
+		       size_t errlen);
+char *hb_relay_result(const char *id, int ok, const char *text, char *err, size_t errlen);
 
 /* Checks an event before it is spooled or sent: 0, or -1 with err. */
 int hb_relay_check_event(const struct hb_relay_event *ev, char *err, size_t errlen);

@@ -6,7 +6,10 @@
 #   (wss, the test's CA) -> the fake relay on 127.0.0.1.
 # Checks: the catalog offered the tool (notifications on); the call waited
 # on an approval card (an agent-class tool asks in a Claude run, full-auto
-# too) and nothing reached the relay before `hbctl approve`; the model got
+# too), which the relay showed the phone (approval-requested, a tool card
+# of the run) and the phone allowed (approval-resolve, then
+# approval-result ok: run.chatResolveApproval), and nothing reached the
+# relay before that answer; the model got
 # the receipt (queued for the relay, delivery not
 # confirmed); the relay got exactly one event with the multibyte title and
 # body byte for byte, the session's id and title and the bridge's run; the
@@ -23,7 +26,7 @@ hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 require claude
 
 make_certs
-start_relay
+start_relay --answer allow # the phone answers the card
 alerts_settings
 start_alerts_broker
 watch_events
@@ -39,8 +42,7 @@ wait_for 10 'grep -qs "^PORT" "$tmp/mock.out"' || { echo "FAIL the mock model di
 port=$(sed -n 's/^PORT //p' "$tmp/mock.out" | head -1)
 mkdir -p "$tmp/home/.claude"
 run=run-alerts-claude
-approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
-# The desktop in the background: it answers no card itself.
+# The desktop in the background: it answers no card itself; the phone does.
 env HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" \
 	ANTHROPIC_API_KEY=test DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
 	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
@@ -54,10 +56,26 @@ desktop=$!
 # card is the person's, and nothing may reach the relay before it.
 card() { events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__send_mobile_notification" && e.run==="'"$run"'" && e.input && e.input.title===process.env.alert_title && e.input.body===process.env.alert_body'; }
 check "an approval card for send_mobile_notification in the run, with the title and body" \
-	'wait_for 60 "[ -n \"\$(approval_id)\" ]" && wait_for 10 "[ \$(card) = 1 ]"'
-check "nothing reached the relay before the approval" \
-	'! grep -q "\"kind\":\"event\"" "$tmp/relay.jsonl" && [ "$(events "e.event===\"call.start\"&&e.tool===\"send_mobile_notification\"")" = 0 ]'
-"$build/hbctl" approve "$(approval_id)" >/dev/null
+	'wait_for 60 "[ \$(card) = 1 ]"'
+# The relay's records in order: the card shown, the phone's answer, its
+# outcome ok, and only then the alert.
+phone_answered() {
+	node -e '
+		const recs = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		const at = (f) => recs.findIndex(f);
+		const card = at((r) => r.kind === "approval" && r.tool === "mcp__hbcode__send_mobile_notification" &&
+			r.cardKind === "tool" && r.runId === process.argv[2] && r.text.includes("\"title\""));
+		const answer = at((r) => r.kind === "answer" && card >= 0 && r.approvalId === recs[card].approvalId && r.decision === "allow");
+		const result = at((r) => r.kind === "result" && answer >= 0 && r.id === recs[answer].id && r.ok === true);
+		const ev = at((r) => r.kind === "event");
+		process.exit(card >= 0 && answer > card && result > answer && (ev < 0 || ev > result) ? 0 : 1);
+	' "$tmp/relay.jsonl" "$run"
+}
+check "the phone was shown the card and allowed it (approval-result ok), before any alert" \
+	'wait_for 30 phone_answered'
+resolved_allow() { events 'e.event==="approval.resolved" && e.decision==="allow" && e.run==="'"$run"'"'; }
+check "the card was settled as allowed, and none is left" \
+	'wait_for 10 "[ \$(resolved_allow) = 1 ]" && [ -z "$("$build/hbctl" approvals 2>/dev/null | grep "^a[0-9]")" ]'
 wait "$desktop"
 echo $? >"$tmp/drive.rc"
 desktop=

@@ -35,13 +35,15 @@ make_certs() {
 	) >"$d/openssl.log" 2>&1 || { echo "FAIL openssl could not make the test certificates"; cat "$d/openssl.log"; exit 1; }
 }
 
-# start_relay: the fake relay on a free port of 127.0.0.1, alive while
-# this script is (it ends when its standard input, our fd 9, closes).
-# Sets relay_port; its record is $tmp/relay.jsonl.
+# start_relay [OPTIONS]: the fake relay on a free port of 127.0.0.1, alive
+# while this script is (it ends when its standard input, our fd 9,
+# closes), with relay.mjs's OPTIONS too (--answer allow: the phone
+# answers each approval card).  Sets relay_port; its record is
+# $tmp/relay.jsonl.
 start_relay() {
 	mkfifo "$tmp/relay.in"
 	node "$here/fake-relay/relay.mjs" --mode accept --credential "$credential" --record "$tmp/relay.jsonl" \
-		--cert "$tmp/tls/server.pem" --key "$tmp/tls/server.key" --port 0 \
+		--cert "$tmp/tls/server.pem" --key "$tmp/tls/server.key" --port 0 "$@" \
 		<"$tmp/relay.in" >"$tmp/relay.out" 2>"$tmp/relay.err" &
 	exec 9>"$tmp/relay.in"
 	wait_for 10 'grep -qs "^PORT" "$tmp/relay.out"' || { echo "FAIL the fake relay did not start"; cat "$tmp/relay.err"; exit 1; }

@@ -61,11 +61,17 @@ function finish(code) {
 // Approval cards live in the broker: look for one and answer it.
 const poll = setInterval(() => {
   if (!opts.approve && opts.decline === undefined) return;
-  const r = spawnSync(opts.hbctl, ["approvals"], { encoding: "utf8" });
-  const m = /^(a\d+)\s+(\S+)/m.exec(r.stdout || "");
-  if (!m) return;
-  summary.approvals.push({ id: m[1], tool: m[2] });
-  const args = opts.approve ? ["approve", m[1]] : ["decline", m[1], "--message", opts.decline];
+  const r = spawnSync(opts.hbctl, ["approvals", "--json"], { encoding: "utf8" });
+  let card;
+  try {
+    card = JSON.parse(r.stdout || "[]")[0];
+  } catch {
+    return;
+  }
+  if (!card) return;
+  summary.approvals.push({ id: card.id, tool: card.tool, kind: card.kind, command: card.command, cwd: card.cwd,
+                           subagent: card.subagent });
+  const args = opts.approve ? ["approve", card.id] : ["decline", card.id, "--message", opts.decline];
   spawnSync(opts.hbctl, args, { encoding: "utf8" });
   // Then, for the slow-call scenarios: interrupt the turn, or stop the run.
   if (opts["interrupt-after"])

@@ -4,7 +4,9 @@
 # real @anthropic-ai/claude-agent-sdk 0.3.332 and its Claude Code) -> a mock
 # Messages API on 127.0.0.1; hbcode tools go bridge -> hb-broker ->
 # svc-sessions.  Checks: a read-only tool runs without asking; an
-# agent-class tool raises an approval card and runs after `hbctl approve`;
+# agent-class tool raises an approval card and runs after `hbctl approve`,
+# a subagent's card names the subagent, a Bash card is a command approval
+# with its command line and folder;
 # a decline reaches the model as the denial; the nine child-session
 # markers never reach the host; the run's Claude session id is linked to
 # its HB Code session (maintain_sessions shows it), and a second session
@@ -123,6 +125,29 @@ check "approve: the run ended idle" '[ "$(cat $tmp/approve.rc)" = 0 ]'
 check "approve: an approval card was raised for manage_sessions" \
 	'[ "$(field $tmp/approve.json approvals.0.tool)" = mcp__hbcode__manage_sessions ]'
 check "approve: the tool ran after the approval" 'tool_results $tmp/mock.jsonl | grep -q "Renamed by Claude"'
+
+# A subagent's request names the subagent (page 003): the SDK's agentID is
+# the task id of the subagent's task_started, whose type and description
+# the host puts on the card.
+sub_prompt='@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed by a subagent"}'
+run subagent "@tool Agent $(node -e 'console.log(JSON.stringify({description: "Rename the session", prompt: process.argv[1],
+	subagent_type: "general-purpose", run_in_background: false}))' "$sub_prompt")" --approve
+check "subagent: the run ended idle" '[ "$(cat $tmp/subagent.rc)" = 0 ]'
+check "subagent: the card names the subagent that asks (type, description, id)" \
+	'[ "$(field $tmp/subagent.json approvals.0.tool)" = mcp__hbcode__manage_sessions ] &&
+	 [ "$(field $tmp/subagent.json approvals.0.subagent.type)" = general-purpose ] &&
+	 [ "$(field $tmp/subagent.json approvals.0.subagent.description)" = "Rename the session" ] &&
+	 [ -n "$(field $tmp/subagent.json approvals.0.subagent.id)" ]'
+check "subagent: the tool ran after the approval" 'tool_results $tmp/mock.jsonl | grep -q "Renamed by a subagent"'
+
+# A Bash call is a command approval, with its command line and folder.
+# (node: not one of the commands acceptEdits lets run without asking)
+run bash '@tool Bash {"command":"node -e \"console.log(21*2, 1+1)\"","description":"Compute"}' --approve
+check "bash: the run ended idle" '[ "$(cat $tmp/bash.rc)" = 0 ]'
+check "bash: the card is a command approval with the command line and the session's folder" \
+	'[ "$(field $tmp/bash.json approvals.0.kind)" = command ] && [ "$(field $tmp/bash.json approvals.0.command)" = "node -e \"console.log(21*2, 1+1)\"" ] &&
+	 [ "$(field $tmp/bash.json approvals.0.cwd)" = "$tmp/project" ] && [ "$(field $tmp/bash.json approvals.0.subagent)" = undefined ]'
+check "bash: the command ran after the approval" 'tool_results $tmp/mock.jsonl | grep -q "42 2"'
 
 run decline '@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}' --decline "Not now, please."
 check "decline: the run ended idle" '[ "$(cat $tmp/decline.rc)" = 0 ]'

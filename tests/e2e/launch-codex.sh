@@ -18,6 +18,13 @@
 #              whose agentHost names no program
 #   codexPath  pointing at a missing program, or naming none in PATH:
 #              hbctl messages says so; the message goes once it is fixed
+#   approve    a launched turn whose command needs more than the sandbox
+#              (exec_command with require_escalated): codex's
+#              item/commandExecution/requestApproval waits as an approval
+#              card of the turn's run (kind command, the command line and
+#              its folder) in hbctl approvals, since nobody is at a desktop;
+#              hbctl approve lets codex run it, and the turn and the launch
+#              end by themselves
 #   idle       hb-codex-bridge --once on its own, with nothing to carry:
 #              stdin's end does not end it, it attaches and ends after
 #              HB_ONCE_IDLE_MS; --once without --resume is a usage error
@@ -129,14 +136,20 @@ reply='Reply from B: done, the tests pass.'
 # threads with a turn each; then B's launched agent gets A's message and
 # answers with send_session_message to A; then A's launched agent gets it;
 # then B's again (the codexPath section).
-# The stopped section's turn waits for a file nobody writes: its model
-# request hangs.
+# The approve section's turn runs a command outside the sandbox (codex
+# asks first).  The stopped section's turn waits for a file nobody writes:
+# its model request hangs.
+marker=$tmp/approved-by-card
 script=$(node -e '
-	const [a, reply, never] = process.argv.slice(1);
+	const [a, reply, never, marker] = process.argv.slice(1);
 	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, turns: [{}, {},
 		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
 			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
-		{ finalText: "Thanks, B." }, {}, { waitForFile: never }] }));' "$A" "$reply" "$tmp/never-answered")
+		{ finalText: "Thanks, B." }, {},
+		{ scenario: "tool", tool: { namespace: null, name: "exec_command", callId: "call_escalate",
+			arguments: { cmd: "touch " + marker, sandbox_permissions: "require_escalated",
+				justification: "Create the marker outside the workspace" } }, finalText: "Created." },
+		{ waitForFile: never }] }));' "$A" "$reply" "$tmp/never-answered" "$marker")
 MOCK_SCRIPT_JSON=$script node "$rig/mock-responses.mjs" --port 0 --log "$tmp/mock.jsonl" >"$tmp/mock.out" 2>"$tmp/mock.err" &
 mock=$!
 wait_for 10 '[ -s "$tmp/mock.out" ]'
@@ -232,6 +245,34 @@ check "codexPath: sent once the setting is gone" 'wait_for 120 "state_is call-ag
 check "codexPath: the model got it once" 'wait_for 60 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/again.envelope)\" = \"1 1\" ]"'
 check "codexPath: the launch ended" 'wait_for 120 no_launches'
 
+# -------------------------------------------------------------- approve --
+# The card of the command, as hbctl approvals --json shows it: its id when
+# it is the launched turn's (run $op), kind command, the command line
+# naming the marker, a folder and codex's reason.
+card_id() {
+	"$build/hbctl" approvals --json 2>/dev/null | node -e '
+		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
+			const [run, marker] = process.argv.slice(1);
+			for (const c of JSON.parse(s || "[]"))
+				if (c.run === run && c.kind === "command" && c.tool === "commandExecution" &&
+				    c.command.includes("touch " + marker) && c.cwd && c.toolUseId === "call_escalate" &&
+				    c.decisionReason === "Create the marker outside the workspace")
+					console.log(c.id);
+		});' "$op" "$marker"
+}
+a_to_b approve 'Please create the marker file.'
+check "approve: codex's command approval waits as a card of the launched turn's run (command, folder, reason)" \
+	'wait_for 120 "[ -n \"\$(card_id)\" ]"'
+check "approve: hbctl approvals shows it as a command with its folder" \
+	'"$build/hbctl" approvals | grep -qE "^a[0-9]+  command  .*touch $marker.*  \(in .+\)  run $op  session $B"'
+check "approve: the command did not run before the answer" '[ ! -e "$marker" ]'
+"$build/hbctl" approve "$(card_id)" >/dev/null
+check "approve: approved, codex ran the command" 'wait_for 60 "[ -e $marker ]"'
+check "approve: the turn ended, the message is sent, the launch ended by itself" \
+	'wait_for 120 "state_is call-approve sent" && wait_for 120 no_launches && [ -z "$(card_id)" ]'
+check "approve: the model got the command's output back" \
+	'wait_for 30 "grep call_escalate $tmp/mock.jsonl | grep -q function_call_output"'
+
 # ----------------------------------------------------------------- idle --
 seen=$(grep -c "session $B: a codex bridge is attached" "$tmp/broker.log")
 gone=$(grep -c "session $B: its bridge is detached (the bridge said so)" "$tmp/broker.log")
@@ -254,14 +295,14 @@ check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -q
 body='Think about this for a long time.'
 a_to_b stop "$body"
 check "stopped: B's bridge is started again, and its model got the message (its answer hangs)" \
-	'wait_for 60 "[ \$(started_for $B) = 3 ]" && wait_for 120 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/stop.envelope)\" = \"1 1\" ]"'
+	'wait_for 60 "[ \$(started_for $B) = 4 ]" && wait_for 120 "[ \"\$(envelope_count $tmp/mock.jsonl $tmp/stop.envelope)\" = \"1 1\" ]"'
 "$build/hbctl" run stop "$op" >"$tmp/stop.out" 2>&1
 check "stopped: hbctl run stop of the launched turn's run" 'grep -q stopped "$tmp/stop.out"'
 check "stopped: the broker ended the bridge it started for that run" \
 	'grep -q "\[$B\] run $op stopped: ending the bridge started for it (pid [0-9]*)" "$tmp/broker.log"'
 stopped_ended() { grep -c "\[$B\] the Codex bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
 check "stopped: the bridge ended with status 0 (its own close), the run closed, the launch forgotten" \
-	'wait_for 30 "[ \$(stopped_ended) -ge 3 ]" && wait_for 10 "grep -q \"run $op closed\" $tmp/broker.log" && wait_for 30 no_launches'
+	'wait_for 30 "[ \$(stopped_ended) -ge 4 ]" && wait_for 10 "grep -q \"run $op closed\" $tmp/broker.log" && wait_for 30 no_launches'
 check "stopped: the message is not lost (delivered: it is in the thread)" 'wait_for 30 "state_is call-stop sent"'
 
 # ---------------------------------------------------------------- stuck --

@@ -6,7 +6,7 @@
 // standard library only.
 //
 //   const relay = createRelay({ mode, credential, dropAfter, dropReason, record,
-//                               earlier: recordedBefore(path) });
+//                               answer, answerUnknown, earlier: recordedBefore(path) });
 //   const conn = relay.open();           // one per WebSocket connection
 //   conn.message(text) -> actions        // for each text message
 //   conn.closed()                        // the connection ended
@@ -28,6 +28,14 @@
 // acknowledged event is followed by dropped {id, reason: R}, as a relay
 // reports a push that went nowhere.
 //
+// The phone's answers: answer allow|deny, the decision the phone gives
+// each approval card (approval-requested) once, as approval-resolve with
+// the card's approvalId and runId and an id of its own (answer-<card>);
+// nothing when absent (the phone does not answer).  answerUnknown: before
+// each such answer, one for a card nobody has (approvalId nosuch-<card>),
+// which the device must refuse.  The device's approval-result of each is
+// recorded.
+//
 // The relay's rules: hello first and once, protocol 1, ids of 1 to 64 of
 // [A-Za-z0-9._:-], title 1 to 60 and body 1 to 180 characters (code
 // points), createdAt as 2026-12-01T16:15:53.123Z; anything else ->
@@ -45,15 +53,21 @@
 // n }, { kind: "hello", n, credentialOk } (never the credential itself),
 // { kind: "event", n, id, sessionId, runId, sessionTitle, title, body,
 // createdAt, duplicate }, { kind: "refused", n, code, message },
+// { kind: "approval", n, approvalId, sessionId, runId, cardKind, tool,
+// text, cwd, subagent, reason }, { kind: "answer", n, id, approvalId,
+// runId, decision }, { kind: "result", n, id, ok, message },
 // { kind: "closed", n }.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 export const PROTOCOL = 1;
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const CREATED = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const DEVICE_TYPES = new Set(['hello', 'agent-notification-requested']);
-const RELAY_TYPES = new Set(['ready', 'error', 'ack', 'dropped']);
+const DEVICE_TYPES = new Set(['hello', 'agent-notification-requested', 'approval-requested', 'approval-result']);
+const RELAY_TYPES = new Set(['ready', 'error', 'ack', 'dropped', 'approval-resolve']);
 const EVENT_STRINGS = ['id', 'sessionId', 'runId', 'sessionTitle', 'title', 'body', 'createdAt'];
+const APPROVAL_STRINGS = ['approvalId', 'sessionId', 'runId', 'kind', 'tool', 'text', 'cwd', 'subagent', 'reason'];
+const OPTIONAL_APPROVAL = new Set(['cwd', 'subagent', 'reason']);
+const CARD_KINDS = new Set(['command', 'file', 'tool']);
 
 // A recorder appending each record as one JSON line to path.
 export function fileRecorder(path) {
@@ -98,12 +112,32 @@ function eventProblem(m) {
 	return null;
 }
 
+// The sentence of what is wrong with an approval card, or null.
+function approvalProblem(m) {
+	for (const k of APPROVAL_STRINGS) {
+		if (!(k in m) && OPTIONAL_APPROVAL.has(k))
+			continue;
+		if (typeof m[k] !== 'string')
+			return `${k} is ${k in m ? 'not a string' : 'missing'}`;
+	}
+	if (!ID.test(m.approvalId))
+		return 'approvalId must be 1 to 64 of letters, digits and . _ : -';
+	if (!CARD_KINDS.has(m.kind))
+		return 'kind must be command, file or tool';
+	if (chars(m.text) > 500)
+		return 'text is over 500 characters';
+	return null;
+}
+
 export function createRelay(opts = {}) {
 	const mode = opts.mode || 'accept';
 	const record = opts.record || (() => {});
 	const dropAfter = opts.dropAfter || 0;
 	if (!['accept', 'refuse', 'stall', 'hold'].includes(mode))
 		throw new Error(`unknown mode ${mode}`);
+	if (opts.answer !== undefined && !['allow', 'deny'].includes(opts.answer))
+		throw new Error(`unknown answer ${opts.answer}`);
+	const answered = new Set(); // approvalIds the phone answered, across connections
 	const seen = new Map(); // id -> the event first received, across connections
 	let connections = 0;
 	for (const r of opts.earlier || []) {
@@ -170,6 +204,42 @@ export function createRelay(opts = {}) {
 			return out;
 		}
 
+		function approval(m) {
+			if (state !== 'ready')
+				return refuse('bad-message', 'approval-requested before ready');
+			const problem = approvalProblem(m);
+			if (problem)
+				return refuse('bad-message', `approval-requested: ${problem}`);
+			const rec = { kind: 'approval', n, cardKind: m.kind };
+			for (const k of APPROVAL_STRINGS)
+				if (k !== 'kind')
+					rec[k] = m[k] ?? '';
+			record(rec);
+			if (!opts.answer || answered.has(m.approvalId))
+				return [];
+			answered.add(m.approvalId);
+			const out = [];
+			const answer = (id, approvalId) => {
+				const a = { type: 'approval-resolve', id, approvalId, runId: m.runId, decision: opts.answer };
+				record({ kind: 'answer', n, id, approvalId, runId: m.runId, decision: opts.answer });
+				out.push({ send: JSON.stringify(a) });
+			};
+			if (opts.answerUnknown)
+				answer(`unknown-${m.approvalId}`, `nosuch-${m.approvalId}`);
+			answer(`answer-${m.approvalId}`, m.approvalId);
+			return out;
+		}
+
+		function result(m) {
+			if (state !== 'ready')
+				return refuse('bad-message', 'approval-result before ready');
+			if (typeof m.id !== 'string' || !ID.test(m.id) || typeof m.ok !== 'boolean' ||
+			    (m.message !== undefined && typeof m.message !== 'string'))
+				return refuse('bad-message', 'approval-result: id, ok (a boolean) and message (a string)');
+			record({ kind: 'result', n, id: m.id, ok: m.ok, message: m.message ?? '' });
+			return [];
+		}
+
 		function message(text) {
 			if (state === 'closed')
 				return [];
@@ -189,7 +259,13 @@ export function createRelay(opts = {}) {
 				return refuse('bad-message', 'unknown type');
 			if (state === 'new' && m.type !== 'hello')
 				return refuse('bad-message', 'hello must come first');
-			return m.type === 'hello' ? hello(m) : event(m);
+			if (m.type === 'hello')
+				return hello(m);
+			if (m.type === 'approval-requested')
+				return approval(m);
+			if (m.type === 'approval-result')
+				return result(m);
+			return event(m);
 		}
 
 		function closed() {

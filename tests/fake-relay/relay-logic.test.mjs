@@ -1,8 +1,9 @@
 // relay-logic.test.mjs - the fake relay's behaviour (relay-logic.mjs) on
 // its own: each mode, the relay's rules, a repeated id acknowledged but
 // delivered once, the drop after N events and the resend after it, the
-// dropped report, the JSON-lines record without the credential, and a
-// relay restarted on the same record that still knows the ids it got.
+// dropped report, the JSON-lines record without the credential, a
+// relay restarted on the same record that still knows the ids it got, and
+// the phone's answers to approval cards.
 //   node tests/fake-relay/relay-logic.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -199,4 +200,40 @@ test('a relay on an earlier record: its ids are duplicates, its connections go o
 
 test('an unknown mode is an error of the test, not a relay', () => {
 	assert.throws(() => createRelay({ mode: 'flaky' }), /unknown mode flaky/);
+});
+
+const card = (approvalId, over = {}) => JSON.stringify({
+	type: 'approval-requested', approvalId, sessionId: 's-1', runId: 'r-1', kind: 'command', tool: 'Bash',
+	text: 'ls -la', cwd: '/w', subagent: '', reason: '', ...over,
+});
+
+test('approval cards: recorded, answered once each, an unknown one first when asked', () => {
+	const { recs, record } = recorder();
+	const relay = createRelay({ mode: 'accept', credential: CRED, record, answer: 'deny', answerUnknown: true });
+	const c = relay.open();
+	c.message(hello());
+	assert.deepEqual(sent(c.message(card('a1'))), [
+		{ type: 'approval-resolve', id: 'unknown-a1', approvalId: 'nosuch-a1', runId: 'r-1', decision: 'deny' },
+		{ type: 'approval-resolve', id: 'answer-a1', approvalId: 'a1', runId: 'r-1', decision: 'deny' },
+	]);
+	assert.deepEqual(sent(c.message(card('a1'))), []); // shown again on a new link: answered already
+	assert.deepEqual(c.message(JSON.stringify({ type: 'approval-result', id: 'answer-a1', ok: true, message: '' })), []);
+	const a = recs.find((r) => r.kind === 'approval');
+	assert.deepEqual(a, { kind: 'approval', n: 1, cardKind: 'command', approvalId: 'a1', sessionId: 's-1', runId: 'r-1',
+		tool: 'Bash', text: 'ls -la', cwd: '/w', subagent: '', reason: '' });
+	assert.deepEqual(recs.filter((r) => r.kind === 'answer').map((r) => r.id), ['unknown-a1', 'answer-a1']);
+	assert.deepEqual(recs.find((r) => r.kind === 'result'), { kind: 'result', n: 1, id: 'answer-a1', ok: true, message: '' });
+});
+
+test('approval cards: no answer without one; a bad card and a resolve from the device are refused', () => {
+	const quiet = createRelay({ mode: 'accept', credential: CRED }).open();
+	quiet.message(hello());
+	assert.deepEqual(quiet.message(card('a1')), []);
+	const bad = createRelay({ mode: 'accept', credential: CRED }).open();
+	bad.message(hello());
+	assert.equal(sent(bad.message(card('a1', { kind: 'shell' })))[0].code, 'bad-message');
+	const wrong = createRelay({ mode: 'accept', credential: CRED }).open();
+	wrong.message(hello());
+	assert.equal(sent(wrong.message(JSON.stringify({ type: 'approval-resolve', id: 'x', approvalId: 'a1', runId: 'r',
+		decision: 'allow' })))[0].code, 'bad-message');
 });

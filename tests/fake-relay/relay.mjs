@@ -5,7 +5,8 @@
 // standard library only.
 //
 //   node relay.mjs --mode accept|refuse|stall|hold [--credential C]
-//       [--cut-after N] [--drop-reason R] [--record FILE] [--port N]
+//       [--cut-after N] [--drop-reason R] [--answer allow|deny]
+//       [--answer-unknown yes] [--record FILE] [--port N]
 //       [--cert FILE --key FILE]
 //
 // Listens on 127.0.0.1 only, on port N (0 or none: one of the system's
@@ -17,7 +18,9 @@
 // it is never recorded).  --cut-after N: on each connection N events are
 // acknowledged and the next one is recorded and then the TCP connection
 // is cut with no close frame and no ack.  --drop-reason R: each ack is
-// followed by dropped {id, reason: R}.  --record FILE: one JSON line per
+// followed by dropped {id, reason: R}.  --answer: the phone answers each
+// approval card so; --answer-unknown yes: after a card nobody has first
+// (relay-logic.mjs).  --record FILE: one JSON line per
 // record of relay-logic (connections, hellos with only whether the
 // credential matched, events, refusals, ends); when FILE exists, its
 // records are read first (relay-logic's earlier) and new ones appended.
@@ -43,6 +46,8 @@ const relay = createRelay({
 	credential: args.credential,
 	dropAfter: args['cut-after'] === undefined ? 0 : cutAfter + 1,
 	dropReason: args['drop-reason'],
+	answer: args.answer,
+	answerUnknown: args['answer-unknown'] === 'yes',
 	record: args.record ? fileRecorder(args.record) : undefined,
 	earlier: args.record ? recordedBefore(args.record) : [],
 });

@@ -41,6 +41,12 @@ static char *rewrite(const struct hb_relay_msg *m)
 		return hb_relay_ack(m->id, err, sizeof err);
 	case HB_RELAY_DROPPED:
 		return hb_relay_dropped(m->id, m->text, err, sizeof err);
+	case HB_RELAY_APPROVAL:
+		return hb_relay_approval(&m->approval, err, sizeof err);
+	case HB_RELAY_RESOLVE:
+		return hb_relay_resolve(m->id, m->approval.approval_id, m->approval.run_id, m->allow, err, sizeof err);
+	case HB_RELAY_RESULT:
+		return hb_relay_result(m->id, m->ok, m->text, err, sizeof err);
 	}
 	return NULL;
 }
@@ -61,6 +67,11 @@ static void one_side(const char *text, size_t len, enum hb_relay_side from)
 		if (hb_relay_parse(out, strlen(out), from, again, err, sizeof err) != 0 || again->type != m->type)
 			abort();
 		if (m->type == HB_RELAY_EVENT && memcmp(&again->event, &m->event, sizeof m->event) != 0)
+			abort();
+		if ((m->type == HB_RELAY_APPROVAL || m->type == HB_RELAY_RESOLVE) &&
+		    memcmp(&again->approval, &m->approval, sizeof m->approval) != 0)
+			abort();
+		if (again->allow != m->allow || again->ok != m->ok)
 			abort();
 		free(out);
 		hb_relay_msg_wipe(again);

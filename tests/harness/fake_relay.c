@@ -11,7 +11,7 @@
 
 int fake_relay_start(struct fake_relay *r, const struct fake_relay_opts *o)
 {
-	const char *args[20];
+	const char *args[24];
 	char port[16];
 	int n = 0;
 
@@ -42,6 +42,14 @@ int fake_relay_start(struct fake_relay *r, const struct fake_relay_opts *o)
 	if (o->drop_reason) {
 		args[n++] = "--drop-reason";
 		args[n++] = o->drop_reason;
+	}
+	if (o->answer) {
+		args[n++] = "--answer";
+		args[n++] = o->answer;
+	}
+	if (o->answer_unknown) {
+		args[n++] = "--answer-unknown";
+		args[n++] = "yes";
 	}
 	args[n] = NULL;
 	if (node_server_start(&r->node, "tests/fake-relay/relay.mjs", args) < 0)

@@ -23,6 +23,8 @@ struct fake_relay_opts {
 	const struct tls_fixture *tls;  /* wss with its cert and key; NULL: plain ws */
 	const char *cut_after;          /* "N": --cut-after N; NULL: never cut */
 	const char *drop_reason;        /* each ack followed by dropped; NULL: none */
+	const char *answer;             /* the phone answers each approval card: allow, deny; NULL: never */
+	int answer_unknown;             /* and first answers a card nobody has */
 };
 
 struct fake_relay {

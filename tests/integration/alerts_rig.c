@@ -80,19 +80,40 @@ void pause_ms(int ms)
 
 /* The relay in mode (cut after cut_after events when not NULL), on the
  * port it had before and the same record file: the same relay, restarted. */
-int relay_as(const char *mode, const char *cut_after)
+/* The relay restarted with o (its port, credential, record and TLS are
+ * the rig's). */
+static int relay_with(struct fake_relay_opts *o)
 {
-	struct fake_relay_opts o = { .mode = mode, .credential = CRED, .record = record, .port = relay_port,
-				     .tls = &tls, .cut_after = cut_after };
-
+	o->credential = CRED;
+	o->record = record;
+	o->port = relay_port;
+	o->tls = &tls;
 	if (relay_running && fake_relay_stop(&relay) < 0)
 		fprintf(stderr, "itest_alerts: the fake relay did not end cleanly\n");
 	relay_running = 0;
-	if (fake_relay_start(&relay, &o) < 0)
+	if (fake_relay_start(&relay, o) < 0)
 		return -1;
 	relay_running = 1;
 	relay_port = relay.node.port;
 	return 0;
+}
+
+int relay_as(const char *mode, const char *cut_after)
+{
+	struct fake_relay_opts o = { .mode = mode, .cut_after = cut_after };
+
+	return relay_with(&o);
+}
+
+void relay_phone(const char *answer, int answer_unknown)
+{
+	struct fake_relay_opts o = { .mode = "accept", .answer = answer, .answer_unknown = answer_unknown };
+	size_t m = mark();
+
+	if (relay_with(&o) < 0)
+		fail_msg("the fake relay did not start with a phone that answers %s", answer ? answer : "nothing");
+	wait_kind("hello", m, 1);
+	json_decref(wait_link("ready"));
 }
 
 /* The records so far (a line being written may be cut: read again). */
@@ -289,6 +310,38 @@ int call_alert(const char *args_json, char **text)
 	assert_non_null(*text);
 	drain_events();
 	return ok;
+}
+
+int64_t claude_permission(const char *event_json)
+{
+	int64_t id = fx_send_op(&claude, "claude.permission", "json", event_json, (char *)NULL);
+
+	if (id < 0)
+		fail_msg("claude.permission could not be sent");
+	return id;
+}
+
+json_t *claude_answer(int64_t id)
+{
+	struct hb_env reply;
+	json_t *ans;
+
+	for (;;) {
+		char why[256];
+		int64_t got = -1;
+
+		if (hb_client_recv(&claude, &reply, PATIENCE_MS, why, sizeof why) < 0)
+			fail_msg("no answer to claude.permission %lld: %s", (long long)id, why);
+		hb_env_int(&reply, "id", &got);
+		if (got == id)
+			break;
+		hb_env_free(&reply);
+	}
+	ans = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	if (!ans)
+		fail_msg("claude.permission %lld refused: %s", (long long)id, hb_env_str_or(&reply, "err.msg", "?"));
+	hb_env_free(&reply);
+	return ans;
 }
 
 char *args_of(const char *title, const char *body)

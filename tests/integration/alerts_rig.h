@@ -5,7 +5,8 @@
  * CA, the tests' fake regional relay (tests/fake-relay/relay.mjs, wss on
  * 127.0.0.1) stopped and started again on the same port and record file
  * whenever a test needs another behaviour, a Claude run whose toolCalls
- * bind each alert to its session, the events of the whole run (searched
+ * bind each alert to its session and whose permission events open
+ * approval cards, the events of the whole run (searched
  * for the device credential), the relay's record and the spool.
  *
  * Waits are bounded patience (PATIENCE_MS) for what must come, never a
@@ -57,6 +58,10 @@ void pause_ms(int ms);
 /* The relay in mode (cut after cut_after events when not NULL), on the
  * port it had before and the same record file: the same relay, restarted. */
 int relay_as(const char *mode, const char *cut_after);
+/* The relay restarted in accept mode with a phone that answers each
+ * approval card (allow, deny; NULL: never), after a card nobody has when
+ * answer_unknown; the link ready on it again. */
+void relay_phone(const char *answer, int answer_unknown);
 /* The records so far (a line being written may be cut: read again). */
 json_t *records(void);
 size_t mark(void);
@@ -87,6 +92,11 @@ void close_claude(void);
  * whether it succeeded, and its text (malloc'd). */
 int call_alert(const char *args_json, char **text);
 char *args_of(const char *title, const char *body);
+/* A permission event of the Claude run (an approval card): its request
+ * id; and the broker's answer to it when the card is settled (the
+ * host's permission params {requestId, decision, message?}). */
+int64_t claude_permission(const char *event_json);
+json_t *claude_answer(int64_t id);
 /* An alert that must be receipted: its id into id. */
 void receipted(const char *title, const char *body, char id[80]);
 /* A call that must fail saying each of the NULL-terminated words. */

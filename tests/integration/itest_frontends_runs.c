@@ -5,7 +5,12 @@
  * active Claude run, a run open already, no svc-sessions to vouch for the
  * session), several Codex runs on one session, a Claude run that gives
  * way when its bridge is gone, approval cards with hbctl (and a stop that
- * denies the open one), and a Claude bridge's claude.link (the session
+ * denies the open one), what a card says (a command with its folder, a
+ * file edit with its path, the subagent that asks, the SDK's words) in
+ * hbctl approvals, its --json, the events and the status, and
+ * run.chatResolveApproval (the agent's request id first, then the card's;
+ * an unknown or answered one refused with a sentence), and a Claude
+ * bridge's claude.link (the session
  * from its run; one session per Claude conversation).  (The calls through
  * each door: itest_frontends.c.)
  */
@@ -243,7 +248,7 @@ static void test_approvals(void **state)
 		assert_int_equal(fx_service_num(&F, "svc-echo", "slotsBusy"), 1); /* still sleeping */
 	}
 	assert_int_equal(fx_hbctl(&F, &out, list), 0);
-	assert_non_null(strstr(out, "a1  mcp__hbcode__manage_sessions  run run-claude-3"));
+	assert_non_null(strstr(out, "a1  tool  mcp__hbcode__manage_sessions {\"action\":\"archive\"}  run run-claude-3"));
 	free(out);
 	assert_int_equal(fx_hbctl(&F, &out, approve), 0);
 	free(out);
@@ -294,6 +299,147 @@ static void test_approvals(void **state)
 	hb_client_close(&a);
 	zmq_close(sub);
 	zmq_ctx_term(zctx);
+}
+
+/* The card of tool in a JSON array of cards (borrowed); it must be there. */
+static json_t *card_of_tool(json_t *cards, const char *tool)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cards, i, c) {
+		if (strcmp(json_string_value(json_object_get(c, "tool")), tool) == 0)
+			return c;
+	}
+	fail_msg("no card of %s", tool);
+	return NULL;
+}
+
+/* run.chatResolveApproval's answer: ok, or the refusal's code and sentence. */
+static int chat_resolve(struct hb_client *c, const char *run, const char *request, const char *decision,
+			char code[32], char msg[512])
+{
+	struct hb_env reply;
+	int ok;
+
+	reply_to(c, send_op(c, "run.chatResolveApproval", "run", run, "requestId", request, "decision", decision,
+			    (char *)NULL), &reply);
+	ok = hb_env_bool(&reply, "ok", 0);
+	snprintf(code, 32, "%s", hb_env_str_or(&reply, "err.code", ""));
+	snprintf(msg, 512, "%s", hb_env_str_or(&reply, "err.msg", ""));
+	hb_env_free(&reply);
+	return ok;
+}
+
+static void test_card_fields_and_chat_resolve(void **state)
+{
+	const char *list[] = { "approvals", NULL }, *list_json[] = { "approvals", "--json", NULL };
+	struct hb_client a, phone;
+	int64_t bash, edit, tool;
+	char *out, code[32], msg[512];
+	json_t *cards, *c, *status, *d;
+
+	(void)state;
+	assert_int_equal(fx_client(&F, &a, 15000), 0);
+	assert_int_equal(fx_client(&F, &phone, 15000), 0);
+	open_claude_run(&a, "run-cards", "full-access", "auto");
+	/* A subagent's Bash call, as the host sends it (agent-host/run.mjs). */
+	bash = send_op(&a, "claude.permission", "json",
+		       "{\"requestId\":\"perm-1\",\"tool\":\"Bash\",\"input\":{\"command\":\"rm -rf build\","
+		       "\"description\":\"Clean\"},\"toolUseId\":\"tu-b\",\"agentId\":\"ag-7\",\"subagent\":"
+		       "{\"type\":\"general-purpose\",\"description\":\"Clean the tree\"},\"cwd\":\"/work/proj\","
+		       "\"displayName\":\"Run command\",\"decisionReason\":\"rm is not in the allow list\"}",
+		       (char *)NULL);
+	edit = send_op(&a, "claude.permission", "json",
+		       "{\"requestId\":\"perm-2\",\"tool\":\"Edit\",\"input\":{\"file_path\":\"/work/proj/a.c\","
+		       "\"old_string\":\"x\",\"new_string\":\"y\"},\"toolUseId\":\"tu-e\"}", (char *)NULL);
+	tool = send_op(&a, "claude.permission", "json",
+		       "{\"requestId\":\"perm-3\",\"tool\":\"WebFetch\",\"input\":{\"url\":\"https://e.org\"},"
+		       "\"toolUseId\":\"tu-w\"}", (char *)NULL);
+	fx_sleep_ms(200);
+
+	assert_int_equal(fx_hbctl(&F, &out, list), 0);
+	assert_non_null(strstr(out, "  command  rm -rf build  (in /work/proj)  run run-cards  session "));
+	assert_non_null(strstr(out, "  subagent general-purpose \"Clean the tree\"  [Run command]  why: rm is not in "
+				    "the allow list\n"));
+	assert_non_null(strstr(out, "  file edit  Edit /work/proj/a.c  run run-cards"));
+	assert_non_null(strstr(out, "  tool  WebFetch {\"url\":\"https://e.org\"}  run run-cards"));
+	free(out);
+	assert_int_equal(fx_hbctl(&F, &out, list_json), 0);
+	assert_non_null(cards = json_loads(out, 0, NULL));
+	free(out);
+	assert_int_equal(json_array_size(cards), 3);
+	{
+		size_t i;
+		json_array_foreach(cards, i, c) {
+			const char *t = json_string_value(json_object_get(c, "tool"));
+			const char *kind = json_string_value(json_object_get(c, "kind"));
+			if (strcmp(t, "Bash") == 0) {
+				assert_string_equal(kind, "command");
+				assert_string_equal(json_string_value(json_object_get(c, "command")), "rm -rf build");
+				assert_string_equal(json_string_value(json_object_get(c, "cwd")), "/work/proj");
+				assert_string_equal(json_string_value(json_object_get(json_object_get(c, "subagent"), "id")),
+						    "ag-7");
+				assert_string_equal(json_string_value(json_object_get(c, "displayName")), "Run command");
+				assert_string_equal(json_string_value(json_object_get(c, "decisionReason")),
+						    "rm is not in the allow list");
+			} else if (strcmp(t, "Edit") == 0) {
+				assert_string_equal(kind, "file");
+				assert_string_equal(json_string_value(json_object_get(c, "path")), "/work/proj/a.c");
+				assert_null(json_object_get(c, "subagent"));
+			} else {
+				assert_string_equal(kind, "tool");
+				assert_null(json_object_get(c, "path"));
+			}
+		}
+	}
+	/* The status shows the same cards. */
+	assert_non_null(status = fx_status(&F));
+	assert_int_equal(json_array_size(json_object_get(status, "approvals")), 3);
+	c = card_of_tool(json_object_get(status, "approvals"), "Bash");
+	assert_string_equal(json_string_value(json_object_get(c, "kind")), "command");
+	assert_string_equal(json_string_value(json_object_get(c, "command")), "rm -rf build");
+	json_decref(status);
+
+	/* The Claude adapter's own id first: perm-1 is the Bash card. */
+	assert_true(chat_resolve(&phone, "run-cards", "perm-1", "deny", code, msg));
+	d = permission_answer(&a, bash);
+	assert_string_equal(json_string_value(json_object_get(d, "requestId")), "perm-1");
+	assert_string_equal(json_string_value(json_object_get(d, "decision")), "deny");
+	json_decref(d);
+	/* Answered already, unknown, another run's: a sentence, and nothing changes. */
+	assert_false(chat_resolve(&phone, "run-cards", "perm-1", "allow", code, msg));
+	assert_string_equal(code, "unknown-approval");
+	assert_string_equal(msg, "Run run-cards has no open approval perm-1: it was answered already, or never "
+				 "asked. Nothing was changed.");
+	assert_false(chat_resolve(&phone, "run-cards", "perm-99", "allow", code, msg));
+	assert_string_equal(code, "unknown-approval");
+	assert_false(chat_resolve(&phone, "run-elsewhere", "perm-2", "allow", code, msg));
+	assert_string_equal(code, "unknown-run");
+	assert_string_equal(msg, "There is no open run run-elsewhere, so its approval perm-2 cannot be answered.");
+	assert_false(chat_resolve(&phone, "run-cards", "perm-2", "maybe", code, msg));
+	assert_string_equal(code, "bad-request");
+	assert_int_equal(fx_hbctl(&F, &out, list_json), 0);
+	json_decref(cards);
+	assert_non_null(cards = json_loads(out, 0, NULL));
+	free(out);
+	assert_int_equal(json_array_size(cards), 2);
+	/* The card's own id answers too. */
+	assert_true(chat_resolve(&phone, "run-cards",
+				 json_string_value(json_object_get(card_of_tool(cards, "Edit"), "id")), "allow", code, msg));
+	d = permission_answer(&a, edit);
+	assert_string_equal(json_string_value(json_object_get(d, "requestId")), "perm-2");
+	assert_string_equal(json_string_value(json_object_get(d, "decision")), "allow");
+	json_decref(d);
+	json_decref(cards);
+
+	end_run(&phone, "run.stop", "run-cards");
+	d = permission_answer(&a, tool);
+	assert_string_equal(json_string_value(json_object_get(d, "message")), "Run stopped.");
+	json_decref(d);
+	end_run(&a, "run.close", "run-cards");
+	hb_client_close(&a);
+	hb_client_close(&phone);
 }
 
 /* A new Claude session of svc-sessions; its id into id. */
@@ -409,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_run_open_refusals),
 		cmocka_unit_test(test_abandoned_claude_run_gives_way),
 		cmocka_unit_test(test_approvals),
+		cmocka_unit_test(test_card_fields_and_chat_resolve),
 		cmocka_unit_test(test_claude_link),
 	};
 

@@ -97,6 +97,13 @@ static void test_codex(void **state)
 	assert_json(codex_decline_approval(json_object_get(answer, "id"), "execCommandApproval"),
 		    "{\"id\":2,\"result\":{\"decision\":\"denied\"}}");
 	assert_null(codex_decline_approval(json_object_get(answer, "id"), "item/tool/requestUserInput"));
+	assert_json(codex_answer_approval(json_object_get(answer, "id"), "item/commandExecution/requestApproval", 1),
+		    "{\"id\":2,\"result\":{\"decision\":\"accept\"}}");
+	assert_json(codex_answer_approval(json_object_get(answer, "id"), "applyPatchApproval", 1),
+		    "{\"id\":2,\"result\":{\"decision\":\"approved\"}}");
+	assert_int_equal(codex_is_approval("item/fileChange/requestApproval"), 2);
+	assert_int_equal(codex_is_approval("execCommandApproval"), 1);
+	assert_int_equal(codex_is_approval("item/tool/call"), 0);
 	json_decref(answer);
 }
 

@@ -4,8 +4,9 @@
  * shows it and read back; the limits of an alert in characters, not bytes
  * (multibyte titles and bodies at and past them); createdAt in its one
  * form; every malformed, unknown or wrong-side message refused with its
- * sentence; fields a relay adds ignored; and the credential in no
- * sentence, whatever went wrong.
+ * sentence; fields a relay adds ignored; the approval messages (a card,
+ * the phone's answer, its outcome) and their refusals; and the credential
+ * in no sentence, whatever went wrong.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +131,66 @@ static void test_relay_messages(void **state)
 	assert_null(hb_relay_error("Bad", "", err, sizeof err));
 	assert_null(hb_relay_dropped("x", "", err, sizeof err));
 	assert_string_equal(err, "dropped: reason is empty");
+}
+
+static void test_approval_messages(void **state)
+{
+	struct hb_relay_approval a;
+	struct hb_relay_msg m;
+	char err[512], *text;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	strcpy(a.approval_id, "a7");
+	strcpy(a.session_id, "s-1");
+	strcpy(a.run_id, "run-42");
+	strcpy(a.kind, "command");
+	strcpy(a.tool, "Bash");
+	strcpy(a.text, "rm -rf build");
+	strcpy(a.cwd, "/home/u/p");
+	strcpy(a.subagent, "Clean the tree");
+	assert_non_null(text = hb_relay_approval(&a, err, sizeof err));
+	assert_string_equal(text, "{\"type\":\"approval-requested\",\"approvalId\":\"a7\",\"sessionId\":\"s-1\","
+				  "\"runId\":\"run-42\",\"kind\":\"command\",\"tool\":\"Bash\",\"text\":\"rm -rf build\","
+				  "\"cwd\":\"/home/u/p\",\"subagent\":\"Clean the tree\",\"reason\":\"\"}");
+	parse_ok(text, HB_RELAY_FROM_DEVICE, &m);
+	assert_int_equal(m.type, HB_RELAY_APPROVAL);
+	assert_string_equal(m.approval.text, "rm -rf build");
+	assert_string_equal(m.approval.subagent, "Clean the tree");
+	free(text);
+	strcpy(a.kind, "shell");
+	assert_null(hb_relay_approval(&a, err, sizeof err));
+	assert_string_equal(err, "approval-requested: kind must be command, file or tool");
+
+	assert_non_null(text = hb_relay_resolve("answer-a7", "a7", "run-42", 0, err, sizeof err));
+	assert_string_equal(text, "{\"type\":\"approval-resolve\",\"id\":\"answer-a7\",\"approvalId\":\"a7\","
+				  "\"runId\":\"run-42\",\"decision\":\"deny\"}");
+	parse_ok(text, HB_RELAY_FROM_RELAY, &m);
+	assert_int_equal(m.type, HB_RELAY_RESOLVE);
+	assert_string_equal(m.id, "answer-a7");
+	assert_string_equal(m.approval.approval_id, "a7");
+	assert_string_equal(m.approval.run_id, "run-42");
+	assert_int_equal(m.allow, 0);
+	free(text);
+	assert_int_equal(hb_relay_parse("{\"type\":\"approval-resolve\",\"id\":\"x\",\"approvalId\":\"a7\","
+					"\"runId\":\"r\",\"decision\":\"maybe\"}",
+					strlen("{\"type\":\"approval-resolve\",\"id\":\"x\",\"approvalId\":\"a7\","
+					       "\"runId\":\"r\",\"decision\":\"maybe\"}"),
+					HB_RELAY_FROM_RELAY, &m, err, sizeof err),
+			 -1);
+	assert_string_equal(err, "approval-resolve: decision must be allow or deny");
+
+	assert_non_null(text = hb_relay_result("answer-a7", 0, "Run run-42 has no open approval a7.", err, sizeof err));
+	assert_string_equal(text, "{\"type\":\"approval-result\",\"id\":\"answer-a7\",\"ok\":false,"
+				  "\"message\":\"Run run-42 has no open approval a7.\"}");
+	parse_ok(text, HB_RELAY_FROM_DEVICE, &m);
+	assert_int_equal(m.type, HB_RELAY_RESULT);
+	assert_int_equal(m.ok, 0);
+	assert_string_equal(m.text, "Run run-42 has no open approval a7.");
+	/* Each side's messages only from that side. */
+	assert_int_equal(hb_relay_parse(text, strlen(text), HB_RELAY_FROM_RELAY, &m, err, sizeof err), -1);
+	assert_string_equal(err, "a approval-result message, which only the device sends");
+	free(text);
 }
 
 static void test_event(void **state)
@@ -343,6 +404,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hello),
 		cmocka_unit_test(test_relay_messages),
+		cmocka_unit_test(test_approval_messages),
 		cmocka_unit_test(test_event),
 		cmocka_unit_test(test_limits_in_characters),
 		cmocka_unit_test(test_refused),
