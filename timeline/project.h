@@ -58,6 +58,8 @@ struct tl_codex {
 	size_t nopen, open_next;
 	char turn[TL_ID_MAX];	/* the running turn's id ("" when none) */
 	long long tokens_in, cached_in, tokens_out;	/* its usage so far, -1 before any */
+	char retry_turn[TL_ID_MAX];	/* the turn of the last retry row ("" when none) */
+	int retries;	/* that turn's retries so far: its retry rows' numbers */
 };
 
 void tl_claude_init(struct tl_claude *st);
