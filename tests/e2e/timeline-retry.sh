@@ -124,5 +124,7 @@ shown() { grep -q "Retry Claude .* claude  — retrying in [0-9.]* s (attempt 1 
 	  grep -q "Retry Codex .* codex   — retrying (attempt 1 of 2): overloaded" "$tmp/timeline.txt"; }
 check "hbctl watch --timeline: the retry lines of both agents" 'wait_for 10 shown' || cat "$tmp/timeline.txt"
 kill "$plain_watcher" 2>/dev/null
+# the bridges' stderr: Claude's in claude.err, codex's in drive.mjs's stderr.log
+check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $dir/drive.err $dir/work/stderr.log $tmp/broker.log'
 
 exit $fail
