@@ -20,6 +20,7 @@
 #define TL_OPEN_MAX   64	/* tool rows waiting for a result */
 #define TL_SPAWN_MAX  64	/* subagents whose depth is known */
 #define TL_FRAME_MAX  (8u << 20) /* a frame's bytes, for tl_parse_frame */
+#define TL_RETRIES_MAX 1000	/* retry rows of one Codex turn */
 
 struct tl_open {
 	char id[TL_ID_MAX];

@@ -404,11 +404,27 @@ static const char *error_category(const json_t *info, long long *http_status)
 	return NULL;
 }
 
+/* "Reconnecting... 2/5": the attempt and of how many, into r (strtoll,
+ * which stops at any number's bound, not sscanf, whose overflow is
+ * undefined). */
+static void attempt_of(const char *msg, struct tl_retry *r)
+{
+	char *end;
+	long long attempt, max;
+
+	if (!msg || !(msg = strpbrk(msg, "0123456789")))
+		return;
+	attempt = strtoll(msg, &end, 10);
+	if (*end != '/' || end[1] < '0' || end[1] > '9')
+		return;
+	max = strtoll(end + 1, NULL, 10);
+	r->attempt = attempt, r->max_attempts = max;
+}
+
 static void retry(struct tl_codex *st, const json_t *params, json_t *rows)
 {
 	const json_t *error = json_object_get(params, "error");
-	const char *turn = str(params, "turnId"), *msg = str(error, "message"), *category;
-	long long attempt, max;
+	const char *turn = str(params, "turnId"), *category;
 	char suffix[32];
 	json_t *row;
 	struct tl_retry r;
@@ -419,12 +435,13 @@ static void retry(struct tl_codex *st, const json_t *params, json_t *rows)
 		snprintf(st->retry_turn, sizeof st->retry_turn, "%s", turn);
 		st->retries = 0;
 	}
-	snprintf(suffix, sizeof suffix, "#retry%d", ++st->retries);
+	if (st->retries < TL_RETRIES_MAX)	/* past it, the last row is updated in place */
+		st->retries++;
+	snprintf(suffix, sizeof suffix, "#retry%d", st->retries);
 	if (!(row = row_of(st, TL_RETRY, turn, suffix)))
 		return;
 	tl_retry_init(&r);
-	if (msg && (msg = strpbrk(msg, "0123456789")) && sscanf(msg, "%lld/%lld", &attempt, &max) == 2)
-		r.attempt = attempt, r.max_attempts = max;
+	attempt_of(str(error, "message"), &r);
 	category = error_category(json_object_get(error, "codexErrorInfo"), &r.http_status);
 	r.reason = tl_retry_reason(category, r.http_status);
 	if (!r.reason)

@@ -633,6 +633,15 @@ static void test_waits_are_live_rows(void **state)
 	assert_string_equal(field(rows, 0, "id"), "codex:t2#retry1");
 	assert_string_equal(field(rows, 0, "reason"), "stream disconnected");
 	json_decref(rows);
+	/* a sentence without "N/M" gives no attempt; a turn's retries are
+	 * bounded: past TL_RETRIES_MAX the last row is updated in place */
+	for (int i = 2; i <= TL_RETRIES_MAX + 1; i++) {
+		rows = codex_rows(&cx, CODEX_ERROR("t2", "Reconnecting", "null", "true"));
+		assert_int_equal(number(rows, 0, "attempt"), -1);
+		if (i == TL_RETRIES_MAX + 1)
+			assert_string_equal(field(rows, 0, "id"), "codex:t2#retry1000");
+		json_decref(rows);
+	}
 	rows = codex_rows(&cx, CODEX_ERROR("t2", "exceeded retry limit, last status: 429 Too Many Requests",
 					   "{\"responseTooManyFailedAttempts\":{\"httpStatusCode\":429}}", "false"));
 	assert_int_equal(json_array_size(rows), 0);
