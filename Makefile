@@ -256,7 +256,7 @@ $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/
 $(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 # hbctl's live view (hbctl/ is in no archive): its lines, cuts and screen.
 $(BUILD)/tests/test_live_line: $(call obj,hbctl/live_line.c hbctl/live_text.c hbctl/live_screen.c hbctl/since.c)
-$(BUILD)/tests/test_live_line: LDLIBS := $(LIBUTIL) $(LDLIBS)
+$(BUILD)/tests/test_live_line: LDLIBS := $(LIBTIMELINE) $(LIBUTIL) $(LDLIBS)
 # Tests split by subject share their fixture (tests/unit/*_rig.c), linked
 # into each of them (and the archives again after it, as above).
 $(BUILD)/tests/test_sessions $(BUILD)/tests/test_sessions_links: $(call obj,tests/unit/sessions_db_rig.c)

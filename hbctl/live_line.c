@@ -5,7 +5,9 @@
  * arguments, the text) and a tail (the outcome: running 3s, ok, error and
  * its sentence, declined; a card's answer commands).  The body is cut so
  * the tail always shows: on a narrow terminal the arguments shorten, the
- * outcome stays.  Colour marks only the tail, whose words say the same.
+ * outcome stays.  Colour marks only the tail, whose words say the same,
+ * or a whole row that is an outcome: a turn that failed (red), a retry or
+ * a rate limit the turn waits on (yellow).
  */
 #include "live_line.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "live_text.h"
+#include "../timeline/row_words.h"
 
 #define GREEN  "\033[32m"
 #define RED    "\033[31m"
@@ -25,7 +28,8 @@
 struct parts {
 	FILE *body;
 	char tail[512];
-	const char *ink;
+	const char *ink;	/* the tail's colour */
+	const char *body_ink;	/* the body's, for a row that is all outcome (a turn's end, a wait) */
 	int depth;
 };
 
@@ -199,7 +203,17 @@ static void row_body(struct parts *p, const json_t *row, const struct live_head 
 		plan(p, row);
 	else if (strcmp(kind, "image") == 0)
 		fprintf(p->body, "Image: %s", *str(row, "path") ? str(row, "path") : str(row, "mediaType"));
-	else if (strcmp(kind, "turn_aborted") == 0)
+	else if (strcmp(kind, "turn_started") == 0)
+		fputs("— turn started", p->body);
+	else if (strcmp(kind, "turn_completed") == 0) {
+		fputs("— turn ", p->body);
+		tl_turn_words(p->body, row);
+		p->body_ink = tl_turn_went_wrong(row) ? RED : NULL;
+	} else if (strcmp(kind, "retry") == 0 || strcmp(kind, "rate_limit") == 0) {
+		fputs("— ", p->body);
+		(strcmp(kind, "retry") == 0 ? tl_retry_words : tl_rate_limit_words)(p->body, row);
+		p->body_ink = YELLOW;
+	} else if (strcmp(kind, "turn_aborted") == 0)
 		fputs("— turn aborted", p->body);
 	else if (strcmp(kind, "compacted") == 0)
 		fputs("— conversation compacted", p->body);
@@ -312,7 +326,7 @@ static char *compose(const struct parts *p, const char *body, const struct live_
 	live_fit(cut, strlen(body) + 8, body, room);
 	if ((f = open_memstream(&line, &len))) {
 		fputs(head, f);
-		fputs(cut, f);
+		fprintf(f, "%s%s%s", colour && p->body_ink ? p->body_ink : "", cut, colour && p->body_ink ? RESET : "");
 		if (*tail)
 			fprintf(f, "  %s%s%s", colour && p->ink ? p->ink : "", tail, colour && p->ink ? RESET : "");
 		if (fclose(f) != 0) {
@@ -361,7 +375,7 @@ char *live_line(const char *topic, const json_t *event, const struct live_head *
 			live_fit(cut, strlen(line) + 8, line, (size_t)width);
 		free(line);
 		line = cut;
-	} else if (line && *line && h->colour && p.ink) {
+	} else if (line && *line && h->colour && (p.ink || p.body_ink)) {
 		free(line);
 		line = compose(&p, body, h, agent, width, 1);
 	}

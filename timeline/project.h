@@ -20,6 +20,7 @@
 #define TL_OPEN_MAX   64	/* tool rows waiting for a result */
 #define TL_SPAWN_MAX  64	/* subagents whose depth is known */
 #define TL_FRAME_MAX  (8u << 20) /* a frame's bytes, for tl_parse_frame */
+#define TL_RETRIES_MAX 1000	/* retry rows of one Codex turn */
 
 struct tl_open {
 	char id[TL_ID_MAX];
@@ -58,6 +59,8 @@ struct tl_codex {
 	size_t nopen, open_next;
 	char turn[TL_ID_MAX];	/* the running turn's id ("" when none) */
 	long long tokens_in, cached_in, tokens_out;	/* its usage so far, -1 before any */
+	char retry_turn[TL_ID_MAX];	/* the turn of the last retry row ("" when none) */
+	int retries;	/* that turn's retries so far: its retry rows' numbers */
 };
 
 void tl_claude_init(struct tl_claude *st);

@@ -15,6 +15,11 @@
  * live (the bridge projects the message it wrote) and saved; the result
  * message ends it, "claude:<the prompt's uuid>#completed", live only (the
  * transcript keeps no result).
+ *
+ * Waits: an api_retry system message (a model call failed and is tried
+ * again) is a retry row, a rate_limit_event that is not "allowed" a
+ * rate_limit row, "claude:<its uuid>#retry" and "#ratelimit": live only,
+ * since the transcript keeps neither, so no saved row replaces them.
  */
 #include "project.h"
 
@@ -23,6 +28,7 @@
 #include <string.h>
 
 #include "message_row.h"
+#include "retry_row.h"
 #include "subagents.h"
 #include "tool_kind.h"
 #include "turn_row.h"
@@ -439,6 +445,48 @@ static void user(struct tl_claude *st, const json_t *msg, const char *parent, in
 	}
 }
 
+/* An api_retry system message: the attempt, of how many, the wait and why. */
+static json_t *api_retry(const json_t *msg, const char *uuid, const char *parent, int depth)
+{
+	json_t *row = row_of(TL_RETRY, uuid, "#retry", -1, parent, depth);
+	const json_t *status = json_object_get(msg, "error_status");
+	struct tl_retry r;
+
+	if (!row)
+		return NULL;
+	tl_retry_init(&r);
+	if (json_is_integer(json_object_get(msg, "attempt")))
+		r.attempt = json_integer_value(json_object_get(msg, "attempt"));
+	if (json_is_integer(json_object_get(msg, "max_retries")))
+		r.max_attempts = json_integer_value(json_object_get(msg, "max_retries"));
+	if (json_is_number(json_object_get(msg, "retry_delay_ms")))
+		r.delay_ms = (long long)json_number_value(json_object_get(msg, "retry_delay_ms"));
+	if (json_is_integer(status))
+		r.http_status = json_integer_value(status);
+	r.reason = tl_retry_reason(str(msg, "error"), r.http_status);
+	tl_retry_fields(row, &r);
+	return row;
+}
+
+/* A rate_limit_event: a row when the account is limited ("rejected") or
+ * near it ("allowed_warning"); "allowed" says nothing a person waits on. */
+static void rate_limit(const json_t *msg, json_t *rows)
+{
+	const json_t *info = json_object_get(msg, "rate_limit_info"), *at = json_object_get(info, "resetsAt");
+	const char *status = str(info, "status"), *uuid = str(msg, "uuid");
+	json_t *row;
+
+	if (!uuid || !status || strcmp(status, "allowed") == 0)
+		return;
+	if (!(row = row_of(TL_RATE_LIMIT, uuid, "#ratelimit", -1, NULL, 0)))
+		return;
+	tl_row_str(row, "status", status, 32);
+	if (json_is_number(at))
+		json_object_set_new(row, "resetsAt", json_integer((json_int_t)json_number_value(at)));
+	tl_row_str(row, "limitType", str(info, "rateLimitType"), 64);
+	tl_rows_add(rows, row);
+}
+
 static void system_msg(struct tl_claude *st, const json_t *msg, const char *parent, int depth, json_t *rows)
 {
 	const char *sub = str(msg, "subtype"), *uuid = str(msg, "uuid");
@@ -450,6 +498,8 @@ static void system_msg(struct tl_claude *st, const json_t *msg, const char *pare
 		row = row_of(TL_HIDDEN, uuid, NULL, 0, parent, depth);
 		if (row)
 			json_object_set_new(row, "reason", json_string("compact boundary"));
+	} else if (strcmp(sub, "api_retry") == 0) {
+		row = api_retry(msg, uuid, parent, depth);
 	} else if (strcmp(sub, "informational") == 0 && str(msg, "content")) {
 		row = row_of(TL_SYSTEM, uuid, NULL, 0, parent, depth);
 		if (row) {
@@ -555,5 +605,7 @@ int tl_claude_project(struct tl_claude *st, const json_t *msg, json_t *rows, cha
 		system_msg(st, msg, parent, depth, rows);
 	else if (strcmp(type, "result") == 0 && !parent)
 		result(st, msg, rows);
+	else if (strcmp(type, "rate_limit_event") == 0)
+		rate_limit(msg, rows);
 	return 0;
 }

@@ -11,10 +11,18 @@
  * of the token-usage notifications codex sent during it.  The state
  * keeps each started item's row so a delta (which carries only text)
  * updates the whole row.
+ *
+ * A model call that failed and is tried again is an `error` notification
+ * with willRetry (codex 0.171.0: "Reconnecting... 1/3", the HTTP status
+ * in codexErrorInfo, codex's sentence in additionalDetails): a retry row
+ * "codex:<turn id>#retry<n>", n counting the turn's retries, live only
+ * (a saved turn keeps no retries).  An error without willRetry ends the
+ * turn, which turn/completed shows.
  */
 #include "project.h"
 
 #include "message_row.h"
+#include "retry_row.h"
 #include "turn_row.h"
 
 #include <stdio.h>
@@ -366,6 +374,83 @@ static void turn_done(struct tl_codex *st, const json_t *params, json_t *rows)
 	st->turn[0] = '\0';
 }
 
+/* The HTTP status and a category word of codexErrorInfo: a string
+ * ("serverOverloaded") or an object of one key whose value may carry
+ * httpStatusCode ({"responseStreamDisconnected": {"httpStatusCode": 529}}). */
+static const char *error_category(const json_t *info, long long *http_status)
+{
+	static const char *const words[][2] = {
+		{ "serverOverloaded", "overloaded" },
+		{ "rateLimitExceeded", "rate_limit" },
+		{ "usageLimitExceeded", "rate_limit" },
+		{ "internalServerError", "server_error" },
+		{ "responseStreamDisconnected", "stream disconnected" },
+		{ "responseStreamConnectionFailed", "connection failed" },
+		{ "httpConnectionFailed", "connection failed" },
+	};
+	const char *key = json_string_value(info), *k;
+	const json_t *v;
+
+	if (json_is_object(info) && json_object_size(info) == 1) {
+		json_object_foreach((json_t *)info, k, v) {
+			key = k;	/* the loop leaves k NULL */
+			if (json_is_integer(json_object_get(v, "httpStatusCode")))
+				*http_status = json_integer_value(json_object_get(v, "httpStatusCode"));
+		}
+	}
+	for (size_t i = 0; key && i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(key, words[i][0]) == 0)
+			return words[i][1];
+	return NULL;
+}
+
+/* "Reconnecting... 2/5": the attempt and of how many, into r (strtoll,
+ * which stops at any number's bound, not sscanf, whose overflow is
+ * undefined). */
+static void attempt_of(const char *msg, struct tl_retry *r)
+{
+	char *end;
+	long long attempt, max;
+
+	if (!msg || !(msg = strpbrk(msg, "0123456789")))
+		return;
+	attempt = strtoll(msg, &end, 10);
+	if (*end != '/' || end[1] < '0' || end[1] > '9')
+		return;
+	max = strtoll(end + 1, NULL, 10);
+	r->attempt = attempt, r->max_attempts = max;
+}
+
+static void retry(struct tl_codex *st, const json_t *params, json_t *rows)
+{
+	const json_t *error = json_object_get(params, "error");
+	const char *turn = str(params, "turnId"), *category;
+	char suffix[32];
+	json_t *row;
+	struct tl_retry r;
+
+	if (!json_is_true(json_object_get(params, "willRetry")) || !turn)
+		return;
+	if (strcmp(turn, st->retry_turn) != 0) {	/* this turn's first retry */
+		snprintf(st->retry_turn, sizeof st->retry_turn, "%s", turn);
+		st->retries = 0;
+	}
+	if (st->retries < TL_RETRIES_MAX)	/* past it, the last row is updated in place */
+		st->retries++;
+	snprintf(suffix, sizeof suffix, "#retry%d", st->retries);
+	if (!(row = row_of(st, TL_RETRY, turn, suffix)))
+		return;
+	tl_retry_init(&r);
+	attempt_of(str(error, "message"), &r);
+	category = error_category(json_object_get(error, "codexErrorInfo"), &r.http_status);
+	r.reason = tl_retry_reason(category, r.http_status);
+	if (!r.reason)
+		r.reason = category;
+	r.detail = str(error, "additionalDetails") ? str(error, "additionalDetails") : str(error, "message");
+	tl_retry_fields(row, &r);
+	tl_rows_add(rows, row);
+}
+
 void tl_codex_init(struct tl_codex *st, int depth)
 {
 	memset(st, 0, sizeof *st);
@@ -403,6 +488,8 @@ int tl_codex_project(struct tl_codex *st, const json_t *note, json_t *rows, char
 		token_usage(st, params);
 	else if (strcmp(m, "turn/completed") == 0)
 		turn_done(st, params, rows);
+	else if (strcmp(m, "error") == 0)
+		retry(st, params, rows);
 	else if (strcmp(m, "thread/compacted") == 0 && str(params, "turnId")) {
 		json_t *row = row_of(st, TL_COMPACTED, str(params, "turnId"), "#compacted");
 

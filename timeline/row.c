@@ -29,6 +29,8 @@ static const char *const kind_names[TL_KIND_COUNT] = {
 	[TL_SPAWN] = "spawn",
 	[TL_TURN_STARTED] = "turn_started",
 	[TL_TURN_COMPLETED] = "turn_completed",
+	[TL_RETRY] = "retry",
+	[TL_RATE_LIMIT] = "rate_limit",
 };
 
 const char *tl_kind_name(enum tl_kind kind)

@@ -32,6 +32,8 @@ enum tl_kind {
 	TL_SPAWN,	   /* a subagent spawn call, with status and link */
 	TL_TURN_STARTED,   /* a turn began: the person's or another session's message went in */
 	TL_TURN_COMPLETED, /* a turn ended: its status, duration, tokens and cost */
+	TL_RETRY,	   /* live only: a model call failed and is retried (attempt, delay, reason) */
+	TL_RATE_LIMIT,	   /* live only: the account is rate limited, or near it (resetsAt) */
 	TL_KIND_COUNT
 };
 

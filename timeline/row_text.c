@@ -5,6 +5,8 @@
  */
 #include "row_text.h"
 
+#include "row_words.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,25 +178,23 @@ static void tool_like(struct out *o, const json_t *row, const char *kind)
 	}
 }
 
-/* "— Turn completed · 1.4 s · 220 tokens in (0 cached), 30 out · $0.0015 —":
- * what each agent reported of the turn. */
+/* "— Turn completed · 1.4 s · 220 in (15 cached) / 30 out tokens · $0.0015 —":
+ * what each agent reported of the turn (row_words.c). */
 static void turn_end(struct out *o, const json_t *row)
 {
-	const char *st = str(row, "status");
-	const json_t *ms = json_object_get(row, "durationMs"), *in = json_object_get(row, "tokensIn");
-	const json_t *cost = json_object_get(row, "costUsd");
-
-	head(o, strcmp(st, "completed") == 0 ? YELLOW : RED, "— Turn ");
-	fputs(*st ? st : "ended", o->f);
-	if (json_is_integer(ms))
-		fprintf(o->f, " · %.1f s", (double)json_integer_value(ms) / 1000.0);
-	if (json_is_integer(in))
-		fprintf(o->f, " · %lld tokens in (%lld cached), %lld out", (long long)json_integer_value(in),
-			(long long)json_integer_value(json_object_get(row, "cachedTokensIn")),
-			(long long)json_integer_value(json_object_get(row, "tokensOut")));
-	if (json_is_number(cost))
-		fprintf(o->f, " · $%.4f", json_number_value(cost));
+	head(o, tl_turn_went_wrong(row) ? RED : YELLOW, "— Turn ");
+	tl_turn_words(o->f, row);
 	fputs(" —\n", o->f);
+}
+
+/* A retry or a rate limit: the turn waits (row_words.c). */
+static void wait_row(struct out *o, const json_t *row, int retry)
+{
+	head(o, YELLOW, "— ");
+	(retry ? tl_retry_words : tl_rate_limit_words)(o->f, row);
+	fputs(" —\n", o->f);
+	if (retry && *str(row, "detail"))
+		detail(o, str(row, "detail"), 0);
 }
 
 static void render(struct out *o, const json_t *row)
@@ -222,6 +222,8 @@ static void render(struct out *o, const json_t *row)
 		head(o, YELLOW, "— Turn started —"), fputc('\n', o->f);
 	else if (strcmp(kind, "turn_completed") == 0)
 		turn_end(o, row);
+	else if (strcmp(kind, "retry") == 0 || strcmp(kind, "rate_limit") == 0)
+		wait_row(o, row, strcmp(kind, "retry") == 0);
 	else if (strcmp(kind, "turn_aborted") == 0)
 		head(o, YELLOW, "— Turn aborted —"), fputc('\n', o->f);
 	else if (strcmp(kind, "compacted") == 0)

@@ -36,7 +36,9 @@
 // "invalid x-api-key"}} answers that request as the real API refuses one:
 // that HTTP status, the headers request-id and x-should-retry: false, and
 // the body {"type":"error","error":{type,message},"request_id"}; the log
-// gets {"seq", "kind": "apiError", "status"}.
+// gets {"seq", "kind": "apiError", "status"}.  With "retry": true the
+// answer says x-should-retry: true instead (an overloaded or rate-limited
+// API that Claude Code retries: its api_retry message, then the next step).
 //
 // Side endpoints: POST /v1/messages/count_tokens -> {"input_tokens": n};
 // GET /v1/models -> a one-model list; anything else -> 404 in the API's error
@@ -374,7 +376,8 @@ async function answerMessages(req, res, body, reqSeq) {
 function refuse(res, reqSeq, e) {
   const status = Number(e.status) || 500;
   const reqId = `req_mock_err_${msgSeq}`;
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': reqId, 'x-should-retry': 'false' });
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': reqId,
+                          'x-should-retry': e.retry ? 'true' : 'false' });
   res.end(JSON.stringify({ type: 'error', error: { type: e.type ?? 'api_error', message: e.message ?? 'error' },
                            request_id: reqId }));
   logRequest({ seq: reqSeq, t: Date.now(), kind: 'apiError', status });

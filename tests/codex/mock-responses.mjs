@@ -90,6 +90,10 @@ const DEFAULT_SCRIPT = {
   deltaChunks: 3,
   usage: { input_tokens: 10, output_tokens: 5 },
   model: "mock-model",
+  // HTTP errors answered before any scripted answer, one a request, in
+  // order: [{status: 529, message, type, retryAfterMs}] (a server that
+  // is overloaded or rate-limits once, then answers; null: none).
+  httpErrors: null,
 };
 
 function loadScript() {
@@ -440,7 +444,29 @@ function fillArgs(tool, prevText) {
 
 // ------------------------------------------------------------------ server --
 
+// The next of the script's httpErrors, answered instead of the request
+// (not counted as a turn); false when none is left.
+let httpErrorsSent = 0;
+function answerHttpError(res, rec) {
+  const errs = Array.isArray(script.httpErrors) ? script.httpErrors : [];
+  if (httpErrorsSent >= errs.length) return false;
+  const e = errs[httpErrorsSent++];
+  const status = e.status ?? 529;
+  rec.answer = { kind: `http${status}` };
+  logRecord(rec);
+  note(`#${rec.seq} -> scripted HTTP ${status}`);
+  const headers = { "content-type": "application/json" };
+  if (e.retryAfterMs != null) headers["retry-after-ms"] = String(e.retryAfterMs);
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({
+    type: "error",
+    error: { message: e.message ?? "Overloaded", type: e.type ?? (status === 429 ? "rate_limit_error" : "overloaded_error"), code: null },
+  }));
+  return true;
+}
+
 async function handleResponses(req, res, body, rec) {
+  if (answerHttpError(res, rec)) return;
   responseSeq++;
   const respId = `resp_mock_${responseSeq}`;
   const pending = pendingToolOutput(body.input);

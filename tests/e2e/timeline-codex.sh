@@ -162,7 +162,8 @@ live_vs_saved() {
 		let twice = 0;
 		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event === "timeline.row" && e.session === process.argv[3]) live.set(e.row.id, e.row);
+			// a retry is live only: a saved turn keeps none
+			if (e.event === "timeline.row" && e.session === process.argv[3] && e.row.kind !== "retry") live.set(e.row.id, e.row);
 		}
 		for (const l of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
 			if (!l) continue;

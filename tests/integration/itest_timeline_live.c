@@ -10,7 +10,9 @@
  * outcome on the same line (no second line, no "(update)"); a declined
  * call and a failed command say so; a message from another session and a
  * message sent to one show; the card shows the command that answers it,
- * and once declined with that command its line says so.  With
+ * and once declined with that command its line says so; a turn's start,
+ * a retry and a rate limit it waited on, and its end with duration,
+ * tokens and cost, a line each.  With
  * HB_SHOW_SCREEN set it prints the last screen (docs/timeline.md shows one).
  * Also `hbctl sessions`: the session whose run linked its Claude
  * conversation, as a table and as JSON, the others with --all.
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char live_conf[] =
 	"[service svc-echo]\n"
@@ -144,7 +147,8 @@ static void test_live_view_on_a_terminal(void **state)
 	}
 	free(screen_until(&p, "Claude: watching"));
 
-	publish_rows(&c, "[" ROW("\"id\":\"claude:u-1#0\",\"kind\":\"user\",\"text\":\"Ask Live Codex to rebuild.\"") ","
+	publish_rows(&c, "[" ROW("\"id\":\"claude:u-1#started\",\"kind\":\"turn_started\",\"turn\":\"u-1\"") ","
+		     ROW("\"id\":\"claude:u-1#0\",\"kind\":\"user\",\"text\":\"Ask Live Codex to rebuild.\"") ","
 		     SEND_MESSAGE("call", "") "]");
 	screen = screen_until(&p, "running 1s");	/* it counts its seconds */
 	free(screen);
@@ -207,6 +211,31 @@ static void test_live_view_on_a_terminal(void **state)
 	hb_env_free(&reply);
 	screen = screen_until(&p, "rm -rf build  declined");
 	assert_int_equal(lines_with(screen, "rm -rf build"), 1);
+
+	free(screen);
+
+	/* what the turn waited on, and its end (tokens, cost, duration) */
+	publish_rows(&c, "[" ROW("\"id\":\"claude:r-1#retry\",\"kind\":\"retry\",\"attempt\":2,\"maxAttempts\":10,"
+				 "\"delayMs\":4000,\"httpStatus\":529,\"reason\":\"overloaded\"") ","
+		     ROW("\"id\":\"claude:r-2#ratelimit\",\"kind\":\"rate_limit\",\"status\":\"rejected\","
+			 "\"resetsAt\":1796047500,\"limitType\":\"five_hour\"") ","
+		     ROW("\"id\":\"claude:u-1#completed\",\"kind\":\"turn_completed\",\"turn\":\"u-1\","
+			 "\"status\":\"completed\",\"durationMs\":12345,\"tokensIn\":4210,\"cachedTokensIn\":3100,"
+			 "\"tokensOut\":320,\"costUsd\":0.0132") "]");
+	screen = screen_until(&p, "/ 320 out tokens · $0.0132");
+	{
+		char until[64];
+		time_t resets = 1796047500;
+		struct tm tm;
+
+		assert_non_null(localtime_r(&resets, &tm));	/* the view's local time */
+		assert_true(strftime(until, sizeof until, "— rate limited until %H:%M (five-hour limit)", &tm) > 0);
+		assert_int_equal(lines_with(screen, until), 1);
+	}
+	assert_int_equal(lines_with(screen, "Live Claude         claude  — turn started"), 1);
+	assert_int_equal(lines_with(screen, "Live Claude         claude  — retrying in 4 s (attempt 2 of 10): overloaded"), 1);
+	assert_int_equal(lines_with(screen, "Live Claude         claude  — turn completed · 12.3 s · 4,210 in (3,100 cached) "
+					    "/ 320 out tokens · $0.0132"), 1);
 
 	/* every row kind on the screen, each with its session and agent */
 	assert_int_equal(lines_with(screen, "Live Claude         claude  You: Ask Live Codex to rebuild."), 1);

@@ -4,6 +4,8 @@
  * agent columns; a tool row with its arguments cut and its outcome kept
  * on a narrow terminal; running, ok, error, declined, exit codes; an
  * approval card with the commands that answer it; a sent session message;
+ * a turn's start and end (tokens, cost, duration), its retries and rate
+ * limits;
  * cuts at whole UTF-8 characters with wide characters counted twice; a
  * changed row redrawn in place on a terminal and printed again without
  * one or after the terminal's width changed; a line never wider than
@@ -183,6 +185,63 @@ static void other_rows(void **state)
 	}
 }
 
+#define ROW(kind, fields) \
+	"{\"row\":{\"id\":\"claude:u#" kind "\",\"agent\":\"claude\",\"kind\":\"" kind "\",\"depth\":0" fields "}}"
+#define HEAD "00:00:03  Live Claude         claude  "
+
+/* A turn's start, its end with what the agent reported, and what a turn
+ * waits on (a retry, a rate limit), in words and colour. */
+static void turn_rows(void **state)
+{
+	char *line;
+	int running;
+
+	(void)state;
+	expect_line("timeline.row", ROW("turn_started", ",\"turn\":\"u\""), 0, HEAD "— turn started");
+	expect_line("timeline.row",
+		    ROW("turn_completed", ",\"status\":\"completed\",\"durationMs\":12345,\"tokensIn\":4210,"
+					  "\"cachedTokensIn\":3100,\"tokensOut\":320,\"costUsd\":0.01321"),
+		    0, HEAD "— turn completed · 12.3 s · 4,210 in (3,100 cached) / 320 out tokens · $0.0132");
+	/* Codex reports no cost, an old Claude Code no tokens: left out */
+	expect_line("timeline.row",
+		    ROW("turn_completed", ",\"status\":\"completed\",\"durationMs\":900,\"tokensIn\":10,"
+					  "\"cachedTokensIn\":0,\"tokensOut\":5"),
+		    0, HEAD "— turn completed · 0.9 s · 10 in / 5 out tokens");
+	expect_line("timeline.row", ROW("turn_completed", ",\"status\":\"interrupted\",\"durationMs\":3000"), 0,
+		    HEAD "— turn interrupted · 3 s");
+	/* a turn that went wrong is red, one that completed is not coloured */
+	line = line_of("timeline.row", ROW("turn_completed", ",\"status\":\"failed\",\"durationMs\":3000"), 0, 0, 1,
+		       &running);
+	assert_string_equal(line, HEAD "\033[31m— turn failed · 3 s\033[0m");
+	assert_int_equal(running, 0);
+	free(line);
+	line = line_of("timeline.row", ROW("turn_completed", ",\"status\":\"completed\""), 0, 0, 1, &running);
+	assert_string_equal(line, HEAD "— turn completed");
+	free(line);
+	/* a retry, as Claude reports it (the wait) and as Codex does (none) */
+	expect_line("timeline.row",
+		    ROW("retry", ",\"attempt\":2,\"maxAttempts\":10,\"delayMs\":4000,\"httpStatus\":529,"
+				 "\"reason\":\"overloaded\""),
+		    0, HEAD "— retrying in 4 s (attempt 2 of 10): overloaded");
+	expect_line("timeline.row", ROW("retry", ",\"attempt\":1,\"maxAttempts\":3,\"httpStatus\":502"), 0,
+		    HEAD "— retrying (attempt 1 of 3): HTTP 502");
+	line = line_of("timeline.row", ROW("retry", ",\"delayMs\":1500,\"reason\":\"rate limited\""), 0, 0, 1,
+		       &running);
+	assert_string_equal(line, HEAD "\033[33m— retrying in 1.5 s: rate limited\033[0m");
+	free(line);
+	/* a rate limit: until when, in local time (UTC here) */
+	expect_line("timeline.row",
+		    ROW("rate_limit", ",\"status\":\"rejected\",\"resetsAt\":50700,\"limitType\":\"five_hour\""), 0,
+		    HEAD "— rate limited until 14:05 (five-hour limit)");
+	expect_line("timeline.row", ROW("rate_limit", ",\"status\":\"allowed_warning\""), 0,
+		    HEAD "— near the rate limit");
+	/* on a narrow terminal the sentence is cut like any row's */
+	expect_line("timeline.row",
+		    ROW("turn_completed", ",\"status\":\"completed\",\"durationMs\":12345,\"tokensIn\":4210,"
+					  "\"cachedTokensIn\":3100,\"tokensOut\":320,\"costUsd\":0.01321"),
+		    60, HEAD "— turn completed · 12…");
+}
+
 static void cards_and_messages(void **state)
 {
 	static const char card[] = "{\"id\":\"a7\",\"run\":\"r\",\"session\":\"s-1\",\"tool\":\"Bash\","
@@ -310,6 +369,7 @@ int main(void)
 		cmocka_unit_test(args_are_shortened),
 		cmocka_unit_test(tool_rows_show_args_and_outcome),
 		cmocka_unit_test(other_rows),
+		cmocka_unit_test(turn_rows),
 		cmocka_unit_test(cards_and_messages),
 		cmocka_unit_test(keys_name_what_changes),
 		cmocka_unit_test(screen_redraws_in_place),

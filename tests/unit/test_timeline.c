@@ -2,7 +2,8 @@
  * test_timeline - the timeline module's own rules (timeline/): the diff
  * of Claude's old and new text, the identity rule (a live row replaced in
  * place by its saved row, a call by its result), what a saved message must
- * still say (a declined call declined, a task notification hidden), and
+ * still say (a declined call declined, a task notification hidden), the
+ * live-only rows of a turn that waits (retries, rate limits), and
  * the bounds a hostile frame of any size meets.  The projection of real frames is
  * test_timeline_golden's.
  */
@@ -521,6 +522,141 @@ static int threads_note(struct tl_codex_threads *ts, const char *json)
 /* Sub-agent threads get their depth from the spawn that names them, or
  * from a turn of another turn when that comes first; the conversation's
  * own threads stay 0. */
+/* The rows of one Claude message or Codex notification (json), as an
+ * array (the caller frees it). */
+static json_t *claude_rows(struct tl_claude *st, const char *json)
+{
+	json_t *msg = json_loads(json, 0, NULL), *rows = json_array();
+	char err[200];
+
+	assert_non_null(msg);
+	assert_int_equal(tl_claude_project(st, msg, rows, err, sizeof err), 0);
+	json_decref(msg);
+	return rows;
+}
+
+static json_t *codex_rows(struct tl_codex *st, const char *json)
+{
+	json_t *note = json_loads(json, 0, NULL), *rows = json_array();
+	char err[200];
+
+	assert_non_null(note);
+	assert_int_equal(tl_codex_project(st, note, rows, err, sizeof err), 0);
+	json_decref(note);
+	return rows;
+}
+
+static const char *field(const json_t *rows, size_t i, const char *key)
+{
+	return json_string_value(json_object_get(json_array_get(rows, i), key));
+}
+
+static long long number(const json_t *rows, size_t i, const char *key)
+{
+	const json_t *v = json_object_get(json_array_get(rows, i), key);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+#define CODEX_ERROR(turn, message, info, retry)                                                                   \
+	"{\"method\":\"error\",\"params\":{\"threadId\":\"th\",\"turnId\":\"" turn "\",\"willRetry\":" retry ","   \
+	"\"error\":{\"message\":\"" message "\",\"codexErrorInfo\":" info ",\"additionalDetails\":\"why\"}}}"
+
+/* What a turn waits on, live only (the shapes of SDK 0.3.332's
+ * SDKAPIRetryMessage and SDKRateLimitEvent, codex 0.171.0's error
+ * notification recorded against a mock that answered 529 once): a retry
+ * row per retry, under an id of its own; a rate limit only when limited
+ * or near it; an error codex does not retry makes no row (turn/completed
+ * says the turn failed).  No saved message gives these ids, so no saved
+ * row replaces them. */
+static void test_waits_are_live_rows(void **state)
+{
+	struct tl_claude cl;
+	struct tl_codex cx, child;
+	json_t *rows;
+
+	(void)state;
+	tl_claude_init(&cl);
+	rows = claude_rows(&cl, "{\"type\":\"system\",\"subtype\":\"api_retry\",\"attempt\":2,\"max_retries\":10,"
+				"\"retry_delay_ms\":4012,\"error_status\":529,\"error\":\"overloaded\",\"uuid\":\"u1\","
+				"\"session_id\":\"s\"}");
+	assert_int_equal(json_array_size(rows), 1);
+	assert_string_equal(field(rows, 0, "id"), "claude:u1#retry");
+	assert_string_equal(field(rows, 0, "kind"), "retry");
+	assert_int_equal(number(rows, 0, "attempt"), 2);
+	assert_int_equal(number(rows, 0, "maxAttempts"), 10);
+	assert_int_equal(number(rows, 0, "delayMs"), 4012);
+	assert_int_equal(number(rows, 0, "httpStatus"), 529);
+	assert_string_equal(field(rows, 0, "reason"), "overloaded");
+	json_decref(rows);
+	/* a connection error has no HTTP status */
+	rows = claude_rows(&cl, "{\"type\":\"system\",\"subtype\":\"api_retry\",\"attempt\":1,\"max_retries\":10,"
+				"\"retry_delay_ms\":500,\"error_status\":null,\"error\":\"unknown\",\"uuid\":\"u2\"}");
+	assert_int_equal(number(rows, 0, "httpStatus"), -1);
+	assert_string_equal(field(rows, 0, "reason"), "connection error");
+	json_decref(rows);
+	rows = claude_rows(&cl, "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"status\":\"allowed\","
+				"\"resetsAt\":1796058000},\"uuid\":\"u3\"}");
+	assert_int_equal(json_array_size(rows), 0);
+	json_decref(rows);
+	rows = claude_rows(&cl, "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"status\":\"rejected\","
+				"\"resetsAt\":1796058000,\"rateLimitType\":\"seven_day_opus\"},\"uuid\":\"u4\"}");
+	assert_int_equal(json_array_size(rows), 1);
+	assert_string_equal(field(rows, 0, "id"), "claude:u4#ratelimit");
+	assert_string_equal(field(rows, 0, "kind"), "rate_limit");
+	assert_string_equal(field(rows, 0, "status"), "rejected");
+	assert_string_equal(field(rows, 0, "limitType"), "seven_day_opus");
+	assert_int_equal(number(rows, 0, "resetsAt"), 1796058000);
+	json_decref(rows);
+	tl_claude_free(&cl);
+
+	tl_codex_init(&cx, 0);
+	rows = codex_rows(&cx, CODEX_ERROR("t1", "Reconnecting... 1/3", "{\"responseStreamDisconnected\":"
+										"{\"httpStatusCode\":529}}", "true"));
+	assert_int_equal(json_array_size(rows), 1);
+	assert_string_equal(field(rows, 0, "id"), "codex:t1#retry1");
+	assert_string_equal(field(rows, 0, "kind"), "retry");
+	assert_int_equal(number(rows, 0, "attempt"), 1);
+	assert_int_equal(number(rows, 0, "maxAttempts"), 3);
+	assert_int_equal(number(rows, 0, "delayMs"), -1);	/* codex does not say */
+	assert_int_equal(number(rows, 0, "httpStatus"), 529);
+	assert_string_equal(field(rows, 0, "reason"), "overloaded");
+	assert_string_equal(field(rows, 0, "detail"), "why");
+	json_decref(rows);
+	/* the next retry of the turn is a row of its own; another turn counts anew */
+	rows = codex_rows(&cx, CODEX_ERROR("t1", "Reconnecting... 2/3", "\"serverOverloaded\"", "true"));
+	assert_string_equal(field(rows, 0, "id"), "codex:t1#retry2");
+	assert_string_equal(field(rows, 0, "reason"), "overloaded");
+	json_decref(rows);
+	rows = codex_rows(&cx, CODEX_ERROR("t2", "Reconnecting... 1/5", "{\"responseStreamDisconnected\":"
+										"{\"httpStatusCode\":null}}", "true"));
+	assert_string_equal(field(rows, 0, "id"), "codex:t2#retry1");
+	assert_string_equal(field(rows, 0, "reason"), "stream disconnected");
+	json_decref(rows);
+	/* a sentence without "N/M" gives no attempt; a turn's retries are
+	 * bounded: past TL_RETRIES_MAX the last row is updated in place */
+	for (int i = 2; i <= TL_RETRIES_MAX + 1; i++) {
+		rows = codex_rows(&cx, CODEX_ERROR("t2", "Reconnecting", "null", "true"));
+		assert_int_equal(number(rows, 0, "attempt"), -1);
+		if (i == TL_RETRIES_MAX + 1)
+			assert_string_equal(field(rows, 0, "id"), "codex:t2#retry1000");
+		json_decref(rows);
+	}
+	rows = codex_rows(&cx, CODEX_ERROR("t2", "exceeded retry limit, last status: 429 Too Many Requests",
+					   "{\"responseTooManyFailedAttempts\":{\"httpStatusCode\":429}}", "false"));
+	assert_int_equal(json_array_size(rows), 0);
+	json_decref(rows);
+	tl_codex_free(&cx);
+	/* a sub-agent's retry is at its depth, in its thread */
+	tl_codex_init(&child, 1);
+	rows = codex_rows(&child, CODEX_ERROR("t3", "Reconnecting... 1/3", "null", "true"));
+	assert_int_equal(number(rows, 0, "depth"), 1);
+	assert_int_equal(number(rows, 0, "attempt"), 1);
+	assert_null(field(rows, 0, "reason"));
+	json_decref(rows);
+	tl_codex_free(&child);
+}
+
 static void test_codex_thread_depths(void **state)
 {
 	struct tl_codex_threads ts;
@@ -600,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_declined_stays_declined_when_saved),
 		cmocka_unit_test(test_task_notification_hidden),
 		cmocka_unit_test(test_interleaved_messages_keep_their_index),
+		cmocka_unit_test(test_waits_are_live_rows),
 		cmocka_unit_test(test_codex_thread_depths),
 		cmocka_unit_test(test_codex_threads_bounded),
 	};

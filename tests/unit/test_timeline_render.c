@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../timeline/row_text.h"
 
@@ -65,7 +66,24 @@ static void test_plain(void **state)
 	       "— Turn started —\n");
 	expect("{\"id\":\"claude:u#completed\",\"agent\":\"claude\",\"kind\":\"turn_completed\",\"depth\":0,\"turn\":\"u\","
 	       "\"status\":\"completed\",\"durationMs\":1450,\"tokensIn\":220,\"cachedTokensIn\":15,\"tokensOut\":30,"
-	       "\"costUsd\":0.00148}", 0, "— Turn completed · 1.4 s · 220 tokens in (15 cached), 30 out · $0.0015 —\n");
+	       "\"costUsd\":0.00148}", 0, "— Turn completed · 1.4 s · 220 in (15 cached) / 30 out tokens · $0.0015 —\n");
+	/* the waits of a turn, live only: a retry (with codex's sentence
+	 * under it) and a rate limit, in the local time (TZ=UTC here) */
+	expect("{\"id\":\"claude:r#retry\",\"agent\":\"claude\",\"kind\":\"retry\",\"depth\":0,\"attempt\":2,"
+	       "\"maxAttempts\":10,\"delayMs\":4000,\"httpStatus\":529,\"reason\":\"overloaded\"}", 0,
+	       "— retrying in 4 s (attempt 2 of 10): overloaded —\n");
+	expect("{\"id\":\"codex:t#retry1\",\"agent\":\"codex\",\"kind\":\"retry\",\"depth\":0,\"attempt\":1,"
+	       "\"maxAttempts\":3,\"httpStatus\":529,\"reason\":\"overloaded\",\"detail\":\"unexpected status 529\"}", 0,
+	       "— retrying (attempt 1 of 3): overloaded —\n  │ unexpected status 529\n");
+	expect("{\"id\":\"claude:l#ratelimit\",\"agent\":\"claude\",\"kind\":\"rate_limit\",\"depth\":0,"
+	       "\"status\":\"rejected\",\"resetsAt\":50700,\"limitType\":\"five_hour\"}", 0,
+	       "— rate limited until 14:05 (five-hour limit) —\n");
+	expect("{\"id\":\"claude:w#ratelimit\",\"agent\":\"claude\",\"kind\":\"rate_limit\",\"depth\":0,"
+	       "\"status\":\"allowed_warning\",\"resetsAt\":50700,\"limitType\":\"seven_day\"}", 0,
+	       "— near the rate limit, resets Thu 14:05 (weekly limit) —\n");
+	expect("{\"id\":\"claude:f#completed\",\"agent\":\"claude\",\"kind\":\"turn_completed\",\"depth\":0,"
+	       "\"status\":\"failed\",\"durationMs\":125000,\"tokensIn\":4210,\"cachedTokensIn\":0,\"tokensOut\":1234567}",
+	       1, "\033[1m\033[31m— Turn \033[0mfailed · 2 min 5 s · 4,210 in / 1,234,567 out tokens —\n");
 	expect("{\"id\":\"codex:t#completed\",\"agent\":\"codex\",\"kind\":\"turn_completed\",\"depth\":0,\"turn\":\"t\","
 	       "\"status\":\"interrupted\",\"durationMs\":394}", 0, "— Turn interrupted · 0.4 s —\n");
 	expect("{\"id\":\"claude:c\",\"agent\":\"claude\",\"kind\":\"compacted\",\"depth\":0}", 0,
@@ -194,6 +212,9 @@ static void test_golden_rows_render(void **state)
 
 int main(void)
 {
+	/* the times of rate-limit rows are local: this test's are UTC */
+	setenv("TZ", "UTC", 1);
+	tzset();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_subagents_indent),
