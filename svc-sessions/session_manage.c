@@ -190,7 +190,7 @@ static int apply_access_level(sqlite3 *db, const struct change *c, const struct 
 static int apply_model(sqlite3 *db, const struct change *c, const struct target *t, long long now,
 		       char *err, size_t errlen)
 {
-	json_t *args = json_pack("{s:s?}", "effort", c->effort);
+	json_t *args = json_pack("{s:s*}", "effort", c->effort);
 	const char *effort;
 	int bad = !args || session_args_effort(args, t->agent, &effort, err, errlen) != 0;
 

@@ -450,15 +450,14 @@ static void test_session_info(void **state)
 static void test_model_and_effort(void **state)
 {
 	struct fixture *f = *state;
-	char text[512];
+	char text[512], id[64];
 	json_t *row, *info;
-	const char *id;
 
 	row = ok(f, manage_tool, "{\"action\":\"create\",\"title\":\"m\",\"agent\":\"claude\",\"projectPath\":\"/p\","
 		 "\"model\":\"opus\",\"effort\":\"xhigh\"}");
 	assert_string_equal(str(row, "model"), "opus");
 	assert_string_equal(str(row, "effort"), "xhigh");
-	id = str(row, "id");
+	snprintf(id, sizeof id, "%s", str(row, "id"));
 	snprintf(text, sizeof text, "{\"sessionId\":\"%s\"}", id);
 	info = ok(f, session_info_tool, text);
 	assert_string_equal(str(info, "model"), "opus");
@@ -473,6 +472,11 @@ static void test_model_and_effort(void **state)
 	row = ok(f, manage_tool, text);
 	assert_null(json_object_get(row, "model"));
 	assert_string_equal(str(row, "effort"), "low");
+	json_decref(row);
+	snprintf(text, sizeof text, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\"}", id);
+	row = ok(f, manage_tool, text);
+	assert_null(json_object_get(row, "model"));
+	assert_null(json_object_get(row, "effort"));
 	json_decref(row);
 	fails(f, manage_tool, "{\"action\":\"rename\",\"targetSessionId\":\"s-x\",\"title\":\"t\",\"model\":\"opus\"}",
 	      "model is not used by rename");
