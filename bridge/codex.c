@@ -2,11 +2,13 @@
  * hb-codex-bridge - sits on the stdio pipe of `codex app-server`.
  *
  *	hb-codex-bridge [--session ID] -- codex app-server [ARGS...]
- *	hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server
+ *	hb-codex-bridge --session ID --resume THREAD --access LEVEL [--model M] [--effort E] --once
+ *	                -- codex app-server
  *
  * The second form is the broker's launcher's (codex_once.c): no caller,
- * the bridge resumes the session's thread itself, carries in the messages
- * the broker hands it and ends when their turns have ended.
+ * the bridge resumes the session's thread itself (with the session's
+ * model), carries in the messages the broker hands it (turns with the
+ * session's model and effort) and ends when their turns have ended.
  *
  * Every line passes through both ways, in order and byte for byte, except:
  * - the caller's `initialize` gets capabilities.experimentalApi = true
@@ -117,7 +119,8 @@ static int track(struct bridge *br, int64_t id, char *rpcid)
 static int usage(void)
 {
 	fprintf(stderr, "usage: hb-codex-bridge [--session ID] -- codex app-server [ARGS...]\n"
-			"       hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server\n"
+			"       hb-codex-bridge --session ID --resume THREAD --access LEVEL [--model M] [--effort E] --once\n"
+			"                       -- codex app-server\n"
 			"  LEVEL: read-only, full-auto, full-access or unrestricted\n");
 	return 100;
 }
@@ -567,6 +570,10 @@ static int parse_options(struct bridge *br, int argc, char **argv)
 			br->once_resume = argv[++i];
 		else if (strcmp(argv[i], "--access") == 0 && i + 1 < argc)
 			br->once_access = argv[++i];
+		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+			br->once_model = argv[++i];
+		else if (strcmp(argv[i], "--effort") == 0 && i + 1 < argc)
+			br->once_effort = argv[++i];
 		else if (strcmp(argv[i], "--once") == 0)
 			br->once = 1;
 		else
@@ -575,7 +582,7 @@ static int parse_options(struct bridge *br, int argc, char **argv)
 	if (i + 1 >= argc)
 		return -1;
 	/* --resume and --access belong to --once, which needs all three. */
-	if ((br->once || br->once_resume || br->once_access) &&
+	if ((br->once || br->once_resume || br->once_access || br->once_model || br->once_effort) &&
 	    (!br->once || !br->session || !*br->session || !br->once_resume || !*br->once_resume ||
 	     hb_access_rank(br->once_access ? br->once_access : "") < 0))
 		return -1;
