@@ -26,7 +26,9 @@
  *   calls, so that a service knows which model it answers (codex.call's
  *   model).
  * - the server's notifications of the session's threads become rows of
- *   the shared timeline, published through the broker (codex_timeline.c).
+ *   the shared timeline, published through the broker (codex_timeline.c);
+ * - the plan's rate limits it reports (account/rateLimits/updated) are
+ *   kept for hbctl usage (claude_usage.h).
  * It ends with the server, with the server's exit status, and detaches its
  * session then.  The end of its input closes the server's; SIGTERM or
  * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
@@ -37,11 +39,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
 #include "access.h"
 #include "child.h"
+#include "claude_usage.h"
 #include "client.h"
 #include "clock.h"
 #include "codex_bridge.h"
@@ -382,6 +386,21 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 }
 
 /* A line from the server to the caller. */
+/* The plan's rate limits as codex reports them after its model's answers:
+ * kept for hbctl usage (claude_usage.h).  A report without a window (an
+ * API key's, or a provider that sends none) replaces nothing. */
+static void note_rate_limits(const json_t *limits)
+{
+	struct hb_paths paths;
+	char err[512];
+
+	if (!json_is_object(json_object_get(limits, "primary")) && !json_is_object(json_object_get(limits, "secondary")))
+		return;
+	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
+	    hb_codex_usage_store(&paths, limits, time(NULL), err, sizeof err) < 0)
+		log_warn(NULL, "Codex's rate limits are not kept for hbctl usage: %s", err);
+}
+
 static void from_server(struct bridge *br, char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *params = json_object_get(msg, "params");
@@ -420,6 +439,8 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	else if (method && strcmp(method, "thread/settings/updated") == 0)
 		note_model(br, json_string_value(json_object_get(params, "threadId")),
 			   json_string_value(json_object_get(json_object_get(params, "threadSettings"), "model")));
+	else if (method && strcmp(method, "account/rateLimits/updated") == 0)
+		note_rate_limits(json_object_get(params, "rateLimits"));
 	else if (!method && json_is_object(json_object_get(json_object_get(msg, "result"), "thread")))
 		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"),
 			    json_string_value(json_object_get(json_object_get(msg, "result"), "model")));

@@ -28,7 +28,7 @@ int usage(void)
 			"                       claude-path set PATH|delete]\n"
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
 			"                    catalog|usage|title ['JSON params']\n"
-			"       hbctl usage [--json]\n"
+			"       hbctl usage [--agent claude|codex] [--json]\n"
 			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--json|--plain]\n"
 			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--json|--plain]\n"
 			"       hbctl accounts [--json] | accounts add|use|remove NAME |\n"

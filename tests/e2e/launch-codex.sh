@@ -11,7 +11,8 @@
 #              themselves (--once), the runs of the turns were closed,
 #              hbctl status --json listed the launches while they ran;
 #              B's launch opened with B's model and effort (setModel):
-#              its model's requests name them
+#              its model's requests name them; the plan windows the mock
+#              reports in its headers reach hbctl usage through codex
 #   no thread  a session never opened keeps its message queued, and
 #              hbctl messages (and --json) says why; once it has a thread
 #              and a level above the sender's, the message is held at
@@ -136,7 +137,13 @@ reply='Reply from B: done, the tests pass.'
 # request hangs.
 script=$(node -e '
 	const [a, reply, never] = process.argv.slice(1);
-	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, turns: [{}, {},
+	// The plan windows the Responses API reports in its headers; codex
+	// passes them on (account/rateLimits/updated) and hbctl usage shows them.
+	const rateLimitHeaders = {
+		"x-codex-primary-used-percent": "42", "x-codex-primary-window-minutes": "300",
+		"x-codex-primary-reset-at": "1796526000", "x-codex-secondary-used-percent": "7",
+		"x-codex-secondary-window-minutes": "10080", "x-codex-secondary-reset-at": "1796860800" };
+	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, rateLimitHeaders, turns: [{}, {},
 		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
 			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
 		{ finalText: "Thanks, B." }, {}, { waitForFile: never }] }));' "$A" "$reply" "$tmp/never-answered")
@@ -217,6 +224,13 @@ model_of_b() {
 		}' "$tmp/mock.jsonl" "$tmp/to-b.envelope" | sort -u
 }
 check "reply: B's turn ran on B's model and effort" '[ "$(model_of_b)" = "mock-model-b high" ]'
+"$build/hbctl" usage --agent codex >"$tmp/usage.out" 2>&1
+check "usage: hbctl usage shows the windows codex reported from the model's answers, with when each resets" \
+	'grep -q "^Codex, plan unknown, reported [0-9]* s ago:$" "$tmp/usage.out" &&
+	 grep -qx "  five-hour window: 42% used, resets 2026-12-06T03:00:00Z" "$tmp/usage.out" &&
+	 grep -qx "  weekly window: 7% used, resets 2026-12-10T00:00:00Z" "$tmp/usage.out" && [ "$(wc -l <"$tmp/usage.out")" = 3 ]'
+check "usage: --json has them under codex, with when they came" \
+	'"$build/hbctl" usage --agent codex --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const c=JSON.parse(s).codex;process.exit(c.rateLimits.primary.usedPercent===42&&c.rateLimits.secondary.resetsAt===1796860800&&Math.abs(c.reportedAt-Date.now()/1000)<600?0:1)})"'
 check "reply: the launched bridges' lines are in the broker's log, keyed by session" \
 	'grep -qF "[codex $B] " "$tmp/broker.log" && grep -qF -- "--once: resuming thread $threadB" "$tmp/broker.log"'
 op_b=$(op_of call-to-b)
