@@ -59,22 +59,31 @@ static void test_newer_schema_is_refused(void **state)
 	assert_non_null(strstr(f->err, "newer"));
 }
 
+/* Open the file read-write, which migrates it: it must be at the latest
+ * version then.  The connection, for the caller to check and close. */
+static sqlite3 *open_migrated(struct fixture *f)
+{
+	int version = 0;
+	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
+
+	assert_non_null(db);
+	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
+	assert_int_equal(version, appdata_schema_latest());
+	return db;
+}
+
 /* A file of version 1 (before session messages) gets the two new tables
  * and the later steps, and keeps its rows. */
 static void test_version_1_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
-	int version = 0;
 
 	exec_sql(f, "INSERT INTO sessions (id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at) VALUES ('s-old', 'Old', 'codex', '/p', 'h', 'full-auto', 1, 1);"
 		    "DROP TABLE session_message_outbox; DROP TABLE chat_session_messages;"
 		    "DROP INDEX claude_sessions_by_claude_id; ALTER TABLE sessions DROP COLUMN model;"
 		    "ALTER TABLE sessions DROP COLUMN effort; PRAGMA user_version = 1");
-	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
-	assert_non_null(db);
-	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 4);
+	sqlite3 *db = open_migrated(f);
 	assert_int_equal(sqlite3_exec(db, "SELECT COUNT(*) FROM chat_session_messages, session_message_outbox", NULL,
 				      NULL, NULL),
 			 SQLITE_OK);
@@ -99,7 +108,6 @@ static long long count_rows(struct fixture *f, const char *sql)
 static void test_version_2_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
-	int version = 0;
 
 	insert_session(f, "s-a", "claude", "/p", 1, 0);
 	insert_session(f, "s-b", "claude", "/p", 1, 0);
@@ -111,10 +119,7 @@ static void test_version_2_file_is_migrated(void **state)
 		    "INSERT INTO claude_sessions VALUES ('s-a', 'conv-1', 5);"
 		    "INSERT INTO claude_sessions VALUES ('s-c', 'conv-2', 7);"
 		    "INSERT INTO claude_sessions VALUES ('s-d', 'conv-2', 7);");
-	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
-	assert_non_null(db);
-	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 4);
+	sqlite3 *db = open_migrated(f);
 	appdata_close(db);
 	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions"), 2);
 	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions WHERE session_id = 's-a'"
@@ -133,15 +138,11 @@ static void test_version_2_file_is_migrated(void **state)
 static void test_version_3_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
-	int version = 0;
 
 	insert_session(f, "s-a", "claude", "/p", 1, 0);
 	exec_sql(f, "ALTER TABLE sessions DROP COLUMN model; ALTER TABLE sessions DROP COLUMN effort;"
 		    "PRAGMA user_version = 3;");
-	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
-	assert_non_null(db);
-	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 4);
+	sqlite3 *db = open_migrated(f);
 	appdata_close(db);
 	assert_int_equal(count_rows(f, "SELECT count(*) FROM sessions WHERE id = 's-a' AND model IS NULL"
 				    " AND effort IS NULL"), 1);
