@@ -44,6 +44,10 @@
 #            conversation): the broker starts its bridge all the same, on
 #            a new conversation with the session's model and effort, links
 #            it to the session, and the message goes in
+#   automode a full-access session on a model without Auto mode: its
+#            launched run fails at the open with the page's sentence,
+#            which hbctl messages gives as the reason, and nothing reaches
+#            the model
 #   stopped  a launched run whose model hangs: hbctl run stop ends the
 #            bridge the broker started (SIGTERM: its own close), the run
 #            closes, the session detaches, and the message is not lost
@@ -446,6 +450,24 @@ check "new: its model got it with the session's model and effort" \
 	'[ "$(model_effort "$tmp/fresh.envelope")" = "claude-sonnet-5-5 medium" ]'
 check "new: the bridge ended by itself (status 0), nothing waits" \
 	'wait_for 60 "[ \$(ended_ok $fresh) = 1 ]" && [ "$(queued_for "$fresh")" = 0 ]'
+
+# ------------------------------------------------------------ automode --
+# Page 003: full access runs in Auto mode, and the open fails when the
+# model doesn't support it (Claude Code 2.1.332 lists claude-opus-4-5
+# without it).  The sender runs at full access too, so the hold rules let
+# the message through to the launcher.
+noauto=$("$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"No Auto mode\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-access\",\"model\":\"claude-opus-4-5\"}" | json_field id)
+"$build/hbctl" run open run-ask4 --session "$asker" --project "$tmp/project" --agent claude --access full-access >/dev/null
+receipt=$(send_from run-ask4 "$noauto" call-noauto "This must not reach a model.")
+"$build/hbctl" run close run-ask4 >/dev/null
+noauto_reason() { "$build/hbctl" messages --session "$noauto" --json 2>/dev/null; }
+check "automode: the launched run fails at the open, and hbctl messages says why" \
+	'[ "${receipt#queued:}" != "$receipt" ] &&
+	 wait_for 90 "noauto_reason | grep -qF \"support Auto mode, which the session\""'
+check "automode: the reason names the model, and the message still waits" \
+	'noauto_reason | grep -qF "Opus 4.5 (claude-opus-4-5)" && state_is call-noauto queued'
+check "automode: nothing reached the model" \
+	'! grep -qF "This must not reach a model." "$tmp/mock.jsonl"'
 
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 
