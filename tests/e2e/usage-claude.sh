@@ -17,13 +17,15 @@
 #            asked with B; back on the default account, A's again (from
 #            the cache: one reading per account per minute)
 #   json     --json has the SDK's windows as the host gave them
-# Usage: usage-claude.sh BUILD (needs npm ci in agent-host, openssl, root
-# for the namespaces).
+# Usage: usage-claude.sh BUILD (needs npm ci in agent-host, openssl, and
+# root or unprivileged user namespaces for the namespaces).
 set -u
 if [ "${HB_USAGE_NS:-}" != 1 ]; then
-	[ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null ||
-		{ echo "FAIL usage-claude.sh needs root, unshare and ip: it maps api.anthropic.com to loopback in namespaces of its own"; exit 1; }
-	HB_USAGE_NS=1 exec unshare -n -m sh -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
+	# Root, or a user namespace of its own where unprivileged ones exist.
+	if [ "$(id -u)" = 0 ]; then ns="unshare -n -m"; else ns="unshare -r -n -m"; fi
+	command -v unshare >/dev/null && command -v ip >/dev/null && $ns sh -c 'ip link set lo up' 2>/dev/null ||
+		{ echo "FAIL usage-claude.sh needs unshare and ip, and root or user namespaces: it maps api.anthropic.com to loopback in namespaces of its own"; exit 1; }
+	HB_USAGE_NS=1 exec $ns sh -c 'ip link set lo up && exec bash "$0" "$@"' "$0" "$@"
 fi
 build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,8 +70,11 @@ check "the stand-in for claude.ai listens" 'wait_for 10 "grep -q READY $tmp/fake
 
 # Claude Code with a subscription sign-in (no API key), its own HOME, the
 # test CA, and its account traffic on (the usage read is such traffic).
+# Its temporary folder is the test's: in a user namespace the machine's
+# /tmp/claude-UID belongs to nobody it knows, and Claude Code refuses it.
+mkdir -p "$tmp/claude-tmp"
 export HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" NODE_EXTRA_CA_CERTS="$tmp/ca.pem" \
-	DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1
+	CLAUDE_CODE_TMPDIR="$tmp/claude-tmp" DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1
 unset ANTHROPIC_API_KEY ANTHROPIC_BASE_URL CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC CLAUDE_CODE_OAUTH_TOKEN
 # What Claude's own sign-in (claude auth login) leaves in a folder.
 sign_in() {
