@@ -253,13 +253,29 @@ async function doOpen(p) {
   };
   q = query({ prompt: promptStream(), options });
   pump();
-  await q.initializationResult();
+  const init = await q.initializationResult();
+  if (p.permissionMode === 'auto') refuseWithoutAutoMode(init?.models ?? [], p.model);
   const inheritedMarkers = CHILD_MARKERS.filter((k) => process.env[k] !== undefined);
   return {
     sessionId: p.sessionId,
     resumed,
     inheritedMarkers,
   };
+}
+
+// Page 003: full access runs in Auto mode, and "the open fails when the
+// model doesn't support Auto mode".  Claude Code lists the session's model
+// among its models (a model named in the open joins the list); a model
+// that lacks Auto mode has no supportsAutoMode.  A model missing from the
+// list is Claude Code's to judge.
+function refuseWithoutAutoMode(models, model) {
+  const want = model ?? 'default';
+  const m = models.find((x) => x.value === want) ?? models.find((x) => x.resolvedModel === want);
+  if (!m || m.supportsAutoMode === true) return;
+  const name = m.displayName && m.displayName !== want ? `${m.displayName} (${want})` : want;
+  throw new RequestError('auto_mode_unsupported',
+    `The open fails: the model ${name} doesn't support Auto mode, which the session's full access uses. ` +
+    'Choose another model for the session, or another access level.');
 }
 
 async function pump() {

@@ -1,7 +1,8 @@
 /*
  * claude_usage - the cached plan usage reading of a Claude account (page
  * 003, "Accounts and usage"): one reading per account per minute, shared
- * by every reader, cleared when a Claude run finishes.
+ * by every reader, cleared when a Claude run finishes; and the last rate
+ * limits codex app-server reported, which hbctl usage shows beside them.
  *
  * The reading is a file in the cache folder, claude-usage/ACCOUNT.json,
  * mode 0600: {"at": SECONDS SINCE 1970, "reading": THE HOST'S usage ANSWER};
@@ -39,5 +40,13 @@ int hb_claude_usage_store(const struct hb_paths *p, const char *account, const j
 int hb_claude_usage_lock(const struct hb_paths *p, const char *account, int wait_ms, char *err, size_t errlen);
 /* Clear account's reading: 0 (also when there was none), or -1 with err. */
 int hb_claude_usage_forget(const struct hb_paths *p, const char *account, char *err, size_t errlen);
+
+/* Codex: the rate limits codex app-server reported last (the rateLimits
+ * of account/rateLimits/updated, which hb-codex-bridge passes on), in
+ * codex-usage/default.json, the same format and mode.  Store: 0, or -1
+ * with err.  Last: the reading of any age (not one dated after now), a
+ * new reference, *at when it was reported; NULL when there is none. */
+int hb_codex_usage_store(const struct hb_paths *p, const json_t *rate_limits, time_t now, char *err, size_t errlen);
+json_t *hb_codex_usage_last(const struct hb_paths *p, time_t now, time_t *at_out);
 
 #endif

@@ -42,11 +42,12 @@ json_t *codex_thread_start(json_t *id, json_t *params)
 	return rpc_request(id, "thread/start", params);
 }
 
-json_t *codex_thread_resume(json_t *id, const char *thread, const char *access)
+json_t *codex_thread_resume(json_t *id, const char *thread, const char *access, const char *model)
 {
 	return rpc_request(id, "thread/resume",
-			   json_pack("{s:s, s:b, s:s, s:s}", "threadId", thread, "excludeTurns", 1, "approvalPolicy",
-				     codex_approval_policy(access), "sandbox", codex_sandbox_mode(access)));
+			   json_pack("{s:s, s:b, s:s, s:s, s:s*}", "threadId", thread, "excludeTurns", 1,
+				     "approvalPolicy", codex_approval_policy(access), "sandbox",
+				     codex_sandbox_mode(access), "model", model));
 }
 
 json_t *codex_user_input(const char *text)

@@ -29,8 +29,8 @@ json_t *codex_initialized(void);
 /* thread/start with the caller's params (stolen). */
 json_t *codex_thread_start(json_t *id, json_t *params);
 /* thread/resume of thread at access (read-only ... unrestricted), its
- * turns left out of the answer. */
-json_t *codex_thread_resume(json_t *id, const char *thread, const char *access);
+ * turns left out of the answer; with model (NULL: the thread's own). */
+json_t *codex_thread_resume(json_t *id, const char *thread, const char *access, const char *model);
 
 /* A turn's input: one text item. */
 json_t *codex_user_input(const char *text);

@@ -23,6 +23,21 @@ const char *hb_agent_bridge_name(const char *agent)
 	return strcmp(agent, "claude") == 0 ? "hb-claude-bridge" : "hb-codex-bridge";
 }
 
+/* --model M and --effort E of the session, where it has them: the run
+ * opens with them (page 003). */
+static int model_args(const struct hb_launch_target *t, char **argv, int n)
+{
+	if (t->model && *t->model) {
+		argv[n++] = "--model";
+		argv[n++] = (char *)t->model;
+	}
+	if (t->effort && *t->effort) {
+		argv[n++] = "--effort";
+		argv[n++] = (char *)t->effort;
+	}
+	return n;
+}
+
 /* The bridge next to hb-broker; 0, or -1 with the reason. */
 static int bridge_path(const char *exe_dir, const char *agent, char *out, size_t outlen, char *reason, size_t len)
 {
@@ -55,6 +70,7 @@ static int codex_argv(const struct hb_paths *p, const char *exe_dir, const struc
 	c->argv[n++] = (char *)t->link;
 	c->argv[n++] = "--access";
 	c->argv[n++] = (char *)t->access;
+	n = model_args(t, c->argv, n);
 	c->argv[n++] = "--once";
 	c->argv[n++] = "--";
 	c->argv[n++] = c->program;
@@ -90,8 +106,13 @@ static int claude_argv(const struct hb_paths *p, const char *exe_dir, const stru
 	c->argv[n++] = (char *)t->project;
 	c->argv[n++] = "--access";
 	c->argv[n++] = (char *)t->access;
-	c->argv[n++] = "--claude-session";
-	c->argv[n++] = (char *)t->link;
+	/* Without a conversation the bridge starts a new one and links it
+	 * to the session before anything goes in (docs/messages.md). */
+	if (*t->link) {
+		c->argv[n++] = "--claude-session";
+		c->argv[n++] = (char *)t->link;
+	}
+	n = model_args(t, c->argv, n);
 	c->argv[n++] = "--once";
 	c->argv[n++] = "--";
 	for (int i = 0; host[i]; i++)

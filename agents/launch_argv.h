@@ -13,16 +13,19 @@
 #include "agent_cmd.h"
 #include "paths.h"
 
-#define HB_LAUNCH_ARGS_MAX (16 + HB_AGENT_HOST_ARGS_MAX)
+#define HB_LAUNCH_ARGS_MAX (20 + HB_AGENT_HOST_ARGS_MAX)
 
 /* The session a bridge is started for. */
 struct hb_launch_target {
 	const char *session;
 	const char *agent;      /* codex | claude */
-	const char *link;       /* its Codex thread or Claude conversation */
+	const char *link;       /* its Codex thread or Claude conversation; claude:
+				   "" starts a new conversation for the session */
 	const char *access;     /* the level the hold rules approved */
 	const char *project;    /* claude: the run's project folder */
 	const char *run;        /* claude: the id of the run the bridge opens */
+	const char *model;      /* the session's model and effort; "": the agent's default */
+	const char *effort;
 };
 
 /* A bridge's command line, the strings it points to with it. */

@@ -99,6 +99,12 @@ static const struct migration_step migration_steps[] = {
 	  " AND (older.updated_at < claude_sessions.updated_at"
 	  " OR (older.updated_at = claude_sessions.updated_at AND older.rowid < claude_sessions.rowid)));"
 	  "CREATE UNIQUE INDEX claude_sessions_by_claude_id ON claude_sessions (claude_session_id);" },
+	/* Version 4: a session keeps the model and the effort its runs open
+	 * with (page 003: "The run opens the host with the session's model,
+	 * effort, and permission mode"); NULL is the agent's own default. */
+	{ 4,
+	  "ALTER TABLE sessions ADD COLUMN model TEXT;"
+	  "ALTER TABLE sessions ADD COLUMN effort TEXT;" },
 };
 
 #define MIGRATION_STEP_COUNT ((int)(sizeof migration_steps / sizeof migration_steps[0]))

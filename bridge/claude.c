@@ -3,12 +3,14 @@
  * (docs/agent-host-pipe.md).
  *
  *	hb-claude-bridge --session ID --run ID --project DIR --access LEVEL
- *	                 [--claude-session UUID] [--model M] [--once] -- node HOST.mjs [ARGS...]
+ *	                 [--claude-session UUID] [--model M] [--effort E] [--once] -- node HOST.mjs [ARGS...]
  *
  * It opens the run with the broker, starts the host in its own process
  * group with the nine child-session markers removed from its environment,
- * and sends `open` with the catalog, allowedTools and the permission mode
- * of the access level.  Then it passes the desktop's lines (its stdin) to
+ * and sends `open` with the catalog, allowedTools, the permission mode of
+ * the access level, and the model and effort: --model and --effort, else
+ * the session's, which the broker's answer to run.open carries (none:
+ * Claude Code's defaults).  Then it passes the desktop's lines (its stdin) to
  * the host and the host's lines back (its stdout), giving each desktop
  * request 35 seconds, and handles itself: toolCall (through the broker,
  * answered with toolResult), toolCancel (the call is aborted in its
@@ -72,7 +74,7 @@
  * messages must not wait for ever. */
 
 struct options {
-	const char *session, *run, *project, *access, *claude_session, *model;
+	const char *session, *run, *project, *access, *claude_session, *model, *effort;
 	int once;                       /* --once: headless */
 	char **host_argv;
 };
@@ -107,7 +109,8 @@ struct bridge {
 static int usage(void)
 {
 	fprintf(stderr, "usage: hb-claude-bridge --session ID --run ID --project DIR --access LEVEL\n"
-			"                        [--claude-session UUID] [--model M] [--once] -- node HOST.mjs [ARGS...]\n");
+			"                        [--claude-session UUID] [--model M] [--effort E] [--once] -- node HOST.mjs "
+			"[ARGS...]\n");
 	return 100;
 }
 
@@ -638,7 +641,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 				  : strcmp(argv[i], "--project") == 0 ? &o->project
 				  : strcmp(argv[i], "--access") == 0 ? &o->access
 				  : strcmp(argv[i], "--claude-session") == 0 ? &o->claude_session
-				  : strcmp(argv[i], "--model") == 0 ? &o->model : NULL;
+				  : strcmp(argv[i], "--model") == 0 ? &o->model
+				  : strcmp(argv[i], "--effort") == 0 ? &o->effort : NULL;
 		if (!slot && strcmp(argv[i], "--once") == 0) {
 			o->once = 1; /* a flag: no value */
 			continue;
@@ -653,9 +657,13 @@ static int parse_options(struct options *o, int argc, char **argv)
 	return 0;
 }
 
-/* The open request's params from the catalog and the run. */
-static json_t *open_params(const struct options *o, json_t *catalog, const char *mode)
+/* The open request's params from the catalog and the run (opened: the
+ * broker's answer to run.open, with the session's model and effort). */
+static json_t *open_params(const struct options *o, json_t *catalog, const json_t *opened)
 {
+	const char *mode = json_string_value(json_object_get(opened, "permissionMode"));
+	const char *model = o->model ? o->model : json_string_value(json_object_get(opened, "model"));
+	const char *effort = o->effort ? o->effort : json_string_value(json_object_get(opened, "effort"));
 	json_t *tools = json_array(), *t, *params;
 	size_t i;
 
@@ -667,8 +675,10 @@ static json_t *open_params(const struct options *o, json_t *catalog, const char 
 	params = json_pack("{s:s, s:s, s:s, s:O, s:s, s:o}", "sessionId", o->claude_session, "cwd", o->project,
 			   "permissionMode", mode, "allowedTools", json_object_get(catalog, "allowedTools"),
 			   "appendSystemPrompt", HB_SESSION_MESSAGE_CLAUDE_RULE, "appCapabilities", tools);
-	if (params && o->model)
-		json_object_set_new(params, "model", json_string(o->model));
+	if (params && model)
+		json_object_set_new(params, "model", json_string(model));
+	if (params && effort)
+		json_object_set_new(params, "effort", json_string(effort));
 	return params;
 }
 
@@ -766,8 +776,7 @@ int main(int argc, char **argv)
 		log_error(NULL, "%s", err);
 		goto end;
 	}
-	host_request(&br, "open", open_params(&br.opt, catalog,
-					       json_string_value(json_object_get(opened, "permissionMode"))));
+	host_request(&br, "open", open_params(&br.opt, catalog, opened));
 	pump_run(br.host.out, br.broker.sock, br.opt.once ? &headless_pump : &claude_pump, &br);
 	/* Before the detach: reports need the attachment. */
 	claude_deliver_host_gone(&br.cd, br.opt.host_argv, br.request_limit_ms);

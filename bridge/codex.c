@@ -2,11 +2,13 @@
  * hb-codex-bridge - sits on the stdio pipe of `codex app-server`.
  *
  *	hb-codex-bridge [--session ID] -- codex app-server [ARGS...]
- *	hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server
+ *	hb-codex-bridge --session ID --resume THREAD --access LEVEL [--model M] [--effort E] --once
+ *	                -- codex app-server
  *
  * The second form is the broker's launcher's (codex_once.c): no caller,
- * the bridge resumes the session's thread itself, carries in the messages
- * the broker hands it and ends when their turns have ended.
+ * the bridge resumes the session's thread itself (with the session's
+ * model), carries in the messages the broker hands it (turns with the
+ * session's model and effort) and ends when their turns have ended.
  *
  * Every line passes through both ways, in order and byte for byte, except:
  * - the caller's `initialize` gets capabilities.experimentalApi = true
@@ -24,7 +26,9 @@
  *   calls, so that a service knows which model it answers (codex.call's
  *   model).
  * - the server's notifications of the session's threads become rows of
- *   the shared timeline, published through the broker (codex_timeline.c).
+ *   the shared timeline, published through the broker (codex_timeline.c);
+ * - the plan's rate limits it reports (account/rateLimits/updated) are
+ *   kept for hbctl usage (claude_usage.h).
  * It ends with the server, with the server's exit status, and detaches its
  * session then.  The end of its input closes the server's; SIGTERM or
  * SIGINT does that too and sends the server SIGTERM (SIGKILL after 10 s).
@@ -35,11 +39,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
 #include "access.h"
 #include "child.h"
+#include "claude_usage.h"
 #include "client.h"
 #include "clock.h"
 #include "codex_bridge.h"
@@ -117,7 +123,8 @@ static int track(struct bridge *br, int64_t id, char *rpcid)
 static int usage(void)
 {
 	fprintf(stderr, "usage: hb-codex-bridge [--session ID] -- codex app-server [ARGS...]\n"
-			"       hb-codex-bridge --session ID --resume THREAD --access LEVEL --once -- codex app-server\n"
+			"       hb-codex-bridge --session ID --resume THREAD --access LEVEL [--model M] [--effort E] --once\n"
+			"                       -- codex app-server\n"
 			"  LEVEL: read-only, full-auto, full-access or unrestricted\n");
 	return 100;
 }
@@ -379,6 +386,21 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 }
 
 /* A line from the server to the caller. */
+/* The plan's rate limits as codex reports them after its model's answers:
+ * kept for hbctl usage (claude_usage.h).  A report without a window (an
+ * API key's, or a provider that sends none) replaces nothing. */
+static void note_rate_limits(const json_t *limits)
+{
+	struct hb_paths paths;
+	char err[512];
+
+	if (!json_is_object(json_object_get(limits, "primary")) && !json_is_object(json_object_get(limits, "secondary")))
+		return;
+	if (hb_paths_resolve(&paths, err, sizeof err) < 0 ||
+	    hb_codex_usage_store(&paths, limits, time(NULL), err, sizeof err) < 0)
+		log_warn(NULL, "Codex's rate limits are not kept for hbctl usage: %s", err);
+}
+
 static void from_server(struct bridge *br, char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *params = json_object_get(msg, "params");
@@ -419,6 +441,8 @@ static void from_server(struct bridge *br, char *line, size_t len)
 	else if (method && strcmp(method, "thread/settings/updated") == 0)
 		note_model(br, json_string_value(json_object_get(params, "threadId")),
 			   json_string_value(json_object_get(json_object_get(params, "threadSettings"), "model")));
+	else if (method && strcmp(method, "account/rateLimits/updated") == 0)
+		note_rate_limits(json_object_get(params, "rateLimits"));
 	else if (!method && json_is_object(json_object_get(json_object_get(msg, "result"), "thread")))
 		note_thread(br, json_object_get(json_object_get(msg, "result"), "thread"),
 			    json_string_value(json_object_get(json_object_get(msg, "result"), "model")));
@@ -571,6 +595,10 @@ static int parse_options(struct bridge *br, int argc, char **argv)
 			br->once_resume = argv[++i];
 		else if (strcmp(argv[i], "--access") == 0 && i + 1 < argc)
 			br->once_access = argv[++i];
+		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+			br->once_model = argv[++i];
+		else if (strcmp(argv[i], "--effort") == 0 && i + 1 < argc)
+			br->once_effort = argv[++i];
 		else if (strcmp(argv[i], "--once") == 0)
 			br->once = 1;
 		else
@@ -579,7 +607,7 @@ static int parse_options(struct bridge *br, int argc, char **argv)
 	if (i + 1 >= argc)
 		return -1;
 	/* --resume and --access belong to --once, which needs all three. */
-	if ((br->once || br->once_resume || br->once_access) &&
+	if ((br->once || br->once_resume || br->once_access || br->once_model || br->once_effort) &&
 	    (!br->once || !br->session || !*br->session || !br->once_resume || !*br->once_resume ||
 	     hb_access_rank(br->once_access ? br->once_access : "") < 0))
 		return -1;

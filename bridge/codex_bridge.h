@@ -40,6 +40,8 @@ struct bridge {
 	int once;
 	const char *once_resume;        /* --resume THREAD */
 	const char *once_access;        /* --access LEVEL */
+	const char *once_model;         /* --model M, --effort E: the session's; NULL: */
+	const char *once_effort;        /* what the thread has (codex's defaults) */
 	int once_idle_ms;
 	long long once_since_ms;        /* when it attached */
 	int once_ending;                /* the server's input is closed */

@@ -78,6 +78,12 @@ static void send_request(struct bridge *br, struct delivery *x)
 		json_object_set_new(params, "expectedTurnId", json_string(br->turn));
 	} else {
 		set_access(params, x->access);
+		/* The launcher's run opens with the session's model and
+		 * effort; a desktop's thread keeps what the desktop chose. */
+		if (br->once_model)
+			json_object_set_new(params, "model", json_string(br->once_model));
+		if (br->once_effort)
+			json_object_set_new(params, "effort", json_string(br->once_effort));
 		broker_op(br, HB_OP_RUN_OPEN, x->op_id, x);
 	}
 	req = rpc_request_str(id, steer ? "turn/steer" : "turn/start", params);

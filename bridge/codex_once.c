@@ -58,8 +58,9 @@ void codex_once_start(struct bridge *br)
 static void resume(struct bridge *br)
 {
 	send_json(br, codex_initialized());
-	send_json(br, codex_thread_resume(json_string(RESUME_ID), br->once_resume, br->once_access));
-	log_info(NULL, "--once: resuming thread %s (%s)", br->once_resume, br->once_access);
+	send_json(br, codex_thread_resume(json_string(RESUME_ID), br->once_resume, br->once_access, br->once_model));
+	log_info(NULL, "--once: resuming thread %s (%s%s%s)", br->once_resume, br->once_access,
+		 br->once_model ? ", model " : "", br->once_model ? br->once_model : "");
 }
 
 int codex_once_from_server(struct bridge *br, json_t *msg)

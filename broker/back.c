@@ -116,12 +116,15 @@ static const struct back_op back_ops[] = {
 	/* The declared deliveryTask: a session message to hand to the
 	 * recipient's bridge; id comes back in the deliver.result.  With no
 	 * bridge attached, recipientAgent (codex | claude) and recipientLink
-	 * (its thread or conversation, or "") say which agent to start. */
+	 * (its thread or conversation, or "") say which agent to start, and
+	 * recipientModel and recipientEffort (absent: the agent's defaults)
+	 * what it opens with. */
 	{ HB_OP_DELIVER, READY, deliver_request,
 	  { HB_REQ_STR("opId"), HB_REQ_STR("session"), HB_REQ_STR("text"), HB_OPT_INT("id"),
 	    HB_OPT_STR("senderAccess"), HB_OPT_STR("senderProject"), HB_OPT_STR("recipientTitle"),
 	    HB_OPT_STR("recipientAccess"), HB_OPT_STR("recipientProject"), HB_OPT_BOOL("approved"),
-	    HB_OPT_BOOL("handed"), HB_REQ_STR("recipientAgent"), HB_REQ_STR("recipientLink") } },
+	    HB_OPT_BOOL("handed"), HB_REQ_STR("recipientAgent"), HB_REQ_STR("recipientLink"),
+	    HB_OPT_STR("recipientModel"), HB_OPT_STR("recipientEffort") } },
 	/* A timeline.* event for the broker to publish; json is its object. */
 	{ HB_OP_EVENT, STARTED, on_event, { HB_REQ_STR("topic"), HB_REQ_STR("json") } },
 	/* The service's own state for status and service.report; json is

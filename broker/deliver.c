@@ -251,7 +251,9 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	if (!a) {
 		/* Its agent runs at the level the rules just approved. */
 		struct launch_request r = { session, hb_req_str(e, "recipientAgent"),
-					    hb_req_str(e, "recipientLink"), recipient.access, recipient.project };
+					    hb_req_str(e, "recipientLink"), recipient.access, recipient.project,
+					    hb_env_str_or(e, "recipientModel", ""),
+					    hb_env_str_or(e, "recipientEffort", "") };
 		launch_for_delivery(b, &r, reason, sizeof reason);
 		answer_task(b, peer, e, "offline", reason);
 		return;

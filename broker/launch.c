@@ -157,7 +157,8 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 {
 	struct launch *l = find(b, r->session);
 	struct hb_launch_argv cmd;
-	struct hb_launch_target t = { r->session, r->agent, r->link, r->access, r->project, NULL };
+	struct hb_launch_target t = { r->session, r->agent, r->link, r->access, r->project, NULL, r->model,
+				      r->effort };
 	char previous[REASON_MAX] = "", run[64];
 	int claude = strcmp(r->agent, "claude") == 0;
 
@@ -167,9 +168,12 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 		snprintf(reason, len, "no bridge carries this session's agent now");
 		return;
 	}
-	if (!*r->link) {
-		snprintf(reason, len, claude ? "this session has no Claude conversation yet: open it once in HB Code"
-					     : "this session has no Codex thread yet: open it once in HB Code");
+	/* A Claude session without a conversation gets a new one (its
+	 * bridge links it before the message goes in); a Codex thread is
+	 * started only by the desktop, with the tools and settings it
+	 * chooses. */
+	if (!*r->link && !claude) {
+		snprintf(reason, len, "this session has no Codex thread yet: open it once in HB Code");
 		return;
 	}
 	if (hb_access_rank(r->access) < 0 || (claude && !*r->project)) {
@@ -217,8 +221,9 @@ void launch_for_delivery(struct broker *b, const struct launch_request *r, char 
 	}
 	l->next = b->launches;
 	b->launches = l;
-	log_info(r->session, "no bridge carries this session: started %s (pid %ld, %s, %s %s)", cmd.bridge,
-		 (long)pid_of(l), r->access, claude ? "conversation" : "thread", r->link);
+	log_info(r->session, "no bridge carries this session: started %s (pid %ld, %s, %s %s%s%s%s%s)", cmd.bridge,
+		 (long)pid_of(l), r->access, claude ? "conversation" : "thread", *r->link ? r->link : "(a new one)",
+		 *r->model ? ", model " : "", r->model, *r->effort ? ", effort " : "", r->effort);
 	say_starting(l, reason, len);
 }
 

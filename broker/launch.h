@@ -37,6 +37,8 @@ struct launch_request {
 	const char *link;       /* its Codex thread or Claude conversation, or "" */
 	const char *access;     /* the level the hold rules approved */
 	const char *project;
+	const char *model;      /* the session's model and effort, or "" */
+	const char *effort;
 };
 
 /* No bridge carries r->session: start one unless one is running, or say

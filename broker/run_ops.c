@@ -8,6 +8,9 @@
  * A run opens only on a session that exists and runs the run's agent:
  * the broker owns no database, so it asks svc-sessions (_session_info)
  * and decides when the answer comes, against the table as it is then.
+ * The same answer has the session's model and effort, which run.open's
+ * answer hands to the opener (page 003: the run opens its agent with
+ * them) and which give the run its model when the opener named none.
  * A session has one active Claude run at a time (page 003), and a
  * Claude run whose bridge is gone (it said session.detach, or stopped
  * repeating session.attach: killed) gives way to the next one, which
@@ -122,6 +125,26 @@ static void finish_run(struct broker *b, struct run *r, int stop)
 	runs_remove(b, r);
 }
 
+/* The session's model and effort (svc-sessions' answer, text) into *o,
+ * the start of run.open's answer: the opener opens its agent with them
+ * (page 003).  A model the opener named is the run's; without one, the
+ * session's is, so that the services its calls reach know it. */
+static void session_model(struct run *r, const char *text, json_t **o)
+{
+	json_t *info = json_loads(text, 0, NULL);
+	const char *model = json_string_value(json_object_get(info, "model"));
+	const char *effort = json_string_value(json_object_get(info, "effort"));
+
+	*o = json_object();
+	if (*o && model)
+		json_object_set_new(*o, "model", json_string(model));
+	if (*o && effort)
+		json_object_set_new(*o, "effort", json_string(effort));
+	if (!r->model[0] && model && strlen(model) < sizeof r->model)
+		memcpy(r->model, model, strlen(model) + 1);
+	json_decref(info);
+}
+
 static void session_checked(struct broker *b, void *arg, int ok, const char *fail_code, const char *text)
 {
 	struct pending_open *p = arg;
@@ -129,7 +152,7 @@ static void session_checked(struct broker *b, void *arg, int ok, const char *fai
 	const char *code = NULL;
 	char err[600], *json = NULL;
 	struct run *gone;
-	json_t *o;
+	json_t *o, *base;
 
 	(void)fail_code;
 	while (strcmp(r->agent, "claude") == 0 && (gone = runs_active_claude(b, r->session)) &&
@@ -145,12 +168,18 @@ static void session_checked(struct broker *b, void *arg, int ok, const char *fai
 		free(p);
 		return;
 	}
+	session_model(r, text, &o);
 	r->opened_ms = broker_now_ms();
 	runs_insert(b, r);
 	log_info(NULL, "run %s opened for session %s (%s, %s%s%s)", r->id, r->session, r->agent, r->access,
 		 r->model[0] ? ", " : "", r->model);
-	o = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
-		      runs_permission_mode(r->access));
+	base = json_pack("{s:s, s:s, s:s}", "run", r->id, "session", r->session, "permissionMode",
+			 runs_permission_mode(r->access));
+	if (!o || !base || json_object_update_missing(o, base) < 0) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(base);
 	json = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	front_reply_ok(b, &p->peer, &p->id, json ? json : "{}");

@@ -36,7 +36,7 @@ struct hb_field_rule {
 
 /* The rules of one op's row; a row ends at the first rule without a
  * name.  Enough for the widest op (the broker's deliver) with room. */
-#define HB_OP_MAX_FIELDS 14
+#define HB_OP_MAX_FIELDS 16
 
 #define HB_REQ_STR(n) { (n), HB_FT_STR, HB_REQUIRED }
 #define HB_OPT_STR(n) { (n), HB_FT_STR, HB_OPTIONAL }

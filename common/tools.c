@@ -107,17 +107,19 @@ static const struct hb_tool_def tool_table[] = {
 	},
 	{
 		"manage_sessions", "svc-sessions", HB_CLASS_AGENT, HB_LIST_ALWAYS,
-		"Change HB Code sessions: create a session (title, agent, projectPath, accessLevel), "
-		"rename, archive, unarchive, make a session the active one of its project (activate), "
-		"or change its access level (setAccessLevel). Returns the changed session.",
+		"Change HB Code sessions: create a session (title, agent, projectPath, accessLevel, model, "
+		"effort), rename, archive, unarchive, make a session the active one of its project (activate), "
+		"change its access level (setAccessLevel), or the model and effort its runs open with "
+		"(setModel; what it leaves out is the agent's default). Returns the changed session.",
 		"{\"type\":\"object\",\"properties\":{"
 		"\"action\":{\"type\":\"string\",\"enum\":[\"create\",\"rename\",\"archive\",\"unarchive\","
-		"\"activate\",\"setAccessLevel\"]},"
+		"\"activate\",\"setAccessLevel\",\"setModel\"]},"
 		"\"targetSessionId\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},"
 		"\"agent\":{\"type\":\"string\",\"enum\":[\"codex\",\"claude\"]},"
 		"\"projectPath\":{\"type\":\"string\"},"
 		"\"accessLevel\":{\"type\":\"string\",\"enum\":[\"read-only\",\"full-auto\",\"full-access\","
-		"\"unrestricted\"]}},"
+		"\"unrestricted\"]},"
+		"\"model\":{\"type\":\"string\"},\"effort\":{\"type\":\"string\"}},"
 		"\"required\":[\"action\"],\"additionalProperties\":false}",
 	},
 	{

@@ -30,7 +30,7 @@ int usage(void)
 			"                       claude-path set PATH|delete]\n"
 			"       hbctl claude history|list|inspect|subagents|subagentHistory|toolOutput|\n"
 			"                    catalog|usage|title ['JSON params']\n"
-			"       hbctl usage [--json]\n"
+			"       hbctl usage [--agent claude|codex] [--json]\n"
 			"       hbctl timeline CLAUDE-SESSION-ID --cwd DIR [--thread CALL-ID] [--since WHEN] [--json|--plain]\n"
 			"       hbctl timeline --codex THREAD-ID [--thread CHILD-THREAD-ID] [--since WHEN] [--json|--plain]\n"
 			"       hbctl timeline --session HB-SESSION-ID [--thread ID] [--since WHEN] [--json|--plain]\n"

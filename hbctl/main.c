@@ -14,7 +14,7 @@
  *	hbctl messages [send|discard ID]  (messages.c)
  *	hbctl run open|stop|close ...
  *	hbctl claude METHOD ['JSON params']   (claude.c: one agent host read)
- *	hbctl usage [--json]                  (usage.c: the default account's plan usage)
+ *	hbctl usage [--agent A] [--json]      (usage.c: both agents' plan usage)
  *	hbctl timeline CLAUDE-SESSION --cwd DIR [--since WHEN] [--json|--plain]   (timeline.c: saved rows)
  *	hbctl timeline --codex THREAD [--since WHEN] [--json|--plain]   (timeline_codex.c: saved rows)
  *	hbctl timeline --session HB-SESSION [...]   (timeline_session.c: either, by the session)

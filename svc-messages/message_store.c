@@ -101,7 +101,7 @@ fail:
 	" s.id, s.title, s.agent, s.project_dir, s.access_level,"                                        \
 	" r.id, r.title, r.agent, r.project_dir, r.access_level,"                                        \
 	" CASE r.agent WHEN 'codex' THEN " APPDATA_CODEX_THREAD_OF("r.id")                              \
-	" ELSE " APPDATA_CLAUDE_SESSION_OF("r.id") " END"                                                \
+	" ELSE " APPDATA_CLAUDE_SESSION_OF("r.id") " END, r.model, r.effort"                           \
 	" FROM session_message_outbox o JOIN chat_session_messages m ON m.id = o.message_id"            \
 	" JOIN sessions s ON s.id = m.sender_session_id JOIN sessions r ON r.id = m.recipient_session_id"
 
@@ -135,6 +135,8 @@ int store_due(sqlite3 *db, long long now, struct msg_due *out, int max, char *er
 		session_cols(st, 6, &d->from);
 		session_cols(st, 11, &d->to);
 		copy_col(st, 16, d->to_link, sizeof d->to_link);
+		copy_col(st, 17, d->to_model, sizeof d->to_model);
+		copy_col(st, 18, d->to_effort, sizeof d->to_effort);
 		if (!(d->body = strdup(body ? (const char *)body : "")))
 			break;
 		n++;

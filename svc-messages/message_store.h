@@ -52,6 +52,7 @@ struct msg_due {
 	struct msg_session from, to;
 	char to_link[256];              /* the recipient's Codex thread or Claude
 					   conversation, "" when it has none yet */
+	char to_model[128], to_effort[32]; /* what its runs open with, "": the agent's default */
 	char *body;                     /* owned */
 };
 

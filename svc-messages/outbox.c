@@ -70,6 +70,10 @@ static void deliver_one(struct outbox *ob, const struct msg_due *d, long long no
 	 * bridge carries it (its launcher). */
 	hb_env_set_str(&e, "recipientAgent", d->to.agent);
 	hb_env_set_str(&e, "recipientLink", d->to_link);
+	if (*d->to_model)
+		hb_env_set_str(&e, "recipientModel", d->to_model);
+	if (*d->to_effort)
+		hb_env_set_str(&e, "recipientEffort", d->to_effort);
 	hb_env_set_bool(&e, "approved", d->approved || d->handed);
 	/* The bridge of a new agent process may not know it carried this one
 	 * in: it looks in the agent's history first. */

@@ -91,6 +91,36 @@ int session_args_choice(const json_t *args, const char *key, const char *const *
 	return hb_json_check_choice(key, *out, choices, err, errlen);
 }
 
+int session_args_model(const json_t *args, const char **out, char *err, size_t errlen)
+{
+	if (hb_json_opt_string(args, "model", SESSION_MODEL_MAX, 1, out, err, errlen) != 0)
+		return -1;
+	if (*out && (*out)[strspn(*out, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:/@[]")]) {
+		snprintf(err, errlen, "model must be a model name such as \"opus\" or \"gpt-6-codex\": letters, "
+			 "digits and . _ - : / @ [ ] only");
+		return -1;
+	}
+	return 0;
+}
+
+int session_args_effort(const json_t *args, const char *agent, const char **out, char *err, size_t errlen)
+{
+	static const char *const claude_efforts[] = { "low", "medium", "high", "xhigh", "max", NULL };
+
+	if (hb_json_opt_string(args, "effort", 32, 1, out, err, errlen) != 0)
+		return -1;
+	if (!*out)
+		return 0;
+	if (strcmp(agent, "claude") == 0)
+		return hb_json_check_choice("effort", *out, claude_efforts, err, errlen);
+	if ((*out)[strspn(*out, "abcdefghijklmnopqrstuvwxyz")]) {
+		snprintf(err, errlen, "effort must be a reasoning effort the Codex model offers, such as \"low\", "
+			 "\"medium\" or \"high\"");
+		return -1;
+	}
+	return 0;
+}
+
 static int is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';

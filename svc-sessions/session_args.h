@@ -14,6 +14,7 @@
 #define SESSION_ID_MAX 200      /* bytes of any session or thread id we accept */
 #define SESSION_TITLE_MAX 200   /* characters after trimming */
 #define SESSION_TITLE_BUF (SESSION_TITLE_MAX * 4 + 1)
+#define SESSION_MODEL_MAX 120   /* bytes of a model name (the broker's run keeps 127) */
 
 extern const char *const session_agents[];        /* codex, claude */
 
@@ -35,6 +36,14 @@ int session_args_id(const json_t *args, const char *key, int required, const cha
 /* A string field that must be one of choices; *out NULL when absent and optional. */
 int session_args_choice(const json_t *args, const char *key, const char *const *choices, int required,
 			const char **out, char *err, size_t errlen);
+/* The optional "model" a session's runs open with: 1..SESSION_MODEL_MAX
+ * bytes of letters, digits and . _ - : / @ [ ] (a model name or alias,
+ * e.g. "opus", "claude-sonnet-5-5", "gpt-6-codex"); *out NULL when absent. */
+int session_args_model(const json_t *args, const char **out, char *err, size_t errlen);
+/* The optional "effort" for agent's runs: Claude's low, medium, high,
+ * xhigh, max; Codex's a word its model advertises (1..32 lowercase
+ * letters, e.g. "low" or "xhigh"); *out NULL when absent. */
+int session_args_effort(const json_t *args, const char *agent, const char **out, char *err, size_t errlen);
 /* The required "title": trimmed into out, 1..SESSION_TITLE_MAX characters,
  * no control characters.  outlen >= SESSION_TITLE_BUF. */
 int session_args_title(const json_t *args, char *out, size_t outlen, char *err, size_t errlen);

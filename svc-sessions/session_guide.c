@@ -43,7 +43,9 @@ static const char guide_body[] =
 	"optional accessLevel, default full-auto), rename (targetSessionId, title), archive, unarchive, "
 	"activate (targetSessionId; an archived session cannot be activated, archiving the active "
 	"session leaves its project without one), setAccessLevel (targetSessionId, accessLevel: "
-	"read-only, full-auto, full-access or unrestricted). Titles are 1 to " STRINGIFY(SESSION_TITLE_MAX)
+	"read-only, full-auto, full-access or unrestricted), setModel (targetSessionId, model?, effort?: "
+	"what the session's runs open with; left out, the agent's default; Claude's efforts are low, "
+	"medium, high, xhigh and max). create takes model and effort too. Titles are 1 to " STRINGIFY(SESSION_TITLE_MAX)
 	" characters on one line.\n";
 
 /* The closing paragraph about the caller's own project, or "" without one. */

@@ -1,6 +1,7 @@
 /*
- * session_info - one indexed read of sessions.agent by id: the broker asks
- * it on every run.open, so it reads only what the run needs.
+ * session_info - one indexed read of a session's agent, model and effort
+ * by id: the broker asks it on every run.open, so it reads only what the
+ * run needs (the run opens with the session's model and effort).
  */
 #include "session_info.h"
 
@@ -20,7 +21,7 @@ json_t *session_info_run(sqlite3 *db, const json_t *args, char *err, size_t errl
 	if (session_args_known_fields(args, fields, err, errlen) != 0 ||
 	    session_args_id(args, "sessionId", 1, &id, err, errlen) != 0)
 		return NULL;
-	if (sqlite3_prepare_v2(db, "SELECT agent FROM sessions WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT agent, model, effort FROM sessions WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK) {
 		appdata_error(db, "reading a session", err, errlen);
 		return NULL;
 	}
@@ -28,8 +29,10 @@ json_t *session_info_run(sqlite3 *db, const json_t *args, char *err, size_t errl
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
-		result = json_pack("{s:s, s:b, s:s?}", "sessionId", id, "exists", 1, "agent",
-				   (const char *)sqlite3_column_text(stmt, 0));
+		result = json_pack("{s:s, s:b, s:s?, s:s?, s:s?}", "sessionId", id, "exists", 1, "agent",
+				   (const char *)sqlite3_column_text(stmt, 0), "model",
+				   (const char *)sqlite3_column_text(stmt, 1), "effort",
+				   (const char *)sqlite3_column_text(stmt, 2));
 	} else if (rc == SQLITE_DONE) {
 		result = json_pack("{s:s, s:b, s:n}", "sessionId", id, "exists", 0, "agent");
 	} else {

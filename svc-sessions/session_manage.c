@@ -1,6 +1,7 @@
 /*
- * session_manage - create, rename, archive, unarchive, activate and
- * setAccessLevel.
+ * session_manage - create, rename, archive, unarchive, activate,
+ * setAccessLevel and setModel (the model and effort the session's runs
+ * open with; what it leaves out goes back to the agent's default).
  *
  * Each change runs in one BEGIN IMMEDIATE transaction that checks the
  * session, writes, and reads the row back, so the row returned is exactly the
@@ -27,6 +28,7 @@ struct change {
 	const char *id;
 	char title[SESSION_TITLE_BUF];
 	const char *access_level;
+	const char *model, *effort;     /* setModel: NULL is the agent's default */
 };
 
 /* The stored state a change is checked against. */
@@ -35,6 +37,7 @@ struct target {
 	char project_dir[PROJECT_PATH_MAX + 1];
 	char project_hash[PROJECT_HASH_LEN + 1];
 	char access_level[32];          /* "" when the stored value does not fit */
+	char agent[16];
 };
 
 typedef int (*apply_fn)(sqlite3 *db, const struct change *c, const struct target *t, long long now,
@@ -76,7 +79,7 @@ static int copy_column(sqlite3_stmt *stmt, int col, char *out, size_t outlen)
 static int load_target(sqlite3 *db, const char *id, struct target *t, char *err, size_t errlen)
 {
 	sqlite3_stmt *stmt = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT archived, project_dir, project_hash, access_level FROM sessions"
+	if (sqlite3_prepare_v2(db, "SELECT archived, project_dir, project_hash, access_level, agent FROM sessions"
 			       " WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK)
 		return appdata_error(db, "reading a session", err, errlen);
 	int result = -1;
@@ -88,7 +91,8 @@ static int load_target(sqlite3 *db, const char *id, struct target *t, char *err,
 	} else if (rc != SQLITE_ROW) {
 		appdata_error(db, "reading a session", err, errlen);
 	} else if (copy_column(stmt, 1, t->project_dir, sizeof t->project_dir) != 0 ||
-		   copy_column(stmt, 2, t->project_hash, sizeof t->project_hash) != 0) {
+		   copy_column(stmt, 2, t->project_hash, sizeof t->project_hash) != 0 ||
+		   copy_column(stmt, 4, t->agent, sizeof t->agent) != 0) {
 		snprintf(err, errlen, "session %s has a malformed project directory", id);
 	} else {
 		t->archived = sqlite3_column_int(stmt, 0);
@@ -181,6 +185,22 @@ static int apply_access_level(sqlite3 *db, const struct change *c, const struct 
 			     c->id, now, c->access_level, NULL, err, errlen);
 }
 
+/* The effort is checked against the session's agent, which the
+ * arguments alone do not name. */
+static int apply_model(sqlite3 *db, const struct change *c, const struct target *t, long long now,
+		       char *err, size_t errlen)
+{
+	json_t *args = json_pack("{s:s*}", "effort", c->effort);
+	const char *effort;
+	int bad = !args || session_args_effort(args, t->agent, &effort, err, errlen) != 0;
+
+	json_decref(args);
+	if (bad)
+		return -1;
+	return run_statement(db, "UPDATE sessions SET model = ?3, effort = ?4, updated_at = ?2 WHERE id = ?1",
+			     c->id, now, c->model, c->effort, err, errlen);
+}
+
 /* Check, apply and read back in one transaction. */
 static json_t *change_session(sqlite3 *db, const struct change *c, apply_fn apply, char *err, size_t errlen)
 {
@@ -205,20 +225,21 @@ fail:
 	return NULL;
 }
 
-static int insert_session(sqlite3 *db, const char *id, const char *title, const char *agent,
-			  const char *dir, const char *hash, const char *access, char *err, size_t errlen)
+/* texts: id, title, agent, project dir and hash, access level, model and
+ * effort (NULL: the agent's default). */
+static int insert_session(sqlite3 *db, const char *const texts[8], char *err, size_t errlen)
 {
 	sqlite3_stmt *stmt = NULL;
 	if (sqlite3_prepare_v2(db, "INSERT INTO sessions (id, title, agent, project_dir, project_hash,"
-			       " access_level, created_at, updated_at, archived)"
-			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 0)", -1, &stmt, NULL) != SQLITE_OK)
+			       " access_level, model, effort, created_at, updated_at, archived)"
+			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 0)", -1, &stmt, NULL) != SQLITE_OK)
 		return appdata_error(db, "creating a session", err, errlen);
-	const char *texts[] = { id, title, agent, dir, hash, access };
 	int rc = SQLITE_OK;
-	for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
-		rc = sqlite3_bind_text(stmt, i + 1, texts[i], -1, SQLITE_TRANSIENT);
+	for (int i = 0; i < 8 && rc == SQLITE_OK; i++)
+		rc = texts[i] ? sqlite3_bind_text(stmt, i + 1, texts[i], -1, SQLITE_TRANSIENT)
+			      : sqlite3_bind_null(stmt, i + 1);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(stmt, 7, appdata_now_ms());
+		rc = sqlite3_bind_int64(stmt, 9, appdata_now_ms());
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(stmt);
 	int result = rc == SQLITE_DONE ? 0 : appdata_error(db, "creating a session", err, errlen);
@@ -231,9 +252,11 @@ static json_t *create_session(sqlite3 *db, const json_t *args, const struct sess
 {
 	char title[SESSION_TITLE_BUF], dir[PROJECT_PATH_MAX + 1], hash[PROJECT_HASH_LEN + 1];
 	char id[SESSION_ID_LEN + 1];
-	const char *agent, *access, *path;
+	const char *agent, *access, *path, *model, *effort;
 	if (session_args_title(args, title, sizeof title, err, errlen) != 0 ||
 	    session_args_choice(args, "agent", session_agents, 1, &agent, err, errlen) != 0 ||
+	    session_args_model(args, &model, err, errlen) != 0 ||
+	    session_args_effort(args, agent, &effort, err, errlen) != 0 ||
 	    hb_json_req_string(args, "projectPath", PROJECT_PATH_MAX, &path, err, errlen) != 0 ||
 	    project_path_canonical(path, dir, sizeof dir, err, errlen) != 0 ||
 	    session_args_choice(args, "accessLevel", hb_access_levels, 0, &access, err, errlen) != 0)
@@ -253,7 +276,8 @@ static json_t *create_session(sqlite3 *db, const json_t *args, const struct sess
 	json_t *row = NULL;
 	if (appdata_begin_write(db, err, errlen) != 0)
 		return NULL;
-	if (insert_session(db, id, title, agent, dir, hash, access, err, errlen) != 0 ||
+	if (insert_session(db, (const char *const[8]){ id, title, agent, dir, hash, access, model, effort }, err,
+			   errlen) != 0 ||
 	    session_row_fetch(db, id, &row, err, errlen) != 0)
 		goto fail;
 	if (!row) {
@@ -270,15 +294,17 @@ fail:
 }
 
 static const char *const known_fields[] = {
-	"action", "targetSessionId", "title", "agent", "projectPath", "accessLevel", NULL
+	"action", "targetSessionId", "title", "agent", "projectPath", "accessLevel", "model", "effort", NULL
 };
 static const char *const actions[] = {
-	"create", "rename", "archive", "unarchive", "activate", "setAccessLevel", NULL
+	"create", "rename", "archive", "unarchive", "activate", "setAccessLevel", "setModel", NULL
 };
-static const char *const create_fields[] = { "title", "agent", "projectPath", "accessLevel", NULL };
+static const char *const create_fields[] = { "title", "agent", "projectPath", "accessLevel", "model", "effort",
+					      NULL };
 static const char *const rename_fields[] = { "targetSessionId", "title", NULL };
 static const char *const target_fields[] = { "targetSessionId", NULL };
 static const char *const access_fields[] = { "targetSessionId", "accessLevel", NULL };
+static const char *const model_fields[] = { "targetSessionId", "model", "effort", NULL };
 
 struct change_action {
 	const char *name;
@@ -286,14 +312,16 @@ struct change_action {
 	apply_fn apply;
 	int takes_title;
 	int takes_access_level;
+	int takes_model;
 };
 
 static const struct change_action change_actions[] = {
-	{ "rename", rename_fields, apply_rename, 1, 0 },
-	{ "archive", target_fields, apply_archive, 0, 0 },
-	{ "unarchive", target_fields, apply_unarchive, 0, 0 },
-	{ "activate", target_fields, apply_activate, 0, 0 },
-	{ "setAccessLevel", access_fields, apply_access_level, 0, 1 },
+	{ "rename", rename_fields, apply_rename, 1, 0, 0 },
+	{ "archive", target_fields, apply_archive, 0, 0, 0 },
+	{ "unarchive", target_fields, apply_unarchive, 0, 0, 0 },
+	{ "activate", target_fields, apply_activate, 0, 0, 0 },
+	{ "setAccessLevel", access_fields, apply_access_level, 0, 1, 0 },
+	{ "setModel", model_fields, apply_model, 0, 0, 1 },
 };
 
 static json_t *run_change(sqlite3 *db, const json_t *args, const struct change_action *a,
@@ -307,6 +335,9 @@ static json_t *run_change(sqlite3 *db, const json_t *args, const struct change_a
 		return NULL;
 	if (a->takes_access_level &&
 	    session_args_choice(args, "accessLevel", hb_access_levels, 1, &c.access_level, err, errlen) != 0)
+		return NULL;
+	if (a->takes_model && (session_args_model(args, &c.model, err, errlen) != 0 ||
+			       hb_json_opt_string(args, "effort", 32, 1, &c.effort, err, errlen) != 0))
 		return NULL;
 	return change_session(db, &c, a->apply, err, errlen);
 }

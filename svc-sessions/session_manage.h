@@ -4,12 +4,15 @@
  *
  * Arguments ("action" required; a field of another action is an error):
  *   create:         title, agent ("codex"|"claude"), projectPath (absolute,
- *                   <= 4096 bytes), accessLevel? (default "full-auto")
+ *                   <= 4096 bytes), accessLevel? (default "full-auto"),
+ *                   model?, effort?
  *   rename:         targetSessionId, title
  *   archive:        targetSessionId   (an active session stops being active)
  *   unarchive:      targetSessionId
  *   activate:       targetSessionId   (refused for an archived session)
  *   setAccessLevel: targetSessionId, accessLevel
+ *   setModel:       targetSessionId, model?, effort? (each left out: the
+ *                   agent's default; session_args.h says what is valid)
  * accessLevel: read-only | full-auto | full-access | unrestricted.
  * Titles are trimmed, 1..200 characters, without control characters.
  * Every action sets updated_at and returns the session row (session_row.h).

@@ -68,7 +68,8 @@ json_t *session_row_from_stmt(sqlite3_stmt *stmt)
 	if (!row)
 		return NULL;
 	if (set_optional_text(row, "codexThreadId", stmt, 10) != 0 ||
-	    set_optional_text(row, "claudeSessionId", stmt, 11) != 0) {
+	    set_optional_text(row, "claudeSessionId", stmt, 11) != 0 ||
+	    set_optional_text(row, "model", stmt, 12) != 0 || set_optional_text(row, "effort", stmt, 13) != 0) {
 		json_decref(row);
 		return NULL;
 	}

@@ -27,7 +27,8 @@
 	"         WHERE w.active_session_id = s.id),"                              \
 	" s.archived, s.created_at, s.updated_at,"                                 \
 	" " APPDATA_CODEX_THREAD_OF("s.id") ","                                     \
-	" " APPDATA_CLAUDE_SESSION_OF("s.id")                                       \
+	" " APPDATA_CLAUDE_SESSION_OF("s.id") ","                                   \
+	" s.model, s.effort"                                                       \
 	" FROM sessions s"
 
 #define SESSION_TIME_LEN 24 /* "2025-01-31T12:34:56.789Z" */

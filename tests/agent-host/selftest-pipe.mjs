@@ -1,7 +1,8 @@
-// selftest-pipe - the agent host self-test's scenarios A to H and O: the pipe
+// selftest-pipe - the agent host self-test's scenarios A to H, O and P: the pipe
 // itself (tools run, asked, denied and interrupted, the strict request schema, a
 // resumed session, Claude Code that cannot start, the markers reported by open,
-// a second open refused without harm to the first).
+// a second open refused without harm to the first, the open's model, effort and
+// Auto mode).
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -228,4 +229,45 @@ scenarios.O = async (port) => {
     const ex = await h.close();
     assert(ex.code === 0, `host exit code ${ex.code}`);
   } finally { h.kill(); }
+};
+
+// P: the open's model and effort reach the model's requests, and full access
+// (permissionMode auto) opens only on a model with Auto mode: Claude Code
+// lists claude-opus-4-5 without supportsAutoMode, so that open fails with the
+// page's sentence, then failed and closed, and nothing reaches the model.
+scenarios.P = async (port) => {
+  const h = new Host('P', port);
+  try {
+    await h.open({ permissionMode: 'auto', model: 'sonnet', effort: 'high' });
+    await h.call('send', { text: 'P-model-and-effort' });
+    await h.waitIdle('turn end');
+    const reqs = mockRequests(h.sessionId).filter((r) => JSON.stringify(r.body?.messages ?? []).includes('P-model-and-effort'));
+    assert(reqs.length > 0, 'the turn reached the mock');
+    for (const r of reqs) {
+      assert(r.body.model === 'claude-sonnet-5-5', `model in the request: ${r.body.model}`);
+      assert(r.body.output_config?.effort === 'high', `effort in the request: ${JSON.stringify(r.body.output_config)}`);
+    }
+    await h.close();
+  } finally { h.kill(); }
+  const n = new Host('P-no-auto', port);
+  try {
+    const sessionId = randomUUID();
+    const r = await n.request('open', {
+      sessionId, cwd: n.cwd, permissionMode: 'auto', model: 'claude-opus-4-5', appCapabilities: CAPABILITIES,
+    }, 30_000);
+    assert(r.error?.code === 'auto_mode_unsupported', `open: ${JSON.stringify(r)}`);
+    assert(r.error.message.includes("doesn't support Auto mode") && r.error.message.includes('claude-opus-4-5'),
+      `the sentence: ${r.error.message}`);
+    const failed = await n.waitEvent((e) => e.event === 'failed', 'failed event');
+    assert(failed.error === r.error.message, `failed: ${JSON.stringify(failed)}`);
+    const closed = await n.waitEvent((e) => e.event === 'closed', 'closed event');
+    assert(closed.reason === 'failed', `closed reason ${closed.reason}`);
+    assert(mockRequests(sessionId).length === 0, 'nothing reached the model');
+    // The same model below full access opens.
+    const m = new Host('P-plan', port);
+    try {
+      await m.open({ permissionMode: 'plan', model: 'claude-opus-4-5' });
+      await m.close();
+    } finally { m.kill(); }
+  } finally { n.kill(); }
 };

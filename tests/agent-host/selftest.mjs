@@ -7,7 +7,7 @@
 //
 // Prints one "ok"/"FAIL" line per scenario and ends with "N passed, N failed".
 //
-// The scenarios: selftest-pipe.mjs (A to H, O) and selftest-reads.mjs (I to N); what
+// The scenarios: selftest-pipe.mjs (A to H, O, P) and selftest-reads.mjs (I to N); what
 // they share: selftest-rig.mjs.
 
 import fs from 'node:fs';

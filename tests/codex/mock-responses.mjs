@@ -301,6 +301,10 @@ async function streamSse(req, res, events, { delayMs = 0, gapMs = 0, hang = fals
     connection: "keep-alive",
     "x-request-id": `req_mock_${reqSeq}`,
     "openai-model": script.model,
+    // The plan's rate limits as the Responses API reports them in its
+    // headers (x-codex-primary-used-percent ...): codex passes them on in
+    // account/rateLimits/updated.
+    ...(script.rateLimitHeaders ?? {}),
   });
   res.flushHeaders();
   open.add(res);

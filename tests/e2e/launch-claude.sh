@@ -37,10 +37,22 @@
 #            send_session_message, the broker starts the sender's bridge,
 #            and the answer goes into the sender's resumed conversation as
 #            a new message; both bridges end by themselves, their runs
-#            closed and their sessions detached
+#            closed and their sessions detached; the answerer's run opens
+#            with the answerer's model and effort (setModel): its model's
+#            requests name them
+#   new      a message to a Claude session never opened (no
+#            conversation): the broker starts its bridge all the same, on
+#            a new conversation with the session's model and effort, links
+#            it to the session, and the message goes in
+#   automode a full-access session on a model without Auto mode: its
+#            launched run fails at the open with the page's sentence,
+#            which hbctl messages gives as the reason, and nothing reaches
+#            the model
 #   stopped  a launched run whose model hangs: hbctl run stop ends the
 #            bridge the broker started (SIGTERM: its own close), the run
 #            closes, the session detaches, and the message is not lost
+#   desktop  a desktop's run on a session with a model and effort, the
+#            bridge given neither: the run opens with the session's
 # Usage: launch-claude.sh BUILD (needs npm ci in agent-host, sqlite3).
 set -u
 build=$1
@@ -115,6 +127,24 @@ approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:
 # equal to file $1, as "SEQ EARLIER": EARLIER is 1 when an earlier user
 # message of that request contains text $2 and an assistant message lies
 # between the two ("0 0": no such request).
+# model_effort FILE: "MODEL EFFORT" of the requests to the mock whose last
+# user message has a text block equal to file FILE, one line per pair.
+model_effort() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8");
+		const texts = (m) => typeof m.content === "string" ? [m.content] :
+			m.content.filter((c) => c.type === "text").map((c) => c.text);
+		const seen = new Set();
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const b = JSON.parse(l).body, msgs = (b && b.messages) || [];
+			const last = msgs.map((m) => m.role).lastIndexOf("user");
+			if (last >= 0 && texts(msgs[last]).includes(want))
+				seen.add(b.model + " " + (b.output_config && b.output_config.effort));
+		}
+		console.log([...seen].join("\n"));' "$tmp/mock.jsonl" "$1"
+}
 resumed_with() {
 	node -e '
 		const fs = require("fs");
@@ -320,11 +350,13 @@ printf 'Message from another HB Code session. Answer this message in one of thre
 	"$asker" "$body" >"$tmp/ask.envelope"
 printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude answerer" from_agent="claude">\n%s\n</session_message>' \
 	"$answerer" "$answer" >"$tmp/answer.envelope"
+# The answerer's runs open with its own model and effort (page 003).
+"$build/hbctl" call manage_sessions "{\"action\":\"setModel\",\"targetSessionId\":\"$answerer\",\"model\":\"haiku\",\"effort\":\"low\"}" >/dev/null
 "$build/hbctl" run open run-ask --session "$asker" --project "$tmp/project" --agent claude --access full-auto >/dev/null
 receipt=$(send_from run-ask "$answerer" call-ask "$body")
 "$build/hbctl" run close run-ask >/dev/null
 check "launched: the message is queued" '[ "${receipt#queued:}" != "$receipt" ]'
-started() { grep -c "\[$1\] no bridge carries this session: started $build/hb-claude-bridge (pid [0-9]*, full-auto, conversation $2)" "$tmp/broker.log"; }
+started() { grep -c "\[$1\] no bridge carries this session: started $build/hb-claude-bridge (pid [0-9]*, full-auto, conversation $2[,)]" "$tmp/broker.log"; }
 ended_ok() { grep -c "\[$1\] the Claude bridge started for it (pid [0-9]*) exited with status 0" "$tmp/broker.log"; }
 answer_state() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT state FROM chat_session_messages WHERE sender_session_id = '$answerer'"; }
 check "launched: the broker started the answerer's bridge, on its saved conversation" \
@@ -343,6 +375,9 @@ check "launched: both bridges ended by themselves (status 0)" \
 read -r seq between <<<"$(resumed_with "$tmp/ask.envelope" "OSPREY")"
 check "launched: the answerer's model got it in its resumed conversation, its earlier turn before it" \
 	'[ "$seq" -gt 0 ] && [ "$between" = 1 ]'
+check "launched: the answerer's run opened with its model and effort" \
+	'grep -q "\[$answerer\] no bridge carries this session: started .*conversation $answerer_conv, model haiku, effort low)" "$tmp/broker.log" &&
+	 [ "$(model_effort "$tmp/ask.envelope")" = "claude-haiku-5-5 low" ]'
 answer_op=session-message-$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT id FROM chat_session_messages WHERE sender_session_id = '$answerer'")
 read -r seq2 between2 <<<"$(resumed_with "$tmp/answer.envelope" "HERON")"
 check "launched: the asker's model got the answer as a new message in its resumed conversation" \
@@ -378,6 +413,61 @@ check "stopped: the bridge ended (status 0: its own close), the run closed, the 
 	'wait_for 30 "[ \$(stopped_ended) = 2 ]" && wait_for 10 "grep -q \"run $stop_run closed\" $tmp/broker.log" &&
 	 [ "$(events "e.event===\"session.detached\" && e.session===\"$answerer\"")" -ge 3 ]'
 check "stopped: the message is not lost (delivered: it is in the conversation)" 'wait_for 90 "state_is call-stop sent"'
+
+# ------------------------------------------------------------- desktop --
+# Every run opens with the session's model and effort, not only the
+# launcher's: the bridge takes them from the broker's answer to run.open.
+printf 'A desktop turn on the session model.' >"$tmp/desktop-model.prompt"
+desktop_turn desktop-model "$answerer" "$answerer_conv" "$(cat "$tmp/desktop-model.prompt")"
+check "desktop: a desktop's run without --model and --effort opened with the session's" \
+	'[ $rc = 0 ] && [ "$(model_effort "$tmp/desktop-model.prompt")" = "claude-haiku-5-5 low" ] &&
+	 grep -q "run desktop-model opened for session $answerer (claude, full-auto, haiku)" "$tmp/broker.log"'
+
+# ----------------------------------------------------------------- new --
+# A Claude session never opened: what the person expects is the message
+# answered, so the launcher starts a new conversation for it.
+fresh=$(full_auto_session "Claude never opened" claude)
+"$build/hbctl" call manage_sessions "{\"action\":\"setModel\",\"targetSessionId\":\"$fresh\",\"model\":\"sonnet\",\"effort\":\"medium\"}" >/dev/null
+check "new: the session has no conversation" \
+	'[ "$("$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$fresh\"}" | json_field claudeSessionId)" = null ]'
+fresh_body='Hello, new session: remember the word ALBATROSS.'
+printf 'Message from another HB Code session. Answer this message in one of three ways: do it, ask one question, or object with the reason.\n<session_message from_session_id="%s" from_title="Claude asker" from_agent="claude">\n%s\n</session_message>' \
+	"$asker" "$fresh_body" >"$tmp/fresh.envelope"
+"$build/hbctl" run open run-ask3 --session "$asker" --project "$tmp/project" --agent claude --access full-auto >/dev/null
+receipt=$(send_from run-ask3 "$fresh" call-new "$fresh_body")
+"$build/hbctl" run close run-ask3 >/dev/null
+check "new: queued" '[ "${receipt#queued:}" != "$receipt" ]'
+check "new: the broker started its bridge on a new conversation, with its model and effort" \
+	'wait_for 60 "grep -q \"\[$fresh\] no bridge carries this session: started $build/hb-claude-bridge (pid [0-9]*, full-auto, conversation (a new one), model sonnet, effort medium)\" $tmp/broker.log"'
+check "new: the message was delivered" 'wait_for 90 "state_is call-new sent"'
+fresh_conv=$("$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$fresh\"}" | json_field claudeSessionId)
+check "new: the session is linked to the new conversation" \
+	'[[ "$fresh_conv" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ ]]'
+read -r at before <<<"$(in_transcript "$(op_of call-new)" "$tmp/fresh.envelope" "ALBATROSS" "$fresh_conv")"
+check "new: the SDK's transcript of that conversation has the message under its uuid, as its first" \
+	'[ "$at" = 0 ] && [ "$before" = 0 ]'
+check "new: its model got it with the session's model and effort" \
+	'[ "$(model_effort "$tmp/fresh.envelope")" = "claude-sonnet-5-5 medium" ]'
+check "new: the bridge ended by itself (status 0), nothing waits" \
+	'wait_for 60 "[ \$(ended_ok $fresh) = 1 ]" && [ "$(queued_for "$fresh")" = 0 ]'
+
+# ------------------------------------------------------------ automode --
+# Page 003: full access runs in Auto mode, and the open fails when the
+# model doesn't support it (Claude Code 2.1.332 lists claude-opus-4-5
+# without it).  The sender runs at full access too, so the hold rules let
+# the message through to the launcher.
+noauto=$("$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":\"No Auto mode\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-access\",\"model\":\"claude-opus-4-5\"}" | json_field id)
+"$build/hbctl" run open run-ask4 --session "$asker" --project "$tmp/project" --agent claude --access full-access >/dev/null
+receipt=$(send_from run-ask4 "$noauto" call-noauto "This must not reach a model.")
+"$build/hbctl" run close run-ask4 >/dev/null
+noauto_reason() { "$build/hbctl" messages --session "$noauto" --json 2>/dev/null; }
+check "automode: the launched run fails at the open, and hbctl messages says why" \
+	'[ "${receipt#queued:}" != "$receipt" ] &&
+	 wait_for 90 "noauto_reason | grep -qF \"support Auto mode, which the session\""'
+check "automode: the reason names the model, and the message still waits" \
+	'noauto_reason | grep -qF "Opus 4.5 (claude-opus-4-5)" && state_is call-noauto queued'
+check "automode: nothing reached the model" \
+	'! grep -qF "This must not reach a model." "$tmp/mock.jsonl"'
 
 check "no sanitizer report" '! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/*.err $tmp/broker.log'
 

@@ -9,13 +9,17 @@
 #   reply      both directions: the envelope reached each model exactly
 #              once, each thread's history has it, both launches ended by
 #              themselves (--once), the runs of the turns were closed,
-#              hbctl status --json listed the launches while they ran
+#              hbctl status --json listed the launches while they ran;
+#              B's launch opened with B's model and effort (setModel):
+#              its model's requests name them; the plan windows the mock
+#              reports in its headers reach hbctl usage through codex
 #   no thread  a session never opened keeps its message queued, and
 #              hbctl messages (and --json) says why; once it has a thread
 #              and a level above the sender's, the message is held at
 #              delivery and nothing is started for it; a Claude session
-#              without a conversation too, and one with a conversation
-#              whose agentHost names no program
+#              without a conversation is started all the same (a new
+#              conversation, launch-claude.sh), so an agentHost that names
+#              no program is what hbctl messages says
 #   codexPath  pointing at a missing program, or naming none in PATH:
 #              hbctl messages says so; the message goes once it is fixed
 #   approve    a launched turn whose command needs more than the sandbox
@@ -142,7 +146,13 @@ reply='Reply from B: done, the tests pass.'
 marker=$tmp/approved-by-card
 script=$(node -e '
 	const [a, reply, never, marker] = process.argv.slice(1);
-	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, turns: [{}, {},
+	// The plan windows the Responses API reports in its headers; codex
+	// passes them on (account/rateLimits/updated) and hbctl usage shows them.
+	const rateLimitHeaders = {
+		"x-codex-primary-used-percent": "42", "x-codex-primary-window-minutes": "300",
+		"x-codex-primary-reset-at": "1796526000", "x-codex-secondary-used-percent": "7",
+		"x-codex-secondary-window-minutes": "10080", "x-codex-secondary-reset-at": "1796860800" };
+	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, rateLimitHeaders, turns: [{}, {},
 		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
 			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
 		{ finalText: "Thanks, B." }, {},
@@ -186,16 +196,18 @@ check "held: hbctl messages says why, and nothing was started" \
 "$build/hbctl" messages discard "$op_c" >/dev/null
 receipt=$(send run-a "$D" call-to-d "Are you there, D?")
 op_d=$(op_of call-to-d)
-check "no thread: a Claude session without a conversation says so" \
-	'wait_for 30 "queue_line $op_d | grep -qF \"this session has no Claude conversation yet: open it once in HB Code\""'
+check "no thread: a Claude session without a conversation gets one: its agentHost names no program, and hbctl messages says so" \
+	'wait_for 30 "queue_line $op_d | grep -q \"its Claude agent cannot be started: no-such-node (the agent host.s program) was not found\""'
 # D gets a conversation (as hb-claude-bridge links it through svc-sessions).
 sqlite3 -cmd ".timeout 5000" "$db" "INSERT INTO claude_sessions VALUES ('$D', '5a4ef92f-2795-4076-8c1c-4150199e554a', 1)"
-check "no thread: a Claude session whose agentHost names no program says so" \
+check "no thread: a Claude session with a conversation, whose agentHost names no program, says so" \
 	'wait_for 30 "queue_line $op_d | grep -q \"its Claude agent cannot be started: no-such-node (the agent host.s program) was not found\""'
 check "no thread: nothing was started for D" '! grep -qF "[$D] no bridge carries this session: started" "$tmp/broker.log"'
 
 # ---------------------------------------------------------------- reply --
 body='Please run the tests and answer me with send_session_message.'
+# B's runs open with its own model and effort (page 003).
+"$build/hbctl" call manage_sessions "{\"action\":\"setModel\",\"targetSessionId\":\"$B\",\"model\":\"mock-model-b\",\"effort\":\"high\"}" >/dev/null
 envelope "$A" "Sender A" "$body" >"$tmp/to-b.envelope"
 envelope "$B" "Recipient B" "$reply" >"$tmp/to-a.envelope"
 receipt=$(send run-a "$B" call-to-b "$body")
@@ -210,13 +222,34 @@ check "reply: both launches ended by themselves (--once)" 'wait_for 120 no_launc
 check "reply: one launch each, with the thread and the approved access" \
 	'[ "$(started_for "$B")" = 1 ] && [ "$(started_for "$A")" = 1 ] &&
 	 grep -qF "[$B] no bridge carries this session: started $build/hb-codex-bridge" "$tmp/broker.log" &&
-	 grep -qF "full-auto, thread $threadB)" "$tmp/broker.log" && grep -qF "full-auto, thread $threadA)" "$tmp/broker.log"'
+	 grep -qF "full-auto, thread $threadB, model mock-model-b, effort high)" "$tmp/broker.log" &&
+	 grep -qF "full-auto, thread $threadA)" "$tmp/broker.log"'
+# The requests of B's turn: those whose input has A's envelope.
+model_of_b() {
+	node -e '
+		const fs = require("fs");
+		const want = fs.readFileSync(process.argv[2], "utf8");
+		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const b = JSON.parse(l).body;
+			if (b && JSON.stringify(b.input || []).includes(JSON.stringify(want).slice(1, -1)))
+				console.log(b.model + " " + (b.reasoning && b.reasoning.effort));
+		}' "$tmp/mock.jsonl" "$tmp/to-b.envelope" | sort -u
+}
+check "reply: B's turn ran on B's model and effort" '[ "$(model_of_b)" = "mock-model-b high" ]'
+"$build/hbctl" usage --agent codex >"$tmp/usage.out" 2>&1
+check "usage: hbctl usage shows the windows codex reported from the model's answers, with when each resets" \
+	'grep -q "^Codex, plan unknown, reported [0-9]* s ago:$" "$tmp/usage.out" &&
+	 grep -qx "  five-hour window: 42% used, resets 2026-12-06T03:00:00Z" "$tmp/usage.out" &&
+	 grep -qx "  weekly window: 7% used, resets 2026-12-10T00:00:00Z" "$tmp/usage.out" && [ "$(wc -l <"$tmp/usage.out")" = 3 ]'
+check "usage: --json has them under codex, with when they came" \
+	'"$build/hbctl" usage --agent codex --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const c=JSON.parse(s).codex;process.exit(c.rateLimits.primary.usedPercent===42&&c.rateLimits.secondary.resetsAt===1796860800&&Math.abs(c.reportedAt-Date.now()/1000)<600?0:1)})"'
 check "reply: the launched bridges' lines are in the broker's log, keyed by session" \
 	'grep -qF "[codex $B] " "$tmp/broker.log" && grep -qF -- "--once: resuming thread $threadB" "$tmp/broker.log"'
 op_b=$(op_of call-to-b)
 op_a=$(op_of call_reply_b)
-check "reply: the runs of both turns were opened with full-auto and closed" \
-	'grep -q "run $op_b opened for session $B (codex, full-auto)" "$tmp/broker.log" && grep -q "run $op_b closed" "$tmp/broker.log" &&
+check "reply: the runs of both turns were opened with full-auto (B's with B's model) and closed" \
+	'grep -q "run $op_b opened for session $B (codex, full-auto, mock-model-b)" "$tmp/broker.log" && grep -q "run $op_b closed" "$tmp/broker.log" &&
 	 grep -q "run $op_a opened for session $A (codex, full-auto)" "$tmp/broker.log" && grep -q "run $op_a closed" "$tmp/broker.log"'
 check "reply: B's answer names B's session and the run of B's turn" \
 	'[ "$(sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_session_id || \" \" || sender_run_id FROM chat_session_messages WHERE call_id = '"'"'call_reply_b'"'"'")" = "$B $op_b" ]'
@@ -286,7 +319,7 @@ check "idle: it attached its session first, and detached at its end" \
 check "idle: nothing on its stdout (there is no caller)" '[ ! -s "$tmp/idle.out" ]'
 "$build/hb-codex-bridge" --session "$B" --access full-auto --once -- codex app-server </dev/null >/dev/null 2>"$tmp/usage.err"
 rc=$?
-check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -qF -- "--resume THREAD --access LEVEL --once" "$tmp/usage.err"'
+check "idle: --once without --resume is a usage error" '[ $rc = 100 ] && grep -qF -- "--resume THREAD --access LEVEL [--model M] [--effort E] --once" "$tmp/usage.err"'
 
 # -------------------------------------------------------------- stopped --
 # A launched turn whose model hangs: nobody but the broker can end it, so

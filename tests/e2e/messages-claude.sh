@@ -10,7 +10,8 @@
 #          recording the operation): the prompt is accepted, not `busy`,
 #          its turn runs, and the message follows as a turn of its own
 #   grace  a run whose desktop sends nothing gets a waiting message once
-#          HB_CLAUDE_FIRST_SEND_MS has passed, not before
+#          HB_CLAUDE_FIRST_SEND_MS has passed, not before (the broker
+#          cannot start an agent host meanwhile)
 #   busy   a message sent while the run's turn runs (it waits on an
 #          approval card that the test answers when it wants) is carried in
 #          only after that turn ended: a `send` whose text is the envelope;
@@ -203,7 +204,11 @@ desktop=
 check "open: the run ended cleanly" '[ $rc = 0 ]'
 
 # --------------------------------------------------------------- grace --
-# A run opened only to receive messages: the desktop sends nothing.
+# A run opened only to receive messages: the desktop sends nothing.  The
+# broker must not start a bridge of its own for the session meanwhile (a
+# session never opened gets a new conversation from the launcher,
+# launch-claude.sh): no agent host for it until the desktop's run is over.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
 listener=$(new_session "Claude listening" claude)
 body_grace='Sent to a run whose desktop says nothing.'
 envelope "$body_grace" >"$tmp/grace.envelope"
@@ -221,6 +226,7 @@ wait "$desktop"
 rc=$?
 desktop=
 check "grace: the run ended cleanly" '[ $rc = 0 ]'
+"$build/hbctl" settings agent-host delete >/dev/null
 
 # ---------------------------------------------------------------- busy --
 # The desktop's prompt makes the model call an agent-class tool: the turn

@@ -5,7 +5,9 @@
  * one, a Codex call's model from its bridge's word for the thread or else
  * the run's, a plain call with --run (hbctl run open --model), a subcall
  * inheriting its caller's, the user's own call with none; and never what
- * the tool call's arguments say.
+ * the tool call's arguments say.  A run opened without a model on a
+ * session that has one (manage_sessions setModel) runs the session's,
+ * and run.open's answer gives the opener the session's model and effort.
  */
 #include "../harness/checks.h"
 
@@ -223,6 +225,60 @@ static void test_plain_calls(void **state)
 	hb_client_close(&c);
 }
 
+/* The session's model and effort: run.open's answer carries them (the
+ * bridge opens its agent with them), and a run opened without a model
+ * has the session's; one opened with a model keeps its own. */
+static void test_session_model(void **state)
+{
+	char args[256];
+	const char *set[] = { "call", "manage_sessions", args, NULL };
+	struct hb_client c;
+	struct hb_env reply;
+	json_t *answer;
+	char *out = NULL, *text;
+
+	(void)state;
+	snprintf(args, sizeof args, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\",\"model\":\"opus\","
+		 "\"effort\":\"xhigh\"}", claude_session);
+	if (fx_hbctl(&F, &out, set) != 0)
+		fail_msg("setModel failed: %s", out);
+	free(out);
+	ck_client(&F, &c);
+	reply_to(&c, fx_send_op(&c, "run.open", "run", "run-model-session", "session", claude_session, "project", "/tmp",
+				"agent", "claude", "access", "full-access", (char *)NULL), &reply);
+	answer = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_string_equal(fx_jstr(answer, "model"), "opus");
+	assert_string_equal(fx_jstr(answer, "effort"), "xhigh");
+	assert_string_equal(fx_jstr(answer, "permissionMode"), "auto");
+	json_decref(answer);
+	hb_env_free(&reply);
+	text = claude_whoami(&c, 5, "whoami", "{}");
+	expect_model(text, "opus");
+	free(text);
+	close_run(&c, "run-model-session");
+	open_run(&c, "run-model-own", claude_session, "claude", "claude-own-model");
+	text = claude_whoami(&c, 6, "whoami", "{}");
+	expect_model(text, "claude-own-model");
+	free(text);
+	close_run(&c, "run-model-own");
+	hb_client_close(&c);
+	/* Back to the defaults for the other tests: nothing in the answer. */
+	snprintf(args, sizeof args, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\"}", claude_session);
+	if (fx_hbctl(&F, &out, set) != 0)
+		fail_msg("setModel failed: %s", out);
+	free(out);
+	ck_client(&F, &c);
+	reply_to(&c, fx_send_op(&c, "run.open", "run", "run-model-default", "session", claude_session, "project",
+				"/tmp", "agent", "claude", "access", "full-auto", (char *)NULL), &reply);
+	answer = json_loads(hb_env_str_or(&reply, "json", ""), 0, NULL);
+	assert_null(json_object_get(answer, "model"));
+	assert_null(json_object_get(answer, "effort"));
+	json_decref(answer);
+	hb_env_free(&reply);
+	close_run(&c, "run-model-default");
+	hb_client_close(&c);
+}
+
 /* A model id longer than a run keeps is refused with a sentence. */
 static void test_model_too_long(void **state)
 {
@@ -253,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_codex_model),
 		cmocka_unit_test(test_plain_calls),
 		cmocka_unit_test(test_model_too_long),
+		cmocka_unit_test(test_session_model),
 	};
 
 	return ck_run_group_tests(tests, setup, teardown);

@@ -72,12 +72,12 @@ static void test_codex(void **state)
 	assert_int_equal(codex_initialize_ensure_experimental(params), 0);
 	assert_json(params, "{\"clientInfo\":{\"name\":\"desktop\"},\"capabilities\":{\"experimentalApi\":true}}");
 	assert_json(codex_initialized(), "{\"method\":\"initialized\"}");
-	assert_json(codex_thread_resume(json_string("r"), "th", "read-only"),
+	assert_json(codex_thread_resume(json_string("r"), "th", "read-only", NULL),
 		    "{\"id\":\"r\",\"method\":\"thread/resume\",\"params\":{\"threadId\":\"th\",\"excludeTurns\":true,"
 		    "\"approvalPolicy\":\"on-request\",\"sandbox\":\"read-only\"}}");
-	assert_json(codex_thread_resume(json_string("r"), "th", "unrestricted"),
+	assert_json(codex_thread_resume(json_string("r"), "th", "unrestricted", "gpt-6-codex"),
 		    "{\"id\":\"r\",\"method\":\"thread/resume\",\"params\":{\"threadId\":\"th\",\"excludeTurns\":true,"
-		    "\"approvalPolicy\":\"never\",\"sandbox\":\"danger-full-access\"}}");
+		    "\"approvalPolicy\":\"never\",\"sandbox\":\"danger-full-access\",\"model\":\"gpt-6-codex\"}}");
 	assert_string_equal(codex_sandbox_mode("full-auto"), "workspace-write");
 	assert_string_equal(codex_approval_policy("full-access"), "on-request");
 	assert_json(codex_sandbox_policy("full-auto"),

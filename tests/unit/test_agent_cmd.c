@@ -7,6 +7,10 @@
  * from libexec/hbcode), as one word even with a blank in its path, and a
  * sentence naming the places when none is there, or that only the setting
  * can name one when the program's folder is not known.  hb_exe_dir names this test's own folder.
+ * The launched bridges' command lines (launch_argv.h): the session's
+ * model and effort as --model and --effort where it has them, and a
+ * Claude session without a conversation started without --claude-session
+ * (its bridge starts a new one).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,9 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "agent_cmd.h"
+#include "launch_argv.h"
 #include "exe_path.h"
 #include "paths.h"
 #include "../harness/tmp_home.h"
@@ -150,6 +156,59 @@ static void test_beside(void **state)
 	assert_string_equal(argv[1], built);
 }
 
+/* argv[from..] must be the NULL-terminated words. */
+static void expect_words(char *const *argv, int from, const char *const *words)
+{
+	int i = 0;
+
+	for (; words[i]; i++) {
+		assert_non_null(argv[from + i]);
+		assert_string_equal(argv[from + i], words[i]);
+	}
+	assert_null(argv[from + i]);
+}
+
+static void test_launch_argv(void **state)
+{
+	char dir[300], bridge[340], err[512];
+	struct hb_launch_argv c;
+	struct hb_paths p;
+
+	(void)state;
+	assert_int_equal(hb_paths_resolve(&p, err, sizeof err), 0);
+	write_settings(&p, "{\"agentHost\":\"sh /opt/host.mjs\",\"codexPath\":\"sh\"}");
+	snprintf(dir, sizeof dir, "%s/bin", home);
+	assert_int_equal(hb_mkdir_p(dir, 0755), 0);
+	snprintf(bridge, sizeof bridge, "%s/hb-claude-bridge", dir);
+	write_file(bridge, "");
+	assert_int_equal(chmod(bridge, 0755), 0);
+	snprintf(bridge, sizeof bridge, "%s/hb-codex-bridge", dir);
+	write_file(bridge, "");
+	assert_int_equal(chmod(bridge, 0755), 0);
+
+	/* A Claude session never opened, with a model and an effort. */
+	struct hb_launch_target fresh = { "s-1", "claude", "", "full-access", "/proj", "launch-1-1", "opus", "max" };
+	assert_true(hb_launch_argv(&p, dir, &fresh, &c, err, sizeof err) > 0);
+	expect_words(c.argv, 1, (const char *const[]){ "--session", "s-1", "--run", "launch-1-1", "--project", "/proj",
+						      "--access", "full-access", "--model", "opus", "--effort",
+						      "max", "--once", "--", "sh", "/opt/host.mjs", NULL });
+	/* With its conversation and the agent's defaults. */
+	struct hb_launch_target saved = { "s-1", "claude", "5a4ef92f-2795-4076-8c1c-4150199e554a", "full-auto", "/proj",
+					  "launch-1-2", "", "" };
+	assert_true(hb_launch_argv(&p, dir, &saved, &c, err, sizeof err) > 0);
+	expect_words(c.argv, 1, (const char *const[]){ "--session", "s-1", "--run", "launch-1-2", "--project", "/proj",
+						      "--access", "full-auto", "--claude-session",
+						      "5a4ef92f-2795-4076-8c1c-4150199e554a", "--once", "--", "sh",
+						      "/opt/host.mjs", NULL });
+	/* Codex: the model alone. */
+	struct hb_launch_target codex = { "s-2", "codex", "thr-1", "read-only", "/proj", NULL, "gpt-6-codex", "" };
+	assert_true(hb_launch_argv(&p, dir, &codex, &c, err, sizeof err) > 0);
+	assert_string_equal(c.argv[0], bridge);
+	expect_words(c.argv, 1, (const char *const[]){ "--session", "s-2", "--resume", "thr-1", "--access", "read-only",
+						      "--model", "gpt-6-codex", "--once", "--", c.program,
+						      "app-server", NULL });
+}
+
 static void test_exe_dir(void **state)
 {
 	char dir[PATH_MAX], err[512], *build = getenv("HB_BUILD"), want[PATH_MAX];
@@ -170,6 +229,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_setting, make_home, remove_home),
 		cmocka_unit_test_setup_teardown(test_beside, make_home, remove_home),
 		cmocka_unit_test(test_exe_dir),
+		cmocka_unit_test_setup_teardown(test_launch_argv, make_home, remove_home),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,17 +31,17 @@ static void test_migration_sets_version_and_is_idempotent(void **state)
 	struct fixture *f = *state;
 	int version = 0;
 	assert_int_equal(appdata_schema_version(f->rw, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 3);
-	assert_int_equal(appdata_schema_latest(), 3);
+	assert_int_equal(version, 4);
+	assert_int_equal(appdata_schema_latest(), 4);
 	assert_int_equal(appdata_schema_migrate(f->rw, f->err, sizeof f->err), 0);
 
 	sqlite3 *again = appdata_open_rw(f->path, f->err, sizeof f->err);
 	assert_non_null(again);
 	assert_int_equal(appdata_schema_version(again, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 3);
+	assert_int_equal(version, 4);
 	appdata_close(again);
 	exec_sql(f, "SELECT id, title, agent, project_dir, project_hash, access_level, created_at,"
-		    " updated_at, archived FROM sessions;"
+		    " updated_at, archived, model, effort FROM sessions;"
 		    "SELECT project_dir, project_hash, active_session_id, updated_at FROM project_workspace;"
 		    "SELECT thread_id, session_id, parent_thread_id, created_at FROM codex_session_links;"
 		    "SELECT session_id, claude_session_id, updated_at FROM claude_sessions;"
@@ -59,21 +59,31 @@ static void test_newer_schema_is_refused(void **state)
 	assert_non_null(strstr(f->err, "newer"));
 }
 
+/* Open the file read-write, which migrates it: it must be at the latest
+ * version then.  The connection, for the caller to check and close. */
+static sqlite3 *open_migrated(struct fixture *f)
+{
+	int version = 0;
+	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
+
+	assert_non_null(db);
+	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
+	assert_int_equal(version, appdata_schema_latest());
+	return db;
+}
+
 /* A file of version 1 (before session messages) gets the two new tables
  * and the later steps, and keeps its rows. */
 static void test_version_1_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
-	int version = 0;
 
 	exec_sql(f, "INSERT INTO sessions (id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at) VALUES ('s-old', 'Old', 'codex', '/p', 'h', 'full-auto', 1, 1);"
 		    "DROP TABLE session_message_outbox; DROP TABLE chat_session_messages;"
-		    "DROP INDEX claude_sessions_by_claude_id; PRAGMA user_version = 1");
-	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
-	assert_non_null(db);
-	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 3);
+		    "DROP INDEX claude_sessions_by_claude_id; ALTER TABLE sessions DROP COLUMN model;"
+		    "ALTER TABLE sessions DROP COLUMN effort; PRAGMA user_version = 1");
+	sqlite3 *db = open_migrated(f);
 	assert_int_equal(sqlite3_exec(db, "SELECT COUNT(*) FROM chat_session_messages, session_message_outbox", NULL,
 				      NULL, NULL),
 			 SQLITE_OK);
@@ -98,21 +108,18 @@ static long long count_rows(struct fixture *f, const char *sql)
 static void test_version_2_file_is_migrated(void **state)
 {
 	struct fixture *f = *state;
-	int version = 0;
 
 	insert_session(f, "s-a", "claude", "/p", 1, 0);
 	insert_session(f, "s-b", "claude", "/p", 1, 0);
 	insert_session(f, "s-c", "claude", "/p", 1, 0);
 	insert_session(f, "s-d", "claude", "/p", 1, 0);
-	exec_sql(f, "DROP INDEX claude_sessions_by_claude_id; PRAGMA user_version = 2;"
+	exec_sql(f, "DROP INDEX claude_sessions_by_claude_id; ALTER TABLE sessions DROP COLUMN model;"
+		    "ALTER TABLE sessions DROP COLUMN effort; PRAGMA user_version = 2;"
 		    "INSERT INTO claude_sessions VALUES ('s-b', 'conv-1', 9);"
 		    "INSERT INTO claude_sessions VALUES ('s-a', 'conv-1', 5);"
 		    "INSERT INTO claude_sessions VALUES ('s-c', 'conv-2', 7);"
 		    "INSERT INTO claude_sessions VALUES ('s-d', 'conv-2', 7);");
-	sqlite3 *db = appdata_open_rw(f->path, f->err, sizeof f->err);
-	assert_non_null(db);
-	assert_int_equal(appdata_schema_version(db, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 3);
+	sqlite3 *db = open_migrated(f);
 	appdata_close(db);
 	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions"), 2);
 	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions WHERE session_id = 's-a'"
@@ -124,6 +131,21 @@ static void test_version_2_file_is_migrated(void **state)
 	assert_int_not_equal(sqlite3_exec(f->rw, "INSERT INTO claude_sessions VALUES ('s-b', 'conv-2', 10)", NULL,
 					  NULL, NULL),
 			     SQLITE_OK);
+}
+
+/* A file of version 3 gets the model and effort of its sessions, NULL
+ * (the agent's defaults), and keeps its rows. */
+static void test_version_3_file_is_migrated(void **state)
+{
+	struct fixture *f = *state;
+
+	insert_session(f, "s-a", "claude", "/p", 1, 0);
+	exec_sql(f, "ALTER TABLE sessions DROP COLUMN model; ALTER TABLE sessions DROP COLUMN effort;"
+		    "PRAGMA user_version = 3;");
+	sqlite3 *db = open_migrated(f);
+	appdata_close(db);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM sessions WHERE id = 's-a' AND model IS NULL"
+				    " AND effort IS NULL"), 1);
 }
 
 static void test_read_only_connection_cannot_write(void **state)
@@ -422,6 +444,53 @@ static void test_session_info(void **state)
 	fails(f, session_info_tool, "{\"sessionId\":\"s-1\",\"agent\":\"codex\"}", "unknown field");
 }
 
+/* A session keeps the model and effort its runs open with: create and
+ * setModel set them (what setModel leaves out goes back to the agent's
+ * default), the row and _session_info show them, and an effort is checked
+ * against the session's agent. */
+static void test_model_and_effort(void **state)
+{
+	struct fixture *f = *state;
+	char text[512], id[64];
+	json_t *row, *info;
+
+	row = ok(f, manage_tool, "{\"action\":\"create\",\"title\":\"m\",\"agent\":\"claude\",\"projectPath\":\"/p\","
+		 "\"model\":\"opus\",\"effort\":\"xhigh\"}");
+	assert_string_equal(str(row, "model"), "opus");
+	assert_string_equal(str(row, "effort"), "xhigh");
+	snprintf(id, sizeof id, "%s", str(row, "id"));
+	snprintf(text, sizeof text, "{\"sessionId\":\"%s\"}", id);
+	info = ok(f, session_info_tool, text);
+	assert_string_equal(str(info, "model"), "opus");
+	assert_string_equal(str(info, "effort"), "xhigh");
+	json_decref(info);
+	snprintf(text, sizeof text, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\",\"effort\":\"ultra\"}", id);
+	fails(f, manage_tool, text, "\"effort\" must be one of: low, medium, high, xhigh, max");
+	snprintf(text, sizeof text, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\",\"model\":\"son net\"}", id);
+	fails(f, manage_tool, text, "model must be a model name");
+	snprintf(text, sizeof text, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\",\"effort\":\"low\"}", id);
+	json_decref(row);
+	row = ok(f, manage_tool, text);
+	assert_null(json_object_get(row, "model"));
+	assert_string_equal(str(row, "effort"), "low");
+	json_decref(row);
+	snprintf(text, sizeof text, "{\"action\":\"setModel\",\"targetSessionId\":\"%s\"}", id);
+	row = ok(f, manage_tool, text);
+	assert_null(json_object_get(row, "model"));
+	assert_null(json_object_get(row, "effort"));
+	json_decref(row);
+	fails(f, manage_tool, "{\"action\":\"rename\",\"targetSessionId\":\"s-x\",\"title\":\"t\",\"model\":\"opus\"}",
+	      "model is not used by rename");
+
+	/* Codex: an effort is a word its model offers, not Claude's list. */
+	row = ok(f, manage_tool, "{\"action\":\"create\",\"title\":\"c\",\"agent\":\"codex\",\"projectPath\":\"/p\","
+		 "\"model\":\"gpt-6-codex\",\"effort\":\"minimal\"}");
+	assert_string_equal(str(row, "effort"), "minimal");
+	json_decref(row);
+	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"c\",\"agent\":\"codex\",\"projectPath\":\"/p\","
+	      "\"effort\":\"High!\"}", "effort must be a reasoning effort");
+}
+
 static void test_update_bumps_updated_at(void **state)
 {
 	struct fixture *f = *state;
@@ -478,6 +547,7 @@ int main(void)
 		T(test_newer_schema_is_refused),
 		T(test_version_1_file_is_migrated),
 		T(test_version_2_file_is_migrated),
+		T(test_version_3_file_is_migrated),
 		T(test_read_only_connection_cannot_write),
 		T(test_read_only_open_creates_missing_file),
 		T(test_create_returns_row),
@@ -486,6 +556,7 @@ int main(void)
 		T(test_rename_access_archive),
 		T(test_access_from_agents),
 		T(test_session_info),
+		T(test_model_and_effort),
 		T(test_update_bumps_updated_at),
 		T(test_activate_and_archive_active),
 	};
