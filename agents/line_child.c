@@ -16,10 +16,13 @@
 int line_child_start(struct line_child *lc, char *const argv[], char *const envp[], int flags, char *err,
 		     size_t errlen)
 {
+	int child_flags = flags & LINE_CHILD_OUR_GROUP ? flags & ~LINE_CHILD_OUR_GROUP : flags | CHILD_OWN_GROUP;
+
 	memset(lc, 0, sizeof *lc);
-	if (child_spawn(&lc->child, argv, envp, CHILD_OWN_GROUP | flags, err, errlen) < 0)
+	if (child_spawn(&lc->child, argv, envp, child_flags, err, errlen) < 0)
 		return -1;
 	lines_init(&lc->lines);
+	lc->own_group = !(flags & LINE_CHILD_OUR_GROUP);
 	lc->next_id = 1;
 	lc->in_open = 1;
 	return 0;
@@ -157,7 +160,8 @@ int line_child_end(struct line_child *lc, int grace_ms)
 	/* Let the child end by itself, then end its group. */
 	while (wait_readable(lc->child.out, deadline) > 0 && lines_fill(&lc->lines, lc->child.out) > 0)
 		hand_lines(lc, NULL, NULL);
-	kill(-lc->child.pid, SIGKILL);
+	if (lc->own_group)
+		kill(-lc->child.pid, SIGKILL);
 	close(lc->child.out);
 	lines_free(&lc->lines);
 	return child_wait(&lc->child);

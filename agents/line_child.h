@@ -28,6 +28,7 @@ struct line_child {
 	struct lines lines;
 	long long next_id;   /* line_child_call's ids: 1, 2, ... */
 	int in_open;         /* 0 once the input was closed or a write failed */
+	int own_group;       /* started in a process group of its own */
 };
 
 /* A line of the child's that is not the answer waited for (without its
@@ -41,9 +42,14 @@ enum line_child_miss {
 	LINE_CHILD_UNREADABLE,    /* its output could not be read */
 };
 
+/* line_child_start's flag: the child stays in our process group instead
+ * of one of its own, for hb-codex-bridge, whose group the broker or the
+ * shell ends as one with the codex it runs. */
+#define LINE_CHILD_OUR_GROUP 0x100
+
 /* Start argv (argv[0] looked up in PATH; envp NULL: ours) in a process
- * group of its own; flags adds other CHILD_* flags (CHILD_PARENT_DEATH).
- * 0, or -1 with a sentence in err. */
+ * group of its own (unless LINE_CHILD_OUR_GROUP); flags adds other
+ * CHILD_* flags (CHILD_PARENT_DEATH).  0, or -1 with a sentence in err. */
 int line_child_start(struct line_child *lc, char *const argv[], char *const envp[], int flags, char *err,
 		     size_t errlen);
 
@@ -77,7 +83,8 @@ json_t *line_child_call(struct line_child *lc, const char *method, json_t *param
 
 /* End the child: close its input, read (and drop) what it still writes
  * until its output ends or grace_ms pass, SIGKILL its whole group (what
- * it started too, should it linger), and reap it.  Its exit status (as
+ * it started too, should it linger; a child in our group is left to end
+ * by itself), and reap it.  Its exit status (as
  * child_wait). */
 int line_child_end(struct line_child *lc, int grace_ms);
 

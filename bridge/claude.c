@@ -42,7 +42,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#include "child.h"
+#include "line_child.h"
 #include "claude_host_client.h"
 #include "clock.h"
 #include "claude_deliver.h"
@@ -94,7 +94,7 @@ struct pending {
 
 struct bridge {
 	struct options opt;
-	struct child host;
+	struct line_child host;
 	struct hb_client broker;
 	struct hb_map pending;
 	long long next_host_id;
@@ -156,7 +156,7 @@ static void host_request(struct bridge *br, const char *method, json_t *params)
 	req = rpc_request_str(id, method, params ? params : json_object());
 	snprintf(key, sizeof key, "h%s", id);
 	track(br, key, P_OURS);
-	send_json(br->host.in, req);
+	send_json(br->host.child.in, req);
 	json_decref(req);
 }
 
@@ -203,7 +203,7 @@ static void announce_open(struct bridge *br)
 			send_json(STDOUT_FILENO, ev);
 			json_decref(ev);
 		}
-		claude_deliver_opened(&br->cd, br->host.in,
+		claude_deliver_opened(&br->cd, br->host.child.in,
 				      json_string_value(json_object_get(br->open_result, "sessionId")), br->opt.project);
 		claude_once_opened(&br->once);
 	}
@@ -309,7 +309,7 @@ static void headless_event(json_t *msg)
 		log_info(NULL, "the agent host closed (%s)", reason ? reason : "no reason given");
 }
 
-static void from_host(struct bridge *br, char *line, size_t len)
+static void from_host(struct bridge *br, const char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *id = json_object_get(msg, "id");
 	char key[80];
@@ -372,8 +372,7 @@ static void close_host(struct bridge *br)
 {
 	br->close_deadline_ms = hb_monotonic_ms() + br->close_wait_ms;
 	host_request(br, "close", NULL);
-	close(br->host.in);
-	br->host.in = -1;
+	line_child_close_input(&br->host);
 	claude_deliver_host_closed(&br->cd);
 }
 
@@ -450,8 +449,8 @@ static void from_desktop(struct bridge *br, char *line, size_t len)
 		}
 	}
 	if (named)
-		send_json(br->host.in, msg); /* with the messageId it may have got */
-	else if (write_line(br->host.in, line, len) < 0)
+		send_json(br->host.child.in, msg); /* with the messageId it may have got */
+	else if (write_line(br->host.child.in, line, len) < 0)
 		log_warn(NULL, "cannot write to the host: %s", strerror(errno));
 out:
 	json_decref(msg);
@@ -515,7 +514,7 @@ static void on_desktop_done(void *ctx)
 	begin_close(ctx); /* the desktop is gone: end the run */
 }
 
-static void on_host_line(void *ctx, char *line, size_t len)
+static void on_host_line(void *ctx, const char *line, size_t len)
 {
 	from_host(ctx, line, len);
 }
@@ -549,12 +548,12 @@ static long long claude_before_wait(void *ctx)
 			return attach >= 0 && attach < 1000 ? attach : 1000;
 		begin_close(br);
 	}
-	if (br->host.in >= 0 && (claude_deliver_settled(&br->cd) || hb_monotonic_ms() >= br->close_deadline_ms))
+	if (br->host.child.in >= 0 && (claude_deliver_settled(&br->cd) || hb_monotonic_ms() >= br->close_deadline_ms))
 		close_host(br);
 	if ((left = br->close_deadline_ms - hb_monotonic_ms()) > 0)
-		return br->host.in >= 0 && left > 1000 ? 1000 : left;
+		return br->host.child.in >= 0 && left > 1000 ? 1000 : left;
 	log_warn(NULL, "the host did not end within %d ms of close; killing its process group", br->close_wait_ms);
-	kill(-br->host.pid, SIGKILL);
+	kill(-br->host.child.pid, SIGKILL);
 	return -2;
 }
 
@@ -772,16 +771,15 @@ int main(int argc, char **argv)
 	clean_environment();
 	if (choose_account(br.opt.run, account, sizeof account) < 0)
 		goto end;
-	if (child_spawn(&br.host, br.opt.host_argv, NULL, CHILD_OWN_GROUP, err, sizeof err) < 0) {
+	if (line_child_start(&br.host, br.opt.host_argv, NULL, 0, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		goto end;
 	}
 	host_request(&br, "open", open_params(&br.opt, catalog, opened));
-	pump_run(br.host.out, br.broker.sock, br.opt.once ? &headless_pump : &claude_pump, &br);
+	pump_run(&br.host, br.broker.sock, br.opt.once ? &headless_pump : &claude_pump, &br);
 	/* Before the detach: reports need the attachment. */
 	claude_deliver_host_gone(&br.cd, br.opt.host_argv, br.request_limit_ms);
-	kill(-br.host.pid, SIGKILL); /* whatever is left of its group */
-	status = child_wait(&br.host);
+	status = line_child_end(&br.host, 0); /* and whatever is left of its group */
 end:
 	{
 		const char *kv[] = { "run", br.opt.run, NULL };

@@ -131,7 +131,7 @@ static int usage(void)
 
 static void to_server(struct bridge *br, const char *line, size_t len)
 {
-	if (write_line(br->server.in, line, len) < 0)
+	if (line_child_send_text(&br->server, line, len) < 0)
 		log_warn(NULL, "cannot write to the server: %s", strerror(errno));
 }
 
@@ -150,7 +150,7 @@ static void answer_tool_call(struct bridge *br, json_t *rpcid, const char *text)
 	char *id = json_dumps(rpcid, JSON_COMPACT | JSON_ENCODE_ANY);
 	char *ans = id ? dialect_codex_answer(id, 0, text, NULL) : NULL;
 
-	if (!ans || write_line(br->server.in, ans, strlen(ans)) < 0)
+	if (!ans || line_child_send_text(&br->server, ans, strlen(ans)) < 0)
 		log_warn(NULL, "cannot answer the server's tool call");
 	free(ans);
 	free(id);
@@ -360,7 +360,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 		cancel_turn(br, json_object_get(msg, "params"));
 	if (method && strcmp(method, "initialize") == 0) {
 		if (codex_initialize_ensure_experimental(json_object_get(msg, "params"))) {
-			(void)rpc_frame_write(br->server.in, msg);
+			(void)rpc_frame_write(br->server.child.in, msg);
 			json_decref(msg);
 			return;
 		}
@@ -375,7 +375,7 @@ static void from_caller(struct bridge *br, char *line, size_t len)
 					json_object_set_new(params, "dynamicTools", tools = json_array());
 				json_array_extend(tools, cat);
 				json_decref(cat);
-				(void)rpc_frame_write(br->server.in, msg);
+				(void)rpc_frame_write(br->server.child.in, msg);
 				json_decref(msg);
 				return;
 			}
@@ -401,7 +401,7 @@ static void note_rate_limits(const json_t *limits)
 		log_warn(NULL, "Codex's rate limits are not kept for hbctl usage: %s", err);
 }
 
-static void from_server(struct bridge *br, char *line, size_t len)
+static void from_server(struct bridge *br, const char *line, size_t len)
 {
 	json_t *msg = json_loadb(line, len, 0, NULL), *params = json_object_get(msg, "params");
 	const char *method = json_string_value(json_object_get(msg, "method"));
@@ -498,7 +498,7 @@ static void on_answer(void *ctx, int64_t id, const struct hb_env *reply)
 	} else if (p) {
 		const char *native = hb_env_str(reply, "json");
 		if (native) {
-			if (write_line(br->server.in, native, strlen(native)) < 0)
+			if (line_child_send_text(&br->server, native, strlen(native)) < 0)
 				log_warn(NULL, "cannot answer the server: %s", strerror(errno));
 		} else {
 			json_t *idv = json_loads(p->rpcid, JSON_DECODE_ANY, NULL);
@@ -528,11 +528,10 @@ static void on_caller_done(void *ctx)
 {
 	struct bridge *br = ctx;
 
-	close(br->server.in);
-	br->server.in = -1;
+	line_child_close_input(&br->server);
 }
 
-static void on_server_line(void *ctx, char *line, size_t len)
+static void on_server_line(void *ctx, const char *line, size_t len)
 {
 	from_server(ctx, line, len);
 }
@@ -554,7 +553,7 @@ static void on_signal(void *ctx)
 		return;
 	log_info(NULL, "signalled: ending codex app-server");
 	on_caller_done(br);
-	kill(br->server.pid, SIGTERM);
+	kill(br->server.child.pid, SIGTERM);
 	br->stop_deadline_ms = hb_monotonic_ms() + STOP_WAIT_MS;
 }
 
@@ -572,7 +571,7 @@ static long long before_wait(void *ctx)
 		return wait;
 	if ((left = br->stop_deadline_ms - hb_monotonic_ms()) <= 0) {
 		log_warn(NULL, "codex app-server did not end within %d ms of SIGTERM; killing it", STOP_WAIT_MS);
-		kill(br->server.pid, SIGKILL);
+		kill(br->server.child.pid, SIGKILL);
 		return -2;
 	}
 	return wait >= 0 && wait < left ? wait : left;
@@ -642,14 +641,14 @@ int main(int argc, char **argv)
 		log_warn(NULL, "%s; hbcode tool calls will fail until it runs", err);
 	deliveries_init(&br.dl, br.broker_ok ? &br.broker : NULL, br.session, "codex");
 	codex_timeline_init(&br);
-	if (child_spawn(&br.server, argv + i + 1, NULL, 0, err, sizeof err) < 0) {
+	if (line_child_start(&br.server, argv + i + 1, NULL, LINE_CHILD_OUR_GROUP, err, sizeof err) < 0) {
 		log_error(NULL, "%s", err);
 		return 111;
 	}
 	if (br.once)
 		codex_once_start(&br);
-	pump_run(br.server.out, br.broker_ok ? br.broker.sock : NULL, br.once ? &once_pump : &codex_pump, &br);
-	status = child_wait(&br.server);
+	pump_run(&br.server, br.broker_ok ? br.broker.sock : NULL, br.once ? &once_pump : &codex_pump, &br);
+	status = line_child_end(&br.server, 0);
 	if (br.once_failed && status == 0)
 		status = 1;
 	codex_timeline_free(&br); /* the last rows, before the detach unbinds them */

@@ -44,7 +44,7 @@ static void answer(struct bridge *br, const json_t *rpcid, const char *method, i
 {
 	json_t *ans = codex_answer_approval(rpcid, method, allow);
 
-	if (!ans || rpc_frame_write(br->server.in, ans) < 0)
+	if (!ans || rpc_frame_write(br->server.child.in, ans) < 0)
 		log_warn(NULL, "cannot answer the server's %s", method);
 	json_decref(ans);
 }

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "child.h"
+#include "line_child.h"
 #include "client.h"
 #include "deliveries.h"
 #include "map.h"
@@ -21,7 +21,7 @@ struct delivered_run;
 
 struct bridge {
 	const char *session;            /* --session, or NULL */
-	struct child server;
+	struct line_child server;
 	struct hb_client broker;
 	int broker_ok;
 	struct hb_map pending;          /* broker request id -> struct pending */

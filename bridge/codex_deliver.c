@@ -87,7 +87,7 @@ static void send_request(struct bridge *br, struct delivery *x)
 		broker_op(br, HB_OP_RUN_OPEN, x->op_id, x);
 	}
 	req = rpc_request_str(id, steer ? "turn/steer" : "turn/start", params);
-	(void)rpc_frame_write(br->server.in, req);
+	(void)rpc_frame_write(br->server.child.in, req);
 	json_decref(req);
 	log_info(x->op_id, "%s into thread %s", steer ? "steering" : "starting a turn", br->thread);
 }
@@ -105,7 +105,7 @@ static void send_history_check(struct bridge *br, struct delivery *x)
 	snprintf(id, sizeof id, "%s%s", x->op_id, CHECK_SUFFIX);
 	req = json_pack("{s:s, s:s, s:{s:s, s:b}}", "id", id, "method", "thread/read", "params", "threadId", br->thread,
 			"includeTurns", 1);
-	(void)rpc_frame_write(br->server.in, req);
+	(void)rpc_frame_write(br->server.child.in, req);
 	json_decref(req);
 }
 
@@ -113,7 +113,7 @@ static void pump(struct bridge *br)
 {
 	struct delivery *x;
 
-	if (br->working || !br->thread[0] || br->server.in < 0 || !(x = deliveries_next(&br->dl)))
+	if (br->working || !br->thread[0] || br->server.child.in < 0 || !(x = deliveries_next(&br->dl)))
 		return;
 	if (x->check_history)
 		send_history_check(br, x);
@@ -286,7 +286,7 @@ long long codex_deliver_tick(struct bridge *br)
 {
 	if (!br->broker_ok || !br->thread[0])
 		return -1;
-	if (br->server.in < 0) {
+	if (br->server.child.in < 0) {
 		/* Nothing reaches the server any more: no messages for us. */
 		deliveries_detach(&br->dl, 0);
 		return -1;

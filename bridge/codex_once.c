@@ -34,16 +34,15 @@ static void end_input(struct bridge *br, const char *why)
 		return;
 	log_info(NULL, "--once: %s; ending", why);
 	br->once_ending = 1;
-	if (br->server.in >= 0) {
-		close(br->server.in);
-		br->server.in = -1;
+	if (br->server.child.in >= 0) {
+		line_child_close_input(&br->server);
 	}
 }
 
 static void send_json(struct bridge *br, json_t *v)
 {
 	if (v)
-		(void)rpc_frame_write(br->server.in, v);
+		(void)rpc_frame_write(br->server.child.in, v);
 	json_decref(v);
 }
 

@@ -56,17 +56,16 @@ static int signal_came(void)
 	return came;
 }
 
-int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void *ctx)
+int pump_run(struct line_child *agent, void *broker_sock, const struct pump_ops *ops, void *ctx)
 {
-	struct lines in, out;
-	int rc = 0;
+	struct lines in;
+	int agent_open = 1, rc = 0;
 
 	lines_init(&in);
-	lines_init(&out);
 	/* No caller (hb-codex-bridge --once): stdin is not read at all. */
 	if (!ops->from_caller)
 		in.eof = 1;
-	while (!out.eof) {
+	while (agent_open) {
 		zmq_pollitem_t items[4];
 		long long wait = ops->before_wait ? ops->before_wait(ctx) : -1;
 		char *line;
@@ -80,7 +79,7 @@ int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void 
 			items[n].fd = STDIN_FILENO;
 			items[n++].events = ZMQ_POLLIN;
 		}
-		items[n].fd = agent_out;
+		items[n].fd = line_child_fd(agent);
 		items[n++].events = ZMQ_POLLIN;
 		if (broker_sock) {
 			items[n].socket = broker_sock;
@@ -112,15 +111,11 @@ int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void 
 					in.eof = 1;
 					ops->caller_done(ctx);
 				}
-			} else {
-				if (lines_fill(&out, agent_out) <= 0)
-					out.eof = 1;
-				while ((line = lines_next(&out, &len)))
-					ops->from_agent(ctx, line, len);
+			} else if (line_child_read(agent, ops->from_agent, ctx) <= 0) {
+				agent_open = 0;
 			}
 		}
 	}
 	lines_free(&in);
-	lines_free(&out);
 	return rc;
 }

@@ -9,11 +9,13 @@
 
 #include <stddef.h>
 
+#include "line_child.h"
+
 struct pump_ops {
 	/* NULL: there is no caller, stdin is not read (caller_done unused). */
 	void (*from_caller)(void *ctx, char *line, size_t len);
 	void (*caller_done)(void *ctx);          /* our stdin reached its end */
-	void (*from_agent)(void *ctx, char *line, size_t len);
+	line_child_fn from_agent;               /* a line of the agent's output */
 	void (*from_broker)(void *ctx);          /* the broker socket is readable */
 	/* Before each wait: how long to wait at most (ms, -1: no limit), or
 	 * -2 to stop now.  May be NULL (no limit). */
@@ -29,7 +31,9 @@ struct pump_ops {
  * handled in the loop, never between two calls of it.  0 or -1. */
 int pump_catch_signals(void);
 
-/* Run until the agent's stdout ends (0) or polling fails (-1). */
-int pump_run(int agent_out, void *broker_sock, const struct pump_ops *ops, void *ctx);
+/* Run until the agent's output ends (0) or polling fails (-1); the
+ * agent's lines are read by the one JSON-line child engine
+ * (agents/line_child.h), which the agent was started or adopted into. */
+int pump_run(struct line_child *agent, void *broker_sock, const struct pump_ops *ops, void *ctx);
 
 #endif
