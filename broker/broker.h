@@ -62,7 +62,8 @@ struct instance {
 	int renew_asked;           /* it asked to be started anew (once a generation) */
 	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
-	long long started_ms, last_beat_ms, kill_at_ms;
+	long long started_ms, last_beat_ms, kill_at_ms; /* last_beat_ms: or its first call after a quiet time */
+	unsigned long beats;       /* heartbeat frames received (it beats only while it has calls) */
 	long long held_since_ms;   /* its heartbeat: the longest call in flight began then; 0: none */
 	char held_key[24];         /* that call's key */
 	char held_tool[64];        /* its tool, when the broker still has the call */
@@ -138,8 +139,8 @@ struct call {
 };
 
 struct broker_settings {
-	int heartbeat_ms;       /* services beat this often */
-	int hang_ms;            /* no beat for this long: hung */
+	int heartbeat_ms;       /* services beat this often while they have calls */
+	int hang_ms;            /* no beat for this long with calls in flight: hung */
 	int start_timeout_ms;   /* started but not ready: hung */
 	int call_wait_ms;       /* a call waits this long for a restarting service */
 	int healthy_ms;         /* up this long: the backoff starts again */

@@ -55,6 +55,8 @@ static json_t *service_json(const struct service *s)
 		json_object_set_new(o, "slots", json_integer(s->cur->slots));
 		json_object_set_new(o, "slotsBusy", json_integer(s->cur->busy));
 		json_object_set_new(o, "queuedInService", json_integer(s->cur->queued));
+		/* An idle service beats not at all: tests count these. */
+		json_object_set_new(o, "heartbeats", json_integer((json_int_t)s->cur->beats));
 	}
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));

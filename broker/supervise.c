@@ -261,7 +261,7 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 		kill(inst->pid, SIGKILL);
 		return;
 	}
-	if ((inst->ready && now - inst->last_beat_ms > b->set.hang_ms) ||
+	if ((inst->ready && inst->inflight && now - inst->last_beat_ms > b->set.hang_ms) ||
 	    (!inst->ready && now - inst->started_ms > b->set.start_timeout_ms)) {
 		log_warn(inst->id, "%s; killing pid %ld", inst->ready ? "heartbeats stopped" : "never became ready",
 			 (long)inst->pid);
@@ -298,6 +298,8 @@ static long long instance_deadline(const struct broker *b, const struct instance
 		return inst->kill_at_ms;
 	if (!inst->ready)
 		return inst->started_ms + b->set.start_timeout_ms + 1;
+	if (!inst->inflight)
+		return 0; /* it beats only while it has calls */
 	return earliest(inst->last_beat_ms + b->set.hang_ms + 1, held_deadline(b, inst));
 }
 
@@ -385,6 +387,11 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 void supervisor_on_heartbeat(struct instance *inst)
 {
 	inst->last_beat_ms = broker_now_ms();
+}
+
+void supervisor_count_beat(struct instance *inst)
+{
+	inst->beats++;
 }
 
 /* 1 (with the reason) when s already has as many draining generations as
