@@ -62,6 +62,8 @@ struct instance {
 	int renew_asked;           /* it asked to be started anew (once a generation) */
 	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
+	int idle_stop;             /* stopped for want of calls (start = demand) */
+	long long quiet_since_ms;  /* no call in flight nor waiting since then; 0: busy */
 	long long started_ms, last_beat_ms, kill_at_ms; /* last_beat_ms: or its first call after a quiet time */
 	unsigned long beats;       /* heartbeat frames received (it beats only while it has calls) */
 	long long held_since_ms;   /* its heartbeat: the longest call in flight began then; 0: none */
@@ -85,6 +87,8 @@ struct service {
 	struct instance *cur, *next;
 	struct instance *old;           /* draining generations, newest first */
 	unsigned gen, restarts, consecutive;
+	unsigned idle_stops;            /* start = demand: stopped after idle this often */
+	int idle_last;                  /* its last instance ended by such a stop */
 	int admin_stopped, crashloop;
 	long long restart_at_ms;        /* 0: no restart scheduled */
 	long long last_death_ms;

@@ -2,7 +2,7 @@
  * status - one JSON object: the broker (pid, uptime, calls, whether
  * GEMINI_API_KEY is in its environment, the supervisor's own check of its
  * invariants) and per service its state, pid, generation, restarts, last
- * exit, calls in flight and calls served, the draining generations, and
+ * exit, when it starts (boot or demand, with its idle time), calls in flight and calls served, the draining generations, and
  * what the serving incarnation last reported of itself (report.h).
  */
 #include "status.h"
@@ -50,6 +50,15 @@ static json_t *service_json(const struct service *s)
 		return NULL;
 	json_object_set_new(o, "pid", inst ? json_integer(inst->pid) : json_null());
 	json_object_set_new(o, "lastExit", s->last_exit[0] ? json_string(s->last_exit) : json_null());
+	/* start = demand: started by its first call, stopped after idleMs
+	 * without one (idleStops times so far; stoppedIdle: its last end was
+	 * such a stop). */
+	json_object_set_new(o, "start", json_string(s->cfg->on_demand ? "demand" : "boot"));
+	if (s->cfg->on_demand) {
+		json_object_set_new(o, "idleMs", json_integer(s->cfg->idle_ms));
+		json_object_set_new(o, "idleStops", json_integer(s->idle_stops));
+		json_object_set_new(o, "stoppedIdle", json_boolean(s->idle_last));
+	}
 	if (s->cur) {
 		json_object_set_new(o, "workers", json_integer(s->cur->nworkers));
 		json_object_set_new(o, "slots", json_integer(s->cur->slots));
