@@ -293,74 +293,6 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 	}
 }
 
-static void retire(struct broker *b, struct service *s)
-{
-	struct instance *inst = s->cur;
-
-	if (!inst)
-		return;
-	s->cur = NULL;
-	inst->older = s->old;
-	s->old = inst;
-	incarnation_check_drained(b, inst);
-}
-
-/* 1 (with the reason) when s already has as many draining generations as
- * it may: one more would be past what the broker can list. */
-static int draining_full(const struct service *s, char *err, size_t errlen)
-{
-	int n = 0;
-
-	for (const struct instance *o = s->old; o; o = o->older)
-		n++;
-	if (n < SUPERVISOR_MAX_DRAINING)
-		return 0;
-	snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later", n,
-		 s->cfg->name);
-	return 1;
-}
-
-/* start = demand: a ready instance with no call in flight or waiting for
- * its idle time is retired (its calls are done, so TERM follows). */
-static void watch_idle(struct broker *b, struct service *s, long long now)
-{
-	struct instance *inst = s->cur;
-	char err[256];
-
-	if (!s->cfg->on_demand || !inst || !inst->ready || s->next || s->admin_waiting || b->stopping ||
-	    s->admin_stopped)
-		return;
-	if (inst->inflight || s->wait_head) {
-		inst->quiet_since_ms = 0;
-		return;
-	}
-	if (!inst->quiet_since_ms)
-		inst->quiet_since_ms = now;
-	if (now < inst->quiet_since_ms + s->cfg->idle_ms || draining_full(s, err, sizeof err))
-		return;
-	log_info(inst->id, "no call for %lld ms: stopping it (start = demand)", s->cfg->idle_ms);
-	inst->idle_stop = 1;
-	s->idle_stops++;
-	retire(b, s);
-	events_service(b, "service.idle", s, inst, NULL);
-}
-
-void supervisor_tick(struct broker *b, long long now)
-{
-	for (int i = 0; i < b->nservices; i++) {
-		struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_LISTED];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
-
-		for (int j = 0; j < n; j++)
-			watch_instance(b, all[j], now);
-		if (s->cur || s->next || b->stopping || s->admin_stopped)
-			watch_idle(b, s, now);
-		else if (s->restart_at_ms ? now >= s->restart_at_ms && wanted(s) : s->cfg->on_demand && s->wait_head)
-			start_current(b, s);
-	}
-}
-
 static long long earliest(long long a, long long b)
 {
 	return !a ? b : (!b ? a : (a < b ? a : b));
@@ -398,6 +330,18 @@ long long supervisor_next_deadline(const struct broker *b)
 	return d;
 }
 
+
+static void retire(struct broker *b, struct service *s)
+{
+	struct instance *inst = s->cur;
+
+	if (!inst)
+		return;
+	s->cur = NULL;
+	inst->older = s->old;
+	s->old = inst;
+	incarnation_check_drained(b, inst);
+}
 
 /* A service may name only one of its own sockets (its routing id + ".x")
  * as the task that carries session messages. */
@@ -460,6 +404,62 @@ void supervisor_count_beat(struct instance *inst)
 	inst->beats++;
 }
 
+
+/* 1 (with the reason) when s already has as many draining generations as
+ * it may: one more would be past what the broker can list. */
+static int draining_full(const struct service *s, char *err, size_t errlen)
+{
+	int n = 0;
+
+	for (const struct instance *o = s->old; o; o = o->older)
+		n++;
+	if (n < SUPERVISOR_MAX_DRAINING)
+		return 0;
+	snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later", n,
+		 s->cfg->name);
+	return 1;
+}
+
+/* start = demand: a ready instance with no call in flight or waiting for
+ * its idle time is retired (its calls are done, so TERM follows). */
+static void watch_idle(struct broker *b, struct service *s, long long now)
+{
+	struct instance *inst = s->cur;
+	char err[256];
+
+	if (!s->cfg->on_demand || !inst || !inst->ready || s->next || s->admin_waiting || b->stopping ||
+	    s->admin_stopped)
+		return;
+	if (inst->inflight || s->wait_head) {
+		inst->quiet_since_ms = 0;
+		return;
+	}
+	if (!inst->quiet_since_ms)
+		inst->quiet_since_ms = now;
+	if (now < inst->quiet_since_ms + s->cfg->idle_ms || draining_full(s, err, sizeof err))
+		return;
+	log_info(inst->id, "no call for %lld ms: stopping it (start = demand)", s->cfg->idle_ms);
+	inst->idle_stop = 1;
+	s->idle_stops++;
+	retire(b, s);
+	events_service(b, "service.idle", s, inst, NULL);
+}
+
+void supervisor_tick(struct broker *b, long long now)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
+
+		for (int j = 0; j < n; j++)
+			watch_instance(b, all[j], now);
+		if (s->cur || s->next || b->stopping || s->admin_stopped)
+			watch_idle(b, s, now);
+		else if (s->restart_at_ms ? now >= s->restart_at_ms && wanted(s) : s->cfg->on_demand && s->wait_head)
+			start_current(b, s);
+	}
+}
 
 /* A program to run as a service must not be one a service could have
  * put there: not under the data, cache, config or runtime folder (the
