@@ -2,7 +2,7 @@
  * status - one JSON object: the broker (pid, uptime, calls, whether
  * GEMINI_API_KEY is in its environment, the supervisor's own check of its
  * invariants) and per service its state, pid, generation, restarts, last
- * exit, when it starts (boot or demand, with its idle time), calls in flight and calls served, the draining generations, and
+ * exit, calls in flight and calls served, the draining generations, and
  * what the serving incarnation last reported of itself (report.h).
  */
 #include "status.h"
