@@ -436,8 +436,12 @@ static void watch_idle(struct broker *b, struct service *s, long long now)
 	}
 	if (!inst->quiet_since_ms)
 		inst->quiet_since_ms = now;
-	if (now < inst->quiet_since_ms + s->cfg->idle_ms || draining_full(s, err, sizeof err))
+	if (now < inst->quiet_since_ms + s->cfg->idle_ms)
 		return;
+	if (draining_full(s, err, sizeof err)) {
+		inst->quiet_since_ms = now; /* another idle time, not a busy loop */
+		return;
+	}
 	log_info(inst->id, "no call for %lld ms: stopping it (start = demand)", s->cfg->idle_ms);
 	inst->idle_stop = 1;
 	s->idle_stops++;
