@@ -7,15 +7,18 @@
  * starts waits and is answered; after its idle time it is stopped and
  * status says so with its last exit; a copy that dies at a demand start
  * counts toward the crash loop, and nothing restarts it while no call
- * wants it; hbctl replace of a demand service.
+ * wants it; hbctl replace of a demand service; a start or idle value the
+ * broker cannot take refused at its start.
  *
  * Timing settings are passed small through the broker's environment; the
  * assertions are on behaviour, never on speed (timeouts only bound waits).
  */
 #include "../harness/checks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static const char demand_conf[] =
 	"[service svc-echo]\n"
@@ -172,6 +175,35 @@ static void test_replace_demand_service(void **state)
 	ck_finish(f);
 }
 
+/* A start or idle the broker cannot take stops it at its start, with the
+ * line and the reason. */
+static void refused(struct fixture *f, const char *line, const char *reason)
+{
+	char conf[512], *log;
+	int status;
+
+	snprintf(conf, sizeof conf, "[service svc-echo]\nexec = @BUILD@/tests/svc-echo\n%s\ntools = echo\n", line);
+	ck_prepare(f, conf);
+	f->broker = fx_spawn_broker(f, NULL, "broker.log");
+	assert_true(f->broker > 0);
+	status = ck_wait_exit(f->broker);
+	f->broker = 0; /* reaped here; fx_stop only cleans up */
+	assert_true(WIFEXITED(status));
+	assert_int_not_equal(WEXITSTATUS(status), 0);
+	log = fx_read_text(f->log);
+	if (!strstr(log, reason))
+		fail_msg("the broker's log does not say \"%s\":\n%s", reason, log);
+	free(log);
+	ck_finish(f);
+}
+
+static void test_bad_start_and_idle_refused(void **state)
+{
+	refused(*state, "start = sometimes", "services.conf:3: start must be boot or demand");
+	refused(*state, "idle = 0s", "services.conf:3: idle must be a duration from 1ms to 24h");
+	refused(*state, "idle = 5 minutes", "services.conf:3: idle must be a duration");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +211,7 @@ int main(void)
 		ck_unit_test(test_call_during_start_waits),
 		ck_unit_test(test_crash_at_demand_start_is_a_crash_loop),
 		ck_unit_test(test_replace_demand_service),
+		ck_unit_test(test_bad_start_and_idle_refused),
 	};
 
 	return ck_run_group_tests(tests, NULL, NULL);
