@@ -9,7 +9,7 @@
  * the settings when they may have changed instead of every second (issue
  * 38: nothing awake when idle).  Where there is no watch (another system,
  * no config folder yet, or the folder went away) it reads them every
- * LINK_SETTINGS_POLL_MS, as it always did.
+ * second, as it always did (link.c).
  */
 #ifndef ALERTS_LINK_CONFIG_H
 #define ALERTS_LINK_CONFIG_H
@@ -20,8 +20,7 @@
 #include "settings.h"
 
 #define LINK_REASON_MAX 1024
-#define LINK_SETTINGS_POLL_MS 1000     /* without a watch: how soon a change reaches the link */
-#define LINK_SETTINGS_WATCHED_MS 60000 /* with one: a look all the same, in case one was missed */
+#define LINK_SETTINGS_WATCHED_MS 60000 /* with a watch: a look all the same, in case one was missed */
 
 struct hb_task;
 struct link_config_watch;
