@@ -402,7 +402,9 @@ bench:
 	@sh deploy/npm-deps.sh tests/browser-peers
 	$(MAKE) $(PROGRAMS) $(BUILD)/tests/svc-echo $(BENCH_PROGS)
 	@rc=0; sh tests/bench/run.sh $(BUILD) || rc=1; echo; \
-	sh tests/bench/instructions.sh $(BUILD) || rc=1; exit $$rc
+	sh tests/bench/instructions.sh $(BUILD) || rc=1; echo; \
+	sh tests/bench/idle.sh $(BUILD) || rc=1; echo; \
+	sh tests/bench/coldstart.sh $(BUILD) || rc=1; exit $$rc
 
 # The Claude agent host: PREFIX/libexec/hbcode/agent-host, where hbctl and
 # the broker find it when agentHost is not set (agents/agent_cmd.h).

@@ -56,6 +56,7 @@ static void on_heartbeat(struct broker *b, struct instance *inst, const struct h
 			 const struct hb_env *e)
 {
 	(void)peer;
+	supervisor_count_beat(inst);
 	held_note(b, inst, e);
 }
 

@@ -62,7 +62,10 @@ struct instance {
 	int renew_asked;           /* it asked to be started anew (once a generation) */
 	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
-	long long started_ms, last_beat_ms, kill_at_ms;
+	int idle_stop;             /* stopped for want of calls (start = demand) */
+	long long quiet_since_ms;  /* no call in flight nor waiting since then; 0: busy */
+	long long started_ms, last_beat_ms, kill_at_ms; /* last_beat_ms: or its first call after a quiet time */
+	unsigned long beats;       /* heartbeat frames received (it beats only while it has calls) */
 	long long held_since_ms;   /* its heartbeat: the longest call in flight began then; 0: none */
 	char held_key[24];         /* that call's key */
 	char held_tool[64];        /* its tool, when the broker still has the call */
@@ -86,6 +89,8 @@ struct service {
 	struct instance *cur, *next;
 	struct instance *old;           /* draining generations, newest first */
 	unsigned gen, restarts, consecutive;
+	unsigned idle_stops;            /* start = demand: stopped after idle this often */
+	int idle_last;                  /* its last instance ended by such a stop */
 	int admin_stopped, crashloop;
 	long long restart_at_ms;        /* 0: no restart scheduled */
 	long long last_death_ms;
@@ -140,8 +145,8 @@ struct call {
 };
 
 struct broker_settings {
-	int heartbeat_ms;       /* services beat this often */
-	int hang_ms;            /* no beat for this long: hung */
+	int heartbeat_ms;       /* services beat this often while they have calls */
+	int hang_ms;            /* no beat for this long with calls in flight: hung */
 	int start_timeout_ms;   /* started but not ready: hung */
 	int call_wait_ms;       /* a call waits this long for a restarting service */
 	int healthy_ms;         /* up this long: the backoff starts again */

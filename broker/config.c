@@ -102,6 +102,24 @@ static int tool_taken(const struct broker_config *cfg, const char *tool)
 	return 0;
 }
 
+/* DURATION: a whole number with ms, s or m after it (a bare number is
+ * seconds); -1 when it is none. */
+static long long parse_duration_ms(const char *value)
+{
+	char *end;
+	long long n = strtoll(value, &end, 10);
+
+	if (end == value || n < 0 || n > CONFIG_IDLE_MAX_MS)
+		return -1;
+	if (strcmp(end, "ms") == 0)
+		return n;
+	if (!*end || strcmp(end, "s") == 0)
+		return n * 1000;
+	if (strcmp(end, "m") == 0)
+		return n * 60000;
+	return -1;
+}
+
 static int set_key(struct broker_config *cfg, struct service_config *svc, const char *key,
 		   char *value, const char *libexec, char *why, size_t whylen)
 {
@@ -126,6 +144,15 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 			return snprintf(why, whylen, "call-limit must be a number of seconds from 1 to %d",
 					CONFIG_CALL_LIMIT_MAX_S), -1;
 		svc->call_limit_ms = n * 1000LL;
+	} else if (strcmp(key, "start") == 0) {
+		if (strcmp(value, "boot") != 0 && strcmp(value, "demand") != 0)
+			return snprintf(why, whylen, "start must be boot or demand"), -1;
+		svc->on_demand = strcmp(value, "demand") == 0;
+	} else if (strcmp(key, "idle") == 0) {
+		long long ms = parse_duration_ms(value);
+		if (ms < 1 || ms > CONFIG_IDLE_MAX_MS)
+			return snprintf(why, whylen, "idle must be a duration from 1ms to 24h (500ms, 60s, 10m)"), -1;
+		svc->idle_ms = ms;
 	} else if (strcmp(key, "tools") == 0) {
 		char *words[CONFIG_MAX_TOOLS];
 		int n = split_words(value, words, CONFIG_MAX_TOOLS);
@@ -196,6 +223,7 @@ int config_load(struct broker_config *cfg, const char *path, const char *libexec
 			snprintf(svc->name, sizeof svc->name, "%s", s);
 			svc->concurrency = 4;
 			svc->call_limit_ms = CONFIG_CALL_LIMIT_S * 1000LL;
+			svc->idle_ms = CONFIG_IDLE_MS;
 			continue;
 		}
 		if (!svc || !(eq = strchr(s, '='))) {

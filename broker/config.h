@@ -9,6 +9,10 @@
  *	secrets = GEMINI_API_KEY   # environment variables only this service gets
  *	env = CODEX_HOME OPENAI_*  # more of the broker's environment it needs
  *	call-limit = 60            # seconds a call may hold a worker (default 600)
+ *	start = demand             # boot (the default): at the broker's start;
+ *	                           # demand: at its first call (Postfix's master)
+ *	idle = 60s                 # demand: stopped after this long without a
+ *	                           # call (max_idle; 500ms, 60s, 10m; default 60s)
  *
  * A secret in the broker's environment reaches only the services whose
  * section names it; GEMINI_API_KEY is always a secret, so a config without
@@ -35,6 +39,9 @@
 /* A call of a family that says nothing may hold a worker this long. */
 #define CONFIG_CALL_LIMIT_S 600
 #define CONFIG_CALL_LIMIT_MAX_S 86400
+/* A demand service with no call this long is stopped. */
+#define CONFIG_IDLE_MS 60000LL
+#define CONFIG_IDLE_MAX_MS (86400 * 1000LL)
 
 struct service_config {
 	char name[CONFIG_NAME_MAX];
@@ -47,6 +54,8 @@ struct service_config {
 	char *env[CONFIG_MAX_ENV + 1];         /* NAME, PREFIX* or *, NULL-terminated, owned */
 	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
 	long long call_limit_ms;               /* a worker holding a call longer (and the hang grace) is hung */
+	int on_demand;                         /* start = demand: started by its first call */
+	long long idle_ms;                     /* on demand: stopped after this long without a call */
 };
 
 struct broker_config {

@@ -304,6 +304,16 @@ void deliver_tick(struct broker *b, long long now)
 	}
 }
 
+long long deliver_next_deadline(const struct broker *b)
+{
+	long long d = 0;
+
+	for (const struct attachment *a = b->attachments; a; a = a->next)
+		if (!d || a->seen_ms + b->set.attach_ttl_ms + 1 < d)
+			d = a->seen_ms + b->set.attach_ttl_ms + 1;
+	return d;
+}
+
 void deliver_free(struct broker *b)
 {
 	while (b->attachments) {

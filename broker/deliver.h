@@ -30,6 +30,8 @@ void deliver_event(struct broker *b, struct instance *from, const struct hb_env 
 /* Forget bridges that stopped attaching (the loop wakes at least once a
  * second, which is precise enough for a 3.5 s expiry). */
 void deliver_tick(struct broker *b, long long now);
+/* When the next attachment expires (deliver_tick), or 0 with none. */
+long long deliver_next_deadline(const struct broker *b);
 void deliver_free(struct broker *b);
 
 #endif

@@ -32,7 +32,8 @@ void held_note(struct broker *b, struct instance *inst, const struct hb_env *e)
 
 long long held_deadline(const struct broker *b, const struct instance *inst)
 {
-	if (!inst->held_since_ms)
+	/* The last beat of a call that has ended may still name it. */
+	if (!inst->held_since_ms || !inst->inflight)
 		return 0;
 	return inst->held_since_ms + inst->svc->cfg->call_limit_ms + b->set.hang_ms + 1;
 }

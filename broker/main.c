@@ -194,18 +194,25 @@ static void read_signals(struct broker *b)
 
 static long long poll_timeout(const struct broker *b, long long now)
 {
-	long long d = supervisor_next_deadline(b), r = route_next_deadline(b), l = launch_next_deadline(b), t;
+	long long d = supervisor_next_deadline(b), r = route_next_deadline(b), l = launch_next_deadline(b);
+	long long a = deliver_next_deadline(b), t;
 
 	if (r && (!d || r < d))
 		d = r;
 	if (l && (!d || l < d))
 		d = l;
+	if (a && (!d || a < d))
+		d = a;
 	if (b->stopping && (!d || b->stop_deadline_ms < d))
 		d = b->stop_deadline_ms;
 	if (!b->ready_notified && (!d || b->started_ms + b->set.start_timeout_ms < d))
 		d = b->started_ms + b->set.start_timeout_ms;
-	t = d ? d - now : 1000;
-	return t < 0 ? 0 : (t > 1000 ? 1000 : t);
+	/* Nothing due: sleep until something arrives (issue 38: nothing
+	 * awake when idle); a deadline never sleeps longer than a minute. */
+	if (!d)
+		return -1;
+	t = d - now;
+	return t < 0 ? 0 : (t > 60000 ? 60000 : t);
 }
 
 /* READY=1 once every service is up, or after the start timeout anyway:

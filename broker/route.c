@@ -112,6 +112,18 @@ static int has_room(const struct instance *inst)
 	return inst->ready && (inst->busy < inst->slots || inst->queued < inst->overflow);
 }
 
+/* c was sent to inst.  An instance beats only while it has calls: its
+ * first call starts the hang watch afresh (supervise.c). */
+static void put_in_flight(struct instance *inst, struct call *c)
+{
+	if (inst->inflight == 0)
+		inst->last_beat_ms = broker_now_ms();
+	c->inst = inst;
+	c->state = CALL_SENT;
+	inst->inflight++;
+	list_push(&inst->calls, NULL, c);
+}
+
 /* Send c to a free worker of inst (or its overflow queue); -1 when
  * neither has room. */
 static int send_to_instance(struct broker *b, struct call *c, struct instance *inst)
@@ -141,10 +153,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 			return -1;
 		inst->queued++;
 		c->worker = -1;
-		c->inst = inst;
-		c->state = CALL_SENT;
-		inst->inflight++;
-		list_push(&inst->calls, NULL, c);
+		put_in_flight(inst, c);
 		return 0;
 	}
 	while ((w = least_busy_worker(inst)) >= 0) {
@@ -161,10 +170,7 @@ static int send_to_instance(struct broker *b, struct call *c, struct instance *i
 	inst->workers[w].busy++;
 	inst->busy++;
 	c->worker = w;
-	c->inst = inst;
-	c->state = CALL_SENT;
-	inst->inflight++;
-	list_push(&inst->calls, NULL, c);
+	put_in_flight(inst, c);
 	return 0;
 }
 

@@ -52,11 +52,22 @@ static json_t *service_json(const struct service *s)
 		return NULL;
 	json_object_set_new(o, "pid", inst ? json_integer(inst->pid) : json_null());
 	json_object_set_new(o, "lastExit", s->last_exit[0] ? json_string(s->last_exit) : json_null());
+	/* start = demand: started by its first call, stopped after idleMs
+	 * without one (idleStops times so far; stoppedIdle: its last end was
+	 * such a stop). */
+	json_object_set_new(o, "start", json_string(s->cfg->on_demand ? "demand" : "boot"));
+	if (s->cfg->on_demand) {
+		json_object_set_new(o, "idleMs", json_integer(s->cfg->idle_ms));
+		json_object_set_new(o, "idleStops", json_integer(s->idle_stops));
+		json_object_set_new(o, "stoppedIdle", json_boolean(s->idle_last));
+	}
 	if (s->cur) {
 		json_object_set_new(o, "workers", json_integer(s->cur->nworkers));
 		json_object_set_new(o, "slots", json_integer(s->cur->slots));
 		json_object_set_new(o, "slotsBusy", json_integer(s->cur->busy));
 		json_object_set_new(o, "queuedInService", json_integer(s->cur->queued));
+		/* An idle service beats not at all: tests count these. */
+		json_object_set_new(o, "heartbeats", json_integer((json_int_t)s->cur->beats));
 	}
 	if (s->next)
 		json_object_set_new(o, "replacementPid", json_integer(s->next->pid));

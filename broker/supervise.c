@@ -3,7 +3,16 @@
  *
  * State of a service, derived rather than stored: "stopped" (by hand),
  * "up" (cur ready), "starting" (cur not ready yet), "backoff" (waiting for
- * a scheduled restart), "crash-loop" (backoff after too many quick deaths).
+ * a scheduled restart), "crash-loop" (backoff after too many quick deaths),
+ * "idle" (start = demand, and no call wants it).
+ *
+ * A service with start = demand (Postfix's master(8) and its max_idle) is
+ * not started with the broker: its first call waits in the service's
+ * queue as a call waits for a restart, and the supervisor's tick starts
+ * it; once it has had no call for its idle time it is retired as a
+ * replace retires the old generation (calls finish, then TERM).  Its
+ * backoff (consecutive deaths, crash loop) outlives the stop, and a
+ * death is restarted only when a call waits.
  */
 #include "supervise.h"
 
@@ -83,7 +92,15 @@ static void start_current(struct broker *b, struct service *s)
 void supervisor_start_all(struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++)
-		start_current(b, &b->services[i]);
+		if (!b->services[i].cfg->on_demand)
+			start_current(b, &b->services[i]);
+}
+
+/* Whether s should have an instance now: always, or (start = demand)
+ * while a call waits for it. */
+static int wanted(const struct service *s)
+{
+	return !s->cfg->on_demand || s->wait_head;
 }
 
 static void answer_admin(struct broker *b, struct service *s, const char *errmsg)
@@ -148,12 +165,18 @@ static void instance_died(struct broker *b, struct instance *inst, const char *h
 	route_fail_instance(b, inst, text);
 
 	if (unlink_draining(s, inst)) {
+		if (inst->idle_stop) { /* what status says of an idle service */
+			snprintf(s->last_exit, sizeof s->last_exit, "%s", how);
+			s->last_death_ms = now;
+			s->idle_last = 1;
+		}
 		events_service(b, "service.retired", s, inst, how);
 		incarnation_free(inst);
 		return;
 	}
 	snprintf(s->last_exit, sizeof s->last_exit, "%s", how);
 	s->last_death_ms = now;
+	s->idle_last = 0;
 	if (inst == s->next) {
 		s->next = NULL;
 		snprintf(text, sizeof text, "the new %s %s before it was ready%s", s->cfg->name, how,
@@ -181,7 +204,7 @@ static void instance_died(struct broker *b, struct instance *inst, const char *h
 		return;
 	s->restarts++;
 	schedule_restart(b, s);
-	if (s->restart_at_ms <= now)
+	if (s->restart_at_ms <= now && wanted(s))
 		start_current(b, s);
 }
 
@@ -261,27 +284,12 @@ static void watch_instance(struct broker *b, struct instance *inst, long long no
 		kill(inst->pid, SIGKILL);
 		return;
 	}
-	if ((inst->ready && now - inst->last_beat_ms > b->set.hang_ms) ||
+	if ((inst->ready && inst->inflight && now - inst->last_beat_ms > b->set.hang_ms) ||
 	    (!inst->ready && now - inst->started_ms > b->set.start_timeout_ms)) {
 		log_warn(inst->id, "%s; killing pid %ld", inst->ready ? "heartbeats stopped" : "never became ready",
 			 (long)inst->pid);
 		inst->hung = 1;
 		kill(inst->pid, SIGKILL);
-	}
-}
-
-void supervisor_tick(struct broker *b, long long now)
-{
-	for (int i = 0; i < b->nservices; i++) {
-		struct service *s = &b->services[i];
-		struct instance *all[SUPERVISOR_MAX_LISTED];
-		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
-
-		for (int j = 0; j < n; j++)
-			watch_instance(b, all[j], now);
-		if (!s->cur && !s->next && s->restart_at_ms && now >= s->restart_at_ms && !b->stopping &&
-		    !s->admin_stopped)
-			start_current(b, s);
 	}
 }
 
@@ -298,6 +306,8 @@ static long long instance_deadline(const struct broker *b, const struct instance
 		return inst->kill_at_ms;
 	if (!inst->ready)
 		return inst->started_ms + b->set.start_timeout_ms + 1;
+	if (!inst->inflight)
+		return 0; /* it beats only while it has calls */
 	return earliest(inst->last_beat_ms + b->set.hang_ms + 1, held_deadline(b, inst));
 }
 
@@ -312,8 +322,10 @@ long long supervisor_next_deadline(const struct broker *b)
 
 		for (int j = 0; j < n; j++)
 			d = earliest(d, instance_deadline(b, all[j]));
-		if (!s->cur && !s->next)
+		if (!s->cur && !s->next && wanted(s))
 			d = earliest(d, s->restart_at_ms);
+		if (s->cfg->on_demand && s->cur && s->cur->quiet_since_ms && !s->next)
+			d = earliest(d, s->cur->quiet_since_ms + s->cfg->idle_ms);
 	}
 	return d;
 }
@@ -390,6 +402,12 @@ void supervisor_on_heartbeat(struct instance *inst)
 	inst->last_beat_ms = broker_now_ms();
 }
 
+void supervisor_count_beat(struct instance *inst)
+{
+	inst->beats++;
+}
+
+
 /* 1 (with the reason) when s already has as many draining generations as
  * it may: one more would be past what the broker can list. */
 static int draining_full(const struct service *s, char *err, size_t errlen)
@@ -403,6 +421,51 @@ static int draining_full(const struct service *s, char *err, size_t errlen)
 	snprintf(err, errlen, "%d old generations of %s are still finishing their calls; try again later", n,
 		 s->cfg->name);
 	return 1;
+}
+
+/* start = demand: a ready instance with no call in flight or waiting for
+ * its idle time is retired (its calls are done, so TERM follows). */
+static void watch_idle(struct broker *b, struct service *s, long long now)
+{
+	struct instance *inst = s->cur;
+	char err[256];
+
+	if (!s->cfg->on_demand || !inst || !inst->ready || s->next || s->admin_waiting || b->stopping ||
+	    s->admin_stopped)
+		return;
+	if (inst->inflight || s->wait_head) {
+		inst->quiet_since_ms = 0;
+		return;
+	}
+	if (!inst->quiet_since_ms)
+		inst->quiet_since_ms = now;
+	if (now < inst->quiet_since_ms + s->cfg->idle_ms)
+		return;
+	if (draining_full(s, err, sizeof err)) {
+		inst->quiet_since_ms = now; /* another idle time, not a busy loop */
+		return;
+	}
+	log_info(inst->id, "no call for %lld ms: stopping it (start = demand)", s->cfg->idle_ms);
+	inst->idle_stop = 1;
+	s->idle_stops++;
+	retire(b, s);
+	events_service(b, "service.idle", s, inst, NULL);
+}
+
+void supervisor_tick(struct broker *b, long long now)
+{
+	for (int i = 0; i < b->nservices; i++) {
+		struct service *s = &b->services[i];
+		struct instance *all[SUPERVISOR_MAX_LISTED];
+		int n = supervisor_instances(s, all, SUPERVISOR_MAX_LISTED);
+
+		for (int j = 0; j < n; j++)
+			watch_instance(b, all[j], now);
+		if (s->cur || s->next || b->stopping || s->admin_stopped)
+			watch_idle(b, s, now);
+		else if (s->restart_at_ms ? now >= s->restart_at_ms && wanted(s) : s->cfg->on_demand && s->wait_head)
+			start_current(b, s);
+	}
 }
 
 /* A program to run as a service must not be one a service could have
@@ -549,7 +612,8 @@ int supervisor_all_exited(const struct broker *b)
 int supervisor_all_up(const struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++)
-		if (!b->services[i].admin_stopped && !(b->services[i].cur && b->services[i].cur->ready))
+		if (!b->services[i].admin_stopped && !b->services[i].cfg->on_demand &&
+		    !(b->services[i].cur && b->services[i].cur->ready))
 			return 0;
 	return 1;
 }
@@ -560,7 +624,10 @@ const char *supervisor_state(const struct service *s)
 		return s->old ? "stopping" : "stopped";
 	if (s->cur)
 		return s->cur->ready ? "up" : "starting";
-	return s->crashloop ? "crash-loop" : "backoff";
+	if (s->crashloop)
+		return "crash-loop";
+	/* start = demand: a restart nobody waits for is not due */
+	return s->cfg->on_demand && !s->next && !s->wait_head ? "idle" : "backoff";
 }
 
 void supervisor_free(struct broker *b)

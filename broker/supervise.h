@@ -5,7 +5,9 @@
  * for, then restarted: at once the first time, then with exponential
  * backoff up to a cap; the count starts again after a healthy period.  A
  * run of quick deaths is a crash loop, shown in status and events, never a
- * busy loop.  A service whose heartbeats stop is killed and so restarted.
+ * busy loop.  A service beats only while it has calls in flight (an idle
+ * one sleeps; its death is seen through SIGCHLD); one whose heartbeats
+ * stop while it has calls is killed and so restarted.
  * Replace (and restart, which is a replace from the same path) starts the
  * new incarnation beside the old one, moves new calls to it once it is
  * ready, and lets the old one drain before TERM, then KILL.
@@ -31,6 +33,8 @@ long long supervisor_next_deadline(const struct broker *b);
 
 void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
 void supervisor_on_heartbeat(struct instance *inst);
+/* A heartbeat frame arrived (status shows the count: an idle service sends none). */
+void supervisor_count_beat(struct instance *inst);
 
 /* inst asks to be started anew (its confinement no longer covers what
  * it must read): when it is the current generation and asks for the

@@ -2,9 +2,12 @@
  * service - hb_service_run, the loop thread of every svc-* process.
  *
  * The loop owns the DEALER to the broker.  It announces `ready`, sends a
- * heartbeat every HB_HEARTBEAT_MS (with how long the longest call in
- * flight has held its worker, so that a worker stuck in a handler shows
- * to the broker although the loop beats on) and delivers `cancel` and subcall
+ * heartbeat every HB_HEARTBEAT_MS while calls are in flight (with how long
+ * the longest has held its worker, so that a worker stuck in a handler
+ * shows to the broker although the loop beats on), and none while it has
+ * no call: an idle service sleeps until the broker writes (a dead one is
+ * seen by the broker's SIGCHLD, a hung one matters only while it holds
+ * calls; issue 38).  It delivers `cancel` and subcall
  * answers to the workers, which take calls from the broker and answer on
  * their own sockets (service_pool.c).  It exits on SIGTERM after the calls in
  * flight have answered (they are cancelled first), and when the broker
@@ -29,6 +32,7 @@
 #include "log.h"
 #include "opfields.h"
 #include "paths.h"
+#include "pdeath.h"
 #include "service_pool.h"
 #include "service_task.h"
 #include "sock.h"
@@ -50,6 +54,7 @@ struct service_loop {
 	int heartbeat_ms;
 	int stop_ms;            /* calls get this long at SIGTERM (3/5 of the broker's grace) */
 	pid_t broker_pid;       /* exit when our parent is no longer this */
+	int parent_signals;     /* the system signals the broker's death: no need to look */
 	void *zctx, *back;
 	struct hb_pool pool;
 	hb_task_fn task_fn;
@@ -261,6 +266,25 @@ static int add_probe(struct service_loop *s)
 	return 0;
 }
 
+/* How long the loop may sleep: until the next beat while calls are in
+ * flight; with none, until the broker writes, or, where the system does
+ * not signal the broker's death, until it is time to look for it; every
+ * 10 ms while stopping, to see whether the calls are done. */
+static long long idle_wait(const struct service_loop *s, long long next_beat)
+{
+	long long wait = -1;
+
+	if (next_beat) {
+		wait = next_beat - hb_monotonic_ms();
+		wait = wait < 0 ? 0 : wait;
+	} else if (!s->parent_signals && s->broker_pid) {
+		wait = s->heartbeat_ms;
+	}
+	if (s->stopping && (wait < 0 || wait > 10))
+		wait = 10;
+	return wait;
+}
+
 static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 {
 	struct service_loop s;
@@ -289,20 +313,27 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 		teardown(&s);
 		return 111;
 	}
+	/* SIGTERM when the broker dies, a stop like any other: an idle loop
+	 * then never wakes to look for it.  Asked before the look at our
+	 * parent, which catches a broker already gone. */
+	if (s.broker_pid)
+		s.parent_signals = hb_pdeath_signal(SIGTERM) == 1;
 	send_simple(&s, "ready");
 	log_info(NULL, "ready as %s on %s with %d workers", s.identity, s.endpoint, s.concurrency);
-	next_beat = hb_monotonic_ms() + s.heartbeat_ms;
+	next_beat = 0; /* no call: no beat */
 	while (!s.stopping || (hb_pool_inflight(&s.pool) && hb_monotonic_ms() < stop_deadline)) {
-		zmq_pollitem_t items[2] = {
+		zmq_pollitem_t items[3] = {
 			{ s.back, 0, ZMQ_POLLIN, 0 },
 			{ NULL, s.sigpipe[0], ZMQ_POLLIN, 0 },
+			{ NULL, hb_pool_busy_fd(&s.pool), ZMQ_POLLIN, 0 },
 		};
-		long long wait = next_beat - hb_monotonic_ms();
+		long long wait = idle_wait(&s, next_beat);
 
-		/* While stopping, look every 10 ms whether the calls are done. */
-		if (s.stopping && wait > 10)
-			wait = 10;
-		if (zmq_poll(items, 2, wait < 0 ? 0 : wait) < 0 && errno != EINTR)
+		if (s.broker_pid && getppid() != s.broker_pid) {
+			log_warn(NULL, "the broker (pid %ld) is gone; exiting", (long)s.broker_pid);
+			break;
+		}
+		if (zmq_poll(items, 3, wait) < 0 && errno != EINTR)
 			break;
 		if (items[1].revents & ZMQ_POLLIN) {
 			char buf[16];
@@ -318,13 +349,16 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 		}
 		if (items[0].revents & ZMQ_POLLIN)
 			handle_back(&s);
-		if (hb_monotonic_ms() >= next_beat) {
-			send_simple(&s, "heartbeat");
+		if (items[2].revents & ZMQ_POLLIN)
+			hb_pool_busy_drain(&s.pool);
+		/* The first call after a quiet time (a worker took it, or the
+		 * loop queued it) starts the beats. */
+		if (!next_beat && hb_pool_inflight(&s.pool))
 			next_beat = hb_monotonic_ms() + s.heartbeat_ms;
-			if (s.broker_pid && getppid() != s.broker_pid) {
-				log_warn(NULL, "the broker (pid %ld) is gone; exiting", (long)s.broker_pid);
-				break;
-			}
+		if (next_beat && hb_monotonic_ms() >= next_beat) {
+			send_simple(&s, "heartbeat");
+			/* One beat more after the last call: it says nothing is held. */
+			next_beat = hb_pool_inflight(&s.pool) ? hb_monotonic_ms() + s.heartbeat_ms : 0;
 		}
 	}
 	if (s.stopping && hb_pool_inflight(&s.pool)) {

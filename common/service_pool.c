@@ -109,6 +109,19 @@ long long hb_pool_longest_held(struct hb_pool *pool, char *key, size_t keylen)
 	return ms > 0 ? ms : (l.started_ms ? 1 : 0);
 }
 
+int hb_pool_busy_fd(const struct hb_pool *pool)
+{
+	return pool->busy[0];
+}
+
+void hb_pool_busy_drain(struct hb_pool *pool)
+{
+	char buf[64];
+
+	while (read(pool->busy[0], buf, sizeof buf) > 0)
+		;
+}
+
 size_t hb_pool_inflight(struct hb_pool *pool)
 {
 	size_t n;
@@ -255,6 +268,8 @@ static struct hb_call *make_call(struct hb_pool *pool, const struct hb_env *e, c
 	c->started_ms = hb_monotonic_ms();
 	tracked = !stopping && !hb_map_get(&pool->calls, c->ctx.key) &&
 		  hb_map_put(&pool->calls, c->ctx.key, c) == 0;
+	if (tracked && pool->calls.count == 1)
+		(void)!write(pool->busy[1], "b", 1); /* non-blocking: a full pipe has woken it already */
 	pthread_mutex_unlock(&pool->lock);
 	if (!tracked) {
 		if (stopping)
@@ -496,6 +511,10 @@ int hb_pool_start(struct hb_pool *pool, void *zctx, const char *service, const c
 	pool->nwake = nthreads;
 	for (int i = 0; i < nthreads; i++)
 		pool->wake[i][0] = pool->wake[i][1] = -1;
+	pool->busy[0] = pool->busy[1] = -1;
+	if (pipe(pool->busy) < 0 || fcntl(pool->busy[0], F_SETFL, O_NONBLOCK) < 0 ||
+	    fcntl(pool->busy[1], F_SETFL, O_NONBLOCK) < 0)
+		return -1;
 	for (int i = 0; i < nthreads; i++)
 		if (pipe(pool->wake[i]) < 0 || fcntl(pool->wake[i][0], F_SETFL, O_NONBLOCK) < 0 ||
 		    fcntl(pool->wake[i][1], F_SETFL, O_NONBLOCK) < 0)
@@ -565,6 +584,9 @@ void hb_pool_stop(struct hb_pool *pool, void *stop_sock)
 			if (pool->wake[i][end] >= 0)
 				close(pool->wake[i][end]);
 	free(pool->wake);
+	for (int end = 0; end < 2; end++)
+		if (pool->busy[end] >= 0)
+			close(pool->busy[end]);
 	free(pool->idle);
 	free(pool->is_idle);
 	pthread_mutex_destroy(&pool->lock);

@@ -77,6 +77,9 @@ struct hb_pool {
 	unsigned char *is_idle;        /* per worker: on the idle stack */
 	int nidle;
 	int stopping;
+	/* A byte when the first call of a busy time is taken: the loop,
+	 * which beats only while calls are in flight, wakes and beats. */
+	int busy[2];
 	uint64_t sub_seq;
 	unsigned long served;
 	void *zctx;
@@ -116,6 +119,10 @@ void hb_pool_subcall_answer(struct hb_pool *pool, const char *key, uint64_t seq,
 long long hb_pool_longest_held(struct hb_pool *pool, char *key, size_t keylen);
 /* Calls running, and calls answered so far. */
 size_t hb_pool_inflight(struct hb_pool *pool);
+/* The descriptor that becomes readable when the pool goes from no call to
+ * one (for the loop's poll), and its drain. */
+int hb_pool_busy_fd(const struct hb_pool *pool);
+void hb_pool_busy_drain(struct hb_pool *pool);
 unsigned long hb_pool_served(struct hb_pool *pool);
 /* Stop the workers: queued calls nobody took are answered on stop_sock,
  * running ones are cancelled (the loop has waited for their answers, up

@@ -8,9 +8,9 @@
 
 const struct hb_tunable_def hb_tunables[HB_T_COUNT] = {
 	[HB_T_HEARTBEAT_MS] = { "HB_HEARTBEAT_MS", 1000, 10, 60000, "hb-broker, services",
-				"a service beats this often (the broker passes its value on)" },
+				"a service with calls in flight beats this often (the broker passes it on)" },
 	[HB_T_HANG_MS] = { "HB_HANG_MS", -1, 0, 86400000, "hb-broker",
-			   "no beat for this long: hung, killed (default 3 beats + 500 ms)" },
+			   "no beat for this long with calls in flight: hung, killed (default 3 beats + 500 ms)" },
 	[HB_T_START_TIMEOUT_MS] = { "HB_START_TIMEOUT_MS", 10000, 0, 86400000, "hb-broker",
 				    "a started service must be ready within this" },
 	[HB_T_CALL_WAIT_MS] = { "HB_CALL_WAIT_MS", 10000, 0, 86400000, "hb-broker",

@@ -50,6 +50,27 @@ static void print_summary(const char *name, const char *summary)
 	putchar('\n');
 }
 
+/* A service's state as the table shows it: an idle one (start = demand)
+ * says whether it ever ran and whether it was stopped for want of calls
+ * (the LAST EXIT column says how it ended). */
+static const char *state_text(const json_t *s, char *buf, size_t len)
+{
+	const char *state = json_string_value(json_object_get(s, "state"));
+
+	if (!state || strcmp(state, "idle") != 0)
+		return state ? state : "?";
+	if (json_integer_value(json_object_get(s, "generation")) == 0)
+		return "idle (not started)";
+	if (!json_is_true(json_object_get(s, "stoppedIdle")))
+		return "idle (not running)"; /* it ended, and no call waits for it */
+	long long ms = json_integer_value(json_object_get(s, "idleMs"));
+	if (ms % 1000)
+		snprintf(buf, len, "idle (stopped after %lld ms)", ms);
+	else
+		snprintf(buf, len, "idle (stopped after %lld s)", ms / 1000);
+	return buf;
+}
+
 static void print_status(const char *text)
 {
 	json_t *root = json_loads(text, 0, NULL), *svcs, *s, *br;
@@ -70,14 +91,12 @@ static void print_status(const char *text)
 	svcs = json_object_get(root, "services");
 	json_array_foreach(svcs, i, s) {
 		const json_t *pid = json_object_get(s, "pid"), *last = json_object_get(s, "lastExit");
-		char pidbuf[24] = "-";
+		char pidbuf[24] = "-", state[64];
 
 		if (json_is_integer(pid))
 			snprintf(pidbuf, sizeof pidbuf, "%lld", (long long)json_integer_value(pid));
 		printf("%-16s %-11s %8s %4lld %8lld %8lld %8lld  %s\n",
-		       json_string_value(json_object_get(s, "name")),
-		       json_string_value(json_object_get(s, "state")),
-		       pidbuf,
+		       json_string_value(json_object_get(s, "name")), state_text(s, state, sizeof state), pidbuf,
 		       (long long)json_integer_value(json_object_get(s, "generation")),
 		       (long long)json_integer_value(json_object_get(s, "restarts")),
 		       (long long)json_integer_value(json_object_get(s, "callsInFlight")),

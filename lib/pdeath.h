@@ -10,5 +10,10 @@
 /* Ask for SIGKILL when the parent thread ends.  Called in a child between
  * fork and exec: async-signal-safe.  0, or -1 with errno. */
 int hb_pdeath_kill(void);
+/* Ask for sig when the parent thread ends, in the process itself (a
+ * service's loop, which stops on SIGTERM): 1 when the system will send
+ * it, 0 where it cannot (the caller must look for its parent itself),
+ * -1 with errno. */
+int hb_pdeath_signal(int sig);
 
 #endif

@@ -186,7 +186,7 @@ int alert_send(struct hb_call *call, const json_t *args)
 	    build_event(call, ctx, title, body, &ev, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 
-	/* the settings now, not as the link last read them (once a second):
+	/* the settings now, not as the link last read them (at their change):
 	 * Allow Remote Access turned off stops the very next alert */
 	link_config_read(&p, &cfg);
 	link_state_view(ls, &view);

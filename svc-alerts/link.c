@@ -60,6 +60,9 @@ struct link {
 	long long hello_ms;              /* when hello went (ready is awaited) */
 	long long next_ping_ms, ping_sent_ms;
 	unsigned long pongs_at_ping, restarts_seen;
+	struct link_config_watch *watch; /* tells of settings changes, or NULL (link_config.h) */
+	unsigned long changes_seen;
+	int watch_said;                  /* why there is no watch was logged */
 	int restarts_pending;            /* calls asked for more restarts than were made */
 	char link_url[HB_RELAY_URL_MAX + 1];  /* what the live link was made with */
 	char link_ca[HB_PATH_MAX];
@@ -370,6 +373,24 @@ static void check_timers(struct link *l, long long now)
 	}
 }
 
+/* Read the settings.  The watch comes first, and the count of its changes
+ * is taken before the read, so that no change after it goes unseen;
+ * without a watch the next read is on the timer. */
+static void read_settings(struct link *l, long long now)
+{
+	char err[256];
+
+	if (!link_config_watching(l->watch)) {
+		link_config_unwatch(l->watch);
+		if (!(l->watch = link_config_watch(&l->paths, l->task, err, sizeof err)) && err[0] && !l->watch_said++)
+			log_warn(NULL, "relay link: no watch of the settings (%s); they are read every %d ms", err,
+				 SETTINGS_EVERY_MS);
+	}
+	l->changes_seen = link_config_changes(l->watch);
+	link_config_read(&l->paths, &l->cfg);
+	l->next_settings_ms = now + (link_config_watching(l->watch) ? LINK_SETTINGS_WATCHED_MS : SETTINGS_EVERY_MS);
+}
+
 /* Settings, restarts and reconnects: whether a link should be up now. */
 static void steer(struct link *l, long long now)
 {
@@ -381,10 +402,8 @@ static void steer(struct link *l, long long now)
 	if (restart)
 		l->restarts_seen++;
 	l->restarts_pending = l->restarts_seen != restarts;
-	if (restart || now >= l->next_settings_ms) {
-		link_config_read(&l->paths, &l->cfg);
-		l->next_settings_ms = now + SETTINGS_EVERY_MS;
-	}
+	if (restart || now >= l->next_settings_ms || link_config_changes(l->watch) != l->changes_seen)
+		read_settings(l, now);
 	if (l->ws && !restart && l->cfg.wanted &&
 	    (strcmp(l->cfg.url, l->link_url) != 0 || strcmp(l->cfg.ca_file, l->link_ca) != 0)) {
 		log_info(NULL, "relay link: the relay's URL or CA changed; connecting again");
@@ -498,6 +517,7 @@ void link_run(struct hb_task *task, void *arg)
 		if (l.ws && (fds[1].revents || fds[1].fd < 0))
 			on_socket(&l, fds[1].revents, hb_monotonic_ms());
 	}
+	link_config_unwatch(l.watch);
 	if (l.ws) {
 		/* a goodbye the relay may read; the spool keeps what was not
 		 * acknowledged for the next incarnation */

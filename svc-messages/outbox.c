@@ -38,6 +38,11 @@
 #define OFFLINE_MS 5000         /* no bridge: try again (an attach comes sooner) */
 #define FAILED_MS 10000         /* the agent refused it: try again */
 #define DUE_BATCH 32
+/* With nothing due the task sleeps: a row this process writes wakes it
+ * (send.c, admin.c) and so does an attach; it looks once a minute for a
+ * row an older generation wrote while it drained (issue 38: no timer
+ * without work). */
+#define QUIET_LOOK_MS 60000
 
 struct outbox {
 	struct hb_task *task;
@@ -242,7 +247,7 @@ void outbox_run(struct hb_task *task, void *arg)
 			{ ob.sock, 0, ZMQ_POLLIN, 0 },
 			{ NULL, hb_task_wake_fd(task), ZMQ_POLLIN, 0 },
 		};
-		long long next, wait = 1000;
+		long long next, wait = QUIET_LOOK_MS;
 
 		if (!ob.db && open_all(&ob, err, sizeof err) < 0) {
 			/* e.g. the data directory is not writable yet: try again */
@@ -256,7 +261,7 @@ void outbox_run(struct hb_task *task, void *arg)
 		deliver_due(&ob);
 		if ((next = store_next_due(ob.db)))
 			wait = next - appdata_now_ms();
-		wait = wait < 10 ? 10 : wait > 1000 ? 1000 : wait;
+		wait = wait < 10 ? 10 : wait > QUIET_LOOK_MS ? QUIET_LOOK_MS : wait;
 		if (zmq_poll(items, 2, wait) < 0 && errno != EINTR)
 			break;
 		if (items[1].revents & ZMQ_POLLIN)

@@ -123,10 +123,11 @@ messages_conf() {
 # deployed_conf NAME: the [service NAME] section of deploy/services.conf,
 # as it is (its exec is found beside hb-broker, the broker's default
 # --libexec, which is $build): a test runs a service as it is deployed,
-# confined and with its environment, never from a copy that could drift.
+# confined and with its environment, never from a copy that could drift;
+# without its start and idle lines, so that it is up when the test begins.
 deployed_conf() {
 	local s
-	s=$(sed -n "/^\[service $1\]/,/^\$/p" "$here/../deploy/services.conf")
+	s=$(sed -n "/^\[service $1\]/,/^\$/p" "$here/../deploy/services.conf" | grep -v '^\(start\|idle\)[ =]')
 	[ -n "$s" ] || { echo "FAIL deploy/services.conf has no [service $1]" >&2; return 1; }
 	printf '%s\n' "$s"
 }

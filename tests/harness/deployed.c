@@ -1,7 +1,10 @@
 /*
  * deployed - the services of deploy/services.conf as the tests start them:
  * a test runs a deployed service from the tree's own file, never from a
- * copy of its lines that could drift from what is deployed.
+ * copy of its lines that could drift from what is deployed.  One
+ * difference: the `start` and `idle` lines are left out, so every service
+ * a test names is started with the broker and ready when the test begins
+ * (on-demand starts have their own test, itest_ondemand).
  */
 #include "harness.h"
 
@@ -9,6 +12,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Remove the lines "start = ..." and "idle = ..." of section, in place. */
+static void drop_start_lines(char *section)
+{
+	char *line = section, *to = section;
+
+	while (*line) {
+		size_t len = strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+		if (strncmp(line, "start ", 6) != 0 && strncmp(line, "start=", 6) != 0 &&
+		    strncmp(line, "idle ", 5) != 0 && strncmp(line, "idle=", 5) != 0) {
+			memmove(to, line, len);
+			to += len;
+		}
+		line += len;
+	}
+	*to = '\0';
+}
 
 char *fx_deployed_service(const char *name)
 {
@@ -31,6 +51,7 @@ char *fx_deployed_service(const char *name)
 		if ((out = malloc(n + 1))) {
 			memcpy(out, at, n);
 			out[n] = '\0';
+			drop_start_lines(out);
 		}
 	}
 	free(text);
