@@ -5,7 +5,8 @@
 # broker runs svc-sessions, svc-messages and svc-alerts, whose link goes
 # to the fake relay, where the phone declines every approval card.
 # The steps, a run each, continuing one Claude conversation: tool,
-# subagent (foreground), message, declined (parity-lib.sh); the declined
+# subagent (foreground), background (a subagent in the background),
+# message, declined (parity-lib.sh); the declined
 # call asks in a desktop-driven run (an agent-class tool asks in full-auto
 # too), whose desktop answers no card: the phone does.
 # Exceptions, and why:
@@ -14,16 +15,21 @@
 #              (timeline-claude.sh shows it); the saved turns are
 #              compared without it
 #   retry, rate_limit  live only for both agents: no saved turn keeps them
-#   a subagent's text  saved only: the SDK's live stream carries a
+#   background  a step of Claude's alone (Codex has no background
+#              subagent): the Agent call returns at once, the subagent runs
+#              on, and its end comes back as a <task-notification> the SDK
+#              answers in a turn of its own within the same run.  That
+#              turn has no turn_started row, live or saved (the bridge
+#              starts a turn's rows at a prompt or message it sends; this
+#              one the SDK starts), only its answer and, live, its end -
+#              a gap, asserted as it is so a change shows; the
+#              notification itself is saved only, as a hidden row (no
+#              live message carries it)
+#   a subagent's rows  the SDK's live stream carries a foreground
 #              subagent's messages without their text blocks (its tool
-#              calls only) and not its last message at all (its answer
-#              comes back as the Agent call's result, the spawn row's
-#              summary); the saved subagent transcript has them
-#   a background subagent  not run: its end comes back to the parent as
-#              a <task-notification> after the run's turn has ended, when
-#              the SDK has it run (no step with a fixed end for a
-#              deterministic test; not tried here), and Codex has no
-#              background subagent to compare it with
+#              calls only) and not its last message (its answer comes
+#              back as the Agent call's result), and a background
+#              subagent's without its prompt: saved only
 # Checks: kinds (live = saved, per level), parity (each step's kinds are
 # the scenario's), screen (the live view on a pseudo-terminal shows each
 # row: the prompts, the tool and its outcome (without its arguments: no
@@ -42,7 +48,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/parity-lib.sh"
 require sqlite3
 export LIVE_ONLY="retry rate_limit turn_completed"
-SAVED_ONLY_ROWS='r.depth > 0 && r.kind === "assistant"'
+# the turn of a background subagent's end has no start row (see above)
+STEP_KINDS_BACKGROUND="turn_started user spawn assistant turn_completed assistant turn_completed"
 
 make_certs
 start_relay --answer deny # the phone declines each card
@@ -83,6 +90,27 @@ check "tool: the run ended, the session has its conversation" '[ "$(cat $tmp/too
 prompt_agent='@tool Agent {"description":"List sessions","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":3}","subagent_type":"general-purpose","run_in_background":false}'
 run agent "$prompt_agent" --claude-session "$cid"
 check "subagent: the run ended, in the same conversation" '[ "$(cat $tmp/agent.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
+
+# subagent, in the background: the run stays (--stay-until) until the
+# turn the SDK runs for the subagent's end has ended too
+prompt_bg='@tool Agent {"description":"List sessions later","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":2}","subagent_type":"general-purpose","run_in_background":true}'
+ends() { timeline_rows "$session" "r.kind === \"turn_completed\""; }
+ends_before=$(ends)
+(
+	export_claude_env
+	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt_bg" --timeout 100 \
+		--transcript "$tmp/background.transcript" --stay-until "$tmp/background.stop" \
+		-- "$build/hb-claude-bridge" --session "$session" --run run-background --project "$tmp/project" \
+		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
+) >"$tmp/background.json" 2>"$tmp/background.err" &
+desktop=$!
+check "background: the prompt's turn and the turn of the subagent's end both ended" \
+	'wait_for 60 "[ \$(ends) -ge $((ends_before + 2)) ]"'
+touch "$tmp/background.stop"
+wait "$desktop"
+rc=$?
+desktop=
+check "background: the run ended, in the same conversation" '[ $rc = 0 ] && [ "$(claude_session)" = "$cid" ]'
 
 # message: a run that only receives (after HB_CLAUDE_FIRST_SEND_MS), sent
 # to once it carries the session
@@ -131,14 +159,20 @@ check "declined: the card settled as declined, none left" \
 	'[ "$(events "e.event===\"approval.resolved\" && e.decision===\"deny\" && e.run===\"run-decline\"")" = 1 ] &&
 	 [ -z "$("$build/hbctl" approvals 2>/dev/null | grep "^a[0-9]")" ]'
 
-# The live rows, and the saved ones.
+# The live rows, and the saved ones.  The subagents' threads: their spawn
+# rows' links.
 wait_for 10 '[ "$(timeline_rows "$session" "r.kind === \"turn_completed\"")" -ge 4 ]'
 live_rows "$session" >"$tmp/live.jsonl"
 (export_claude_env && exec timeout 120 "$build/hbctl" timeline --session "$session" --json) \
 	>"$tmp/saved.jsonl" 2>"$tmp/saved.err"
 rc=$?
 check "saved: hbctl timeline --session read the conversation" '[ $rc = 0 ] && [ -s "$tmp/saved.jsonl" ] && [ ! -s "$tmp/saved.err" ]'
+thread_of() { node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean)) { const r = JSON.parse(l); if (r.kind === "spawn" && r.title === process.argv[2]) console.log(r.link.thread); }' "$tmp/live.jsonl" "$1"; }
+fg=$(thread_of "List sessions") bg=$(thread_of "List sessions later")
+check "the two subagents' threads" '[ -n "$fg" ] && [ -n "$bg" ] && [ "$fg" != "$bg" ]'
+SAVED_ONLY_ROWS="r.kind === 'hidden' || (r.thread === '$fg' && r.kind === 'assistant') || (r.thread === '$bg' && r.kind === 'user')"
 
 agent=claude PTY_TOOL='hbcode\.maintain_sessions' PTY_CHILD='hbcode\.maintain_sessions' PTY_DECLINED='hbcode\.manage_sessions'
 parity_checks
+check "screen: the background subagent's spawn, completed" 'pty_shows "^[0-9:]+  Parity +claude +Subagent List sessions later .* +completed$"'
 exit $fail

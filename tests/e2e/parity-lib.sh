@@ -173,7 +173,9 @@ parity_checks() {
 	saved=$(kinds "$tmp/saved.jsonl" sub "${SAVED_ONLY_ROWS:-}")
 	check "kinds: the subagent's live rows, in order, are its saved ones" '[ -n "$live" ] && [ "$live" = "$saved" ]'
 	[ "$live" = "$saved" ] || printf '  live:  %s\n  saved: %s\n' "$live" "$saved"
-	want=$(printf '%s\n' "$STEP_KINDS_TOOL" "$STEP_KINDS_SUBAGENT" "$STEP_KINDS_MESSAGE" "$STEP_KINDS_DECLINED")
+	# (a background subagent's step: the script's, when its agent has one)
+	want=$(printf '%s\n' "$STEP_KINDS_TOOL" "$STEP_KINDS_SUBAGENT" ${STEP_KINDS_BACKGROUND:+"$STEP_KINDS_BACKGROUND"} \
+		"$STEP_KINDS_MESSAGE" "$STEP_KINDS_DECLINED")
 	check "parity: each step's turn has the scenario's kinds, as the other agent's" '[ "$(turns_of "$tmp/live.jsonl")" = "$want" ]'
 	[ "$(turns_of "$tmp/live.jsonl")" = "$want" ] || printf '  live:\n%s\n  want:\n%s\n' "$(turns_of "$tmp/live.jsonl")" "$want"
 
