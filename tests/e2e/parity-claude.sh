@@ -62,33 +62,15 @@ check "a session for the runs" '[ -n "$session" ]'
 pty_watch_start --session "$session"
 start_claude_mock
 
-# run NAME PROMPT [BRIDGE OPTIONS]: one run of one turn of the session.
-run() {
-	local name=$1 prompt=$2
-	shift 2
-	(
-		export_claude_env
-		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" --timeout 100 \
-			--transcript "$tmp/$name.transcript" \
-			-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
-			--access full-auto "$@" -- node "$hosts/host.mjs"
-	) >"$tmp/$name.json" 2>"$tmp/$name.err"
-	echo $? >"$tmp/$name.rc"
-}
-claude_session() {
-	"$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$session\"}" |
-		json_field claudeSessionId
-}
-
 # tool
 prompt_tool='@tool maintain_sessions {"action":"guide"}'
-run tool "$prompt_tool"
+claude_run tool "$prompt_tool"
 cid=$(claude_session)
 check "tool: the run ended, the session has its conversation" '[ "$(cat $tmp/tool.rc)" = 0 ] && [ -n "$cid" ] && [ "$cid" != null ]'
 
 # subagent, in the foreground
 prompt_agent='@tool Agent {"description":"List sessions","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":3}","subagent_type":"general-purpose","run_in_background":false}'
-run agent "$prompt_agent" --claude-session "$cid"
+claude_run agent "$prompt_agent" --claude-session "$cid"
 check "subagent: the run ended, in the same conversation" '[ "$(cat $tmp/agent.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 
 # subagent, in the background: the run stays (--stay-until) until the
@@ -126,9 +108,8 @@ sender=$(full_auto_session "Docs & site" codex)
 ) >"$tmp/message.json" 2>"$tmp/message.err" &
 desktop=$!
 # session.attached names no run: one more than the earlier runs made
-attaches() { events "e.event === \"session.attached\" && e.session === \"$session\""; }
-attached_before=$(attaches)
-attached() { [ "$(attaches)" -gt "$attached_before" ]; }
+attached_before=$(attaches "$session")
+attached() { [ "$(attaches "$session")" -gt "$attached_before" ]; }
 check "message: the run carries the session" 'wait_for 60 attached'
 body='Please say OK when the docs are rebuilt.'
 "$build/hbctl" call send_session_message \
@@ -144,7 +125,7 @@ check "message: the run ended, in the same conversation" '[ $rc = 0 ] && [ "$(cl
 # declined: an agent-class tool asks even in a full-auto run; the desktop
 # answers no card, the phone declines it
 prompt_decline='@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}'
-run decline "$prompt_decline" --claude-session "$cid"
+claude_run decline "$prompt_decline" --claude-session "$cid"
 check "declined: the run ended, in the same conversation" '[ "$(cat $tmp/decline.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 phone_declined() {
 	node -e '

@@ -40,6 +40,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 . "$(dirname "$0")/alerts-lib.sh"
 . "$(dirname "$0")/parity-lib.sh"
 require codex
@@ -125,14 +126,13 @@ send() {
 		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$session" "$2")" \
 		--run run-sender --call-id "$1" --timeout 20000 >>"$tmp/receipts.txt"
 }
-attaches() { events "e.event === \"session.attached\" && e.session === \"$session\""; }
-attached_before=$(attaches)
+attached_before=$(attaches "$session")
 timeout 170 node "$here/e2e/messages-desktop.mjs" --mock-port "$port" --work-dir "$work" --resume "$thread" \
 	--transcript "$tmp/desktop.jsonl" --state "$tmp/desktop.state" --stop-file "$tmp/desktop.stop" --timeout 150 \
 	--env "HB_HOME=$HB_HOME" -- "$build/hb-codex-bridge" --session "$session" -- codex app-server \
 	>"$tmp/desktop.summary" 2>"$tmp/desktop.err" &
 desktop=$!
-check "message: the desktop's run carries the session" 'wait_for 60 "[ \$(attaches) -gt $attached_before ]"'
+check "message: the desktop's run carries the session" 'wait_for 60 "[ \$(attaches $session) -gt $attached_before ]"'
 body='Please say OK when the docs are rebuilt.'
 send call-message "$body"
 check "message: delivered" 'wait_for 90 "state_is call-message sent"'
@@ -145,7 +145,6 @@ desktop=
 check "message: the desktop ended cleanly" '[ $rc = 0 ]'
 
 # declined: no desktop; the broker launches the session's run
-launches() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).launches)))'; }
 send call-declined 'Please create the marker file.'
 phone_declined() {
 	node -e '

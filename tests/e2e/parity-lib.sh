@@ -105,6 +105,11 @@ pty_shows() {
 parity_cleanup() { pty_watch_stop; e2e_cleanup; }
 trap parity_cleanup EXIT
 
+# attaches SESSION: how many session.attached events of SESSION
+# $tmp/events.jsonl has (an event that names no run: a new run's is one
+# more than before it).
+attaches() { events "e.event === \"session.attached\" && e.session === \"$1\""; }
+
 # live_rows SESSION: the session's timeline.row events of $tmp/events.jsonl
 # as a viewer holds them: the last row of each id, where the id first came.
 live_rows() {
