@@ -78,14 +78,7 @@ check "subagent: the run ended, in the same conversation" '[ "$(cat $tmp/agent.r
 prompt_bg='@tool Agent {"description":"List sessions later","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":2}","subagent_type":"general-purpose","run_in_background":true}'
 ends() { timeline_rows "$session" "r.kind === \"turn_completed\""; }
 ends_before=$(ends)
-(
-	export_claude_env
-	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt_bg" --timeout 100 \
-		--transcript "$tmp/background.transcript" --stay-until "$tmp/background.stop" \
-		-- "$build/hb-claude-bridge" --session "$session" --run run-background --project "$tmp/project" \
-		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
-) >"$tmp/background.json" 2>"$tmp/background.err" &
-desktop=$!
+claude_stay background "$prompt_bg" --claude-session "$cid"
 check "background: the prompt's turn and the turn of the subagent's end both ended" \
 	'wait_for 60 "[ \$(ends) -ge $((ends_before + 2)) ]"'
 touch "$tmp/background.stop"
@@ -98,15 +91,7 @@ check "background: the run ended, in the same conversation" '[ $rc = 0 ] && [ "$
 # to once it carries the session
 sender=$(full_auto_session "Docs & site" codex)
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
-(
-	export_claude_env
-	export HB_CLAUDE_FIRST_SEND_MS=1000
-	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 100 \
-		--transcript "$tmp/message.transcript" --stay-until "$tmp/message.stop" \
-		-- "$build/hb-claude-bridge" --session "$session" --run run-message --project "$tmp/project" \
-		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
-) >"$tmp/message.json" 2>"$tmp/message.err" &
-desktop=$!
+HB_CLAUDE_FIRST_SEND_MS=1000 claude_stay message "" --claude-session "$cid"
 # session.attached names no run: one more than the earlier runs made
 attached_before=$(attaches "$session")
 attached() { [ "$(attaches "$session")" -gt "$attached_before" ]; }

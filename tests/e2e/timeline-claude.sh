@@ -66,15 +66,7 @@ check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.
 require sqlite3
 sender=$(full_auto_session "Docs & site" codex)
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
-(
-	export_claude_env
-	export HB_CLAUDE_FIRST_SEND_MS=1000
-	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 100 \
-		--transcript "$tmp/message.transcript" --stay-until "$tmp/message.stop" \
-		-- "$build/hb-claude-bridge" --session "$session" --run run-message --project "$tmp/project" \
-		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
-) >"$tmp/message.json" 2>"$tmp/message.err" &
-desktop=$!
+HB_CLAUDE_FIRST_SEND_MS=1000 claude_stay message "" --claude-session "$cid"
 attached() { [ "$(events "e.event === \"session.attached\" && e.session === \"$session\" && e.agent === \"claude\"")" -ge 1 ]; }
 check "message: the run carries the session" 'wait_for 60 attached'
 body='Please say OK when the docs are rebuilt.'
