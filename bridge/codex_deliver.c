@@ -183,8 +183,11 @@ static void remember_run(struct bridge *br, const char *run, const char *turn)
 	br->runs = r;
 }
 
+/* The turn's runs, closed once its last rows (its end among them) went out:
+ * a launched bridge's rows are bound by its run, and --once ends with it. */
 static void close_runs_of_turn(struct bridge *br, const char *turn)
 {
+	codex_timeline_flush(br);
 	for (struct delivered_run **pp = &br->runs; *pp;) {
 		struct delivered_run *r = *pp;
 		if (strcmp(r->turn, turn) == 0) {

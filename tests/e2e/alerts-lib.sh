@@ -61,11 +61,12 @@ alerts_settings() {
 		{ echo "FAIL hbctl settings refused the link's settings"; exit 1; }
 }
 
-# start_alerts_broker: svc-sessions and svc-alerts, trusting the test's CA
+# start_alerts_broker [SECTIONS]: svc-sessions and svc-alerts, and the
+# config SECTIONS given (another service's), trusting the test's CA
 # (svc-alerts inherits the broker's environment).
 start_alerts_broker() {
 	local conf
-	conf=$(sessions_conf && deployed_conf svc-alerts) || exit 1
+	conf=$(sessions_conf && deployed_conf svc-alerts && printf '%s\n' "${1:-}") || exit 1
 	# in the config folder: the one folder svc-alerts reads settings from
 	mkdir -p -m 700 "$HB_HOME/config"
 	cp "$tmp/tls/ca.pem" "$HB_HOME/config/relay-ca.pem"

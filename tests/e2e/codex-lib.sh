@@ -37,3 +37,7 @@ client_id_count() {
 		}
 		console.log(n);' "$1" "$2"
 }
+
+# launches: the runs the broker's launcher has going, as hbctl status
+# --json lists them ("[]": none).
+launches() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).launches)))'; }

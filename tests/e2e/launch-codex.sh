@@ -117,7 +117,6 @@ turns_completed() { [ "$(cat "$tmp/$1.jsonl" 2>/dev/null | grep -c '"method":"tu
 # The queue's line for a message (hbctl messages, text) and its JSON.
 queue_line() { "$build/hbctl" messages 2>/dev/null | grep -F "$1"; }
 queue_json() { "$build/hbctl" messages --json 2>/dev/null; }
-launches() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).launches)))'; }
 launched_for() { launches | grep -q "\"session\":\"$1\""; }
 no_launches() { [ "$(launches)" = "[]" ]; }
 started_for() { grep -c "\[$1\] no bridge carries this session: started $build/hb-codex-bridge" "$tmp/broker.log"; }

@@ -46,38 +46,18 @@ watch_events
 session=$(full_auto_session "Timeline" claude)
 check "a session for the runs" '[ -n "$session" ]'
 
-# run NAME PROMPT [BRIDGE OPTIONS]: one run of one turn of the session;
-# with decline=MESSAGE set, its approval card is declined with MESSAGE.
-run() {
-	local name=$1 prompt=$2
-	shift 2
-	(
-		export_claude_env
-		exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --prompt "$prompt" \
-			${decline:+--decline "$decline"} \
-			--transcript "$tmp/$name.transcript" \
-			-- "$build/hb-claude-bridge" --session "$session" --run "run-$name" --project "$tmp/project" \
-			--access full-auto "$@" -- node "$hosts/host.mjs"
-	) >"$tmp/$name.json" 2>"$tmp/$name.err"
-	echo $? >"$tmp/$name.rc"
-}
-claude_session() {
-	"$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$session\"}" |
-		json_field claudeSessionId
-}
-
 prompt_tool='@tool maintain_sessions {"action":"guide"}'
 prompt_agent='@tool Agent {"description":"List sessions","prompt":"@tool maintain_sessions {\"action\":\"listSessions\",\"limit\":3}","subagent_type":"general-purpose","run_in_background":false}'
 export P1=$prompt_tool P2=$prompt_agent # for compare
-run tool "$prompt_tool"
+claude_run tool "$prompt_tool"
 check "the tool run ended" '[ "$(cat $tmp/tool.rc)" = 0 ]'
 cid=$(claude_session)
 check "the session has its Claude conversation" '[ -n "$cid" ] && [ "$cid" != null ]'
 # The second run continues the conversation, as the desktop opens it.
-run agent "$prompt_agent" --claude-session "$cid"
+claude_run agent "$prompt_agent" --claude-session "$cid"
 check "the Agent run ended, in the same conversation" '[ "$(cat $tmp/agent.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 prompt_decline='@tool manage_sessions {"action":"archive","targetSessionId":"'"$session"'"}'
-decline="Not now, please." run decline "$prompt_decline" --claude-session "$cid"
+decline="Not now, please." claude_run decline "$prompt_decline" --claude-session "$cid"
 check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 
 # Another session's message goes into a run whose desktop sends nothing
@@ -86,15 +66,7 @@ check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.
 require sqlite3
 sender=$(full_auto_session "Docs & site" codex)
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
-(
-	export_claude_env
-	export HB_CLAUDE_FIRST_SEND_MS=1000
-	exec timeout 120 node "$here/e2e/claude-drive.mjs" --hbctl "$build/hbctl" --timeout 100 \
-		--transcript "$tmp/message.transcript" --stay-until "$tmp/message.stop" \
-		-- "$build/hb-claude-bridge" --session "$session" --run run-message --project "$tmp/project" \
-		--access full-auto --claude-session "$cid" -- node "$hosts/host.mjs"
-) >"$tmp/message.json" 2>"$tmp/message.err" &
-desktop=$!
+HB_CLAUDE_FIRST_SEND_MS=1000 claude_stay message "" --claude-session "$cid"
 attached() { [ "$(events "e.event === \"session.attached\" && e.session === \"$session\" && e.agent === \"claude\"")" -ge 1 ]; }
 check "message: the run carries the session" 'wait_for 60 attached'
 body='Please say OK when the docs are rebuilt.'
