@@ -40,13 +40,6 @@ int hb_notify_policy_parse(const char *name, enum hb_notify_policy *out)
 	return 0;
 }
 
-int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
-{
-	if (hb_dir_check_private(p, HB_DIR_CONFIG, err, errlen) == 0 || errno == ENOENT)
-		return 0; /* no folder yet: nothing set, nothing to trust */
-	return -1;
-}
-
 static int load_settings_file(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen)
 {
 	json_t *root, *v;

@@ -18,6 +18,7 @@
 
 #include "params.h"
 #include "paths.h"
+#include "settings_file.h" /* HB_SETTINGS_MAX_BYTES, hb_settings_check_dir */
 
 enum hb_notify_policy { HB_NOTIFY_IMPORTANT, HB_NOTIFY_FREQUENT };
 
@@ -37,19 +38,12 @@ struct hb_settings {
 #define HB_RELAY_URL_MAX 1024           /* bytes, without the NUL */
 #define HB_DEVICE_CREDENTIAL_MAX 4096   /* bytes, without the NUL */
 #define HB_BROWSER_URL_MAX 256          /* bytes, without the NUL */
-/* settings.json holds a few short keys; one far larger is a mistake, and
- * read on every call it would cost each of them its whole length. */
-#define HB_SETTINGS_MAX_BYTES (1024 * 1024)
 
 /* 0, or -1 with err (a broken settings file is an error, not a default;
  * so is a settings.json that is not a regular file, e.g. a FIFO, or is
  * larger than HB_SETTINGS_MAX_BYTES: each refused at once, never waited
  * on). */
 int hb_settings_load(const struct hb_paths *p, struct hb_settings *out, char *err, size_t errlen);
-/* 0 when the config folder is private to this user or not there yet;
- * -1 with the sentence of hb_dir_check_private.  Every reader and writer
- * here checks it; hb_gemini_configure says it before "no key". */
-int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen);
 /* The key itself, for the one place that sends it; 0 when there is one
  * (GEMINI_API_KEY first, then the file of a private config folder), 1
  * when none is set, -1 with err naming the file and what is wrong with

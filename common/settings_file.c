@@ -12,7 +12,13 @@
 #include <unistd.h>
 
 #include "regular_file.h"
-#include "settings.h"
+
+int hb_settings_check_dir(const struct hb_paths *p, char *err, size_t errlen)
+{
+	if (hb_dir_check_private(p, HB_DIR_CONFIG, err, errlen) == 0 || errno == ENOENT)
+		return 0; /* no folder yet: nothing set, nothing to trust */
+	return -1;
+}
 
 json_t *hb_settings_file_root(const struct hb_paths *p, char *err, size_t errlen)
 {
