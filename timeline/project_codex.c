@@ -153,6 +153,7 @@ static json_t *tool_item(const struct tl_codex *st, const json_t *it, const char
 	tl_row_str(row, "tool", tool, 256);
 	tl_row_str(row, "label", label, sizeof label);
 	tl_row_str(row, "title", label, sizeof label);
+	tl_row_args(row, "arguments", json_object_get(it, "arguments"));
 	json_object_set_new(row, "status", json_string(status_of(str(it, "status"))));
 	if (json_object_get(it, "contentItems"))
 		join_texts(row, "output", json_object_get(it, "contentItems"), TL_OUTPUT_MAX);

@@ -131,6 +131,25 @@ int tl_row_str(json_t *row, const char *key, const char *s, size_t max)
 	return s ? tl_row_text(row, key, s, strlen(s), max) : 0;
 }
 
+int tl_row_args(json_t *row, const char *key, const json_t *args)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!args || json_is_null(args))
+		return 0;
+	if (!(text = json_dumps(args, JSON_ENCODE_ANY | JSON_COMPACT)))
+		return -1;
+	len = strlen(text);
+	if (len <= TL_ARGS_MAX)
+		rc = json_object_set_new(row, key, json_deep_copy(args));
+	else
+		rc = tl_row_text(row, key, text, len, TL_ARGS_MAX);
+	free(text);
+	return rc;
+}
+
 void tl_rows_add(json_t *rows, json_t *row)
 {
 	if (!row)

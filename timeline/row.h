@@ -45,6 +45,7 @@ enum tl_kind {
 #define TL_ID_MAX     200	/* a row id, bytes with NUL */
 #define TL_ROWS_MAX   64	/* rows out of one frame */
 #define TL_STEPS_MAX  100	/* plan steps, changes of one file change row */
+#define TL_ARGS_MAX   2048	/* a tool call's arguments, as compact JSON text */
 #define TL_CUT_MARK   "\n(cut)"
 /* What a bridge may publish at once (timeline.publish, docs/protocol.md):
  * the bytes of the JSON array of rows, and the rows.  One row stays
@@ -63,6 +64,11 @@ json_t *tl_row_new(const char *agent, enum tl_kind kind, const char *id);
 int tl_row_text(json_t *row, const char *key, const char *s, size_t len, size_t max);
 /* The same for a NUL-terminated string; NULL s sets nothing. */
 int tl_row_str(json_t *row, const char *key, const char *s, size_t max);
+/* Set row[key] to a tool call's arguments: the JSON value itself when its
+ * compact text is at most TL_ARGS_MAX bytes, else that text as a string
+ * cut to TL_ARGS_MAX with TL_CUT_MARK.  NULL or null args set nothing.
+ * 0, or -1 when out of memory. */
+int tl_row_args(json_t *row, const char *key, const json_t *args);
 /* A malloc'd copy of s[0..len) cut to max bytes (mark included). */
 char *tl_cut(const char *s, size_t len, size_t max);
 /* 0 when row is a row a publisher of agent ("claude" or "codex") may

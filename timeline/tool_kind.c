@@ -113,7 +113,8 @@ static int plan_fields(json_t *row, const char *name, const json_t *in)
 	return json_object_set_new(row, "steps", steps);
 }
 
-/* A tool row's title: its label and the one argument a person looks for. */
+/* A tool row's title (its label and the one argument a person looks for)
+ * and its arguments, capped (tl_row_args), for the live view. */
 static int tool_title(json_t *row, const char *name, const json_t *in)
 {
 	static const char *const keys[] = { "file_path", "pattern", "url", "query", "path", "skill", "command" };
@@ -129,7 +130,8 @@ static int tool_title(json_t *row, const char *name, const json_t *in)
 		snprintf(title, sizeof title, "%s %s", label, arg);
 	else
 		snprintf(title, sizeof title, "%s", label);
-	if (tl_row_str(row, "label", label, 256) < 0 || tl_row_str(row, "title", title, 1024) < 0)
+	if (tl_row_str(row, "label", label, 256) < 0 || tl_row_str(row, "title", title, 1024) < 0 ||
+	    tl_row_args(row, "input", in) < 0)
 		return -1;
 	return strcmp(name, "Read") == 0 && str(in, "file_path") ? tl_row_str(row, "path", str(in, "file_path"), 4096)
 								    : 0;

@@ -213,12 +213,14 @@ static void test_recorded_rows(void **state)
 	char *claude = project_fixture("claude-sdk-0.3.332", kinds), *codex = project_fixture("codex-0.171.0", kinds);
 
 	(void)state;
-	/* an MCP tool shows as "server: tool", completed in place */
-	assert_non_null(strstr(claude, "\"id\":\"claude:toolu_mock_5\",\"kind\":\"tool\",\"label\":\"hbcode: maintain_sessions\""));
+	/* an MCP tool shows as "server: tool" with its arguments, completed in place */
+	assert_non_null(strstr(claude, "\"id\":\"claude:toolu_mock_5\",\"input\":{\"action\":\"prune\",\"maxAgeDays\":7,"
+				       "\"sessionIds\":[\"s-1\",\"s-2\"]},\"kind\":\"tool\",\"label\":\"hbcode: maintain_sessions\""));
 	assert_non_null(strstr(claude, "\"status\":\"declined\""));	/* ask-deny */
 	assert_non_null(strstr(claude, "\"output\":\"desktop: session store locked\""));	/* tool-error */
 	assert_non_null(strstr(claude, "\"kind\":\"turn_aborted\""));	/* interrupt */
-	assert_non_null(strstr(codex, "\"label\":\"hbcode: maintain_sessions\""));
+	assert_non_null(strstr(codex, "\"arguments\":{\"action\":\"list\",\"max_age_days\":7},\"depth\":0,"
+				      "\"id\":\"codex:call_mock_1\",\"kind\":\"tool\",\"label\":\"hbcode: maintain_sessions\""));
 	assert_non_null(strstr(codex, "\"output\":\"error: session store locked (simulated)\""));
 	assert_non_null(strstr(codex, "\"kind\":\"turn_aborted\""));
 	free(claude);
