@@ -32,10 +32,10 @@
 #              subagent's without its prompt: saved only
 # Checks: kinds (live = saved, per level), parity (each step's kinds are
 # the scenario's), screen (the live view on a pseudo-terminal shows each
-# row: the prompts, the tool and its outcome (without its arguments: no
-# tool row carries them, docs/timeline.md), the subagent's spawn and its
-# tool, the message, the card with hbctl approve/decline and then
-# declined, the declined call, each turn's end).
+# row: the prompts, the tool with its arguments and its outcome, the
+# subagent's spawn and its tool with its arguments, the message, the card
+# with hbctl approve/decline and then declined, the declined call with
+# its arguments, each turn's end).
 # The mock Messages API writes "I will call X." before each call, the
 # Codex mock nothing: parity-lib.sh compares the turns without that text.
 # Usage: parity-claude.sh BUILD (needs make npm-deps, openssl, python3).
@@ -138,7 +138,9 @@ fg=$(thread_of "List sessions") bg=$(thread_of "List sessions later")
 check "the two subagents' threads" '[ -n "$fg" ] && [ -n "$bg" ] && [ "$fg" != "$bg" ]'
 SAVED_ONLY_ROWS="r.kind === 'hidden' || (r.thread === '$fg' && r.kind === 'assistant') || (r.thread === '$bg' && r.kind === 'user')"
 
-agent=claude PTY_TOOL='hbcode\.maintain_sessions' PTY_CHILD='hbcode\.maintain_sessions' PTY_DECLINED='hbcode\.manage_sessions'
+agent=claude PTY_TOOL='hbcode\.maintain_sessions \{action: "guide"\}' \
+	PTY_CHILD='hbcode\.maintain_sessions \{action: "listSessions", limit: 3\}' \
+	PTY_DECLINED='hbcode\.manage_sessions \{action: "archive", targetSessionId: "[^"]+"\}'
 parity_checks
 check "screen: the background subagent's spawn, completed" 'pty_shows "^[0-9:]+  Parity +claude +Subagent List sessions later .* +completed$"'
 exit $fail

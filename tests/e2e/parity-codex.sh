@@ -169,6 +169,6 @@ rc=$?
 # (codex's own warnings on stderr: no bubblewrap, no PATH aliases under /tmp)
 check "saved: hbctl timeline --session read the thread" '[ $rc = 0 ] && [ -s "$tmp/saved.jsonl" ]'
 
-agent=codex PTY_TOOL='hbcode\.maintain_sessions' PTY_CHILD="\\\$ .*echo child-was-here" PTY_DECLINED="\\\$ .*touch $marker'"
+agent=codex PTY_TOOL='hbcode\.maintain_sessions \{action: "guide"\}' PTY_CHILD="\\\$ .*echo child-was-here" PTY_DECLINED="\\\$ .*touch $marker'"
 parity_checks
 exit $fail
