@@ -14,19 +14,8 @@
 #   sh tests/bench/coldstart.sh [BUILD]
 set -u
 build=${1:-build}
-case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 rounds=${HB_BENCH_COLD_N:-7}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d /tmp/hbcold.XXXXXX)
-broker=
-cleanup() {
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
-export HB_HOME=$tmp/hb
-mkdir -p "$HB_HOME"
+. "$(dirname "$0")/daemon-lib.sh"
 
 # The deployed section of $1, started on demand and stopped after 300 ms.
 section() {

@@ -12,19 +12,8 @@
 #   sh tests/bench/idle.sh [BUILD]
 set -u
 build=${1:-build}
-case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 secs=${HB_BENCH_IDLE_S:-60}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d /tmp/hbidle.XXXXXX)
-broker=
-cleanup() {
-	[ -n "$broker" ] && kill "$broker" 2>/dev/null && wait "$broker" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-unset HB_DATA_DIR HB_CACHE_DIR HB_CONFIG_DIR HB_RUNTIME_DIR XDG_RUNTIME_DIR
-export HB_HOME=$tmp/hb
-mkdir -p "$HB_HOME"
+. "$(dirname "$0")/daemon-lib.sh"
 
 # Every pid below $1 (itself included).
 tree() {
