@@ -354,12 +354,24 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON
 # The checks: unit tests, the real broker and services end to end, the
 # deploy files; then the same again under ASan and UBSan.
 check: $(PROGRAMS) $(TEST_PROGS)
-	@SAN='$(SAN)' OPT='$(OPT)' bash tests/run.sh $(BUILD)
+	@SAN='$(SAN)' OPT='$(OPT)' HB_TEST_JOBS='$(TEST_JOBS)' bash tests/run.sh $(BUILD)
 
-# The build and the tests take a job per CPU (tests/run.sh: HB_TEST_JOBS).
+# The build takes a job per CPU, and so do the test programs
+# (tests/run.sh: HB_TEST_JOBS) unless TEST_JOBS says otherwise.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(JOBS)
+# The sanitizer build runs beside the first pass, one compiler at a time:
+# the first pass leaves most of the CPUs idle while its programs wait on
+# agents and timers (docs/testing.md), and the second pass starts without
+# a build of its own.  Its output is kept in build-asan/build.log and
+# shown when it fails.
 test: deps npm-deps
-	$(MAKE) -j$(JOBS) check
+	$(MAKE) -j$(JOBS) programs-and-tests
+	@mkdir -p build-asan; \
+	$(MAKE) -j1 BUILD=build-asan SAN=1 OPT=-O1 programs-and-tests >build-asan/build.log 2>&1 & asan=$$!; \
+	$(MAKE) check; rc=$$?; \
+	if ! wait $$asan; then cat build-asan/build.log; echo "the sanitizer build failed (build-asan/build.log)"; exit 1; fi; \
+	exit $$rc
 	$(MAKE) -j$(JOBS) test-asan
 
 test-asan: deps npm-deps
