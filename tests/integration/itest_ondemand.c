@@ -38,18 +38,6 @@ static void spawn_broker(struct fixture *f, const char *const *env)
 	ck_wait_answering(f);
 }
 
-/* hbctl status prints want somewhere. */
-static void hbctl_status_says(struct fixture *f, const char *want)
-{
-	static const char *const args[] = { "status", NULL };
-	char *out;
-
-	assert_int_equal(fx_hbctl(f, &out, args), 0);
-	if (!strstr(out, want))
-		fail_msg("hbctl status does not say \"%s\":\n%s", want, out);
-	free(out);
-}
-
 static void test_started_by_first_call_stopped_when_idle(void **state)
 {
 	struct fixture *f = *state;
@@ -60,7 +48,7 @@ static void test_started_by_first_call_stopped_when_idle(void **state)
 	ck_svc_str_equal(f, "svc-echo", "start", "demand");
 	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 0);
 	assert_int_equal(fx_service_num(f, "svc-echo", "idleMs"), 1000);
-	hbctl_status_says(f, "idle (not started)");
+	ck_hbctl_status_says(f, "idle (not started)");
 
 	ck_call_ok(f, "echo", "{\"n\":1}", "{\"n\":1}");
 	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 1);
@@ -74,8 +62,8 @@ static void test_started_by_first_call_stopped_when_idle(void **state)
 	assert_int_equal(ck_svc_bool(f, "svc-echo", "stoppedIdle"), 1);
 	ck_svc_str_equal(f, "svc-echo", "lastExit", "exited with status 0");
 	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 0);
-	hbctl_status_says(f, "idle (stopped after 1 s)");
-	hbctl_status_says(f, "exited with status 0");
+	ck_hbctl_status_says(f, "idle (stopped after 1 s)");
+	ck_hbctl_status_says(f, "exited with status 0");
 
 	/* The next call starts the next generation. */
 	ck_call_ok(f, "echo", "{\"n\":2}", "{\"n\":2}");
