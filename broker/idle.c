@@ -27,11 +27,14 @@ static int quiet(const struct service *s, const struct instance *inst)
 	return !inst->inflight && !s->wait_head && !inst->busy && !inst->queued;
 }
 
-/* Nobody else decides about s just now: no replacement starting, no
- * admin request waiting, no stop of any kind under way. */
-static int undisturbed(const struct broker *b, const struct service *s)
+/* s may be stopped for idleness, and nobody else decides about it now:
+ * no replacement starting, no admin request waiting, no stop of any kind
+ * under way.  A service that only a change of its folder starts again is
+ * not stopped while that change would go unseen. */
+static int may_idle(const struct broker *b, const struct service *s)
 {
-	return !s->next && !s->admin_waiting && !b->stopping && !s->admin_stopped;
+	return s->cfg->idles && wake_watching(b, s) && !s->next && !s->admin_waiting && !b->stopping &&
+	       !s->admin_stopped;
 }
 
 static void ask(struct broker *b, struct instance *inst)
@@ -56,7 +59,7 @@ int idle_due(struct broker *b, struct service *s, long long now)
 {
 	struct instance *inst = s->cur;
 
-	if (!s->cfg->idles || !inst || !inst->ready || !undisturbed(b, s))
+	if (!inst || !inst->ready || !may_idle(b, s))
 		return 0;
 	if (!quiet(s, inst)) {
 		inst->quiet_since_ms = 0;
@@ -69,10 +72,6 @@ int idle_due(struct broker *b, struct service *s, long long now)
 		return 0;
 	/* the next look, whatever comes of this one: another idle time on */
 	inst->quiet_since_ms = now;
-	/* a service that only a change of its folder starts again is not
-	 * stopped while that change would go unseen */
-	if (!wake_watching(b, s))
-		return 0;
 	if (!inst->idle_task[0])
 		return 1;
 	ask(b, inst);
@@ -103,14 +102,14 @@ int idle_answered(struct broker *b, struct instance *inst, const struct hb_peer 
 		return 0;
 	}
 	inst->idle_ask = 0;
-	return !holds && inst == s->cur && quiet(s, inst) && undisturbed(b, s);
+	return !holds && inst == s->cur && quiet(s, inst) && may_idle(b, s);
 }
 
-long long idle_deadline(const struct service *s)
+long long idle_deadline(const struct broker *b, const struct service *s)
 {
 	const struct instance *inst = s->cur;
 
-	if (!s->cfg->idles || !inst || !inst->quiet_since_ms || s->next)
+	if (!inst || !inst->quiet_since_ms || !may_idle(b, s))
 		return 0;
 	return inst->quiet_since_ms + s->cfg->idle_ms;
 }

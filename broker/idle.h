@@ -24,6 +24,6 @@ int idle_due(struct broker *b, struct service *s, long long now);
  * stopped now (the answer is to the ask still out, and says no work). */
 int idle_answered(struct broker *b, struct instance *inst, const struct hb_peer *peer, const struct hb_env *e);
 /* When s's serving instance is next looked at for idleness, or 0. */
-long long idle_deadline(const struct service *s);
+long long idle_deadline(const struct broker *b, const struct service *s);
 
 #endif

@@ -332,7 +332,7 @@ long long supervisor_next_deadline(const struct broker *b)
 			d = earliest(d, instance_deadline(b, all[j]));
 		if (!s->cur && !s->next && wanted(s))
 			d = earliest(d, s->restart_at_ms);
-		d = earliest(d, idle_deadline(s));
+		d = earliest(d, idle_deadline(b, s));
 	}
 	return d;
 }
