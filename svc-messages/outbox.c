@@ -197,15 +197,12 @@ static void on_result(struct outbox *ob, const struct hb_env *e)
  * answered before the ask committed its rows. */
 static void on_idle_ask(struct outbox *ob, const struct hb_env *e)
 {
-	long long next = 0, now = appdata_now_ms();
+	long long next = 0;
 	int pending = ob->db ? store_pending(ob->db, &next) : -1;
-	char why[128] = "";
+	/* it may hold some when it cannot read: it stays, and is asked again */
+	const char *why = pending > 0 ? "its outbox holds messages still to go"
+			  : pending < 0 ? "its outbox cannot be read just now" : "";
 
-	if (pending > 0)
-		snprintf(why, sizeof why, "its outbox holds messages still to go (the next attempt in %lld ms)",
-			 next > now ? next - now : 0);
-	else if (pending < 0) /* it may hold some: it stays, and is asked again */
-		snprintf(why, sizeof why, "its outbox cannot be read just now");
 	if (hb_task_answer_idle(ob->task, e, pending != 0, why) < 0)
 		log_warn(NULL, "cannot answer the broker's idle.ask: %s", zmq_strerror(errno));
 }

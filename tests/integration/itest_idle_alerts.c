@@ -74,6 +74,7 @@ static void test_on_wakes_and_stays(void **state)
 	assert_int_equal(fx_service_num(&F, "svc-alerts", "generation"), gen);
 	assert_int_equal(fx_service_num(&F, "svc-alerts", "idleStops"), stops);
 	assert_int_equal(ck_svc_bool(&F, "svc-alerts", "holdsWork"), 1);
+	ck_hbctl_status_says(&F, "svc-alerts: stays up while the settings want the relay link");
 	/* A card reaches the phone through the link that stays. */
 	claude_permission(CARD);
 	assert_true(wait_kind("approval", m, 1) >= 1);

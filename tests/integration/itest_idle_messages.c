@@ -111,9 +111,9 @@ static void test_row_still_to_go_keeps_it_up(void **state)
 	assert_int_equal(fx_service_num(&F, "svc-messages", "idleStops"), stops);
 	assert_int_equal(ck_svc_bool(&F, "svc-messages", "holdsWork"), 1);
 	why = ck_svc_str(&F, "svc-messages", "holdsWhy");
-	if (!strstr(why, "its outbox holds messages still to go"))
-		fail_msg("holdsWhy: %s", why);
+	assert_string_equal(why, "its outbox holds messages still to go");
 	free(why);
+	ck_hbctl_status_says(&F, "svc-messages: stays up while its outbox holds messages still to go");
 	/* A bridge takes it and reports it: nothing is left, so it stops. */
 	bridge_attach(&br, G, "codex");
 	deliver_op(&br, op, "turn-idle-1");
