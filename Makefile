@@ -280,14 +280,16 @@ $(BUILD)/tests/test_explainer_smil $(BUILD)/tests/test_explainer_smil_rules: LDL
 $(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/itest_%.o $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBHARNESS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(call libs_of,$(BASE_PKGS) sqlite3 libcurl) $(TEST_LDLIBS)
-$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay $(BUILD)/tests/itest_alerts_approvals: $(call obj,tests/integration/alerts_rig.c)
+$(BUILD)/tests/itest_alerts $(BUILD)/tests/itest_alerts_relay $(BUILD)/tests/itest_alerts_approvals \
+  $(BUILD)/tests/itest_idle_alerts: $(call obj,tests/integration/alerts_rig.c)
 $(BUILD)/tests/itest_browser $(BUILD)/tests/itest_browser_control $(BUILD)/tests/itest_browser_input \
 $(BUILD)/tests/itest_browser_devtools $(BUILD)/tests/itest_browser_emulate \
   $(BUILD)/tests/itest_browser_frames $(BUILD)/tests/itest_browser_hostile: $(call obj,tests/integration/browser_rig.c)
 # These read the page (or its frames) over a DevTools link of their own.
 $(BUILD)/tests/itest_browser_emulate $(BUILD)/tests/itest_browser_frames: TEST_LDLIBS += $(WS_LIBS) -lm
 $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/integration/video_rig.c)
-$(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery: $(call obj,tests/integration/messages_rig.c)
+$(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery \
+  $(BUILD)/tests/itest_idle_messages: $(call obj,tests/integration/messages_rig.c)
 $(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)
 $(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,tests/integration/badinput_rig.c)
 $(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs: $(call obj,tests/integration/frontends_rig.c)

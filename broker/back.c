@@ -98,7 +98,7 @@ static const struct back_op back_ops[] = {
 	{ HB_OP_READY, ANYONE, on_ready,
 	  { HB_OPT_STR("service"), HB_OPT_INT("pid"), HB_OPT_STR("version"), HB_OPT_STR("tools"),
 	    HB_OPT_INT("concurrency"), HB_OPT_INT("overflow"), HB_OPT_STR("deliveryTask"),
-	    HB_OPT_STR("approvalTask") } },
+	    HB_OPT_STR("approvalTask"), HB_OPT_STR("idleTask") } },
 	/* Each worker thread's socket, which may come before the loop's ready. */
 	{ HB_OP_WORKER, STARTED, on_worker, { HB_OPT_INT("slots") } },
 	/* heldMs, heldKey: how long the call that has held a worker longest
@@ -144,6 +144,10 @@ static const struct back_op back_ops[] = {
 	/* Start me anew (supervisor_renew): what it must read came after its
 	 * confinement was fixed (svc-browser: a new DevToolsActivePort). */
 	{ HB_OP_RENEW, READY, on_renew, { HB_OPT_STR("why") } },
+	/* The declared idleTask's answer to idle.ask (ask echoed): whether
+	 * the service holds work no call would bring back, and why. */
+	{ HB_OP_IDLE_ANSWER, READY, supervisor_on_idle_answer,
+	  { HB_REQ_INT("ask"), HB_REQ_BOOL("holdsWork"), HB_OPT_STR("why") } },
 };
 
 static const struct back_op *find_op(const char *op)

@@ -62,7 +62,7 @@ struct instance {
 	int renew_asked;           /* it asked to be started anew (once a generation) */
 	int held_call;             /* killed for a worker held past the call-limit */
 	int term_sent;
-	int idle_stop;             /* stopped for want of calls (start = demand) */
+	int idle_stop;             /* stopped for want of calls (an idling service) */
 	long long quiet_since_ms;  /* no call in flight nor waiting since then; 0: busy */
 	long long started_ms, last_beat_ms, kill_at_ms; /* last_beat_ms: or its first call after a quiet time */
 	unsigned long beats;       /* heartbeat frames received (it beats only while it has calls) */
@@ -78,6 +78,11 @@ struct instance {
 	char delivery_task[192];   /* routing id of its task that carries session messages, or "" */
 	char approval_task[192];   /* routing id of its task that hears of approval cards and may
 				      answer an open one (svc-alerts, for a phone), or "" */
+	char idle_task[192];       /* routing id of its task that says whether it holds work
+				      before an idle stop (idle.c), or "" */
+	uint64_t idle_ask;         /* the idle.ask out to that task, 0: none (a call voids it) */
+	int holds_work;            /* that task's last answer: 1, 0, or -1 never asked */
+	char holds_why[256];       /* and why */
 	char *report;              /* its latest report (report.c), JSON object text, or NULL */
 	struct instance *older;    /* next in the service's draining list */
 	struct broker_child child; /* its entry in the broker's child table */
@@ -91,6 +96,7 @@ struct service {
 	unsigned gen, restarts, consecutive;
 	unsigned idle_stops;            /* start = demand: stopped after idle this often */
 	int idle_last;                  /* its last instance ended by such a stop */
+	int wake_pending;               /* its wake folder changed while it was stopped: start it */
 	int admin_stopped, crashloop;
 	long long restart_at_ms;        /* 0: no restart scheduled */
 	long long last_death_ms;
@@ -188,6 +194,9 @@ struct broker {
 	int event_topics;               /* topics someone subscribes to */
 	char **child_env;               /* environ for services, without our keys */
 	unsigned lost_instances;        /* broken invariant: reaped but still listed */
+	uint64_t idle_asks;             /* idle.ask sent so far: the next one's number (idle.c) */
+	int wake_fd;                    /* the inotify descriptor of the wake folders, or -1 (wake.c) */
+	int wake_wd[4];                 /* per enum hb_dir: its watch, or -1 */
 };
 
 /* The broker's one clock: monotonic milliseconds. */

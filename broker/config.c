@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "secrets.h"
 
 static char *trim(char *s)
@@ -153,6 +154,18 @@ static int set_key(struct broker_config *cfg, struct service_config *svc, const 
 		if (ms < 1 || ms > CONFIG_IDLE_MAX_MS)
 			return snprintf(why, whylen, "idle must be a duration from 1ms to 24h (500ms, 60s, 10m)"), -1;
 		svc->idle_ms = ms;
+		svc->idles = 1;
+	} else if (strcmp(key, "wake") == 0) {
+		static const struct {
+			const char *name;
+			enum hb_dir dir;
+		} dirs[] = { { "config", HB_DIR_CONFIG }, { "data", HB_DIR_DATA }, { "cache", HB_DIR_CACHE } };
+		svc->wake = CONFIG_NO_WAKE;
+		for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+			if (strcmp(value, dirs[i].name) == 0)
+				svc->wake = (int)dirs[i].dir;
+		if (svc->wake == CONFIG_NO_WAKE)
+			return snprintf(why, whylen, "wake must be a folder of hbcode's: config, data or cache"), -1;
 	} else if (strcmp(key, "tools") == 0) {
 		char *words[CONFIG_MAX_TOOLS];
 		int n = split_words(value, words, CONFIG_MAX_TOOLS);
@@ -224,6 +237,7 @@ int config_load(struct broker_config *cfg, const char *path, const char *libexec
 			svc->concurrency = 4;
 			svc->call_limit_ms = CONFIG_CALL_LIMIT_S * 1000LL;
 			svc->idle_ms = CONFIG_IDLE_MS;
+			svc->wake = CONFIG_NO_WAKE;
 			continue;
 		}
 		if (!svc || !(eq = strchr(s, '='))) {
@@ -236,6 +250,7 @@ int config_load(struct broker_config *cfg, const char *path, const char *libexec
 	}
 	fclose(f);
 	for (int i = 0; i < cfg->nservices; i++) {
+		cfg->services[i].idles |= cfg->services[i].on_demand; /* a demand service always idles */
 		if (!cfg->services[i].exec[0]) {
 			snprintf(err, errlen, "%s: service %s has no exec", path, cfg->services[i].name);
 			config_free(cfg);

@@ -11,8 +11,17 @@
  *	call-limit = 60            # seconds a call may hold a worker (default 600)
  *	start = demand             # boot (the default): at the broker's start;
  *	                           # demand: at its first call (Postfix's master)
- *	idle = 60s                 # demand: stopped after this long without a
- *	                           # call (max_idle; 500ms, 60s, 10m; default 60s)
+ *	idle = 60s                 # stopped after this long without a call
+ *	                           # (max_idle; 500ms, 60s, 10m): a demand
+ *	                           # service always (default 60s), a boot one
+ *	                           # only with this line; either starts again
+ *	                           # at its next call.  A service whose ready
+ *	                           # names an idleTask is stopped only when
+ *	                           # that task says it holds no work.
+ *	wake = config              # a folder of hbcode's (config, data, cache):
+ *	                           # a change in it starts the service when it
+ *	                           # was stopped for idleness (systemd's path
+ *	                           # units; svc-alerts: the settings)
  *
  * A secret in the broker's environment reaches only the services whose
  * section names it; GEMINI_API_KEY is always a secret, so a config without
@@ -42,6 +51,7 @@
 /* A demand service with no call this long is stopped. */
 #define CONFIG_IDLE_MS 60000LL
 #define CONFIG_IDLE_MAX_MS (86400 * 1000LL)
+#define CONFIG_NO_WAKE (-1)
 
 struct service_config {
 	char name[CONFIG_NAME_MAX];
@@ -55,7 +65,11 @@ struct service_config {
 	char confine[HB_CONFINE_SPEC_MAX];     /* what it may reach (common/confine.h); "" unconfined */
 	long long call_limit_ms;               /* a worker holding a call longer (and the hang grace) is hung */
 	int on_demand;                         /* start = demand: started by its first call */
-	long long idle_ms;                     /* on demand: stopped after this long without a call */
+	int idles;                             /* stopped after idle_ms without a call: start =
+						  demand, or a boot service with an idle line */
+	long long idle_ms;                     /* when it idles: stopped after this long without a call */
+	int wake;                              /* wake = FOLDER: its enum hb_dir (paths.h), or
+						  CONFIG_NO_WAKE */
 };
 
 struct broker_config {

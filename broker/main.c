@@ -42,6 +42,7 @@
 #include "supervise.h"
 #include "tunables.h"
 #include "wait.h"
+#include "wake.h"
 
 static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
 
@@ -230,23 +231,28 @@ static void maybe_notify_ready(struct broker *b, long long now)
 }
 
 #define LAUNCH_FDS (2 * LAUNCH_MAX) /* each launch: its output and its status fd */
-_Static_assert(1 + LAUNCH_FDS <= WAIT_MAX_FDS, "one sleep watches the signal pipe and every launch");
+_Static_assert(2 + LAUNCH_FDS <= WAIT_MAX_FDS,
+	       "one sleep watches the signal pipe, the wake folders and every launch");
 
 static void run(struct broker *b)
 {
 	int services_stopping = 0;
 
 	for (;;) {
-		struct pollfd fds[1 + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
+		struct pollfd fds[2 + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
 		long long now = broker_now_ms();
-		/* The output of the bridges it started, for its log, and their status fds. */
-		int nlaunch = launch_poll_fds(b, fds + 1, LAUNCH_FDS);
+		/* The wake folders' watch (wake.h), if any, then the output of
+		 * the bridges it started, for its log, and their status fds. */
+		int nwake = wake_poll_fd(b, &fds[1]);
+		int nlaunch = launch_poll_fds(b, fds + 1 + nwake, LAUNCH_FDS);
 
-		if (wait_sleep(&b->wait, fds, 1 + nlaunch, (int)poll_timeout(b, now)) < 0) {
+		if (wait_sleep(&b->wait, fds, 1 + nwake + nlaunch, (int)poll_timeout(b, now)) < 0) {
 			log_error(NULL, "poll failed: %s", strerror(errno));
 			break;
 		}
-		for (int i = 1; i < 1 + nlaunch; i++)
+		if (nwake && (fds[1].revents & POLLIN))
+			wake_read(b);
+		for (int i = 1 + nwake; i < 1 + nwake + nlaunch; i++)
 			if (fds[i].revents & (POLLIN | POLLERR | POLLHUP))
 				launch_read(b, fds[i].fd);
 		if (wait_due(&b->wait, WAIT_PUB)) /* first: a new watcher sees this round */
@@ -334,6 +340,7 @@ int main(int argc, char **argv)
 	if (supervisor_init(&b, err, sizeof err) < 0)
 		hb_fatal("%s", err);
 	log_info(NULL, "pid %ld, runtime %s, %d services", (long)getpid(), b.paths.runtime, b.nservices);
+	wake_init(&b);
 	supervisor_start_all(&b);
 	run(&b);
 
@@ -351,6 +358,7 @@ int main(int argc, char **argv)
 	intake_free(&b);
 	runs_free(&b);
 	supervisor_free(&b);
+	wake_free(&b);
 	config_free(&b.cfg);
 	unlink(b.lock_path);
 	log_info(NULL, "stopped");

@@ -118,6 +118,9 @@ static void put_in_flight(struct instance *inst, struct call *c)
 {
 	if (inst->inflight == 0)
 		inst->last_beat_ms = broker_now_ms();
+	/* An answer to an idle.ask sent before this call says nothing of the
+	 * work the call may leave (idle.h). */
+	inst->idle_ask = 0;
 	c->inst = inst;
 	c->state = CALL_SENT;
 	inst->inflight++;

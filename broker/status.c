@@ -15,6 +15,7 @@
 #include "approvals.h"
 #include "invariants.h"
 #include "launch.h"
+#include "paths.h"
 #include "report.h"
 #include "supervise.h"
 
@@ -52,14 +53,23 @@ static json_t *service_json(const struct service *s)
 		return NULL;
 	json_object_set_new(o, "pid", inst ? json_integer(inst->pid) : json_null());
 	json_object_set_new(o, "lastExit", s->last_exit[0] ? json_string(s->last_exit) : json_null());
-	/* start = demand: started by its first call, stopped after idleMs
-	 * without one (idleStops times so far; stoppedIdle: its last end was
-	 * such a stop). */
+	/* An idling service (start = demand, or an idle line): stopped after
+	 * idleMs without a call (idleStops times so far; stoppedIdle: its
+	 * last end was such a stop), started again by a call or a change of
+	 * its wake folder; holdsWork: its idleTask's last answer (null: none
+	 * given), with holdsWhy. */
 	json_object_set_new(o, "start", json_string(s->cfg->on_demand ? "demand" : "boot"));
-	if (s->cfg->on_demand) {
+	if (s->cfg->idles) {
 		json_object_set_new(o, "idleMs", json_integer(s->cfg->idle_ms));
 		json_object_set_new(o, "idleStops", json_integer(s->idle_stops));
 		json_object_set_new(o, "stoppedIdle", json_boolean(s->idle_last));
+		json_object_set_new(o, "wake", s->cfg->wake == HB_DIR_CONFIG ? json_string("config")
+					       : s->cfg->wake == HB_DIR_DATA ? json_string("data")
+					       : s->cfg->wake == HB_DIR_CACHE ? json_string("cache") : json_null());
+		json_object_set_new(o, "holdsWork", s->cur && s->cur->idle_task[0] && s->cur->holds_work >= 0
+							    ? json_boolean(s->cur->holds_work) : json_null());
+		if (s->cur && s->cur->idle_task[0] && s->cur->holds_work >= 0 && s->cur->holds_why[0])
+			json_object_set_new(o, "holdsWhy", json_string(s->cur->holds_why));
 	}
 	if (s->cur) {
 		json_object_set_new(o, "workers", json_integer(s->cur->nworkers));

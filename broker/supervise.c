@@ -4,15 +4,20 @@
  * State of a service, derived rather than stored: "stopped" (by hand),
  * "up" (cur ready), "starting" (cur not ready yet), "backoff" (waiting for
  * a scheduled restart), "crash-loop" (backoff after too many quick deaths),
- * "idle" (start = demand, and no call wants it).
+ * "idle" (it idles, and nothing wants it now).
  *
  * A service with start = demand (Postfix's master(8) and its max_idle) is
  * not started with the broker: its first call waits in the service's
  * queue as a call waits for a restart, and the supervisor's tick starts
- * it; once it has had no call for its idle time it is retired as a
- * replace retires the old generation (calls finish, then TERM).  Its
- * backoff (consecutive deaths, crash loop) outlives the stop, and a
- * death is restarted only when a call waits.
+ * it; once it has had no call for its idle time (and its idleTask, if it
+ * named one, said it holds no work: idle.h) it is retired as a replace
+ * retires the old generation (calls finish, then TERM).  A boot service
+ * with an `idle` line is stopped the same way and then started like a
+ * demand one: by a call, or by a change of its wake folder (wake.h).
+ * Its backoff (consecutive deaths, crash loop) outlives the stop; a death
+ * of a demand service, or of a boot one stopped for idleness, is
+ * restarted only when a call waits, a death of any other boot service
+ * always.
  */
 #include "supervise.h"
 
@@ -25,6 +30,7 @@
 
 #include "events.h"
 #include "held.h"
+#include "idle.h"
 #include "incarnation.h"
 #include "log.h"
 #include "reply.h"
@@ -80,6 +86,7 @@ static void start_current(struct broker *b, struct service *s)
 	char err[256];
 
 	s->restart_at_ms = 0;
+	s->wake_pending = 0;
 	s->cur = incarnation_start(b, s, s->exec, err, sizeof err);
 	if (!s->cur) {
 		log_error(s->cfg->name, "%s", err);
@@ -96,11 +103,12 @@ void supervisor_start_all(struct broker *b)
 			start_current(b, &b->services[i]);
 }
 
-/* Whether s should have an instance now: always, or (start = demand)
- * while a call waits for it. */
+/* Whether s should have an instance now: while a call waits for it or
+ * its wake folder changed; a boot service also otherwise, unless its
+ * last copy was stopped for idleness. */
 static int wanted(const struct service *s)
 {
-	return !s->cfg->on_demand || s->wait_head;
+	return s->wait_head || s->wake_pending || (!s->cfg->on_demand && !s->idle_last);
 }
 
 static void answer_admin(struct broker *b, struct service *s, const char *errmsg)
@@ -324,8 +332,7 @@ long long supervisor_next_deadline(const struct broker *b)
 			d = earliest(d, instance_deadline(b, all[j]));
 		if (!s->cur && !s->next && wanted(s))
 			d = earliest(d, s->restart_at_ms);
-		if (s->cfg->on_demand && s->cur && s->cur->quiet_since_ms && !s->next)
-			d = earliest(d, s->cur->quiet_since_ms + s->cfg->idle_ms);
+		d = earliest(d, idle_deadline(b, s));
 	}
 	return d;
 }
@@ -383,6 +390,8 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 		  sizeof inst->delivery_task);
 	note_task(inst, "approvalTask", hb_env_str_or(e, "approvalTask", ""), inst->approval_task,
 		  sizeof inst->approval_task);
+	note_task(inst, "idleTask", hb_env_str_or(e, "idleTask", ""), inst->idle_task, sizeof inst->idle_task);
+	inst->holds_work = -1; /* not asked yet */
 	inst->last_beat_ms = broker_now_ms();
 	log_info(inst->id, "ready (pid %ld, version %s, tools %s)", (long)inst->pid,
 		 hb_env_str_or(e, "version", "?"), hb_env_str_or(e, "tools", ""));
@@ -423,33 +432,30 @@ static int draining_full(const struct service *s, char *err, size_t errlen)
 	return 1;
 }
 
-/* start = demand: a ready instance with no call in flight or waiting for
- * its idle time is retired (its calls are done, so TERM follows). */
-static void watch_idle(struct broker *b, struct service *s, long long now)
+/* An idling service's serving instance, quiet for its idle time (and
+ * holding no work, when it has an idleTask: idle.h), is retired: its
+ * calls are done, so TERM follows.  A full draining list waits another
+ * idle time (idle_due looks again then), not a busy loop. */
+static void stop_idle(struct broker *b, struct service *s)
 {
 	struct instance *inst = s->cur;
 	char err[256];
 
-	if (!s->cfg->on_demand || !inst || !inst->ready || s->next || s->admin_waiting || b->stopping ||
-	    s->admin_stopped)
+	if (draining_full(s, err, sizeof err))
 		return;
-	if (inst->inflight || s->wait_head) {
-		inst->quiet_since_ms = 0;
-		return;
-	}
-	if (!inst->quiet_since_ms)
-		inst->quiet_since_ms = now;
-	if (now < inst->quiet_since_ms + s->cfg->idle_ms)
-		return;
-	if (draining_full(s, err, sizeof err)) {
-		inst->quiet_since_ms = now; /* another idle time, not a busy loop */
-		return;
-	}
-	log_info(inst->id, "no call for %lld ms: stopping it (start = demand)", s->cfg->idle_ms);
+	log_info(inst->id, "no call for %lld ms%s: stopping it (idle)", s->cfg->idle_ms,
+		 inst->idle_task[0] ? " and no work held" : "");
 	inst->idle_stop = 1;
 	s->idle_stops++;
 	retire(b, s);
 	events_service(b, "service.idle", s, inst, NULL);
+}
+
+void supervisor_on_idle_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			       const struct hb_env *e)
+{
+	if (idle_answered(b, inst, peer, e))
+		stop_idle(b, inst->svc);
 }
 
 void supervisor_tick(struct broker *b, long long now)
@@ -461,10 +467,12 @@ void supervisor_tick(struct broker *b, long long now)
 
 		for (int j = 0; j < n; j++)
 			watch_instance(b, all[j], now);
-		if (s->cur || s->next || b->stopping || s->admin_stopped)
-			watch_idle(b, s, now);
-		else if (s->restart_at_ms ? now >= s->restart_at_ms && wanted(s) : s->cfg->on_demand && s->wait_head)
+		if (s->cur || s->next || b->stopping || s->admin_stopped) {
+			if (idle_due(b, s, now))
+				stop_idle(b, s);
+		} else if (s->restart_at_ms ? now >= s->restart_at_ms && wanted(s) : s->wait_head || s->wake_pending) {
 			start_current(b, s);
+		}
 	}
 }
 
@@ -612,7 +620,7 @@ int supervisor_all_exited(const struct broker *b)
 int supervisor_all_up(const struct broker *b)
 {
 	for (int i = 0; i < b->nservices; i++)
-		if (!b->services[i].admin_stopped && !b->services[i].cfg->on_demand &&
+		if (!b->services[i].admin_stopped && !b->services[i].cfg->on_demand && !b->services[i].idle_last &&
 		    !(b->services[i].cur && b->services[i].cur->ready))
 			return 0;
 	return 1;
@@ -626,8 +634,8 @@ const char *supervisor_state(const struct service *s)
 		return s->cur->ready ? "up" : "starting";
 	if (s->crashloop)
 		return "crash-loop";
-	/* start = demand: a restart nobody waits for is not due */
-	return s->cfg->on_demand && !s->next && !s->wait_head ? "idle" : "backoff";
+	/* an idling service: a restart nobody wants is not due */
+	return !s->next && !wanted(s) ? "idle" : "backoff";
 }
 
 void supervisor_free(struct broker *b)

@@ -35,6 +35,9 @@ void supervisor_on_ready(struct broker *b, const struct hb_peer *peer, const str
 void supervisor_on_heartbeat(struct instance *inst);
 /* A heartbeat frame arrived (status shows the count: an idle service sends none). */
 void supervisor_count_beat(struct instance *inst);
+/* inst's idleTask answered an idle.ask (idle.h): stopped when it may be. */
+void supervisor_on_idle_answer(struct broker *b, struct instance *inst, const struct hb_peer *peer,
+			       const struct hb_env *e);
 
 /* inst asks to be started anew (its confinement no longer covers what
  * it must read): when it is the current generation and asks for the

@@ -47,6 +47,9 @@ static const struct op_row broker_ops[] = {
 	/* To the approvalTask: the outcome of its run.chatResolveApproval,
 	 * relayId echoed; text: the refusal's sentence when not ok. */
 	{ HB_OP_APPROVAL_ANSWERED, { HB_REQ_STR("relayId"), HB_REQ_BOOL("ok"), HB_OPT_STR("text") } },
+	/* To the idleTask, before an idle stop: does the service hold work
+	 * no call will bring back?  ask comes back in its idle.answer. */
+	{ HB_OP_IDLE_ASK, { HB_REQ_INT("ask") } },
 };
 
 /* To a client (the broker's own builders: broker/reply.c, call.c,

@@ -62,6 +62,7 @@
 #define HB_OP_REPORT "report"
 #define HB_OP_RENEW "renew"
 #define HB_OP_APPROVAL_SYNC "approval.sync"
+#define HB_OP_IDLE_ANSWER "idle.answer"
 
 /* Broker -> service, on back.sock (common/broker_ops.c's service table);
  * call and cancel are spelled above. */
@@ -71,6 +72,7 @@
 #define HB_OP_APPROVAL_CARD "approval.card"
 #define HB_OP_APPROVAL_ANSWERED "approval.answered"
 #define HB_OP_APPROVAL_CARDS "approval.cards"
+#define HB_OP_IDLE_ASK "idle.ask"
 
 /* The broker's own requests to a service: tools whose names start with
  * "_", which no client may call from the front (route.c).  svc-sessions

@@ -61,6 +61,7 @@ struct service_loop {
 	void *task_arg;
 	int task_delivers;
 	int task_approvals;
+	int task_idles;
 	int sigpipe[2];
 	int stopping;
 	struct hb_service_tool *with_probe; /* the tools and the test-only probe (HB_CONFINE_PROBE) */
@@ -138,6 +139,8 @@ static void send_simple(struct service_loop *s, const char *op)
 			hb_env_set_str(&e, "deliveryTask", hb_task_id(s->pool.task));
 		if (s->task_approvals && s->pool.task)
 			hb_env_set_str(&e, "approvalTask", hb_task_id(s->pool.task));
+		if (s->task_idles && s->pool.task)
+			hb_env_set_str(&e, "idleTask", hb_task_id(s->pool.task));
 	} else {
 		long long held = hb_pool_longest_held(&s->pool, key, sizeof key);
 
@@ -298,6 +301,7 @@ static int serve(const struct hb_service_spec *spec, int argc, char **argv)
 	s.task_arg = spec->task_arg;
 	s.task_delivers = spec->task_delivers;
 	s.task_approvals = spec->task_approvals;
+	s.task_idles = spec->task_idles;
 	if (parse_settings(&s, argc, argv) < 0)
 		return 100;
 	if (add_probe(&s) < 0)

@@ -70,7 +70,14 @@ struct hb_call_context {
  * service's approvalTask: the broker sends it `approval.card` for every
  * card opened or settled, and takes `run.chatResolveApproval` from it,
  * which may only answer an open card (svc-alerts: a phone's answer,
- * docs/relay-protocol.md). */
+ * docs/relay-protocol.md).  With task_idles set, `ready` names the task
+ * as the service's idleTask: before it stops the service for want of
+ * calls (an `idle` line in services.conf), the broker asks the task
+ * (`idle.ask`) whether the service holds work that no call would bring
+ * back (svc-messages: an outbox row still to go; svc-alerts: the relay
+ * link the settings want), and stops it only on a "no" given to that
+ * ask: the task answers with hb_task_answer_idle, from what it reads
+ * after the ask came. */
 struct hb_task;
 typedef void (*hb_task_fn)(struct hb_task *task, void *arg);
 
@@ -83,6 +90,7 @@ struct hb_service_spec {
 	void *task_arg;                           /* the service's shared state (below) */
 	int task_delivers;                        /* the task carries session messages (below) */
 	int task_approvals;                       /* the task hears of approval cards (below) */
+	int task_idles;                           /* the task answers the broker's idle.ask (below) */
 	void (*at_exit)(void);                    /* after every thread has ended */
 };
 
@@ -114,6 +122,15 @@ int hb_task_publish(struct hb_task *task, const char *topic, const char *json);
  * never hold a secret.  From the task, which may report before the
  * service is ready.  Best effort: 0 or -1. */
 int hb_task_report(struct hb_task *task, const char *json);
+
+struct hb_env;
+/* The answer to the broker's idle.ask (the env the task received): whether
+ * the service holds work no call would bring back, and why (for the log
+ * and status; no secret).  Judged from what the task reads after the ask
+ * came, never from what it knew before: a call answered before the ask
+ * may have left work.  Best effort: 0 or -1 (unanswered, the broker asks
+ * again after another idle time). */
+int hb_task_answer_idle(struct hb_task *task, const struct hb_env *ask, int holds_work, const char *why);
 
 const struct hb_call_context *hb_call_context(const struct hb_call *call);
 /* Nonzero once the caller cancelled or the service is stopping. */

@@ -150,3 +150,18 @@ const char *hb_task_id(const struct hb_task *t)
 {
 	return t->id;
 }
+
+int hb_task_answer_idle(struct hb_task *t, const struct hb_env *ask, int holds_work, const char *why)
+{
+	struct hb_env e;
+	int64_t id = 0;
+
+	hb_env_int(ask, "ask", &id);
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", HB_OP_IDLE_ANSWER);
+	hb_env_set_int(&e, "ask", id);
+	hb_env_set_bool(&e, "holdsWork", holds_work);
+	if (why && *why)
+		hb_env_set_str(&e, "why", why);
+	return hb_send_env(t->sock, NULL, &e);
+}

@@ -110,6 +110,17 @@ static void print_status(const char *text)
 		if (json_is_string(summary) && json_is_string(name))
 			print_summary(json_string_value(name), json_string_value(summary));
 	}
+	/* An idling service that its own word keeps up (its idleTask said it
+	 * holds work): why it is not stopped for idleness. */
+	json_array_foreach(svcs, i, s) {
+		const json_t *why = json_object_get(s, "holdsWhy"), *name = json_object_get(s, "name");
+		char line[320];
+
+		if (json_is_true(json_object_get(s, "holdsWork")) && json_is_string(why) && json_is_string(name)) {
+			snprintf(line, sizeof line, "stays up while %s", json_string_value(why));
+			print_summary(json_string_value(name), line);
+		}
+	}
 	/* The agents the broker started for sessions no bridge carried. */
 	json_array_foreach(json_object_get(root, "launches"), i, s) {
 		const json_t *pid = json_object_get(s, "pid"), *reason = json_object_get(s, "reason");

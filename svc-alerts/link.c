@@ -31,6 +31,7 @@
 #include "link_state.h"
 #include "log.h"
 #include "phone_cards.h"
+#include "protocol.h"
 #include "random.h"
 #include "relay_proto.h"
 #include "settings.h"
@@ -391,6 +392,21 @@ static void read_settings(struct link *l, long long now)
 	l->next_settings_ms = now + (link_config_watching(l->watch) ? LINK_SETTINGS_WATCHED_MS : SETTINGS_EVERY_MS);
 }
 
+/* The broker's idle.ask (svc-alerts is its idleTask): it holds work
+ * while the settings want the link, as they are now (read again here: a
+ * change its watch has not told yet counts). */
+static void on_other(void *arg, const struct hb_env *e)
+{
+	struct link *l = arg;
+
+	if (strcmp(hb_env_str(e, "op"), HB_OP_IDLE_ASK) != 0)
+		return;
+	read_settings(l, hb_monotonic_ms());
+	if (hb_task_answer_idle(l->task, e, l->cfg.wanted,
+				l->cfg.wanted ? "the settings want the relay link" : l->cfg.reason) < 0)
+		log_warn(NULL, "cannot answer the broker's idle.ask: %s", zmq_strerror(errno));
+}
+
 /* Settings, restarts and reconnects: whether a link should be up now. */
 static void steer(struct link *l, long long now)
 {
@@ -491,7 +507,7 @@ void link_run(struct hb_task *task, void *arg)
 		int n;
 
 		if (l.cards)
-			phone_cards_from_broker(l.cards, l.broker);
+			phone_cards_from_broker(l.cards, l.broker, on_other, &l);
 		steer(&l, now);
 		if (l.ws)
 			check_timers(&l, now);

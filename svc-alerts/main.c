@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 		.task = link_run,
 		.task_arg = &link,
 		.task_approvals = 1,
+		.task_idles = 1,
 	};
 	int rc;
 

@@ -251,7 +251,8 @@ static void add_outcome(struct phone_cards *pc, const char *relay_id, int ok, co
 	pc->noutcomes++;
 }
 
-void phone_cards_from_broker(struct phone_cards *pc, void *sock)
+void phone_cards_from_broker(struct phone_cards *pc, void *sock, void (*other)(void *arg, const struct hb_env *e),
+			     void *arg)
 {
 	for (;;) {
 		struct hb_env e;
@@ -279,6 +280,8 @@ void phone_cards_from_broker(struct phone_cards *pc, void *sock)
 		else if (strcmp(op, HB_OP_APPROVAL_ANSWERED) == 0)
 			add_outcome(pc, hb_req_str(&e, "relayId"), hb_req_bool(&e, "ok"),
 				    hb_env_str_or(&e, "text", "The answer was refused."));
+		else
+			other(arg, &e);
 		hb_env_free(&e);
 	}
 }

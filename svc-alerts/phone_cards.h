@@ -18,8 +18,11 @@ struct phone_cards;
 
 struct phone_cards *phone_cards_new(void);
 void phone_cards_free(struct phone_cards *pc);
-/* Read everything the broker sent on sock (the task's socket). */
-void phone_cards_from_broker(struct phone_cards *pc, void *sock);
+struct hb_env;
+/* Read everything the broker sent on sock (the task's socket); what is
+ * not about cards (idle.ask) goes to other(arg, the message). */
+void phone_cards_from_broker(struct phone_cards *pc, void *sock, void (*other)(void *arg, const struct hb_env *e),
+			     void *arg);
 /* A new link is ready: every open card goes to it again, and the broker
  * is asked for them all (approval.sync on sock), since the task may have
  * missed some. */

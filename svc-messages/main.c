@@ -23,6 +23,7 @@ static const struct hb_service_spec spec = {
 	.tools = tools,
 	.task = outbox_run,
 	.task_delivers = 1,
+	.task_idles = 1,
 };
 
 int main(int argc, char **argv)

@@ -145,17 +145,27 @@ int store_due(sqlite3 *db, long long now, struct msg_due *out, int max, char *er
 	return n;
 }
 
-long long store_next_due(sqlite3 *db)
+int store_pending(sqlite3 *db, long long *next)
 {
 	char err[256];
 	sqlite3_stmt *st = appdata_prepare(db, "SELECT MIN(next_attempt_at) FROM session_message_outbox"
 					       " WHERE held = 0", err, sizeof err, "");
-	long long next = 0;
+	int rc = -1;
 
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		next = sqlite3_column_int64(st, 0);
+	*next = 0;
+	if (st && sqlite3_step(st) == SQLITE_ROW) {
+		rc = sqlite3_column_type(st, 0) != SQLITE_NULL;
+		*next = sqlite3_column_int64(st, 0);
+	}
 	sqlite3_finalize(st);
-	return next;
+	return rc;
+}
+
+long long store_next_due(sqlite3 *db)
+{
+	long long next;
+
+	return store_pending(db, &next) > 0 ? next : 0;
 }
 
 /* Two statements in one transaction; *changed from the first. */

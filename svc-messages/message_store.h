@@ -61,6 +61,9 @@ struct msg_due {
 int store_due(sqlite3 *db, long long now, struct msg_due *out, int max, char *err, size_t errlen);
 /* The earliest next attempt of an entry that is not held; 0 when none. */
 long long store_next_due(sqlite3 *db);
+/* 1 with *next that attempt when an entry that is not held waits, 0 when
+ * none does, -1 when the outbox cannot be read. */
+int store_pending(sqlite3 *db, long long *next);
 
 /* Outcomes.  *changed is 1 when this call made the change (once). */
 int store_mark_sent(sqlite3 *db, long long id, const char *turn, int *changed, char *err, size_t errlen);

@@ -12,6 +12,11 @@
  * but no read of the agent's transcript found it) is held for the user
  * and never asked for again without them.  A bridge that attaches (the broker's
  * session.attached, sent to this task) makes its session's entries due at once.
+ *
+ * The task is the service's idleTask: the broker stops svc-messages for
+ * want of calls only when this task answers its idle.ask that the outbox
+ * holds no entry still to go (one held for the user waits for a call,
+ * hbctl messages send, which starts the service again).
  */
 #include "outbox.h"
 
@@ -188,6 +193,20 @@ static void on_result(struct outbox *ob, const struct hb_env *e)
 		log_warn(op_id, "%s", err);
 }
 
+/* idle.ask, from the broker: the outbox as it is now, after every call
+ * answered before the ask committed its rows. */
+static void on_idle_ask(struct outbox *ob, const struct hb_env *e)
+{
+	long long next = 0;
+	int pending = ob->db ? store_pending(ob->db, &next) : -1;
+	/* it may hold some when it cannot read: it stays, and is asked again */
+	const char *why = pending > 0 ? "its outbox holds messages still to go"
+			  : pending < 0 ? "its outbox cannot be read just now" : "";
+
+	if (hb_task_answer_idle(ob->task, e, pending != 0, why) < 0)
+		log_warn(NULL, "cannot answer the broker's idle.ask: %s", zmq_strerror(errno));
+}
+
 /* session.attached, from the broker: that session's entries are due now. */
 static void on_attached(struct outbox *ob, const struct hb_env *e)
 {
@@ -214,6 +233,8 @@ static void on_broker(struct outbox *ob)
 			on_result(ob, &e);
 		else if (rc == 1 && strcmp(hb_env_str(&e, "op"), HB_OP_SESSION_ATTACHED) == 0)
 			on_attached(ob, &e);
+		else if (rc == 1 && strcmp(hb_env_str(&e, "op"), HB_OP_IDLE_ASK) == 0)
+			on_idle_ask(ob, &e);
 		else if (rc == 0)
 			log_warn(NULL, "bad frame from the broker: %s", err);
 		if (rc == 1)

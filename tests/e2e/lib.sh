@@ -124,10 +124,11 @@ messages_conf() {
 # as it is (its exec is found beside hb-broker, the broker's default
 # --libexec, which is $build): a test runs a service as it is deployed,
 # confined and with its environment, never from a copy that could drift;
-# without its start and idle lines, so that it is up when the test begins.
+# without its start, idle and wake lines, so that it is up when the test
+# begins and stays up.
 deployed_conf() {
 	local s
-	s=$(sed -n "/^\[service $1\]/,/^\$/p" "$here/../deploy/services.conf" | grep -v '^\(start\|idle\)[ =]')
+	s=$(sed -n "/^\[service $1\]/,/^\$/p" "$here/../deploy/services.conf" | grep -v '^\(start\|idle\|wake\)[ =]')
 	[ -n "$s" ] || { echo "FAIL deploy/services.conf has no [service $1]" >&2; return 1; }
 	printf '%s\n' "$s"
 }

@@ -90,6 +90,10 @@ void ck_svc_str_equal(struct fixture *f, const char *name, const char *field, co
 /* Wait until the service's numeric field / state equals want. */
 void ck_wait_num(struct fixture *f, const char *name, const char *field, long long want);
 void ck_wait_state(struct fixture *f, const char *name, const char *want);
+/* Wait until the service is stopped for idleness (state idle, stoppedIdle). */
+void ck_wait_stopped_idle(struct fixture *f, const char *name);
+/* `hbctl status` prints want somewhere. */
+void ck_hbctl_status_says(struct fixture *f, const char *want);
 /* Wait until a broker spawned by hand answers status at all. */
 void ck_wait_answering(struct fixture *f);
 /* Wait until pid (a child of the broker) is gone, reaped by the broker. */

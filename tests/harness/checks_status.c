@@ -77,6 +77,24 @@ void ck_wait_state(struct fixture *f, const char *name, const char *want)
 	fail_msg("%s stayed in state %s, wanted %s", name, got, want);
 }
 
+void ck_wait_stopped_idle(struct fixture *f, const char *name)
+{
+	ck_wait_state(f, name, "idle");
+	if (ck_svc_bool(f, name, "stoppedIdle") != 1)
+		fail_msg("%s is idle, but was not stopped for idleness", name);
+}
+
+void ck_hbctl_status_says(struct fixture *f, const char *want)
+{
+	static const char *const args[] = { "status", NULL };
+	char *out = NULL;
+
+	assert_int_equal(fx_hbctl(f, &out, args), 0);
+	if (!strstr(out, want))
+		fail_msg("hbctl status does not say \"%s\":\n%s", want, out);
+	free(out);
+}
+
 void ck_wait_answering(struct fixture *f)
 {
 	long long deadline = fx_now_ms() + CK_WAIT_MS;

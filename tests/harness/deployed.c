@@ -2,9 +2,10 @@
  * deployed - the services of deploy/services.conf as the tests start them:
  * a test runs a deployed service from the tree's own file, never from a
  * copy of its lines that could drift from what is deployed.  One
- * difference: the `start` and `idle` lines are left out, so every service
- * a test names is started with the broker and ready when the test begins
- * (on-demand starts have their own test, itest_ondemand).
+ * difference: the `start`, `idle` and `wake` lines are left out, so every
+ * service a test names is started with the broker, ready when the test
+ * begins and never stopped for idleness (on-demand starts and idle stops
+ * have their own tests, itest_ondemand and itest_idle_work).
  */
 #include "harness.h"
 
@@ -13,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Remove the lines "start = ..." and "idle = ..." of section, in place. */
+/* Remove the lines "start = ...", "idle = ..." and "wake = ..." of
+ * section, in place. */
 static void drop_start_lines(char *section)
 {
 	char *line = section, *to = section;
@@ -21,7 +23,8 @@ static void drop_start_lines(char *section)
 	while (*line) {
 		size_t len = strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
 		if (strncmp(line, "start ", 6) != 0 && strncmp(line, "start=", 6) != 0 &&
-		    strncmp(line, "idle ", 5) != 0 && strncmp(line, "idle=", 5) != 0) {
+		    strncmp(line, "idle ", 5) != 0 && strncmp(line, "idle=", 5) != 0 &&
+		    strncmp(line, "wake ", 5) != 0 && strncmp(line, "wake=", 5) != 0) {
 			memmove(to, line, len);
 			to += len;
 		}
@@ -87,4 +90,22 @@ char *fx_deployed_config(const char *extra, ...)
 		return NULL;
 	}
 	return text;
+}
+
+char *fx_config_add_lines(char *conf, const char *name, const char *lines)
+{
+	char head[200], *at, *out = NULL;
+	size_t before;
+
+	snprintf(head, sizeof head, "[service %s]\n", name);
+	if (conf && (at = strstr(conf, head)) && (out = malloc(strlen(conf) + strlen(lines) + 1))) {
+		before = (size_t)(at - conf) + strlen(head);
+		memcpy(out, conf, before);
+		strcpy(out + before, lines);
+		strcat(out, conf + before);
+	} else if (conf) {
+		fprintf(stderr, "harness: the config has no [service %s]\n", name);
+	}
+	free(conf);
+	return out;
 }

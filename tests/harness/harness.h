@@ -79,6 +79,11 @@ char *fx_deployed_service(const char *name);
  * a NULL), then extra (the test's own sections, such as svc-echo's; may be
  * NULL): malloc'd, or NULL after saying on stderr which one is missing. */
 char *fx_deployed_config(const char *extra, ...);
+/* conf (freed here) with lines (each ending in a newline) right after the
+ * header of [service name]: a deployed service with the `idle` or `wake`
+ * line of a test that stops it for idleness.  Malloc'd, or NULL (said on
+ * stderr when conf has no such section). */
+char *fx_config_add_lines(char *conf, const char *name, const char *lines);
 /* manage_sessions create as the user (hbctl's path): a session for runs
  * to open on (run.open refuses a session that does not exist or runs
  * another agent).  Its id into id; 0, or -1 (said on stderr). */

@@ -479,14 +479,14 @@ void exactly_these(size_t from, char ids[][80], int n)
 
 /* ---- the group --------------------------------------------------------- */
 
-int alerts_setup(void **state)
+/* The broker on conf (freed here), the relay, the settings but remote
+ * access, the events and the Claude run. */
+static int setup_on(char *conf)
 {
-	char *conf = fx_deployed_config(NULL, "svc-sessions", "svc-alerts", (char *)NULL);
 	const char *cred[] = { "settings", "device-credential", "set", NULL };
 	char *out = NULL;
 	int rc;
 
-	(void)state;
 	if (!conf || tls_make(&tls, "itest_alerts", NULL) < 0) {
 		free(conf);
 		return -1;
@@ -532,6 +532,22 @@ int alerts_setup(void **state)
 	if (fx_create_session(&F, SESSION_TITLE, "claude", "/tmp", "full-auto", session, sizeof session) < 0)
 		return -1;
 	return open_claude();
+}
+
+int alerts_setup(void **state)
+{
+	(void)state;
+	return setup_on(fx_deployed_config(NULL, "svc-sessions", "svc-alerts", (char *)NULL));
+}
+
+int alerts_setup_idling(void **state)
+{
+	char lines[80];
+
+	(void)state;
+	snprintf(lines, sizeof lines, "idle = %dms\nwake = config\n", ALERTS_IDLE_MS);
+	return setup_on(fx_config_add_lines(fx_deployed_config(NULL, "svc-sessions", "svc-alerts", (char *)NULL),
+					    "svc-alerts", lines));
 }
 
 int alerts_teardown(void **state)

@@ -118,6 +118,11 @@ void exactly_these(size_t from, char ids[][80], int n);
 /* ---- the group --------------------------------------------------------- */
 
 int alerts_setup(void **state);
+/* The same with svc-alerts stopped after ALERTS_IDLE_MS without a call
+ * while the settings want no relay link, and started again by a change
+ * of the config folder (itest_idle_alerts). */
+#define ALERTS_IDLE_MS 500
+int alerts_setup_idling(void **state);
 int alerts_teardown(void **state);
 
 #endif

@@ -7,14 +7,17 @@
  * starts waits and is answered; after its idle time it is stopped and
  * status says so with its last exit; a copy that dies at a demand start
  * counts toward the crash loop, and nothing restarts it while no call
- * wants it; hbctl replace of a demand service; a start or idle value the
- * broker cannot take refused at its start.
+ * wants it; hbctl replace of a demand service; a boot service with an
+ * idle line (up with the broker, restarted after a death without a call,
+ * stopped when idle, then started by a call); a start, idle or wake value
+ * the broker cannot take refused at its start.
  *
  * Timing settings are passed small through the broker's environment; the
  * assertions are on behaviour, never on speed (timeouts only bound waits).
  */
 #include "../harness/checks.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,18 +41,6 @@ static void spawn_broker(struct fixture *f, const char *const *env)
 	ck_wait_answering(f);
 }
 
-/* hbctl status prints want somewhere. */
-static void hbctl_status_says(struct fixture *f, const char *want)
-{
-	static const char *const args[] = { "status", NULL };
-	char *out;
-
-	assert_int_equal(fx_hbctl(f, &out, args), 0);
-	if (!strstr(out, want))
-		fail_msg("hbctl status does not say \"%s\":\n%s", want, out);
-	free(out);
-}
-
 static void test_started_by_first_call_stopped_when_idle(void **state)
 {
 	struct fixture *f = *state;
@@ -60,7 +51,7 @@ static void test_started_by_first_call_stopped_when_idle(void **state)
 	ck_svc_str_equal(f, "svc-echo", "start", "demand");
 	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 0);
 	assert_int_equal(fx_service_num(f, "svc-echo", "idleMs"), 1000);
-	hbctl_status_says(f, "idle (not started)");
+	ck_hbctl_status_says(f, "idle (not started)");
 
 	ck_call_ok(f, "echo", "{\"n\":1}", "{\"n\":1}");
 	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), 1);
@@ -74,8 +65,8 @@ static void test_started_by_first_call_stopped_when_idle(void **state)
 	assert_int_equal(ck_svc_bool(f, "svc-echo", "stoppedIdle"), 1);
 	ck_svc_str_equal(f, "svc-echo", "lastExit", "exited with status 0");
 	assert_int_equal(fx_service_num(f, "svc-echo", "restarts"), 0);
-	hbctl_status_says(f, "idle (stopped after 1 s)");
-	hbctl_status_says(f, "exited with status 0");
+	ck_hbctl_status_says(f, "idle (stopped after 1 s)");
+	ck_hbctl_status_says(f, "exited with status 0");
 
 	/* The next call starts the next generation. */
 	ck_call_ok(f, "echo", "{\"n\":2}", "{\"n\":2}");
@@ -175,6 +166,37 @@ static void test_replace_demand_service(void **state)
 	ck_finish(f);
 }
 
+/* A boot service with an idle line: up with the broker; a copy that dies
+ * while it runs is started again at once, with no call, as any boot
+ * service's; stopped after its idle time, and then, like a demand one,
+ * started only by a call. */
+static void test_boot_service_with_idle(void **state)
+{
+	static const char conf[] = "[service svc-echo]\n"
+				   "exec = @BUILD@/tests/svc-echo\n"
+				   "idle = 1500ms\n"
+				   "tools = echo\n";
+	struct fixture *f = *state;
+	long long gen;
+	pid_t pid;
+
+	ck_start(f, conf, NULL);
+	ck_svc_str_equal(f, "svc-echo", "start", "boot");
+	pid = fx_service_pid(f, "svc-echo");
+	assert_true(pid > 0);
+	kill(pid, SIGKILL);
+	ck_wait_gone(pid);
+	assert_int_equal(fx_wait_up(f, "svc-echo", 2, CK_WAIT_MS), 0);
+	ck_wait_stopped_idle(f, "svc-echo");
+	ck_hbctl_status_says(f, "idle (stopped after 1500 ms)");
+	gen = fx_service_num(f, "svc-echo", "generation");
+	fx_sleep_ms(600);
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), gen);
+	ck_call_ok(f, "echo", "{\"n\":5}", "{\"n\":5}");
+	assert_int_equal(fx_service_num(f, "svc-echo", "generation"), gen + 1);
+	ck_finish(f);
+}
+
 /* A start or idle the broker cannot take stops it at its start, with the
  * line and the reason. */
 static void refused(struct fixture *f, const char *line, const char *reason)
@@ -202,6 +224,7 @@ static void test_bad_start_and_idle_refused(void **state)
 	refused(*state, "start = sometimes", "services.conf:3: start must be boot or demand");
 	refused(*state, "idle = 0s", "services.conf:3: idle must be a duration from 1ms to 24h");
 	refused(*state, "idle = 5 minutes", "services.conf:3: idle must be a duration");
+	refused(*state, "wake = home", "services.conf:3: wake must be a folder of hbcode's: config, data or cache");
 }
 
 int main(void)
@@ -211,6 +234,7 @@ int main(void)
 		ck_unit_test(test_call_during_start_waits),
 		ck_unit_test(test_crash_at_demand_start_is_a_crash_loop),
 		ck_unit_test(test_replace_demand_service),
+		ck_unit_test(test_boot_service_with_idle),
 		ck_unit_test(test_bad_start_and_idle_refused),
 	};
 

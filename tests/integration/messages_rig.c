@@ -258,17 +258,15 @@ void bridge_unconfirmed(struct hb_client *br, const char *op, const char *why)
 	bridge_report(br, op, 0, "unconfirmed", "", why);
 }
 
-int messages_setup(void **state)
+/* The broker on conf (freed here), the sessions and the desktop's run. */
+static int setup_on(char *conf)
 {
 	static const char *env[3];
 	char ep[HB_PATH_MAX + 8], err[256], attach_ttl[] = "HB_ATTACH_TTL_MS=600000";
 	static char fp_env[320];
-	/* The two services exactly as deploy/services.conf runs them. */
-	char *conf = fx_deployed_config(NULL, "svc-sessions", "svc-messages", (char *)NULL);
 	struct hb_paths p;
 	int rc;
 
-	(void)state;
 	snprintf(failpoints, sizeof failpoints, "/tmp/itest_messages_fp.%ld", (long)getpid());
 	mkdir(failpoints, 0700);
 	snprintf(fp_env, sizeof fp_env, "HB_FAILPOINTS=%s", failpoints);
@@ -301,6 +299,23 @@ int messages_setup(void **state)
 	create_session(N, "Nu", "codex", "/tmp/pa", "full-auto");
 	open_run("run-a", A, "/tmp/pa", "full-auto");
 	return 0;
+}
+
+int messages_setup(void **state)
+{
+	(void)state;
+	/* The two services exactly as deploy/services.conf runs them. */
+	return setup_on(fx_deployed_config(NULL, "svc-sessions", "svc-messages", (char *)NULL));
+}
+
+int messages_setup_idling(void **state)
+{
+	char line[64];
+
+	(void)state;
+	snprintf(line, sizeof line, "idle = %dms\n", MESSAGES_IDLE_MS);
+	return setup_on(fx_config_add_lines(fx_deployed_config(NULL, "svc-sessions", "svc-messages", (char *)NULL),
+					    "svc-messages", line));
 }
 
 int messages_teardown(void **state)

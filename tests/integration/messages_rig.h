@@ -56,6 +56,10 @@ void bridge_done(struct hb_client *br, const char *op, const char *turn);
 /* deliver.done with status "unconfirmed": it went in, no read found it. */
 void bridge_unconfirmed(struct hb_client *br, const char *op, const char *why);
 int messages_setup(void **state);
+/* The same with svc-messages stopped after MESSAGES_IDLE_MS without a
+ * call while its outbox holds nothing still to go (itest_idle_messages). */
+#define MESSAGES_IDLE_MS 500
+int messages_setup_idling(void **state);
 int messages_teardown(void **state);
 
 #endif
