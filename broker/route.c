@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zmq.h>
 
+#include "approvals.h"
 #include "call.h"
 #include "events.h"
 #include "fail_codes.h"
@@ -279,6 +280,8 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 	 * answers would have no one to read them.  One at a time, since
 	 * finishing a call changes the table. */
 	snprintf(key, sizeof key, "%s", c->key);
+	if (c->state == CALL_RESOLVING)
+		approvals_withdraw_call(b, key); /* a call held for approval */
 	if (c->state == CALL_SENT) {
 		struct hb_peer to;
 		struct hb_env m;
