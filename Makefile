@@ -88,6 +88,8 @@ GEMINI_SRC   := $(wildcard gemini/*.c)
 AGENTS_SRC   := $(wildcard agents/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
+# mcp/: hb-mcp, the MCP stdio server (docs/mcp.md).
+MCP_SRC      := $(wildcard mcp/*.c)
 BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c bridge/timeline_pub.c
 APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
@@ -127,7 +129,7 @@ LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
                $(BUILD)/hb-explainer $(BUILD)/svc-explainer $(BUILD)/svc-alerts \
-               $(BUILD)/svc-browser
+               $(BUILD)/svc-browser $(BUILD)/hb-mcp
 TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC)) \
@@ -208,6 +210,8 @@ $(LIBTIMELINE): $(call obj,$(TIMELINE_SRC))
 $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
+$(BUILD)/hb-mcp: $(call obj,$(MCP_SRC)) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_approval.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
@@ -416,7 +420,7 @@ install: all
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
-	        $(BUILD)/hb-explainer $(DESTDIR)$(PREFIX)/bin/
+	        $(BUILD)/hb-explainer $(BUILD)/hb-mcp $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video \
 	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(BUILD)/svc-browser $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf

@@ -1,0 +1,52 @@
+/*
+ * mcp - the state of hb-mcp, the MCP stdio server (docs/mcp.md): one MCP
+ * client on stdin/stdout, one run of hb-broker.  Every part of hb-mcp
+ * (jsonrpc.c, tools.c, link.c, calls.c, approval.c, main.c) works on this
+ * one struct, which main owns.
+ */
+#ifndef HB_MCP_H
+#define HB_MCP_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "client.h"
+
+#define MCP_NAME "hb-mcp"
+#define MCP_VERSION "0.1.0"
+
+struct mcp_call;
+struct mcp_ask;
+
+struct mcp {
+	/* The command line. */
+	const char *session_opt;        /* --session ID, or NULL: hb-mcp's own session */
+	const char *access;             /* --access LEVEL */
+	int out_fd;                     /* protocol only: stdout */
+
+	/* What the client said in initialize. */
+	int initialized;                /* initialize answered */
+	char protocol[16];              /* the negotiated revision */
+	char client_name[128];
+	int elicitation;                /* the client declared elicitation */
+	int64_t next_out_id;            /* ids of hb-mcp's own requests to the client */
+
+	/* The broker (link.c). */
+	struct hb_client client;
+	int connected;                  /* client open */
+	void *ev_ctx, *sub;             /* events.sock */
+	char run[64];                   /* this connection's run id */
+	char session[128];              /* its session */
+	int run_open;                   /* opened in the broker we talk to now */
+
+	/* The tools/list the client saw last (tools.c), compact JSON text. */
+	char *listing;
+	long long next_settings_look;   /* monotonic ms */
+	char settings_stamp[96];        /* the config folder as last seen */
+
+	struct mcp_call *calls;         /* tools/call in flight (calls.c) */
+	unsigned long next_call;        /* the N of their call ids, mcp-N */
+	struct mcp_ask *asks;           /* elicitations in flight (approval.c) */
+};
+
+#endif
