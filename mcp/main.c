@@ -2,6 +2,7 @@
  * hb-mcp - the hbcode tools for any MCP client (docs/mcp.md).
  *
  *	hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted]
+ *	       [--no-elicitation]
  *
  * Speaks MCP (JSON-RPC 2.0, a message a line) on stdin and stdout with one
  * client, and hb-broker's front door for it: one connection is one run,
@@ -37,7 +38,8 @@ static void on_stop(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted]\n");
+	fprintf(stderr, "usage: hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted] "
+		"[--no-elicitation]\n");
 	return 100;
 }
 
@@ -49,6 +51,8 @@ static int parse_args(struct mcp *m, int argc, char **argv)
 			m->session_opt = argv[++i];
 		else if (strcmp(argv[i], "--access") == 0 && i + 1 < argc && hb_access_rank(argv[i + 1]) >= 0)
 			m->access = argv[++i];
+		else if (strcmp(argv[i], "--no-elicitation") == 0)
+			m->no_elicitation = 1;
 		else
 			return -1;
 	}
