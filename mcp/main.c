@@ -116,6 +116,7 @@ int main(int argc, char **argv)
 {
 	struct mcp m;
 	struct sigaction sa;
+	char err[512];
 
 	memset(&m, 0, sizeof m);
 	m.access = "read-only";
@@ -127,6 +128,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* Best effort: without a broker yet, the first request opens it. */
+	(void)link_events(&m, err, sizeof err);
 	serve(&m);
 	link_close_run(&m);
 	calls_free(&m);
