@@ -240,6 +240,25 @@ void approvals_withdraw_call(struct broker *b, const char *key)
 		}
 }
 
+void approvals_end_held(struct broker *b, const char *text)
+{
+	struct approval **pp = &b->approvals;
+
+	while (*pp) {
+		struct approval *a = *pp;
+		struct call *c;
+		if (!a->call_key[0]) {
+			pp = &a->next;
+			continue;
+		}
+		*pp = a->next;
+		if ((c = hb_map_get(&b->calls, a->call_key)))
+			route_finish(b, c, 0, text);
+		publish(b, "approval.cancelled", a, "decision", "deny");
+		approval_free(a);
+	}
+}
+
 json_t *approvals_json(const struct broker *b)
 {
 	json_t *list = json_array();

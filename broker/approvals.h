@@ -33,6 +33,9 @@ void approvals_hold_call(struct broker *b, struct call *c, const struct run *r);
 /* The held call key ended first (cancelled): its card is withdrawn
  * (approval.cancelled). */
 void approvals_withdraw_call(struct broker *b, const char *key);
+/* The broker stops: every held call is answered text and its card
+ * withdrawn (approval.cancelled). */
+void approvals_end_held(struct broker *b, const char *text);
 /* The open cards as a JSON array (NULL when out of memory): approval.list's
  * answer and the status' "approvals". */
 json_t *approvals_json(const struct broker *b);
