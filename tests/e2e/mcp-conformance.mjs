@@ -177,6 +177,9 @@ check("list_changed: the Gemini tools are listed", after.includes("synthesize_sp
 	after);
 
 await client.close();
+await sleep(500);
 check("hb-mcp said nothing but protocol on stdout (the SDK read every line)", true);
+// under ASan (make test-asan) a finding is written to stderr as it exits
+check("hb-mcp ended clean (no sanitizer finding)", !/Sanitizer|runtime error/.test(stderr), stderr.slice(-2000));
 if (failed) console.log(stderr);
 process.exit(failed);
