@@ -114,6 +114,28 @@ static void resolve(struct hb_client *desk, const char *card, const char *decisi
 	hb_env_free(&reply);
 }
 
+/* A rename held for its card, answered decision (with message) at the
+ * desk: the call's ok, and its text into text. */
+static int decided(struct hb_client *mcp, struct hb_client *desk, const char *call_id, const char *title,
+		   const char *decision, const char *message, char *text, size_t len)
+{
+	char card[32], key[32];
+	int64_t id = send_rename(mcp, "ext-2", call_id, title);
+
+	wait_card(desk, call_id, card, key);
+	assert_true(key[0] == 'c');
+	resolve(desk, card, decision, message);
+	return answer(mcp, id, text, len);
+}
+
+static void expect_no_card(struct hb_client *desk)
+{
+	json_t *list = cards(desk);
+
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+}
+
 static void test_context_and_events(void **state)
 {
 	struct hb_client mcp;
@@ -147,39 +169,25 @@ static void test_context_and_events(void **state)
 static void test_card_approve_decline(void **state)
 {
 	struct hb_client mcp, desk;
-	char card[32], key[32], text[4096];
-	int64_t id;
-	json_t *list;
+	char text[4096];
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &mcp, 15000), 0);
 	assert_int_equal(fx_client(&F, &desk, 15000), 0);
 	open_external(&mcp, "ext-2", claude_session, "full-auto");
 	/* Approved: the call runs then. */
-	id = send_rename(&mcp, "ext-2", "mcp-2", "Renamed by MCP");
-	wait_card(&desk, "mcp-2", card, key);
-	assert_true(key[0] == 'c');
-	resolve(&desk, card, "allow", "");
-	assert_true(answer(&mcp, id, text, sizeof text));
+	assert_true(decided(&mcp, &desk, "mcp-2", "Renamed by MCP", "allow", "", text, sizeof text));
 	assert_non_null(strstr(text, "Renamed by MCP"));
 	/* Declined: the bridges' sentence, or the decline's message. */
-	id = send_rename(&mcp, "ext-2", "mcp-3", "Never");
-	wait_card(&desk, "mcp-3", card, key);
-	resolve(&desk, card, "deny", "");
-	assert_false(answer(&mcp, id, text, sizeof text));
+	assert_false(decided(&mcp, &desk, "mcp-3", "Never", "deny", "", text, sizeof text));
 	assert_string_equal(text, "The user declined this tool call.");
-	id = send_rename(&mcp, "ext-2", "mcp-4", "Never");
-	wait_card(&desk, "mcp-4", card, key);
-	resolve(&desk, card, "deny", "not this one");
-	assert_false(answer(&mcp, id, text, sizeof text));
+	assert_false(decided(&mcp, &desk, "mcp-4", "Never", "deny", "not this one", text, sizeof text));
 	assert_string_equal(text, "not this one");
 	/* A read-only tool asks nothing. */
 	assert_true(answer(&mcp, send_op(&mcp, "call", "tool", "maintain_sessions", "json", "{\"action\":\"guide\"}",
 					 "run", "ext-2", (char *)NULL),
 			   text, sizeof text));
-	list = cards(&desk);
-	assert_int_equal(json_array_size(list), 0);
-	json_decref(list);
+	expect_no_card(&desk);
 	close_run(&mcp, "ext-2");
 	hb_client_close(&mcp);
 	hb_client_close(&desk);
@@ -191,7 +199,6 @@ static void test_held_call_ends(void **state)
 	char card[32], key[32], text[4096];
 	struct hb_env reply;
 	int64_t id;
-	json_t *list;
 
 	(void)state;
 	assert_int_equal(fx_client(&F, &mcp, 15000), 0);
@@ -205,9 +212,7 @@ static void test_held_call_ends(void **state)
 	hb_env_free(&reply);
 	assert_false(answer(&mcp, id, text, sizeof text));
 	assert_string_equal(text, "Run stopped.");
-	list = cards(&desk);
-	assert_int_equal(json_array_size(list), 0);
-	json_decref(list);
+	expect_no_card(&desk);
 	/* Ended with its run. */
 	id = send_rename(&mcp, "ext-3", "mcp-6", "Closed");
 	wait_card(&desk, "mcp-6", card, key);
@@ -215,9 +220,7 @@ static void test_held_call_ends(void **state)
 	hb_env_free(&reply);
 	assert_false(answer(&mcp, id, text, sizeof text));
 	assert_string_equal(text, "Run stopped.");
-	list = cards(&desk);
-	assert_int_equal(json_array_size(list), 0);
-	json_decref(list);
+	expect_no_card(&desk);
 	/* Unrestricted asks nothing, as Claude's bypassPermissions. */
 	open_external(&mcp, "ext-4", claude_session, "unrestricted");
 	assert_true(answer(&mcp, send_rename(&mcp, "ext-4", "mcp-7", "Unrestricted"), text, sizeof text));
