@@ -88,6 +88,8 @@ GEMINI_SRC   := $(wildcard gemini/*.c)
 AGENTS_SRC   := $(wildcard agents/*.c)
 BROKER_SRC   := $(wildcard broker/*.c)
 HBCTL_SRC    := $(wildcard hbctl/*.c)
+# mcp/: hb-mcp, the MCP stdio server (docs/mcp.md).
+MCP_SRC      := $(wildcard mcp/*.c)
 BRIDGE_LIB_SRC := bridge/pump.c bridge/deliveries.c bridge/timeline_pub.c
 APPDATA_SRC  := $(wildcard appdata/*.c)
 SESSIONS_SRC := $(wildcard svc-sessions/*.c)
@@ -127,7 +129,7 @@ LIBHARNESS  := $(BUILD)/libharness.a
 PROGRAMS    := $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/svc-sessions $(BUILD)/svc-messages \
                $(BUILD)/svc-speech $(BUILD)/svc-video $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
                $(BUILD)/hb-explainer $(BUILD)/svc-explainer $(BUILD)/svc-alerts \
-               $(BUILD)/svc-browser
+               $(BUILD)/svc-browser $(BUILD)/hb-mcp
 TEST_PROGS  := $(BUILD)/tests/svc-echo $(BUILD)/tests/worker-drive \
                $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) \
                $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(ITEST_SRC)) \
@@ -150,10 +152,11 @@ programs-and-tests: $(PROGRAMS) $(TEST_PROGS)
 deps:
 	@sh deploy/deps.sh $(DEB_PACKAGES)
 
-# The real agents for the end-to-end tests, and the browser tool's peers
-# for make bench (tests/browser-peers), pinned in their lock files.
+# The real agents for the end-to-end tests, the official MCP TypeScript
+# SDK for hb-mcp's conformance test (tests/mcp), and the browser tool's
+# peers for make bench (tests/browser-peers), pinned in their lock files.
 npm-deps:
-	@sh deploy/npm-deps.sh tests/codex agent-host tests/browser-peers
+	@sh deploy/npm-deps.sh tests/codex agent-host tests/mcp tests/browser-peers
 
 # svc-sessions and svc-messages share appdata.db through appdata/'s public
 # header; the fuzz targets run the sessions tools on a database of their own.
@@ -209,6 +212,8 @@ $(BUILD)/hb-broker: $(call obj,$(BROKER_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBC
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hbctl: $(call obj,$(HBCTL_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
+$(BUILD)/hb-mcp: $(call obj,$(MCP_SRC)) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-codex-bridge: $(call obj,bridge/codex.c bridge/codex_approval.c bridge/codex_deliver.c bridge/codex_once.c bridge/codex_timeline.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(BASE_PKGS))
 $(BUILD)/hb-claude-bridge: $(call obj,bridge/claude.c bridge/claude_deliver.c bridge/claude_failure.c bridge/claude_usage_end.c bridge/claude_history.c bridge/claude_lastread.c bridge/claude_timeline.c bridge/claude_once.c $(BRIDGE_LIB_SRC)) $(LIBTIMELINE) $(LIBAGENTS) $(LIBCOMMON) $(LIBUTIL)
@@ -254,6 +259,10 @@ $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call agents/ and common/: the archives again after them, since $^ lists it first)
 $(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
+# hb-mcp's parts but its main (mcp/ is in no archive).
+MCP_LIB_SRC := $(filter-out mcp/main.c,$(MCP_SRC))
+$(BUILD)/tests/test_mcp_jsonrpc $(BUILD)/tests/test_mcp_tools: $(call obj,$(MCP_LIB_SRC))
+$(BUILD)/tests/test_mcp_jsonrpc $(BUILD)/tests/test_mcp_tools: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 # hbctl's live view (hbctl/ is in no archive): its lines, cuts and screen.
 $(BUILD)/tests/test_live_line: $(call obj,hbctl/live_line.c hbctl/live_text.c hbctl/live_screen.c hbctl/since.c)
 $(BUILD)/tests/test_live_line: LDLIBS := $(LIBTIMELINE) $(LIBUTIL) $(LDLIBS)
@@ -292,7 +301,7 @@ $(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery \
   $(BUILD)/tests/itest_idle_messages: $(call obj,tests/integration/messages_rig.c)
 $(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)
 $(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,tests/integration/badinput_rig.c)
-$(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs: $(call obj,tests/integration/frontends_rig.c)
+$(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs $(BUILD)/tests/itest_external_runs: $(call obj,tests/integration/frontends_rig.c)
 # The kill storm is one test: its rig holds the storm, the program its checks.
 $(BUILD)/tests/itest_killstorm: $(call obj,tests/integration/killstorm_rig.c)
 # The fuzz targets take what they parse from the services' archives, like
@@ -430,7 +439,7 @@ install: all
 	           $(DESTDIR)$(PREFIX)/share/hbcode $(DESTDIR)$(PREFIX)/lib/systemd/user \
 	           $(DESTDIR)$(PREFIX)/share/hbcode/launchd
 	install -m 0755 $(BUILD)/hb-broker $(BUILD)/hbctl $(BUILD)/hb-codex-bridge $(BUILD)/hb-claude-bridge \
-	        $(BUILD)/hb-explainer $(DESTDIR)$(PREFIX)/bin/
+	        $(BUILD)/hb-explainer $(BUILD)/hb-mcp $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(BUILD)/svc-sessions $(BUILD)/svc-messages $(BUILD)/svc-speech $(BUILD)/svc-video \
 	        $(BUILD)/svc-explainer $(BUILD)/svc-alerts $(BUILD)/svc-browser $(DESTDIR)$(PREFIX)/libexec/hbcode/
 	install -m 0644 deploy/services.conf $(DESTDIR)$(PREFIX)/share/hbcode/services.conf

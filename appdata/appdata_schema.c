@@ -15,6 +15,12 @@
 struct migration_step {
 	int version;
 	const char *sql;
+	/* A step that rebuilds a table others refer to (SQLite's way to
+	 * change a constraint: make the new table, copy, drop the old one,
+	 * rename) runs with foreign keys off, which SQLite allows only
+	 * outside a transaction, and is checked with foreign_key_check
+	 * before its commit. */
+	int rebuilds;
 };
 
 /* Version 1: sessions and the three tables that hang off them.
@@ -51,7 +57,7 @@ static const struct migration_step migration_steps[] = {
 	  "CREATE TABLE claude_sessions ("
 	  " session_id TEXT PRIMARY KEY REFERENCES sessions (id),"
 	  " claude_session_id TEXT NOT NULL,"
-	  " updated_at INTEGER NOT NULL);" },
+	  " updated_at INTEGER NOT NULL);", 0 },
 	/* Version 2: messages between sessions (svc-messages writes them).
 	 * One row per sender session and call id, so a repeated call never
 	 * sends twice.  The outbox is the recipient's queue: an entry lives
@@ -86,7 +92,7 @@ static const struct migration_step migration_steps[] = {
 	  " attempts INTEGER NOT NULL DEFAULT 0,"
 	  " next_attempt_at INTEGER NOT NULL,"
 	  " last_error TEXT);"
-	  "CREATE INDEX session_message_outbox_due ON session_message_outbox (held, next_attempt_at);" },
+	  "CREATE INDEX session_message_outbox_due ON session_message_outbox (held, next_attempt_at);", 0 },
 	/* Version 3: one Claude conversation belongs to at most one session
 	 * (page 003).  Version 1 left the Claude id without UNIQUE; every
 	 * link is kept except later claims of a conversation already claimed
@@ -98,13 +104,39 @@ static const struct migration_step migration_steps[] = {
 	  " WHERE older.claude_session_id = claude_sessions.claude_session_id"
 	  " AND (older.updated_at < claude_sessions.updated_at"
 	  " OR (older.updated_at = claude_sessions.updated_at AND older.rowid < claude_sessions.rowid)));"
-	  "CREATE UNIQUE INDEX claude_sessions_by_claude_id ON claude_sessions (claude_session_id);" },
+	  "CREATE UNIQUE INDEX claude_sessions_by_claude_id ON claude_sessions (claude_session_id);", 0 },
 	/* Version 4: a session keeps the model and the effort its runs open
 	 * with (page 003: "The run opens the host with the session's model,
 	 * effort, and permission mode"); NULL is the agent's own default. */
 	{ 4,
 	  "ALTER TABLE sessions ADD COLUMN model TEXT;"
-	  "ALTER TABLE sessions ADD COLUMN effort TEXT;" },
+	  "ALTER TABLE sessions ADD COLUMN effort TEXT;", 0 },
+	/* Version 5: a session's agent may be "external", an MCP client's
+	 * through hb-mcp (docs/mcp.md).  The CHECK of version 1 is part of
+	 * the table, so the table is rebuilt with its rows, columns and
+	 * indexes as they were. */
+	{ 5,
+	  "CREATE TABLE sessions_v5 ("
+	  " id TEXT PRIMARY KEY,"
+	  " title TEXT NOT NULL,"
+	  " agent TEXT NOT NULL CHECK (agent IN ('codex', 'claude', 'external')),"
+	  " project_dir TEXT NOT NULL,"
+	  " project_hash TEXT NOT NULL,"
+	  " access_level TEXT NOT NULL"
+	  "  CHECK (access_level IN ('read-only', 'full-auto', 'full-access', 'unrestricted')),"
+	  " created_at INTEGER NOT NULL,"
+	  " updated_at INTEGER NOT NULL,"
+	  " archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),"
+	  " model TEXT,"
+	  " effort TEXT);"
+	  "INSERT INTO sessions_v5 (id, title, agent, project_dir, project_hash, access_level, created_at,"
+	  " updated_at, archived, model, effort) SELECT id, title, agent, project_dir, project_hash, access_level,"
+	  " created_at, updated_at, archived, model, effort FROM sessions;"
+	  "DROP TABLE sessions;"
+	  "ALTER TABLE sessions_v5 RENAME TO sessions;"
+	  "CREATE INDEX sessions_by_project ON sessions (project_hash, updated_at);"
+	  "CREATE INDEX sessions_by_update ON sessions (updated_at);",
+	  1 },
 };
 
 #define MIGRATION_STEP_COUNT ((int)(sizeof migration_steps / sizeof migration_steps[0]))
@@ -130,6 +162,24 @@ int appdata_schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
 	return 0;
 }
 
+/* After a rebuild: 0 when every reference still finds its row. */
+static int references_hold(sqlite3 *db, int version, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
+		return appdata_error(db, "checking references", err, errlen);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		snprintf(err, errlen, "migrating to version %d would leave a row of %s without the row it refers to",
+			 version, (const char *)sqlite3_column_text(stmt, 0));
+	else if (rc != SQLITE_DONE)
+		appdata_error(db, "checking references", err, errlen);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int apply_step(sqlite3 *db, const struct migration_step *step, char *err, size_t errlen)
 {
 	if (sqlite3_exec(db, step->sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -137,6 +187,8 @@ static int apply_step(sqlite3 *db, const struct migration_step *step, char *err,
 		snprintf(what, sizeof what, "migrating to version %d", step->version);
 		return appdata_error(db, what, err, errlen);
 	}
+	if (step->rebuilds && references_hold(db, step->version, err, errlen) != 0)
+		return -1;
 	/* PRAGMA takes no bound parameters; the number is ours, not input. */
 	char bump[64];
 	snprintf(bump, sizeof bump, "PRAGMA user_version = %d", step->version);
@@ -181,10 +233,17 @@ int appdata_schema_migrate(sqlite3 *db, char *err, size_t errlen)
 	/* The common case: already current, no write lock taken. */
 	if (version == appdata_schema_latest())
 		return 0;
-	int done = 0;
-	while (!done) {
-		if (migrate_one(db, &done, err, errlen) != 0)
-			return -1;
-	}
-	return 0;
+	/* Foreign keys off for the whole run when a step ahead rebuilds (not
+	 * possible inside its transaction); each such step is checked. */
+	int rebuilds = 0;
+	for (int i = 0; i < MIGRATION_STEP_COUNT; i++)
+		rebuilds |= migration_steps[i].version > version && migration_steps[i].rebuilds;
+	if (rebuilds && sqlite3_exec(db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		return appdata_error(db, "turning foreign keys off to migrate", err, errlen);
+	int done = 0, rc = 0;
+	while (!done && rc == 0)
+		rc = migrate_one(db, &done, err, errlen);
+	if (rebuilds && sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK && rc == 0)
+		return appdata_error(db, "turning foreign keys on after migrating", err, errlen);
+	return rc;
 }

@@ -13,11 +13,13 @@
 
 #include "approval_card.h"
 #include "approval_task.h"
+#include "call.h"
 #include "codex_client.h"
 #include "events.h"
 #include "invariant.h"
 #include "log.h"
 #include "reply.h"
+#include "route.h"
 #include "runs.h"
 #include "opfields.h"
 #include "protocol.h"
@@ -28,6 +30,7 @@ struct approval {
 	json_t *card;                   /* what approval.list and the events show */
 	char *native_id;                /* JSON text of the permission requestId */
 	char request_id[128];           /* its bare text (perm-1, 7): the agent's name for it */
+	char call_key[24];              /* a held call's key (an external run's), or "" */
 	struct hb_peer peer;            /* the bridge waiting for the answer */
 	struct reqid reqid;
 	long long created_ms;
@@ -57,13 +60,24 @@ static void publish(struct broker *b, const char *topic, const struct approval *
 	events_publish(b, topic, body);
 }
 
-/* Answer the bridge's permission request. */
+/* Answer the bridge's permission request, or run or refuse the held call
+ * (gone already when it was cancelled meanwhile). */
 static void answer_bridge(struct broker *b, const struct approval *a, int allow, const char *message)
 {
-	json_t *id = json_loads(a->native_id, JSON_DECODE_ANY, NULL);
-	json_t *o = json_pack("{s:o, s:s}", "requestId", id ? id : json_null(), "decision", allow ? "allow" : "deny");
+	json_t *id, *o;
 	char *text;
 
+	if (a->call_key[0]) {
+		struct call *c = hb_map_get(&b->calls, a->call_key);
+		if (c && allow) {
+			c->on_end = NULL; /* its card is answered */
+			route_dispatch(b, c);
+		} else if (c)
+			route_finish(b, c, 0, message && *message ? message : "The user declined this tool call.");
+		return;
+	}
+	id = json_loads(a->native_id, JSON_DECODE_ANY, NULL);
+	o = json_pack("{s:o, s:s}", "requestId", id ? id : json_null(), "decision", allow ? "allow" : "deny");
 	if (o && message && *message)
 		json_object_set_new(o, "message", json_string(message));
 	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -90,7 +104,7 @@ static int set_request_id(struct approval *a, const json_t *rid)
 }
 
 /* Hold a (its request id and fields set) as the card of run r that the
- * bridge at peer waits on: the card is {id, run, session, tool, input,
+ * bridge at peer waits on (or, peer NULL, the held call a->call_key): the card is {id, run, session, tool, input,
  * toolUseId} and fields (taken); published.  a is the table's, or freed
  * after an answer on failure. */
 static void hold(struct broker *b, const struct hb_peer *peer, const struct reqid *id, const struct run *r,
@@ -103,14 +117,20 @@ static void hold(struct broker *b, const struct hb_peer *peer, const struct reqi
 	a->card = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "id", a->id, "run", a->run, "session", a->session,
 			    "tool", a->tool, "input", input ? input : json_null(), "toolUseId", use_id);
 	if (!fields || !a->card || json_object_update(a->card, fields) < 0) {
-		front_reply_err(b, peer, id, "internal", "out of memory");
+		struct call *c = a->call_key[0] ? hb_map_get(&b->calls, a->call_key) : NULL;
+		if (peer)
+			front_reply_err(b, peer, id, "internal", "out of memory");
+		else if (c)
+			route_finish(b, c, 0, "hb-broker is out of memory");
 		json_decref(fields);
 		approval_free(a);
 		return;
 	}
 	json_decref(fields);
-	a->peer = *peer;
-	a->reqid = *id;
+	if (peer) {
+		a->peer = *peer;
+		a->reqid = *id;
+	}
 	a->created_ms = broker_now_ms();
 	a->next = b->approvals;
 	b->approvals = a;
@@ -186,6 +206,60 @@ void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const
 	hold(b, peer, &id, r, a, tool, json_object_get(msg, "params"), use_id, fields);
 out:
 	json_decref(msg);
+}
+
+/* A held call ended first (cancelled, or its run ended): its card goes. */
+static void withdraw_card(struct broker *b, const struct call *c)
+{
+	for (struct approval **pp = &b->approvals; *pp; pp = &(*pp)->next)
+		if (strcmp((*pp)->call_key, c->key) == 0) {
+			struct approval *a = *pp;
+			*pp = a->next;
+			log_info(a->id, "withdrawn: its call %s ended first", c->key);
+			publish(b, "approval.cancelled", a, "decision", "deny");
+			approval_free(a);
+			return;
+		}
+}
+
+void approvals_hold_call(struct broker *b, struct call *c, const struct run *r)
+{
+	struct approval *a = calloc(1, sizeof *a);
+	json_t *input = json_loads(c->args, JSON_DECODE_ANY, NULL);
+
+	if (!a || strlen(c->call_id) >= sizeof a->request_id || route_register(b, c) < 0) {
+		call_answer(b, c, 0, a ? "the call's call_id is too long to hold it for approval"
+				       : "hb-broker is out of memory");
+		call_free(c);
+		free(a);
+		json_decref(input);
+		return;
+	}
+	snprintf(a->call_key, sizeof a->call_key, "%s", c->key);
+	snprintf(a->request_id, sizeof a->request_id, "%s", c->call_id);
+	c->on_end = withdraw_card;
+	hold(b, NULL, NULL, r, a, c->tool, input, c->call_id,
+	     json_pack("{s:s, s:s}", "kind", "tool", "callKey", c->key));
+	json_decref(input);
+}
+
+void approvals_end_held(struct broker *b, const char *text)
+{
+	struct approval **pp = &b->approvals;
+
+	while (*pp) {
+		struct approval *a = *pp;
+		struct call *c;
+		if (!a->call_key[0]) {
+			pp = &a->next;
+			continue;
+		}
+		*pp = a->next;
+		if ((c = hb_map_get(&b->calls, a->call_key)))
+			route_finish(b, c, 0, text);
+		publish(b, "approval.cancelled", a, "decision", "deny");
+		approval_free(a);
+	}
 }
 
 json_t *approvals_json(const struct broker *b)

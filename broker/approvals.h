@@ -3,7 +3,9 @@
  * Codex server no desktop drives (hb-codex-bridge --once), held as
  * approval cards until a person answers them (hbctl approve/decline, a
  * desktop through the front operations, a phone through svc-alerts).
- * Codex never asks before an hbcode tool call.
+ * Codex never asks before an hbcode tool call.  The calls of external
+ * runs (hb-mcp, docs/mcp.md) for agent-class tools are held here too,
+ * until their card is answered, so no MCP client can skip it.
  */
 #ifndef HB_APPROVALS_H
 #define HB_APPROVALS_H
@@ -11,6 +13,7 @@
 #include <jansson.h>
 
 #include "broker.h"
+#include "runs.h"
 
 /* claude.permission {json: the host's permission event}: held; the reply
  * goes out when the card is resolved. */
@@ -21,6 +24,17 @@ void approvals_request(struct broker *b, const struct hb_peer *peer, const struc
  * --once, which has no desktop to ask); the reply, when it is resolved,
  * is {requestId, decision, message?} as for Claude. */
 void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const struct hb_env *e);
+/* A call c of an external run r (hb-mcp's) for an agent-class tool: held
+ * (registered, not sent) under a card {id, run, session, tool, input,
+ * toolUseId: the call's call_id, kind "tool", callKey: c's key}; an
+ * approval sends it on, a refusal answers it with the refusal's message
+ * or "The user declined this tool call.", and one that ends first
+ * (cancelled, its run ended) withdraws its card (approval.cancelled).
+ * Either way c is the table's. */
+void approvals_hold_call(struct broker *b, struct call *c, const struct run *r);
+/* The broker stops: every held call is answered text and its card
+ * withdrawn (approval.cancelled). */
+void approvals_end_held(struct broker *b, const char *text);
 /* The open cards as a JSON array (NULL when out of memory): approval.list's
  * answer and the status' "approvals". */
 json_t *approvals_json(const struct broker *b);

@@ -88,6 +88,8 @@ static json_t *call_body(const struct call *c)
 		json_object_set_new(body, "session", json_string(c->session));
 	if (body && *c->run)
 		json_object_set_new(body, "run", json_string(c->run));
+	if (body && *c->call_id)
+		json_object_set_new(body, "callId", json_string(c->call_id));
 	return body;
 }
 

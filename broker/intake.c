@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "approvals.h"
 #include "call.h"
 #include "dialect.h"
 #include "fail_codes.h"
@@ -116,11 +117,39 @@ static void start_call(struct broker *b, const struct waiter *w, struct service 
 	route_submit(b, c);
 }
 
+/* Whether a call of run r for tool waits for an approval card: an
+ * external run's (hb-mcp: an MCP client, which could skip a card of its
+ * own) agent-class call, unless the run is unrestricted, where the Claude
+ * runs ask nothing either (bypassPermissions). */
+static int needs_card(const struct run *r, const char *tool)
+{
+	const struct hb_tool_def *t = hb_tool_find(tool);
+
+	return strcmp(r->agent, RUN_AGENT_EXTERNAL) == 0 && t && t->approval == HB_CLASS_AGENT &&
+	       strcmp(r->access, "unrestricted") != 0;
+}
+
+/* start_call's twin for a call that waits for its card (approvals.c). */
+static void hold_call(struct broker *b, const struct waiter *w, struct service *s, const char *tool,
+		      const char *args, const char *const ctx[CALL_CONTEXT_FIELDS], const struct run *r)
+{
+	struct call *c;
+
+	if (!(c = call_new(b, s, tool, args)) || call_set_context(c, ctx) < 0 || call_add_waiter(c, w) < 0) {
+		if (c)
+			call_free(c);
+		call_answer_waiter(b, w, NULL, 0, "hb-broker is out of memory");
+		return;
+	}
+	approvals_hold_call(b, c, r);
+}
+
 void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	const char *tool = hb_req_str(e, "tool"), *ctx[CALL_CONTEXT_FIELDS];
 	struct service *s;
 	struct waiter w;
+	int held = 0;
 
 	front_waiter(&w, peer, e, FORM_PLAIN);
 	if (!tool || !*tool) {
@@ -161,6 +190,7 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		ctx[3] = r->agent;
 		ctx[4] = r->access;
 		ctx[6] = r->model;
+		held = needs_card(r, tool);
 	}
 	{
 		char text[256];
@@ -169,7 +199,10 @@ void intake_call(struct broker *b, const struct hb_peer *peer, const struct hb_e
 			return;
 		}
 	}
-	start_call(b, &w, s, tool, hb_env_str_or(e, "json", "{}"), ctx, NULL);
+	if (held)
+		hold_call(b, &w, s, tool, hb_env_str_or(e, "json", "{}"), ctx, runs_find(b, ctx[1]));
+	else
+		start_call(b, &w, s, tool, hb_env_str_or(e, "json", "{}"), ctx, NULL);
 }
 
 /* ---- Codex ------------------------------------------------------------- */

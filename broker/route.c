@@ -80,6 +80,8 @@ static void finish(struct broker *b, struct call *c, int ok, const char *text)
 	if (c->identity)
 		hb_map_del(&b->identities, c->identity);
 	log_debug(c->key, "%s %s in %lld ms", c->tool, ok ? "ok" : "failed", ms);
+	if (c->on_end)
+		c->on_end(b, c);
 	events_call_end(b, c, ok, ms);
 	call_answer(b, c, ok, text);
 	call_free(c);

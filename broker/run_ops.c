@@ -5,7 +5,8 @@
  * approval cards: a stop denies them with "Run stopped.", the end of a run
  * marks them cancelled.
  *
- * A run opens only on a session that exists and runs the run's agent:
+ * A run opens only on a session that exists and runs the run's agent (an
+ * external run, an MCP client's through hb-mcp, on a session of any agent):
  * the broker owns no database, so it asks svc-sessions (_session_info)
  * and decides when the answer comes, against the table as it is then.
  * The same answer has the session's model and effort, which run.open's
@@ -35,7 +36,7 @@
 #include "protocol.h"
 #include "opfields.h"
 
-static const char *const agents[] = { "codex", "claude", NULL };
+static const char *const agents[] = { "codex", "claude", RUN_AGENT_EXTERNAL, NULL };
 
 static int one_of(const char *v, const char *const *list)
 {
@@ -90,7 +91,7 @@ static int refuse_open(struct broker *b, const struct run *r, int ok, const char
 		*code = "unknown-session";
 		snprintf(err, errlen, "session %.128s does not exist; a run opens only on a session of HB Code",
 			 r->session);
-	} else if (!agent || strcmp(agent, r->agent) != 0) {
+	} else if (!agent || (strcmp(agent, r->agent) != 0 && strcmp(r->agent, RUN_AGENT_EXTERNAL) != 0)) {
 		*code = "agent-mismatch";
 		snprintf(err, errlen, "session %.128s is a %.32s session; a %s run cannot open on it", r->session,
 			 agent_name(agent ? agent : "an unknown agent's"), r->agent);
@@ -217,7 +218,7 @@ void run_op_open(struct broker *b, const struct hb_peer *peer, const struct hb_e
 		goto bad;
 	}
 	if (!one_of(r->agent, agents) || hb_access_rank(r->access) < 0) {
-		snprintf(err, sizeof err, "agent must be codex or claude; access one of read-only, full-auto, "
+		snprintf(err, sizeof err, "agent must be codex, claude or external; access one of read-only, full-auto, "
 			 "full-access, unrestricted");
 		goto bad;
 	}

@@ -43,7 +43,8 @@ struct run *runs_active(struct broker *b, const char *session)
 	struct run *best = NULL;
 
 	for (struct run *r = b->runs; r; r = r->next)
-		if (!r->stopped && strcmp(r->session, session) == 0 && (!best || r->opened_ms >= best->opened_ms))
+		if (!r->stopped && strcmp(r->session, session) == 0 && strcmp(r->agent, RUN_AGENT_EXTERNAL) != 0 &&
+		    (!best || r->opened_ms >= best->opened_ms))
 			best = r;
 	return best;
 }

@@ -13,7 +13,7 @@ struct run {
 	char id[128];
 	char session[128];
 	char project[1024];
-	char agent[16];                 /* codex | claude */
+	char agent[16];                 /* codex | claude | external (RUN_AGENT_EXTERNAL) */
 	char access[16];                /* read-only | full-auto | full-access | unrestricted */
 	char model[128];                /* the model id its opener named, or "" */
 	struct hb_peer owner;           /* the connection that opened it */
@@ -26,13 +26,18 @@ struct run {
 	struct run *next;
 };
 
+/* An MCP client's run (hb-mcp): it opens on a session of any agent, binds
+ * only the calls that name it, and is never a session's active run. */
+#define RUN_AGENT_EXTERNAL "external"
+
 struct run *runs_find(struct broker *b, const char *id);
 /* The open run bound to a connection (Claude), or NULL. */
 struct run *runs_of_peer(struct broker *b, const struct hb_peer *peer);
 /* The connection peer attached (now_ms) or detached (0) for session:
  * the runs it opened there take note (deliver.c). */
 void runs_note_attach(struct broker *b, const struct hb_peer *peer, const char *session, long long now_ms);
-/* The session's active run: the newest open one, or NULL (Codex). */
+/* The session's active run: the newest open one that is not external, or
+ * NULL (Codex). */
 struct run *runs_active(struct broker *b, const char *session);
 /* The session's active (not stopped) Claude run, or NULL. */
 struct run *runs_active_claude(struct broker *b, const char *session);

@@ -115,6 +115,11 @@ static int disconnected(struct hb_client *c)
 	}
 }
 
+int hb_client_gone(struct hb_client *c)
+{
+	return c->monitor && disconnected(c);
+}
+
 int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, char *err, size_t errlen)
 {
 	char ep[HB_PATH_MAX + 8];

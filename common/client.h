@@ -46,6 +46,10 @@ int hb_client_request(struct hb_client *c, struct hb_env *req, struct hb_env *re
  * last send (the broker went away: whatever was sent is lost). */
 int hb_client_send(struct hb_client *c, struct hb_env *req, int64_t *id, char *err, size_t errlen);
 int hb_client_recv(struct hb_client *c, struct hb_env *reply, int timeout_ms, char *err, size_t errlen);
+/* 1 when the broker's connection closed since the last look (a broker
+ * that ended or restarted): what was sent and not answered is lost.  For
+ * a client that polls c->sock and c->monitor in its own loop (hb-mcp). */
+int hb_client_gone(struct hb_client *c);
 /* "ipc://.../front.sock" in the checked runtime folder (see above). */
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen);
 

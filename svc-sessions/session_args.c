@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const session_agents[] = { "codex", "claude", NULL };
+const char *const session_agents[] = { "codex", "claude", "external", NULL };
 
 /* A title field longer than this many bytes cannot trim down to 200
  * characters of sense; it bounds the work before trimming. */

@@ -16,7 +16,7 @@
 #define SESSION_TITLE_BUF (SESSION_TITLE_MAX * 4 + 1)
 #define SESSION_MODEL_MAX 120   /* bytes of a model name (the broker's run keeps 127) */
 
-extern const char *const session_agents[];        /* codex, claude */
+extern const char *const session_agents[];        /* codex, claude, external (an MCP client's: hb-mcp) */
 
 /* The message for an id that names no session. */
 void session_args_no_such_session(const char *id, char *err, size_t errlen);

@@ -8,7 +8,7 @@
  * archive), maintain_sessions (guide with the caller's project hash,
  * listSessions order / active mark / hash and agent filters,
  * resolveSession), argument errors as readable tool errors, titles and
- * paths, hbctl, and the database file itself (WAL, user_version 4, opened
+ * paths, hbctl, and the database file itself (WAL, user_version 5, opened
  * read-only here).  (Concurrent creates, a SIGKILL and who may raise
  * access: itest_sessions_store.c.)
  */
@@ -335,7 +335,7 @@ static void test_database_file(void **state)
 	snprintf(mode, sizeof mode, "%s", (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	assert_string_equal(mode, "wal");
-	assert_int_equal(query_int(db, "PRAGMA user_version"), 4);
+	assert_int_equal(query_int(db, "PRAGMA user_version"), 5);
 	/* What the tools list is what the file holds. */
 	res = list(json_pack("{s:b, s:i}", "includeArchived", 1, "limit", 200));
 	assert_int_equal(query_int(db, "SELECT count(*) FROM sessions"), json_integer_value(json_object_get(res, "count")));

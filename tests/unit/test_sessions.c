@@ -31,14 +31,14 @@ static void test_migration_sets_version_and_is_idempotent(void **state)
 	struct fixture *f = *state;
 	int version = 0;
 	assert_int_equal(appdata_schema_version(f->rw, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 4);
-	assert_int_equal(appdata_schema_latest(), 4);
+	assert_int_equal(version, 5);
+	assert_int_equal(appdata_schema_latest(), 5);
 	assert_int_equal(appdata_schema_migrate(f->rw, f->err, sizeof f->err), 0);
 
 	sqlite3 *again = appdata_open_rw(f->path, f->err, sizeof f->err);
 	assert_non_null(again);
 	assert_int_equal(appdata_schema_version(again, &version, f->err, sizeof f->err), 0);
-	assert_int_equal(version, 4);
+	assert_int_equal(version, 5);
 	appdata_close(again);
 	exec_sql(f, "SELECT id, title, agent, project_dir, project_hash, access_level, created_at,"
 		    " updated_at, archived, model, effort FROM sessions;"
@@ -148,6 +148,54 @@ static void test_version_3_file_is_migrated(void **state)
 				    " AND effort IS NULL"), 1);
 }
 
+/* A file of version 4, whose sessions take codex and claude only, is
+ * rebuilt to take external too (hb-mcp's sessions), keeping its rows,
+ * their columns and what refers to them; the references still hold. */
+static void test_version_4_file_is_migrated(void **state)
+{
+	struct fixture *f = *state;
+
+	insert_session(f, "s-a", "claude", "/p", 1, 0);
+	exec_sql(f, "UPDATE sessions SET model = 'opus', effort = 'high' WHERE id = 's-a';"
+		    "INSERT INTO claude_sessions VALUES ('s-a', 'conv-1', 5);"
+		    "PRAGMA foreign_keys = OFF;"
+		    "CREATE TABLE sessions_v4 (id TEXT PRIMARY KEY, title TEXT NOT NULL,"
+		    " agent TEXT NOT NULL CHECK (agent IN ('codex', 'claude')), project_dir TEXT NOT NULL,"
+		    " project_hash TEXT NOT NULL, access_level TEXT NOT NULL, created_at INTEGER NOT NULL,"
+		    " updated_at INTEGER NOT NULL, archived INTEGER NOT NULL DEFAULT 0, model TEXT, effort TEXT);"
+		    "INSERT INTO sessions_v4 SELECT * FROM sessions; DROP TABLE sessions;"
+		    "ALTER TABLE sessions_v4 RENAME TO sessions; PRAGMA foreign_keys = ON; PRAGMA user_version = 4;");
+	assert_int_not_equal(sqlite3_exec(f->rw, "UPDATE sessions SET agent = 'external'", NULL, NULL, NULL),
+			     SQLITE_OK);
+	sqlite3 *db = open_migrated(f);
+	appdata_close(db);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM sessions WHERE id = 's-a' AND agent = 'claude'"
+				    " AND model = 'opus' AND effort = 'high' AND project_dir = '/p'"), 1);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM claude_sessions WHERE session_id = 's-a'"), 1);
+	assert_int_equal(count_rows(f, "SELECT count(*) FROM sqlite_master WHERE name IN ('sessions_by_project',"
+				    " 'sessions_by_update')"), 2);
+	assert_int_equal(sqlite3_exec(f->rw, "UPDATE sessions SET agent = 'external'", NULL, NULL, NULL), SQLITE_OK);
+	/* Foreign keys are on again: a link to no session is refused. */
+	assert_int_not_equal(sqlite3_exec(f->rw, "INSERT INTO claude_sessions VALUES ('s-none', 'conv-2', 5)", NULL,
+					  NULL, NULL),
+			     SQLITE_OK);
+}
+
+/* An MCP client's session (hb-mcp): agent external, listed by agent. */
+static void test_create_external_session(void **state)
+{
+	struct fixture *f = *state;
+	char text[512];
+
+	snprintf(text, sizeof text, "{\"action\":\"create\",\"title\":\"claude-code\",\"agent\":\"external\","
+		 "\"projectPath\":\"%s\"}", f->dir);
+	json_t *row = ok(f, manage_tool, text);
+	assert_string_equal(str(row, "agent"), "external");
+	json_decref(row);
+	assert_int_equal(list_count(f, "{\"action\":\"listSessions\",\"agent\":\"external\"}"), 1);
+	assert_int_equal(list_count(f, "{\"action\":\"listSessions\",\"agent\":\"claude\"}"), 0);
+}
+
 static void test_read_only_connection_cannot_write(void **state)
 {
 	struct fixture *f = *state;
@@ -218,7 +266,7 @@ static void test_create_errors(void **state)
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"a\\nb\",\"agent\":\"codex\",\"projectPath\":\"/p\"}",
 	      "control characters");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"agent\":\"gemini\",\"projectPath\":\"/p\"}",
-	      "\"agent\" must be one of: codex, claude");
+	      "\"agent\" must be one of: codex, claude, external");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"projectPath\":\"/p\"}", "\"agent\" is required");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"agent\":\"codex\",\"projectPath\":\"rel/p\"}",
 	      "absolute");
@@ -548,6 +596,8 @@ int main(void)
 		T(test_version_1_file_is_migrated),
 		T(test_version_2_file_is_migrated),
 		T(test_version_3_file_is_migrated),
+		T(test_version_4_file_is_migrated),
+		T(test_create_external_session),
 		T(test_read_only_connection_cannot_write),
 		T(test_read_only_open_creates_missing_file),
 		T(test_create_returns_row),
