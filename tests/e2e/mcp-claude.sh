@@ -33,6 +33,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/claude-lib.sh"
+. "$(dirname "$0")/mcp-lib.sh"
 sessions_conf | start_broker
 watch_events
 start_claude_mock
@@ -78,19 +79,7 @@ tool_results() {
 					if (c.type === "tool_result") console.log(JSON.stringify(c));
 		}' "$tmp/mock.jsonl"
 }
-calls_ok() { events "e.event === 'call.end' && e.tool === '$1' && e.session === '$2' && e.ok === true"; }
-calls_of() { events "e.event === 'call.start' && e.tool === '$1' && e.session === '$2'"; }
-external_sessions() {
-	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' | node -e '
-		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
-			for (const r of JSON.parse(s).sessions)
-				if (r.agent === "external" && r.projectDirectory === process.argv[1]) console.log(r.id);
-		});' "$tmp/project"
-}
-title_of() {
-	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' |
-		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s).sessions.find(x=>x.id===process.argv[1]);console.log(r?r.title:"no row")})' "$1"
-}
+# The id of HB Code's open card for TOOL of session $2.
 card_of() {
 	"$build/hbctl" approvals --json 2>/dev/null | node -e '
 		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {

@@ -29,6 +29,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mcp-lib.sh"
 require codex
 sessions_conf | start_broker
 watch_events
@@ -101,22 +102,7 @@ mcp_item() {
 				console.log(i.tool + " " + i.status + (i.error ? " " + i.error.message : ""));
 		}' "$tmp/$1/exec.jsonl"
 }
-# The broker's ends of TOOL's calls for session $2 that went well; its
-# starts of them.
-calls_ok() { events "e.event === 'call.end' && e.tool === '$1' && e.session === '$2' && e.ok === true"; }
-calls_of() { events "e.event === 'call.start' && e.tool === '$1' && e.session === '$2'"; }
-# The sessions of agent external in the project, as svc-sessions lists them.
-external_sessions() {
-	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' | node -e '
-		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
-			for (const r of JSON.parse(s).sessions)
-				if (r.agent === "external" && r.projectDirectory === process.argv[1]) console.log(r.id);
-		});' "$tmp/project"
-}
-title_of() {
-	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' |
-		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s).sessions.find(x=>x.id===process.argv[1]);console.log(r?r.title:"no row")})' "$1"
-}
+
 # --------------------------------------------------------------- list --
 mcp_args="--access full-auto"
 codex_turn list '{"namespace":"mcp__hbcode","name":"maintain_sessions","arguments":{"action":"listSessions"},"callId":"call_mcp_list"}'
