@@ -258,6 +258,10 @@ $(BUILD)/tests/test_claude_failure: $(call obj,bridge/claude_failure.c)
 $(BUILD)/tests/test_claude_lastread: $(call obj,bridge/claude_lastread.c bridge/claude_history.c)
 # (they call agents/ and common/: the archives again after them, since $^ lists it first)
 $(BUILD)/tests/test_claude_history $(BUILD)/tests/test_claude_failure $(BUILD)/tests/test_claude_lastread: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
+# hb-mcp's parts but its main (mcp/ is in no archive).
+MCP_LIB_SRC := $(filter-out mcp/main.c,$(MCP_SRC))
+$(BUILD)/tests/test_mcp_jsonrpc $(BUILD)/tests/test_mcp_tools: $(call obj,$(MCP_LIB_SRC))
+$(BUILD)/tests/test_mcp_jsonrpc $(BUILD)/tests/test_mcp_tools: LDLIBS := $(LIBAGENTS) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL) $(LDLIBS)
 # hbctl's live view (hbctl/ is in no archive): its lines, cuts and screen.
 $(BUILD)/tests/test_live_line: $(call obj,hbctl/live_line.c hbctl/live_text.c hbctl/live_screen.c hbctl/since.c)
 $(BUILD)/tests/test_live_line: LDLIBS := $(LIBTIMELINE) $(LIBUTIL) $(LDLIBS)

@@ -94,13 +94,17 @@ void approval_on_event(struct mcp *m, const char *topic, const json_t *card)
 	const char *call_id = json_string_value(json_object_get(card, "toolUseId"));
 	struct mcp_ask *a;
 
-	if (!run || strcmp(run, m->run) != 0 || !calls_known(m, call_id))
+	if (!run || strcmp(run, m->run) != 0)
 		return;
 	if (strcmp(topic, "approval.requested") == 0) {
+		if (!calls_known(m, call_id))
+			return;
 		calls_note_key(m, call_id, json_string_value(json_object_get(card, "callKey")));
 		if (m->elicitation)
 			ask(m, card);
-	} else if ((a = take(m, json_string_value(json_object_get(card, "id")), 0))) {
+	} else if (json_is_string(json_object_get(card, "id")) &&
+		   (a = take(m, json_string_value(json_object_get(card, "id")), 0))) {
+		/* Its call may be answered already: the card is what counts. */
 		withdraw(m, a, "The approval was answered elsewhere.");
 	}
 }

@@ -80,7 +80,7 @@ static int invalid(json_t **answer, const json_t *id, const char *why)
 int mcp_rpc_read(const char *line, size_t len, json_t **msg, enum mcp_kind *kind, json_t **answer)
 {
 	json_error_t jerr;
-	json_t *v = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr), *id, *method, *params;
+	json_t *v = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr), *id, *method, *params;
 	int rc = -1;
 
 	*msg = *answer = NULL;
