@@ -79,14 +79,6 @@ tool_results() {
 					if (c.type === "tool_result") console.log(JSON.stringify(c));
 		}' "$tmp/mock.jsonl"
 }
-# The id of HB Code's open card for TOOL of session $2.
-card_of() {
-	"$build/hbctl" approvals --json 2>/dev/null | node -e '
-		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
-			for (const c of JSON.parse(s || "[]"))
-				if (c.session === process.argv[2] && String(c.tool).endsWith(process.argv[1])) console.log(c.id);
-		});' "$1" "$2"
-}
 
 # ---------------------------------------------------------------- sdk --
 sdk_turn sdk '@tool maintain_sessions {"action":"listSessions"}' --allow mcp__hbcode__maintain_sessions -- --access full-auto

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End to end: the real Codex CLI calls the hbcode tools through hb-mcp.
-#   codex exec 0.171.0 (tests/codex, the mock Responses API on 127.0.0.1)
+# End to end: the real Codex calls the hbcode tools through hb-mcp.
+#   codex exec 0.171.0 and its app server (tests/codex, the mock Responses API on 127.0.0.1)
 #   -> its MCP client -> hb-mcp (an [mcp_servers.hbcode] of its
 #   config.toml, the lines docs/mcp.md gives) -> hb-broker -> svc-sessions.
 # Codex offers an MCP server's tools to the model in the namespace
@@ -23,6 +23,11 @@
 #            it to codex (elicitation), `codex exec` declines it at once
 #            (it asks nobody), and the model reads the bridges' decline
 #            sentence; nothing ran, no card is left open
+#   app      the same call through `codex app-server` (drive.mjs as the
+#            desktop or IDE, approval_policy on-request): HB Code's
+#            question reaches the driver, which leaves it open; codex
+#            waits until hbctl approve, the call runs, the model gets the
+#            answer, and codex tells its client the question is settled
 # Usage: mcp-codex.sh BUILD (needs make npm-deps).
 set -u
 build=$1
@@ -35,32 +40,44 @@ sessions_conf | start_broker
 watch_events
 mkdir -p "$tmp/project"
 
-# codex_turn NAME TOOL-CALL-JSON [CONFIG LINES]: one `codex exec --json`
-# turn in $tmp/project whose mock model calls that tool, with hb-mcp
-# given the options in $mcp_args as the server hbcode; in $tmp/NAME: the
-# mock's log (mock.jsonl), codex's JSON events (exec.jsonl) and stderr,
-# its exit status (rc).
-codex_turn() {
-	local name=$1 call=$2 extra=${3:-} dir=$tmp/$1 port
-	mkdir -p "$dir/codex-home" "$dir/home"
-	MOCK_SCRIPT_JSON="{\"scenario\":\"tool\",\"tool\":$call,\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}" \
-		node "$rig/mock-responses.mjs" --port 0 --log "$dir/mock.jsonl" --quiet >"$dir/mock.out" 2>"$dir/mock.err" &
+# start_mock NAME TOOL-CALL-JSON: the mock model of turn NAME, which calls
+# that tool and then answers with its output; its port in port, its log
+# $tmp/NAME/mock.jsonl.
+start_mock() {
+	MOCK_SCRIPT_JSON="{\"scenario\":\"tool\",\"tool\":$2,\"finalText\":\"Done. The tool said: {{output}}\",\"deltaChunks\":0}" \
+		node "$rig/mock-responses.mjs" --port 0 --log "$tmp/$1/mock.jsonl" --quiet >"$tmp/$1/mock.out" 2>"$tmp/$1/mock.err" &
 	mock=$!
-	wait_for 10 "grep -qs '^PORT' $dir/mock.out" || { echo "FAIL the mock model did not start"; exit 1; }
-	port=$(sed -n 's/^PORT //p' "$dir/mock.out" | head -1)
-	{
-		sed "s/@PORT@/$port/" "$rig/config.toml.in"
-		# The server's section, as docs/mcp.md gives it: HB_HOME stands
-		# for XDG_RUNTIME_DIR, by which a user's hb-mcp finds the broker.
-		# A sanitizer's report goes to a file (codex keeps the server's
-		# stderr to itself).
-		printf '\n[mcp_servers.hbcode]\ncommand = "%s"\nargs = [%s]\nenv_vars = ["HB_HOME"]\ntool_timeout_sec = 600\n' \
-			"$build/hb-mcp" "$(printf '"%s", ' $mcp_args | sed 's/, $//')"
-		printf 'env = { ASAN_OPTIONS = "%s", LSAN_OPTIONS = "%s", UBSAN_OPTIONS = "%s" }\n' \
-			"${ASAN_OPTIONS:-detect_leaks=1}:log_path=$tmp/sanitizer" "${LSAN_OPTIONS:-}" \
-			"${UBSAN_OPTIONS:-print_stacktrace=1}:log_path=$tmp/sanitizer"
-		printf '%s\n' "$extra"
-	} >"$dir/codex-home/config.toml"
+	wait_for 10 "grep -qs '^PORT' $tmp/$1/mock.out" || { echo "FAIL the mock model did not start"; exit 1; }
+	port=$(sed -n 's/^PORT //p' "$tmp/$1/mock.out" | head -1)
+}
+stop_mock() {
+	kill "$mock" 2>/dev/null
+	wait "$mock" 2>/dev/null
+	mock=
+}
+# server_section [CONFIG LINES]: the server's section of config.toml, as
+# docs/mcp.md gives it, with hb-mcp given the options in $mcp_args:
+# HB_HOME stands for XDG_RUNTIME_DIR, by which a user's hb-mcp finds the
+# broker.  A sanitizer's report goes to a file (codex keeps the server's
+# stderr to itself).
+server_section() {
+	printf '\n[mcp_servers.hbcode]\ncommand = "%s"\nargs = [%s]\nenv_vars = ["HB_HOME"]\ntool_timeout_sec = 600\n' \
+		"$build/hb-mcp" "$(printf '"%s", ' $mcp_args | sed 's/, $//')"
+	printf 'env = { ASAN_OPTIONS = "%s", LSAN_OPTIONS = "%s", UBSAN_OPTIONS = "%s" }\n' \
+		"${ASAN_OPTIONS:-detect_leaks=1}:log_path=$tmp/sanitizer" "${LSAN_OPTIONS:-}" \
+		"${UBSAN_OPTIONS:-print_stacktrace=1}:log_path=$tmp/sanitizer"
+	printf '%s\n' "${1:-}"
+}
+
+# codex_turn NAME TOOL-CALL-JSON [CONFIG LINES]: one `codex exec --json`
+# turn in $tmp/project whose mock model calls that tool; in $tmp/NAME:
+# the mock's log, codex's JSON events (exec.jsonl) and stderr, its exit
+# status (rc).
+codex_turn() {
+	local dir=$tmp/$1
+	mkdir -p "$dir/codex-home" "$dir/home"
+	start_mock "$1" "$2"
+	{ sed "s/@PORT@/$port/" "$rig/config.toml.in"; server_section "${3:-}"; } >"$dir/codex-home/config.toml"
 	# Nothing of this machine's own Codex: a fresh CODEX_HOME and HOME.
 	(
 		cd "$tmp/project" &&
@@ -71,9 +88,31 @@ codex_turn() {
 				"Use the hbcode tool." </dev/null >"$dir/exec.jsonl" 2>"$dir/exec.err"
 		echo $? >"$dir/rc"
 	)
-	kill "$mock" 2>/dev/null
-	wait "$mock" 2>/dev/null
-	mock=
+	stop_mock
+}
+
+# app_turn NAME TOOL-CALL-JSON [CONFIG LINES]: the same turn through
+# `codex app-server` (drive.mjs plays the desktop or IDE that drives it),
+# under approval_policy on-request, in the background (drive.mjs's pid in
+# app_pid; app_done waits for it): a server's elicitation goes to the
+# driver, which leaves it open as a person who answers elsewhere.  In
+# $tmp/NAME: the mock's log, the frames (transcript.jsonl), the summary
+# (summary.json), drive.mjs's status (rc).
+app_turn() {
+	local dir=$tmp/$1
+	mkdir -p "$dir"
+	start_mock "$1" "$2"
+	{ sed 's/^approval_policy = "never"$/approval_policy = "on-request"/' "$rig/config.toml.in"; server_section "${3:-}"; } \
+		>"$dir/config.toml.in"
+	node "$rig/drive.mjs" --mock-port "$port" --config "$dir/config.toml.in" --work-dir "$dir/work" --cwd "$tmp/project" \
+		--text "Use the hbcode tool." --leave-open mcpServer/elicitation/request --env "HB_HOME=$HB_HOME" \
+		--transcript "$dir/transcript.jsonl" --timeout 90 --quiet >"$dir/summary.json" 2>"$dir/drive.err" &
+	app_pid=$!
+}
+app_done() {
+	wait "$app_pid"
+	echo $? >"$tmp/$1/rc"
+	stop_mock
 }
 
 # What the model received as the tool's output, from the mock's log of $1.
@@ -143,14 +182,46 @@ check "card: the call did not run: the session keeps its title" \
 	'[ "$(calls_ok manage_sessions "$session")" = 0 ] && [ "$(title_of "$session")" != "Renamed through MCP" ]'
 check "card: no card is left open" '[ "$("$build/hbctl" approvals --json)" = "[]" ]'
 
+# -------------------------------------------------------------- app --
+# The same call through codex's app server, as the Codex desktop or IDE
+# drives it: HB Code's question reaches the driver, which leaves it open;
+# the card is approved with hbctl while codex waits.
+app_turn app "$(rename "Approved from HB Code" app)" 'default_tools_approval_mode = "approve"'
+check "app: HB Code's approval card for manage_sessions of the session is up" \
+	'wait_for 60 "[ -n \"\$(card_of manage_sessions $session)\" ]"'
+check "app: codex's app server passed HB Code's question on to its client" \
+	'wait_for 10 "grep -F mcpServer/elicitation/request $tmp/app/transcript.jsonl | grep -qF \"HB Code asks before manage_sessions runs\""'
+check "app: codex waits: the model has no answer yet, the session its title" \
+	'kill -0 $app_pid && [ "$(grep -c "\"method\"" $tmp/app/mock.jsonl)" = 1 ] && [ "$(title_of "$session")" != "Approved from HB Code" ]'
+"$build/hbctl" approve "$(card_of manage_sessions "$session")" >/dev/null
+app_done app
+check "app: the turn completed" '[ "$(cat $tmp/app/rc)" = 0 ] && [ "$(json_field turnStatus <$tmp/app/summary.json)" = completed ]'
+check "app: the call ran after the approval, and the session is renamed" \
+	'[ "$(calls_ok manage_sessions "$session")" = 1 ] && [ "$(title_of "$session")" = "Approved from HB Code" ]'
+check "app: the model got the broker's answer" 'tool_output app | grep -qF "Approved from HB Code"'
+# hb-mcp withdrew its question once the card was answered: codex tells
+# its client that request is settled.
+question_settled() {
+	node -e '
+		let asked = null, settled = false;
+		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const m = JSON.parse(l).msg;
+			if (m.method === "mcpServer/elicitation/request") asked = m.id;
+			if (m.method === "serverRequest/resolved" && asked !== null && m.params.requestId === asked) settled = true;
+		}
+		process.exit(settled ? 0 : 1);' "$tmp/app/transcript.jsonl"
+}
+check "app: the question was withdrawn: codex told its client it is settled" question_settled
+
 check "no sanitizer report" \
 	'! ls $tmp/sanitizer.* >/dev/null 2>&1 && ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in list codex card; do
+	for s in list codex card app; do
 		echo "--- $s"
-		cat "$tmp/$s/exec.jsonl" 2>/dev/null | cut -c1-400
-		grep -v "WARN\|bubblewrap\|PATH aliases" "$tmp/$s/exec.err" 2>/dev/null | tail -10
+		cat "$tmp/$s/exec.jsonl" "$tmp/$s/summary.json" 2>/dev/null | cut -c1-400
+		grep -v "WARN\|bubblewrap\|PATH aliases" "$tmp/$s/exec.err" "$tmp/$s/drive.err" 2>/dev/null | tail -10
 	done
 	cat "$tmp"/sanitizer.* 2>/dev/null | head -60
 	tail -40 "$tmp/broker.log"

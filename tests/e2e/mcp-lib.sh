@@ -21,3 +21,12 @@ title_of() {
 	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' |
 		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s).sessions.find(x=>x.id===process.argv[1]);console.log(r?r.title:"no row")})' "$1"
 }
+
+# The id of HB Code's open card for TOOL of session $2.
+card_of() {
+	"$build/hbctl" approvals --json 2>/dev/null | node -e '
+		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
+			for (const c of JSON.parse(s || "[]"))
+				if (c.session === process.argv[2] && String(c.tool).endsWith(process.argv[1])) console.log(c.id);
+		});' "$1" "$2"
+}
