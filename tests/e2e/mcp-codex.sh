@@ -34,6 +34,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 . "$(dirname "$0")/mcp-lib.sh"
 require codex
 sessions_conf | start_broker
@@ -115,15 +116,6 @@ app_done() {
 	stop_mock
 }
 
-# What the model received as the tool's output, from the mock's log of $1.
-tool_output() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const r = JSON.parse(l);
-			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
-		}' "$tmp/$1/mock.jsonl"
-}
 # The hbcode tools codex offered the model in its first request of $1.
 offered() {
 	node -e '
@@ -153,7 +145,7 @@ check "list: codex offered the model the hbcode tools in the namespace mcp__hbco
 	'offered list | grep -qw maintain_sessions && offered list | grep -qw manage_sessions'
 check "list: the broker ran the call for that session" '[ "$(calls_ok maintain_sessions "$session")" = 1 ]'
 check "list: the model got the broker's answer, which lists that session" \
-	'tool_output list | grep -qF "\"id\":\"$session\""'
+	'tool_output $tmp/list/mock.jsonl | grep -qF "\"id\":\"$session\""'
 check "list: codex reports the MCP call completed" '[ "$(mcp_item list)" = "maintain_sessions completed" ]'
 
 # -------------------------------------------------------------- codex --
@@ -163,7 +155,7 @@ codex_turn codex "$(rename "Renamed without asking" codex)"
 check "codex: the turn ran" '[ "$(cat $tmp/codex/rc)" = 0 ]'
 check "codex: codex refused the agent-class call itself (approval_policy never)" \
 	'[ "$(mcp_item codex)" = "manage_sessions failed MCP tool call requires approval, but approval policy is never" ] &&
-	 tool_output codex | grep -qF "MCP tool call requires approval, but approval policy is never"'
+	 tool_output $tmp/codex/mock.jsonl | grep -qF "MCP tool call requires approval, but approval policy is never"'
 check "codex: the broker saw no call of it" '[ "$(calls_of manage_sessions "$session")" = 0 ]'
 
 # ------------------------------------------------------------- card --
@@ -177,7 +169,7 @@ check "card: HB Code raised its approval card for the call, in hb-mcp's run of t
 check "card: codex's answer to the offer declined it" \
 	'[ "$(events "e.event === \"approval.resolved\" && e.tool === \"manage_sessions\" && e.session === \"$session\" && e.decision === \"deny\"")" = 1 ]'
 check "card: the model read the decline as the bridges give it" \
-	'[ "$(mcp_item card)" = "manage_sessions failed" ] && tool_output card | grep -qF "The user declined this tool call."'
+	'[ "$(mcp_item card)" = "manage_sessions failed" ] && tool_output $tmp/card/mock.jsonl | grep -qF "The user declined this tool call."'
 check "card: the call did not run: the session keeps its title" \
 	'[ "$(calls_ok manage_sessions "$session")" = 0 ] && [ "$(title_of "$session")" != "Renamed through MCP" ]'
 check "card: no card is left open" '[ "$("$build/hbctl" approvals --json)" = "[]" ]'
@@ -198,7 +190,7 @@ app_done app
 check "app: the turn completed" '[ "$(cat $tmp/app/rc)" = 0 ] && [ "$(json_field turnStatus <$tmp/app/summary.json)" = completed ]'
 check "app: the call ran after the approval, and the session is renamed" \
 	'[ "$(calls_ok manage_sessions "$session")" = 1 ] && [ "$(title_of "$session")" = "Approved from HB Code" ]'
-check "app: the model got the broker's answer" 'tool_output app | grep -qF "Approved from HB Code"'
+check "app: the model got the broker's answer" 'tool_output $tmp/app/mock.jsonl | grep -qF "Approved from HB Code"'
 # hb-mcp withdrew its question once the card was answered: codex tells
 # its client that request is settled.
 question_settled() {
