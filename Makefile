@@ -152,10 +152,11 @@ programs-and-tests: $(PROGRAMS) $(TEST_PROGS)
 deps:
 	@sh deploy/deps.sh $(DEB_PACKAGES)
 
-# The real agents for the end-to-end tests, and the browser tool's peers
-# for make bench (tests/browser-peers), pinned in their lock files.
+# The real agents for the end-to-end tests, the official MCP TypeScript
+# SDK for hb-mcp's conformance test (tests/mcp), and the browser tool's
+# peers for make bench (tests/browser-peers), pinned in their lock files.
 npm-deps:
-	@sh deploy/npm-deps.sh tests/codex agent-host tests/browser-peers
+	@sh deploy/npm-deps.sh tests/codex agent-host tests/mcp tests/browser-peers
 
 # svc-sessions and svc-messages share appdata.db through appdata/'s public
 # header; the fuzz targets run the sessions tools on a database of their own.

@@ -1,6 +1,7 @@
 #!/bin/sh
 # npm-deps.sh DIR... - install the pinned npm packages of the test rigs
-# (the real Codex and the Claude Agent SDK; the browser tool's peers for
+# (the real Codex and the Claude Agent SDK; the MCP TypeScript SDK for
+# hb-mcp's conformance test; the browser tool's peers for
 # make bench) from their lock files, when they are missing or older than
 # the lock.  Node itself comes from Debian (nodejs, npm) when this machine
 # has none and we are root.

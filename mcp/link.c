@@ -59,16 +59,21 @@ fail:
 	return -1;
 }
 
+int link_events(struct mcp *m, char *err, size_t errlen)
+{
+	return m->sub ? 0 : open_events(m, err, errlen);
+}
+
 int link_connect(struct mcp *m, char *err, size_t errlen)
 {
-	if (!m->sub && open_events(m, err, errlen) < 0)
-		return -1;
-	if (m->connected)
-		return 0;
-	if (hb_client_open(&m->client, NULL, LINK_QUICK_MS, err, errlen) < 0)
-		return -1;
-	m->connected = 1;
-	return 0;
+	/* The front first: its refusal is the sentence every client says
+	 * ("no hb-broker is running ..."). */
+	if (!m->connected) {
+		if (hb_client_open(&m->client, NULL, LINK_QUICK_MS, err, errlen) < 0)
+			return -1;
+		m->connected = 1;
+	}
+	return link_events(m, err, errlen);
 }
 
 void link_drop(struct mcp *m, const char *why)

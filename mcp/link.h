@@ -19,6 +19,9 @@
 /* How long hb-mcp waits for the broker's quick answers (not calls). */
 #define LINK_QUICK_MS 10000
 
+/* The events socket, opened when not open (main opens it at the start,
+ * so that a subscription is in place before the first call's events). */
+int link_events(struct mcp *m, char *err, size_t errlen);
 /* The front socket and the events socket, opened when not open. */
 int link_connect(struct mcp *m, char *err, size_t errlen);
 /* The broker went away (why says so): close, forget the run, answer the

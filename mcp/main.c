@@ -2,6 +2,7 @@
  * hb-mcp - the hbcode tools for any MCP client (docs/mcp.md).
  *
  *	hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted]
+ *	       [--no-elicitation]
  *
  * Speaks MCP (JSON-RPC 2.0, a message a line) on stdin and stdout with one
  * client, and hb-broker's front door for it: one connection is one run,
@@ -37,7 +38,8 @@ static void on_stop(int sig)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted]\n");
+	fprintf(stderr, "usage: hb-mcp [--session ID] [--access read-only|full-auto|full-access|unrestricted] "
+		"[--no-elicitation]\n");
 	return 100;
 }
 
@@ -49,6 +51,8 @@ static int parse_args(struct mcp *m, int argc, char **argv)
 			m->session_opt = argv[++i];
 		else if (strcmp(argv[i], "--access") == 0 && i + 1 < argc && hb_access_rank(argv[i + 1]) >= 0)
 			m->access = argv[++i];
+		else if (strcmp(argv[i], "--no-elicitation") == 0)
+			m->no_elicitation = 1;
 		else
 			return -1;
 	}
@@ -112,6 +116,7 @@ int main(int argc, char **argv)
 {
 	struct mcp m;
 	struct sigaction sa;
+	char err[512];
 
 	memset(&m, 0, sizeof m);
 	m.access = "read-only";
@@ -123,6 +128,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* Best effort: without a broker yet, the first request opens it. */
+	(void)link_events(&m, err, sizeof err);
 	serve(&m);
 	link_close_run(&m);
 	calls_free(&m);

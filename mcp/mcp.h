@@ -22,6 +22,7 @@ struct mcp {
 	/* The command line. */
 	const char *session_opt;        /* --session ID, or NULL: hb-mcp's own session */
 	const char *access;             /* --access LEVEL */
+	int no_elicitation;             /* --no-elicitation: cards never go to the client */
 	int out_fd;                     /* protocol only: stdout */
 
 	/* What the client said in initialize. */

@@ -33,7 +33,7 @@ json_t *server_initialize(struct mcp *m, const json_t *params)
 
 	snprintf(m->protocol, sizeof m->protocol, "%s", mcp_negotiate(asked));
 	snprintf(m->client_name, sizeof m->client_name, "%s", name ? name : "");
-	m->elicitation = json_is_object(json_object_get(caps, "elicitation"));
+	m->elicitation = json_is_object(json_object_get(caps, "elicitation")) && !m->no_elicitation;
 	return json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s}, s:s}", "protocolVersion", m->protocol, "capabilities",
 			 "tools", "listChanged", 1, "serverInfo", "name", MCP_NAME, "version", MCP_VERSION,
 			 "instructions",

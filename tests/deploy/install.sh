@@ -15,7 +15,7 @@ if ! make -s install BUILD="$build" SAN="${SAN:-}" OPT="${OPT:--O2}" PREFIX=/opt
 fi
 rm -f "$dest.log"
 p=$dest/opt/hb
-check "hb-broker, hbctl and hb-explainer in bin" '[ -x "$p/bin/hb-broker" ] && [ -x "$p/bin/hbctl" ] && [ -x "$p/bin/hb-explainer" ]'
+check "hb-broker, hbctl, hb-explainer and hb-mcp in bin" '[ -x "$p/bin/hb-broker" ] && [ -x "$p/bin/hbctl" ] && [ -x "$p/bin/hb-explainer" ] && [ -x "$p/bin/hb-mcp" ]'
 check "svc-sessions in libexec/hbcode" '[ -x "$p/libexec/hbcode/svc-sessions" ]'
 check "every service of services.conf in libexec/hbcode" '(for s in $(sed -n "s/^exec = //p" deploy/services.conf); do [ -x "$p/libexec/hbcode/$s" ] || exit 1; done)'
 check "services.conf installed" 'cmp -s deploy/services.conf "$p/share/hbcode/services.conf"'

@@ -75,14 +75,24 @@ static int subcall(struct hb_call *call, const json_t *args)
 	return ok;
 }
 
+/* {"text":T, "holdMs":N}: T as the call's progress, then the answer N ms
+ * later (a long call, as an explainer's; cancellable), 0 by default. */
 static int progress(struct hb_call *call, const json_t *args)
 {
 	const char *text;
+	long long hold;
 	char err[256];
 
-	if (hb_json_req_string(args, "text", 1000, &text, err, sizeof err) < 0)
+	if (hb_json_req_string(args, "text", 1000, &text, err, sizeof err) < 0 ||
+	    hb_json_opt_int(args, "holdMs", 0, 60000, 0, &hold, err, sizeof err) < 0)
 		return hb_call_fail(call, err);
 	hb_call_progress(call, text);
+	for (long long left = hold; left > 0; left -= 5) {
+		struct timespec ts = { 0, 5 * 1000000L };
+		if (hb_call_cancelled(call))
+			return hb_call_fail(call, "cancelled");
+		nanosleep(&ts, NULL);
+	}
 	return hb_call_succeed(call, "progress sent");
 }
 

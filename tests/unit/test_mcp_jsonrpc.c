@@ -153,6 +153,12 @@ static void test_initialize(void **state)
 	assert_string_equal(m.client_name, "claude-code");
 	assert_int_equal(m.elicitation, 1);
 	json_decref(r);
+	/* --no-elicitation: the cards are never offered to the client. */
+	memset(&m, 0, sizeof m);
+	m.no_elicitation = 1;
+	r = server_initialize(&m, params);
+	assert_int_equal(m.elicitation, 0);
+	json_decref(r);
 	json_decref(params);
 	/* No elicitation declared, no name, an old revision. */
 	memset(&m, 0, sizeof m);
