@@ -28,6 +28,9 @@
 #            question reaches the driver, which leaves it open; codex
 #            waits until hbctl approve, the call runs, the model gets the
 #            answer, and codex tells its client the question is settled
+#   exec     codex exec again, hb-mcp with --no-elicitation: no question
+#            for codex to decline; codex waits until hbctl approve, the
+#            call runs, the model gets the answer
 # Usage: mcp-codex.sh BUILD (needs make npm-deps).
 set -u
 build=$1
@@ -62,7 +65,7 @@ stop_mock() {
 # broker.  A sanitizer's report goes to a file (codex keeps the server's
 # stderr to itself).
 server_section() {
-	printf '\n[mcp_servers.hbcode]\ncommand = "%s"\nargs = [%s]\nenv_vars = ["HB_HOME"]\ntool_timeout_sec = 600\n' \
+	printf '\n[mcp_servers.hbcode]\ncommand = "%s"\nargs = [%s]\nenv_vars = ["HB_HOME"]\ntool_timeout_sec = 900\n' \
 		"$build/hb-mcp" "$(printf '"%s", ' $mcp_args | sed 's/, $//')"
 	printf 'env = { ASAN_OPTIONS = "%s", LSAN_OPTIONS = "%s", UBSAN_OPTIONS = "%s" }\n' \
 		"${ASAN_OPTIONS:-detect_leaks=1}:log_path=$tmp/sanitizer" "${LSAN_OPTIONS:-}" \
@@ -73,7 +76,8 @@ server_section() {
 # codex_turn NAME TOOL-CALL-JSON [CONFIG LINES]: one `codex exec --json`
 # turn in $tmp/project whose mock model calls that tool; in $tmp/NAME:
 # the mock's log, codex's JSON events (exec.jsonl) and stderr, its exit
-# status (rc).
+# status (rc).  In the background when $background is set (its pid in
+# exec_pid; exec_done waits for it).
 codex_turn() {
 	local dir=$tmp/$1
 	mkdir -p "$dir/codex-home" "$dir/home"
@@ -88,7 +92,12 @@ codex_turn() {
 				timeout 90 codex exec --json --strict-config --skip-git-repo-check \
 				"Use the hbcode tool." </dev/null >"$dir/exec.jsonl" 2>"$dir/exec.err"
 		echo $? >"$dir/rc"
-	)
+	) &
+	exec_pid=$!
+	[ -n "${background:-}" ] || exec_done
+}
+exec_done() {
+	wait "$exec_pid"
 	stop_mock
 }
 
@@ -206,11 +215,28 @@ question_settled() {
 }
 check "app: the question was withdrawn: codex told its client it is settled" question_settled
 
+# --------------------------------------------------------------- exec --
+# hb-mcp --no-elicitation offers codex exec no question to decline: the
+# card waits for hbctl (the desktop, the phone) while codex waits.
+mcp_args="--session $session --access full-auto --no-elicitation"
+background=1 codex_turn exec "$(rename "Approved for codex exec" exec)" 'default_tools_approval_mode = "approve"'
+check "exec: HB Code's approval card for manage_sessions of the session is up" \
+	'wait_for 60 "[ -n \"\$(card_of manage_sessions $session)\" ]"'
+check "exec: codex waits: the model has no answer yet, the session its title" \
+	'kill -0 $exec_pid && [ "$(grep -c "\"method\"" $tmp/exec/mock.jsonl)" = 1 ] && [ "$(title_of "$session")" = "Approved from HB Code" ]'
+"$build/hbctl" approve "$(card_of manage_sessions "$session")" >/dev/null
+exec_done
+check "exec: the turn ran" '[ "$(cat $tmp/exec/rc)" = 0 ]'
+check "exec: the call ran after the approval, and the session is renamed" \
+	'[ "$(calls_ok manage_sessions "$session")" = 2 ] && [ "$(title_of "$session")" = "Approved for codex exec" ]'
+check "exec: the model got the broker's answer" 'tool_output $tmp/exec/mock.jsonl | grep -qF "Approved for codex exec"'
+check "exec: codex reports the MCP call completed" '[ "$(mcp_item exec)" = "manage_sessions completed" ]'
+
 check "no sanitizer report" \
 	'! ls $tmp/sanitizer.* >/dev/null 2>&1 && ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in list codex card app; do
+	for s in list codex card app exec; do
 		echo "--- $s"
 		cat "$tmp/$s/exec.jsonl" "$tmp/$s/summary.json" 2>/dev/null | cut -c1-400
 		grep -v "WARN\|bubblewrap\|PATH aliases" "$tmp/$s/exec.err" "$tmp/$s/drive.err" 2>/dev/null | tail -10
