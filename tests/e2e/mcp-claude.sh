@@ -23,6 +23,8 @@
 #   elicit   the same call approved in Claude Code (the driver accepts
 #            the elicitation, as a person in its dialog): the card is
 #            resolved allow and the call runs
+#   decline  an SDK program without onElicitation: the SDK declines the
+#            offered card at once and the model reads the decline
 #   cli      `claude mcp add hbcode -e HB_HOME=... -- hb-mcp ...` in the
 #            project: `claude mcp list` health-checks it (Connected), and
 #            `claude -p --allowedTools mcp__hbcode__maintain_sessions`
@@ -133,6 +135,18 @@ check "elicit: Claude Code's answer approved HB Code's card, and the call ran" \
 check "elicit: the model got the broker's answer" \
 	'tool_results | grep -F "Approved in Claude Code" | grep -qv "\"is_error\":true"'
 
+# ------------------------------------------------------------ decline --
+# An SDK program without onElicitation: the SDK declines the question at once.
+rename='@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed with nobody asked"}'
+sdk_turn decline "$rename" --allow mcp__hbcode__manage_sessions -- --session "$session" --access full-auto
+check "decline: the turn ended with a result" '[ "$(cat $tmp/decline.rc)" = 0 ]'
+check "decline: the SDK's answer declined HB Code's card at once" \
+	'[ "$(events "e.event === \"approval.resolved\" && e.session === \"$session\" && e.decision === \"deny\"")" = 1 ] &&
+	 [ "$("$build/hbctl" approvals --json)" = "[]" ]'
+check "decline: the model read the bridges' decline sentence; nothing ran" \
+	'field decline toolResults | grep -qF "The user declined this tool call." &&
+	 [ "$(calls_ok manage_sessions "$session")" = 2 ] && [ "$(title_of "$session")" = "Approved in Claude Code" ]'
+
 # ---------------------------------------------------------------- cli --
 served=$(calls_ok maintain_sessions "$session")
 claude_env "$claude_cli" mcp add hbcode -e "HB_HOME=$HB_HOME" -- "$build/hb-mcp" --session "$session" --access full-auto \
@@ -157,7 +171,7 @@ check "no sanitizer report" \
 	'! ls $tmp/sanitizer.* >/dev/null 2>&1 && ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/broker.log'
 
 if [ $fail -ne 0 ]; then
-	for s in sdk denied approve elicit cli; do echo "--- $s"; cat "$tmp/$s.json"; tail -15 "$tmp/$s.err"; done
+	for s in sdk denied approve elicit decline cli; do echo "--- $s"; cat "$tmp/$s.json"; tail -15 "$tmp/$s.err"; done
 	cat "$tmp"/cli-*.out "$tmp"/sanitizer.* 2>/dev/null | head -60
 	tail -40 "$tmp/broker.log"
 fi
