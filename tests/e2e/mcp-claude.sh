@@ -168,7 +168,7 @@ check "cli: the broker's answer reached the model and the result" \
 	'field cli result | grep -qF "Approved in Claude Code"'
 
 check "no sanitizer report" \
-	'! ls $tmp/sanitizer.* >/dev/null 2>&1 && ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/broker.log'
+	'! cat $tmp/broker.log $tmp/sanitizer.* 2>/dev/null | grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:"'
 
 if [ $fail -ne 0 ]; then
 	for s in sdk denied approve elicit decline cli; do echo "--- $s"; cat "$tmp/$s.json"; tail -15 "$tmp/$s.err"; done

@@ -233,7 +233,7 @@ check "exec: the model got the broker's answer" 'tool_output $tmp/exec/mock.json
 check "exec: codex reports the MCP call completed" '[ "$(mcp_item exec)" = "manage_sessions completed" ]'
 
 check "no sanitizer report" \
-	'! ls $tmp/sanitizer.* >/dev/null 2>&1 && ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" $tmp/broker.log'
+	'! cat $tmp/broker.log $tmp/sanitizer.* 2>/dev/null | grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:"'
 
 if [ $fail -ne 0 ]; then
 	for s in list codex card app exec; do
