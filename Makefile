@@ -299,7 +299,7 @@ $(BUILD)/tests/itest_video $(BUILD)/tests/itest_video_files: $(call obj,tests/in
 $(BUILD)/tests/itest_messages $(BUILD)/tests/itest_messages_delivery: $(call obj,tests/integration/messages_rig.c)
 $(BUILD)/tests/itest_sessions $(BUILD)/tests/itest_sessions_store: $(call obj,tests/integration/sessions_rig.c)
 $(BUILD)/tests/itest_badinput $(BUILD)/tests/itest_badinput_frames: $(call obj,tests/integration/badinput_rig.c)
-$(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs: $(call obj,tests/integration/frontends_rig.c)
+$(BUILD)/tests/itest_frontends $(BUILD)/tests/itest_frontends_runs $(BUILD)/tests/itest_external_runs: $(call obj,tests/integration/frontends_rig.c)
 # The kill storm is one test: its rig holds the storm, the program its checks.
 $(BUILD)/tests/itest_killstorm: $(call obj,tests/integration/killstorm_rig.c)
 # The fuzz targets take what they parse from the services' archives, like

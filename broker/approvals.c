@@ -69,9 +69,10 @@ static void answer_bridge(struct broker *b, const struct approval *a, int allow,
 
 	if (a->call_key[0]) {
 		struct call *c = hb_map_get(&b->calls, a->call_key);
-		if (c && allow)
+		if (c && allow) {
+			c->on_end = NULL; /* its card is answered */
 			route_dispatch(b, c);
-		else if (c)
+		} else if (c)
 			route_finish(b, c, 0, message && *message ? message : "The user declined this tool call.");
 		return;
 	}
@@ -207,6 +208,20 @@ out:
 	json_decref(msg);
 }
 
+/* A held call ended first (cancelled, or its run ended): its card goes. */
+static void withdraw_card(struct broker *b, const struct call *c)
+{
+	for (struct approval **pp = &b->approvals; *pp; pp = &(*pp)->next)
+		if (strcmp((*pp)->call_key, c->key) == 0) {
+			struct approval *a = *pp;
+			*pp = a->next;
+			log_info(a->id, "withdrawn: its call %s ended first", c->key);
+			publish(b, "approval.cancelled", a, "decision", "deny");
+			approval_free(a);
+			return;
+		}
+}
+
 void approvals_hold_call(struct broker *b, struct call *c, const struct run *r)
 {
 	struct approval *a = calloc(1, sizeof *a);
@@ -222,22 +237,29 @@ void approvals_hold_call(struct broker *b, struct call *c, const struct run *r)
 	}
 	snprintf(a->call_key, sizeof a->call_key, "%s", c->key);
 	snprintf(a->request_id, sizeof a->request_id, "%s", c->call_id);
+	c->on_end = withdraw_card;
 	hold(b, NULL, NULL, r, a, c->tool, input, c->call_id,
 	     json_pack("{s:s, s:s}", "kind", "tool", "callKey", c->key));
 	json_decref(input);
 }
 
-void approvals_withdraw_call(struct broker *b, const char *key)
+void approvals_end_held(struct broker *b, const char *text)
 {
-	for (struct approval **pp = &b->approvals; *pp; pp = &(*pp)->next)
-		if (strcmp((*pp)->call_key, key) == 0) {
-			struct approval *a = *pp;
-			*pp = a->next;
-			log_info(a->id, "withdrawn: its call %s ended first", key);
-			publish(b, "approval.cancelled", a, "decision", "deny");
-			approval_free(a);
-			return;
+	struct approval **pp = &b->approvals;
+
+	while (*pp) {
+		struct approval *a = *pp;
+		struct call *c;
+		if (!a->call_key[0]) {
+			pp = &a->next;
+			continue;
 		}
+		*pp = a->next;
+		if ((c = hb_map_get(&b->calls, a->call_key)))
+			route_finish(b, c, 0, text);
+		publish(b, "approval.cancelled", a, "decision", "deny");
+		approval_free(a);
+	}
 }
 
 json_t *approvals_json(const struct broker *b)

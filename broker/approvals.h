@@ -28,11 +28,13 @@ void approvals_request_codex(struct broker *b, const struct hb_peer *peer, const
  * (registered, not sent) under a card {id, run, session, tool, input,
  * toolUseId: the call's call_id, kind "tool", callKey: c's key}; an
  * approval sends it on, a refusal answers it with the refusal's message
- * or "The user declined this tool call.".  Either way c is the table's. */
+ * or "The user declined this tool call.", and one that ends first
+ * (cancelled, its run ended) withdraws its card (approval.cancelled).
+ * Either way c is the table's. */
 void approvals_hold_call(struct broker *b, struct call *c, const struct run *r);
-/* The held call key ended first (cancelled): its card is withdrawn
- * (approval.cancelled). */
-void approvals_withdraw_call(struct broker *b, const char *key);
+/* The broker stops: every held call is answered text and its card
+ * withdrawn (approval.cancelled). */
+void approvals_end_held(struct broker *b, const char *text);
 /* The open cards as a JSON array (NULL when out of memory): approval.list's
  * answer and the status' "approvals". */
 json_t *approvals_json(const struct broker *b);

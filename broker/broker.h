@@ -141,6 +141,10 @@ struct call {
 	const char *tool, *args, *session, *run, *project, *agent, *access, *call_id, *model;
 	char fail_code[32];             /* the service's typed failure code, or "" */
 	const char *images;             /* the result's images (images.h), borrowed while it is answered */
+	/* Told when the call ends, however it ends (answered, cancelled,
+	 * failed), before it is freed: a call held for an approval card has
+	 * its card withdrawn so (approvals.c); NULL for the others. */
+	void (*on_end)(struct broker *b, const struct call *c);
 	struct call *prev, *next;       /* the wait queue or the instance's list */
 };
 

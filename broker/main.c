@@ -174,6 +174,9 @@ static void begin_shutdown(struct broker *b)
 		return;
 	b->stopping = 1;
 	b->stop_deadline_ms = broker_now_ms() + b->set.shutdown_grace_ms;
+	/* A call held for its card would only hold the stop up: nobody may
+	 * answer it in time. */
+	approvals_end_held(b, "hb-broker is shutting down; try the call again when it is back");
 	log_info(NULL, "stopping: %zu calls in flight get %d ms", b->calls.count, b->set.shutdown_grace_ms);
 	notify_manager("STOPPING=1");
 }

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <zmq.h>
 
-#include "approvals.h"
 #include "call.h"
 #include "events.h"
 #include "fail_codes.h"
@@ -81,6 +80,8 @@ static void finish(struct broker *b, struct call *c, int ok, const char *text)
 	if (c->identity)
 		hb_map_del(&b->identities, c->identity);
 	log_debug(c->key, "%s %s in %lld ms", c->tool, ok ? "ok" : "failed", ms);
+	if (c->on_end)
+		c->on_end(b, c);
 	events_call_end(b, c, ok, ms);
 	call_answer(b, c, ok, text);
 	call_free(c);
@@ -280,8 +281,6 @@ void route_cancel(struct broker *b, struct call *c, const char *text)
 	 * answers would have no one to read them.  One at a time, since
 	 * finishing a call changes the table. */
 	snprintf(key, sizeof key, "%s", c->key);
-	if (c->state == CALL_RESOLVING)
-		approvals_withdraw_call(b, key); /* a call held for approval */
 	if (c->state == CALL_SENT) {
 		struct hb_peer to;
 		struct hb_env m;

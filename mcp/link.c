@@ -20,8 +20,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#include "calls.h"
-#include "approval.h"
 #include "clock.h"
 #include "opfields.h"
 #include "paths.h"
@@ -83,8 +81,7 @@ void link_drop(struct mcp *m, const char *why)
 	m->connected = 0;
 	m->run_open = 0;
 	fprintf(stderr, "hb-mcp: %s\n", why);
-	calls_fail_all(m, why);
-	approval_forget_all(m);
+	m->hooks.gone(m, why);
 }
 
 int link_send(struct mcp *m, struct hb_env *req, int64_t *id, char *err, size_t errlen)
@@ -95,7 +92,7 @@ int link_send(struct mcp *m, struct hb_env *req, int64_t *id, char *err, size_t 
 		/* The broker ended (or restarted) while we were idle: nothing
 		 * of ours was lost but the run, which the new one lacks. */
 		m->run_open = 0;
-		calls_fail_all(m, "hb-broker went away before it answered; the outcome of the call is unknown");
+		m->hooks.gone(m, "hb-broker went away before it answered; the outcome of the call is unknown");
 	}
 	return hb_client_send(&m->client, req, id, err, errlen);
 }
@@ -153,7 +150,7 @@ int link_request(struct mcp *m, struct hb_env *req, struct hb_env *reply, int ti
 			continue;
 		if (hb_env_int(reply, "id", &got) == 0 && got == id)
 			return 0;
-		calls_on_reply(m, reply);
+		m->hooks.reply(m, reply);
 		hb_env_free(reply);
 	}
 }
@@ -163,7 +160,7 @@ void link_read_front(struct mcp *m)
 	struct hb_env reply;
 
 	while (m->connected && read_one(m, &reply) > 0) {
-		calls_on_reply(m, &reply);
+		m->hooks.reply(m, &reply);
 		hb_env_free(&reply);
 	}
 }
@@ -342,10 +339,7 @@ void link_read_events(struct mcp *m)
 		if (strcmp(hb_env_str_or(&e, "op", ""), HB_OP_EVENT) != 0 || hb_client_op_check(&e, err, sizeof err) < 0) {
 			fprintf(stderr, "hb-mcp: an event that does not match its row was dropped\n");
 		} else if ((body = json_loads(hb_req_str(&e, "json"), 0, NULL))) {
-			if (strncmp(topic, "call.", 5) == 0)
-				calls_on_event(m, topic, body);
-			else
-				approval_on_event(m, topic, body);
+			m->hooks.event(m, topic, body);
 			json_decref(body);
 		}
 		hb_env_free(&e);

@@ -24,13 +24,15 @@
 int link_events(struct mcp *m, char *err, size_t errlen);
 /* The front socket and the events socket, opened when not open. */
 int link_connect(struct mcp *m, char *err, size_t errlen);
-/* The broker went away (why says so): close, forget the run, answer the
- * calls in flight. */
+/* The broker went away (why says so): close, forget the run, and tell
+ * m->hooks.gone (the calls in flight are answered, the questions
+ * withdrawn). */
 void link_drop(struct mcp *m, const char *why);
 /* Send req (a fresh id in *id), connecting first when needed. */
 int link_send(struct mcp *m, struct hb_env *req, int64_t *id, char *err, size_t errlen);
 /* Send req and wait for its reply (which may carry err.msg; the caller
- * frees it); other replies go to calls.c meanwhile.  0, or -1 with err. */
+ * frees it); other replies go to m->hooks.reply meanwhile.  0, or -1 with
+ * err. */
 int link_request(struct mcp *m, struct hb_env *req, struct hb_env *reply, int timeout_ms, char *err,
 		 size_t errlen);
 /* This connection's run, opened when it is not (and its session found or
@@ -40,9 +42,10 @@ int link_run(struct mcp *m, char *err, size_t errlen);
 void link_close_run(struct mcp *m);
 /* The catalog's JSON text (malloc'd), or NULL with err. */
 char *link_catalog(struct mcp *m, char *err, size_t errlen);
-/* The front socket or its monitor is readable: read what came. */
+/* The front socket or its monitor is readable: each reply to
+ * m->hooks.reply. */
 void link_read_front(struct mcp *m);
-/* The events socket is readable: hand each event to calls.c/approval.c. */
+/* The events socket is readable: each event to m->hooks.event. */
 void link_read_events(struct mcp *m);
 void link_free(struct mcp *m);
 

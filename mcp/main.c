@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	m.out_fd = STDOUT_FILENO;
 	if (parse_args(&m, argc, argv) < 0)
 		return usage();
+	server_init(&m);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);

@@ -17,6 +17,17 @@
 
 struct mcp_call;
 struct mcp_ask;
+struct mcp;
+struct hb_env;
+
+/* What the broker's link (link.c) hands on, set by server.c: a reply no
+ * request of link.c waits for, an event, and the broker gone (why says
+ * so).  So link.c knows nothing of the calls and the cards it carries. */
+struct mcp_hooks {
+	void (*reply)(struct mcp *m, const struct hb_env *reply);
+	void (*event)(struct mcp *m, const char *topic, const json_t *body);
+	void (*gone)(struct mcp *m, const char *why);
+};
 
 struct mcp {
 	/* The command line. */
@@ -32,7 +43,8 @@ struct mcp {
 	int elicitation;                /* the client declared elicitation */
 	int64_t next_out_id;            /* ids of hb-mcp's own requests to the client */
 
-	/* The broker (link.c). */
+	/* The broker (link.c), and what it hands on. */
+	struct mcp_hooks hooks;
 	struct hb_client client;
 	int connected;                  /* client open */
 	void *ev_ctx, *sub;             /* events.sock */

@@ -25,6 +25,27 @@
 #include "paths.h"
 #include "tools.h"
 
+static void on_event(struct mcp *m, const char *topic, const json_t *body)
+{
+	if (strncmp(topic, "call.", 5) == 0)
+		calls_on_event(m, topic, body);
+	else
+		approval_on_event(m, topic, body);
+}
+
+static void on_gone(struct mcp *m, const char *why)
+{
+	calls_fail_all(m, why);
+	approval_forget_all(m);
+}
+
+void server_init(struct mcp *m)
+{
+	m->hooks.reply = calls_on_reply;
+	m->hooks.event = on_event;
+	m->hooks.gone = on_gone;
+}
+
 json_t *server_initialize(struct mcp *m, const json_t *params)
 {
 	const char *asked = json_string_value(json_object_get(params, "protocolVersion"));

@@ -11,6 +11,9 @@
 
 #include "mcp.h"
 
+/* m's hooks (mcp.h): the broker's replies to calls.c, its events to
+ * calls.c and approval.c, its going to both. */
+void server_init(struct mcp *m);
 /* One line from the client; answers it (or not: a notification). */
 void server_line(struct mcp *m, const char *line, size_t len);
 /* The initialize result for params (a new reference), noting the

@@ -5,7 +5,7 @@
 // one declined, an image result, progress on a long call, a cancelled call
 // that its service sees cancelled, a broker restart between two calls, and
 // list_changed when a Gemini key is saved.  One "ok"/"FAIL" line a check.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -104,14 +104,37 @@ const sessions = JSON.parse(textOf(r)).sessions;
 check("the run's session: agent external, titled by the client's name",
 	sessions.length === 1 && sessions[0].title === "mcp-conformance" && sessions[0].agent === "external", sessions);
 
+// --session: a run for that session, at --access (hb-mcp alone, raw;
+// stdin stays open until the answer came: its end closes the run)
+{
+	const raw = spawn(`${build}/hb-mcp`, ["--session", sessions[0].id, "--access", "read-only"]);
+	let out = "";
+	raw.stdout.on("data", (d) => { out += d; });
+	for (const l of [
+		{ jsonrpc: "2.0", id: 1, method: "initialize",
+			params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+		{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami" } },
+	]) raw.stdin.write(JSON.stringify(l) + "\n");
+	await until(10000, () => out.split("\n").length > 2);
+	raw.stdin.end();
+	let who = {};
+	try { who = JSON.parse(JSON.parse(out.split("\n")[1]).result.content[0].text); } catch { /* checked below */ }
+	check("--session: the call is bound to that session's external run, at --access",
+		who.session === sessions[0].id && who.agent === "external" && who.access === "read-only" &&
+		/^mcp-\d+-/.test(who.run) && who.callId === "mcp-1", out);
+}
+
 // approval-class calls: approved through hbctl (the elicitation offered
 // too is withdrawn), approved through elicitation, declined
 elicitMode = "wait";
+const echoServed = () => JSON.parse(hbctl("status", "--json")).services.find((x) => x.name === "svc-echo").callsServed;
+const servedBefore = echoServed();
 const viaHbctl = client.callTool({ name: "use_user_browser", arguments: { action: "screenshot" } });
 check("approval: a card is raised", await until(5000, () => openCards().length === 1), openCards());
 const card = openCards()[0];
 check("approval: the card names the tool and the run", card?.tool === "use_user_browser" && card?.kind === "tool");
-check("approval: the call waits for it", hbctl("status", "--json").includes('"callsServed":0'));
+check("approval: the call waits for it (svc-echo has not seen it)", echoServed() === servedBefore,
+	{ servedBefore, now: echoServed() });
 hbctl("approve", card.id);
 r = await viaHbctl;
 check("approval through hbctl: the call ran", !r.isError && textOf(r).includes("screenshot"), r);
@@ -177,6 +200,9 @@ check("list_changed: the Gemini tools are listed", after.includes("synthesize_sp
 	after);
 
 await client.close();
+await sleep(500);
 check("hb-mcp said nothing but protocol on stdout (the SDK read every line)", true);
+// under ASan (make test-asan) a finding is written to stderr as it exits
+check("hb-mcp ended clean (no sanitizer finding)", !/Sanitizer|runtime error/.test(stderr), stderr.slice(-2000));
 if (failed) console.log(stderr);
 process.exit(failed);

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 [ -d "$here/mcp/node_modules/@modelcontextprotocol/sdk" ] ||
 	{ echo "FAIL the MCP TypeScript SDK is not installed: run make npm-deps (npm ci in tests/mcp)"; exit 1; }
-{ sessions_conf; printf '[service svc-echo]\nexec = %s/tests/svc-echo\ntools = echo sleep progress use_user_browser\n' "$build"; } >"$tmp/conf"
+{ sessions_conf; printf '[service svc-echo]\nexec = %s/tests/svc-echo\ntools = echo sleep progress whoami use_user_browser\n' "$build"; } >"$tmp/conf"
 start_broker <"$tmp/conf"
 broker=
 # The scenario restarts the broker between two calls: stop it, start it

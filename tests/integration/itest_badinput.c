@@ -111,7 +111,7 @@ static const struct arg_case field_cases[] = {
 	{ "manage_sessions", "{\"action\":\"create\",\"title\":\"a\\nb\",\"agent\":\"codex\",\"projectPath\":\"/tmp\"}",
 	  EXACT, "title must not contain control characters (such as newlines or tabs)" },
 	{ "manage_sessions", "{\"action\":\"create\",\"title\":\"t\",\"agent\":\"bash\",\"projectPath\":\"/tmp\"}", EXACT,
-	  "\"agent\" must be one of: codex, claude" },
+	  "\"agent\" must be one of: codex, claude, external" },
 	{ "manage_sessions", "{\"action\":\"archive\",\"targetSessionId\":\"../../etc\"}", EXACT,
 	  "No session with id ../../etc. Find ids with maintain_sessions listSessions." },
 	/* svc-messages */

@@ -4,7 +4,8 @@
  * what was written after its last use; one whose file was replaced or
  * removed is not; one given back with a transaction or a statement still
  * open is closed, never kept with a stale snapshot; the idle list is
- * bounded; every connection is closed at the end (LeakSanitizer).
+ * bounded; a version 4 file is migrated by the first reader and read
+ * after; every connection is closed at the end (LeakSanitizer).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,6 +123,49 @@ static void test_replaced_file_is_not_reused(void **state)
 	unlink(moved);
 }
 
+/* A file of schema version 4 (sessions of codex and claude only) is
+ * migrated by the first reader's open (version 5: external too), keeps
+ * its row, and the kept connection reads an external session written
+ * after. */
+static void test_version_4_file_read_after_migration(void **state)
+{
+	struct fixture *f = *state;
+	struct appdata_reader a, b;
+	char err[256], *msg = NULL;
+	sqlite3 *raw, *rw;
+	sqlite3_stmt *st;
+
+	write_session(f->path, "s-old");
+	assert_int_equal(sqlite3_open_v2(f->path, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	if (sqlite3_exec(raw, "PRAGMA foreign_keys = OFF; BEGIN;"
+			 "CREATE TABLE s4 (id TEXT PRIMARY KEY, title TEXT NOT NULL,"
+			 " agent TEXT NOT NULL CHECK (agent IN ('codex', 'claude')), project_dir TEXT NOT NULL,"
+			 " project_hash TEXT NOT NULL, access_level TEXT NOT NULL, created_at INTEGER NOT NULL,"
+			 " updated_at INTEGER NOT NULL, archived INTEGER NOT NULL DEFAULT 0, model TEXT, effort TEXT);"
+			 "INSERT INTO s4 SELECT * FROM sessions; DROP TABLE sessions; ALTER TABLE s4 RENAME TO sessions;"
+			 "PRAGMA user_version = 4; COMMIT;",
+			 NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("making a version 4 file: %s", msg ? msg : "?");
+	sqlite3_close(raw);
+	assert_int_equal(appdata_readers_take(&f->readers, f->path, &a, err, sizeof err), 0);
+	assert_int_equal(count_sessions(a.db), 1);
+	appdata_readers_give(&f->readers, &a);
+	assert_non_null(rw = appdata_open_rw(f->path, err, sizeof err));
+	assert_int_equal(sqlite3_exec(rw, "INSERT INTO sessions (id, title, agent, project_dir, project_hash,"
+				      " access_level, created_at, updated_at) VALUES ('s-mcp', 'claude-code', 'external',"
+				      " '/tmp', 'h', 'read-only', 2, 2)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	appdata_close(rw);
+	assert_int_equal(appdata_readers_take(&f->readers, f->path, &b, err, sizeof err), 0);
+	assert_ptr_equal(b.db, a.db);
+	assert_int_equal(sqlite3_prepare_v2(b.db, "SELECT agent FROM sessions WHERE id = 's-mcp'", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "external");
+	sqlite3_finalize(st);
+	appdata_readers_give(&f->readers, &b);
+}
+
 static void test_open_transaction_is_not_kept(void **state)
 {
 	struct fixture *f = *state;
@@ -172,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reused_and_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaced_file_is_not_reused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_version_4_file_read_after_migration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_transaction_is_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_list_is_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file_is_created, setup, teardown),

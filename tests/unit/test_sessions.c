@@ -266,7 +266,7 @@ static void test_create_errors(void **state)
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"a\\nb\",\"agent\":\"codex\",\"projectPath\":\"/p\"}",
 	      "control characters");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"agent\":\"gemini\",\"projectPath\":\"/p\"}",
-	      "\"agent\" must be one of: codex, claude");
+	      "\"agent\" must be one of: codex, claude, external");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"projectPath\":\"/p\"}", "\"agent\" is required");
 	fails(f, manage_tool, "{\"action\":\"create\",\"title\":\"t\",\"agent\":\"codex\",\"projectPath\":\"rel/p\"}",
 	      "absolute");
