@@ -132,7 +132,7 @@ offered() {
 		const ns = (r.body.tools || []).find((t) => t.type === "namespace" && t.name === "mcp__hbcode");
 		console.log(ns ? ns.tools.map((t) => t.name).sort().join(" ") : "none");' "$tmp/$1/mock.jsonl"
 }
-# "STATUS ERROR" of the MCP call item codex reported in $1's events.
+# "TOOL STATUS [ERROR]" of each MCP call item of hbcode codex reported in $1's events.
 mcp_item() {
 	node -e '
 		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
