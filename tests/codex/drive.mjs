@@ -49,6 +49,8 @@ const USAGE = `usage: node drive.mjs [options] [-- COMMAND ARGS...]
   --keep                   keep the work dir
   --cwd DIR                thread/start cwd (default: <work-dir>/project)
   --env K=V                extra environment for the command (repeatable)
+  --leave-open METHOD      a server request of METHOD is listed but never answered,
+                           as a desktop whose person answers elsewhere (repeatable)
   --transcript FILE        write every frame as JSON lines {t,dir,msg}
   --stderr FILE            write the command's stderr there (default: <work-dir>/stderr.log)
   --quiet                  no progress on stderr
@@ -83,6 +85,7 @@ try {
       keep: { type: "boolean", default: false },
       cwd: { type: "string" },
       env: { type: "string", multiple: true },
+      "leave-open": { type: "string", multiple: true },
       transcript: { type: "string" },
       stderr: { type: "string" },
       quiet: { type: "boolean", default: false },
@@ -354,6 +357,10 @@ function handleServerRequest(msg) {
   }
   // Anything else (approvals, user input, auth refresh...) is unexpected here.
   summary.serverRequests.push({ method, params });
+  if ((opt["leave-open"] ?? []).includes(method)) {
+    log(`server request ${method}: left open`);
+    return;
+  }
   log(`unexpected server request ${method}: answering with an error`);
   send({ id, error: { code: -32601, message: `drive.mjs does not handle ${method}` } });
 }

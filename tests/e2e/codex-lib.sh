@@ -1,6 +1,18 @@
-# codex-lib.sh - what the end-to-end scripts of Codex session messages
-# (messages-codex.sh, launch-codex.sh) read back from the real codex and
-# its mock: sourced after lib.sh.
+# codex-lib.sh - what the end-to-end scripts that run the real codex
+# (codex.sh, worker-codex.sh, mcp-codex.sh, and those of Codex session
+# messages: messages-codex.sh, launch-codex.sh) read back from it and its
+# mock: sourced after lib.sh.
+
+# What the model received as the tool's output, from the mock log FILE
+# (mock-responses.mjs --log): the first one's text.
+tool_output() {
+	node -e '
+		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const r = JSON.parse(l);
+			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
+		}' "$1"
+}
 
 # "TURNS MAX" from a mock log for the envelope in file $2: TURNS = requests
 # whose newest input item is a user message that is exactly the envelope

@@ -16,6 +16,7 @@ build=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 require codex
 { sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
@@ -47,16 +48,6 @@ run() {
 	mock=
 }
 
-# What the model received as the tool's output, from the mock's log.
-tool_output() {
-	node -e '
-		const fs = require("fs");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const r = JSON.parse(l);
-			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
-		}' "$1"
-}
 # The images of the tool output the model received, a line each: the
 # item's type, the data URL's media type, and whether its bytes are a PNG.
 tool_images() {

@@ -18,6 +18,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 rig=$here/codex
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/worker-lib.sh"
+. "$(dirname "$0")/codex-lib.sh"
 require codex
 
 ns=hbcode_explainer # WORKER_NAMESPACE (svc-explainer/worker.h)
@@ -61,17 +62,10 @@ start_drive() {
 	desktop=$drive # lib.sh stops it if we exit early
 }
 
-# The first request's body, and the tool output the model received: its
-# text, and each image of it as a line "input_image <mime> png-bytes".
+# The first request's body, and each image of the tool output the model
+# received as a line "input_image <mime> png-bytes" (its text:
+# codex-lib.sh's tool_output).
 first_body() { node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean); console.log(JSON.stringify(JSON.parse(l[0]).body))' "$1"; }
-tool_output() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const r = JSON.parse(l);
-			if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
-		}' "$1"
-}
 tool_images() {
 	node -e '
 		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
