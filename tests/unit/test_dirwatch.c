@@ -21,38 +21,31 @@
 
 #include "dirwatch.h"
 
-struct rig {
-	char dir[64];
-	char path[128];
-	struct hb_dirwatch *w;
-};
-
-static int setup(void **state)
+/* A new empty folder in dir (room for 64) and a watch of it; on a system
+ * without a watch, the test is skipped. */
+static struct hb_dirwatch *watch_new_folder(char *dir)
 {
-	struct rig *r = calloc(1, sizeof *r);
+	struct hb_dirwatch *w;
 
-	if (!r)
-		return -1;
-	snprintf(r->dir, sizeof r->dir, "/tmp/test_dirwatch.XXXXXX");
-	if (!mkdtemp(r->dir))
-		return -1;
-	*state = r;
-	return 0;
+	snprintf(dir, 64, "/tmp/test_dirwatch.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	if (!(w = hb_dirwatch_open(dir)) && errno == ENOSYS) {
+		assert_int_equal(rmdir(dir), 0);
+		skip();
+	}
+	assert_non_null(w);
+	return w;
 }
 
-static int teardown(void **state)
+/* Close w and remove dir with the file the tests write there. */
+static void forget(struct hb_dirwatch *w, const char *dir)
 {
-	struct rig *r = *state;
-	char path[160];
+	char path[96];
 
-	hb_dirwatch_close(r->w);
-	snprintf(path, sizeof path, "%s/settings.json", r->dir);
+	hb_dirwatch_close(w);
+	snprintf(path, sizeof path, "%s/settings.json", dir);
 	(void)unlink(path);
-	snprintf(path, sizeof path, "%s/settings.json.tmp", r->dir);
-	(void)unlink(path);
-	(void)rmdir(r->dir);
-	free(r);
-	return 0;
+	(void)rmdir(dir);
 }
 
 static void write_file(const char *path, const char *text)
@@ -72,86 +65,89 @@ static int readable(const struct hb_dirwatch *w, int ms)
 	return poll(&fd, 1, ms) == 1 && (fd.revents & POLLIN);
 }
 
-/* Open a watch of the rig's folder; on a system without one, skip. */
-static struct rig *watched(void **state)
+/* Nothing happened yet: quiet, and nothing to read. */
+static void assert_quiet(struct hb_dirwatch *w)
 {
-	struct rig *r = *state;
-
-	r->w = hb_dirwatch_open(r->dir);
-	if (!r->w && errno == ENOSYS)
-		skip();
-	assert_non_null(r->w);
-	assert_false(readable(r->w, 0));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_QUIET);
-	return r;
+	assert_false(readable(w, 0));
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_QUIET);
 }
 
 static void test_rename_into(void **state)
 {
-	struct rig *r = watched(state);
-	char tmp[160];
+	char dir[64], tmp[96], path[96];
+	struct hb_dirwatch *w = watch_new_folder(dir);
 
-	snprintf(tmp, sizeof tmp, "%s/settings.json.tmp", r->dir);
-	snprintf(r->path, sizeof r->path, "%s/settings.json", r->dir);
+	(void)state;
+	assert_quiet(w);
+	snprintf(tmp, sizeof tmp, "%s/settings.json.tmp", dir);
+	snprintf(path, sizeof path, "%s/settings.json", dir);
 	write_file(tmp, "{}");
-	assert_int_equal(rename(tmp, r->path), 0);
-	assert_true(readable(r->w, 2000));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_CHANGED);
+	assert_int_equal(rename(tmp, path), 0);
+	assert_true(readable(w, 2000));
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_CHANGED);
 	/* drained: quiet until the next change */
-	assert_false(readable(r->w, 0));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_QUIET);
+	assert_quiet(w);
+	forget(w, dir);
 }
 
 static void test_write_in_place(void **state)
 {
-	struct rig *r = *state;
+	char dir[64], path[96];
+	struct hb_dirwatch *w = watch_new_folder(dir);
 	int fd;
 
-	snprintf(r->path, sizeof r->path, "%s/settings.json", r->dir);
-	write_file(r->path, "{}");
-	r = watched(state);
+	(void)state;
+	snprintf(path, sizeof path, "%s/settings.json", dir);
+	write_file(path, "{}");
+	(void)hb_dirwatch_drain(w);
+	assert_quiet(w);
 	/* opened for writing and closed: IN_CLOSE_WRITE, the folder's own
 	 * time unchanged (a stat of the folder would not see it) */
-	assert_true((fd = open(r->path, O_WRONLY)) >= 0);
+	assert_true((fd = open(path, O_WRONLY)) >= 0);
 	assert_int_equal(write(fd, "[]", 2), 2);
 	assert_int_equal(close(fd), 0);
-	assert_true(readable(r->w, 2000));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_CHANGED);
+	assert_true(readable(w, 2000));
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_CHANGED);
+	forget(w, dir);
 }
 
 static void test_delete(void **state)
 {
-	struct rig *r = *state;
+	char dir[64], path[96];
+	struct hb_dirwatch *w = watch_new_folder(dir);
 
-	snprintf(r->path, sizeof r->path, "%s/settings.json", r->dir);
-	write_file(r->path, "{}");
-	r = watched(state);
-	assert_int_equal(unlink(r->path), 0);
-	assert_true(readable(r->w, 2000));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_CHANGED);
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_QUIET);
+	(void)state;
+	snprintf(path, sizeof path, "%s/settings.json", dir);
+	write_file(path, "{}");
+	(void)hb_dirwatch_drain(w);
+	assert_quiet(w);
+	assert_int_equal(unlink(path), 0);
+	assert_true(readable(w, 2000));
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_CHANGED);
+	assert_quiet(w);
+	forget(w, dir);
 }
 
 static void test_folder_removed(void **state)
 {
-	struct rig *r = watched(state);
+	char dir[64];
+	struct hb_dirwatch *w = watch_new_folder(dir);
 
-	assert_int_equal(rmdir(r->dir), 0);
-	assert_true(readable(r->w, 2000));
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_OVER);
+	(void)state;
+	assert_int_equal(rmdir(dir), 0);
+	assert_true(readable(w, 2000));
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_OVER);
 	/* over for good: a folder made again under the name is not watched */
-	assert_int_equal(mkdir(r->dir, 0700), 0);
-	assert_int_equal(hb_dirwatch_drain(r->w), HB_DIRWATCH_OVER);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(hb_dirwatch_drain(w), HB_DIRWATCH_OVER);
+	forget(w, dir);
 }
 
 static void test_no_folder(void **state)
 {
-	struct rig *r = *state;
-	char missing[160];
-
-	snprintf(missing, sizeof missing, "%s/none", r->dir);
+	(void)state;
 	errno = 0;
-	assert_null(hb_dirwatch_open(missing));
+	assert_null(hb_dirwatch_open("/tmp/test_dirwatch.none/settings"));
 	assert_true(errno == ENOENT || errno == ENOSYS);
 	hb_dirwatch_close(NULL);
 }
@@ -159,11 +155,9 @@ static void test_no_folder(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_rename_into, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_in_place, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_folder_removed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_folder, setup, teardown),
+		cmocka_unit_test(test_rename_into),  cmocka_unit_test(test_write_in_place),
+		cmocka_unit_test(test_delete),       cmocka_unit_test(test_folder_removed),
+		cmocka_unit_test(test_no_folder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
