@@ -3,9 +3,11 @@
 // (mcp-conformance.sh starts it): initialize, tools/list, a read-only call,
 // approval-class calls approved through hbctl and through elicitation and
 // one declined, an image result, progress on a long call, a cancelled call
-// that its service sees cancelled, a broker restart between two calls, and
-// list_changed when a Gemini key is saved.  One "ok"/"FAIL" line a check.
+// that its service sees cancelled, a broker restart between two calls,
+// list_changed when a Gemini key is saved, and no wakeups of an idle
+// hb-mcp.  One "ok"/"FAIL" line a check.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -198,6 +200,18 @@ check("list_changed: sent when the key is saved", await until(5000, () => listCh
 const after = (await client.listTools()).tools.map((t) => t.name);
 check("list_changed: the Gemini tools are listed", after.includes("synthesize_speech") && after.includes("extract_video_context"),
 	after);
+
+// idle: no wakeups while nothing comes (the settings folder is watched,
+// not looked at every second); every thread's voluntary switches
+const switches = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, t) =>
+	sum + Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${t}/status`, "utf8"))[1]), 0);
+{
+	await sleep(300);
+	const before = switches(transport.pid);
+	await sleep(4000);
+	const woke = switches(transport.pid) - before;
+	check("idle: hb-mcp did not wake in 4 s with no traffic", woke <= 2, { woke });
+}
 
 await client.close();
 await sleep(500);
