@@ -137,7 +137,9 @@ static void tools_list(struct mcp *m, const json_t *id)
 
 int server_settings_fd(const struct mcp *m)
 {
-	return m->settings_watch ? hb_dirwatch_fd(m->settings_watch) : -1;
+	/* Not before a list is given: nothing would drain it (a change
+	 * until then is read with the first look after it). */
+	return m->listing && m->settings_watch ? hb_dirwatch_fd(m->settings_watch) : -1;
 }
 
 int server_settings_wait_ms(const struct mcp *m)
