@@ -24,6 +24,10 @@
 #include "sock.h"
 #include "wait.h"
 
+#define WAKE_DIRS 4 /* one per enum hb_dir (paths.h) */
+
+struct hb_dirwatch;
+
 #define BROKER_VERSION "0.1.0"
 
 struct broker;
@@ -199,8 +203,7 @@ struct broker {
 	char **child_env;               /* environ for services, without our keys */
 	unsigned lost_instances;        /* broken invariant: reaped but still listed */
 	uint64_t idle_asks;             /* idle.ask sent so far: the next one's number (idle.c) */
-	int wake_fd;                    /* the inotify descriptor of the wake folders, or -1 (wake.c) */
-	int wake_wd[4];                 /* per enum hb_dir: its watch, or -1 */
+	struct hb_dirwatch *wake_watch[WAKE_DIRS]; /* per enum hb_dir: its watch, or NULL (wake.c) */
 };
 
 /* The broker's one clock: monotonic milliseconds. */

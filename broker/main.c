@@ -234,7 +234,7 @@ static void maybe_notify_ready(struct broker *b, long long now)
 }
 
 #define LAUNCH_FDS (2 * LAUNCH_MAX) /* each launch: its output and its status fd */
-_Static_assert(2 + LAUNCH_FDS <= WAIT_MAX_FDS,
+_Static_assert(1 + WAKE_DIRS + LAUNCH_FDS <= WAIT_MAX_FDS,
 	       "one sleep watches the signal pipe, the wake folders and every launch");
 
 static void run(struct broker *b)
@@ -242,19 +242,22 @@ static void run(struct broker *b)
 	int services_stopping = 0;
 
 	for (;;) {
-		struct pollfd fds[2 + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
+		struct pollfd fds[1 + WAKE_DIRS + LAUNCH_FDS] = { { .fd = signal_pipe[0], .events = POLLIN } };
 		long long now = broker_now_ms();
-		/* The wake folders' watch (wake.h), if any, then the output of
+		/* The wake folders' watches (wake.h), if any, then the output of
 		 * the bridges it started, for its log, and their status fds. */
-		int nwake = wake_poll_fd(b, &fds[1]);
+		int nwake = wake_poll_fds(b, &fds[1]);
 		int nlaunch = launch_poll_fds(b, fds + 1 + nwake, LAUNCH_FDS);
 
 		if (wait_sleep(&b->wait, fds, 1 + nwake + nlaunch, (int)poll_timeout(b, now)) < 0) {
 			log_error(NULL, "poll failed: %s", strerror(errno));
 			break;
 		}
-		if (nwake && (fds[1].revents & POLLIN))
-			wake_read(b);
+		for (int i = 1; i < 1 + nwake; i++)
+			if (fds[i].revents & POLLIN) {
+				wake_read(b);
+				break;
+			}
 		for (int i = 1 + nwake; i < 1 + nwake + nlaunch; i++)
 			if (fds[i].revents & (POLLIN | POLLERR | POLLHUP))
 				launch_read(b, fds[i].fd);

@@ -1,25 +1,16 @@
 /*
- * wake - see wake.h.  The same events as svc-alerts' own watch of the
- * folder (svc-alerts/link_config_watch.c): a settings file is replaced by
- * a rename, written in place, made or removed.
+ * wake - see wake.h.  One watch per folder a wake line names
+ * (lib/dirwatch.h, the watch svc-alerts and hb-mcp use too): a settings
+ * file replaced by a rename, written in place, made or removed.
  */
 #include "wake.h"
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "dirwatch.h"
 #include "log.h"
 #include "paths.h"
-
-#ifdef __linux__
-#include <sys/inotify.h>
-
-#define WAKE_EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | \
-		     IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-#endif
-
-#define NDIRS ((int)(sizeof ((struct broker *)0)->wake_wd / sizeof(int)))
 
 static const char *dir_name(int dir)
 {
@@ -47,86 +38,63 @@ static void woken(struct broker *b, int dir)
 
 void wake_init(struct broker *b)
 {
-	b->wake_fd = -1;
-	for (int d = 0; d < NDIRS; d++)
-		b->wake_wd[d] = -1;
-#ifdef __linux__
+	for (int d = 0; d < WAKE_DIRS; d++)
+		b->wake_watch[d] = NULL;
 	for (int i = 0; i < b->nservices; i++) {
 		int dir = b->services[i].cfg->wake;
 
-		if (dir < 0 || dir >= NDIRS || b->wake_wd[dir] >= 0)
+		if (dir < 0 || dir >= WAKE_DIRS || b->wake_watch[dir])
 			continue;
-		if (b->wake_fd < 0 && (b->wake_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0) {
-			log_warn(NULL, "no watch of the wake folders (%s): the services with a wake line are never "
-				 "stopped for idleness", strerror(errno));
-			return;
-		}
-		if ((b->wake_wd[dir] = inotify_add_watch(b->wake_fd, hb_paths_dir(&b->paths, (enum hb_dir)dir),
-							 WAKE_EVENTS)) < 0)
+		if ((b->wake_watch[dir] = hb_dirwatch_open(hb_paths_dir(&b->paths, (enum hb_dir)dir))))
+			continue;
+		if (errno == ENOSYS)
+			log_info(b->services[i].cfg->name, "this system has no watch of its wake folder: it is never "
+				 "stopped for idleness");
+		else
 			log_warn(NULL, "no watch of the %s folder (%s): %s is never stopped for idleness",
 				 dir_name(dir), strerror(errno), b->services[i].cfg->name);
 	}
-#else
-	for (int i = 0; i < b->nservices; i++)
-		if (b->services[i].cfg->wake >= 0)
-			log_info(b->services[i].cfg->name, "this system has no inotify to watch its wake folder: it "
-				 "is never stopped for idleness");
-#endif
 }
 
-int wake_poll_fd(const struct broker *b, struct pollfd *fd)
+int wake_poll_fds(const struct broker *b, struct pollfd *fds)
 {
-	if (b->wake_fd < 0)
-		return 0;
-	fd->fd = b->wake_fd;
-	fd->events = POLLIN;
-	fd->revents = 0;
-	return 1;
+	int n = 0;
+
+	for (int d = 0; d < WAKE_DIRS; d++)
+		if (b->wake_watch[d])
+			fds[n++] = (struct pollfd){ .fd = hb_dirwatch_fd(b->wake_watch[d]), .events = POLLIN };
+	return n;
 }
 
 void wake_read(struct broker *b)
 {
-#ifdef __linux__
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	int changed[NDIRS] = { 0 };
-	ssize_t n;
+	for (int d = 0; d < WAKE_DIRS; d++) {
+		enum hb_dirwatch_news news = b->wake_watch[d] ? hb_dirwatch_drain(b->wake_watch[d]) : HB_DIRWATCH_QUIET;
 
-	while ((n = read(b->wake_fd, buf, sizeof buf)) > 0)
-		for (char *p = buf; p < buf + n; p += sizeof(struct inotify_event) + ((struct inotify_event *)p)->len) {
-			const struct inotify_event *ev = (const struct inotify_event *)p;
-
-			for (int d = 0; d < NDIRS; d++) {
-				if (ev->wd != b->wake_wd[d])
-					continue;
-				changed[d] = 1;
-				/* The folder itself went: its services start
-				 * below and are never stopped for idleness again
-				 * (wake_watching), as nothing would wake them. */
-				if (ev->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
-					log_warn(NULL, "the %s folder went away: its watch ended", dir_name(d));
-					b->wake_wd[d] = -1;
-				}
-			}
+		if (news == HB_DIRWATCH_OVER) {
+			/* The folder itself went: its services start below
+			 * and are never stopped for idleness again
+			 * (wake_watching), as nothing would wake them. */
+			log_warn(NULL, "the %s folder went away: its watch ended", dir_name(d));
+			hb_dirwatch_close(b->wake_watch[d]);
+			b->wake_watch[d] = NULL;
 		}
-	for (int d = 0; d < NDIRS; d++)
-		if (changed[d])
+		if (news != HB_DIRWATCH_QUIET)
 			woken(b, d);
-#else
-	(void)b;
-	(void)woken;
-#endif
+	}
 }
 
 int wake_watching(const struct broker *b, const struct service *s)
 {
 	int dir = s->cfg->wake;
 
-	return dir < 0 || (dir < NDIRS && b->wake_wd[dir] >= 0);
+	return dir < 0 || (dir < WAKE_DIRS && b->wake_watch[dir]);
 }
 
 void wake_free(struct broker *b)
 {
-	if (b->wake_fd >= 0)
-		close(b->wake_fd);
-	b->wake_fd = -1;
+	for (int d = 0; d < WAKE_DIRS; d++) {
+		hb_dirwatch_close(b->wake_watch[d]);
+		b->wake_watch[d] = NULL;
+	}
 }

@@ -5,10 +5,10 @@
  * folder (`hbctl settings remote-access on`, the desktop writing
  * settings.json) starts it to look again.  The broker learns no setting:
  * it knows a folder changed, and the service judges what the change
- * means (its idleTask, idle.h).  On Linux one inotify descriptor in the
- * broker's sleep; where there is none, or a folder's watch ended, a
- * service with a wake line is never stopped for idleness, since nothing
- * would start it again.
+ * means (its idleTask, idle.h).  A watch of each such folder
+ * (lib/dirwatch.h: inotify on Linux) in the broker's sleep; where there is
+ * none, or a folder's watch ended, a service with a wake line is never
+ * stopped for idleness, since nothing would start it again.
  */
 #ifndef HB_WAKE_H
 #define HB_WAKE_H
@@ -19,9 +19,9 @@
 
 /* Watch the folders the config's wake lines name (logs what it cannot). */
 void wake_init(struct broker *b);
-/* The descriptor to sleep on, into *fd: 1, or 0 when there is none. */
-int wake_poll_fd(const struct broker *b, struct pollfd *fd);
-/* Read what changed: each service woken by it is started by the
+/* The descriptors to sleep on, into fds (room for WAKE_DIRS): how many. */
+int wake_poll_fds(const struct broker *b, struct pollfd *fds);
+/* Read what changed (call it when one of the descriptors is readable): each service woken by it is started by the
  * supervisor's next tick (wake_pending), or, when it runs, its idle ask
  * still out is voided (the answer may be from before the change). */
 void wake_read(struct broker *b);

@@ -42,8 +42,11 @@ int approval_decision(const json_t *result)
 {
 	const char *action = json_string_value(json_object_get(result, "action"));
 
-	return action && strcmp(action, "accept") == 0 &&
-	       json_is_true(json_object_get(json_object_get(result, "content"), "approve"));
+	if (action && strcmp(action, "accept") == 0)
+		return json_is_true(json_object_get(json_object_get(result, "content"), "approve"));
+	if (action && strcmp(action, "decline") == 0)
+		return 0;
+	return -1; /* "cancel": dismissed, no choice made (or an action MCP does not name) */
 }
 
 /* Take the question of card out of the table: 1 when there was one. */
@@ -117,13 +120,17 @@ int approval_on_response(struct mcp *m, const json_t *msg)
 	struct hb_env req;
 	int64_t sent;
 	char err[512];
+	int decision;
 
 	if (!a)
 		return 0;
-	if (!result) {
-		/* The client could not ask: the card waits for another answer. */
-		fprintf(stderr, "hb-mcp: the client did not ask about approval %s; it waits for hbctl, the desktop "
-			"or the phone\n", a->card);
+	if (!result || (decision = approval_decision(result)) < 0) {
+		/* The client could not ask, or the person dismissed the
+		 * question without choosing: no "no", so the card stays open
+		 * for another answer. */
+		fprintf(stderr, "hb-mcp: %s approval %s; it waits for hbctl, the desktop or the phone\n",
+			result ? "the question was dismissed without an answer to" : "the client did not ask about",
+			a->card);
 		free(a);
 		return 1;
 	}
@@ -131,7 +138,7 @@ int approval_on_response(struct mcp *m, const json_t *msg)
 	hb_env_set_str(&req, "op", HB_OP_RUN_CHAT_RESOLVE_APPROVAL);
 	hb_env_set_str(&req, "run", m->run);
 	hb_env_set_str(&req, "requestId", a->card);
-	hb_env_set_str(&req, "decision", approval_decision(result) ? "allow" : "deny");
+	hb_env_set_str(&req, "decision", decision ? "allow" : "deny");
 	if (link_send(m, &req, &sent, err, sizeof err) < 0)
 		fprintf(stderr, "hb-mcp: cannot answer approval %s: %s\n", a->card, err);
 	free(a);

@@ -9,8 +9,9 @@
  * for the session --session names or the client's own (link.c).  Nothing
  * but protocol goes to stdout; what a person should read goes to stderr.
  * One loop polls stdin, the front socket (and its monitor, which sees the
- * broker go) and the events socket, so several calls run at once with no
- * threads.  The run closes when stdin ends or on SIGTERM or SIGINT.
+ * broker go), the events socket and the watch of the settings folder
+ * (server.c), so several calls run at once with no threads, and an idle
+ * hb-mcp sleeps until one of them has something.  The run closes when stdin ends or on SIGTERM or SIGINT.
  */
 #include <errno.h>
 #include <signal.h>
@@ -86,8 +87,8 @@ static void serve(struct mcp *m)
 
 	lines_init(&in);
 	while (!stop_asked) {
-		zmq_pollitem_t items[4] = { { NULL, STDIN_FILENO, ZMQ_POLLIN, 0 } };
-		int n = 1, rc;
+		zmq_pollitem_t items[5] = { { NULL, STDIN_FILENO, ZMQ_POLLIN, 0 } };
+		int n = 1, rc, settings_fd = server_settings_fd(m);
 
 		if (m->connected) {
 			items[n++] = (zmq_pollitem_t){ m->client.sock, 0, ZMQ_POLLIN, 0 };
@@ -95,7 +96,9 @@ static void serve(struct mcp *m)
 		}
 		if (m->sub)
 			items[n++] = (zmq_pollitem_t){ m->sub, 0, ZMQ_POLLIN, 0 };
-		rc = zmq_poll(items, n, m->listing ? SERVER_SETTINGS_LOOK_MS : -1);
+		if (settings_fd >= 0)
+			items[n++] = (zmq_pollitem_t){ NULL, settings_fd, ZMQ_POLLIN, 0 };
+		rc = zmq_poll(items, n, server_settings_wait_ms(m));
 		if (rc < 0 && errno != EINTR) {
 			fprintf(stderr, "hb-mcp: cannot wait for input: %s\n", zmq_strerror(errno));
 			break;
@@ -135,6 +138,7 @@ int main(int argc, char **argv)
 	link_close_run(&m);
 	calls_free(&m);
 	approval_free(&m);
+	server_free(&m);
 	link_free(&m);
 	free(m.listing);
 	return 0;

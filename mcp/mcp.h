@@ -18,6 +18,7 @@
 struct mcp_call;
 struct mcp_ask;
 struct mcp;
+struct hb_dirwatch;
 struct hb_env;
 
 /* What the broker's link (link.c) hands on, set by server.c: a reply no
@@ -52,10 +53,14 @@ struct mcp {
 	char session[128];              /* its session */
 	int run_open;                   /* opened in the broker we talk to now */
 
-	/* The tools/list the client saw last (tools.c), compact JSON text. */
+	/* The tools/list the client saw last (tools.c), compact JSON text,
+	 * and the look at the settings that may change it (server.c). */
 	char *listing;
+	struct hb_dirwatch *settings_watch; /* the config folder's watch, or NULL: a look on the timer */
+	int settings_unwatchable;       /* the system has no watch (ENOSYS): never try again */
+	int settings_unread;            /* a change the catalog could not be asked about yet */
 	long long next_settings_look;   /* monotonic ms */
-	char settings_stamp[96];        /* the config folder as last seen */
+	char settings_stamp[96];        /* the config folder as last seen (without a watch) */
 
 	struct mcp_call *calls;         /* tools/call in flight (calls.c) */
 	unsigned long next_call;        /* the N of their call ids, mcp-N */

@@ -4,14 +4,20 @@
  * tools/list asks the broker's catalog each time (the catalog reads the
  * settings for every request, docs/agents.md), so a list is never stale.
  * list_changed: once the client listed the tools, the settings folder is
- * looked at every second (a stat, portable, no watch thread: the settings
- * and the Gemini key are files of that folder, replaced by a rename, so
- * any change of them changes the folder's time); when it changed, the
- * catalog is asked again and list_changed goes out only when the list is
- * not the one the client has.
+ * watched (lib/dirwatch.h: the settings and the Gemini key are files of
+ * that folder, replaced by a rename), and its descriptor is one more in
+ * hb-mcp's sleep, so an idle hb-mcp wakes for nothing (issue 38).  Where
+ * the system has no watch, or the folder is not there yet or went away,
+ * the folder is looked at every second instead (a stat: a rename into it
+ * changes its time), and a watch is tried again on each look but with
+ * none on the system.  On a change the catalog is asked again, and
+ * list_changed goes out only when the list is not the one the client
+ * has; when the catalog does not answer (no broker now), it is asked
+ * again every second until it does.
  */
 #include "server.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +26,7 @@
 #include "approval.h"
 #include "calls.h"
 #include "clock.h"
+#include "dirwatch.h"
 #include "jsonrpc.h"
 #include "link.h"
 #include "paths.h"
@@ -94,36 +101,95 @@ static void settings_stamp(char *out, size_t outlen)
 #endif
 }
 
+/* Open the settings folder's watch if there is none: 1 when it opened. */
+static int watch_settings(struct mcp *m)
+{
+	struct hb_paths p;
+	char err[512];
+
+	if (m->settings_watch || m->settings_unwatchable || hb_paths_resolve(&p, err, sizeof err) < 0)
+		return 0;
+	if ((m->settings_watch = hb_dirwatch_open(p.config)))
+		return 1;
+	m->settings_unwatchable = errno == ENOSYS;
+	return 0;
+}
+
 static void tools_list(struct mcp *m, const json_t *id)
 {
 	char err[512], *text;
 	json_t *tools;
 
+	/* The watch before the catalog: no change after it goes unseen. */
+	if (!m->listing) {
+		(void)watch_settings(m);
+		settings_stamp(m->settings_stamp, sizeof m->settings_stamp);
+		m->next_settings_look = hb_monotonic_ms() + SERVER_SETTINGS_LOOK_MS;
+	}
 	if (!(text = current_listing(m, &tools, err, sizeof err))) {
 		mcp_send(m, mcp_rpc_error(id, MCP_INTERNAL_ERROR, err));
 		return;
 	}
 	free(m->listing);
 	m->listing = text;
-	if (!m->settings_stamp[0])
-		settings_stamp(m->settings_stamp, sizeof m->settings_stamp);
 	mcp_send(m, mcp_rpc_result(id, json_pack("{s:o}", "tools", tools)));
+}
+
+int server_settings_fd(const struct mcp *m)
+{
+	/* Not before a list is given: nothing would drain it (a change
+	 * until then is read with the first look after it). */
+	return m->listing && m->settings_watch ? hb_dirwatch_fd(m->settings_watch) : -1;
+}
+
+int server_settings_wait_ms(const struct mcp *m)
+{
+	return !m->listing || (m->settings_watch && !m->settings_unread) ? -1 : SERVER_SETTINGS_LOOK_MS;
+}
+
+/* Whether the settings may have changed since the catalog was asked. */
+static int settings_news(struct mcp *m, long long now)
+{
+	char stamp[sizeof m->settings_stamp];
+	enum hb_dirwatch_news news;
+
+	if (m->settings_watch) {
+		if ((news = hb_dirwatch_drain(m->settings_watch)) == HB_DIRWATCH_OVER) {
+			/* the folder went: looked at on the timer from now on */
+			hb_dirwatch_close(m->settings_watch);
+			m->settings_watch = NULL;
+			settings_stamp(m->settings_stamp, sizeof m->settings_stamp);
+		}
+		if (news != HB_DIRWATCH_QUIET)
+			return 1;
+		return m->settings_unread && now >= m->next_settings_look;
+	}
+	if (now < m->next_settings_look)
+		return 0;
+	m->next_settings_look = now + SERVER_SETTINGS_LOOK_MS;
+	if (watch_settings(m))
+		return 1; /* the folder is back: what it holds now is read */
+	settings_stamp(stamp, sizeof stamp);
+	if (strcmp(stamp, m->settings_stamp) == 0)
+		return m->settings_unread;
+	memcpy(m->settings_stamp, stamp, sizeof stamp);
+	return 1;
 }
 
 void server_look_at_settings(struct mcp *m)
 {
-	char stamp[sizeof m->settings_stamp], err[512], *text;
+	long long now = hb_monotonic_ms();
+	char err[512], *text;
 	json_t *tools;
 
-	if (!m->listing || hb_monotonic_ms() < m->next_settings_look)
+	if (!m->listing || !settings_news(m, now))
 		return;
-	m->next_settings_look = hb_monotonic_ms() + SERVER_SETTINGS_LOOK_MS;
-	settings_stamp(stamp, sizeof stamp);
-	if (strcmp(stamp, m->settings_stamp) == 0)
+	m->next_settings_look = now + SERVER_SETTINGS_LOOK_MS;
+	if (!(text = current_listing(m, &tools, err, sizeof err))) {
+		m->settings_unread = 1; /* no broker now: asked again on the timer */
 		return;
-	if (!(text = current_listing(m, &tools, err, sizeof err)))
-		return; /* no broker now: look again on the next change */
-	memcpy(m->settings_stamp, stamp, sizeof stamp);
+	}
+	m->settings_unread = 0;
 	json_decref(tools);
 	if (strcmp(text, m->listing) == 0) {
 		free(text);
@@ -132,6 +198,12 @@ void server_look_at_settings(struct mcp *m)
 	free(m->listing);
 	m->listing = text;
 	mcp_send(m, mcp_rpc_notification("notifications/tools/list_changed", NULL));
+}
+
+void server_free(struct mcp *m)
+{
+	hb_dirwatch_close(m->settings_watch);
+	m->settings_watch = NULL;
 }
 
 static void request(struct mcp *m, const char *method, const json_t *id, const json_t *params)

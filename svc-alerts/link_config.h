@@ -5,7 +5,8 @@
  * the tool ask the same question, so they give the same answer.
  *
  * The link task learns of a change through a watch of the config folder
- * (Linux inotify, on a thread of its own that wakes the task), so it reads
+ * (lib/dirwatch.h, inotify on Linux, on a thread of its own that wakes
+ * the task), so it reads
  * the settings when they may have changed instead of every second (issue
  * 38: nothing awake when idle).  Where there is no watch (another system,
  * no config folder yet, or the folder went away) it reads them every

@@ -2,10 +2,13 @@
 // (tests/mcp, pinned) against hb-mcp and a real hb-broker
 // (mcp-conformance.sh starts it): initialize, tools/list, a read-only call,
 // approval-class calls approved through hbctl and through elicitation and
-// one declined, an image result, progress on a long call, a cancelled call
-// that its service sees cancelled, a broker restart between two calls, and
-// list_changed when a Gemini key is saved.  One "ok"/"FAIL" line a check.
+// one declined, a question dismissed (cancel) and one the client could not
+// ask (an error answer) that leave the card open, an image result, progress
+// on a long call, a cancelled call that its service sees cancelled, a
+// broker restart between two calls, list_changed when a Gemini key is
+// saved, and no wakeups of an idle hb-mcp.  One "ok"/"FAIL" line a check.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,7 +35,8 @@ async function until(ms, cond) {
 }
 const openCards = () => JSON.parse(hbctl("approvals", "--json"));
 
-// The elicitation the client answers: "approve", "decline", or "wait"
+// The elicitation the client answers: "approve", "decline", "cancel" (the
+// person dismissed it), "error" (the client could not ask), or "wait"
 // (unanswered until hb-mcp withdraws it, when hbctl answered the card).
 let elicitMode = "wait";
 const asked = [], withdrawn = [];
@@ -41,6 +45,8 @@ client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
 	asked.push(req.params.message);
 	if (elicitMode === "approve") return { action: "accept", content: { approve: true } };
 	if (elicitMode === "decline") return { action: "decline" };
+	if (elicitMode === "cancel") return { action: "cancel" };
+	if (elicitMode === "error") throw new McpError(-32603, "the test's client cannot ask");
 	// (hbctl runs synchronously here, so the withdrawal may be read
 	// together with the question: the signal is aborted already then)
 	return new Promise((resolve) => {
@@ -149,6 +155,20 @@ check("approval through elicitation: the card is answered", openCards().length =
 elicitMode = "decline";
 r = await client.callTool({ name: "use_user_browser", arguments: { action: "screenshot" } });
 check("declined: the bridges' sentence, isError", r.isError === true && textOf(r) === "The user declined this tool call.", r);
+// a dismissed question and an error answer are no "no": the card stays
+// open, and hbctl (the desktop, the phone) answers it
+for (const mode of ["cancel", "error"]) {
+	elicitMode = mode;
+	const said = stderr.split("it waits for hbctl").length;
+	const call = client.callTool({ name: "use_user_browser", arguments: { action: "screenshot" } });
+	check(`${mode} answer: hb-mcp read it and leaves the card`,
+		await until(5000, () => stderr.split("it waits for hbctl").length === said + 1), stderr.slice(-600));
+	const open = openCards();
+	check(`${mode} answer: the card stays open`, open.length === 1, open);
+	if (open.length === 1) hbctl("approve", open[0].id);
+	r = await call;
+	check(`${mode} answer: approved through hbctl, the call ran`, !r.isError && r.content.some((c) => c.type === "image"), r);
+}
 elicitMode = "wait";
 
 // progress on a long call
@@ -198,6 +218,18 @@ check("list_changed: sent when the key is saved", await until(5000, () => listCh
 const after = (await client.listTools()).tools.map((t) => t.name);
 check("list_changed: the Gemini tools are listed", after.includes("synthesize_speech") && after.includes("extract_video_context"),
 	after);
+
+// idle: no wakeups while nothing comes (the settings folder is watched,
+// not looked at every second); every thread's voluntary switches
+const switches = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, t) =>
+	sum + Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${t}/status`, "utf8"))[1]), 0);
+{
+	await sleep(300);
+	const before = switches(transport.pid);
+	await sleep(4000);
+	const woke = switches(transport.pid) - before;
+	check("idle: hb-mcp did not wake in 4 s with no traffic", woke <= 2, { woke });
+}
 
 await client.close();
 await sleep(500);

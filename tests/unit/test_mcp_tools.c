@@ -170,8 +170,12 @@ static void test_approval_question(void **state)
 	answer = json_pack("{s:s}", "action", "decline");
 	assert_int_equal(approval_decision(answer), 0);
 	json_decref(answer);
+	/* dismissed without a choice: no decision, the card stays open */
 	answer = json_pack("{s:s}", "action", "cancel");
-	assert_int_equal(approval_decision(answer), 0);
+	assert_int_equal(approval_decision(answer), -1);
+	json_decref(answer);
+	answer = json_object();
+	assert_int_equal(approval_decision(answer), -1);
 	json_decref(answer);
 }
 
