@@ -40,17 +40,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$here/tests/browser-peers/node_m
 	exit 1
 fi
 
-"$build/hb-broker" --config "$here/deploy/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
-broker=$!
-started=0
-for _ in $(seq 200); do
-	if "$build/hbctl" status >/dev/null 2>&1; then started=1; break; fi
-	sleep 0.05
-done
-if [ "$started" = 0 ]; then
-	echo "mcp.sh: the broker did not answer hbctl status"; cat "$tmp/broker.log"
-	exit 1
-fi
+start_broker "$here/deploy/services.conf" || exit 1
 
 echo "command: sh tests/bench/mcp.sh $build  (HB_BENCH_MCP_N=${HB_BENCH_MCP_N:-15}, HB_BENCH_MCP_IDLE_S=${HB_BENCH_MCP_IDLE_S:-10};" \
 	"$(if [ "${HB_BENCH_MCP_NETNS:-}" = 1 ]; then echo "in a network namespace with lo only"; else echo "no network namespace"; fi))"
