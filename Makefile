@@ -138,7 +138,7 @@ FUZZ_PROGS  := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(or $(FUZZ_TARGET),$(FUZZ_NAME
 BENCH_PROGS := $(BUILD)/bench/bench-broker $(BUILD)/bench/bare-relay $(BUILD)/bench/bridge-peer \
                $(BUILD)/bench/bench-speech $(BUILD)/bench/bench-explainer-preview $(BUILD)/bench/bench-browser \
                $(BUILD)/bench/bench-browser-peers \
-               $(BUILD)/bench/bench-scale
+               $(BUILD)/bench/bench-scale $(BUILD)/bench/front-call
 
 .PHONY: all programs-and-tests deps npm-deps run test test-asan check soak bench fuzz fuzz-run install clean timeline-golden
 # Keep test objects: they are intermediate files of the pattern rules.
@@ -355,6 +355,10 @@ $(BUILD)/bench/bench-scale: $(call obj,$(BENCH_SCALE_SRC) bridge/deliveries.c) \
 $(BUILD)/bench/bench-broker: $(BUILD)/obj/tests/bench/bench-broker.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# hb-mcp's baselines (tests/bench/mcp.sh): the front door and hbctl.
+$(BUILD)/bench/front-call: $(BUILD)/obj/tests/bench/front-call.o $(BUILD)/obj/tests/bench/bench_stats.o $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/bench-explainer-preview: $(BUILD)/obj/tests/bench/bench-explainer-preview.o $(LIBRENDER) $(LIBGEMINI) $(LIBWS) $(LIBCOMMON) $(LIBUTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call libs_of,$(EXPLAINER_PKGS)) -lm
@@ -427,7 +431,8 @@ bench:
 	@rc=0; sh tests/bench/run.sh $(BUILD) || rc=1; echo; \
 	sh tests/bench/instructions.sh $(BUILD) || rc=1; echo; \
 	sh tests/bench/idle.sh $(BUILD) || rc=1; echo; \
-	sh tests/bench/coldstart.sh $(BUILD) || rc=1; exit $$rc
+	sh tests/bench/coldstart.sh $(BUILD) || rc=1; echo; \
+	sh tests/bench/mcp.sh $(BUILD) || rc=1; exit $$rc
 
 # The Claude agent host: PREFIX/libexec/hbcode/agent-host, where hbctl and
 # the broker find it when agentHost is not set (agents/agent_cmd.h).

@@ -55,11 +55,15 @@ function oursClient(callsFd) {
 	};
 }
 
-// A peer MCP server on stdio.
+// A peer MCP server on stdio.  chrome-devtools-mcp's usage statistics
+// and its check of npm for a newer version (a child running `npm config
+// get registry` and asking the registry at each start with a fresh HOME)
+// are turned off: nothing but 127.0.0.1.
 async function mcpClient(work, command, argv) {
 	const child = spawn(process.execPath, [command, ...argv], {
 		cwd: work, stdio: ['pipe', 'pipe', 'pipe'],
-		env: { ...process.env, HOME: work, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+		env: { ...process.env, HOME: work, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
+			CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
 	});
 	let stderr = '';
 	child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });

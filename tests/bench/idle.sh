@@ -40,17 +40,7 @@ pss_kib() {
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
-"$build/hb-broker" --config "$here/deploy/services.conf" --libexec "$build" >"$tmp/broker.log" 2>&1 &
-broker=$!
-started=0
-for _ in $(seq 200); do
-	if "$build/hbctl" status >/dev/null 2>&1; then started=1; break; fi
-	sleep 0.05
-done
-if [ "$started" = 0 ]; then
-	echo "idle: the broker did not answer hbctl status"; cat "$tmp/broker.log"
-	exit 1
-fi
+start_broker "$here/deploy/services.conf" || exit 1
 # Let the services that start at boot come up, then those that idle stop.
 settle=${HB_BENCH_SETTLE_S:-150}
 t0=$(date +%s)
