@@ -44,6 +44,9 @@
 #include "wait.h"
 #include "wake.h"
 
+/* How long the front socket may take to write its last answers at exit. */
+#define FRONT_LAST_ANSWERS_MS 1000
+
 static int signal_pipe[2] = { -1, -1 }; /* written by signal handlers only */
 
 static void on_signal(int sig)
@@ -353,6 +356,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		if (b.sock_paths[i][0])
 			unlink(b.sock_paths[i]);
+	/* The last answers (route_fail_all's "hb-broker stopped before this
+	 * call finished") are only queued when the loop ends; with the
+	 * sockets' linger of 0 a busy machine's I/O thread could drop them
+	 * before they are written, and the caller read "went away" instead.
+	 * A bounded linger lets them reach every client still connected. */
+	if (zmq_setsockopt(b.front, ZMQ_LINGER, &(int){ FRONT_LAST_ANSWERS_MS }, sizeof(int)) < 0)
+		log_warn(NULL, "the last answers may be lost: %s", zmq_strerror(errno));
 	zmq_close(b.front);
 	zmq_close(b.back);
 	zmq_close(b.pub);
