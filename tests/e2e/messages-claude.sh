@@ -125,7 +125,7 @@ idles() {
 			let m; try { m = JSON.parse(JSON.parse(l).line).message; } catch { continue; }
 			if (m && m.subtype === "session_state_changed" && m.state === "idle") n++;
 		}
-		console.log(n);' "${1:-$tmp/drive.transcript}"
+		console.log(n);' "${1:-$tmp/drive.transcript}" 2>/dev/null || echo 0   # not written yet: none
 }
 # The time the bridge's "opened" event reached the desktop (transcript $1).
 opened_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { console.log(r.t); break; } }' "$1"; }
@@ -354,6 +354,15 @@ our_hosts() {
 	done
 }
 hosts_running() { [ -n "$(our_hosts)" ]; }
+# The agent host of the run whose desktop is $desktop: the one below it
+# (desktop -> hb-claude-bridge -> host), never another of ours that is
+# still ending (the lowest pid of our_hosts could be an earlier run's).
+desktop_host() {
+	local p
+	for p in $(below "$desktop"); do
+		case $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) in "node $hosts/host.mjs"*) echo "$p"; return ;; esac
+	done
+}
 
 # --------------------------------------------------------------- crash --
 export HB_FAILPOINTS=$tmp/failpoints
@@ -408,7 +417,7 @@ drive "$tmp/unc1.transcript" "$tmp/unc1.stop" "$doubtful" run-unc-1 --prompt 'Sa
 check "unconfirmed: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/unc1.transcript") -ge 1 ]" && attached "$doubtful"'
 # Claude Code, the host's child, is stopped: it can take no input and save
 # nothing, while the host (a separate process) still answers.
-host_pid=$(our_hosts | head -1)
+host_pid=$(desktop_host)
 cli_pids=$(below "$host_pid")
 is_claude() { for p in "$@"; do case $(readlink "/proc/$p/exe") in */claude-agent-sdk-linux-*/claude) return 0 ;; esac; done; return 1; }
 check "unconfirmed: Claude Code runs under the host" '[ -n "$host_pid" ] && is_claude $cli_pids'
@@ -445,7 +454,7 @@ check "unconfirmed: not sent again on its own" \
 # (SIGKILL) after it took a second message.  The final read is made by a
 # new host the bridge starts for it (a host without an open session
 # reads any saved conversation); it finds nothing either.
-host_pid=$(our_hosts | head -1)
+host_pid=$(desktop_host)
 cli_pids=$(below "$host_pid")
 check "unconfirmed (host dies): Claude Code runs under the second host" '[ -n "$host_pid" ] && is_claude $cli_pids'
 kill -STOP $cli_pids
@@ -499,7 +508,7 @@ late=$(new_session "Claude late" claude)
 unset resume
 drive "$tmp/late.transcript" "$tmp/late.stop" "$late" run-late --prompt 'Say hello.'
 check "late: the run's own turn is done" 'wait_for 90 "[ \$(idles "$tmp/late.transcript") -ge 1 ]" && attached "$late"'
-host_pid=$(our_hosts | head -1)
+host_pid=$(desktop_host)
 cli_pids=$(below "$host_pid")
 kill -STOP $cli_pids
 receipt=$(send call-late run-sender 'Saved only as Claude Code ends.' "$late")
