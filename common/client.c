@@ -33,6 +33,8 @@
 #define SEND_WAIT_MS 5000
 /* How often a wait for an answer looks whether the broker is stopped. */
 #define STOPPED_LOOK_MS 250
+/* How long closing may take to write what was sent last (hb_client_close). */
+#define CLIENT_LAST_SENDS_MS 1000
 
 int hb_client_endpoint(char *out, size_t outlen, char *err, size_t errlen)
 {
@@ -151,8 +153,19 @@ int hb_client_open(struct hb_client *c, const char *endpoint, int timeout_ms, ch
 
 void hb_client_close(struct hb_client *c)
 {
-	if (c->sock)
+	/* What was sent last without waiting for an answer (a bridge's
+	 * deliver.done as it closes, its last timeline rows) is only queued:
+	 * with the socket's linger of 0 a busy machine's I/O thread could
+	 * drop it before writing it, and the broker never learnt that a
+	 * message was left to the user.  A bounded linger writes it to a
+	 * broker still connected; a broker that is gone costs at most this. */
+	if (c->sock) {
+		int linger = CLIENT_LAST_SENDS_MS;
+
+		/* Best effort: a failure only leaves the linger at 0. */
+		(void)zmq_setsockopt(c->sock, ZMQ_LINGER, &linger, sizeof linger);
 		zmq_close(c->sock);
+	}
 	if (c->monitor)
 		zmq_close(c->monitor);
 	if (c->zctx)
