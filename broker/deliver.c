@@ -30,18 +30,31 @@ struct attachment {
 	char agent[16];
 	struct hb_peer peer;
 	long long seen_ms;
+	/* When it stopped attaching, 0 while it attaches: a lapsed bridge
+	 * carries nothing new, but its outcomes still count (below). */
+	long long lapsed_ms;
 	struct attachment *next;
 };
+
+/* How long the outcome of a bridge whose attach lapsed is still taken.  A
+ * bridge that closes makes its last transcript reads with a new agent
+ * host, blocking, and does not attach meanwhile; on a busy machine that
+ * outlasts the attach's expiry, and its deliver.done (a message left to
+ * the user) must not be refused for it. */
+#define LAPSED_OUTCOMES_MS 60000
 
 static int same_peer(const struct hb_peer *a, const struct hb_peer *b)
 {
 	return a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
 }
 
-static struct attachment *find_peer(struct broker *b, const struct hb_peer *peer, const char *session)
+/* The attachment of peer (for session, or any), lapsed ones only when
+ * asked for. */
+static struct attachment *find_peer(struct broker *b, const struct hb_peer *peer, const char *session, int lapsed)
 {
 	for (struct attachment *a = b->attachments; a; a = a->next)
-		if (same_peer(&a->peer, peer) && (!session || strcmp(a->session, session) == 0))
+		if (same_peer(&a->peer, peer) && (!session || strcmp(a->session, session) == 0) &&
+		    (lapsed || !a->lapsed_ms))
 			return a;
 	return NULL;
 }
@@ -52,24 +65,34 @@ static struct attachment *find_session(struct broker *b, const char *session)
 	struct attachment *best = NULL;
 
 	for (struct attachment *a = b->attachments; a; a = a->next)
-		if (strcmp(a->session, session) == 0 && (!best || a->seen_ms > best->seen_ms))
+		if (!a->lapsed_ms && strcmp(a->session, session) == 0 && (!best || a->seen_ms > best->seen_ms))
 			best = a;
 	return best;
 }
 
 static int send_to_messages_task(struct broker *b, const struct hb_env *m);
 
-static void drop(struct broker *b, struct attachment *gone, const char *why)
+static void said_detached(struct broker *b, const struct attachment *gone, const char *why)
+{
+	log_info(NULL, "session %s: its bridge is detached (%s)", gone->session, why);
+	events_publish(b, "session.detached", json_pack("{s:s, s:s}", "session", gone->session, "reason", why));
+}
+
+static void forget(struct broker *b, struct attachment *gone)
 {
 	for (struct attachment **pp = &b->attachments; *pp; pp = &(*pp)->next)
 		if (*pp == gone) {
 			*pp = gone->next;
-			log_info(NULL, "session %s: its bridge is detached (%s)", gone->session, why);
-			events_publish(b, "session.detached", json_pack("{s:s, s:s}", "session", gone->session,
-									 "reason", why));
 			free(gone);
 			return;
 		}
+}
+
+static void drop(struct broker *b, struct attachment *gone, const char *why)
+{
+	if (!gone->lapsed_ms)
+		said_detached(b, gone, why);
+	forget(b, gone);
 }
 
 /* The answer to session.attach names how often to repeat it: three times
@@ -117,7 +140,11 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 	}
 	runs_note_attach(b, peer, session, broker_now_ms());
 	launch_attached(b, session, peer->pid);
-	if ((a = find_peer(b, peer, session))) {
+	if ((a = find_peer(b, peer, session, 1)) && a->lapsed_ms) {
+		forget(b, a); /* attached again: as new, so its outbox may go */
+		a = NULL;
+	}
+	if (a) {
 		a->seen_ms = broker_now_ms();
 		attach_ok(b, peer, &id);
 		return;
@@ -140,7 +167,7 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 
 void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
-	struct attachment *a = find_peer(b, peer, hb_req_str(e, "session"));
+	struct attachment *a = find_peer(b, peer, hb_req_str(e, "session"), 1);
 	struct reqid id;
 
 	reqid_from_env(&id, e);
@@ -152,7 +179,7 @@ void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct h
 
 const char *deliver_attached_session(struct broker *b, const struct hb_peer *peer, const char **agent)
 {
-	struct attachment *a = find_peer(b, peer, NULL);
+	struct attachment *a = find_peer(b, peer, NULL, 0);
 
 	if (!a)
 		return NULL;
@@ -180,7 +207,7 @@ void deliver_done(struct broker *b, const struct hb_peer *peer, const struct hb_
 	struct reqid id;
 
 	reqid_from_env(&id, e);
-	if (!hb_is_session_message_id(op_id) || !find_peer(b, peer, NULL)) {
+	if (!hb_is_session_message_id(op_id) || !find_peer(b, peer, NULL, 1)) {
 		front_reply_err(b, peer, &id, "bad-request",
 				"deliver.done needs the \"opId\" of a session message, from an attached bridge");
 		return;
@@ -299,8 +326,12 @@ void deliver_tick(struct broker *b, long long now)
 {
 	for (struct attachment *a = b->attachments, *next; a; a = next) {
 		next = a->next;
-		if (now - a->seen_ms > b->set.attach_ttl_ms)
-			drop(b, a, "it stopped attaching");
+		if (a->lapsed_ms && now - a->lapsed_ms > LAPSED_OUTCOMES_MS) {
+			forget(b, a);
+		} else if (!a->lapsed_ms && now - a->seen_ms > b->set.attach_ttl_ms) {
+			said_detached(b, a, "it stopped attaching");
+			a->lapsed_ms = now;
+		}
 	}
 }
 
@@ -308,9 +339,12 @@ long long deliver_next_deadline(const struct broker *b)
 {
 	long long d = 0;
 
-	for (const struct attachment *a = b->attachments; a; a = a->next)
-		if (!d || a->seen_ms + b->set.attach_ttl_ms + 1 < d)
-			d = a->seen_ms + b->set.attach_ttl_ms + 1;
+	for (const struct attachment *a = b->attachments; a; a = a->next) {
+		long long due = a->lapsed_ms ? a->lapsed_ms + LAPSED_OUTCOMES_MS + 1 : a->seen_ms + b->set.attach_ttl_ms + 1;
+
+		if (!d || due < d)
+			d = due;
+	}
 	return d;
 }
 
