@@ -92,6 +92,9 @@ void ck_wait_num(struct fixture *f, const char *name, const char *field, long lo
 void ck_wait_state(struct fixture *f, const char *name, const char *want);
 /* Wait until the service is stopped for idleness (state idle, stoppedIdle). */
 void ck_wait_stopped_idle(struct fixture *f, const char *name);
+/* The service stays up through ms without a call because it holds work:
+ * the same generation, no idle stop, holdsWork. */
+void ck_stays_up_holding_work(struct fixture *f, const char *name, int ms);
 /* `hbctl status` prints want somewhere. */
 void ck_hbctl_status_says(struct fixture *f, const char *want);
 /* Wait until a broker spawned by hand answers status at all. */

@@ -84,6 +84,17 @@ void ck_wait_stopped_idle(struct fixture *f, const char *name)
 		fail_msg("%s is idle, but was not stopped for idleness", name);
 }
 
+void ck_stays_up_holding_work(struct fixture *f, const char *name, int ms)
+{
+	long long gen = fx_service_num(f, name, "generation"), stops = fx_service_num(f, name, "idleStops");
+
+	fx_sleep_ms(ms);
+	ck_svc_str_equal(f, name, "state", "up");
+	assert_int_equal(fx_service_num(f, name, "generation"), gen);
+	assert_int_equal(fx_service_num(f, name, "idleStops"), stops);
+	assert_int_equal(ck_svc_bool(f, name, "holdsWork"), 1);
+}
+
 void ck_hbctl_status_says(struct fixture *f, const char *want)
 {
 	static const char *const args[] = { "status", NULL };

@@ -56,7 +56,7 @@ static void test_off_idles(void **state)
 
 static void test_on_wakes_and_stays(void **state)
 {
-	long long gen = fx_service_num(&F, "svc-alerts", "generation"), stops;
+	long long gen = fx_service_num(&F, "svc-alerts", "generation");
 	size_t m = mark();
 	json_t *rep;
 
@@ -67,13 +67,7 @@ static void test_on_wakes_and_stays(void **state)
 	rep = wait_link("ready");
 	json_decref(rep);
 	assert_true(fx_service_num(&F, "svc-alerts", "generation") > gen);
-	gen = fx_service_num(&F, "svc-alerts", "generation");
-	stops = fx_service_num(&F, "svc-alerts", "idleStops");
-	pause_ms(6 * ALERTS_IDLE_MS);
-	ck_svc_str_equal(&F, "svc-alerts", "state", "up");
-	assert_int_equal(fx_service_num(&F, "svc-alerts", "generation"), gen);
-	assert_int_equal(fx_service_num(&F, "svc-alerts", "idleStops"), stops);
-	assert_int_equal(ck_svc_bool(&F, "svc-alerts", "holdsWork"), 1);
+	ck_stays_up_holding_work(&F, "svc-alerts", 6 * ALERTS_IDLE_MS);
 	ck_hbctl_status_says(&F, "svc-alerts: stays up while the settings want the relay link");
 	/* A card reaches the phone through the link that stays. */
 	claude_permission(CARD);
