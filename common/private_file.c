@@ -70,6 +70,9 @@ int hb_db_files_private(const char *db_path, char *err, size_t errlen)
 	static const char *const beside[] = { "-wal", "-shm", "-journal" };
 	char path[HB_PATH_MAX + 16];
 
+	/* SQLite's names for a database that is no file: nothing to create. */
+	if (!*db_path || !strcmp(db_path, ":memory:"))
+		return 0;
 	if (make_private(db_path, 1, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++) {

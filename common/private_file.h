@@ -17,7 +17,8 @@
 /* db_path created empty with mode 0600 when missing (SQLite takes an
  * empty file for a new database), and it and each of its -wal, -shm and
  * -journal files that exists given mode 0600 when it has other bits.
- * Symbolic links are not followed.  0, or -1 with a sentence in err. */
+ * Symbolic links are not followed; ":memory:" and "" (SQLite's databases
+ * without a file) are left alone.  0, or -1 with a sentence in err. */
 int hb_db_files_private(const char *db_path, char *err, size_t errlen);
 
 #endif

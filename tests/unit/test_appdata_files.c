@@ -7,7 +7,9 @@
  * followed; and a second open in the same process leaves the first
  * connection's locks in place (closing any descriptor of a file drops all
  * of a process's POSIX locks on it, and another process finding no lock
- * on the -shm file truncates it under the first's mapping: SIGBUS).
+ * on the -shm file truncates it under the first's mapping: SIGBUS);
+ * and SQLite's in-memory name ":memory:" leaves no file in the working
+ * folder (the fuzz targets open one).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,6 +145,23 @@ static void test_link_refused(void **state)
 	assert_int_equal(access(target, F_OK), -1);
 }
 
+static void test_memory_leaves_no_file(void **state)
+{
+	struct fixture *f = *state;
+	char err[512], here[512];
+	sqlite3 *db;
+
+	assert_non_null(getcwd(here, sizeof here));
+	assert_int_equal(chdir(f->home), 0);
+	db = appdata_open_rw(":memory:", err, sizeof err);
+	if (!db)
+		fail_msg("appdata_open_rw(\":memory:\"): %s", err);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+	appdata_close(db);
+	assert_int_equal(access(":memory:", F_OK), -1);
+	assert_int_equal(chdir(here), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +169,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_old_files_narrowed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_open_keeps_locks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_leaves_no_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
