@@ -9,8 +9,9 @@
 # printed whole when it ends, so the output of two never interleaves.  The
 # programs share nothing but the machine: every test makes its own
 # folders (mkdtemp) and ports (0: the kernel picks), and the end-to-end
-# scripts run in network namespaces of their own.  The slow ones (the
-# end-to-end scripts) start first, so the last to end is a short one.
+# scripts run in network namespaces of their own.  The slow ones (named in
+# tests/slow-first, longest first) start first, so the last to end is a
+# short one.
 build=${1:-build}
 case $build in /*) ;; *) build=$(pwd)/$build ;; esac
 HB_BUILD=$build
@@ -82,47 +83,85 @@ finish_one() {
 	echo "$line"
 	case $line in
 	ok*) ;;
-	*) cat "$results/$n.log"; failed=$((failed + 1)) ;;
+	*)
+		cat "$results/$n.log"
+		failed=$((failed + 1))
+		# Repeated at the end, where a shortened CI log still shows it.
+		{
+			echo "$line"
+			grep -m 20 -E '^(FAIL |\[  FAILED  \] [a-z])|ERROR: (Address|Leak)Sanitizer|runtime error:|^Assertion|HB_ASSERT' \
+				"$results/$n.log" | sed 's/^/    /'
+		} >>"$results/failed"
+		;;
 	esac
 	rm -f "$results/$n.line" "$results/$n.log"
 }
 
-# run_one NAME COMMAND...: queue it; it starts once fewer than HB_TEST_JOBS run.
+# run_one NAME COMMAND...: start it once fewer than HB_TEST_JOBS run.
 run_one() {
 	while [ "${#running[@]}" -ge "$jobs" ]; do finish_one; done
 	total=$((total + 1))
 	start_one "$total" "$@"
 }
 
+# program NAME COMMAND...: add it to the run, in this order unless
+# tests/slow-first names it.
+declare -A command_of
+order=()
+program() {
+	local name=$1
+	shift
+	command_of[$name]=$(printf '%q ' "$@")
+	order+=("$name")
+}
+
 for t in tests/e2e/*.sh; do
 	case $(basename "$t") in lib.sh | *-lib.sh) continue ;; esac # sourced by the scripts
 	if can_isolate; then
-		run_one "e2e/$(basename "$t")" unshare -n sh -c 'ip link set lo up && exec "$@"' sh bash "$t" "$build"
+		program "e2e/$(basename "$t")" unshare -n sh -c 'ip link set lo up && exec "$@"' sh bash "$t" "$build"
 	else
-		run_one "e2e/$(basename "$t")" bash "$t" "$build"
+		program "e2e/$(basename "$t")" bash "$t" "$build"
 	fi
 done
 # The Claude agent host's pipe against the real SDK and the mock Messages
 # API (it makes its own loopback-only network namespace where it can).
-run_one agent-host/selftest sh tests/agent-host/run-selftest.sh
+program agent-host/selftest sh tests/agent-host/run-selftest.sh
 for t in "$build"/tests/itest_* "$build"/tests/test_*; do
-	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
+	[ -x "$t" ] && program "$(basename "$t")" "$t"
 done
 # The fuzz targets' corpora, replayed as regression inputs (tests/fuzz/).
 for t in "$build"/tests/replay_*; do
 	[ -x "$t" ] || continue
 	name=${t##*/replay_}
-	run_one "fuzz/$name" "$t" "tests/fuzz/corpus/$name"
+	program "fuzz/$name" "$t" "tests/fuzz/corpus/$name"
 done
 # The fake relay's behaviour on its own (Node's standard library only).
-run_one fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
-run_one deploy/install.sh sh tests/deploy/install.sh "$build"
-run_one deploy/check.sh sh tests/deploy/check.sh
-run_one deploy/activation.sh sh tests/deploy/activation.sh "$build"
-run_one deploy/links.sh sh tests/deploy/links.sh "$build"
-run_one deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
-run_one deploy/optable.sh sh tests/deploy/optable.sh
-run_one deploy/sizes.sh sh tests/deploy/sizes.sh
+program fake-relay/relay-logic node tests/fake-relay/relay-logic.test.mjs
+program deploy/install.sh sh tests/deploy/install.sh "$build"
+program deploy/check.sh sh tests/deploy/check.sh
+program deploy/activation.sh sh tests/deploy/activation.sh "$build"
+program deploy/links.sh sh tests/deploy/links.sh "$build"
+program deploy/tunables.sh sh tests/deploy/tunables.sh "$build"
+program deploy/optable.sh sh tests/deploy/optable.sh
+program deploy/sizes.sh sh tests/deploy/sizes.sh
+# The slow ones first (a wall-clock list, not a rule: a program missing
+# from it only starts later), then the rest in the order above.
+declare -A started
+mapfile -t slow_first < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' tests/slow-first)
+for name in "${slow_first[@]}"; do
+	[ -n "${command_of[$name]:-}" ] || { echo "tests/slow-first names $name, which is no test program here" >&2; continue; }
+	[ -z "${started[$name]:-}" ] || continue
+	started[$name]=1
+	eval "run_one \"\$name\" ${command_of[$name]}"
+done
+for name in "${order[@]}"; do
+	[ -z "${started[$name]:-}" ] || continue
+	eval "run_one \"\$name\" ${command_of[$name]}"
+done
 while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+if [ "$failed" -gt 0 ]; then
+	echo "The programs that failed, each with its failing checks:"
+	cat "$results/failed"
+fi
 echo "$((total - failed)) of $total test programs passed ($build, $jobs at a time)"
 [ "$failed" -eq 0 ]

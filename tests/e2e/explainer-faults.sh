@@ -152,7 +152,7 @@ check "time limit: the video is untouched, no worker left" 'untouched && [ "$(wo
 #     at its first frame, as a slow scene would hold it, until the limit
 #     is past by svc-explainer's own clock (its log line "the worker
 #     starts" plus the limit), then let go: it must stop there.
-printf '{"explainerWorkerMinutes": 0.5}\n' >"$HB_HOME/config/settings.json"
+printf '{"explainerWorkerMinutes": 0.3}\n' >"$HB_HOME/config/settings.json"
 chmod 600 "$HB_HOME/config/settings.json"
 worker_mock limit revise
 touch "$HB_FAILPOINTS/explainer.rendering.hold"
@@ -160,13 +160,15 @@ explain limit "$revise"
 wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 check "time limit during the render: the render was reached" '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 started=$(grep "explainer: the worker starts" "$tmp/broker.log" | tail -1 | cut -c1-24)
-limit_end=$(node -e 'console.log(Date.parse(process.argv[1]) + 30000 + 1000)' "$started")
+limit_end=$(node -e 'console.log(Date.parse(process.argv[1]) + 18000 + 1000)' "$started")
+# The margin: the render must be reached well inside the limit.
+echo "     (the render was reached $(($(ms) - limit_end + 19000)) ms after the worker started; its limit is 18000 ms)"
 wait_for 120 '[ "$(ms)" -gt "$limit_end" ]'
 rm -f "$HB_FAILPOINTS/explainer.rendering.hold" "$HB_FAILPOINTS/explainer.rendering.reached"
 wait "$call_pid"; explainer_idle 30
 rm -f "$HB_HOME/config/settings.json"
 check "time limit during the render: the render is stopped and the caller told why" \
-	'grep -q "did not finish in time (its limit is 0.5 minutes, setting explainerWorkerMinutes), so no video was made. Its last finish failed: the time limit was reached while rendering, after frame [0-9]* of [0-9]*" "$tmp/limit.out"'
+	'grep -q "did not finish in time (its limit is 0.3 minutes, setting explainerWorkerMinutes), so no video was made. Its last finish failed: the time limit was reached while rendering, after frame [0-9]* of [0-9]*" "$tmp/limit.out"'
 cat "$tmp/limit.out" | head -c 400; echo
 check "time limit during the render: the video is untouched, no worker left" 'untouched && [ "$(worker_left)" = 0 ]'
 worker_mock attempts attempts

@@ -21,7 +21,12 @@ e2e_cleanup() {
 		# not our child when started in that subshell: wait cannot see it
 		for _ in $(seq 100); do kill -0 "$broker" 2>/dev/null || break; sleep 0.1; done
 	fi
-	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"; fi
+	if [ "${HB_TEST_VERBOSE:-}" ]; then cat "$tmp/broker.log"
+	elif [ "$fail" != 0 ] && [ -s "$tmp/broker.log" ]; then
+		# what a failure in CI, where the folder is gone, can still be read by
+		echo "--- the last 40 lines of the broker's log"
+		tail -40 "$tmp/broker.log"
+	fi
 	# HB_TEST_KEEP=/ABSOLUTE/DIR (new): keep the logs, transcripts and mock
 	# logs there.  A relative one would land in the checkout.
 	case ${HB_TEST_KEEP:-} in

@@ -130,8 +130,8 @@ idles() {
 # The time the bridge's "opened" event reached the desktop (transcript $1).
 opened_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { console.log(r.t); break; } }' "$1"; }
 # What the bridge answered the desktop's request id 1 (transcript $1):
-# "result", the error's code, or nothing.
-answer_1() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.id === 1) console.log(m.error ? m.error.code : "result"); }' "$1"; }
+# "result", the error's code, or nothing (also while it is not written).
+answer_1() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.id === 1) console.log(m.error ? m.error.code : "result"); }' "$1" 2>/dev/null; }   # not written yet: nothing
 # drive TRANSCRIPT STOP-FILE SESSION RUN [DRIVER OPTIONS]: the desktop of a
 # Claude run of SESSION, in the background (its pid in $desktop); the run
 # stays open until STOP-FILE exists.
