@@ -68,11 +68,22 @@ require() {
 	esac
 }
 
-# wait_for SECONDS CONDITION: true once CONDITION holds, false after SECONDS.
+# wait_for SECONDS CONDITION: true once CONDITION holds, false after
+# SECONDS of waiting between its tries (the tries' own time not counted, so
+# a loaded machine gets more time, not less).  It looks again after 0.05 s,
+# then twice as long each time up to 0.4 s: a condition that holds soon is
+# seen at once, and a long wait does not start a program (often node, 60 ms
+# of CPU) five times a second on a machine that runs four tests at once.
 wait_for() {
-	local n=$(($1 * 5))
-	for _ in $(seq "$n"); do eval "$2" && return 0; sleep 0.2; done
-	return 1
+	local left=$(($1 * 1000)) pause=50 secs
+	while :; do
+		eval "$2" && return 0
+		[ "$left" -gt 0 ] || return 1
+		printf -v secs '0.%03d' "$pause"
+		sleep "$secs"
+		left=$((left - pause))
+		[ "$pause" -ge 400 ] || pause=$((pause * 2))
+	done
 }
 
 # json_field PATH: the field at a dotted PATH of the JSON on standard input.
