@@ -40,6 +40,7 @@ can_isolate() {
 jobs=${HB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 case $jobs in '' | *[!0-9]* | 0) echo "HB_TEST_JOBS must be a number of programs, 1 or more" >&2; exit 2 ;; esac
 results=$(mktemp -d /tmp/hbtests.XXXXXX)
+run_start=$(date +%s)
 failed=0
 total=0
 declare -A running  # pid of a program's job -> its number
@@ -175,5 +176,5 @@ if [ "$failed" -gt 0 ]; then
 	echo "The programs that failed, each with its failing checks:"
 	cat "$results/failed"
 fi
-echo "$((total - failed)) of $total test programs passed ($build, $jobs at a time)"
+echo "$((total - failed)) of $total test programs passed ($build, $jobs at a time, $(($(date +%s) - run_start)) s)"
 [ "$failed" -eq 0 ]

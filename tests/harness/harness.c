@@ -315,12 +315,17 @@ int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char
 
 json_t *fx_status(struct fixture *f)
 {
+	return fx_status_within(f, 2000);
+}
+
+json_t *fx_status_within(struct fixture *f, int timeout_ms)
+{
 	struct hb_client c;
 	struct hb_env req, reply;
 	char err[256];
 	json_t *st = NULL;
 
-	if (fx_client(f, &c, 2000) < 0)
+	if (fx_client(f, &c, timeout_ms) < 0)
 		return NULL;
 	hb_env_init(&req);
 	hb_env_set_str(&req, "op", "status");

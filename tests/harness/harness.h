@@ -53,6 +53,9 @@ char *fx_call_expect(struct fixture *f, const char *tool, const char *json, int 
 int fx_save_gemini_key(const char *key);
 /* status JSON, or NULL */
 json_t *fx_status(struct fixture *f);
+/* The same, waiting up to timeout_ms for the answer (fx_status waits 2 s,
+ * as its pollers want while a broker starts or after a test killed it). */
+json_t *fx_status_within(struct fixture *f, int timeout_ms);
 /* The entry of service name in status JSON st, or NULL. */
 json_t *fx_find_service(json_t *st, const char *name);
 /* A string member of o, "" when it is missing or not a string. */
