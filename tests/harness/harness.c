@@ -313,11 +313,6 @@ int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char
 	return 0;
 }
 
-json_t *fx_status(struct fixture *f)
-{
-	return fx_status_within(f, 2000);
-}
-
 json_t *fx_status_within(struct fixture *f, int timeout_ms)
 {
 	struct hb_client c;

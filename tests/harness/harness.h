@@ -51,11 +51,14 @@ int fx_call(struct fixture *f, const char *tool, const char *json, int *ok, char
 char *fx_call_expect(struct fixture *f, const char *tool, const char *json, int want_ok, const char *want);
 /* Save the Gemini key in the fixture's config folder (fx_use_env's).  0 or -1. */
 int fx_save_gemini_key(const char *key);
-/* status JSON, or NULL */
-json_t *fx_status(struct fixture *f);
-/* The same, waiting up to timeout_ms for the answer (fx_status waits 2 s,
- * as its pollers want while a broker starts or after a test killed it). */
+/* status JSON, or NULL when not answered within timeout_ms */
 json_t *fx_status_within(struct fixture *f, int timeout_ms);
+/* The same within 2 s, as its pollers want while a broker starts or after
+ * a test killed it. */
+static inline json_t *fx_status(struct fixture *f)
+{
+	return fx_status_within(f, 2000);
+}
 /* The entry of service name in status JSON st, or NULL. */
 json_t *fx_find_service(json_t *st, const char *name);
 /* A string member of o, "" when it is missing or not a string. */
