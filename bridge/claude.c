@@ -384,7 +384,7 @@ static void begin_close(struct bridge *br)
 	if (br->closing)
 		return;
 	br->closing = 1;
-	if (claude_deliver_closing(&br->cd))
+	if (claude_deliver_closing(&br->cd, br->request_limit_ms, br->close_wait_ms))
 		br->close_deadline_ms = hb_monotonic_ms() + br->request_limit_ms;
 	else
 		close_host(br);

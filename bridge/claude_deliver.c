@@ -26,6 +26,8 @@
 #include "sha256.h"
 
 #define READ_SUFFIX "#history"
+/* Beyond the bridge's own limits, for a report on a busy machine. */
+#define OUTCOME_SLACK_MS 5000
 
 void claude_deliver_init(struct claude_deliver *cd, struct hb_client *broker, const char *session,
 			 int first_send_ms)
@@ -394,13 +396,16 @@ int claude_deliver_settled(const struct claude_deliver *cd)
 	return (!cd->proving || cd->after_host) && !cd->working;
 }
 
-int claude_deliver_closing(struct claude_deliver *cd)
+int claude_deliver_closing(struct claude_deliver *cd, int request_ms, int close_ms)
 {
 	cd->closing = 1;
 	if (cd->proving)
 		want_read(cd, 1, "the final read: the bridge closes"); /* before the host is closed */
-	if (!claude_deliver_settled(cd))
+	if (!claude_deliver_settled(cd)) {
+		/* The read by this host, its close, a read by a new host. */
+		deliveries_closing(&cd->dl, 2 * request_ms + close_ms + OUTCOME_SLACK_MS);
 		return 1;
+	}
 	deliveries_detach(&cd->dl, 0); /* nothing more goes in: no more messages for us */
 	return 0;
 }
@@ -429,6 +434,8 @@ void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[]
 		return;
 	if (!cd->why_not[0])
 		snprintf(cd->why_not, sizeof cd->why_not, "the agent host ended before a read of the transcript");
+	/* The read below blocks the bridge: no attach goes out meanwhile. */
+	deliveries_closing(&cd->dl, limit_ms + OUTCOME_SLACK_MS);
 	/* Page 003: one more read at run end, also for a failed run. */
 	found = cd->claude_session[0] && cd->cwd
 			? claude_last_read(host_argv, cd->claude_session, cd->cwd, cd->uuid, limit_ms, why, sizeof why)

@@ -79,14 +79,18 @@ void claude_deliver_desktop_answered(struct claude_deliver *cd, int ok);
 /* The run is closing: nothing more goes in, and the session is detached
  * once nothing waits for its proof.  1 when a message still waits for
  * its final transcript read: the caller keeps the host open until
- * claude_deliver_settled (or its patience ends). */
-int claude_deliver_closing(struct claude_deliver *cd);
+ * claude_deliver_settled (or its patience ends), and the broker is told
+ * that the outcome comes within the bridge's limits for the reads and
+ * the host's close (request_ms, close_ms): meanwhile it starts no other
+ * bridge for the session, which would carry the same message in. */
+int claude_deliver_closing(struct claude_deliver *cd, int request_ms, int close_ms);
 int claude_deliver_settled(const struct claude_deliver *cd);
 /* The bridge closed the host's input: nothing more is written to it. */
 void claude_deliver_host_closed(struct claude_deliver *cd);
 /* The host's output ended: a message that waits for its proof gets its
- * final read from a new host (host_argv, within limit_ms), and is
- * reported delivered or unconfirmed. */
+ * final read from a new host (host_argv, within limit_ms; the broker is
+ * told the outcome comes within that), and is reported delivered or
+ * unconfirmed. */
 void claude_deliver_host_gone(struct claude_deliver *cd, char *const host_argv[], int limit_ms);
 /* The broker's `deliver`. */
 void claude_deliver(struct claude_deliver *cd, const struct hb_env *e);

@@ -92,7 +92,7 @@ long long deliveries_attach(struct deliveries *d)
 	long long now = hb_monotonic_ms();
 	struct hb_env e;
 
-	if (!d->session || !*d->session || d->detached)
+	if (!d->session || !*d->session || d->detached || d->closing)
 		return -1;
 	if (now >= d->next_attach_ms) {
 		hb_env_init(&e);
@@ -104,6 +104,20 @@ long long deliveries_attach(struct deliveries *d)
 		d->next_attach_ms = now + d->attach_every_ms;
 	}
 	return d->next_attach_ms - now;
+}
+
+void deliveries_closing(struct deliveries *d, int within_ms)
+{
+	struct hb_env e;
+
+	if (!d->attached || d->detached)
+		return;
+	d->closing = 1;
+	hb_env_init(&e);
+	hb_env_set_str(&e, "op", HB_OP_SESSION_DETACH);
+	hb_env_set_str(&e, "session", d->session);
+	hb_env_set_int(&e, "outcomesWithinMs", within_ms > 0 ? within_ms : 1);
+	send_broker(d, &e);
 }
 
 void deliveries_detach(struct deliveries *d, int wait)

@@ -41,14 +41,13 @@ struct deliveries {
 	long long next_attach_ms;
 	int attach_every_ms;
 	int attached;                   /* session.attach was sent */
+	int closing;                    /* deliveries_closing: attach no more */
 	int detached;                   /* session.detach was sent: attach no more */
 };
 
 void deliveries_init(struct deliveries *d, struct hb_client *broker, const char *session, const char *agent);
 void deliveries_free(struct deliveries *d);
 
-/* Repeat session.attach when it is due; returns ms until the next one
- * (-1 without a session, or once detached). */
 /* Take the attach interval from a broker answer that names one. */
 void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply);
 /* Read every message waiting on the broker socket sock (the client's):
@@ -57,7 +56,15 @@ void deliveries_note_reply(struct deliveries *d, const struct hb_env *reply);
  * none).  Each message is freed after its call. */
 void deliveries_drain(struct deliveries *d, void *sock, void (*deliver)(void *ctx, const struct hb_env *msg),
 		      void (*answer)(void *ctx, int64_t id, const struct hb_env *reply), void *ctx);
+/* Repeat session.attach when it is due; returns ms until the next one
+ * (-1 without a session, or once closing or detached). */
 long long deliveries_attach(struct deliveries *d);
+/* The bridge closes but still owes an outcome (a message waiting for its
+ * last transcript read): session.detach with outcomesWithinMs, so the
+ * broker hands it nothing new and starts no other bridge for the session,
+ * yet takes its deliver.done for within_ms from now (said again to
+ * extend it).  It attaches no more; deliveries_detach ends it. */
+void deliveries_closing(struct deliveries *d, int within_ms);
 /* The bridge ends: session.detach (when it ever attached), so the broker
  * hands the session's messages to nobody instead of to a bridge that is
  * gone until the attachment expires.  wait: until the broker answered

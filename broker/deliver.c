@@ -17,6 +17,7 @@
 #include "events.h"
 #include "failpoint.h"
 #include "launch.h"
+#include "launch_argv.h"
 #include "log.h"
 #include "reply.h"
 #include "runs.h"
@@ -33,15 +34,21 @@ struct attachment {
 	/* When it stopped attaching, 0 while it attaches: a lapsed bridge
 	 * carries nothing new, but its outcomes still count (below). */
 	long long lapsed_ms;
+	/* A closing bridge (session.detach with outcomesWithinMs): until
+	 * then its outcomes count, and its session gets no other bridge, 0
+	 * for any other. */
+	long long closing_until_ms;
 	struct attachment *next;
 };
 
-/* How long the outcome of a bridge whose attach lapsed is still taken.  A
- * bridge that closes makes its last transcript reads with a new agent
- * host, blocking, and does not attach meanwhile; on a busy machine that
- * outlasts the attach's expiry, and its deliver.done (a message left to
- * the user) must not be refused for it. */
+/* How long the outcome of a bridge whose attach lapsed is still taken: a
+ * live bridge on a busy machine can miss the expiry by a little, and its
+ * deliver.done must not be refused for that. */
 #define LAPSED_OUTCOMES_MS 60000
+/* The most a closing bridge may ask for: its own limits (a transcript
+ * read by the live host, the host's close, a read by a new host) are
+ * tunables of at most an hour each. */
+#define CLOSING_MAX_MS (3600LL * 1000)
 
 static int same_peer(const struct hb_peer *a, const struct hb_peer *b)
 {
@@ -165,16 +172,48 @@ void deliver_attach(struct broker *b, const struct hb_peer *peer, const struct h
 	attach_ok(b, peer, &id);
 }
 
+/* A bridge that closes while it still owes an outcome (a Claude message
+ * waiting for its final transcript read) carries nothing new, but its
+ * report must still count, and its session must get no second bridge
+ * meanwhile: one the broker started would carry the same message into the
+ * same conversation while the first may still prove it went in. */
+static void closing(struct broker *b, struct attachment *a, int64_t within_ms)
+{
+	long long now = broker_now_ms();
+
+	if (!a->lapsed_ms) {
+		said_detached(b, a, "the bridge is closing");
+		a->lapsed_ms = now;
+	}
+	a->closing_until_ms = now + (within_ms < CLOSING_MAX_MS ? within_ms : CLOSING_MAX_MS);
+	log_info(NULL, "session %s: its bridge is closing; its outcomes count for %lld ms more", a->session,
+		 a->closing_until_ms - now);
+}
+
 void deliver_detach(struct broker *b, const struct hb_peer *peer, const struct hb_env *e)
 {
 	struct attachment *a = find_peer(b, peer, hb_req_str(e, "session"), 1);
 	struct reqid id;
+	int64_t within = 0;
 
 	reqid_from_env(&id, e);
 	runs_note_attach(b, peer, hb_req_str(e, "session"), 0);
-	if (a)
+	if (hb_env_int(e, "outcomesWithinMs", &within) == 0 && within > 0) {
+		if (a)
+			closing(b, a, within);
+	} else if (a) {
 		drop(b, a, "the bridge said so");
+	}
 	front_reply_ok(b, peer, &id, NULL);
+}
+
+/* The closing bridge of session, or NULL. */
+static const struct attachment *find_closing(const struct broker *b, const char *session)
+{
+	for (const struct attachment *a = b->attachments; a; a = a->next)
+		if (a->closing_until_ms && strcmp(a->session, session) == 0)
+			return a;
+	return NULL;
 }
 
 const char *deliver_attached_session(struct broker *b, const struct hb_peer *peer, const char **agent)
@@ -250,6 +289,7 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 {
 	const char *op_id = hb_req_str(e, "opId"), *session = hb_req_str(e, "session");
 	struct attachment *a = find_session(b, session);
+	const struct attachment *ending;
 	struct run *live = runs_active(b, session);
 	struct hb_message_end sender = { "", hb_env_str_or(e, "senderAccess", ""),
 					  hb_env_str_or(e, "senderProject", "") };
@@ -273,6 +313,12 @@ void deliver_request(struct broker *b, struct instance *from, const struct hb_pe
 	 * first. */
 	if (!hb_env_bool(e, "approved", 0) && hb_message_hold(&sender, &recipient, reason, sizeof reason)) {
 		answer_task(b, peer, e, "held", reason);
+		return;
+	}
+	if (!a && (ending = find_closing(b, session))) {
+		snprintf(reason, sizeof reason, "its %s bridge is closing; the message goes once it has ended",
+			 hb_agent_display_name(ending->agent));
+		answer_task(b, peer, e, "offline", reason);
 		return;
 	}
 	if (!a) {
@@ -326,7 +372,8 @@ void deliver_tick(struct broker *b, long long now)
 {
 	for (struct attachment *a = b->attachments, *next; a; a = next) {
 		next = a->next;
-		if (a->lapsed_ms && now - a->lapsed_ms > LAPSED_OUTCOMES_MS) {
+		if (a->closing_until_ms ? now > a->closing_until_ms
+					: a->lapsed_ms && now - a->lapsed_ms > LAPSED_OUTCOMES_MS) {
 			forget(b, a);
 		} else if (!a->lapsed_ms && now - a->seen_ms > b->set.attach_ttl_ms) {
 			said_detached(b, a, "it stopped attaching");
@@ -340,7 +387,9 @@ long long deliver_next_deadline(const struct broker *b)
 	long long d = 0;
 
 	for (const struct attachment *a = b->attachments; a; a = a->next) {
-		long long due = a->lapsed_ms ? a->lapsed_ms + LAPSED_OUTCOMES_MS + 1 : a->seen_ms + b->set.attach_ttl_ms + 1;
+		long long due = a->closing_until_ms ? a->closing_until_ms + 1
+				: a->lapsed_ms     ? a->lapsed_ms + LAPSED_OUTCOMES_MS + 1
+						   : a->seen_ms + b->set.attach_ttl_ms + 1;
 
 		if (!d || due < d)
 			d = due;

@@ -2,7 +2,8 @@
  * deliver - the last leg of a message between sessions.  A bridge says
  * which session's agent it carries (session.attach, repeated every
  * second, so a restarted broker learns it again, and session.detach when
- * it ends); svc-messages' task asks
+ * it ends, or with outcomesWithinMs when it closes still owing one);
+ * svc-messages' task asks
  * the broker to deliver an outbox entry (back op `deliver`); the broker
  * checks the hold rules again with the access of the recipient's running
  * turn, hands the message to the bridge and answers `accepted`, `held` or
@@ -27,8 +28,9 @@ const char *deliver_attached_session(struct broker *b, const struct hb_peer *pee
  * timeline event to publish). */
 void deliver_request(struct broker *b, struct instance *from, const struct hb_peer *peer, const struct hb_env *e);
 void deliver_event(struct broker *b, struct instance *from, const struct hb_env *e);
-/* Forget bridges that stopped attaching (the loop wakes at least once a
- * second, which is precise enough for a 3.5 s expiry). */
+/* Mark bridges that stopped attaching as lapsed, and forget lapsed ones
+ * past LAPSED_OUTCOMES_MS and closing ones past the time they named (the
+ * loop wakes at deliver_next_deadline). */
 void deliver_tick(struct broker *b, long long now);
 /* When the next attachment expires (deliver_tick), or 0 with none. */
 long long deliver_next_deadline(const struct broker *b);

@@ -196,7 +196,8 @@ static const struct front_op front_ops[] = {
 	 * "unconfirmed" when not ok: it went in, but nothing showed the
 	 * agent has it). */
 	{ HB_OP_SESSION_ATTACH, deliver_attach, { HB_REQ_STR("session"), HB_REQ_STR("agent") } },
-	{ HB_OP_SESSION_DETACH, deliver_detach, { HB_REQ_STR("session") } },
+	/* outcomesWithinMs: a closing bridge that still owes outcomes. */
+	{ HB_OP_SESSION_DETACH, deliver_detach, { HB_REQ_STR("session"), HB_OPT_INT("outcomesWithinMs") } },
 	{ HB_OP_DELIVER_DONE, deliver_done,
 	  { HB_REQ_STR("opId"), HB_REQ_BOOL("ok"), HB_OPT_STR("turn"), HB_OPT_STR("text"), HB_OPT_STR("status") } },
 	/* Rows of the shared timeline (docs/timeline.md), for the caller's

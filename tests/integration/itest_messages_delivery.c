@@ -314,6 +314,122 @@ static void test_user_send_row_comes_before_delivered_row(void **state)
 	hb_client_close(&br);
 }
 
+/* session.detach with outcomesWithinMs: the bridge closes but still owes
+ * an outcome. */
+static void bridge_closing(struct hb_client *br, const char *session, int64_t within_ms)
+{
+	struct hb_env req, r;
+	char err[256];
+	int64_t id;
+
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "session.detach");
+	hb_env_set_str(&req, "session", session);
+	hb_env_set_int(&req, "outcomesWithinMs", within_ms);
+	if (hb_client_send(br, &req, &id, err, sizeof err) < 0)
+		fail_msg("session.detach: %s", err);
+	op_ok(br, &r, id);
+	hb_env_free(&r);
+}
+
+/* The lastError of op in the queue of session, copied into out ("" when
+ * it has none). */
+static void last_error_of(const char *session, const char *op, char *out, size_t len)
+{
+	json_t *q = queue_of(session), *m;
+	size_t i;
+
+	*out = '\0';
+	json_array_foreach(json_object_get(q, "messages"), i, m)
+		if (strcmp(json_string_value(json_object_get(m, "id")), op) == 0 &&
+		    json_is_string(json_object_get(m, "lastError")))
+			snprintf(out, len, "%s", json_string_value(json_object_get(m, "lastError")));
+	json_decref(q);
+}
+
+/* A Claude bridge that closes while a message waits for its last
+ * transcript read (it blocks up to its limits, attaching no more): the
+ * broker starts no other bridge for the session meanwhile, which would
+ * carry the same message into the same conversation, and says why the
+ * message waits; the closing bridge's outcome still counts after it
+ * stopped attaching, and the message is held for the user. */
+static void test_closing_bridge_keeps_its_session(void **state)
+{
+	struct hb_client br;
+	struct hb_env d;
+	char op[48], why[512] = "";
+	long long end;
+	json_t *ev, *q;
+
+	(void)state;
+	bridge_attach(&br, B, "claude");
+	expect_receipt("c1", B, "while its bridge closes", "queued", op);
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	hb_env_free(&d);
+	bridge_closing(&br, B, 60000);
+	/* svc-messages asks for the outcome again 5 s after the bridge took
+	 * it; B has no other bridge and no conversation, so without the
+	 * closing one the broker would start an agent for it */
+	end = fx_now_ms() + 15000;
+	while (!strstr(why, "closing") && fx_now_ms() < end) {
+		fx_sleep_ms(200);
+		last_error_of(B, op, why, sizeof why);
+	}
+	assert_string_equal(why, "its Claude bridge is closing; the message goes once it has ended");
+	bridge_unconfirmed(&br, op, "the final read, by a new agent host, did not find it");
+	/* the outcome is written before the timeline row goes out */
+	ev = event_for("timeline.message", "c1");
+	while (strcmp(json_string_value(json_object_get(ev, "signal")), "Needs approval") != 0) {
+		json_decref(ev);
+		ev = event_for("timeline.message", "c1");
+	}
+	json_decref(ev);
+	q = queue_of(B);
+	assert_string_equal(status_in_queue(q, op), "waiting-for-approval");
+	json_decref(q);
+	hb_client_close(&br);
+}
+
+/* A closing bridge is taken at its word: once the time it named has
+ * passed, its outcome is refused (it may be hung), and the message goes
+ * to the session's next bridge as one an earlier bridge took. */
+static void test_closing_ends_when_its_time_is_up(void **state)
+{
+	struct hb_client br, next;
+	struct hb_env d, req, r;
+	char op[48], err[256];
+	int64_t id;
+
+	(void)state;
+	bridge_attach(&br, M, "codex");
+	expect_receipt("c2", M, "closing too long", "queued", op);
+	next_delivery(&br, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	hb_env_free(&d);
+	bridge_closing(&br, M, 300);
+	fx_sleep_ms(1000);
+	hb_env_init(&req);
+	hb_env_set_str(&req, "op", "deliver.done");
+	hb_env_set_str(&req, "opId", op);
+	hb_env_set_bool(&req, "ok", 1);
+	hb_env_set_str(&req, "turn", "turn-late");
+	assert_int_equal(hb_client_send(&br, &req, &id, err, sizeof err), 0);
+	reply_to(&br, id, &r);
+	assert_false(hb_env_bool(&r, "ok", 1));
+	assert_string_equal(hb_env_str_or(&r, "err.code", ""), "bad-request");
+	assert_non_null(strstr(hb_env_str_or(&r, "err.msg", ""), "from an attached bridge"));
+	hb_env_free(&r);
+	bridge_attach(&next, M, "codex");
+	next_delivery(&next, &d);
+	assert_string_equal(hb_env_str_or(&d, "opId", ""), op);
+	assert_true(hb_env_bool(&d, "handed", 0));
+	hb_env_free(&d);
+	bridge_done(&next, op, "turn-c2");
+	hb_client_close(&next);
+	hb_client_close(&br);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +438,8 @@ int main(void)
 		cmocka_unit_test(test_unconfirmed_waits_for_the_user),
 		cmocka_unit_test(test_receipt_row_comes_before_delivery_row),
 		cmocka_unit_test(test_user_send_row_comes_before_delivered_row),
+		cmocka_unit_test(test_closing_bridge_keeps_its_session),
+		cmocka_unit_test(test_closing_ends_when_its_time_is_up),
 	};
 	return ck_run_group_tests(tests, messages_setup, messages_teardown);
 }
