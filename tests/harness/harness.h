@@ -63,7 +63,12 @@ static inline json_t *fx_status(struct fixture *f)
 json_t *fx_find_service(json_t *st, const char *name);
 /* A string member of o, "" when it is missing or not a string. */
 const char *fx_jstr(const json_t *o, const char *key);
-/* The service's pid / generation / string field in status (0/NULL if none). */
+/* How long a read that a test goes on with waits for a broker that still
+ * runs (fx_status.c). */
+#define FX_ANSWER_WAIT_MS 10000
+/* The service's pid / generation / other number in status: 0 when it has
+ * none, or when the broker is gone, stopped, or did not answer within
+ * FX_ANSWER_WAIT_MS. */
 pid_t fx_service_pid(struct fixture *f, const char *name);
 long long fx_service_num(struct fixture *f, const char *name, const char *field);
 /* Wait until name is up with a generation >= gen; 0 or -1 on timeout. */

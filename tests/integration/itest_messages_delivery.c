@@ -397,9 +397,8 @@ static void test_closing_bridge_keeps_its_session(void **state)
 static void test_closing_ends_when_its_time_is_up(void **state)
 {
 	struct hb_client br, next;
-	struct hb_env d, req, r;
-	char op[48], err[256];
-	int64_t id;
+	struct hb_env d, r;
+	char op[48];
 
 	(void)state;
 	bridge_attach(&br, M, "codex");
@@ -409,13 +408,7 @@ static void test_closing_ends_when_its_time_is_up(void **state)
 	hb_env_free(&d);
 	bridge_closing(&br, M, 300);
 	fx_sleep_ms(1000);
-	hb_env_init(&req);
-	hb_env_set_str(&req, "op", "deliver.done");
-	hb_env_set_str(&req, "opId", op);
-	hb_env_set_bool(&req, "ok", 1);
-	hb_env_set_str(&req, "turn", "turn-late");
-	assert_int_equal(hb_client_send(&br, &req, &id, err, sizeof err), 0);
-	reply_to(&br, id, &r);
+	reply_to(&br, bridge_report_send(&br, op, 1, NULL, "turn-late", NULL), &r);
 	assert_false(hb_env_bool(&r, "ok", 1));
 	assert_string_equal(hb_env_str_or(&r, "err.code", ""), "bad-request");
 	assert_non_null(strstr(hb_env_str_or(&r, "err.msg", ""), "from an attached bridge"));

@@ -223,12 +223,10 @@ void next_delivery(struct hb_client *br, struct hb_env *d)
 	}
 }
 
-/* deliver.done for op: ok, or else with status and text; turn as it
- * came (a bridge that proved nothing names none). */
-static void bridge_report(struct hb_client *br, const char *op, int ok, const char *status, const char *turn,
-			  const char *text)
+int64_t bridge_report_send(struct hb_client *br, const char *op, int ok, const char *status, const char *turn,
+			   const char *text)
 {
-	struct hb_env req, r;
+	struct hb_env req;
 	char err[256];
 	int64_t id;
 
@@ -243,7 +241,16 @@ static void bridge_report(struct hb_client *br, const char *op, int ok, const ch
 		hb_env_set_str(&req, "text", text);
 	if (hb_client_send(br, &req, &id, err, sizeof err) < 0)
 		fail_msg("deliver.done: %s", err);
-	op_ok(br, &r, id);
+	return id;
+}
+
+/* bridge_report_send, and the broker took it. */
+static void bridge_report(struct hb_client *br, const char *op, int ok, const char *status, const char *turn,
+			  const char *text)
+{
+	struct hb_env r;
+
+	op_ok(br, &r, bridge_report_send(br, op, ok, status, turn, text));
 	hb_env_free(&r);
 }
 

@@ -52,6 +52,11 @@ json_t *event_for(const char *topic, const char *row);
 void bridge_attach(struct hb_client *br, const char *session, const char *agent);
 /* The next `deliver` the bridge gets (replies are skipped). */
 void next_delivery(struct hb_client *br, struct hb_env *d);
+/* deliver.done for op: ok, or else with status and text; turn as it
+ * came (a bridge that proved nothing names none).  The request id, for
+ * reply_to: the broker may refuse it. */
+int64_t bridge_report_send(struct hb_client *br, const char *op, int ok, const char *status, const char *turn,
+			   const char *text);
 void bridge_done(struct hb_client *br, const char *op, const char *turn);
 /* deliver.done with status "unconfirmed": it went in, no read found it. */
 void bridge_unconfirmed(struct hb_client *br, const char *op, const char *why);
