@@ -19,6 +19,10 @@ export HB_ATTACH_TTL_MS=120000 HB_CLAUDE_FIRST_SEND_MS=0
 mkdir -p "$tmp/project"
 { sessions_conf; messages_conf; } | start_broker
 watch_events
+# The message below waits for the next bridge: the broker must not start
+# one of its own meanwhile (launch-claude.sh tests that), which the long
+# attach expiry alone prevents only for the broker's first two minutes.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
 
 session_claude=$(full_auto_session "Claude recipient" claude)
 session_codex=$(full_auto_session "Codex recipient" codex)

@@ -166,6 +166,12 @@ recipient=$(new_session "Claude recipient" claude)
 sender=$(new_session Sender codex)
 other=$(new_session "To be renamed" codex)
 check "three sessions" '[ -n "$recipient" ] && [ -n "$sender" ] && [ -n "$other" ]'
+# Every run here is a desktop's: the broker must start no bridge of its
+# own (launch-claude.sh tests those), or a message waiting for a session
+# whose desktop has not opened it yet (open, grace), or whose bridge was
+# killed (crash), would start one once the broker is past its first
+# attach expiry, and the desktop's run.open would be refused.
+"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
 "$build/hbctl" run open run-sender-ro --session "$sender" --project "$tmp/project" --agent codex --access read-only >/dev/null
 
@@ -205,10 +211,8 @@ check "open: the run ended cleanly" '[ $rc = 0 ]'
 
 # --------------------------------------------------------------- grace --
 # A run opened only to receive messages: the desktop sends nothing.  The
-# broker must not start a bridge of its own for the session meanwhile (a
-# session never opened gets a new conversation from the launcher,
-# launch-claude.sh): no agent host for it until the desktop's run is over.
-"$build/hbctl" settings agent-host set "no-such-node /nowhere/host.mjs" >/dev/null
+# broker starts no bridge of its own for the session meanwhile (the
+# agent-host setting above).
 listener=$(new_session "Claude listening" claude)
 body_grace='Sent to a run whose desktop says nothing.'
 envelope "$body_grace" >"$tmp/grace.envelope"
@@ -226,7 +230,6 @@ wait "$desktop"
 rc=$?
 desktop=
 check "grace: the run ended cleanly" '[ $rc = 0 ]'
-"$build/hbctl" settings agent-host delete >/dev/null
 
 # ---------------------------------------------------------------- busy --
 # The desktop's prompt makes the model call an agent-class tool: the turn
@@ -436,6 +439,11 @@ kill -KILL $cli_pids 2>/dev/null
 check "unconfirmed: the final read found nothing: reported unconfirmed" \
 	'grep -q "\[$op\] reading the transcript (the final read: the bridge closes)" "$tmp/unc1.transcript.err" &&
 	 grep -q "\[$op\] unconfirmed, left to the user: no read of the transcript found message" "$tmp/unc1.transcript.err"'
+# Its close and the last read block the bridge past the attach expiry: it
+# said so, so no second bridge was started for the session meanwhile.
+check "unconfirmed: the bridge said it closes owing an outcome, at its close and before the last read" \
+	'[ "$(grep -c "session $doubtful: its bridge is closing; its outcomes count for" "$tmp/broker.log")" = 2 ] &&
+	 ! grep -q "\[$doubtful\] no bridge carries this session" "$tmp/broker.log"'
 check "unconfirmed: held for the user with the reason" \
 	'wait_for 30 "state_is call-unc held" && "$build/hbctl" messages --session "$doubtful" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].id===\"$op\"&&m[0].status===\"waiting-for-approval\"&&/no transcript read found it afterwards.*it may not have reached Claude. Send it again with hbctl messages send $op, or discard it/.test(m[0].holdReason)?0:1)})"'
 check "unconfirmed: the sender's row says Needs approval, with the reason" \
