@@ -290,6 +290,7 @@ static void test_cancel_honoured(void **state)
 		      "  echo '{\"id\":3,\"result\":{}}'\n"
 		      "  " RESULT("error_during_execution", "true") "  " STATE("idle") ";;\n"
 		      "esac\ncat >/dev/null");
+	rig_patient_cancel();
 	assert_int_equal(worker_start(&worker_claude, &o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);

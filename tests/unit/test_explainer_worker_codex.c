@@ -214,6 +214,7 @@ static void test_cancel_honoured(void **state)
 			"  echo '{\"method\":\"turn/completed\",\"params\":"
 			"{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}';;\n"
 			"esac\ncat >/dev/null");
+	rig_patient_cancel();
 	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
@@ -255,6 +256,7 @@ static void test_cancel_during_tool(void **state)
 		       "echo '{\"method\":\"turn/completed\",\"params\":"
 		       "{\"turn\":{\"id\":\"tu1\",\"status\":\"interrupted\"}}}'\n"
 		       "cat >/dev/null");
+	rig_patient_cancel();
 	assert_int_equal(worker_start(&worker_codex, &o, &w, err, sizeof err), 0);
 	assert_int_equal(worker_wait(w, hb_monotonic_ms() + 60000, flag_raised, NULL, err, sizeof err),
 			 WORKER_CANCELLED);
