@@ -43,7 +43,7 @@ EXPLAINER_FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-noto-core 
                            fonts-noto-color-emoji
 DEB_PACKAGES := build-essential pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev \
                 libjansson-dev libcmocka-dev libxml2-utils iproute2 util-linux \
-                libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 \
+                libcurl4-openssl-dev libsamplerate0-dev sox sqlite3 jq \
                 librsvg2-dev libxml2-dev libfontconfig-dev libavcodec-dev libavformat-dev \
                 libavutil-dev libpango1.0-dev ffmpeg $(EXPLAINER_FONT_PACKAGES) \
                 libwslay-dev libssl-dev openssl chromium

@@ -57,6 +57,7 @@
 #include "pump.h"
 #include "random.h"
 #include "rpc_frame.h"
+#include "failpoint.h"
 #include "log.h"
 #include "secrets.h"
 #include "map.h"
@@ -370,6 +371,9 @@ static void from_host(struct bridge *br, const char *line, size_t len)
 
 static void close_host(struct bridge *br)
 {
+	/* For tests that must act on the host's process group before the
+	 * host ends (e2e messages-claude.sh "unconfirmed"). */
+	hb_holdpoint("bridge.before-host-close", NULL);
 	br->close_deadline_ms = hb_monotonic_ms() + br->close_wait_ms;
 	host_request(br, "close", NULL);
 	line_child_close_input(&br->host);

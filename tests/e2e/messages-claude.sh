@@ -63,7 +63,7 @@ envelope() {
 # send CALL-ID RUN MESSAGE [RECIPIENT]
 send() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "${4:-$recipient}" "$3")" \
+		"$(jq -nc --arg to "${4:-$recipient}" --arg m "$3" '{recipientSessionId: $to, message: $m}')" \
 		--run "$2" --call-id "$1" --timeout 20000
 }
 # What the mock model got, for the envelope in file $1: "TURNS MAX FIRST"
@@ -71,21 +71,19 @@ send() {
 # to it, MAX = the most such blocks in one request, FIRST = the seq of the
 # first request with it (0: none).
 envelope_count() {
-	node -e '
-		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8");
-		let turns = 0, max = 0, first = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
-			const blocks = (m) => m.role !== "user" ? 0 : typeof m.content === "string" ? +(m.content === want) :
-				m.content.filter((c) => c.type === "text" && c.text === want).length;
-			const n = msgs.reduce((a, m) => a + blocks(m), 0);
-			max = Math.max(max, n);
-			const users = msgs.filter((m) => m.role === "user");
-			if (users.length && blocks(users[users.length - 1])) { turns++; if (!first) first = r.seq; }
-		}
-		console.log(turns + " " + max + " " + first);' "$tmp/mock.jsonl" "$1"
+	[ -r "$tmp/mock.jsonl" ] || { echo "envelope_count: $tmp/mock.jsonl is not there" >&2; return 1; }
+	jq -rn --rawfile want "$1" '
+		def blocks: if .role != "user" then 0
+			elif (.content | type) == "string" then (if .content == $want then 1 else 0 end)
+			else [.content[] | select(.type == "text" and .text == $want)] | length end;
+		reduce (inputs | ((.body // {}).messages // []) as $m
+			| { n: ([$m[] | blocks] | add // 0),
+			    last: ([$m[] | select(.role == "user")] | if length > 0 then (last | blocks) else 0 end),
+			    seq }) as $r
+			({ turns: 0, max: 0, first: 0 };
+			 .max = ([.max, $r.n] | max)
+			 | if $r.last > 0 then .turns += 1 | (if .first == 0 then .first = $r.seq else . end) else . end)
+		| "\(.turns) \(.max) \(.first)"' "$tmp/mock.jsonl"
 }
 # The seq of the last request whose last user message carries a tool result.
 last_tool_result_seq() {
@@ -118,14 +116,10 @@ first_idle_t() {
 }
 # How many times the run went idle (transcript $1, by default the busy run's).
 idles() {
-	node -e '
-		let n = 0;
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
-			if (!l) continue;
-			let m; try { m = JSON.parse(JSON.parse(l).line).message; } catch { continue; }
-			if (m && m.subtype === "session_state_changed" && m.state === "idle") n++;
-		}
-		console.log(n);' "${1:-$tmp/drive.transcript}" 2>/dev/null || echo 0   # not written yet: none
+	local f=${1:-$tmp/drive.transcript}
+	[ -r "$f" ] || { echo 0; return; }   # not written yet: none
+	jq -Rn '[inputs | fromjson? | .line | strings | fromjson? | .message | objects
+		| select(.subtype == "session_state_changed" and .state == "idle")] | length' "$f" 2>/dev/null || echo 0
 }
 # The time the bridge's "opened" event reached the desktop (transcript $1).
 opened_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { console.log(r.t); break; } }' "$1"; }
@@ -432,10 +426,20 @@ op=$(op_of call-unc)
 check "unconfirmed: the host took the send" \
 	'wait_for 60 "grep -q \"\[$op\] sent into the Claude conversation\" $tmp/unc1.transcript.err"'
 check "unconfirmed: not delivered on the host's answer alone" 'state_is call-unc queued'
+# Claude Code must never save the message, even as it ends: once the host
+# has ended, Claude Code's stopped process group would be orphaned, and
+# the kernel then sends it SIGHUP and SIGCONT.  So the bridge is held
+# after its live read, before it closes the host, while Claude Code is
+# killed.
+hold=$HB_FAILPOINTS/bridge.before-host-close
+touch "$hold.hold"
 touch "$tmp/unc1.stop"   # the desktop closes the run: the final read
+check "unconfirmed: the bridge made its live read and waits to close the host" \
+	'wait_for 60 "[ -e $hold.reached ]" && grep -q "\[$op\] not in the transcript yet" "$tmp/unc1.transcript.err"'
+kill -KILL $cli_pids 2>/dev/null
+rm -f "$hold.hold" "$hold.reached"
 wait "$desktop"
 desktop=
-kill -KILL $cli_pids 2>/dev/null
 check "unconfirmed: the final read found nothing: reported unconfirmed" \
 	'grep -q "\[$op\] reading the transcript (the final read: the bridge closes)" "$tmp/unc1.transcript.err" &&
 	 grep -q "\[$op\] unconfirmed, left to the user: no read of the transcript found message" "$tmp/unc1.transcript.err"'
