@@ -58,9 +58,11 @@ static json_t *status_while_running(struct fixture *f)
 	long long end = fx_now_ms() + FX_ANSWER_WAIT_MS;
 	json_t *st;
 
+	/* fx_status fails at once while there is no socket (a broker still
+	 * starting): a pause between the tries, as fx_wait_up makes. */
 	while (!(st = fx_status(f)) && f->broker > 0 && !hb_process_gone(f->broker, 0) &&
 	       !hb_process_stopped(f->broker) && fx_now_ms() < end)
-		;
+		fx_sleep_ms(10);
 	return st;
 }
 
