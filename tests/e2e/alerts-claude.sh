@@ -54,7 +54,10 @@ desktop=$!
 # An agent-class tool asks first even in a full-auto run (the host leaves
 # it out of allowedTools, as claude.sh shows for manage_sessions): the
 # card is the person's, and nothing may reach the relay before it.
-card() { events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__send_mobile_notification" && e.run==="'"$run"'" && e.input && e.input.title===process.env.alert_title && e.input.body===process.env.alert_body'; }
+# (the title and body as a JSON literal: the script's evaluator has not its
+# environment)
+card() { events 'e.event==="approval.requested" && e.tool==="mcp__hbcode__send_mobile_notification" && e.run==="'"$run"'" && e.input && ((a) => e.input.title===a.title && e.input.body===a.body)('"$want_args"')'; }
+want_args=$(alert_args)
 check "an approval card for send_mobile_notification in the run, with the title and body" \
 	'wait_for 60 "[ \$(card) = 1 ]"'
 # The relay's records in order: the card shown, the phone's answer, its

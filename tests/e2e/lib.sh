@@ -9,7 +9,12 @@ mock=
 fail=0
 desktop=
 watcher=
+# The script's JavaScript questions go to one Node (evaluator.mjs,
+# `evaluate` below) instead of one started for each.
+node "$(dirname "${BASH_SOURCE[0]}")/evaluator.mjs" "$tmp/evaluator.addr" </dev/null >/dev/null 2>"$tmp/evaluator.log" &
+evaluator=$!
 e2e_cleanup() {
+	kill "$evaluator" 2>/dev/null
 	# the script's desktop driver and event watcher, when it has them
 	[ -n "$desktop" ] && kill "$desktop" 2>/dev/null && wait "$desktop" 2>/dev/null
 	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
@@ -67,7 +72,7 @@ require() {
 		{ echo "FAIL $1 is not installed: run make deps"; exit 1; } ;;
 	esac
 }
-require jq   # json_field
+
 
 # wait_for SECONDS CONDITION: true once CONDITION holds, false after
 # SECONDS of waiting between its tries (the tries' own time not counted, so
@@ -87,26 +92,50 @@ wait_for() {
 	done
 }
 
-# json_field PATH: the field at a dotted PATH of the JSON on standard input.
+# evaluate WHAT ARG...: what the script's evaluator (evaluator.mjs) prints
+# for WHAT, with its status: events, timeline_completed and js below.  It
+# is reached over bash's own /dev/tcp, so a question starts no program.
+evaluate() {
+	local port token fd status out err left=200
+	until [ -s "$tmp/evaluator.addr" ]; do
+		[ "$left" -gt 0 ] && kill -0 "$evaluator" 2>/dev/null ||
+			{ echo "evaluate: the script's evaluator did not start: $(cat "$tmp/evaluator.log")" >&2; return 2; }
+		sleep 0.05
+		left=$((left - 1))
+	done
+	read -r port token <"$tmp/evaluator.addr"
+	exec {fd}<>"/dev/tcp/127.0.0.1/$port" || return 2
+	printf '%s\0' "$token" "$#" "$@" >&"$fd"
+	IFS= read -r status <&"$fd"
+	IFS= read -r -d '' out <&"$fd"
+	IFS= read -r -d '' err <&"$fd"
+	exec {fd}<&-
+	printf '%s' "$out"
+	[ -z "$err" ] || printf '%s' "$err" >&2
+	return "${status:-2}"
+}
+
+# js CODE [ARG...]: CODE, a JavaScript function body, run by the evaluator
+# with argv (the ARGs), print (console.log's) and exit(status); input is
+# standard input's text.
+js() {
+	local code=$1 input
+	shift
+	input=$(cat)
+	evaluate js "$code" "$input" "$@"
+}
+# js_args CODE [ARG...]: the same without reading standard input.
+js_args() {
+	local code=$1
+	shift
+	evaluate js "$code" "" "$@"
+}
+
+# json_field PATH: the field at a dotted PATH of the JSON on standard input
+# (a missing one: undefined), a string as it is, anything else as JSON.
 json_field() {
-	# jq starts in a quarter of node's time; the walk is JavaScript's
-	# (o == null ? o : o[k]): a missing member is "undefined", .length of
-	# an array or a string its length, a string printed raw, anything else
-	# as compact JSON.
-	jq -r --arg path "$1" '
-		def undefined: {"\u0000undefined": true};
-		def is_undefined: type == "object" and has("\u0000undefined");
-		def index_of($k; $n): ($k | test("^(0|[1-9][0-9]*)$")) and ($k | tonumber) < $n;
-		def step($k):
-			if . == null then null
-			elif type == "object" then (if has($k) then .[$k] else undefined end)
-			elif (type == "array" or type == "string") and $k == "length" then length
-			elif type == "array" then (if index_of($k; length) then .[$k | tonumber] else undefined end)
-			elif type == "string" then (if index_of($k; length) then .[$k | tonumber:($k | tonumber) + 1] else undefined end)
-			else undefined end;
-		reduce (if $path == "" then [""] else $path | split(".") end)[] as $k (.;
-			if is_undefined then . else step($k) end)
-		| if is_undefined then "undefined" elif type == "string" then . else tojson end'
+	js 'const v = argv[0].split(".").reduce((o, k) => o == null ? o : o[k], JSON.parse(input));
+		print(typeof v === "string" ? v : JSON.stringify(v))' "$1"
 }
 
 # events COND: how many events in $tmp/events.jsonl (a watcher's output)
@@ -122,14 +151,7 @@ events() {
 		echo 0
 		return
 	fi
-	node -e '
-		const fs = require("fs");
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (eval(process.argv[2])) n++;
-		}
-		console.log(n);' "$tmp/events.jsonl" "$1"
+	evaluate events "$tmp/events.jsonl" "$1"
 }
 
 # A session message in appdata.db, by the sender's call id: its state, and
@@ -149,16 +171,7 @@ timeline_rows() { events "e.event === 'timeline.row' && e.session === '$1' && ((
 # tool call (status call) and then again under the same id completed
 # (any other status), the completed row matching COND on r.
 timeline_completed() {
-	node -e '
-		const fs = require("fs"), calls = new Set(), cond = eval("(r) => " + process.argv[3]);
-		let n = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
-			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event !== "timeline.row" || e.session !== process.argv[2]) continue;
-			if (e.row.status === "call") calls.add(e.row.id);
-			else if (calls.has(e.row.id) && cond(e.row)) n++;
-		}
-		console.log(n);' "$tmp/events.jsonl" "$1" "$2"
+	evaluate timeline_completed "$tmp/events.jsonl" "$1" "$2"
 }
 
 # The svc-messages section of a config.
