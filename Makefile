@@ -383,13 +383,19 @@ check: $(PROGRAMS) $(TEST_PROGS)
 # minutes, and 6 gained nothing over 4 (docs/benchmarks.md).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_JOBS ?= $(shell echo $$(($(JOBS) * 2)))
+# npm ci of the test rigs (unpacking, mostly) runs beside the first build,
+# which needs none of it: alone it took 21 s of a clean clone's set-up.
 # The sanitizer build runs beside the first pass, one compiler at a time:
 # the first pass leaves most of the CPUs idle while its programs wait on
 # agents and timers (docs/testing.md), and the second pass starts without
-# a build of its own.  Its output is kept in build-asan/build.log and
-# shown when it fails.
-test: deps npm-deps
-	$(MAKE) -j$(JOBS) programs-and-tests
+# a build of its own.  Their output is kept in build/npm-deps.log and
+# build-asan/build.log and shown when they fail.
+test: deps
+	@mkdir -p $(BUILD); \
+	$(MAKE) --no-print-directory npm-deps >$(BUILD)/npm-deps.log 2>&1 & npm=$$!; \
+	$(MAKE) -j$(JOBS) programs-and-tests; rc=$$?; \
+	if ! wait $$npm; then cat $(BUILD)/npm-deps.log; echo "make npm-deps failed ($(BUILD)/npm-deps.log)"; exit 1; fi; \
+	exit $$rc
 	@mkdir -p build-asan; \
 	$(MAKE) -j1 BUILD=build-asan SAN=1 OPT=-O1 programs-and-tests >build-asan/build.log 2>&1 & asan=$$!; \
 	$(MAKE) check; rc=$$?; \

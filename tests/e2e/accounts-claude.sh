@@ -30,18 +30,18 @@ work=$HB_HOME/data/claude-accounts/work
 sessions_conf | start_broker
 session=$(full_auto_session "Accounts" claude)
 check "a session for the runs" '[ -n "$session" ]'
-field() { node -e 'const v=process.argv[1].split(".").reduce((o,k)=>o==null?o:o[k], JSON.parse(require("fs").readFileSync(0,"utf8"))); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1"; }
+field() { json_field "$1"; }
 # Which folder Claude Code ran on: each folder's state file has its own
 # userID, and Claude Code names it as device_id in every request's
 # metadata.  folder_id DIR: that id.  devices_after N: the device ids of
 # the model requests after the mock's first N lines, one per line.
-folder_id() { node -e 'try { console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).userID || "") } catch { console.log("") }' "$1/.claude.json"; }
+folder_id() { js_args 'try { print(JSON.parse(require("fs").readFileSync(argv[0], "utf8")).userID || "") } catch { print("") }' "$1/.claude.json"; }
 devices_after() {
-	node -e '
-		const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).slice(Number(process.argv[2]));
+	js_args '
+		const lines = require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).slice(Number(argv[1]));
 		const ids = new Set();
 		for (const l of lines) { const m = (JSON.parse(l).body || {}).metadata; if (m) ids.add(JSON.parse(m.user_id).device_id); }
-		for (const id of ids) console.log(id);' "$tmp/mock.jsonl" "$1"
+		for (const id of ids) print(id);' "$tmp/mock.jsonl" "$1"
 }
 mark() { if [ -f "$tmp/mock.jsonl" ]; then wc -l <"$tmp/mock.jsonl" | tr -d ' '; else echo 0; fi; }
 

@@ -63,15 +63,15 @@ check "an approval card for send_mobile_notification in the run, with the title 
 # The relay's records in order: the card shown, the phone's answer, its
 # outcome ok, and only then the alert.
 phone_answered() {
-	node -e '
-		const recs = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+	js_args '
+		const recs = require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 		const at = (f) => recs.findIndex(f);
 		const card = at((r) => r.kind === "approval" && r.tool === "mcp__hbcode__send_mobile_notification" &&
-			r.cardKind === "tool" && r.runId === process.argv[2] && r.text.includes("\"title\""));
+			r.cardKind === "tool" && r.runId === argv[1] && r.text.includes("\"title\""));
 		const answer = at((r) => r.kind === "answer" && card >= 0 && r.approvalId === recs[card].approvalId && r.decision === "allow");
 		const result = at((r) => r.kind === "result" && answer >= 0 && r.id === recs[answer].id && r.ok === true);
 		const ev = at((r) => r.kind === "event");
-		process.exit(card >= 0 && answer > card && result > answer && (ev < 0 || ev > result) ? 0 : 1);
+		exit(card >= 0 && answer > card && result > answer && (ev < 0 || ev > result) ? 0 : 1);
 	' "$tmp/relay.jsonl" "$run"
 }
 check "the phone was shown the card and allowed it (approval-result ok), before any alert" \
@@ -84,16 +84,16 @@ echo $? >"$tmp/drive.rc"
 desktop=
 
 # What the model received as the tool's result (its text blocks).
-output=$(node -e '
+output=$(js_args '
 	let last = null;
-	for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 		if (!l) continue;
 		for (const m of JSON.parse(l).body?.messages ?? [])
 			for (const b of Array.isArray(m.content) ? m.content : [])
 				if (b.type === "tool_result") last = typeof b.content === "string" ? b.content :
 					b.content.filter((c) => c.type === "text").map((c) => c.text).join("");
 	}
-	if (last !== null) console.log(last);' "$tmp/mock.jsonl")
+	if (last !== null) print(last);' "$tmp/mock.jsonl")
 check "the run ended idle" '[ "$(cat $tmp/drive.rc)" = 0 ]'
 check "the model called the tool through the hbcode server" \
 	'grep -q "\"name\":\"mcp__hbcode__send_mobile_notification\"" "$tmp/mock.jsonl"'

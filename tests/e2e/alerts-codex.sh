@@ -50,11 +50,11 @@ timeout 100 node "$rig/drive.mjs" --mock-port "$port" --mode bridge --timeout 90
 echo $? >"$dir/rc"
 
 # What the model received as the tool's output.
-output=$(node -e '
-	for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+output=$(js_args '
+	for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 		if (!l) continue;
 		const r = JSON.parse(l);
-		if (r.toolOutput) { console.log(r.toolOutput.text); process.exit(0); }
+		if (r.toolOutput) { print(r.toolOutput.text); exit(0); }
 	}' "$dir/mock.jsonl")
 check "the turn completed" '[ "$(cat $dir/rc)" = 0 ] && [ "$(json_field turnStatus <$dir/summary.json)" = completed ]'
 check "the model got the receipt: queued for the relay, not confirmed ($output)" 'receipt_ok "$output"'

@@ -80,23 +80,21 @@ start_alerts_broker() {
 # $tmp/project; its id.
 new_alert_session() {
 	mkdir -p "$tmp/project"
-	"$build/hbctl" call manage_sessions "$(node -e 'console.log(JSON.stringify({action: "create",
-		title: process.env.session_title, agent: process.argv[1], projectPath: process.argv[2],
-		accessLevel: "full-auto"}))' "$1" "$tmp/project")" | json_field id
+	"$build/hbctl" call manage_sessions "$(js_args 'print(JSON.stringify({action: "create",
+		title: argv[2], agent: argv[0], projectPath: argv[1],
+		accessLevel: "full-auto"}))' "$1" "$tmp/project" "$session_title")" | json_field id
 }
 
 # The tool's arguments, as JSON.
-alert_args() { node -e 'console.log(JSON.stringify({title: process.env.alert_title, body: process.env.alert_body}))'; }
+alert_args() { js_args 'print(JSON.stringify({title: argv[0], body: argv[1]}))' "$alert_title" "$alert_body"; }
 
 # link_ready: true once svc-alerts reports its link ready in hbctl status.
 link_ready() {
-	"$build/hbctl" status --json 2>/dev/null | node -e '
-		let s = "";
-		process.stdin.on("data", (d) => s += d).on("end", () => {
-			let st; try { st = JSON.parse(s); } catch { process.exit(1); }
-			const svc = (st.services || []).find((x) => x.name === "svc-alerts");
-			process.exit(svc && svc.report && svc.report.link === "ready" ? 0 : 1);
-		});'
+	"$build/hbctl" status --json 2>/dev/null | js '
+		const s = input;
+		let st; try { st = JSON.parse(s); } catch { exit(1); }
+		const svc = (st.services || []).find((x) => x.name === "svc-alerts");
+		exit(svc && svc.report && svc.report.link === "ready" ? 0 : 1);'
 }
 
 # relay_check WHAT SESSION RUN: one of the relay's records, checked in
@@ -104,36 +102,36 @@ link_ready() {
 # body byte for byte, the session's id, the run, the session's title) or
 # "hello" (every hello had the right credential, and there was one).
 relay_check() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		const [what, session, run] = process.argv.slice(1);
-		const recs = fs.readFileSync(process.argv[4], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		const [what, session, run] = argv;
+		const recs = fs.readFileSync(argv[3], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 		const same = (a, b) => typeof a === "string" && Buffer.from(a, "utf8").equals(Buffer.from(b, "utf8"));
-		const bad = (why) => { console.log("  relay record: " + why); process.exit(1); };
+		const bad = (why) => { print("  relay record: " + why); exit(1); };
 		if (what === "hello") {
 			const h = recs.filter((r) => r.kind === "hello");
 			if (!h.length) bad("no hello");
 			if (!h.every((r) => r.credentialOk === true)) bad(JSON.stringify(h));
-			process.exit(0);
+			exit(0);
 		}
 		const ev = recs.filter((r) => r.kind === "event");
 		if (ev.length !== 1) bad(ev.length + " events: " + JSON.stringify(ev));
-		const e = ev[0], env = process.env;
+		const e = ev[0], env = { alert_title: argv[4], alert_body: argv[5], session_title: argv[6] };
 		if (e.duplicate !== false) bad("duplicate " + e.duplicate);
 		if (!same(e.title, env.alert_title)) bad("title " + JSON.stringify(e.title));
 		if (!same(e.body, env.alert_body)) bad("body " + JSON.stringify(e.body));
 		if (e.sessionId !== session) bad("sessionId " + e.sessionId + ", not " + session);
 		if (!run || e.runId !== run) bad("runId " + e.runId + ", not " + run);
 		if (!same(e.sessionTitle, env.session_title)) bad("sessionTitle " + JSON.stringify(e.sessionTitle));
-	' "$1" "${2:-}" "${3:-}" "$tmp/relay.jsonl"
+	' "$1" "${2:-}" "${3:-}" "$tmp/relay.jsonl" "$alert_title" "$alert_body" "$session_title"
 }
 
 # The run the broker bound the tool call to, from its call.start event.
 call_run() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event === "call.start" && e.tool === "send_mobile_notification") { console.log(e.run || ""); break; }
+			if (e.event === "call.start" && e.tool === "send_mobile_notification") { print(e.run || ""); break; }
 		}' "$tmp/events.jsonl"
 }
 

@@ -107,12 +107,12 @@ tour_url() { printf 'http://127.0.0.1:%s/tour' "$pages_port"; }
 # the snapshot showed.  Each step's expect is the player's own
 # check, reported as PLAYER CHECK FAILED.
 browser_steps() {
-	node -e '
-		const [ns, url, tour] = process.argv.slice(1);
+	js_args '
+		const [ns, url, tour, button_line] = argv;
 		const call = (args, expect) => ({ ...(ns ? { namespace: ns } : {}), name: "use_user_browser", arguments: args, expect });
-		console.log(JSON.stringify({
+		print(JSON.stringify({
 			scenario: "steps",
-			steps: [call({ action: "open", url }, { contains: process.env.button_line }),
+			steps: [call({ action: "open", url }, { contains: button_line }),
 				call({ action: "screenshot" }, { image: true }),
 				call({ action: "open", url: tour }, { contains: "combobox \"Colour\"" }),
 				call({ action: "select", selector: "#color", option: "Green" }, { contains: "Green" }),
@@ -121,7 +121,7 @@ browser_steps() {
 				call({ action: "click", ref: "{{ref:button \"Press Tour\"}}" }, { contains: "Clicked " })],
 			finalText: "I opened the page and looked at it.",
 			deltaChunks: 0,
-		}));' "$1" "$(button_url)" "$(tour_url)"
+		}));' "$1" "$(button_url)" "$(tour_url)" "$button_line"
 }
 
 # tour_state: the /tour page's real state, read over DevTools from
@@ -150,12 +150,10 @@ tour_state() {
 # tab_listed: Chromium's own list of its pages has the /button page.
 tab_listed() {
 	curl -s --noproxy '*' --max-time 10 "http://127.0.0.1:$cdp_port/json/list" |
-		node -e '
-			let s = "";
-			process.stdin.on("data", (d) => s += d).on("end", () => {
-				let l; try { l = JSON.parse(s); } catch { process.exit(1); }
-				process.exit(l.some((t) => t.type === "page" && t.url === process.argv[1]) ? 0 : 1);
-			});' "$(button_url)"
+		js '
+			const s = input;
+			let l; try { l = JSON.parse(s); } catch { exit(1); }
+			exit(l.some((t) => t.type === "page" && t.url === argv[0]) ? 0 : 1);' "$(button_url)"
 }
 
 # received FILE: what the model received from the two calls, out of the
@@ -165,10 +163,10 @@ tab_listed() {
 # images: [{mediaType, png (base64)}]}, from the last request, which
 # carries both answers.
 received() {
-	node -e '
+	js_args '
 		const fs = require("fs");
 		let last = null;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			const b = r.body;
@@ -207,33 +205,33 @@ received() {
 		}
 		const out = { snapshot: last?.[0]?.text ?? "", shotText: last?.[1]?.text ?? "", images: last?.[1]?.images ?? [],
 			snapshotImages: last?.[0]?.images?.length ?? 0, results: last?.length ?? 0 };
-		fs.writeFileSync(process.argv[2], JSON.stringify(out));' "$1" "$tmp/received.json"
+		fs.writeFileSync(argv[1], JSON.stringify(out));' "$1" "$tmp/received.json"
 }
 
 # png_check: the one image the model got is a PNG, 1280 pixels wide (the
 # window), as its own header says; prints WIDTHxHEIGHT.
 png_check() {
-	node -e '
-		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-		if (r.images.length !== 1) { console.log(r.images.length + " images"); process.exit(1); }
+	js_args '
+		const r = JSON.parse(require("fs").readFileSync(argv[0], "utf8"));
+		if (r.images.length !== 1) { print(r.images.length + " images"); exit(1); }
 		const im = r.images[0], b = Buffer.from(im.png, "base64");
 		if (im.mediaType !== "image/png" || !b.subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex")) ||
-		    b.toString("latin1", 12, 16) !== "IHDR") { console.log("not a PNG: " + im.mediaType); process.exit(1); }
+		    b.toString("latin1", 12, 16) !== "IHDR") { print("not a PNG: " + im.mediaType); exit(1); }
 		const w = b.readUInt32BE(16), h = b.readUInt32BE(20);
-		console.log(w + "x" + h);
-		process.exit(w === 1280 && h > 0 ? 0 : 1);' "$tmp/received.json"
+		print(w + "x" + h);
+		exit(w === 1280 && h > 0 ? 0 : 1);' "$tmp/received.json"
 }
 
 # saved_same: the screenshot's answer names where it saved the PNG, under
 # the cache's browser/SESSION/, and that file has the very bytes the
 # model got.
 saved_same() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+		const r = JSON.parse(fs.readFileSync(argv[0], "utf8"));
 		const m = /saved as (\/\S+\.png)\./.exec(r.shotText);
-		if (!m || !m[1].startsWith(process.argv[2] + "/")) { console.log("no saved path: " + r.shotText); process.exit(1); }
-		process.exit(r.images.length === 1 && fs.readFileSync(m[1]).equals(Buffer.from(r.images[0].png, "base64")) ? 0 : 1);
+		if (!m || !m[1].startsWith(argv[1] + "/")) { print("no saved path: " + r.shotText); exit(1); }
+		exit(r.images.length === 1 && fs.readFileSync(m[1]).equals(Buffer.from(r.images[0].png, "base64")) ? 0 : 1);
 	' "$tmp/received.json" "$1"
 }
 

@@ -43,13 +43,13 @@ curl -s -X POST "http://127.0.0.1:$port/_mock/script" -H 'content-type: applicat
 run refused 'Say something else.'
 check "the mock refused the turn's request with 401" 'grep -q "\"kind\":\"apiError\",\"status\":401" $tmp/mock.jsonl'
 # Claude's own words for it, from the result message the host passed on.
-result_text=$(node -e '
+result_text=$(js_args '
 	const fs = require("fs");
-	for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 		if (!l) continue;
 		let e; try { e = JSON.parse(JSON.parse(l).line); } catch { continue; }
 		const m = e.message;
-		if (e.event === "message" && m && m.type === "result" && m.is_error) { console.log(m.result); break; }
+		if (e.event === "message" && m && m.type === "result" && m.is_error) { print(m.result); break; }
 	}' "$tmp/refused.transcript" 2>/dev/null)
 line=$(grep "\[claude_run\]" "$tmp/refused.err")
 echo "log: $line"

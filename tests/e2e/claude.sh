@@ -24,17 +24,17 @@ rig=$here/agent-host
 hosts=$(cd "$here/../agent-host" && pwd)   # the agent host, a product part
 . "$(dirname "$0")/lib.sh"
 require claude
-field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
+field() { json_field "$2" <"$1"; }
 # The tool results the model received, from the mock's log.
 tool_results() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			for (const m of (r.body && r.body.messages) || [])
 				for (const c of Array.isArray(m.content) ? m.content : [])
-					if (c.type === "tool_result") console.log(JSON.stringify(c));
+					if (c.type === "tool_result") print(JSON.stringify(c));
 		}' "$1"
 }
 
@@ -42,9 +42,9 @@ tool_results() {
 # block's type, its source's type and media type, and whether its bytes
 # are a PNG.
 tool_images() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			for (const m of (r.body && r.body.messages) || [])
@@ -54,7 +54,7 @@ tool_images() {
 						const s = b.source || {};
 						const png = Buffer.from(s.data || "", "base64").subarray(0, 8)
 							.equals(Buffer.from("89504e470d0a1a0a", "hex"));
-						console.log(b.type, s.type, s.media_type, png ? "png-bytes" : "other-bytes");
+						print(b.type, s.type, s.media_type, png ? "png-bytes" : "other-bytes");
 					}
 		}' "$1" | sort -u
 }
@@ -64,7 +64,7 @@ mkdir -p "$tmp/home/.claude" "$tmp/project"
 { sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	"{\"action\":\"create\",\"title\":\"Claude E2E\",\"agent\":\"claude\",\"projectPath\":\"$tmp/project\"}" |
-	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
+	js 'const s = input; print(JSON.parse(s).id)')
 check "a session for the run" '[ -n "$session" ]'
 watch_events # timeline.row among them
 
@@ -113,7 +113,7 @@ check "read-only timeline: the replies' assistant rows" 'wait_for 20 tl_reply'
 resolved_claude() { "$build/hbctl" call maintain_sessions "{\"action\":\"resolveSession\",\"targetSessionId\":\"$1\"}" | json_field claudeSessionId; }
 listed_claude() {
 	"$build/hbctl" call maintain_sessions '{"action":"listSessions","limit":200}' |
-		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s).sessions.find(x=>x.id===process.argv[1]);console.log(r?JSON.stringify(r.claudeSessionId ?? null):"no row")})' "$1"
+		js 'const s = input; const r=JSON.parse(s).sessions.find(x=>x.id===argv[0]);print(r?JSON.stringify(r.claudeSessionId ?? null):"no row")' "$1"
 }
 claude_id=$(field $tmp/readonly.json opened.sessionId)
 check "link: resolveSession gives the run's Claude session id" \
@@ -130,7 +130,7 @@ check "approve: the tool ran after the approval" 'tool_results $tmp/mock.jsonl |
 # the task id of the subagent's task_started, whose type and description
 # the host puts on the card.
 sub_prompt='@tool manage_sessions {"action":"rename","targetSessionId":"'"$session"'","title":"Renamed by a subagent"}'
-run subagent "@tool Agent $(node -e 'console.log(JSON.stringify({description: "Rename the session", prompt: process.argv[1],
+run subagent "@tool Agent $(js_args 'print(JSON.stringify({description: "Rename the session", prompt: argv[0],
 	subagent_type: "general-purpose", run_in_background: false}))' "$sub_prompt")" --approve
 check "subagent: the run ended idle" '[ "$(cat $tmp/subagent.rc)" = 0 ]'
 check "subagent: the card names the subagent that asks (type, description, id)" \

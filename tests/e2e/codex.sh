@@ -21,7 +21,7 @@ require codex
 { sessions_conf; slow_tool_conf; } | start_broker
 session=$("$build/hbctl" call manage_sessions \
 	'{"action":"create","title":"E2E","agent":"codex","projectPath":"/tmp"}' |
-	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
+	js 'const s = input; print(JSON.parse(s).id)')
 check "a session to link the thread to" '[ -n "$session" ]'
 watch_events # timeline.row among them
 
@@ -51,20 +51,20 @@ run() {
 # The images of the tool output the model received, a line each: the
 # item's type, the data URL's media type, and whether its bytes are a PNG.
 tool_images() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l), raw = r.toolOutput && r.toolOutput.raw;
 			for (const c of Array.isArray(raw) ? raw : []) {
 				if (!c || c.type === "input_text") continue;
 				const m = /^data:([^;]+);base64,(.*)$/.exec(c.image_url || "");
 				const png = m && Buffer.from(m[2], "base64").subarray(0, 8).equals(Buffer.from("89504e470d0a1a0a", "hex"));
-				console.log(c.type, m ? m[1] : "no-data-url", png ? "png-bytes" : "other-bytes");
+				print(c.type, m ? m[1] : "no-data-url", png ? "png-bytes" : "other-bytes");
 			}
 		}' "$1"
 }
-field() { node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=process.argv[2].split(".").reduce((o,k)=>o==null?o:o[k], s); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
+field() { json_field "$2" <"$1"; }
 
 guide='{"namespace":"hbcode","name":"maintain_sessions","arguments":{"action":"guide","sessionId":"s-from-old-thread"},"callId":"call_guide"}'
 run linked "--session $session" "$guide"

@@ -15,7 +15,7 @@
 // what to do and its arguments.  The answer: its exit status on a line,
 // what it printed, a NUL, and its error if it failed.  What to do:
 //   events FILE COND          how many lines of FILE (JSON lines) hold for
-//                             the expression COND on e
+//                             the expression COND on e (require at hand)
 //   timeline_completed FILE SESSION COND
 //                             how many timeline rows of SESSION came first
 //                             as a call and then completed, matching COND on r
@@ -65,19 +65,19 @@ class Exit { constructor(status) { this.status = status; } }
 
 const verbs = {
 	events(file, cond) {
-		const holds = new Function("e", `return (${cond}\n);`);
+		const holds = new Function("e", "require", `return (${cond}\n);`);
 		let n = 0;
-		for (const e of jsonLines(file)) if (holds(e)) n++;
+		for (const e of jsonLines(file)) if (holds(e, require)) n++;
 		return `${n}\n`;
 	},
 	timeline_completed(file, session, cond) {
-		const holds = new Function("r", `return (${cond}\n);`);
+		const holds = new Function("r", "require", `return (${cond}\n);`);
 		const calls = new Set();
 		let n = 0;
 		for (const e of jsonLines(file)) {
 			if (e.event !== "timeline.row" || e.session !== session) continue;
 			if (e.row.status === "call") calls.add(e.row.id);
-			else if (calls.has(e.row.id) && holds(e.row)) n++;
+			else if (calls.has(e.row.id) && holds(e.row, require)) n++;
 		}
 		return `${n}\n`;
 	},

@@ -67,10 +67,10 @@ echo $? >"$tmp/main.rc"
 kill "$main_mock" 2>/dev/null; wait "$main_mock" 2>/dev/null
 
 # The tool's answer as the main model received it.
-node -e '
+js_args '
 	const fs = require("fs");
 	let last = null;
-	for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 		if (!l) continue;
 		const r = JSON.parse(l);
 		for (const m of r.body?.messages ?? [])
@@ -78,7 +78,7 @@ node -e '
 				if (b.type === "tool_result") last = typeof b.content === "string" ? b.content :
 					b.content.filter((c) => c.type === "text").map((c) => c.text).join("");
 	}
-	if (last !== null) fs.writeFileSync(process.argv[2], last);' "$tmp/main.jsonl" "$tmp/answer.json"
+	if (last !== null) fs.writeFileSync(argv[1], last);' "$tmp/main.jsonl" "$tmp/answer.json"
 answer() { json_field "$1" <"$tmp/answer.json" 2>/dev/null; }
 
 check "the main run ended idle" '[ "$(cat $tmp/main.rc)" = 0 ]'

@@ -54,12 +54,12 @@ main() {
 	echo $? >"$dir/rc"
 	kill "$main_mock" 2>/dev/null; wait "$main_mock" 2>/dev/null
 	# the tool's answer as the main model received it
-	node -e '
+	js_args '
 		const fs = require("fs");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
-			if (r.toolOutput) { fs.writeFileSync(process.argv[2], r.toolOutput.text); process.exit(0); }
+			if (r.toolOutput) { fs.writeFileSync(argv[1], r.toolOutput.text); exit(0); }
 		}' "$dir/main.jsonl" "$dir/answer.json"
 }
 answer() { json_field "$1" <"$tmp/$2/answer.json" 2>/dev/null; }
@@ -77,7 +77,7 @@ video=$(answer videoPath first)
 check "the answer names an absolute videoPath under the data folder" \
 	'case $video in "$HB_HOME"/data/explainers/"$session"/*/video.mp4) true ;; *) false ;; esac'
 check "the answer: 2 scenes, revision 0, 30-120 s" \
-	'[ "$(answer scenes first)" = 2 ] && [ "$(answer revision first)" = 0 ] && node -e "const d=+process.argv[1]; process.exit(d>=30&&d<=120?0:1)" "$(answer durationSeconds first)"'
+	'[ "$(answer scenes first)" = 2 ] && [ "$(answer revision first)" = 0 ] && js_args "const d=+argv[0]; exit(d>=30&&d<=120?0:1)" "$(answer durationSeconds first)"'
 check "the answer names the default canvas: 16:9, 1920x1080, 30 fps" \
 	'[ "$(answer format first)" = 16:9 ] && [ "$(answer width first)" = 1920 ] && [ "$(answer height first)" = 1080 ] && [ "$(answer fps first)" = 30 ]'
 check "the answer carries the review: checks and limitations" \
@@ -90,7 +90,7 @@ check "the answer names the captions (WebVTT, SRT) and the poster, kept beside t
 check "the poster is the frame the worker chose: the second scene's (#304020)" \
 	'[ "$(pixel_of "$(answer posterPath first)")" = 304020 ]'
 check "the MP4 lasts what the answer says" \
-	'node -e "process.exit(Math.abs(+process.argv[1] - +process.argv[2]) < 0.2 ? 0 : 1)" "$(duration_of "$video")" "$(answer durationSeconds first)"'
+	'js_args "exit(Math.abs(+argv[0] - +argv[1]) < 0.2 ? 0 : 1)" "$(duration_of "$video")" "$(answer durationSeconds first)"'
 check "the narration went to the fake Gemini: 2 long, then 2 shortened (4 requests)" \
 	'[ "$(grep -c "\"event\":\"end\"" "$tmp/gemini.jsonl")" = 4 ]'
 for phase in "worker starting" "writing scenes" "reviewing" "narrating" "rendering"; do
@@ -118,7 +118,7 @@ check "the source is kept beside the video" '[ -f "$(dirname "$video")/source/sc
 
 sum1=$(sha256sum "$video" | cut -d' ' -f1)
 # The person picks Default in Settings > Agents > Reply style: the next worker reads it.
-node -e 'const fs = require("fs"), f = process.argv[1];
+js_args 'const fs = require("fs"), f = argv[0];
 	const s = fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : {};
 	s.replyStyle = "default";
 	fs.writeFileSync(f, JSON.stringify(s), { mode: 0o600 });' "$HB_HOME/config/settings.json"

@@ -55,12 +55,12 @@ ms() { date +%s%3N; }
 # in ms, from the two logs' timestamps: the figure of a cancel, which a
 # scan of /proc from here would only blur.
 stop_ms() {
-	node -e '
-		const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+	js_args '
+		const lines = require("fs").readFileSync(argv[0], "utf8").split("\n");
 		const at = (l) => Date.parse(l.slice(0, 24));
-		const i = lines.findIndex((l) => l.includes(`run ${process.argv[2]} stopped`));
+		const i = lines.findIndex((l) => l.includes(`run ${argv[1]} stopped`));
 		const j = lines.findIndex((l, k) => k > i && l.includes("explainer: the worker ended"));
-		console.log(i >= 0 && j > i ? at(lines[j]) - at(lines[i]) : "?");' "$tmp/broker.log" "$1"
+		print(i >= 0 && j > i ? at(lines[j]) - at(lines[i]) : "?");' "$tmp/broker.log" "$1"
 }
 
 ask='{"question":"How does marmalade set?","facts":"Pectin from the peel sets marmalade when boiled with sugar."}'
@@ -160,7 +160,7 @@ explain limit "$revise"
 wait_for 300 '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 check "time limit during the render: the render was reached" '[ -e "$HB_FAILPOINTS/explainer.rendering.reached" ]'
 started=$(grep "explainer: the worker starts" "$tmp/broker.log" | tail -1 | cut -c1-24)
-limit_end=$(node -e 'console.log(Date.parse(process.argv[1]) + 18000 + 1000)' "$started")
+limit_end=$(js_args 'print(Date.parse(argv[0]) + 18000 + 1000)' "$started")
 # The margin: the render must be reached well inside the limit.
 echo "     (the render was reached $(($(ms) - limit_end + 19000)) ms after the worker started; its limit is 18000 ms)"
 wait_for 120 '[ "$(ms)" -gt "$limit_end" ]'
@@ -196,7 +196,7 @@ check "worker killed: the video is untouched" untouched
 check "worker killed: no worker process is left" '[ "$(worker_left)" = 0 ]'
 
 # 5. SIGKILL of svc-explainer while it renders.
-pid_of() { "$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);const v=(j.services||[]).find(x=>x.name==="svc-explainer");console.log(v&&v.pid||"")})'; }
+pid_of() { "$build/hbctl" status --json | js 'const s = input; const j=JSON.parse(s);const v=(j.services||[]).find(x=>x.name==="svc-explainer");print(v&&v.pid||"")'; }
 before=$(pid_of)
 worker_mock crash revise
 touch "$HB_FAILPOINTS/explainer.rendering.hold"
@@ -206,13 +206,13 @@ n0=$(wc -l <"$tmp/events.jsonl")
 other=$("$build/hbctl" call maintain_sessions '{"action":"guide"}' 2>&1 | head -c 200)
 check "while it renders: another tool answers" 'echo "$other" | grep -q "read-only"'
 # the call's key: the one call whose rows are coming
-crash_key=$(node -e '
+crash_key=$(js_args '
 	let k = "";
-	for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 		let e; try { e = JSON.parse(l); } catch { continue; }
 		if (e.event === "timeline.explainer") k = e.callKey;
 	}
-	console.log(k);' "$tmp/events.jsonl")
+	print(k);' "$tmp/events.jsonl")
 check "while it renders: its row is kept for a restart" '[ -n "$crash_key" ] && [ "$(ls "$HB_HOME/cache/explainer-rows" | wc -l)" = 1 ]'
 kill -9 "$(pid_of)"
 wait "$call_pid"

@@ -18,8 +18,8 @@ unset HB_AGENT_HOST
 start_claude_mock
 export_claude_env
 
-sid=$(node -e 'console.log(crypto.randomUUID())')
-mid=$(node -e 'console.log(crypto.randomUUID())')
+sid=$(js_args 'print(require("crypto").randomUUID())')
+mid=$(js_args 'print(require("crypto").randomUUID())')
 timeout 120 node "$here/e2e/claude-turn.mjs" --session "$sid" --cwd "$tmp/project" --message-id "$mid" \
 	--text 'E2E reads @tool maintain_sessions {"action":"guide"}' --tool-output "E2E-tool-output" \
 	-- node "$hosts/host.mjs" 2>"$tmp/turn.err"
@@ -50,7 +50,7 @@ check "history: text and tool_use of one API message are one message" \
 claude page history "{$conv,\"limit\":1,\"before\":\"$(out history messages.3.uuid)\"}"
 check "history: a page of one before the last message" \
 	'ok page && [ "$(out page messages.0.uuid)" = "$(out history messages.2.uuid)" ] && [ "$(out page hasMore)" = true ]'
-claude reload history "{$conv,\"before\":\"$(node -e 'console.log(crypto.randomUUID())')\"}"
+claude reload history "{$conv,\"before\":\"$(js_args 'print(require("crypto").randomUUID())')\"}"
 check "history: a lost boundary asks to reload" 'ok reload && [ "$(cat $tmp/reload.out)" = "{\"reload\":true}" ]'
 tool_use=$(out history messages.1.message.content.1.id)
 claude tool toolOutput "{$conv,\"toolUseId\":\"$tool_use\"}"

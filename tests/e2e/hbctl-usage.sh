@@ -45,7 +45,7 @@ check "an API-key account: the sentence, no windows" '[ "$(cat $tmp/u.out)" = "$
 check "the first reading started the host once" '[ "$(starts)" = 1 ]'
 check "the reading is a file of mode 0600 in the cache folder" '[ "$(stat -c %a "$cache")" = 600 ]'
 check "it holds the host's answer and its time" \
-	'node -e "const f=JSON.parse(require(\"fs\").readFileSync(process.argv[1]));process.exit(f.reading.subscriptionType===null&&f.reading.rateLimitsAvailable===false&&f.reading.rateLimits===null&&Math.abs(f.at-Date.now()/1000)<300?0:1)" "$cache"'
+	'js_args "const f=JSON.parse(require(\"fs\").readFileSync(argv[0]));exit(f.reading.subscriptionType===null&&f.reading.rateLimitsAvailable===false&&f.reading.rateLimits===null&&Math.abs(f.at-Date.now()/1000)<300?0:1)" "$cache"'
 usage
 check "a second reading within the minute: the same sentence" '[ "$(cat $tmp/u.out)" = "$sentence" ]'
 check "it did not start the host again" '[ "$(starts)" = 1 ]'
@@ -84,10 +84,10 @@ check "read from the cache" '[ "$(starts)" = 2 ]'
 chmod 644 "$cache"
 usage
 check "a reading that is not private (0644) is not trusted: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 3 ]'
-node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at-=61;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
+js_args 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(argv[0]));f.at-=61;fs.writeFileSync(argv[0],JSON.stringify(f))' "$cache"
 usage
 check "a reading older than a minute: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 4 ]'
-node -e 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(process.argv[1]));f.at+=3600;fs.writeFileSync(process.argv[1],JSON.stringify(f))' "$cache"
+js_args 'const fs=require("fs");const f=JSON.parse(fs.readFileSync(argv[0]));f.at+=3600;fs.writeFileSync(argv[0],JSON.stringify(f))' "$cache"
 usage
 check "a reading dated in the future: a new one" '[ "$(cat $tmp/u.out)" = "$sentence" ] && [ "$(starts)" = 5 ]'
 # Two readers at once, with no reading kept: the second waits for the

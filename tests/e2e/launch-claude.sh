@@ -72,7 +72,7 @@ send() { send_from run-sender "$recipient" "$@"; }
 # send_from RUN RECIPIENT CALL-ID MESSAGE
 send_from() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$2" "$4")" \
+		"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$2" "$4")" \
 		--run "$1" --call-id "$3" --timeout 20000
 }
 # Claude Code against the mock only (docs/agent-host-pipe.md).
@@ -130,38 +130,38 @@ approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:
 # model_effort FILE: "MODEL EFFORT" of the requests to the mock whose last
 # user message has a text block equal to file FILE, one line per pair.
 model_effort() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8");
+		const want = fs.readFileSync(argv[1], "utf8");
 		const texts = (m) => typeof m.content === "string" ? [m.content] :
 			m.content.filter((c) => c.type === "text").map((c) => c.text);
 		const seen = new Set();
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const b = JSON.parse(l).body, msgs = (b && b.messages) || [];
 			const last = msgs.map((m) => m.role).lastIndexOf("user");
 			if (last >= 0 && texts(msgs[last]).includes(want))
 				seen.add(b.model + " " + (b.output_config && b.output_config.effort));
 		}
-		console.log([...seen].join("\n"));' "$tmp/mock.jsonl" "$1"
+		print([...seen].join("\n"));' "$tmp/mock.jsonl" "$1"
 }
 resumed_with() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8"), earlier = process.argv[3];
+		const want = fs.readFileSync(argv[1], "utf8"), earlier = argv[2];
 		const texts = (m) => typeof m.content === "string" ? [m.content] :
 			m.content.filter((c) => c.type === "text").map((c) => c.text);
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
 			const last = msgs.map((m) => m.role).lastIndexOf("user");
 			if (last < 0 || !texts(msgs[last]).includes(want)) continue;
 			const before = msgs.findIndex((m) => m.role === "user" && texts(m).some((t) => t.includes(earlier)));
 			const between = before >= 0 && msgs.slice(before + 1, last).some((m) => m.role === "assistant");
-			console.log(r.seq + " " + (between ? 1 : 0));
-			process.exit(0);
+			print(r.seq + " " + (between ? 1 : 0));
+			exit(0);
 		}
-		console.log("0 0");' "$tmp/mock.jsonl" "$1" "$2"
+		print("0 0");' "$tmp/mock.jsonl" "$1" "$2"
 }
 # The SDK's own reading of the saved conversation (getSessionMessages):
 # "AT BEFORE" where AT is the index of the user message whose uuid is the
@@ -214,7 +214,7 @@ recipient=$(full_auto_session "Claude recipient" claude)
 sender=$(full_auto_session Sender codex)
 check "two sessions" '[ -n "$recipient" ] && [ -n "$sender" ]'
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
-conversation=$(node -e 'console.log(require("crypto").randomUUID())')
+conversation=$(js_args 'print(require("crypto").randomUUID())')
 resume=(--claude-session "$conversation")
 
 # --------------------------------------------------------------- saved --
@@ -255,9 +255,9 @@ check "once: the run is closed" 'run_closed run-once'
 check "once: the session attached, then detached" \
 	'[ "$(session_events attached)" -ge 2 ] && wait_for 20 "[ \$(session_events detached) = 2 ]"'
 check "once: the model's send_session_message got its receipt" \
-	'grep -q "^queued: the message session-message-" <(node -e "for (const l of require(\"fs\").readFileSync(process.argv[1],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) console.log(t.text)" "$tmp/mock.jsonl")'
+	'grep -q "^queued: the message session-message-" <(js_args "for (const l of require(\"fs\").readFileSync(argv[0],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) print(t.text)" "$tmp/mock.jsonl")'
 check "once: the answer is queued for the sender, from the Claude session, by the --once run at its --access" \
-	'"$build/hbctl" messages --session "$sender" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&m[0].message===\"Reply from Claude: got it.\"&&m[0].status===\"queued\"?0:1)})" &&
+	'"$build/hbctl" messages --session "$sender" --json | js "const s = input; const m=JSON.parse(s).messages;exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&m[0].message===\"Reply from Claude: got it.\"&&m[0].status===\"queued\"?0:1)" &&
 	 [ "$(sent_by "$recipient")" = "run-once full-auto" ]'
 
 # ------------------------------------------------------------- approve --
@@ -307,7 +307,7 @@ check "cancel: the run is closed and the session detached" \
 
 # ---------------------------------------------------------------- idle --
 check "idle: nothing waits for the recipient" \
-	'[ "$("$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 0 ]'
+	'[ "$("$build/hbctl" messages --session "$recipient" --json | js "const s = input; print(JSON.parse(s).messages.length)")" = 0 ]'
 attached_before=$(session_events attached)
 start=$(date +%s%3N)
 resume=()
@@ -334,8 +334,8 @@ check "failed: the run is closed" 'run_closed run-failed'
 "$build/hbctl" settings agent-host set "node $hosts/host.mjs" >/dev/null
 asker=$(full_auto_session "Claude asker" claude)
 answerer=$(full_auto_session "Claude answerer" claude)
-asker_conv=$(node -e 'console.log(require("crypto").randomUUID())')
-answerer_conv=$(node -e 'console.log(require("crypto").randomUUID())')
+asker_conv=$(js_args 'print(require("crypto").randomUUID())')
+answerer_conv=$(js_args 'print(require("crypto").randomUUID())')
 desktop_turn asker-desktop "$asker" "$asker_conv" "Remember the word HERON for later."
 rc_asker=$rc
 desktop_turn answerer-desktop "$answerer" "$answerer_conv" "Remember the word OSPREY for later."
@@ -390,7 +390,7 @@ check "launched: the answer came from the answerer's launched run, at its stored
 check "launched: their runs were closed and their sessions detached" \
 	'[ "$(grep -c "run launch-[0-9]*-[0-9]* closed" "$tmp/broker.log")" = 2 ] &&
 	 [ "$(events "e.event===\"session.detached\" && (e.session===\"$asker\" || e.session===\"$answerer\")")" = 4 ]'
-queued_for() { "$build/hbctl" messages --session "$1" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).messages.length))'; }
+queued_for() { "$build/hbctl" messages --session "$1" --json | js 'const s = input; print(JSON.parse(s).messages.length)'; }
 check "launched: nothing waits for either any more" '[ "$(queued_for "$asker")" = 0 ] && [ "$(queued_for "$answerer")" = 0 ]'
 
 # ------------------------------------------------------------- stopped --

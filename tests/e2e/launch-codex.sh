@@ -80,7 +80,7 @@ thread_of() {
 # send FROM-RUN TO CALL-ID MESSAGE: send_session_message from that run.
 send() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$2" "$4")" \
+		"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$2" "$4")" \
 		--run "$1" --call-id "$3" --timeout 20000
 }
 # The envelope a model must read (built here from the page's text).
@@ -143,15 +143,15 @@ reply='Reply from B: done, the tests pass.'
 # asks first).  The stopped section's turn waits for a file nobody writes:
 # its model request hangs.
 marker=$tmp/approved-by-card
-script=$(node -e '
-	const [a, reply, never, marker] = process.argv.slice(1);
+script=$(js_args '
+	const [a, reply, never, marker] = argv;
 	// The plan windows the Responses API reports in its headers; codex
 	// passes them on (account/rateLimits/updated) and hbctl usage shows them.
 	const rateLimitHeaders = {
 		"x-codex-primary-used-percent": "42", "x-codex-primary-window-minutes": "300",
 		"x-codex-primary-reset-at": "1796526000", "x-codex-secondary-used-percent": "7",
 		"x-codex-secondary-window-minutes": "10080", "x-codex-secondary-reset-at": "1796860800" };
-	console.log(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, rateLimitHeaders, turns: [{}, {},
+	print(JSON.stringify({ scenario: "message", finalText: "Ready.", deltaChunks: 0, rateLimitHeaders, turns: [{}, {},
 		{ scenario: "tool", tool: { namespace: "hbcode", name: "send_session_message", callId: "call_reply_b",
 			arguments: { recipientSessionId: a, message: reply } }, finalText: "I answered A." },
 		{ finalText: "Thanks, B." }, {},
@@ -225,14 +225,14 @@ check "reply: one launch each, with the thread and the approved access" \
 	 grep -qF "full-auto, thread $threadA)" "$tmp/broker.log"'
 # The requests of B's turn: those whose input has A's envelope.
 model_of_b() {
-	node -e '
+	js_args '
 		const fs = require("fs");
-		const want = fs.readFileSync(process.argv[2], "utf8");
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		const want = fs.readFileSync(argv[1], "utf8");
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const b = JSON.parse(l).body;
 			if (b && JSON.stringify(b.input || []).includes(JSON.stringify(want).slice(1, -1)))
-				console.log(b.model + " " + (b.reasoning && b.reasoning.effort));
+				print(b.model + " " + (b.reasoning && b.reasoning.effort));
 		}' "$tmp/mock.jsonl" "$tmp/to-b.envelope" | sort -u
 }
 check "reply: B's turn ran on B's model and effort" '[ "$(model_of_b)" = "mock-model-b high" ]'
@@ -242,7 +242,7 @@ check "usage: hbctl usage shows the windows codex reported from the model's answ
 	 grep -qx "  five-hour window: 42% used, resets 2026-12-06T03:00:00Z" "$tmp/usage.out" &&
 	 grep -qx "  weekly window: 7% used, resets 2026-12-10T00:00:00Z" "$tmp/usage.out" && [ "$(wc -l <"$tmp/usage.out")" = 3 ]'
 check "usage: --json has them under codex, with when they came" \
-	'"$build/hbctl" usage --agent codex --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const c=JSON.parse(s).codex;process.exit(c.rateLimits.primary.usedPercent===42&&c.rateLimits.secondary.resetsAt===1796860800&&Math.abs(c.reportedAt-Date.now()/1000)<600?0:1)})"'
+	'"$build/hbctl" usage --agent codex --json | js "const s = input; const c=JSON.parse(s).codex;exit(c.rateLimits.primary.usedPercent===42&&c.rateLimits.secondary.resetsAt===1796860800&&Math.abs(c.reportedAt-Date.now()/1000)<600?0:1)"'
 check "reply: the launched bridges' lines are in the broker's log, keyed by session" \
 	'grep -qF "[codex $B] " "$tmp/broker.log" && grep -qF -- "--once: resuming thread $threadB" "$tmp/broker.log"'
 op_b=$(op_of call-to-b)
@@ -282,15 +282,14 @@ check "codexPath: the launch ended" 'wait_for 120 no_launches'
 # it is the launched turn's (run $op), kind command, the command line
 # naming the marker, a folder and codex's reason.
 card_id() {
-	"$build/hbctl" approvals --json 2>/dev/null | node -e '
-		let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
-			const [run, marker] = process.argv.slice(1);
-			for (const c of JSON.parse(s || "[]"))
-				if (c.run === run && c.kind === "command" && c.tool === "commandExecution" &&
-				    c.command.includes("touch " + marker) && c.cwd && c.toolUseId === "call_escalate" &&
-				    c.decisionReason === "Create the marker outside the workspace")
-					console.log(c.id);
-		});' "$op" "$marker"
+	"$build/hbctl" approvals --json 2>/dev/null | js '
+		const s = input;
+		const [run, marker] = argv;
+		for (const c of JSON.parse(s || "[]"))
+			if (c.run === run && c.kind === "command" && c.tool === "commandExecution" &&
+			    c.command.includes("touch " + marker) && c.cwd && c.toolUseId === "call_escalate" &&
+			    c.decisionReason === "Create the marker outside the workspace")
+				print(c.id);' "$op" "$marker"
 }
 a_to_b approve 'Please create the marker file.'
 check "approve: codex's command approval waits as a card of the launched turn's run (command, folder, reason)" \
@@ -380,7 +379,7 @@ check "stuck: a codex that exits at once: its bridge's status is the reason" \
 check "stuck: its output is in the broker's log" 'grep -qF "[codex $B] stand-in codex: ending at once" "$tmp/broker.log"'
 rm "$tmp/fail"
 wait_for 60 'launches | grep -q "\"state\":\"starting\""'
-pid=$(launches | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of JSON.parse(s))if(l.pid)console.log(l.pid)})' | head -1)
+pid=$(launches | js 'const s = input; for(const l of JSON.parse(s))if(l.pid)print(l.pid)' | head -1)
 check "stuck: a launch runs again" '[ -n "$pid" ] && kill -0 "$pid"'
 kill "$broker"
 wait "$broker"

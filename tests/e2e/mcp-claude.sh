@@ -73,12 +73,12 @@ sdk_turn() {
 field() { json_field "$2" <"$tmp/$1.json"; }
 # The tool_result blocks the model received, from the mock's log.
 tool_results() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			for (const m of (JSON.parse(l).body || {}).messages || [])
 				for (const c of Array.isArray(m.content) ? m.content : [])
-					if (c.type === "tool_result") console.log(JSON.stringify(c));
+					if (c.type === "tool_result") print(JSON.stringify(c));
 		}' "$tmp/mock.jsonl"
 }
 

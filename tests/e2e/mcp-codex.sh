@@ -127,19 +127,19 @@ app_done() {
 
 # The hbcode tools codex offered the model in its first request of $1.
 offered() {
-	node -e '
-		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]);
+	js_args '
+		const r = JSON.parse(require("fs").readFileSync(argv[0], "utf8").split("\n")[0]);
 		const ns = (r.body.tools || []).find((t) => t.type === "namespace" && t.name === "mcp__hbcode");
-		console.log(ns ? ns.tools.map((t) => t.name).sort().join(" ") : "none");' "$tmp/$1/mock.jsonl"
+		print(ns ? ns.tools.map((t) => t.name).sort().join(" ") : "none");' "$tmp/$1/mock.jsonl"
 }
 # "TOOL STATUS [ERROR]" of each MCP call item of hbcode codex reported in $1's events.
 mcp_item() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
 			const i = e.item;
 			if (e.type === "item.completed" && i && i.type === "mcp_tool_call" && i.server === "hbcode")
-				console.log(i.tool + " " + i.status + (i.error ? " " + i.error.message : ""));
+				print(i.tool + " " + i.status + (i.error ? " " + i.error.message : ""));
 		}' "$tmp/$1/exec.jsonl"
 }
 
@@ -203,15 +203,15 @@ check "app: the model got the broker's answer" 'tool_output $tmp/app/mock.jsonl 
 # hb-mcp withdrew its question once the card was answered: codex tells
 # its client that request is settled.
 question_settled() {
-	node -e '
+	js_args '
 		let asked = null, settled = false;
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const m = JSON.parse(l).msg;
 			if (m.method === "mcpServer/elicitation/request") asked = m.id;
 			if (m.method === "serverRequest/resolved" && asked !== null && m.params.requestId === asked) settled = true;
 		}
-		process.exit(settled ? 0 : 1);' "$tmp/app/transcript.jsonl"
+		exit(settled ? 0 : 1);' "$tmp/app/transcript.jsonl"
 }
 check "app: the question was withdrawn: codex told its client it is settled" question_settled
 

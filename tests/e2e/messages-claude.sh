@@ -87,32 +87,32 @@ envelope_count() {
 }
 # The seq of the last request whose last user message carries a tool result.
 last_tool_result_seq() {
-	node -e '
+	js_args '
 		const fs = require("fs");
 		let seq = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l), msgs = (r.body && r.body.messages) || [];
 			const u = msgs.filter((m) => m.role === "user").pop();
 			if (u && Array.isArray(u.content) && u.content.some((c) => c.type === "tool_result")) seq = r.seq;
 		}
-		console.log(seq);' "$tmp/mock.jsonl"
+		print(seq);' "$tmp/mock.jsonl"
 }
 # The time of the first "idle" of the Claude run after it was running (in
 # transcript $1, by default the busy run's).
 first_idle_t() {
-	node -e '
+	js_args '
 		const fs = require("fs");
 		let running = false;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const { t, line } = JSON.parse(l);
 			let m; try { m = JSON.parse(line).message; } catch { continue; }
 			if (!m || m.subtype !== "session_state_changed") continue;
 			if (m.state === "running") running = true;
-			else if (m.state === "idle" && running) { console.log(t); process.exit(0); }
+			else if (m.state === "idle" && running) { print(t); exit(0); }
 		}
-		console.log(0);' "${1:-$tmp/drive.transcript}"
+		print(0);' "${1:-$tmp/drive.transcript}"
 }
 # How many times the run went idle (transcript $1, by default the busy run's).
 idles() {
@@ -122,10 +122,10 @@ idles() {
 		| select(.subtype == "session_state_changed" and .state == "idle")] | length' "$f" 2>/dev/null || echo 0
 }
 # The time the bridge's "opened" event reached the desktop (transcript $1).
-opened_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { console.log(r.t); break; } }' "$1"; }
+opened_t() { js_args 'for (const l of require("fs").readFileSync(argv[0],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (/"event":"opened"/.test(r.line)) { print(r.t); break; } }' "$1"; }
 # What the bridge answered the desktop's request id 1 (transcript $1):
 # "result", the error's code, or nothing (also while it is not written).
-answer_1() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.id === 1) console.log(m.error ? m.error.code : "result"); }' "$1" 2>/dev/null; }   # not written yet: nothing
+answer_1() { js_args 'for (const l of require("fs").readFileSync(argv[0],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.id === 1) print(m.error ? m.error.code : "result"); }' "$1" 2>/dev/null; }   # not written yet: nothing
 # drive TRANSCRIPT STOP-FILE SESSION RUN [DRIVER OPTIONS]: the desktop of a
 # Claude run of SESSION, in the background (its pid in $desktop); the run
 # stays open until STOP-FILE exists.
@@ -143,7 +143,7 @@ drive() {
 	desktop=$!
 }
 attached() { [ "$(events "e.event===\"session.attached\" && e.session===\"$1\" && e.agent===\"claude\"")" -ge 1 ]; }
-mock_t() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (r.seq === +process.argv[2]) console.log(r.t); }' "$tmp/mock.jsonl" "$1"; }
+mock_t() { js_args 'for (const l of require("fs").readFileSync(argv[0],"utf8").split("\n")) if (l) { const r = JSON.parse(l); if (r.seq === +argv[1]) print(r.t); }' "$tmp/mock.jsonl" "$1"; }
 approval_id() { "$build/hbctl" approvals 2>/dev/null | sed -n 's/^\(a[0-9]*\)[[:space:]].*/\1/p' | head -1; }
 
 { sessions_conf; printf '[service svc-messages]\nexec = %s/svc-messages\nconcurrency = 2\ntools = send_session_message _messages_list _messages_send _messages_discard\n' "$build"; } |
@@ -260,9 +260,11 @@ check "busy: it arrived after the first turn's last request (the tool result)" \
 check "busy: and after the first turn went idle" '[ "$(mock_t "$first")" -ge "$(first_idle_t)" ] && [ "$(first_idle_t)" -gt 0 ]'
 read -r turns2 max2 first2 <<<"$(envelope_count "$tmp/busy2.envelope")"
 check "busy: the second exactly once too, in a turn after the first's" '[ "$turns2 $max2" = "1 1" ] && [ "$first2" -gt "$first" ]'
+# (the envelope as a JS string: an events condition has no require)
+envelope_js=$(js_args 'print(JSON.stringify(require("fs").readFileSync(argv[0], "utf8")))' "$tmp/busy.envelope")
 check "busy: the timeline rows: Sent with a link, the recipient's user row" \
 	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-busy\" && e.signal===\"Sent\" && e.link && e.link.session===\"$recipient\" && e.link.row===\"$op\"")" = 1 ] &&
-	 [ "$(events "e.event===\"timeline.user\" && e.session===\"$recipient\" && e.row===\"$op\" && e.text===require(\"fs\").readFileSync(\"$tmp/busy.envelope\",\"utf8\") && e.link.row===\"call-busy\"")" = 1 ]'
+	 [ "$(events "e.event===\"timeline.user\" && e.session===\"$recipient\" && e.row===\"$op\" && e.text===$envelope_js && e.link.row===\"call-busy\"")" = 1 ]'
 check "busy: the desktop never saw the answer to the bridge's send" '! grep -q "session-message-" "$tmp/drive.transcript"'
 
 # ---------------------------------------------------------------- held --
@@ -288,7 +290,7 @@ check "held: a sender in another project waits for approval too" \
 op_a=$(op_of call-held-a)
 op_b=$(op_of call-held-b)
 check "held: hbctl messages lists both, waiting for approval, with the reason" \
-	'"$build/hbctl" messages --session "$recipient" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===2&&m.every(x=>x.status===\"waiting-for-approval\"&&/full auto, more than this session.s read-only/.test(x.holdReason))&&m[0].id===\"$op_a\"&&m[1].id===\"$op_b\"?0:1)})"'
+	'"$build/hbctl" messages --session "$recipient" --json | js "const s = input; const m=JSON.parse(s).messages;exit(m.length===2&&m.every(x=>x.status===\"waiting-for-approval\"&&/full auto, more than this session.s read-only/.test(x.holdReason))&&m[0].id===\"$op_a\"&&m[1].id===\"$op_b\"?0:1)"'
 check "held: the human list shows them" '"$build/hbctl" messages | grep -q "^$op_a  waiting-for-approval  from $sender to $recipient"'
 check "held: the sender's rows say Needs approval" \
 	'[ "$(events "e.event===\"timeline.message\" && (e.row===\"call-held-a\" || e.row===\"call-held-b\") && e.signal===\"Needs approval\" && e.reason")" = 2 ]'
@@ -309,12 +311,12 @@ out=$("$build/hbctl" messages send "$op_b" 2>&1)
 rc=$?
 check "held: a discarded message cannot be sent any more" '[ $rc != 0 ] && echo "$out" | grep -q "was discarded"'
 check "held: Claude's answer (a tool call of its own) got the receipt" \
-	'grep -q "^queued: the message session-message-" <(node -e "for (const l of require(\"fs\").readFileSync(process.argv[1],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) console.log(t.text)" "$tmp/mock.jsonl")'
+	'grep -q "^queued: the message session-message-" <(js_args "for (const l of require(\"fs\").readFileSync(argv[0],\"utf8\").split(\"\n\")) if (l) for (const m of JSON.parse(l).body.messages || []) for (const c of Array.isArray(m.content) ? m.content : []) if (c.type === \"tool_result\") for (const t of c.content) print(t.text)" "$tmp/mock.jsonl")'
 check "held: Claude's answer is a message from the Claude session, by its run and tool use id" \
-	'"$build/hbctl" messages --session "$sender" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&/^toolu_/.test(m[0].callId)&&m[0].message===\"Reply from Claude: done.\"&&m[0].status===\"queued\"?0:1)})" &&
+	'"$build/hbctl" messages --session "$sender" --json | js "const s = input; const m=JSON.parse(s).messages;exit(m.length===1&&m[0].fromSessionId===\"$recipient\"&&m[0].fromAgent===\"claude\"&&/^toolu_/.test(m[0].callId)&&m[0].message===\"Reply from Claude: done.\"&&m[0].status===\"queued\"?0:1)" &&
 	 [ "$(sent_by "$recipient")" = "run-claude full-auto" ]'
 check "held: nothing else waits (the answer's recipient has no bridge)" \
-	'[ "$("$build/hbctl" messages --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>console.log(JSON.parse(s).messages.length))")" = 1 ]'
+	'[ "$("$build/hbctl" messages --json | js "const s = input; print(JSON.parse(s).messages.length)")" = 1 ]'
 
 # --------------------------------------------------------------- proof --
 op=$(op_of call-busy)
@@ -339,7 +341,7 @@ desktop=
 check "the run ended cleanly" '[ $rc = 0 ]'
 
 # The Claude conversation a run's bridge opened (its transcript $1).
-claude_id() { node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.event === "opened") { console.log(m.result.sessionId); break; } }' "$1"; }
+claude_id() { js_args 'for (const l of require("fs").readFileSync(argv[0],"utf8").split("\n")) if (l) { const m = JSON.parse(JSON.parse(l).line); if (m.event === "opened") { print(m.result.sessionId); break; } }' "$1"; }
 # The agent hosts of this script (a desktop's command line names host.mjs
 # too, after "--").
 # This test's agent hosts only (their HOME is ours): other tests may run
@@ -449,7 +451,7 @@ check "unconfirmed: the bridge said it closes owing an outcome, at its close and
 	'[ "$(grep -c "session $doubtful: its bridge is closing; its outcomes count for" "$tmp/broker.log")" = 2 ] &&
 	 ! grep -q "\[$doubtful\] no bridge carries this session" "$tmp/broker.log"'
 check "unconfirmed: held for the user with the reason" \
-	'wait_for 30 "state_is call-unc held" && "$build/hbctl" messages --session "$doubtful" --json | node -e "let s=\"\";process.stdin.on(\"data\",d=>s+=d).on(\"end\",()=>{const m=JSON.parse(s).messages;process.exit(m.length===1&&m[0].id===\"$op\"&&m[0].status===\"waiting-for-approval\"&&/no transcript read found it afterwards.*it may not have reached Claude. Send it again with hbctl messages send $op, or discard it/.test(m[0].holdReason)?0:1)})"'
+	'wait_for 30 "state_is call-unc held" && "$build/hbctl" messages --session "$doubtful" --json | js "const s = input; const m=JSON.parse(s).messages;exit(m.length===1&&m[0].id===\"$op\"&&m[0].status===\"waiting-for-approval\"&&/no transcript read found it afterwards.*it may not have reached Claude. Send it again with hbctl messages send $op, or discard it/.test(m[0].holdReason)?0:1)"'
 check "unconfirmed: the sender's row says Needs approval, with the reason" \
 	'[ "$(events "e.event===\"timeline.message\" && e.row===\"call-unc\" && e.signal===\"Needs approval\" && /may not have reached Claude/.test(e.reason) && !e.link")" = 1 ]'
 check "unconfirmed: the model never saw it" '[ "$(envelope_count "$tmp/unc.envelope")" = "0 0 0" ]'

@@ -75,7 +75,7 @@ has_signal() { [ "$(events "e.event===\"timeline.message\" && e.row===\"$1\" && 
 
 
 new_session() {
-	"$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":$(printf '%s' "$1" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(s)))'),\"agent\":\"codex\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
+	"$build/hbctl" call manage_sessions "{\"action\":\"create\",\"title\":$(js_args 'print(JSON.stringify(argv[0]))' "$1"),\"agent\":\"codex\",\"projectPath\":\"$tmp/project\",\"accessLevel\":\"full-auto\"}" |
 		json_field id
 }
 
@@ -130,13 +130,13 @@ turns_completed() { [ "$(grep -c '"method":"turn/completed"' "$d/transcript.json
 turn_started() { grep -q '"method":"turn/started"' "$d/transcript.jsonl" 2>/dev/null; }
 messages_up() { "$build/hbctl" status --json 2>/dev/null | grep -q '"name":"svc-messages"[^}]*"state":"up"'; }
 no_reserved_answer() {
-	node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).answers.some((a)=>String(a.id).startsWith("session-message-"))?1:0)' "$d/summary.json"
+	js_args 'exit(JSON.parse(require("fs").readFileSync(argv[0],"utf8")).answers.some((a)=>String(a.id).startsWith("session-message-"))?1:0)' "$d/summary.json"
 }
 
 # send CALL-ID MESSAGE [RUN]: send_session_message from the sender's run.
 send() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$recipient" "$2")" \
+		"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$recipient" "$2")" \
 		--run "${3:-$run}" --call-id "$1" --timeout "${send_timeout:-20000}"
 }
 
@@ -167,17 +167,17 @@ check "idle: the message is sent in appdata.db" 'wait_for 20 "state_is call-idle
 op=$(op_of call-idle)
 stop_desktop
 check "idle: the model got the envelope as the new turn's input, byte for byte" \
-	'node -e "
+	'js_args "
 		const fs = require(\"fs\");
-		const want = fs.readFileSync(process.argv[2], \"utf8\");
-		const reqs = fs.readFileSync(process.argv[1], \"utf8\").split(\"\n\").filter(Boolean).map(JSON.parse);
-		const input = reqs[0].body.input, last = input[input.length - 1];
-		process.exit(reqs.length === 1 && last.role === \"user\" && last.content.length === 1 &&
+		const want = fs.readFileSync(argv[1], \"utf8\");
+		const reqs = fs.readFileSync(argv[0], \"utf8\").split(\"\n\").filter(Boolean).map(JSON.parse);
+		const items = reqs[0].body.input, last = items[items.length - 1];
+		exit(reqs.length === 1 && last.role === \"user\" && last.content.length === 1 &&
 			last.content[0].type === \"input_text\" && last.content[0].text === want ? 0 : 1);
 	" "$d/mock.jsonl" "$d/envelope"'
 check "idle: exactly once" '[ "$(envelope_count "$d/mock.jsonl" "$d/envelope")" = "1 1" ]'
 check "idle: the turn ran with the sandbox of full-auto (workspace-write)" \
-	'grep -q "workspace-write" <(node -e "const fs=require(\"fs\");for(const l of fs.readFileSync(process.argv[1],\"utf8\").split(\"\n\"))if(l)console.log(JSON.parse(l).headers[\"x-codex-turn-metadata\"])" "$d/mock.jsonl")'
+	'grep -q "workspace-write" <(js_args "const fs=require(\"fs\");for(const l of fs.readFileSync(argv[0],\"utf8\").split(\"\n\"))if(l)print(JSON.parse(l).headers[\"x-codex-turn-metadata\"])" "$d/mock.jsonl")'
 turn=$(json_field turnsCompleted.0.id <"$d/summary.json")
 check "idle: the desktop saw the bridge's turn start and complete" \
 	'[ -n "$turn" ] && [ "$(json_field turnsStarted.0 <"$d/summary.json")" = "$turn" ] && [ "$(json_field turnsCompleted.0.status <"$d/summary.json")" = completed ]'
@@ -187,8 +187,10 @@ check "idle: hbctl messages no longer lists it" \
 	'"$build/hbctl" messages --json | grep -q "^{\"messages\":\[\]}$"'
 check "idle: the sender's timeline row: Sent, linked to the recipient's row" \
 	'[ "$(events "e.event===\"timeline.message\" && e.session===\"$sender\" && e.row===\"call-idle\" && e.messageId===\"$op\" && e.signal===\"Sent\" && e.title===\"Message to Idle recipient\" && e.link && e.link.session===\"$recipient\" && e.link.row===\"$op\"")" = 1 ]'
+# (the envelope as a JS string: an events condition has no require)
+envelope_js=$(js_args 'print(JSON.stringify(require("fs").readFileSync(argv[0], "utf8")))' "$d/envelope")
 check "idle: the recipient's user row: the envelope, the turn, linked back" \
-	'[ "$(events "e.event===\"timeline.user\" && e.session===\"$recipient\" && e.row===\"$op\" && e.text===require(\"fs\").readFileSync(\"$d/envelope\",\"utf8\") && e.turn===\"$turn\" && e.link.session===\"$sender\" && e.link.row===\"call-idle\"")" = 1 ]'
+	'[ "$(events "e.event===\"timeline.user\" && e.session===\"$recipient\" && e.row===\"$op\" && e.text===$envelope_js && e.turn===\"$turn\" && e.link.session===\"$sender\" && e.link.row===\"call-idle\"")" = 1 ]'
 check "idle: the run the bridge opened for the turn was closed at its end" \
 	'grep -q "run $op opened for session $recipient (codex, full-auto)" "$tmp/broker.log" && grep -q "run $op closed" "$tmp/broker.log"'
 check "idle: the desktop ended cleanly" '[ "$(cat "$d/rc")" = 0 ]'
@@ -224,7 +226,7 @@ turn=$(json_field turnsStarted.0 <"$d/summary.json")
 # the input after that request and asks the model again in the same turn,
 # with the envelope as the newest user message.
 check "steer: the model got two requests of the same turn" \
-	'[ "$(node -e "const fs=require(\"fs\");const t=new Set();let n=0;for(const l of fs.readFileSync(process.argv[1],\"utf8\").split(\"\n\")){if(!l)continue;const r=JSON.parse(l);if(!r.body)continue;n++;t.add(JSON.parse(r.headers[\"x-codex-turn-metadata\"]).turn_id)}console.log(n+\" \"+[...t].join(\",\"))" "$d/mock.jsonl")" = "2 $turn" ]'
+	'[ "$(js_args "const fs=require(\"fs\");const t=new Set();let n=0;for(const l of fs.readFileSync(argv[0],\"utf8\").split(\"\n\")){if(!l)continue;const r=JSON.parse(l);if(!r.body)continue;n++;t.add(JSON.parse(r.headers[\"x-codex-turn-metadata\"]).turn_id)}print(n+\" \"+[...t].join(\",\"))" "$d/mock.jsonl")" = "2 $turn" ]'
 check "steer: the first request lacks the envelope, the second ends with it (exactly once)" \
 	'[ "$(envelope_count "$d/mock.jsonl" "$d/envelope")" = "1 1" ] && ! grep -q "also check the tests" <(head -1 "$d/mock.jsonl")'
 check "steer: the recipient's user row names the running turn" \
@@ -294,9 +296,9 @@ start_desktop reserved "$recipient" "$message_script" --reserved --turn "A turn 
 check "reserved: the desktop's own turn still completed" 'wait_for 60 "turns_completed 1"'
 stop_desktop
 check "reserved: id session-message-999 refused with an error" \
-	'node -e "const s=JSON.parse(require(\"fs\").readFileSync(process.argv[1],\"utf8\"));const a=s.answers.filter(x=>x.id===\"session-message-999\");process.exit(a.length===1&&!a[0].ok&&/session-message-/.test(a[0].error.message)?0:1)" "$d/summary.json"'
+	'js_args "const s=JSON.parse(require(\"fs\").readFileSync(argv[0],\"utf8\"));const a=s.answers.filter(x=>x.id===\"session-message-999\");exit(a.length===1&&!a[0].ok&&/session-message-/.test(a[0].error.message)?0:1)" "$d/summary.json"'
 check "reserved: clientUserMessageId session-message-998 refused, answered once" \
-	'node -e "const s=JSON.parse(require(\"fs\").readFileSync(process.argv[1],\"utf8\"));const a=s.answers.filter(x=>x.id===3);process.exit(a.length===1&&!a[0].ok?0:1)" "$d/summary.json"'
+	'js_args "const s=JSON.parse(require(\"fs\").readFileSync(argv[0],\"utf8\"));const a=s.answers.filter(x=>x.id===3);exit(a.length===1&&!a[0].ok?0:1)" "$d/summary.json"'
 check "reserved: neither reached codex (no turn, no model request for them)" \
 	'! grep -q FORBIDDEN "$d/mock.jsonl" && [ "$(json_field turnsStarted.length <"$d/summary.json")" = 1 ]'
 
@@ -328,7 +330,7 @@ check "recheck: the model got it exactly once" '[ "$(envelope_count "$d/mock.jso
 check "recheck: the bridge's run had the access of the running turn" \
 	'grep -q "run $op opened for session $recipient (codex, full-access)" "$tmp/broker.log"'
 check "recheck: the turn ran with the sandbox of full-access" \
-	'grep -q "danger-full-access" <(node -e "const fs=require(\"fs\");for(const l of fs.readFileSync(process.argv[1],\"utf8\").split(\"\n\"))if(l)console.log(JSON.parse(l).headers[\"x-codex-turn-metadata\"])" "$d/mock.jsonl")'
+	'grep -q "danger-full-access" <(js_args "const fs=require(\"fs\");for(const l of fs.readFileSync(argv[0],\"utf8\").split(\"\n\"))if(l)print(JSON.parse(l).headers[\"x-codex-turn-metadata\"])" "$d/mock.jsonl")'
 
 # -------------------------------------------------------- nothing lost --
 # A queue across a kill -9 of svc-messages while no bridge carries the
@@ -340,7 +342,7 @@ receipt=$(send call-offline "Offline: read this when you are back.")
 check "offline: queued while no bridge runs" '[ "${receipt#queued:}" != "$receipt" ] && [ "$(state_of call-offline)" = queued ]'
 check "offline: hbctl messages lists it as queued" \
 	'"$build/hbctl" messages --session "$recipient" --json | grep -q "\"status\":\"queued\""'
-pid=$("$build/hbctl" status --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const v of JSON.parse(s).services)if(v.name==="svc-messages")console.log(v.pid)})')
+pid=$("$build/hbctl" status --json | js 'const s = input; for(const v of JSON.parse(s).services)if(v.name==="svc-messages")print(v.pid)')
 kill -9 "$pid"
 check "offline: svc-messages was restarted after kill -9" 'wait_for 20 "messages_up && ! kill -0 $pid 2>/dev/null"'
 start_desktop offline "$recipient" "$message_script"

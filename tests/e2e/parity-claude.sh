@@ -98,7 +98,7 @@ attached() { [ "$(attaches "$session")" -gt "$attached_before" ]; }
 check "message: the run carries the session" 'wait_for 60 attached'
 body='Please say OK when the docs are rebuilt.'
 "$build/hbctl" call send_session_message \
-	"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$session" "$body")" \
+	"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$session" "$body")" \
 	--run run-sender --call-id call-parity --timeout 20000 >"$tmp/receipt.txt"
 check "message: delivered" 'wait_for 90 "state_is call-parity sent"'
 touch "$tmp/message.stop"
@@ -113,11 +113,11 @@ prompt_decline='@tool manage_sessions {"action":"archive","targetSessionId":"'"$
 claude_run decline "$prompt_decline" --claude-session "$cid"
 check "declined: the run ended, in the same conversation" '[ "$(cat $tmp/decline.rc)" = 0 ] && [ "$(claude_session)" = "$cid" ]'
 phone_declined() {
-	node -e '
-		const recs = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+	js_args '
+		const recs = require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 		const card = recs.find((r) => r.kind === "approval" && r.tool === "mcp__hbcode__manage_sessions" && r.runId === "run-decline");
 		const answer = card && recs.findIndex((r) => r.kind === "answer" && r.approvalId === card.approvalId && r.decision === "deny");
-		process.exit(card && answer >= 0 && recs.some((r) => r.kind === "result" && r.id === recs[answer].id && r.ok === true) ? 0 : 1);
+		exit(card && answer >= 0 && recs.some((r) => r.kind === "result" && r.id === recs[answer].id && r.ok === true) ? 0 : 1);
 	' "$tmp/relay.jsonl"
 }
 check "declined: the phone was shown the card and declined it (approval-result ok)" 'wait_for 30 phone_declined'
@@ -133,7 +133,7 @@ live_rows "$session" >"$tmp/live.jsonl"
 	>"$tmp/saved.jsonl" 2>"$tmp/saved.err"
 rc=$?
 check "saved: hbctl timeline --session read the conversation" '[ $rc = 0 ] && [ -s "$tmp/saved.jsonl" ] && [ ! -s "$tmp/saved.err" ]'
-thread_of() { node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean)) { const r = JSON.parse(l); if (r.kind === "spawn" && r.title === process.argv[2]) console.log(r.link.thread); }' "$tmp/live.jsonl" "$1"; }
+thread_of() { js_args 'for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean)) { const r = JSON.parse(l); if (r.kind === "spawn" && r.title === argv[1]) print(r.link.thread); }' "$tmp/live.jsonl" "$1"; }
 fg=$(thread_of "List sessions") bg=$(thread_of "List sessions later")
 check "the two subagents' threads" '[ -n "$fg" ] && [ -n "$bg" ] && [ "$fg" != "$bg" ]'
 SAVED_ONLY_ROWS="r.kind === 'hidden' || (r.thread === '$fg' && r.kind === 'assistant') || (r.thread === '$bg' && r.kind === 'user')"

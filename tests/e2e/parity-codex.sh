@@ -79,9 +79,9 @@ pty_watch_start --session "$session"
 # wait, answer); the subagent's own turn (a command); the message's turn;
 # the launched turn (a command beyond the sandbox).
 marker=$tmp/declined-marker
-node -e '
-	const [marker] = process.argv.slice(1);
-	console.log(JSON.stringify({ scenario: "tool", deltaChunks: 0, turns: [
+js_args '
+	const [marker] = argv;
+	print(JSON.stringify({ scenario: "tool", deltaChunks: 0, turns: [
 		{ tool: { namespace: "hbcode", name: "maintain_sessions", arguments: { action: "guide" }, callId: "call_tool" },
 		  finalText: "Done: the guide." },
 		{ chain: [
@@ -123,7 +123,7 @@ sender=$("$build/hbctl" call manage_sessions \
 # send CALL-ID BODY: the sender's message to the session.
 send() {
 	"$build/hbctl" call send_session_message \
-		"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$session" "$2")" \
+		"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$session" "$2")" \
 		--run run-sender --call-id "$1" --timeout 20000 >>"$tmp/receipts.txt"
 }
 attached_before=$(attaches "$session")
@@ -147,11 +147,11 @@ check "message: the desktop ended cleanly" '[ $rc = 0 ]'
 # declined: no desktop; the broker launches the session's run
 send call-declined 'Please create the marker file.'
 phone_declined() {
-	node -e '
-		const recs = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+	js_args '
+		const recs = require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 		const card = recs.find((r) => r.kind === "approval" && r.cardKind === "command");
 		const answer = card && recs.findIndex((r) => r.kind === "answer" && r.approvalId === card.approvalId && r.decision === "deny");
-		process.exit(card && answer >= 0 && recs.some((r) => r.kind === "result" && r.id === recs[answer].id && r.ok === true) ? 0 : 1);
+		exit(card && answer >= 0 && recs.some((r) => r.kind === "result" && r.id === recs[answer].id && r.ok === true) ? 0 : 1);
 	' "$tmp/relay.jsonl"
 }
 check "declined: the phone was shown the command's card and declined it (approval-result ok)" 'wait_for 120 phone_declined'

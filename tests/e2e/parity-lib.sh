@@ -113,13 +113,13 @@ attaches() { events "e.event === \"session.attached\" && e.session === \"$1\""; 
 # live_rows SESSION: the session's timeline.row events of $tmp/events.jsonl
 # as a viewer holds them: the last row of each id, where the id first came.
 live_rows() {
-	node -e '
+	js_args '
 		const fs = require("fs"), rows = new Map();
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event === "timeline.row" && e.session === process.argv[2]) rows.set(e.row.id, e.row);
+			if (e.event === "timeline.row" && e.session === argv[1]) rows.set(e.row.id, e.row);
 		}
-		for (const r of rows.values()) console.log(JSON.stringify(r));' "$tmp/events.jsonl" "$1"
+		for (const r of rows.values()) print(JSON.stringify(r));' "$tmp/events.jsonl" "$1"
 }
 
 # kinds FILE [LEVEL [DROP]]: the kinds of a file of rows in order, without
@@ -129,21 +129,21 @@ live_rows() {
 # LEVEL sub each subagent's rows (by thread, in the order the threads
 # came), a line each.
 kinds() {
-	node -e '
-		const fs = require("fs"), skip = new Set((process.env.LIVE_ONLY || "").split(" ").filter(Boolean));
-		const drop = eval("(r) => " + (process.argv[3] || "false"));
-		const rows = fs.readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
+	js_args '
+		const fs = require("fs"), skip = new Set((argv[3] || "").split(" ").filter(Boolean));
+		const drop = eval("(r) => " + (argv[2] || "false"));
+		const rows = fs.readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
 			.filter((r) => !skip.has(r.kind) && !drop(r));
-		if (process.argv[2] === "top")
-			console.log(rows.filter((r) => !(r.depth > 0)).map((r) => r.kind).join(" "));
+		if (argv[1] === "top")
+			print(rows.filter((r) => !(r.depth > 0)).map((r) => r.kind).join(" "));
 		else {
 			const threads = new Map();
 			for (const r of rows.filter((r) => r.depth > 0)) {
 				if (!threads.has(r.thread)) threads.set(r.thread, []);
 				threads.get(r.thread).push(r.kind);
 			}
-			for (const k of threads.values()) console.log(k.join(" "));
-		}' "$1" "${2:-top}" "${3:-}"
+			for (const k of threads.values()) print(k.join(" "));
+		}' "$1" "${2:-top}" "${3:-}" "${LIVE_ONLY:-}"
 }
 
 # turns_of FILE: the live depth-0 kinds of FILE, a turn a line (cut at each
@@ -154,13 +154,13 @@ kinds() {
 # writes "I will call X." before each call, the mock Responses API writes
 # nothing: what the mocks say, not what the agents do).
 turns_of() {
-	node -e '
-		const fs = require("fs"), skip = eval("(r) => " + (process.argv[2] || "false"));
-		const rows = fs.readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
+	js_args '
+		const fs = require("fs"), skip = eval("(r) => " + (argv[1] || "false"));
+		const rows = fs.readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
 			.filter((r) => !(r.depth > 0) && r.kind !== "retry" && r.kind !== "rate_limit" && !skip(r));
 		const calls = new Set(["tool", "command", "spawn", "file_change"]);
 		const kept = rows.filter((r, i) => !(r.kind === "assistant" && rows[i + 1] && calls.has(rows[i + 1].kind)));
-		console.log(kept.map((r) => r.kind).join(" ").replace(/ turn_started/g, "\nturn_started"));' "$1" "${PARITY_SKIP:-}"
+		print(kept.map((r) => r.kind).join(" ").replace(/ turn_started/g, "\nturn_started"));' "$1" "${PARITY_SKIP:-}"
 }
 
 # parity_checks: the assertions on $tmp/live.jsonl and $tmp/saved.jsonl

@@ -66,12 +66,15 @@ check "the declined run ended, in the same conversation" '[ "$(cat $tmp/decline.
 require sqlite3
 sender=$(full_auto_session "Docs & site" codex)
 "$build/hbctl" run open run-sender --session "$sender" --project "$tmp/project" --agent codex --access full-auto >/dev/null
+# session.attached names no run: one more than the earlier runs made.
+attaches() { events "e.event === \"session.attached\" && e.session === \"$session\" && e.agent === \"claude\""; }
+attached_before=$(attaches)
 HB_CLAUDE_FIRST_SEND_MS=1000 claude_stay message "" --claude-session "$cid"
-attached() { [ "$(events "e.event === \"session.attached\" && e.session === \"$session\" && e.agent === \"claude\"")" -ge 1 ]; }
+attached() { [ "$(attaches)" -gt "$attached_before" ]; }
 check "message: the run carries the session" 'wait_for 60 attached'
 body='Please say OK when the docs are rebuilt.'
 "$build/hbctl" call send_session_message \
-	"$(node -e 'console.log(JSON.stringify({recipientSessionId: process.argv[1], message: process.argv[2]}))' "$session" "$body")" \
+	"$(js_args 'print(JSON.stringify({recipientSessionId: argv[0], message: argv[1]}))' "$session" "$body")" \
 	--run run-sender --call-id call-tl --timeout 20000 >"$tmp/receipt.txt"
 check "message: delivered (a transcript read found it)" 'wait_for 90 "state_is call-tl sent"'
 touch "$tmp/message.stop"
@@ -82,13 +85,13 @@ check "message: the run ended cleanly, in the same conversation" '[ $rc = 0 ] &&
 
 # The live rows: the last of each id, as a viewer holds them.
 wait_for 10 '[ "$(timeline_rows "$session" "r.depth === 1")" -ge 1 ]'
-node -e '
+js_args '
 	const fs = require("fs"), rows = new Map();
-	for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 		let e; try { e = JSON.parse(l); } catch { continue; }
-		if (e.event === "timeline.row" && e.session === process.argv[2]) rows.set(e.row.id, e.row);
+		if (e.event === "timeline.row" && e.session === argv[1]) rows.set(e.row.id, e.row);
 	}
-	for (const r of rows.values()) console.log(JSON.stringify(r));' "$tmp/events.jsonl" "$session" >"$tmp/live.jsonl"
+	for (const r of rows.values()) print(JSON.stringify(r));' "$tmp/events.jsonl" "$session" >"$tmp/live.jsonl"
 check "live rows were published" '[ "$(wc -l <"$tmp/live.jsonl")" -ge 4 ]'
 
 (export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --json) \
@@ -98,14 +101,17 @@ check "hbctl timeline --json: exit status 0" '[ $rc = 0 ]'
 check "hbctl timeline --json: nothing on stderr" '[ ! -s "$tmp/saved.err" ]' || cat "$tmp/saved.err"
 
 # compare JS: the rows of both files as arrays live and saved; prints what
-# the condition returns.
+# the condition returns.  env: the prompts and the message (the evaluator
+# started before they were set, so not process.env).
 compare() {
-	node -e '
+	js_args '
 		const fs = require("fs");
 		const read = (f) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-		const live = read(process.argv[1]), saved = read(process.argv[2]);
+		const live = read(argv[0]), saved = read(argv[1]);
 		const byId = new Map(saved.map((r) => [r.id, r]));
-		console.log(eval(process.argv[3]));' "$tmp/live.jsonl" "$tmp/saved.jsonl" "$1"
+		const env = { P1: argv[3], P2: argv[4], P3: argv[5], BODY: argv[6], SENDER: argv[7] };
+		print(eval(argv[2]));' "$tmp/live.jsonl" "$tmp/saved.jsonl" "$1" \
+		"${P1-}" "${P2-}" "${P3-}" "${BODY-}" "${SENDER-}"
 }
 check "same ids: every live row has its saved row, of the same kind (a turn's end, a retry, a rate limit are live only)" \
 	'[ "$(compare "live.filter((r) => ![\"turn_completed\", \"retry\", \"rate_limit\"].includes(r.kind) && (!byId.has(r.id) || byId.get(r.id).kind !== r.kind)).map((r) => r.id).join(\" \")")" = "" ]'
@@ -118,7 +124,7 @@ check "same ids: the hbcode tool row, completed with its output" \
 	'[ "$(compare "saved.filter((r) => r.kind === \"tool\" && r.label === \"hbcode: maintain_sessions\" && r.status === \"output\" && r.depth === 0 && r.output.includes(\"read-only view of the HB Code sessions\")).length")" = 1 ]'
 export P3=$prompt_decline BODY=$body SENDER=$sender
 check "person: the three prompts as user rows live (the bridge's, the stream never echoes them), each with its saved row" \
-	'[ "$(compare "live.filter((r) => r.kind === \"user\" && r.depth === 0 && [process.env.P1, process.env.P2, process.env.P3].includes(r.text) && byId.get(r.id).text === r.text).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "3 3" ]'
+	'[ "$(compare "live.filter((r) => r.kind === \"user\" && r.depth === 0 && [env.P1, env.P2, env.P3].includes(r.text) && byId.get(r.id).text === r.text).length + \" \" + live.filter((r) => r.kind === \"user\" && r.depth === 0).length")" = "3 3" ]'
 check "subagent: the live spawn row updated by Claude's task events (agent id, tool uses), then completed" \
 	'[ "$(timeline_rows "$session" "r.kind === \"spawn\" && /^a[0-9a-f]+$/.test(r.agentId) && r.toolUses >= 1 && r.lastTool === \"hbcode: maintain_sessions\"")" -ge 1 ] &&
 	 [ "$(compare "live.filter((r) => r.kind === \"spawn\" && r.status === \"completed\" && r.summary.length > 0).length")" = 1 ]'
@@ -131,18 +137,18 @@ check "subagent: the spawn row, completed, and the subagent's rows right after i
 		return i >= 0 && saved[i].status !== \"running\" && sub > 0 && saved.slice(i + 1, i + 1 + sub).every((r) => r.depth === 1 && r.thread === saved[i].id.slice(7)); })()")" = true ]'
 
 check "person: the delivered message, live and saved, as an agent communication row from its sender" \
-	'[ "$(compare "[live, saved].map((rows) => rows.filter((r) => r.kind === \"agent_message\" && r.depth === 0 && r.text === process.env.BODY && r.fromSession === process.env.SENDER && r.fromTitle === \"Docs & site\" && r.fromAgent === \"codex\").length).join(\" \")")" = "1 1" ]'
+	'[ "$(compare "[live, saved].map((rows) => rows.filter((r) => r.kind === \"agent_message\" && r.depth === 0 && r.text === env.BODY && r.fromSession === env.SENDER && r.fromTitle === \"Docs & site\" && r.fromAgent === \"codex\").length).join(\" \")")" = "1 1" ]'
 # flicker: every timeline.row event of the session in order, as a viewer
 # places them by id; prints "MESSAGE-EVENTS WORST": how often the message's
 # row was published (live, then saved once the read found it), and the most
 # rows a viewer ever held for one text of a user or agent_message row.
 flicker() {
-	node -e '
+	js_args '
 		const fs = require("fs"), held = new Map();
 		let worst = 0, msg = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event !== "timeline.row" || e.session !== process.argv[2]) continue;
+			if (e.event !== "timeline.row" || e.session !== argv[1]) continue;
 			const r = e.row;
 			if (r.kind === "agent_message") msg++;
 			held.set(r.id, r);
@@ -151,7 +157,7 @@ flicker() {
 				if (h.kind === "user" || h.kind === "agent_message") byText.set(h.text, (byText.get(h.text) || 0) + 1);
 			worst = Math.max(worst, ...byText.values(), 0);
 		}
-		console.log(msg, worst);' "$tmp/events.jsonl" "$session"
+		print(msg, worst);' "$tmp/events.jsonl" "$session"
 }
 check "person: the message row published live, then again saved in its place; never two rows of one message" \
 	'[ "$(flicker)" = "2 1" ]'
@@ -168,7 +174,7 @@ check "turns: the saved conversation starts each turn as live (turn_started unde
 	'[ "$(compare "saved.filter((r) => r.kind === \"turn_started\").length + \" \" + live.filter((r) => r.kind === \"turn_started\" && byId.has(r.id)).length")" = "4 4" ]'
 
 # ids_of FILE: the ids of a file of rows, in order, on one line.
-ids_of() { node -e 'console.log(require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).id).join(" "))' "$1"; }
+ids_of() { js_args 'print(require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).id).join(" "))' "$1"; }
 spawn=$(compare "saved.find((r) => r.kind === \"spawn\").link.thread")
 (export_claude_env && exec timeout 120 "$build/hbctl" timeline "$cid" --cwd "$tmp/project" --thread "$spawn" --json) \
 	>"$tmp/view.jsonl" 2>"$tmp/view.err"

@@ -69,13 +69,13 @@ check "the sub-agent ran its command (the mock got its output)" \
 	'grep -q "child-was-here" "$dir/mock.jsonl"'
 
 # The child's thread, from the spawn call codex reported.
-child=$(node -e '
+child=$(js_args '
 	const fs = require("fs");
-	for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+	for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 		if (!l) continue;
 		const it = ((JSON.parse(l).msg || {}).params || {}).item || {};
 		if (it.type === "collabAgentToolCall" && it.tool === "spawnAgent" && (it.receiverThreadIds || []).length)
-			{ console.log(it.receiverThreadIds[0]); break; }
+			{ print(it.receiverThreadIds[0]); break; }
 	}' "$dir/transcript.jsonl")
 parent=$(field "$dir/summary.json" threadId)
 check "codex spawned a sub-agent thread, other than the conversation's" '[ -n "$child" ] && [ "$child" != "$parent" ]'
@@ -86,7 +86,7 @@ spawn_done() { [ "$(timeline_rows "$session" "r.kind === 'spawn' && r.depth === 
 check "the parent's one spawn row, completed and linked to the child thread" 'wait_for 20 spawn_done'
 check "one spawn row id only (the running row was replaced in place)" \
 	'[ "$(events "e.event === \"timeline.row\" && e.row.kind === \"spawn\"" )" -ge 2 ] &&
-	 [ "$(node -e "const fs=require(\"fs\");const ids=new Set();for(const l of fs.readFileSync(process.argv[1],\"utf8\").split(\"\n\")){let e;try{e=JSON.parse(l)}catch{continue}if(e.event===\"timeline.row\"&&e.row.kind===\"spawn\")ids.add(e.row.id)}console.log(ids.size)" "$tmp/events.jsonl")" = 1 ]'
+	 [ "$(js_args "const fs=require(\"fs\");const ids=new Set();for(const l of fs.readFileSync(argv[0],\"utf8\").split(\"\n\")){let e;try{e=JSON.parse(l)}catch{continue}if(e.event===\"timeline.row\"&&e.row.kind===\"spawn\")ids.add(e.row.id)}print(ids.size)" "$tmp/events.jsonl")" = 1 ]'
 child_prompt() { [ "$(timeline_rows "$session" "r.kind === 'user' && r.depth === 1 && r.text === 'CHILD-TASK: say where you are'")" -ge 1 ]; }
 check "the sub-agent's prompt: a user row at depth 1" 'wait_for 20 child_prompt'
 child_command() { [ "$(timeline_completed "$session" "r.kind === 'command' && r.depth === 1 && r.status === 'output' && r.output.includes('child-was-here')")" -ge 1 ]; }
@@ -112,15 +112,15 @@ check "the sub-agent's rows name its thread (what hbctl watch --timeline --threa
 # way): the conversation's rows open with the turn's start and the person's
 # prompt and close with its end, which says how long it ran and its tokens.
 live_kinds() {
-	node -e '
+	js_args '
 		const fs = require("fs"), rows = new Map();
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event === "timeline.row" && e.session === process.argv[2] && !(e.row.depth > 0)) rows.set(e.row.id, e.row);
+			if (e.event === "timeline.row" && e.session === argv[1] && !(e.row.depth > 0)) rows.set(e.row.id, e.row);
 		}
 		const k = [...rows.values()].map((r) => r.kind);
 		const end = [...rows.values()].find((r) => r.kind === "turn_completed") || {};
-		console.log(k.slice(0, 2).join(" "), k[k.length - 1], end.status,
+		print(k.slice(0, 2).join(" "), k[k.length - 1], end.status,
 			[end.durationMs, end.tokensIn, end.tokensOut].every((n) => Number.isInteger(n) && n > 0));' "$tmp/events.jsonl" "$session"
 }
 check "live turn: turn_started, the prompt ... turn_completed with its duration and tokens" \
@@ -155,17 +155,18 @@ check "hbctl timeline --codex: the saved thread read" '[ "$(cat $tmp/saved.rc)" 
 # live_vs_saved: "LIVE SAVED MISSING MISMATCH TWICE": the session's live row
 # ids, the saved rows, live ids with no saved row, live ids whose last live
 # row differs from the saved one in kind, depth or (a tool or command)
-# status, and saved ids that came twice.
+# status, and saved ids that came twice.  Why a row counts goes to
+# compare.err (the lines after the first).
 live_vs_saved() {
-	node -e '
-		const fs = require("fs"), live = new Map(), saved = new Map();
+	js_args '
+		const fs = require("fs"), util = require("util"), live = new Map(), saved = new Map(), why = [];
 		let twice = 0;
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
 			// a retry is live only: a saved turn keeps none
-			if (e.event === "timeline.row" && e.session === process.argv[3] && e.row.kind !== "retry") live.set(e.row.id, e.row);
+			if (e.event === "timeline.row" && e.session === argv[2] && e.row.kind !== "retry") live.set(e.row.id, e.row);
 		}
-		for (const l of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[1], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			if (saved.has(r.id)) twice++;
@@ -174,19 +175,21 @@ live_vs_saved() {
 		let missing = 0, mismatch = 0;
 		for (const [id, r] of live) {
 			const s = saved.get(id);
-			if (!s) { missing++; console.error("no saved row for", id); continue; }
+			if (!s) { missing++; why.push(util.format("no saved row for", id)); continue; }
 			const st = (x) => (x.kind === "tool" || x.kind === "command" ? x.status : "");
 			if (s.kind !== r.kind || (s.depth || 0) !== (r.depth || 0) || st(s) !== st(r)) {
-				mismatch++; console.error("differs:", JSON.stringify(r), JSON.stringify(s));
+				mismatch++; why.push(util.format("differs:", JSON.stringify(r), JSON.stringify(s)));
 			}
 		}
-		console.log(live.size, saved.size, missing, mismatch, twice);' "$tmp/events.jsonl" "$tmp/saved.jsonl" "$session" 2>>"$tmp/compare.err"
+		print(live.size, saved.size, missing, mismatch, twice);
+		for (const w of why) print(w);' "$tmp/events.jsonl" "$tmp/saved.jsonl" "$session" 2>>"$tmp/compare.err" |
+		{ IFS= read -r counts; printf '%s\n' "$counts"; cat >>"$tmp/compare.err"; }
 }
 check "saved: every live row has its saved row, same id, kind, depth and end; no id twice" \
 	'read -r nlive nsaved missing differ twice <<<"$(live_vs_saved)"
 	 [ "$nlive" -ge 8 ] && [ "$nsaved" -ge "$nlive" ] && [ "$missing$differ$twice" = 000 ]'
 # saved_order: the kinds and depths of the saved rows in order, "kind/depth" a word each.
-saved_order() { node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) if (l) { const r = JSON.parse(l); process.stdout.write(r.kind + "/" + (r.depth || 0) + " "); }' "$1"; }
+saved_order() { js_args 'let o = ""; for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) if (l) { const r = JSON.parse(l); o += r.kind + "/" + (r.depth || 0) + " "; } print(o)' "$1"; }
 check "saved: the sub-agent's rows right after the spawn row, at depth 1, then the parent's" \
 	'[ "$(saved_order $tmp/saved.jsonl)" = "turn_started/0 user/0 spawn/0 user/1 command/1 assistant/1 tool/0 tool/0 assistant/0 turn_completed/0 " ]'
 saved --codex "$parent" --thread "$child" --json >"$tmp/saved-child.jsonl"

@@ -85,13 +85,13 @@ check "Claude: a live retry row (attempt 1 of 10, overloaded, HTTP 529, its dela
 check "Codex: a live retry row (attempt 1 of 2, overloaded, HTTP 529, codex's sentence)" 'wait_for 10 codex_retry'
 # kinds SESSION: the depth-0 row kinds of a session in order, the last row of each id.
 kinds() {
-	node -e '
+	js_args '
 		const fs = require("fs"), rows = new Map();
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
-			if (e.event === "timeline.row" && e.session === process.argv[2] && !(e.row.depth > 0)) rows.set(e.row.id, e.row);
+			if (e.event === "timeline.row" && e.session === argv[1] && !(e.row.depth > 0)) rows.set(e.row.id, e.row);
 		}
-		console.log([...rows.values()].map((r) => r.kind + (r.kind === "turn_completed" ? ":" + r.status : "")).join(" "));' \
+		print([...rows.values()].map((r) => r.kind + (r.kind === "turn_completed" ? ":" + r.status : "")).join(" "));' \
 		"$tmp/events.jsonl" "$1"
 }
 check "Claude: turn_started, the prompt, the retry, ..., the turn completed" \
@@ -106,14 +106,14 @@ saved_retries() {	# the saved rows of session $1 that are retries or have a live
 	 HOME=$dir/work/home CODEX_HOME=$dir/work/codex-home HB_CODEX=$rig/node_modules/.bin/codex \
 		exec timeout 120 "$build/hbctl" timeline --session "$1" --json) >"$tmp/saved-$1.jsonl" 2>>"$tmp/saved.err" ||
 		{ echo failed; return; }
-	node -e '
+	js_args '
 		const fs = require("fs"), live = new Set();
-		for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+		for (const l of fs.readFileSync(argv[0], "utf8").split("\n")) {
 			let e; try { e = JSON.parse(l); } catch { continue; }
 			if (e.event === "timeline.row" && e.row.kind === "retry") live.add(e.row.id);
 		}
-		const saved = fs.readFileSync(process.argv[2], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-		console.log(saved.length > 1 ? saved.filter((r) => r.kind === "retry" || live.has(r.id)).length : "no rows");' \
+		const saved = fs.readFileSync(argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		print(saved.length > 1 ? saved.filter((r) => r.kind === "retry" || live.has(r.id)).length : "no rows");' \
 		"$tmp/events.jsonl" "$tmp/saved-$1.jsonl"
 }
 check "Claude: the saved conversation has no retry row (live only)" '[ "$(saved_retries $claude_s)" = 0 ]'

@@ -66,7 +66,7 @@ EOS
 node "$here/agent-host/fake-claude-ai.mjs" --key "$tmp/leaf.key" --cert "$tmp/leaf.pem" --plans "$tmp/plans.json" \
 	--log "$tmp/claude-ai.jsonl" >"$tmp/fake.out" 2>"$tmp/fake.err" &
 mock=$!
-check "the stand-in for claude.ai listens" 'wait_for 10 "grep -q READY $tmp/fake.out"'
+check "the stand-in for claude.ai listens" 'wait_for 10 "grep -qs READY $tmp/fake.out"'
 
 # Claude Code with a subscription sign-in (no API key), its own HOME, the
 # test CA, and its account traffic on (the usage read is such traffic).
@@ -78,18 +78,18 @@ export HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/home/.claude" NODE_EXTRA_CA_CERT
 unset ANTHROPIC_API_KEY ANTHROPIC_BASE_URL CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC CLAUDE_CODE_OAUTH_TOKEN
 # What Claude's own sign-in (claude auth login) leaves in a folder.
 sign_in() {
-	node -e '
-		const [file, token, plan] = process.argv.slice(1);
+	js_args '
+		const [file, token, plan] = argv;
 		require("fs").writeFileSync(file, JSON.stringify({ claudeAiOauth: { accessToken: token,
 			refreshToken: token + "-refresh", expiresAt: Date.now() + 3600e3,
 			scopes: ["user:inference", "user:profile", "user:sessions:claude_code"], subscriptionType: plan } }),
 			{ mode: 0o600 });' "$1/.credentials.json" "$2" "$3"
 }
 sign_in "$CLAUDE_CONFIG_DIR" "$token_a" max
-asked_with() { node -e '
-	const n = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse)
-		.filter((r) => r.path === "/api/oauth/usage" && r.token === process.argv[2]).length;
-	console.log(n);' "$tmp/claude-ai.jsonl" "$1"; }
+asked_with() { js_args '
+	const n = require("fs").readFileSync(argv[0], "utf8").split("\n").filter(Boolean).map(JSON.parse)
+		.filter((r) => r.path === "/api/oauth/usage" && r.token === argv[1]).length;
+	print(n);' "$tmp/claude-ai.jsonl" "$1"; }
 
 # ------------------------------------------------------------- default --
 timeout 120 "$build/hbctl" usage --agent claude >"$tmp/default.out" 2>"$tmp/default.err"
@@ -127,7 +127,7 @@ check "back on the default account: its windows again, from the minute's reading
 # ---------------------------------------------------------------- json --
 timeout 120 "$build/hbctl" usage --agent claude --json >"$tmp/json.out" 2>&1
 check "json: the SDK's windows as the host gave them, without the third-party one" \
-	'node -e "const r=JSON.parse(require(\"fs\").readFileSync(process.argv[1],\"utf8\"));const l=r.rateLimits;process.exit(r.subscriptionType===\"max\"&&r.rateLimitsAvailable&&l.five_hour.utilization===42&&l.model_scoped[0].display_name===\"Fable\"&&l.model_scoped[0].resets_at===\"2026-12-08T00:00:00Z\"&&!(\"seven_day_oauth_apps\" in l)?0:1)" "$tmp/json.out"'
+	'js_args "const r=JSON.parse(require(\"fs\").readFileSync(argv[0],\"utf8\"));const l=r.rateLimits;exit(r.subscriptionType===\"max\"&&r.rateLimitsAvailable&&l.five_hour.utilization===42&&l.model_scoped[0].display_name===\"Fable\"&&l.model_scoped[0].resets_at===\"2026-12-08T00:00:00Z\"&&!(\"seven_day_oauth_apps\" in l)?0:1)" "$tmp/json.out"'
 
 if [ $fail -ne 0 ]; then
 	for f in default work again json; do echo "--- $f"; cat "$tmp/$f.out" "$tmp/$f.err" 2>/dev/null; done

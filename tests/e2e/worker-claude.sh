@@ -68,18 +68,18 @@ start_drive() {
 # among them: a line each with the block's type, its source's type and
 # media type, and whether its bytes are a PNG.
 tool_results() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			for (const m of (r.body && r.body.messages) || [])
 				for (const c of Array.isArray(m.content) ? m.content : [])
-					if (c.type === "tool_result") console.log(JSON.stringify(c));
+					if (c.type === "tool_result") print(JSON.stringify(c));
 		}' "$1" | sort -u
 }
 tool_images() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			for (const m of (r.body && r.body.messages) || [])
@@ -89,7 +89,7 @@ tool_images() {
 						const s = b.source || {};
 						const png = Buffer.from(s.data || "", "base64").subarray(0, 8)
 							.equals(Buffer.from("89504e470d0a1a0a", "hex"));
-						console.log(b.type, s.type, s.media_type, png ? "png-bytes" : "other-bytes");
+						print(b.type, s.type, s.media_type, png ? "png-bytes" : "other-bytes");
 					}
 		}' "$1" | sort -u
 }

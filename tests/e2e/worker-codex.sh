@@ -65,10 +65,10 @@ start_drive() {
 # The first request's body, and each image of the tool output the model
 # received as a line "input_image <mime> png-bytes" (its text:
 # codex-lib.sh's tool_output).
-first_body() { node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean); console.log(JSON.stringify(JSON.parse(l[0]).body))' "$1"; }
+first_body() { js_args 'const l=require("fs").readFileSync(argv[0],"utf8").split("\n").filter(Boolean); print(JSON.stringify(JSON.parse(l[0]).body))' "$1"; }
 tool_images() {
-	node -e '
-		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+	js_args '
+		for (const l of require("fs").readFileSync(argv[0], "utf8").split("\n")) {
 			if (!l) continue;
 			const r = JSON.parse(l);
 			for (const c of r.toolOutput && Array.isArray(r.toolOutput.raw) ? r.toolOutput.raw : []) {
@@ -76,7 +76,7 @@ tool_images() {
 				const m = /^data:([^;]+);base64,(.*)$/.exec(c.image_url || "");
 				const png = m && Buffer.from(m[2], "base64").subarray(0, 8)
 					.equals(Buffer.from("89504e470d0a1a0a", "hex"));
-				console.log(c.type, m ? m[1] : "no-data-url", png ? "png-bytes" : "other-bytes");
+				print(c.type, m ? m[1] : "no-data-url", png ? "png-bytes" : "other-bytes");
 			}
 		}' "$1" | sort -u
 }

@@ -46,4 +46,4 @@ group_without_key() {
 
 # A 1x1 PNG for worker-drive --png.
 png=$tmp/pixel.png
-node -e 'require("fs").writeFileSync(process.argv[1], Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC", "base64"))' "$png"
+js_args 'require("fs").writeFileSync(argv[0], Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC", "base64"))' "$png"
