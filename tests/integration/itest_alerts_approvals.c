@@ -254,8 +254,13 @@ static void test_card_outlives_a_restart(void **state)
 	p = claude_permission("{\"requestId\":\"perm-4\",\"tool\":\"Write\",\"input\":{\"file_path\":\"/work/proj/"
 			      "new.c\",\"content\":\"x\"},\"toolUseId\":\"tu-4\"}");
 	wait_kind("approval", m, 1);
+	m = mark();
 	assert_int_equal(fx_hbctl(&F, &out, restart), 0);
 	free(out);
+	/* The new svc-alerts shows the open card on its own link (it asks for
+	 * the open cards on each new link), after the restart has answered:
+	 * counted from here, that showing would be the next phone's too. */
+	wait_kind("approval", m, 1);
 	m = mark();
 	relay_phone("deny", 0);
 	d = claude_answer(p);
