@@ -73,7 +73,6 @@ require() {
 	esac
 }
 
-
 # wait_for SECONDS CONDITION: true once CONDITION holds, false after
 # SECONDS of waiting between its tries (the tries' own time not counted, so
 # a loaded machine gets more time, not less).  It looks again after 0.05 s,
@@ -141,16 +140,6 @@ json_field() {
 # events COND: how many events in $tmp/events.jsonl (a watcher's output)
 # match a JS condition on e.
 events() {
-	# A condition that starts with e.event==="NAME" && ... holds for no
-	# line while no line is of that event, which grep tells without
-	# starting node (100 ms of CPU): most polls wait for an event that has
-	# not come yet.  hbctl watch writes each event as compact JSON.
-	local first='^[[:space:]]*e\.event[[:space:]]*===[[:space:]]*"([A-Za-z0-9._-]+)"[[:space:]]*(&&|$)'
-	if [[ $1 =~ $first ]] && [[ $1 != *"||"* ]] && [ -f "$tmp/events.jsonl" ] &&
-		! grep -qF "\"event\":\"${BASH_REMATCH[1]}\"" "$tmp/events.jsonl"; then
-		echo 0
-		return
-	fi
 	evaluate events "$tmp/events.jsonl" "$1"
 }
 

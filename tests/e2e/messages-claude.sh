@@ -48,6 +48,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/claude-lib.sh"
 require sqlite3
+require jq
 db=$HB_HOME/data/appdata.db
 
 sent_by() { sqlite3 -cmd ".timeout 5000" "$db" "SELECT sender_run_id || ' ' || sender_access FROM chat_session_messages WHERE sender_session_id = '$1'"; }
